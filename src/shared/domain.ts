@@ -1,0 +1,28 @@
+// Domain types shared by the Node side and the renderer: tokens, links, alignments,
+// sentence pairs. Plain data only (structured-clone and JSON safe).
+
+/** One token of a sentence; `start`/`end` are UTF-16 offsets into the original text. */
+export interface Token {
+  text: string;
+  start: number;
+  end: number;
+}
+
+export type LinkKind = 'sure' | 'possible';
+
+/** A word link: `s` indexes the source tokens, `t` the target tokens (0-based). */
+export interface Link {
+  s: number;
+  t: number;
+  kind: LinkKind;
+  /** Posterior probability or model confidence in [0, 1]; null for human links. */
+  score: number | null;
+}
+
+export type AlignmentOrigin = 'gold' | 'model' | 'import';
+export type PairStatus = 'new' | 'in-review' | 'done' | 'flagged';
+export type Split = 'train' | 'dev' | 'test';
+
+export const PAIR_STATUSES: readonly PairStatus[] = ['new', 'in-review', 'done', 'flagged'];
+export const SPLITS: readonly Split[] = ['train', 'dev', 'test'];
+export const ALIGNMENT_ORIGINS: readonly AlignmentOrigin[] = ['gold', 'model', 'import'];
