@@ -1,0 +1,26 @@
+// The unit every importer yields and every exporter consumes: one sentence pair with
+// whatever the format carries (tokens, alignments, review state). Importers never touch
+// the store; the import pipeline (corpus/import-pipeline.ts) segments and stores records.
+import type { AlignmentOrigin, Link, PairStatus, Split, Token } from '../../shared/domain.ts';
+
+/** One alignment of a pair as a file carries it. */
+export interface AlignmentRecord {
+  origin: AlignmentOrigin;
+  /** Annotator name (gold), model-run name (model) or file name (import). */
+  source: string;
+  links: Link[];
+}
+
+export interface PairRecord {
+  /** 1-based line (or record) number in the input, for error messages; 0 when exported. */
+  line: number;
+  src: string;
+  tgt: string;
+  /** Present when the input is already tokenized (JSONL with tokens, store export). */
+  srcTokens?: Token[];
+  tgtTokens?: Token[];
+  alignments?: AlignmentRecord[];
+  status?: PairStatus;
+  split?: Split;
+  note?: string;
+}
