@@ -1,0 +1,95 @@
+// Text normalisation applied to every sentence before segmentation and storage. Token
+// offsets always refer to the normalised text. The rules, in the order they run:
+//
+//  1. Line breaks: CRLF, CR, U+2028 and U+2029 become LF.
+//  2. Removed outright (invisible, never meaningful in a sentence): BOM / ZWNBSP U+FEFF,
+//     soft hyphen U+00AD, word joiner U+2060, invisible operators U+2061–U+2064,
+//     Mongolian vowel separator U+180E, interlinear annotation U+FFF9–U+FFFB, bidi marks
+//     and embeddings (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), C0 controls
+//     other than TAB and LF, DEL and C1 controls.
+//  3. Spaces: NBSP U+00A0, narrow NBSP U+202F, U+2000–U+200A and U+205F become U+0020.
+//  4. ZWJ U+200D / ZWNJ U+200C are dropped where meaningless: next to Latin, Thai, Lao,
+//     Han, kana, digits, whitespace, punctuation or the text's edge. They are kept between
+//     characters of scripts that use them (Indic, Arabic, Khmer, Myanmar, emoji).
+//  5. ZERO WIDTH SPACE U+200B is kept (Thai and Lao writers mark word breaks with it;
+//     segmentation treats it as a boundary), but a run of them collapses to one.
+//  6. Unicode NFC.
+//  7. Thai and Lao AM: NIKHAHIT U+0E4D + SARA AA U+0E32 becomes SARA AM U+0E33 (also with
+//     a tone mark between them or before NIKHAHIT); Lao NIGGAHITA U+0ECD + AA U+0EB2 becomes
+//     AM U+0EB3 likewise. A tone mark typed after AM moves before it.
+//  8. Thai and Lao combining marks on one consonant are put in canonical typing order
+//     (Lao subscript LO, then vowel signs, then tone marks and other top marks) and an
+//     immediately repeated identical mark is dropped.
+//  9. Doubled leading vowel: Thai SARA E twice (เเ) becomes SARA AE (แ), Lao E twice (ເເ)
+//     becomes EI (ແ).
+//  10. NFC again, so the function is idempotent.
+// Repetition marks (Thai ๆ U+0E46, Lao ໆ U+0EC6) are letters and stay untouched.
+
+const NEWLINES = /\r\n?|[\u2028\u2029]/g;
+const INVISIBLE =
+  /[\uFEFF\u00AD\u2060-\u2064\u180E\uFFF9-\uFFFB\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+const SPACES = /[\u00A0\u202F\u2000-\u200A\u205F]/g;
+const JOINERS = /[\u200C\u200D]/g;
+const ZWSP_RUN = /\u200B{2,}/g;
+/** Neighbours next to which ZWJ/ZWNJ carry no meaning. */
+const JOINER_INERT =
+  /[\p{Script=Latin}\p{Script=Thai}\p{Script=Lao}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{N}\p{P}\s\u200B-\u200D]/u;
+
+const THAI_AM = /\u0E4D([\u0E48-\u0E4B]?)\u0E32/g;
+const THAI_TONE_AM = /([\u0E48-\u0E4B])\u0E4D\u0E32/g;
+const THAI_AM_TONE = /\u0E33([\u0E48-\u0E4B])/g;
+const LAO_AM = /\u0ECD([\u0EC8-\u0ECB]?)\u0EB2/g;
+const LAO_TONE_AM = /([\u0EC8-\u0ECB])\u0ECD\u0EB2/g;
+const LAO_AM_TONE = /\u0EB3([\u0EC8-\u0ECB])/g;
+const THAI_MARKS = /[\u0E31\u0E34-\u0E3A\u0E47-\u0E4E]{2,}/g;
+const LAO_MARKS = /[\u0EB1\u0EB4-\u0EBC\u0EC8-\u0ECD]{2,}/g;
+
+/** Typing-order rank of a Thai or Lao combining mark (lower comes first). */
+function markRank(c: number): number {
+  if (c === 0x0ebc) return 0; // Lao semivowel sign LO (subscript)
+  if (c >= 0x0e48 && c <= 0x0e4c) return 2; // Thai tone marks, THANTHAKHAT
+  if (c === 0x0e4e) return 2; // Thai YAMAKKAN
+  if (c >= 0x0ec8 && c <= 0x0ecc) return 2; // Lao tone marks, cancellation mark
+  return 1; // vowel signs, MAITAIKHU, NIKHAHIT / NIGGAHITA, PHINTHU
+}
+
+/** Sorts a run of combining marks into typing order and drops repeated identical marks. */
+function orderMarks(run: string): string {
+  const marks = [...run].sort((a, b) => markRank(a.charCodeAt(0)) - markRank(b.charCodeAt(0)));
+  return marks.filter((m, i) => m !== marks[i - 1]).join('');
+}
+
+function dropInertJoiners(s: string): string {
+  if (!s.includes('\u200C') && !s.includes('\u200D')) return s;
+  return s.replace(JOINERS, (j, at: number) => {
+    const before = s[at - 1];
+    const after = s[at + 1];
+    const inert = (ch: string | undefined) => ch === undefined || JOINER_INERT.test(ch);
+    return inert(before) || inert(after) ? '' : j;
+  });
+}
+
+function fixThaiLao(s: string): string {
+  return s
+    .replace(THAI_TONE_AM, '$1\u0E33')
+    .replace(THAI_AM, '$1\u0E33')
+    .replace(THAI_AM_TONE, '$1\u0E33')
+    .replace(LAO_TONE_AM, '$1\u0EB3')
+    .replace(LAO_AM, '$1\u0EB3')
+    .replace(LAO_AM_TONE, '$1\u0EB3')
+    .replace(THAI_MARKS, orderMarks)
+    .replace(LAO_MARKS, orderMarks)
+    .replace(/\u0E40\u0E40/g, '\u0E41')
+    .replace(/\u0EC0\u0EC0/g, '\u0EC1');
+}
+
+/** Cleans one sentence (see the rules above); idempotent. */
+export function normalizeText(raw: string): string {
+  let s = raw
+    .replace(NEWLINES, '\n')
+    .replace(INVISIBLE, '')
+    .replace(SPACES, ' ');
+  s = dropInertJoiners(s).replace(ZWSP_RUN, '\u200B').normalize('NFC');
+  if (/[\u0E00-\u0EFF]/.test(s)) s = fixThaiLao(s).normalize('NFC');
+  return s;
+}

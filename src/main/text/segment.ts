@@ -1,0 +1,146 @@
+// Word segmentation of normalised text (normalizeText first). Tokens carry UTF-16 offsets
+// into that text and text.slice(start, end) === token.text always; tokens never hold
+// whitespace or U+200B ZERO WIDTH SPACE.
+//  - th, lo, km, my, zh, ja: ICU word break (Intl.Segmenter, one per locale); word-like
+//    segments and punctuation become tokens, whitespace is dropped. Afterwards a number
+//    ICU cut at separators (26|/|02|/|2020) is joined again, as is a run of one repeated
+//    punctuation character (...).
+//  - other known languages: space-tokenizer.ts (whitespace and punctuation rules); a word
+//    there that holds Thai, Lao, Khmer, Myanmar or CJK characters goes through ICU.
+//  - unknown language codes: the script-based guess of lang.ts picks one of the above.
+//  - options.words: a WordList merging and splitting pieces (word-merge.ts).
+// The `...Into` and `...Offsets` forms produce flat spans for the pool and the store.
+import type { Token } from '../../shared/domain.ts';
+import { detectLang, resolveLang, usesIcu } from './lang.ts';
+import { decodeTokens } from './offsets.ts';
+import { spaceTokenize } from './space-tokenizer.ts';
+import { applyWordList } from './word-merge.ts';
+import type { WordList } from './word-list.ts';
+
+export interface SegmentOptions {
+  /** Known words (dictionary headwords, a project lexicon) that correct ICU's pieces. */
+  words?: WordList;
+}
+
+const segmenters = new Map<string, Intl.Segmenter>();
+const ICU_SCRIPT = /[\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u3040-\u30FF\u3400-\u9FFF\uF900-\uFAFF]/;
+const DATE_SEPARATORS = new Set(['/', '.', '-', ':', ',']);
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+function segmenterFor(locale: string): Intl.Segmenter {
+  let s = segmenters.get(locale);
+  if (!s) {
+    s = new Intl.Segmenter(locale, { granularity: 'word' });
+    segmenters.set(locale, s);
+  }
+  return s;
+}
+
+/** Whitespace (Unicode White_Space) or U+200B: never inside a token. */
+function isGap(c: number): boolean {
+  if (c > 0x20 && c < 0x85) return false;
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0 || c === 0x1680
+    || (c >= 0x2000 && c <= 0x200b) || c === 0x2028 || c === 0x2029 || c === 0x202f
+    || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** ICU pieces of text[from, to) without whitespace, appended to `out` as absolute spans. */
+function icuInto(text: string, locale: string, out: number[], from = 0, to = text.length): void {
+  const part = from === 0 && to === text.length ? text : text.slice(from, to);
+  for (const { segment, index } of segmenterFor(locale).segment(part)) {
+    if (isGap(segment.charCodeAt(0))) continue;
+    out.push(from + index, from + index + segment.length);
+  }
+}
+
+function isDigit(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x0e50 && code <= 0x0e59) || (code >= 0x0ed0 && code <= 0x0ed9);
+}
+
+/** True when separator piece [sep, sep+1) continues a number into the piece at `next`. */
+function joinsNumber(text: string, sep: number, sepEnd: number, next: number): boolean {
+  return sepEnd === sep + 1 && next === sepEnd && DATE_SEPARATORS.has(text[sep])
+    && isDigit(text.charCodeAt(sep - 1)) && isDigit(text.charCodeAt(next));
+}
+
+/** Joins number pieces split at separators and runs of one repeated punctuation mark. */
+function joinIcuPieces(text: string, spans: number[]): number[] {
+  const out: number[] = [];
+  const n = spans.length / 2;
+  for (let i = 0; i < n; ) {
+    const start = spans[2 * i];
+    let end = spans[2 * i + 1];
+    const punctRun = end === start + 1 && !LETTER_OR_DIGIT.test(text[start]);
+    let j = i + 1;
+    while (j < n && spans[2 * j] === end) {
+      const pieceEnd = spans[2 * j + 1];
+      if (j + 1 < n && joinsNumber(text, end, pieceEnd, spans[2 * j + 2])) {
+        end = spans[2 * j + 3];
+        j += 2;
+      } else if (punctRun && pieceEnd === end + 1 && text[end] === text[start]) {
+        end = pieceEnd;
+        j++;
+      } else break;
+    }
+    out.push(start, end);
+    i = j;
+  }
+  return out;
+}
+
+function spaceInto(text: string, out: number[]): void {
+  const spans: number[] = [];
+  spaceTokenize(text, spans);
+  for (let i = 0; i < spans.length; i += 2) {
+    const [start, end] = [spans[i], spans[i + 1]];
+    const word = text.slice(start, end);
+    if (ICU_SCRIPT.test(word)) icuInto(text, detectLang(word), out, start, end);
+    else out.push(start, end);
+  }
+}
+
+/** Appends the flat token spans of `text` to `out` (`lang` as segment() takes it). */
+export function segmentInto(text: string, lang: string, out: number[], options: SegmentOptions = {}): void {
+  const code = resolveLang(lang, text);
+  let spans: number[] = [];
+  if (usesIcu(code)) {
+    icuInto(text, code, spans);
+    spans = joinIcuPieces(text, spans);
+  } else {
+    spaceInto(text, spans);
+  }
+  if (options.words && options.words.size > 0) {
+    spans = applyWordList(text, spans, options.words, code === 'zh' || code === 'ja' ? 1 : 2);
+  }
+  for (const x of spans) out.push(x);
+}
+
+/** Tokens of normalised `text` in language `lang` (ISO 639-1/3 or BCP 47 code). */
+export function segment(text: string, lang: string, options: SegmentOptions = {}): Token[] {
+  return decodeTokens(text, segmentOffsets(text, lang, options));
+}
+
+/** segment() as a compact offsets array (see offsets.ts). */
+export function segmentOffsets(text: string, lang: string, options: SegmentOptions = {}): Uint32Array {
+  const out: number[] = [];
+  segmentInto(text, lang, out, options);
+  return Uint32Array.from(out);
+}
+
+/** Offsets of tokens separated by runs of whitespace or U+200B (already tokenized input). */
+export function pretokenizedOffsets(text: string): Uint32Array {
+  const out: number[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const gap = i === text.length || isGap(text.charCodeAt(i));
+    if (gap && start >= 0) {
+      out.push(start, i);
+      start = -1;
+    } else if (!gap && start < 0) start = i;
+  }
+  return Uint32Array.from(out);
+}
+
+export function pretokenized(text: string): Token[] {
+  return decodeTokens(text, pretokenizedOffsets(text));
+}
