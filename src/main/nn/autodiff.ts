@@ -1,0 +1,60 @@
+// Reverse-mode autodiff over a Graph: walks the nodes backwards from a scalar loss, asks
+// each op's registered VJP rule for its inputs' cotangents, and sums cotangents reaching
+// a value along several paths. The gradient nodes are appended to the same graph, so one
+// ONNX session computes the loss and its gradients (and, if asked, the optimiser update).
+import type { Node, Value } from './graph.ts';
+import { add, zerosLike } from './ops/index.ts';
+import { getOp } from './ops/registry.ts';
+import { isFloat } from './tensor.ts';
+
+/** Values that depend (differentiably) on any of `wrt`. */
+function dependents(nodes: readonly Node[], wrt: readonly Value[]): Set<Value> {
+  const dep = new Set<Value>(wrt);
+  for (const n of nodes) {
+    if (!n.inputs.some((v) => v && dep.has(v))) continue;
+    for (const o of n.outputs) if (isFloat(o.dtype)) dep.add(o);
+  }
+  return dep;
+}
+
+function backprop(node: Node, cts: Map<Value, Value>, dep: Set<Value>): void {
+  const outCts = node.outputs.map((o) => cts.get(o) ?? null);
+  if (outCts.every((c) => c === null)) return;
+  const needs = node.inputs.map((v) => v !== null && dep.has(v));
+  if (!needs.some(Boolean)) return;
+  const rule = getOp(node.op).vjp;
+  if (!rule) throw new Error(`autodiff: op ${node.op} has no VJP`);
+  const first = outCts[0];
+  const grads = rule({
+    inputs: node.inputs,
+    outputs: node.outputs,
+    cts: outCts,
+    get ct(): Value {
+      if (!first) throw new Error(`${node.op}: output 0 has no cotangent`);
+      return first;
+    },
+    needs,
+    attrs: node.attrs,
+  });
+  if (grads.length !== node.inputs.length) {
+    throw new Error(`autodiff: ${node.op} VJP returned ${grads.length} gradients for ${node.inputs.length} inputs`);
+  }
+  grads.forEach((g, i) => {
+    const x = node.inputs[i];
+    if (!g || !x || !needs[i]) return;
+    if (g.dtype !== x.dtype) throw new Error(`autodiff: ${node.op} gradient ${g} for input ${x}`);
+    const prev = cts.get(x);
+    cts.set(x, prev ? add(prev, g) : g);
+  });
+}
+
+/** d loss / d v for each v in `wrt` (zeros where the loss does not depend on v). */
+export function grad(loss: Value, wrt: readonly Value[]): Value[] {
+  if (loss.rank !== 0 || !isFloat(loss.dtype)) throw new Error(`grad: loss must be a float scalar, got ${loss}`);
+  const g = loss.graph;
+  const nodes = [...g.nodes];
+  const dep = dependents(nodes, wrt);
+  const cts = new Map<Value, Value>([[loss, g.scalar(1, loss.dtype)]]);
+  for (let i = nodes.length - 1; i >= 0; i--) backprop(nodes[i], cts, dep);
+  return wrt.map((v) => cts.get(v) ?? zerosLike(v));
+}

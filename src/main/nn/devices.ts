@@ -1,0 +1,83 @@
+// Execution-provider choice at run time. 'auto' tries, in order, the providers the
+// platform can have (CUDA on Linux/Windows, DirectML on Windows, CoreML on macOS, WebGPU)
+// and falls back to CPU; a forced provider falls back to CPU too. A provider that failed
+// once is not tried again in this process. One log line names the provider in use
+// (per requested setting). The setting comes from the caller or MEKONG_NN_DEVICE.
+import ort from 'onnxruntime-node';
+
+export type DeviceName = 'cuda' | 'dml' | 'coreml' | 'webgpu' | 'cpu';
+export type DeviceSetting = 'auto' | DeviceName;
+
+const DEVICES: readonly DeviceSetting[] = ['auto', 'cuda', 'dml', 'coreml', 'webgpu', 'cpu'];
+
+export function parseDevice(s: string | undefined): DeviceSetting {
+  if (!s) return 'auto';
+  if (!(DEVICES as readonly string[]).includes(s)) throw new Error(`unknown device '${s}' (one of ${DEVICES.join(', ')})`);
+  return s as DeviceSetting;
+}
+
+/** Providers to try for a setting, best first; always ends with CPU. */
+export function preferenceOrder(setting: DeviceSetting, platform: NodeJS.Platform = process.platform): DeviceName[] {
+  if (setting === 'cpu') return ['cpu'];
+  if (setting !== 'auto') return [setting, 'cpu'];
+  const byPlatform: Partial<Record<NodeJS.Platform, DeviceName[]>> = {
+    linux: ['cuda', 'webgpu'],
+    win32: ['cuda', 'dml', 'webgpu'],
+    darwin: ['coreml', 'webgpu'],
+  };
+  return [...(byPlatform[platform] ?? []), 'cpu'];
+}
+
+export interface OpenOptions {
+  device?: DeviceSetting;
+  threads?: number;
+  /** Receives the one line naming the provider (default: console.info). */
+  log?: (line: string) => void;
+}
+
+const failed = new Map<DeviceName, string>();
+const announced = new Set<string>();
+
+function sessionOptions(device: DeviceName, o: OpenOptions): ort.InferenceSession.SessionOptions {
+  return {
+    executionProviders: [device],
+    graphOptimizationLevel: 'all',
+    executionMode: 'sequential',
+    ...(o.threads ? { intraOpNumThreads: o.threads, interOpNumThreads: 1 } : {}),
+  };
+}
+
+/** Opens an ONNX model on the best available provider. */
+export async function openSession(model: Uint8Array, o: OpenOptions = {}): Promise<{ session: ort.InferenceSession; device: DeviceName }> {
+  const setting = o.device ?? parseDevice(process.env.MEKONG_NN_DEVICE);
+  const skipped: string[] = [];
+  for (const device of preferenceOrder(setting)) {
+    const why = failed.get(device);
+    if (why) {
+      skipped.push(`${device}: ${why}`);
+      continue;
+    }
+    try {
+      const session = await ort.InferenceSession.create(model, sessionOptions(device, o));
+      announce(setting, device, skipped, o.log);
+      return { session, device };
+    } catch (e) {
+      if (device === 'cpu') throw e;
+      failed.set(device, firstLine(e));
+      skipped.push(`${device}: ${firstLine(e)}`);
+    }
+  }
+  throw new Error('unreachable: CPU is always tried');
+}
+
+function firstLine(e: unknown): string {
+  return String(e instanceof Error ? e.message : e).split('\n')[0].slice(0, 160);
+}
+
+function announce(setting: DeviceSetting, device: DeviceName, skipped: string[], log = console.info): void {
+  const key = `${setting}->${device}`;
+  if (announced.has(key)) return;
+  announced.add(key);
+  const why = skipped.length ? `; unavailable: ${skipped.join('; ')}` : '';
+  log(`nn: execution provider ${device} (requested ${setting}${why})`);
+}

@@ -1,0 +1,119 @@
+// The tensor-graph builder: Values (typed, shaped edges) produced by Nodes (op applications).
+// A Graph is built by calling op functions from ops/ on Values; every op application is
+// checked and shape-inferred by its registry entry, so a mistake fails where it is made,
+// not inside onnxruntime. Shapes are static numbers or symbolic names ('batch').
+import { getOp } from './ops/registry.ts';
+import { type DType, type FloatDType, Tensor } from './tensor.ts';
+
+export type Dim = number | string;
+export type Shape = readonly Dim[];
+
+/**
+ * An attribute: integers and int lists by default; floats wrapped as {f} / {floats}.
+ * Names starting with '_' are builder-only hints (output shapes of ops whose shape comes
+ * from a run-time tensor) and are not written to ONNX.
+ */
+export type Attr = number | number[] | string | { f: number } | { floats: number[] } | { shapes: Shape[] } | Tensor;
+export type Attrs = Readonly<Record<string, Attr>>;
+
+export interface Node {
+  readonly op: string;
+  readonly inputs: readonly (Value | null)[];
+  readonly outputs: readonly Value[];
+  readonly attrs: Attrs;
+}
+
+export class Value {
+  constructor(
+    readonly graph: Graph,
+    readonly name: string,
+    readonly dtype: DType,
+    readonly shape: Shape,
+    readonly producer: Node | null,
+  ) {}
+
+  get rank(): number {
+    return this.shape.length;
+  }
+
+  /** Dimension `axis` (negative counts from the end). */
+  dim(axis: number): Dim {
+    return this.shape[axis < 0 ? this.rank + axis : axis];
+  }
+
+  toString(): string {
+    return `${this.name}:${this.dtype}[${this.shape.join(',')}]`;
+  }
+}
+
+export class Graph {
+  readonly nodes: Node[] = [];
+  readonly inputs: Value[] = [];
+  readonly initializers = new Map<string, Tensor>();
+  private readonly scalars = new Map<string, Value>();
+  private counter = 0;
+
+  /** A fresh value name with a readable prefix. */
+  fresh(prefix = 't'): string {
+    return `${prefix}_${this.counter++}`;
+  }
+
+  /** A graph input (fed at run time). Parameters of a model being trained are inputs. */
+  input(name: string, dtype: DType, shape: Shape): Value {
+    if (this.inputs.some((v) => v.name === name) || this.initializers.has(name)) {
+      throw new Error(`graph: duplicate name ${name}`);
+    }
+    const v = new Value(this, name, dtype, shape, null);
+    this.inputs.push(v);
+    return v;
+  }
+
+  /** A constant stored in the model (an ONNX initializer). */
+  constant(t: Tensor, name = this.fresh('c')): Value {
+    if (this.initializers.has(name)) throw new Error(`graph: duplicate constant ${name}`);
+    this.initializers.set(name, t);
+    return new Value(this, name, t.type as DType, [...t.dims], null);
+  }
+
+  /** A shared scalar constant of the given dtype. */
+  scalar(v: number, dtype: DType): Value {
+    const key = `${dtype}:${v}`;
+    let c = this.scalars.get(key);
+    if (!c) {
+      c = this.constant(scalarTensor(v, dtype), this.fresh('k'));
+      this.scalars.set(key, c);
+    }
+    return c;
+  }
+
+  /** A constant int64 vector (axes, shapes, split sizes). */
+  ints(values: readonly number[]): Value {
+    return this.constant(new Tensor('int64', BigInt64Array.from(values.map(BigInt)), [values.length]));
+  }
+
+  /** Applies a registered op; returns its outputs, shape-inferred. */
+  apply(op: string, inputs: readonly (Value | null)[], attrs: Attrs = {}): Value[] {
+    for (const v of inputs) if (v && v.graph !== this) throw new Error(`${op}: value from another graph`);
+    const types = getOp(op).infer(inputs, attrs);
+    const outs: Value[] = [];
+    const node: Node = { op, inputs, outputs: outs, attrs };
+    for (const t of types) outs.push(new Value(this, this.fresh(op.toLowerCase()), t.dtype, t.shape, node));
+    this.nodes.push(node);
+    return outs;
+  }
+}
+
+export function scalarTensor(v: number, dtype: DType): Tensor {
+  switch (dtype) {
+    case 'float32':
+      return new Tensor('float32', Float32Array.of(v), []);
+    case 'float64':
+      return new Tensor('float64', Float64Array.of(v), []);
+    case 'int64':
+      return new Tensor('int64', BigInt64Array.of(BigInt(v)), []);
+    case 'bool':
+      return new Tensor('bool', Uint8Array.of(v ? 1 : 0), []);
+  }
+}
+
+export type { DType, FloatDType };

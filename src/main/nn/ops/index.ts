@@ -1,0 +1,9 @@
+// Every primitive op of nn/ (importing this registers them all).
+export * from './elementwise.ts';
+export * from './reduce.ts';
+export * from './matmul.ts';
+export * from './shape.ts';
+export * from './select.ts';
+export * from './random.ts';
+export { unbroadcast, zerosLike } from './grad-helpers.ts';
+export * from './composite.ts';

@@ -1,0 +1,45 @@
+// Runtime tensors: onnxruntime's own Tensor class is the one host-side tensor type of nn/
+// (constants, parameters, feeds and results), plus small constructors and dtype facts.
+import ort from 'onnxruntime-node';
+
+export type Tensor = ort.Tensor;
+export const Tensor = ort.Tensor;
+
+export type DType = 'float32' | 'float64' | 'int64' | 'bool';
+export type FloatDType = 'float32' | 'float64';
+
+/** ONNX TensorProto.DataType codes. */
+export const ONNX_ELEM: Record<DType, number> = { float32: 1, int64: 7, bool: 9, float64: 11 };
+
+export function isFloat(d: DType): d is FloatDType {
+  return d === 'float32' || d === 'float64';
+}
+
+export function sizeOf(shape: readonly number[]): number {
+  return shape.reduce((a, b) => a * b, 1);
+}
+
+/** A float tensor from numbers (copied into the dtype's array). */
+export function floats(values: ArrayLike<number>, shape: readonly number[], dtype: FloatDType = 'float32'): Tensor {
+  const data = dtype === 'float32' ? Float32Array.from(values) : Float64Array.from(values);
+  if (data.length !== sizeOf(shape)) throw new Error(`floats: ${data.length} values for shape [${shape}]`);
+  return new Tensor(dtype, data, [...shape]);
+}
+
+/** An int64 tensor from numbers. */
+export function int64s(values: ArrayLike<number>, shape: readonly number[] = [values.length]): Tensor {
+  const data = BigInt64Array.from(Array.from(values, (v) => BigInt(v)));
+  if (data.length !== sizeOf(shape)) throw new Error(`int64s: ${data.length} values for shape [${shape}]`);
+  return new Tensor('int64', data, [...shape]);
+}
+
+export function zeros(shape: readonly number[], dtype: FloatDType = 'float32'): Tensor {
+  const n = sizeOf(shape);
+  return new Tensor(dtype, dtype === 'float32' ? new Float32Array(n) : new Float64Array(n), [...shape]);
+}
+
+/** The tensor's data as a plain float array view (float dtypes only). */
+export function floatData(t: Tensor): Float32Array | Float64Array {
+  if (t.type !== 'float32' && t.type !== 'float64') throw new Error(`expected a float tensor, got ${t.type}`);
+  return t.data as Float32Array | Float64Array;
+}
