@@ -1,6 +1,10 @@
 // The list of CLI commands. Each module registers its subcommand(s) on the program.
 import type { Command } from 'commander';
+import { register as project } from './project.ts';
+import { register as importCmd } from './import.ts';
+import { register as exportCmd } from './export.ts';
+import { register as serve } from './serve.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [project, importCmd, exportCmd, serve];

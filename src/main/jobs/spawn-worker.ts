@@ -1,7 +1,9 @@
 // Starts a worker_threads Worker from a module URL, whether the module is TypeScript
 // source (CLI, tests, benchmarks: loaded through tsx by ts-worker-boot.js) or built
-// JavaScript (the Electron bundle, where the build emits `<name>.worker.js` beside it).
+// JavaScript (the Electron bundle, where electron.vite.config.ts emits every
+// `*.worker.ts` as `<name>.worker.js` in the folder named by MEKONG_BUNDLE_DIR).
 import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
@@ -14,5 +16,7 @@ export function spawnWorker(moduleUrl: URL, options: WorkerOptions = {}): Worker
     const workerData = { ...(options.workerData ?? {}), __tsEntry: moduleUrl.href };
     return new Worker(boot, { ...options, workerData });
   }
-  return new Worker(path.replace(/\.ts$/, '.js'), options);
+  const bundleDir = process.env.MEKONG_BUNDLE_DIR;
+  if (!bundleDir) throw new Error(`worker ${path} not found and MEKONG_BUNDLE_DIR is not set`);
+  return new Worker(join(bundleDir, basename(path).replace(/\.ts$/, '.js')), options);
 }

@@ -1,0 +1,14 @@
+// What the API handlers act on: the open project (at most one per window/server), the
+// annotator's name, the job registry and where the app keeps its files.
+import type { ProjectStore } from '../store/project-store.ts';
+import type { JobRegistry } from '../jobs/job-registry.ts';
+
+export interface AppContext {
+  mode: 'electron' | 'browser';
+  version: string;
+  store: ProjectStore | null;
+  annotator: string;
+  jobs: JobRegistry;
+  /** Folder for app-owned files: the sample project lives here. */
+  dataDir: string;
+}

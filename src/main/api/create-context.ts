@@ -1,0 +1,18 @@
+// A fresh AppContext for a desktop window or a browser-mode server.
+import { userInfo } from 'node:os';
+import { JobRegistry } from '../jobs/job-registry.ts';
+import { defaultDataDir } from '../paths.ts';
+import type { AppContext } from './context.ts';
+import pkg from '../../../package.json' with { type: 'json' };
+
+function loginName(): string {
+  try {
+    return userInfo().username || 'annotator';
+  } catch {
+    return 'annotator';
+  }
+}
+
+export function createContext(mode: AppContext['mode'], annotator?: string, dataDir = defaultDataDir()): AppContext {
+  return { mode, version: pkg.version, store: null, annotator: annotator ?? loginName(), jobs: new JobRegistry(), dataDir };
+}

@@ -1,0 +1,79 @@
+// One function per API channel. Inputs arrive already validated (dispatch.ts); handlers
+// translate them into store, pipeline and job calls.
+import { existsSync, mkdirSync } from 'node:fs';
+import type { Channel, Results } from '../../shared/api.ts';
+import { channels } from '../../shared/api.ts';
+import type { z } from 'zod';
+import { UserError } from '../errors.ts';
+import { ProjectStore } from '../store/project-store.ts';
+import { mergeTokensEdit, splitTokenEdit } from '../store/token-edits.ts';
+import { runImport } from '../corpus/import-pipeline.ts';
+import { runExport } from '../corpus/export-pipeline.ts';
+import { openOrCreateSample } from '../corpus/sample.ts';
+import type { AppContext } from './context.ts';
+
+type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
+type Handler<C extends Channel> = (ctx: AppContext, input: Input<C>) => Promise<Results[C]> | Results[C];
+
+function store(ctx: AppContext): ProjectStore {
+  if (!ctx.store) throw new UserError('no project is open');
+  return ctx.store;
+}
+
+function replaceStore(ctx: AppContext, next: ProjectStore): void {
+  if (ctx.jobs.active > 0) {
+    next.close();
+    throw new UserError('wait for the running import or export to finish first');
+  }
+  ctx.store?.close();
+  ctx.store = next;
+}
+
+export const handlers: { [C in Channel]: Handler<C> } = {
+  'app.info': (ctx) => ({ version: ctx.version, mode: ctx.mode, annotator: ctx.annotator, project: ctx.store?.info() ?? null }),
+  'project.create': (ctx, i) => {
+    replaceStore(ctx, ProjectStore.create(i.path, { name: i.name, srcLang: i.srcLang, tgtLang: i.tgtLang }));
+    return store(ctx).info();
+  },
+  'project.open': (ctx, i) => {
+    if (!existsSync(i.path)) throw new UserError(`${i.path}: no such project file`);
+    replaceStore(ctx, ProjectStore.open(i.path));
+    return store(ctx).info();
+  },
+  'project.openSample': async (ctx) => {
+    mkdirSync(ctx.dataDir, { recursive: true });
+    replaceStore(ctx, await openOrCreateSample(ctx.dataDir));
+    return store(ctx).info();
+  },
+  'project.close': (ctx) => {
+    ctx.store?.close();
+    ctx.store = null;
+    return null;
+  },
+  'project.info': (ctx) => ctx.store?.info() ?? null,
+  'pairs.list': (ctx, i) => ({ offset: i.offset, ...store(ctx).listPairs(i.filter, i.offset, i.limit) }),
+  'pairs.get': (ctx, i) => store(ctx).getPair(i.id),
+  'pairs.update': (ctx, i) => store(ctx).updatePair(ctx.annotator, i.id, { status: i.status, split: i.split, note: i.note }),
+  'tokens.split': (ctx, i) => splitTokenEdit(store(ctx), ctx.annotator, i.pairId, i.side, i.index, i.at),
+  'tokens.merge': (ctx, i) => mergeTokensEdit(store(ctx), ctx.annotator, i.pairId, i.side, i.index),
+  'edits.undo': (ctx) => ({ pair: store(ctx).undo(ctx.annotator) }),
+  'edits.redo': (ctx) => ({ pair: store(ctx).redo(ctx.annotator) }),
+  'settings.setAnnotator': (ctx, i) => {
+    ctx.annotator = i.annotator;
+    return null;
+  },
+  'import.start': (ctx, i) => {
+    const target = store(ctx);
+    const { jobId } = ctx.jobs.start('import', (progress, signal) => runImport(target, i, { progress, signal }));
+    return { jobId };
+  },
+  'export.start': (ctx, i) => {
+    const source = store(ctx);
+    const { jobId } = ctx.jobs.start('export', (progress, signal) => runExport(source, i, { progress, signal }));
+    return { jobId };
+  },
+  'jobs.cancel': (ctx, i) => {
+    ctx.jobs.cancel(i.jobId);
+    return null;
+  },
+};

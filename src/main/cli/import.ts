@@ -1,0 +1,48 @@
+// `mekong import`: a corpus file (and optionally a links file) into a project.
+import type { Command } from 'commander';
+import { importOptionsSchema } from '../../shared/api.ts';
+import { UserError } from '../errors.ts';
+import { runImport } from '../corpus/import-pipeline.ts';
+import { detectFormat } from '../corpus/formats.ts';
+import { ProjectStore } from '../store/project-store.ts';
+import { interruptSignal, progressBar } from './progress-bar.ts';
+
+interface ImportFlags {
+  format?: string; tgtFile?: string; header?: boolean; srcColumn?: string; tgtColumn?: string;
+  pretokenized?: boolean; links?: string; linksFormat?: string; linksOneBased?: boolean;
+}
+
+const column = (v: string | undefined) => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : v);
+
+export function register(program: Command): void {
+  program.command('import')
+    .description('import a parallel corpus into a project (all or nothing)')
+    .argument('<project>', 'the project file')
+    .argument('<file>', 'the corpus: .tsv, .csv, .tmx, .jsonl, or the source side of a Moses pair')
+    .option('--format <format>', 'tsv | csv | moses | tmx | jsonl (default: from the extension)')
+    .option('--tgt-file <file>', 'Moses: the target-side file')
+    .option('--header', 'TSV/CSV: the first row is a header')
+    .option('--src-column <name|index>', 'TSV/CSV: source column (default: the first)')
+    .option('--tgt-column <name|index>', 'TSV/CSV: target column (default: the second)')
+    .option('--pretokenized', 'tokens are already separated by spaces (no segmentation)')
+    .option('--links <file>', 'word links for the pairs (stored as an import alignment)')
+    .option('--links-format <format>', 'pharaoh | talp (default pharaoh)')
+    .option('--links-one-based', 'link indices start at 1')
+    .action(async (projectFile: string, file: string, o: ImportFlags) => {
+      const format = o.format ?? (o.tgtFile ? 'moses' : detectFormat(file));
+      const parsed = importOptionsSchema.safeParse({
+        file, format, tgtFile: o.tgtFile, header: o.header, srcColumn: column(o.srcColumn), tgtColumn: column(o.tgtColumn),
+        tokenization: o.pretokenized ? 'pretokenized' : 'segment', linksFile: o.links,
+        linksFormat: o.links ? (o.linksFormat ?? 'pharaoh') : undefined, linksOneBased: o.linksOneBased,
+      });
+      if (!parsed.success) throw new UserError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      const store = ProjectStore.open(projectFile);
+      const bar = progressBar('import');
+      try {
+        console.log(await runImport(store, parsed.data, { progress: bar.progress, signal: interruptSignal() }));
+      } finally {
+        bar.stop();
+        store.close();
+      }
+    });
+}

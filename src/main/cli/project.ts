@@ -1,0 +1,34 @@
+// `mekong project create` and `mekong info`: make a project file, show what one holds.
+import type { Command } from 'commander';
+import { ProjectStore } from '../store/project-store.ts';
+
+export function register(program: Command): void {
+  const project = program.command('project').description('create project files');
+  project.command('create')
+    .description('create a new, empty project file')
+    .argument('<file>', 'the project file to create (e.g. corpus.mekong)')
+    .requiredOption('--src-lang <code>', 'source language (lo, th, vi, zh, en, id, km, …)')
+    .requiredOption('--tgt-lang <code>', 'target language')
+    .option('--name <name>', 'display name (default: the file name)')
+    .action((file: string, o: { srcLang: string; tgtLang: string; name?: string }) => {
+      ProjectStore.create(file, { name: o.name ?? file.replace(/^.*[\\/]/, '').replace(/\.mekong$/, ''), srcLang: o.srcLang, tgtLang: o.tgtLang }).close();
+      console.log(`created ${file} (${o.srcLang} → ${o.tgtLang})`);
+    });
+
+  program.command('info')
+    .description('show a project: languages, pair counts by status, alignments')
+    .argument('<file>', 'the project file')
+    .option('--json', 'print JSON')
+    .action((file: string, o: { json?: boolean }) => {
+      const store = ProjectStore.open(file);
+      try {
+        const info = store.info();
+        if (o.json) return console.log(JSON.stringify(info));
+        console.log(`${info.name}  ${info.srcLang} → ${info.tgtLang}  ${info.pairs} pairs`);
+        console.log(`  status: ${Object.entries(info.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+        for (const a of info.alignments) console.log(`  alignment ${a.id}: ${a.origin} "${a.name}", ${a.links} links`);
+      } finally {
+        store.close();
+      }
+    });
+}

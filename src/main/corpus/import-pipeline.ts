@@ -1,0 +1,161 @@
+// An import from start to end: records stream from a format reader (records.ts), are
+// normalised and segmented (on a worker pool when segmenting, in place when the input is
+// pre-tokenized or carries its own tokens), their links checked against the tokens, and
+// written to the store in committed batches under one import. Any error or a cancel
+// deletes the whole import, so the project is left as it was (store/imports.ts).
+//
+// Throughput: while the pool segments batch k+1 on the other cores, this thread parses
+// batch k+2 and writes batch k, so SQLite and parsing stay off the critical path.
+import type { ImportOptions } from '../../shared/api.ts';
+import type { Link, Token } from '../../shared/domain.ts';
+import type { Progress } from '../jobs/job-registry.ts';
+import { encodeOffsets } from '../text/offsets.ts';
+import { normalizeText } from '../text/normalize.ts';
+import { pretokenized } from '../text/segment.ts';
+import { SegmentPool } from '../text/segment-pool.ts';
+import { createAlignment, goldAlignmentOf, linkInserter } from '../store/alignments.ts';
+import { beginImport, finishImport } from '../store/imports.ts';
+import { pairInserter, type NewPair } from '../store/pairs.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import { addLink, checkLinks, type LinkedPair } from './links.ts';
+import type { AlignmentRecord, PairRecord } from './record.ts';
+import { openRecords } from './records.ts';
+
+const BATCH = 1000;
+const IN_FLIGHT = 3;
+
+export interface RunOptions {
+  progress?: Progress;
+  signal?: AbortSignal;
+  /** Segmentation pool to use (else one is made for this import and closed after). */
+  pool?: SegmentPool;
+}
+
+interface Prepared {
+  records: PairRecord[];
+  pairs: NewPair[];
+}
+
+/** Runs one import; returns a one-line summary. */
+export async function runImport(store: ProjectStore, options: ImportOptions, run: RunOptions = {}): Promise<string> {
+  const meta = store.meta();
+  const importId = beginImport(store.db, options.file, options.format);
+  const ownPool = options.tokenization === 'segment' && !run.pool ? new SegmentPool() : null;
+  const pool = run.pool ?? ownPool;
+  let ok = false;
+  try {
+    const records = openRecords(options, {
+      signal: run.signal,
+      onBytes: (done, total) => run.progress?.(done, total, 'importing'),
+    });
+    const writer = new BatchWriter(store, importId,
+      { data: options.file, links: options.linksFile ?? options.file, linksBase: options.linksOneBased ? 1 : 0 });
+    const inFlight: Promise<Prepared>[] = [];
+    for await (const batch of batches(records)) {
+      inFlight.push(prepare(batch, options.tokenization, meta, pool));
+      if (inFlight.length >= IN_FLIGHT) writer.write(await inFlight.shift()!);
+    }
+    while (inFlight.length) writer.write(await inFlight.shift()!);
+    finishImport(store.db, importId, true);
+    ok = true;
+    return `imported ${writer.count} pairs from ${options.file}`;
+  } finally {
+    if (!ok) finishImport(store.db, importId, false);
+    await ownPool?.close();
+  }
+}
+
+async function* batches(records: AsyncIterable<PairRecord>): AsyncGenerator<PairRecord[]> {
+  let batch: PairRecord[] = [];
+  for await (const r of records) {
+    batch.push(r);
+    if (batch.length === BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+/** Texts and token offsets of a batch; tokens a record brings are kept as they are. */
+async function prepare(records: PairRecord[], mode: ImportOptions['tokenization'], meta: { srcLang: string; tgtLang: string },
+  pool: SegmentPool | null): Promise<Prepared> {
+  const texts = records.map((r) => r.srcTokens ? { src: r.src, tgt: r.tgt } : { src: normalizeText(r.src), tgt: normalizeText(r.tgt) });
+  const need = records.flatMap((r, i) => (r.srcTokens ? [] : [i]));
+  let segmented: Token[][] = [];
+  if (need.length && mode === 'segment' && pool) {
+    segmented = await pool.segmentBatch(need.flatMap((i) => [
+      { text: texts[i].src, lang: meta.srcLang },
+      { text: texts[i].tgt, lang: meta.tgtLang },
+    ]));
+  } else {
+    segmented = need.flatMap((i) => [pretokenized(texts[i].src), pretokenized(texts[i].tgt)]);
+  }
+  const slot = new Map(need.map((i, k) => [i, k]));
+  const pairs = records.map((r, i): NewPair => {
+    const k = slot.get(i);
+    const srcTokens = k === undefined ? r.srcTokens! : segmented[2 * k];
+    const tgtTokens = k === undefined ? r.tgtTokens! : segmented[2 * k + 1];
+    return {
+      src: texts[i].src, tgt: texts[i].tgt,
+      srcOffsets: encodeOffsets(srcTokens), tgtOffsets: encodeOffsets(tgtTokens),
+      status: r.status, split: r.split, note: r.note,
+    };
+  });
+  return { records, pairs };
+}
+
+/** Writes prepared batches: pairs, then their alignments' links, one transaction each. */
+class BatchWriter {
+  count = 0;
+  private readonly insertPairs: (pairs: NewPair[]) => number[];
+  private readonly inserters = new Map<string, (pairId: number, links: readonly Link[]) => void>();
+
+  constructor(private readonly store: ProjectStore, private readonly importId: number,
+    private readonly files: { data: string; links: string; linksBase: 0 | 1 }) {
+    this.insertPairs = pairInserter(store.db, importId);
+  }
+
+  write({ records, pairs }: Prepared): void {
+    this.store.db.transaction(() => {
+      const ids = this.insertPairs(pairs);
+      records.forEach((r, i) => {
+        if (r.alignments?.length) this.writeLinks(ids[i], r, pairs[i]);
+      });
+    })();
+    this.count += pairs.length;
+  }
+
+  private writeLinks(pairId: number, r: PairRecord, p: NewPair): void {
+    const nSrc = p.srcOffsets.length / 2;
+    const nTgt = p.tgtOffsets.length / 2;
+    const linksLine = (r as Partial<LinkedPair>).linksLine;
+    for (const a of r.alignments!) {
+      if (a.origin === 'import' && linksLine !== undefined) checkLinks(a.links, nSrc, nTgt, this.files.links, linksLine, this.files.linksBase);
+      else checkLinks(a.links, nSrc, nTgt, this.files.data, r.line);
+      this.inserterFor(a)(pairId, dedupe(a.links));
+    }
+  }
+
+  private inserterFor(a: AlignmentRecord): (pairId: number, links: readonly Link[]) => void {
+    const key = `${a.origin}\u0000${a.source}`;
+    let insert = this.inserters.get(key);
+    if (!insert) {
+      const db = this.store.db;
+      const id = a.origin === 'gold'
+        ? goldAlignmentOf(db, a.source)
+        : createAlignment(db, { origin: a.origin, name: a.source, importId: this.importId });
+      insert = linkInserter(db, id);
+      this.inserters.set(key, insert);
+    }
+    return insert;
+  }
+}
+
+/** One link per (s, t): sure beats possible, the higher score wins. */
+function dedupe(links: readonly Link[]): Link[] {
+  const out: Link[] = [];
+  const seen = new Map<number, number>();
+  for (const l of links) addLink(out, seen, l);
+  return out;
+}

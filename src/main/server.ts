@@ -1,0 +1,118 @@
+// Browser mode: the same API as the desktop app's IPC, over HTTP + WebSocket on
+// 127.0.0.1. Every API call and the event socket need the per-run token (printed in the
+// URL the user opens); there is no CORS header at all, and requests whose Origin is not
+// this server are refused, so other web pages cannot drive it. Static files are the built
+// renderer, sent with the same strict Content-Security-Policy as the desktop window.
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { basename, extname, join, normalize, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { WebSocketServer } from 'ws';
+import type { AppContext } from './api/context.ts';
+import { dispatch } from './api/dispatch.ts';
+import { CONTENT_SECURITY_POLICY } from '../shared/csp.ts';
+import { rendererDir } from './paths.ts';
+
+export interface ServerHandle {
+  url: string;
+  token: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
+  '.woff2': 'font/woff2', '.woff': 'font/woff', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon',
+};
+const MAX_JSON = 1 << 20;
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req as AsyncIterable<Buffer>) {
+    size += c.length;
+    if (size > MAX_JSON) throw new Error('request body too large');
+    chunks.push(c);
+  }
+  return size ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+}
+
+function serveStatic(req: IncomingMessage, res: ServerResponse, root: string): void {
+  const url = new URL(req.url ?? '/', 'http://x');
+  if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
+  const rel = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
+  let file = join(root, rel || 'index.html');
+  if (!file.startsWith(root + sep) && file !== root) return void res.writeHead(403).end();
+  if (!existsSync(file) || statSync(file).isDirectory()) file = join(root, 'index.html');
+  if (!existsSync(file)) return void res.writeHead(404).end('renderer not built: run `npm run build`');
+  res.writeHead(200, {
+    'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  });
+  createReadStream(file).pipe(res);
+}
+
+async function receiveUpload(req: IncomingMessage, res: ServerResponse, uploadDir: string): Promise<void> {
+  const name = basename(new URL(req.url ?? '/', 'http://x').searchParams.get('name') ?? 'upload.txt');
+  const target = join(uploadDir, `${Date.now()}-${name.replace(/[^\w.\-]+/g, '_')}`);
+  await pipeline(req, createWriteStream(target));
+  send(res, 200, { path: target });
+}
+
+export async function startServer(ctx: AppContext, options: { port?: number } = {}): Promise<ServerHandle> {
+  const token = randomBytes(24).toString('base64url');
+  const root = rendererDir();
+  const uploadDir = mkdtempSync(join(tmpdir(), 'mekong-upload-'));
+  let origin = '';
+  const authorised = (req: IncomingMessage, given: string | null) =>
+    given === token && (req.headers.origin === undefined || req.headers.origin === origin);
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const isApi = url.pathname.startsWith('/api/') || url.pathname === '/upload';
+    if (!isApi) return req.method === 'GET' ? serveStatic(req, res, root) : void res.writeHead(405).end();
+    if (req.method !== 'POST') return void res.writeHead(405).end();
+    if (!authorised(req, req.headers['x-mekong-token'] as string | undefined ?? null)) return send(res, 401, { error: 'missing or wrong token', kind: 'input' });
+    const work = url.pathname === '/upload'
+      ? receiveUpload(req, res, uploadDir)
+      : readJson(req).then(async (input) => {
+        const r = await dispatch(ctx, decodeURIComponent(url.pathname.slice(5)), input);
+        send(res, r.ok ? 200 : r.error.kind === 'input' ? 400 : 500, r.ok ? r.value : r.error);
+      });
+    work.catch((err: Error) => send(res, 400, { error: err.message, kind: 'input' }));
+  });
+
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname !== '/events' || !authorised(req, url.searchParams.get('token'))) return void socket.destroy();
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const off = ctx.jobs.onEvent((e) => ws.send(JSON.stringify(e)));
+      ws.on('close', off);
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}/?token=${token}`,
+    token,
+    port,
+    close: () => new Promise<void>((resolve) => {
+      for (const c of wss.clients) c.terminate();
+      wss.close();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

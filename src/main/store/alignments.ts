@@ -1,0 +1,66 @@
+// Alignment layers (gold per annotator, model runs, imported files) and their links.
+import type { AlignmentOrigin, Link } from '../../shared/domain.ts';
+import type { AlignmentInfo } from '../../shared/api.ts';
+import type { Db } from './database.ts';
+
+export interface NewAlignment {
+  origin: AlignmentOrigin;
+  name: string;
+  annotator?: string | null;
+  modelId?: number | null;
+  runId?: number | null;
+  /** Set for alignments an import brings: they vanish with a failed import. */
+  importId?: number | null;
+}
+
+export function createAlignment(db: Db, a: NewAlignment): number {
+  const r = db.prepare(`INSERT INTO alignments (origin, annotator, model_id, run_id, import_id, name, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`).run(a.origin, a.annotator ?? null, a.modelId ?? null, a.runId ?? null, a.importId ?? null,
+    a.name, new Date().toISOString());
+  return Number(r.lastInsertRowid);
+}
+
+/** The gold alignment of an annotator, created on first use. */
+export function goldAlignmentOf(db: Db, annotator: string): number {
+  const row = db.prepare(`SELECT id FROM alignments WHERE origin = 'gold' AND annotator = ?`).get(annotator) as { id: number } | undefined;
+  return row?.id ?? createAlignment(db, { origin: 'gold', name: `gold (${annotator})`, annotator });
+}
+
+export function listAlignments(db: Db): AlignmentInfo[] {
+  return db.prepare(`SELECT a.id, a.origin, a.name, a.annotator,
+      (SELECT count(*) FROM links l WHERE l.alignment_id = a.id) AS links
+    FROM alignments a ORDER BY a.id`).all() as AlignmentInfo[];
+}
+
+/** Returns a function inserting links of one alignment; call it inside a transaction. */
+export function linkInserter(db: Db, alignmentId: number): (pairId: number, links: readonly Link[]) => void {
+  const insert = db.prepare(`INSERT OR REPLACE INTO links (alignment_id, pair_id, s, t, kind, score) VALUES (?, ?, ?, ?, ?, ?)`);
+  return (pairId, links) => {
+    for (const l of links) insert.run(alignmentId, pairId, l.s, l.t, l.kind, l.score);
+  };
+}
+
+interface LinkRow { alignment_id: number; s: number; t: number; kind: Link['kind']; score: number | null }
+
+/** All alignments' links of one pair, grouped by alignment, each sorted by (s, t). */
+export function linksOfPair(db: Db, pairId: number): { alignmentId: number; links: Link[] }[] {
+  const rows = db.prepare(`SELECT alignment_id, s, t, kind, score FROM links WHERE pair_id = ? ORDER BY alignment_id, s, t`)
+    .all(pairId) as LinkRow[];
+  const groups = new Map<number, Link[]>();
+  for (const r of rows) {
+    let g = groups.get(r.alignment_id);
+    if (!g) groups.set(r.alignment_id, (g = []));
+    g.push({ s: r.s, t: r.t, kind: r.kind, score: r.score });
+  }
+  return [...groups].map(([alignmentId, links]) => ({ alignmentId, links }));
+}
+
+/** Replaces the links of one pair in one alignment. */
+export function replacePairLinks(db: Db, alignmentId: number, pairId: number, links: readonly Link[]): void {
+  db.prepare(`DELETE FROM links WHERE alignment_id = ? AND pair_id = ?`).run(alignmentId, pairId);
+  linkInserter(db, alignmentId)(pairId, links);
+}
+
+export function rejectedOfPair(db: Db, pairId: number): { s: number; t: number }[] {
+  return db.prepare(`SELECT s, t FROM rejected_links WHERE pair_id = ? ORDER BY s, t`).all(pairId) as { s: number; t: number }[];
+}

@@ -1,0 +1,56 @@
+// Opens a project's SQLite file with the settings every connection needs (WAL, foreign
+// keys, a busy timeout) and brings its schema up to date with migrations.ts.
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { UserError } from '../errors.ts';
+import { MIGRATIONS } from './migrations.ts';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** Create the file if missing (default false: opening a missing project is an error). */
+  create?: boolean;
+  readonly?: boolean;
+}
+
+export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  if (!options.create && !existsSync(path)) throw new UserError(`${path}: no such project file`);
+  if (options.create && existsSync(path)) throw new UserError(`${path}: a file already exists there`);
+  const db = new Database(path, { readonly: options.readonly ?? false });
+  try {
+    if (!options.readonly) db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('synchronous = NORMAL');
+    if (!options.readonly) migrate(db, path);
+    else checkVersion(db, path);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function checkVersion(db: Db, path: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    throw new UserError(`${path}: made by a newer Mekong (schema ${version}, this one knows ${MIGRATIONS.length})`);
+  }
+  if (version === 0 && !isEmpty(db)) throw new UserError(`${path}: not a Mekong project`);
+}
+
+function isEmpty(db: Db): boolean {
+  const row = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number };
+  return row.n === 0;
+}
+
+function migrate(db: Db, path: string): void {
+  checkVersion(db, path);
+  const version = db.pragma('user_version', { simple: true }) as number;
+  for (let v = version; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

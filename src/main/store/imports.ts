@@ -1,0 +1,25 @@
+// Import bookkeeping: an import writes its pairs in committed batches under a 'running'
+// imports row, invisible to every query until finishImport marks it done; a failed or
+// cancelled import (or one interrupted by a crash) is deleted whole, so the project is
+// left exactly as it was. Batched commits keep memory flat and never block other writers
+// for the length of a large import.
+import type { Db } from './database.ts';
+
+export function beginImport(db: Db, file: string, format: string): number {
+  const r = db.prepare(`INSERT INTO imports (file, format, started_at) VALUES (?, ?, ?)`)
+    .run(file, format, new Date().toISOString());
+  return Number(r.lastInsertRowid);
+}
+
+/** Marks an import done (`ok`) or deletes it; pairs, links and alignments it made cascade. */
+export function finishImport(db: Db, importId: number, ok: boolean): void {
+  db.transaction(() => {
+    if (!ok) {
+      db.prepare(`DELETE FROM imports WHERE id = ?`).run(importId);
+      return;
+    }
+    const { n } = db.prepare(`SELECT count(*) AS n FROM pairs WHERE import_id = ?`).get(importId) as { n: number };
+    db.prepare(`UPDATE imports SET state = 'done', pairs = ?, finished_at = ? WHERE id = ?`)
+      .run(n, new Date().toISOString(), importId);
+  })();
+}

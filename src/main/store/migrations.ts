@@ -1,0 +1,120 @@
+// The project file's schema, as numbered migrations applied in order inside one
+// transaction each; PRAGMA user_version records the last one applied. Never edit a
+// migration that has shipped: add the next one.
+//
+// Tokens are kept per pair side as a blob of Uint32 (start, end) offset pairs into the
+// pair's text (see text/offsets.ts): one row per pair instead of one per token keeps a
+// million-pair import within seconds, and token texts are always recoverable by slicing.
+export const MIGRATIONS: readonly string[] = [
+  /* 1: the base schema */ `
+  CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE imports (
+    id          INTEGER PRIMARY KEY,
+    file        TEXT NOT NULL,
+    format      TEXT NOT NULL,
+    state       TEXT NOT NULL DEFAULT 'running' CHECK (state IN ('running', 'done')),
+    pairs       INTEGER NOT NULL DEFAULT 0,
+    started_at  TEXT NOT NULL,
+    finished_at TEXT
+  );
+
+  CREATE TABLE pairs (
+    id         INTEGER PRIMARY KEY,
+    import_id  INTEGER NOT NULL REFERENCES imports(id) ON DELETE CASCADE,
+    src_text   TEXT NOT NULL,
+    tgt_text   TEXT NOT NULL,
+    src_tokens BLOB NOT NULL,
+    tgt_tokens BLOB NOT NULL,
+    status     TEXT NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'in-review', 'done', 'flagged')),
+    split      TEXT NOT NULL DEFAULT 'train' CHECK (split IN ('train', 'dev', 'test')),
+    note       TEXT NOT NULL DEFAULT ''
+  );
+  CREATE INDEX pairs_import ON pairs(import_id);
+  CREATE INDEX pairs_status ON pairs(status);
+
+  CREATE TABLE models (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    path       TEXT,
+    config     TEXT NOT NULL DEFAULT '{}',
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE training_runs (
+    id          INTEGER PRIMARY KEY,
+    model_id    INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+    state       TEXT NOT NULL DEFAULT 'running' CHECK (state IN ('running', 'done', 'failed', 'cancelled')),
+    config      TEXT NOT NULL DEFAULT '{}',
+    started_at  TEXT NOT NULL,
+    finished_at TEXT
+  );
+
+  CREATE TABLE metrics (
+    run_id INTEGER NOT NULL REFERENCES training_runs(id) ON DELETE CASCADE,
+    step   INTEGER NOT NULL,
+    name   TEXT NOT NULL,
+    value  REAL NOT NULL,
+    PRIMARY KEY (run_id, name, step)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE alignments (
+    id         INTEGER PRIMARY KEY,
+    origin     TEXT NOT NULL CHECK (origin IN ('gold', 'model', 'import')),
+    annotator  TEXT,
+    model_id   INTEGER REFERENCES models(id) ON DELETE SET NULL,
+    run_id     INTEGER REFERENCES training_runs(id) ON DELETE SET NULL,
+    import_id  INTEGER REFERENCES imports(id) ON DELETE CASCADE,
+    name       TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    CHECK (origin != 'gold' OR annotator IS NOT NULL)
+  );
+  CREATE UNIQUE INDEX alignments_gold_annotator ON alignments(annotator) WHERE origin = 'gold';
+
+  CREATE TABLE links (
+    alignment_id INTEGER NOT NULL REFERENCES alignments(id) ON DELETE CASCADE,
+    pair_id      INTEGER NOT NULL REFERENCES pairs(id) ON DELETE CASCADE,
+    s            INTEGER NOT NULL CHECK (s >= 0),
+    t            INTEGER NOT NULL CHECK (t >= 0),
+    kind         TEXT NOT NULL CHECK (kind IN ('sure', 'possible')),
+    score        REAL CHECK (score IS NULL OR (score >= 0 AND score <= 1)),
+    PRIMARY KEY (alignment_id, pair_id, s, t)
+  ) WITHOUT ROWID;
+  CREATE INDEX links_pair ON links(pair_id);
+
+  CREATE TABLE rejected_links (
+    pair_id    INTEGER NOT NULL REFERENCES pairs(id) ON DELETE CASCADE,
+    s          INTEGER NOT NULL,
+    t          INTEGER NOT NULL,
+    annotator  TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (pair_id, s, t)
+  ) WITHOUT ROWID;
+
+  -- Words a linguist fixed by splitting or merging tokens: segmentation merges ICU
+  -- pieces into these (text/word-merge.ts), so the rest of the corpus benefits.
+  CREATE TABLE word_list (
+    lang     TEXT NOT NULL,
+    word     TEXT NOT NULL,
+    added_by TEXT NOT NULL,
+    PRIMARY KEY (lang, word)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE edit_events (
+    id        INTEGER PRIMARY KEY,
+    at        TEXT NOT NULL,
+    annotator TEXT NOT NULL,
+    pair_id   INTEGER REFERENCES pairs(id) ON DELETE CASCADE,
+    kind      TEXT NOT NULL,
+    payload   TEXT NOT NULL,
+    undoes    INTEGER REFERENCES edit_events(id)
+  );
+  CREATE INDEX edit_events_pair ON edit_events(pair_id);
+  CREATE TRIGGER edit_events_append_only_update BEFORE UPDATE ON edit_events
+    BEGIN SELECT RAISE(ABORT, 'edit_events is append-only'); END;
+  `,
+];

@@ -1,0 +1,124 @@
+// Sentence pairs: batch insertion for imports, filtered listing and counting for the
+// pair list, one pair in full for the editor, and review-state updates. Only pairs of
+// finished imports are visible (an import in progress or abandoned is not).
+import type { PairStatus, Split, Token } from '../../shared/domain.ts';
+import type { PairFilter, PairSummary } from '../../shared/api.ts';
+import { decodeTokens } from '../text/offsets.ts';
+import type { Db } from './database.ts';
+
+export interface NewPair {
+  src: string;
+  tgt: string;
+  srcOffsets: Uint32Array;
+  tgtOffsets: Uint32Array;
+  status?: PairStatus;
+  split?: Split;
+  note?: string;
+}
+
+export interface PairRow {
+  id: number;
+  src_text: string;
+  tgt_text: string;
+  src_tokens: Buffer;
+  tgt_tokens: Buffer;
+  status: PairStatus;
+  split: Split;
+  note: string;
+}
+
+const VISIBLE = `p.import_id IN (SELECT id FROM imports WHERE state = 'done')`;
+
+export function blobOf(offsets: Uint32Array): Buffer {
+  return Buffer.from(offsets.buffer, offsets.byteOffset, offsets.byteLength);
+}
+
+export function offsetsOf(blob: Buffer): Uint32Array {
+  const copy = new Uint32Array(blob.byteLength / 4);
+  new Uint8Array(copy.buffer).set(blob);
+  return copy;
+}
+
+export function tokensOf(text: string, blob: Buffer): Token[] {
+  return decodeTokens(text, offsetsOf(blob));
+}
+
+/** Returns a function inserting a batch of pairs of one import (inside a transaction); it returns their ids. */
+export function pairInserter(db: Db, importId: number): (pairs: NewPair[]) => number[] {
+  const insert = db.prepare(`INSERT INTO pairs (import_id, src_text, tgt_text, src_tokens, tgt_tokens, status, split, note)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  return (pairs) => pairs.map((p) => Number(insert.run(importId, p.src, p.tgt, blobOf(p.srcOffsets), blobOf(p.tgtOffsets),
+    p.status ?? 'new', p.split ?? 'train', p.note ?? '').lastInsertRowid));
+}
+
+/** The WHERE clause and its parameters for a pair filter. */
+export function filterSql(filter: PairFilter): { where: string; params: unknown[] } {
+  const clauses = [VISIBLE];
+  const params: unknown[] = [];
+  if (filter.status?.length) {
+    clauses.push(`p.status IN (${filter.status.map(() => '?').join(',')})`);
+    params.push(...filter.status);
+  }
+  if (filter.split?.length) {
+    clauses.push(`p.split IN (${filter.split.map(() => '?').join(',')})`);
+    params.push(...filter.split);
+  }
+  if (filter.text) {
+    clauses.push(`(instr(p.src_text, ?) > 0 OR instr(p.tgt_text, ?) > 0)`);
+    params.push(filter.text, filter.text);
+  }
+  if (filter.alignmentId !== undefined) {
+    clauses.push(`EXISTS (SELECT 1 FROM links l WHERE l.pair_id = p.id AND l.alignment_id = ?)`);
+    params.push(filter.alignmentId);
+  }
+  return { where: clauses.join(' AND '), params };
+}
+
+export function countPairs(db: Db, filter: PairFilter): number {
+  const { where, params } = filterSql(filter);
+  return (db.prepare(`SELECT count(*) AS n FROM pairs p WHERE ${where}`).get(...params) as { n: number }).n;
+}
+
+export function listPairs(db: Db, filter: PairFilter, offset: number, limit: number): PairSummary[] {
+  const { where, params } = filterSql(filter);
+  const rows = db.prepare(`SELECT p.* FROM pairs p WHERE ${where} ORDER BY p.id LIMIT ? OFFSET ?`)
+    .all(...params, limit, offset) as PairRow[];
+  return rows.map(summaryOf);
+}
+
+/** The position (0-based, in id order) of a pair within a filter, or -1. */
+export function pairIndex(db: Db, filter: PairFilter, pairId: number): number {
+  const { where, params } = filterSql(filter);
+  const row = db.prepare(`SELECT count(*) AS n, (SELECT count(*) FROM pairs p WHERE ${where} AND p.id = ?) AS hit
+    FROM pairs p WHERE ${where} AND p.id < ?`).get(...params, pairId, ...params, pairId) as { n: number; hit: number };
+  return row.hit ? row.n : -1;
+}
+
+export function getPairRow(db: Db, id: number): PairRow | undefined {
+  return db.prepare(`SELECT p.* FROM pairs p WHERE p.id = ? AND ${VISIBLE}`).get(id) as PairRow | undefined;
+}
+
+export function summaryOf(row: PairRow): PairSummary {
+  return {
+    id: row.id,
+    src: row.src_text,
+    tgt: row.tgt_text,
+    srcTokens: tokensOf(row.src_text, row.src_tokens),
+    tgtTokens: tokensOf(row.tgt_text, row.tgt_tokens),
+    status: row.status,
+    split: row.split,
+    note: row.note,
+  };
+}
+
+/** Visible pairs matching `filter` in id order, read in batches (keyset pagination). */
+export function* iteratePairRows(db: Db, filter: PairFilter, batch = 1000): Generator<PairRow[]> {
+  const { where, params } = filterSql(filter);
+  const stmt = db.prepare(`SELECT p.* FROM pairs p WHERE ${where} AND p.id > ? ORDER BY p.id LIMIT ?`);
+  for (let last = 0; ;) {
+    const rows = stmt.all(...params, last, batch) as PairRow[];
+    if (rows.length === 0) return;
+    yield rows;
+    last = rows[rows.length - 1].id;
+  }
+}

@@ -1,0 +1,107 @@
+// The typed repository over one project file: what the API handlers, the CLI and the
+// import/export pipelines call. Every write runs in a transaction.
+import type { PairStatus, Split } from '../../shared/domain.ts';
+import { PAIR_STATUSES } from '../../shared/domain.ts';
+import type { PairDetail, PairFilter, PairSummary, ProjectInfo } from '../../shared/api.ts';
+import { UserError } from '../errors.ts';
+import { listAlignments, linksOfPair, rejectedOfPair } from './alignments.ts';
+import { openDatabase, type Db } from './database.ts';
+import { recordEdit, redo, undo, type PairPatch } from './edits.ts';
+import { countPairs, getPairRow, listPairs, summaryOf } from './pairs.ts';
+import { finishImport } from './imports.ts';
+
+export interface ProjectMeta {
+  name: string;
+  srcLang: string;
+  tgtLang: string;
+}
+
+export class ProjectStore {
+  private constructor(
+    readonly db: Db,
+    readonly path: string,
+  ) {}
+
+  static create(path: string, meta: ProjectMeta): ProjectStore {
+    const store = new ProjectStore(openDatabase(path, { create: true }), path);
+    store.db.transaction(() => {
+      const put = store.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+      put.run('name', meta.name);
+      put.run('src_lang', meta.srcLang);
+      put.run('tgt_lang', meta.tgtLang);
+      put.run('created_at', new Date().toISOString());
+    })();
+    return store;
+  }
+
+  static open(path: string): ProjectStore {
+    const store = new ProjectStore(openDatabase(path), path);
+    store.discardUnfinishedImports();
+    return store;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  meta(): ProjectMeta {
+    const rows = this.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+    const m = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+    if (!m.name || !m.src_lang || !m.tgt_lang) throw new UserError(`${this.path}: project metadata is missing`);
+    return { name: m.name, srcLang: m.src_lang, tgtLang: m.tgt_lang };
+  }
+
+  info(): ProjectInfo {
+    const byStatus = Object.fromEntries(PAIR_STATUSES.map((s) => [s, 0])) as Record<PairStatus, number>;
+    for (const status of PAIR_STATUSES) byStatus[status] = countPairs(this.db, { status: [status] });
+    const pairs = PAIR_STATUSES.reduce((n, s) => n + byStatus[s], 0);
+    return { path: this.path, ...this.meta(), pairs, byStatus, alignments: listAlignments(this.db) };
+  }
+
+  listPairs(filter: PairFilter, offset: number, limit: number): { total: number; pairs: PairSummary[] } {
+    return { total: countPairs(this.db, filter), pairs: listPairs(this.db, filter, offset, limit) };
+  }
+
+  getPair(id: number): PairDetail {
+    const row = getPairRow(this.db, id);
+    if (!row) throw new UserError(`no pair ${id} in this project`);
+    return { ...summaryOf(row), alignments: linksOfPair(this.db, id), rejected: rejectedOfPair(this.db, id) };
+  }
+
+  /** Review state changes (status, split, note), logged as one edit. */
+  updatePair(annotator: string, id: number, change: { status?: PairStatus; split?: Split; note?: string }): PairDetail {
+    const current = this.getPair(id);
+    const before: PairPatch = {};
+    const after: PairPatch = {};
+    for (const key of ['status', 'split', 'note'] as const) {
+      if (change[key] !== undefined && change[key] !== current[key]) {
+        (before as Record<string, unknown>)[key] = current[key];
+        (after as Record<string, unknown>)[key] = change[key];
+      }
+    }
+    if (Object.keys(after).length) recordEdit(this.db, annotator, id, 'pair.update', before, after);
+    return this.getPair(id);
+  }
+
+  /** Applies a prepared edit (before/after patches) to a pair and logs it. */
+  edit(annotator: string, pairId: number, kind: string, before: PairPatch, after: PairPatch): PairDetail {
+    recordEdit(this.db, annotator, pairId, kind, before, after);
+    return this.getPair(pairId);
+  }
+
+  undo(annotator: string): PairDetail | null {
+    const pairId = undo(this.db, annotator);
+    return pairId === null ? null : this.getPair(pairId);
+  }
+
+  redo(annotator: string): PairDetail | null {
+    const pairId = redo(this.db, annotator);
+    return pairId === null ? null : this.getPair(pairId);
+  }
+
+  /** Removes what an import that never finished (crash, kill) left behind. */
+  private discardUnfinishedImports(): void {
+    const stale = this.db.prepare(`SELECT id FROM imports WHERE state = 'running'`).all() as { id: number }[];
+    for (const { id } of stale) finishImport(this.db, id, false);
+  }
+}

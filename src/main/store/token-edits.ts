@@ -1,0 +1,57 @@
+// Splitting and merging tokens of one pair (segmentation fixes in the editor): the
+// pair's token offsets change, the links of every alignment are re-indexed, the fixed
+// words join the project's word list, and the whole change is one undoable edit.
+import type { Link, Token } from '../../shared/domain.ts';
+import type { PairDetail } from '../../shared/api.ts';
+import { UserError } from '../errors.ts';
+import { mergeTokens, reindexLinksAfterMerge, reindexLinksAfterSplit, splitToken } from '../text/token-edits.ts';
+import { encodeOffsets } from '../text/offsets.ts';
+import type { PairPatch } from './edits.ts';
+import type { ProjectStore } from './project-store.ts';
+
+type Side = 'src' | 'tgt';
+
+function patchFor(side: Side, tokens: Token[], links: { alignmentId: number; links: Link[] }[]): PairPatch {
+  const offsets = Array.from(encodeOffsets(tokens));
+  return {
+    ...(side === 'src' ? { srcOffsets: offsets } : { tgtOffsets: offsets }),
+    links: Object.fromEntries(links.map((a) => [String(a.alignmentId), a.links])),
+  };
+}
+
+function addWords(store: ProjectStore, side: Side, words: string[], annotator: string): void {
+  const meta = store.meta();
+  const lang = side === 'src' ? meta.srcLang : meta.tgtLang;
+  const put = store.db.prepare('INSERT OR IGNORE INTO word_list (lang, word, added_by) VALUES (?, ?, ?)');
+  for (const w of words) if (w.trim()) put.run(lang, w, annotator);
+}
+
+function tokensOfSide(pair: PairDetail, side: Side, index: number): Token[] {
+  const tokens = side === 'src' ? pair.srcTokens : pair.tgtTokens;
+  if (index >= tokens.length) throw new UserError(`pair ${pair.id}: no ${side} token ${index} (it has ${tokens.length})`);
+  return tokens;
+}
+
+/** Splits token `index` of one side at character `at` inside it. */
+export function splitTokenEdit(store: ProjectStore, annotator: string, pairId: number, side: Side, index: number, at: number): PairDetail {
+  const pair = store.getPair(pairId);
+  const tokens = tokensOfSide(pair, side, index);
+  const next = splitToken(tokens, index, at);
+  const links = pair.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindexLinksAfterSplit(a.links, side, index) }));
+  return store.db.transaction(() => {
+    addWords(store, side, [next[index].text, next[index + 1].text], annotator);
+    return store.edit(annotator, pairId, 'tokens.split', patchFor(side, tokens, pair.alignments), patchFor(side, next, links));
+  })();
+}
+
+/** Merges tokens `index` and `index + 1` of one side. */
+export function mergeTokensEdit(store: ProjectStore, annotator: string, pairId: number, side: Side, index: number): PairDetail {
+  const pair = store.getPair(pairId);
+  const tokens = tokensOfSide(pair, side, index + 1);
+  const next = mergeTokens(tokens, index);
+  const links = pair.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindexLinksAfterMerge(a.links, side, index) }));
+  return store.db.transaction(() => {
+    addWords(store, side, [next[index].text], annotator);
+    return store.edit(annotator, pairId, 'tokens.merge', patchFor(side, tokens, pair.alignments), patchFor(side, next, links));
+  })();
+}

@@ -1,0 +1,158 @@
+// The one API contract between the renderer and the Node side: each channel's input
+// schema (validated on the Node side before any handler runs, whichever transport
+// carried it: Electron IPC or HTTP) and its result type. Events flow the other way.
+import { z } from 'zod';
+import type { AlignmentOrigin, Link, PairStatus, Split, Token } from './domain.ts';
+
+const status = z.enum(['new', 'in-review', 'done', 'flagged']);
+const split = z.enum(['train', 'dev', 'test']);
+const side = z.enum(['src', 'tgt']);
+const id = z.number().int().nonnegative();
+const lang = z.string().trim().min(2).max(16).regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]+)*$/, 'a language code such as lo, th, vi, zh, en');
+const path = z.string().trim().min(1).max(4096);
+
+export const pairFilterSchema = z.object({
+  status: z.array(status).max(4).optional(),
+  split: z.array(split).max(3).optional(),
+  text: z.string().max(500).optional(),
+  alignmentId: id.optional(),
+}).strict();
+
+export const importFormats = ['tsv', 'csv', 'moses', 'tmx', 'jsonl'] as const;
+export const exportFormats = ['jsonl', 'pharaoh', 'talp', 'tmx', 'tsv'] as const;
+
+export const importOptionsSchema = z.object({
+  file: path,
+  /** Moses: the target-side file. */
+  tgtFile: path.optional(),
+  format: z.enum(importFormats),
+  header: z.boolean().optional(),
+  srcColumn: z.union([z.string().min(1), z.number().int().nonnegative()]).optional(),
+  tgtColumn: z.union([z.string().min(1), z.number().int().nonnegative()]).optional(),
+  tokenization: z.enum(['segment', 'pretokenized']).default('segment'),
+  linksFile: path.optional(),
+  linksFormat: z.enum(['pharaoh', 'talp']).optional(),
+  linksOneBased: z.boolean().optional(),
+}).strict();
+
+export const exportOptionsSchema = z.object({
+  file: path,
+  format: z.enum(exportFormats),
+  status: z.array(status).max(4).optional(),
+  split: z.array(split).max(3).optional(),
+  alignmentIds: z.array(id).max(100).optional(),
+  oneBased: z.boolean().optional(),
+}).strict();
+
+export const channels = {
+  'app.info': z.object({}).strict(),
+  'project.create': z.object({ path, name: z.string().trim().min(1).max(200), srcLang: lang, tgtLang: lang }).strict(),
+  'project.open': z.object({ path }).strict(),
+  'project.openSample': z.object({}).strict(),
+  'project.close': z.object({}).strict(),
+  'project.info': z.object({}).strict(),
+  'pairs.list': z.object({ filter: pairFilterSchema, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) }).strict(),
+  'pairs.get': z.object({ id }).strict(),
+  'pairs.update': z.object({ id, status: status.optional(), split: split.optional(), note: z.string().max(10_000).optional() }).strict(),
+  'tokens.split': z.object({ pairId: id, side, index: id, at: z.number().int().positive() }).strict(),
+  'tokens.merge': z.object({ pairId: id, side, index: id }).strict(),
+  'edits.undo': z.object({}).strict(),
+  'edits.redo': z.object({}).strict(),
+  'settings.setAnnotator': z.object({ annotator: z.string().trim().min(1).max(100) }).strict(),
+  'import.start': importOptionsSchema,
+  'export.start': exportOptionsSchema,
+  'jobs.cancel': z.object({ jobId: z.string().min(1).max(64) }).strict(),
+} as const;
+
+export type Channel = keyof typeof channels;
+export type ChannelInput<C extends Channel> = z.input<(typeof channels)[C]>;
+export type PairFilter = z.infer<typeof pairFilterSchema>;
+export type ImportOptions = z.infer<typeof importOptionsSchema>;
+export type ExportOptions = z.infer<typeof exportOptionsSchema>;
+
+export interface ProjectInfo {
+  path: string;
+  name: string;
+  srcLang: string;
+  tgtLang: string;
+  pairs: number;
+  byStatus: Record<PairStatus, number>;
+  alignments: AlignmentInfo[];
+}
+
+export interface AlignmentInfo {
+  id: number;
+  origin: AlignmentOrigin;
+  name: string;
+  annotator: string | null;
+  links: number;
+}
+
+export interface PairSummary {
+  id: number;
+  src: string;
+  tgt: string;
+  srcTokens: Token[];
+  tgtTokens: Token[];
+  status: PairStatus;
+  split: Split;
+  note: string;
+}
+
+export interface PairDetail extends PairSummary {
+  alignments: { alignmentId: number; links: Link[] }[];
+  rejected: { s: number; t: number }[];
+}
+
+export interface EditResult {
+  /** The pair as committed, or null when the undo/redo stack was empty. */
+  pair: PairDetail | null;
+}
+
+export interface AppInfo {
+  version: string;
+  mode: 'electron' | 'browser';
+  annotator: string;
+  project: ProjectInfo | null;
+}
+
+/** What each channel resolves to. */
+export interface Results {
+  'app.info': AppInfo;
+  'project.create': ProjectInfo;
+  'project.open': ProjectInfo;
+  'project.openSample': ProjectInfo;
+  'project.close': null;
+  'project.info': ProjectInfo | null;
+  'pairs.list': { total: number; offset: number; pairs: PairSummary[] };
+  'pairs.get': PairDetail;
+  'pairs.update': PairDetail;
+  'tokens.split': PairDetail;
+  'tokens.merge': PairDetail;
+  'edits.undo': EditResult;
+  'edits.redo': EditResult;
+  'settings.setAnnotator': null;
+  'import.start': { jobId: string };
+  'export.start': { jobId: string };
+  'jobs.cancel': null;
+}
+
+/** Pushed to the renderer: progress and ends of long work. */
+export type JobEvent =
+  | { type: 'job.progress'; jobId: string; kind: string; done: number; total: number; message: string }
+  | { type: 'job.done'; jobId: string; kind: string; message: string }
+  | { type: 'job.failed'; jobId: string; kind: string; error: string }
+  | { type: 'job.cancelled'; jobId: string; kind: string };
+
+/** The error shape both transports return for a rejected call. */
+export interface ApiErrorBody {
+  error: string;
+  /** 'input' for schema violations and user errors, 'internal' otherwise. */
+  kind: 'input' | 'internal';
+}
+
+/** The transport-independent client interface the renderer codes against. */
+export interface MekongApi {
+  invoke<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<Results[C]>;
+  onEvent(listener: (event: JobEvent) => void): () => void;
+}

@@ -1,0 +1,129 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ProjectStore } from '../../../src/main/store/project-store.ts';
+import { beginImport, finishImport } from '../../../src/main/store/imports.ts';
+import { pairInserter, type NewPair } from '../../../src/main/store/pairs.ts';
+import { createAlignment, linkInserter } from '../../../src/main/store/alignments.ts';
+import { encodeOffsets } from '../../../src/main/text/offsets.ts';
+import { pretokenized } from '../../../src/main/text/segment.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+
+const dir = tempDir();
+let n = 0;
+const fresh = () => ProjectStore.create(join(dir, `p${n++}.mekong`), { name: 'test', srcLang: 'lo', tgtLang: 'th' });
+
+function pair(src: string, tgt: string): NewPair {
+  return { src, tgt, srcOffsets: encodeOffsets(pretokenized(src)), tgtOffsets: encodeOffsets(pretokenized(tgt)) };
+}
+
+function addPairs(store: ProjectStore, pairs: NewPair[]): number[] {
+  const id = beginImport(store.db, 'test.tsv', 'tsv');
+  const ids = store.db.transaction(() => pairInserter(store.db, id)(pairs))();
+  finishImport(store.db, id, true);
+  return ids;
+}
+
+describe('project file', () => {
+  test('is SQLite in WAL mode with foreign keys and the current schema', () => {
+    const store = fresh();
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(1);
+    expect(store.meta()).toEqual({ name: 'test', srcLang: 'lo', tgtLang: 'th' });
+    store.close();
+  });
+
+  test('refuses to create over an existing file, to open a missing one, or a newer schema', () => {
+    const store = fresh();
+    const path = store.path;
+    store.close();
+    expect(() => ProjectStore.create(path, { name: 'x', srcLang: 'lo', tgtLang: 'th' })).toThrow(/already exists/);
+    expect(() => ProjectStore.open(join(dir, 'missing.mekong'))).toThrow(/no such project file/);
+    const raw = new Database(path);
+    raw.pragma('user_version = 99');
+    raw.close();
+    expect(() => ProjectStore.open(path)).toThrow(/newer Mekong/);
+  });
+
+  test('refuses a SQLite file that is not a project', () => {
+    const path = join(dir, 'other.sqlite');
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE t (x)');
+    raw.close();
+    expect(() => ProjectStore.open(path)).toThrow(/not a Mekong project/);
+  });
+});
+
+describe('imports', () => {
+  test('pairs of an unfinished import are invisible, and a failed one leaves nothing', () => {
+    const store = fresh();
+    addPairs(store, [pair('a b', 'c d')]);
+    const id = beginImport(store.db, 'big.tsv', 'tsv');
+    store.db.transaction(() => pairInserter(store.db, id)([pair('x', 'y'), pair('z', 'w')]))();
+    expect(store.info().pairs).toBe(1);
+    finishImport(store.db, id, false);
+    expect((store.db.prepare('SELECT count(*) AS n FROM pairs').get() as { n: number }).n).toBe(1);
+    expect(store.info().pairs).toBe(1);
+    store.close();
+  });
+
+  test('an import interrupted by a crash is discarded when the project is opened again', () => {
+    const store = fresh();
+    addPairs(store, [pair('a', 'b')]);
+    const id = beginImport(store.db, 'crash.tsv', 'tsv');
+    store.db.transaction(() => pairInserter(store.db, id)([pair('x', 'y')]))();
+    store.close();
+    const again = ProjectStore.open(store.path);
+    expect((again.db.prepare('SELECT count(*) AS n FROM pairs').get() as { n: number }).n).toBe(1);
+    expect((again.db.prepare('SELECT count(*) AS n FROM imports').get() as { n: number }).n).toBe(1);
+    again.close();
+  });
+});
+
+describe('pairs, filters and edits', () => {
+  test('lists with status and text filters, tokens decoded with offsets', () => {
+    const store = fresh();
+    const [a] = addPairs(store, [pair('ສະບາຍດີ ທ່ານ', 'สวัสดี ครับ'), pair('ລາວ', 'ไทย'), pair('ຂອບໃຈ', 'ขอบคุณ')]);
+    store.updatePair('anna', a, { status: 'done' });
+    expect(store.listPairs({ status: ['done'] }, 0, 10).pairs.map((p) => p.id)).toEqual([a]);
+    expect(store.listPairs({ status: ['new'] }, 0, 10).total).toBe(2);
+    const hit = store.listPairs({ text: 'ไทย' }, 0, 10);
+    expect(hit.total).toBe(1);
+    expect(hit.pairs[0].srcTokens).toEqual([{ text: 'ລາວ', start: 0, end: 3 }]);
+    expect(store.getPair(a).tgtTokens.map((t) => t.text)).toEqual(['สวัสดี', 'ครับ']);
+    expect(store.info().byStatus).toEqual({ new: 2, 'in-review': 0, done: 1, flagged: 0 });
+    store.close();
+  });
+
+  test('every edit is logged; undo and redo walk the log per annotator', () => {
+    const store = fresh();
+    const [a, b] = addPairs(store, [pair('a', 'b'), pair('c', 'd')]);
+    store.updatePair('anna', a, { status: 'in-review' });
+    store.updatePair('anna', a, { status: 'done', note: 'checked' });
+    store.updatePair('ben', b, { status: 'flagged' });
+    expect(store.undo('anna')?.status).toBe('in-review');
+    expect(store.getPair(a).note).toBe('');
+    expect(store.undo('anna')?.status).toBe('new');
+    expect(store.undo('anna')).toBeNull();
+    expect(store.redo('anna')?.status).toBe('in-review');
+    expect(store.getPair(b).status).toBe('flagged');
+    store.updatePair('anna', a, { split: 'test' });
+    expect(store.redo('anna')).toBeNull();
+    const kinds = (store.db.prepare('SELECT kind FROM edit_events ORDER BY id').all() as { kind: string }[]).map((r) => r.kind);
+    expect(kinds).toEqual(['pair.update', 'pair.update', 'pair.update', 'undo', 'undo', 'redo', 'pair.update']);
+    expect(() => store.db.prepare("UPDATE edit_events SET kind = 'x'").run()).toThrow(/append-only/);
+    store.close();
+  });
+
+  test('links obey the schema: kinds, score range, gold needs an annotator', () => {
+    const store = fresh();
+    const [a] = addPairs(store, [pair('a b', 'c d')]);
+    const model = createAlignment(store.db, { origin: 'model', name: 'ibm2' });
+    linkInserter(store.db, model)(a, [{ s: 0, t: 1, kind: 'sure', score: 0.7 }]);
+    expect(() => linkInserter(store.db, model)(a, [{ s: 0, t: 0, kind: 'sure', score: 1.5 }])).toThrow(/CHECK/);
+    expect(() => createAlignment(store.db, { origin: 'gold', name: 'x' })).toThrow(/CHECK/);
+    expect(store.getPair(a).alignments).toEqual([{ alignmentId: model, links: [{ s: 0, t: 1, kind: 'sure', score: 0.7 }] }]);
+    store.close();
+  });
+});
