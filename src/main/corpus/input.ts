@@ -1,0 +1,189 @@
+// Streaming text input shared by every reader: file chunks → strict UTF-8 text cut at line
+// boundaries (with the file line each piece starts on) → lines. Also the options every
+// reader takes (progress, cancel, empty sides) and the checks they share.
+//
+// Hand-written rather than node:readline because readline cannot report invalid UTF-8
+// (it silently substitutes U+FFFD) and costs ~2x more per line than splitting big chunks.
+// A chunk is cut after its last '\n' byte: 0x0A never occurs inside a UTF-8 multi-byte
+// sequence, so every cut piece is complete and is decoded non-streaming with
+// `TextDecoder(fatal)`; only when that throws do we decode line by line to name the line.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { TextDecoder } from 'node:util';
+import { CancelledError, InputError } from '../errors.ts';
+import type { PairRecord } from './record.ts';
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  /** Called after each chunk with the bytes read so far and the total (over all files). */
+  onBytes?: (bytesRead: number, totalBytes: number) => void;
+  /** Accept pairs whose source or target is empty or blank (default: an error). */
+  allowEmpty?: boolean;
+}
+
+/** A piece of decoded text made of whole lines; `line` is the file line it starts on. */
+export interface TextPiece {
+  text: string;
+  line: number;
+}
+
+/** Tracks bytes read across one or more files for `onBytes`. */
+export class ByteProgress {
+  private read = 0;
+  constructor(
+    private readonly total: number,
+    private readonly onBytes?: ReadOptions['onBytes'],
+  ) {}
+
+  static async forFiles(files: string[], onBytes?: ReadOptions['onBytes']): Promise<ByteProgress> {
+    const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
+    return new ByteProgress(
+      sizes.reduce((a, b) => a + b, 0),
+      onBytes,
+    );
+  }
+
+  add(n: number): void {
+    this.read += n;
+    this.onBytes?.(this.read, this.total);
+  }
+}
+
+const CHUNK = 1 << 20;
+const NL = 0x0a;
+
+export function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new CancelledError();
+}
+
+function countNewlines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Decodes `bytes` (whole lines) strictly; on failure names the first bad line. */
+function decodeStrict(decoder: TextDecoder, bytes: Uint8Array, file: string, line: number): string {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    let start = 0;
+    for (let l = line; ; l++) {
+      const nl = bytes.indexOf(NL, start);
+      const end = nl === -1 ? bytes.length : nl;
+      try {
+        decoder.decode(bytes.subarray(start, end));
+      } catch {
+        throw new InputError(file, l, 'invalid UTF-8');
+      }
+      start = end + 1;
+    }
+  }
+}
+
+/**
+ * Reads `file` as strict UTF-8 in pieces of whole lines (the last piece may lack a final
+ * '\n'). A leading BOM is dropped. Checks `signal` and reports progress per chunk.
+ */
+export async function* readTextPieces(
+  file: string,
+  progress: ByteProgress,
+  signal?: AbortSignal,
+): AsyncGenerator<TextPiece> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let carry: Uint8Array = new Uint8Array(0);
+  let line = 1;
+  let first = true;
+  for await (const chunk of createReadStream(file, { highWaterMark: CHUNK })) {
+    throwIfAborted(signal);
+    progress.add((chunk as Buffer).length);
+    const buf = carry.length ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
+    const cut = buf.lastIndexOf(NL) + 1;
+    carry = buf.subarray(cut);
+    if (cut === 0) continue;
+    let text = decodeStrict(decoder, buf.subarray(0, cut), file, line);
+    if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    first = false;
+    yield { text, line };
+    line += countNewlines(text);
+  }
+  throwIfAborted(signal);
+  if (carry.length === 0) return;
+  let text = decodeStrict(decoder, carry, file, line);
+  if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  yield { text, line };
+}
+
+/** A batch of consecutive lines (without '\n' or a trailing '\r'); `line` is the first's. */
+export interface LineBatch {
+  lines: string[];
+  line: number;
+}
+
+/** Splits the pieces of `readTextPieces` into line batches; a final '\n' ends no extra line. */
+export async function* readLineBatches(
+  file: string,
+  progress: ByteProgress,
+  signal?: AbortSignal,
+): AsyncGenerator<LineBatch> {
+  for await (const piece of readTextPieces(file, progress, signal)) {
+    const lines = piece.text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i];
+      if (l.charCodeAt(l.length - 1) === 13) lines[i] = l.slice(0, -1);
+    }
+    yield { lines, line: piece.line };
+  }
+}
+
+/** Throws "empty source side" / "empty target side" unless `allowEmpty`. */
+export function checkSides(
+  rec: PairRecord,
+  allowEmpty: boolean | undefined,
+  srcFile: string,
+  tgtFile = srcFile,
+): void {
+  if (allowEmpty) return;
+  if (rec.src.trim() === '') throw new InputError(srcFile, rec.line, 'empty source side');
+  if (rec.tgt.trim() === '') throw new InputError(tgtFile, rec.line, 'empty target side');
+}
+
+/** Pulls lines one at a time out of `readLineBatches`, tracking the line number. */
+export class LineCursor {
+  private lines: string[] = [];
+  private i = 0;
+  private first = 1;
+
+  constructor(private readonly batches: AsyncGenerator<LineBatch>) {}
+
+  /** Ensures a line is buffered; false at end of file. */
+  async fill(): Promise<boolean> {
+    while (this.i >= this.lines.length) {
+      const r = await this.batches.next();
+      if (r.done) return false;
+      this.lines = r.value.lines;
+      this.first = r.value.line;
+      this.i = 0;
+    }
+    return true;
+  }
+
+  /** Lines buffered and not yet taken. */
+  get buffered(): number {
+    return this.lines.length - this.i;
+  }
+
+  /** 1-based number of the next line (after the end: lines in the file + 1). */
+  get line(): number {
+    return this.first + this.i;
+  }
+
+  take(): string {
+    return this.lines[this.i++];
+  }
+
+  async close(): Promise<void> {
+    await this.batches.return(undefined);
+  }
+}

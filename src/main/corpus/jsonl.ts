@@ -1,0 +1,115 @@
+// JSONL reader and writer for the schema in jsonl-schema.ts (one pair per line). Reading
+// validates each line with the zod schema, checks token offsets against the text and,
+// when both sides carry tokens, link indices against the token counts. Blank lines are
+// skipped. Writing emits keys in schema order so export → import → export is byte-identical.
+import { InputError } from '../errors.ts';
+import type { Link, Token } from '../../shared/domain.ts';
+import { ByteProgress, checkSides, readLineBatches, type ReadOptions } from './input.ts';
+import { checkLinks } from './links.ts';
+import { writeRendered, type RecordSource, type WriteOptions, type WriteTarget } from './output.ts';
+import {
+  describeIssue,
+  PairJson,
+  type AlignmentJsonValue,
+  type PairJsonValue,
+  type SideJsonValue,
+  type TokenJsonValue,
+} from './jsonl-schema.ts';
+import type { AlignmentRecord, PairRecord } from './record.ts';
+
+/** Reads a Mekong JSONL file, one PairRecord per non-blank line. */
+export async function* readJsonl(file: string, opts: ReadOptions = {}): AsyncGenerator<PairRecord> {
+  const progress = await ByteProgress.forFiles([file], opts.onBytes);
+  for await (const batch of readLineBatches(file, progress, opts.signal)) {
+    for (let i = 0; i < batch.lines.length; i++) {
+      const text = batch.lines[i];
+      if (text.trim() === '') continue;
+      const rec = parseJsonLine(text, file, batch.line + i);
+      checkSides(rec, opts.allowEmpty, file);
+      yield rec;
+    }
+  }
+}
+
+/** Parses and validates one JSONL line into a PairRecord. */
+export function parseJsonLine(text: string, file: string, line: number): PairRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(file, line, `invalid JSON: ${(err as Error).message}`);
+  }
+  const parsed = PairJson.safeParse(value);
+  if (!parsed.success) throw new InputError(file, line, describeIssue(parsed.error));
+  const json = parsed.data;
+  const rec: PairRecord = { line, src: json.src.text, tgt: json.tgt.text };
+  if (json.src.tokens) rec.srcTokens = tokensFromJson(json.src, 'src', file, line);
+  if (json.tgt.tokens) rec.tgtTokens = tokensFromJson(json.tgt, 'tgt', file, line);
+  if (json.alignments) rec.alignments = json.alignments.map(alignmentFromJson);
+  if (json.status !== undefined) rec.status = json.status;
+  if (json.split !== undefined) rec.split = json.split;
+  if (json.note !== undefined) rec.note = json.note;
+  if (rec.srcTokens && rec.tgtTokens) {
+    for (const a of rec.alignments ?? []) {
+      checkLinks(a.links, rec.srcTokens.length, rec.tgtTokens.length, file, line);
+    }
+  }
+  return rec;
+}
+
+function tokensFromJson(side: SideJsonValue, name: string, file: string, line: number): Token[] {
+  const text = side.text;
+  return (side.tokens ?? []).map(([start, end, given], k) => {
+    if (start > end || end > text.length) {
+      throw new InputError(
+        file,
+        line,
+        `field ${name}.tokens.${k}: offsets [${start},${end}] out of range (text has ${text.length} characters)`,
+      );
+    }
+    return { text: given ?? text.slice(start, end), start, end };
+  });
+}
+
+function alignmentFromJson(a: AlignmentJsonValue): AlignmentRecord {
+  const links: Link[] = a.links.map(([s, t, kind, score]) => ({ s, t, kind, score }));
+  return { origin: a.origin, source: a.source, links };
+}
+
+function sideToJson(text: string, tokens: Token[] | undefined): SideJsonValue {
+  if (!tokens) return { text };
+  const json: TokenJsonValue[] = tokens.map((tok) =>
+    text.slice(tok.start, tok.end) === tok.text
+      ? [tok.start, tok.end]
+      : [tok.start, tok.end, tok.text],
+  );
+  return { text, tokens: json };
+}
+
+/** The schema value of `rec`, keys in schema order, absent optional fields omitted. */
+export function pairToJson(rec: PairRecord): PairJsonValue {
+  const json: PairJsonValue = {
+    src: sideToJson(rec.src, rec.srcTokens),
+    tgt: sideToJson(rec.tgt, rec.tgtTokens),
+  };
+  if (rec.alignments) {
+    json.alignments = rec.alignments.map((a) => ({
+      origin: a.origin,
+      source: a.source,
+      links: a.links.map((l) => [l.s, l.t, l.kind, l.score]),
+    }));
+  }
+  if (rec.status !== undefined) json.status = rec.status;
+  if (rec.split !== undefined) json.split = rec.split;
+  if (rec.note !== undefined) json.note = rec.note;
+  return json;
+}
+
+/** Writes one JSON line per record. */
+export async function writeJsonl(
+  records: RecordSource,
+  target: WriteTarget,
+  opts: WriteOptions = {},
+): Promise<void> {
+  await writeRendered(records, target, (rec) => JSON.stringify(pairToJson(rec)) + '\n', opts);
+}

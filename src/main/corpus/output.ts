@@ -1,0 +1,98 @@
+// Streaming text output shared by every writer: buffered writes with back-pressure, and
+// all-or-nothing files (a path target is written to `<path>.partial` and renamed on
+// success; on error or cancel the partial file is removed and the target is untouched).
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { throwIfAborted } from './input.ts';
+import type { PairRecord } from './record.ts';
+
+/** A file path (written atomically) or an open stream (left open for the caller). */
+export type WriteTarget = string | Writable;
+
+export interface WriteOptions {
+  signal?: AbortSignal;
+}
+
+/** The records a writer consumes. */
+export type RecordSource = AsyncIterable<PairRecord> | Iterable<PairRecord>;
+
+const FLUSH_AT = 1 << 18;
+
+export class TextSink {
+  private parts: string[] = [];
+  private size = 0;
+  private readonly stream: Writable;
+  private readonly partial: string | null;
+
+  constructor(private readonly target: WriteTarget) {
+    this.partial = typeof target === 'string' ? `${target}.partial` : null;
+    this.stream = this.partial !== null ? createWriteStream(this.partial) : (target as Writable);
+  }
+
+  async write(text: string): Promise<void> {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= FLUSH_AT) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.size === 0) return;
+    const chunk = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    if (!this.stream.write(chunk)) await once(this.stream, 'drain');
+  }
+
+  /** Flushes; for a path target closes the file and moves it into place. */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.partial === null) return;
+    this.stream.end();
+    await once(this.stream, 'finish');
+    await rename(this.partial, this.target as string);
+  }
+
+  /** Drops buffered text; for a path target removes the partial file. */
+  async abort(): Promise<void> {
+    this.parts = [];
+    if (this.partial === null) return;
+    this.stream.destroy();
+    await rm(this.partial, { force: true });
+  }
+}
+
+/** Runs `body` against sinks for `targets`, closing them all on success, aborting on error. */
+export async function withSinks(
+  targets: WriteTarget[],
+  body: (sinks: TextSink[]) => Promise<void>,
+): Promise<void> {
+  const sinks = targets.map((t) => new TextSink(t));
+  try {
+    await body(sinks);
+    for (const s of sinks) await s.close();
+  } catch (err) {
+    await Promise.all(sinks.map((s) => s.abort()));
+    throw err;
+  }
+}
+
+/** Writes `header`, one rendered string per record, then `footer` to one target. */
+export async function writeRendered(
+  records: RecordSource,
+  target: WriteTarget,
+  render: (rec: PairRecord, index: number) => string,
+  opts: WriteOptions & { header?: string; footer?: string } = {},
+): Promise<void> {
+  await withSinks([target], async ([sink]) => {
+    if (opts.header) await sink.write(opts.header);
+    let i = 0;
+    for await (const rec of records) {
+      if ((i & 1023) === 0) throwIfAborted(opts.signal);
+      await sink.write(render(rec, i++));
+    }
+    throwIfAborted(opts.signal);
+    if (opts.footer) await sink.write(opts.footer);
+  });
+}
