@@ -16,7 +16,9 @@ export interface OpenOptions {
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   if (!options.create && !existsSync(path)) throw new UserError(`${path}: no such project file`);
   if (options.create && existsSync(path)) throw new UserError(`${path}: a file already exists there`);
-  const db = new Database(path, { readonly: options.readonly ?? false });
+  // The desktop app runs on Electron's ABI and passes its own build (scripts/electron-native.js).
+  const nativeBinding = process.env.MEKONG_SQLITE_BINDING || undefined;
+  const db = new Database(path, { readonly: options.readonly ?? false, nativeBinding });
   try {
     if (!options.readonly) db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
