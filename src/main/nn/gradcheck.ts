@@ -3,6 +3,7 @@
 // L = Σ w ⊙ f(x), so every output element contributes a distinct cotangent.
 //   numeric ∂L/∂xⱼ = (L(x + h·eⱼ) − L(x − h·eⱼ)) / 2h
 //   error = max |analytic − numeric| / max(1, max |numeric|)
+// Parameters the function declares (Graph.param) are checked too, at their initial values.
 // Rows may run in float32 (with a larger h) for ops ORT's CPU provider lacks in float64
 // (Erf); everything else is checked in float64.
 import { grad } from './autodiff.ts';
@@ -24,15 +25,16 @@ export interface GradcheckOptions {
 type Build = (g: Graph, xs: Value[]) => Value;
 
 /** L = Σ w ⊙ f(x) and its gradients; w is fed, shaped like f(x) at run time. */
-function buildChecked(build: Build, inputs: readonly Tensor[], o: GradcheckOptions) {
+function buildChecked(build: Build, inputs: readonly Tensor[], o: GradcheckOptions, dtype: FloatDType) {
   const g = new Graph();
-  const dtype = inputs[0].type as FloatDType;
   const xs = inputs.map((t, i) => g.input(`x${i}`, dtype, o.shapes?.[i] ?? [...t.dims]));
   const y = build(g, xs);
-  const loss = reduceSum(mul(y, g.input('w', dtype, y.shape)));
+  const params = [...g.params.values()];
+  const wrt = [...xs, ...params.map((p) => p.value)];
+  const loss = reduceSum(mul(y, g.input('__w', dtype, y.shape)));
   const outs: Record<string, Value> = { loss };
-  grad(loss, xs).forEach((gx, i) => (outs[`g${i}`] = gx));
-  return { g, y, outs };
+  grad(loss, wrt).forEach((gx, i) => (outs[`g${i}`] = gx));
+  return { g, y, outs, names: wrt.map((v) => v.name), values: [...inputs, ...params.map((p) => p.init)] };
 }
 
 function weightsFor(y: Tensor, seed: number): Tensor {
@@ -42,8 +44,8 @@ function weightsFor(y: Tensor, seed: number): Tensor {
   return new Tensor(y.type as FloatDType, data, y.dims);
 }
 
-function feeds(inputs: readonly Tensor[], w?: Tensor): Record<string, Tensor> {
-  return { ...(w ? { w } : {}), ...Object.fromEntries(inputs.map((t, i) => [`x${i}`, t])) };
+function feeds(names: readonly string[], values: readonly Tensor[], w?: Tensor): Record<string, Tensor> {
+  return { ...(w ? { __w: w } : {}), ...Object.fromEntries(values.map((t, i) => [names[i], t])) };
 }
 
 function shifted(inputs: readonly Tensor[], i: number, j: number, d: number): Tensor[] {
@@ -55,9 +57,9 @@ function shifted(inputs: readonly Tensor[], i: number, j: number, d: number): Te
 /** Largest relative error between autodiff and finite-difference gradients. */
 export async function gradcheck(build: Build, inputs: readonly Tensor[], o: GradcheckOptions = {}): Promise<number> {
   const h = o.h ?? 1e-6;
-  const { g, y, outs } = buildChecked(build, inputs, o);
+  const { g, y, outs, names, values } = buildChecked(build, inputs, o, inputs[0].type as FloatDType);
   const forward = await Program.compile(g, { y }, { device: 'cpu' });
-  const w = weightsFor((await forward.run(feeds(inputs))).y, o.seed ?? 7);
+  const w = weightsFor((await forward.run(feeds(names, values))).y, o.seed ?? 7);
   await forward.release();
   let prog = await Program.compile(g, outs, { device: 'cpu' });
   const lossAt = async (xs: Tensor[]): Promise<number> => {
@@ -65,16 +67,16 @@ export async function gradcheck(build: Build, inputs: readonly Tensor[], o: Grad
       await prog.release();
       prog = await Program.compile(g, outs, { device: 'cpu' });
     }
-    return Number((await prog.run(feeds(xs, w))).loss.data[0]);
+    return Number((await prog.run(feeds(names, xs, w))).loss.data[0]);
   };
-  const analytic = await prog.run(feeds(inputs, w));
+  const analytic = await prog.run(feeds(names, values, w));
   let worst = 0;
-  for (let i = 0; i < inputs.length; i++) {
+  for (let i = 0; i < values.length; i++) {
     const a = analytic[`g${i}`].data as Float32Array | Float64Array;
     let maxErr = 0;
     let scale = 1;
     for (let j = 0; j < a.length; j++) {
-      const numeric = ((await lossAt(shifted(inputs, i, j, h))) - (await lossAt(shifted(inputs, i, j, -h)))) / (2 * h);
+      const numeric = ((await lossAt(shifted(values, i, j, h))) - (await lossAt(shifted(values, i, j, -h)))) / (2 * h);
       maxErr = Math.max(maxErr, Math.abs(a[j] - numeric));
       scale = Math.max(scale, Math.abs(numeric));
     }

@@ -46,10 +46,18 @@ export class Value {
   }
 }
 
+/** A trainable parameter: a graph input with its initial value. */
+export interface Param {
+  readonly value: Value;
+  readonly init: Tensor;
+}
+
 export class Graph {
   readonly nodes: Node[] = [];
   readonly inputs: Value[] = [];
   readonly initializers = new Map<string, Tensor>();
+  /** Trainable parameters, in declaration order (a subset of `inputs`). */
+  readonly params = new Map<string, Param>();
   private readonly scalars = new Map<string, Value>();
   private counter = 0;
 
@@ -66,6 +74,20 @@ export class Graph {
     const v = new Value(this, name, dtype, shape, null);
     this.inputs.push(v);
     return v;
+  }
+
+  /**
+   * A parameter: fed as an input while training (so one session serves every step),
+   * baked in as an initializer on export. Declaring a name again returns the same
+   * value (shared weights), provided the shape agrees.
+   */
+  param(name: string, init: () => Tensor): Value {
+    const old = this.params.get(name);
+    if (old) return old.value;
+    const t = init();
+    const value = this.input(name, t.type as DType, [...t.dims]);
+    this.params.set(name, { value, init: t });
+    return value;
   }
 
   /** A constant stored in the model (an ONNX initializer). */

@@ -133,4 +133,4 @@ defop('Expand', {
 defop('Shape', { infer: ([x]) => [{ dtype: 'int64', shape: [req(x, 'Shape').rank] }] });
 defop('Size', { infer: () => [{ dtype: 'int64', shape: [] }] });
 defop('ConstantOfShape', { infer: (_, attrs) => hinted(attrs, (attrs.value as Tensor).type as DType) });
-defop('EyeLike', { infer: ([x]) => [{ dtype: req(x, 'EyeLike').dtype, shape: x!.shape }] });
+defop('EyeLike', { infer: ([x]) => [{ dtype: req(x, 'EyeLike').dtype, shape: x!.shape }], vjp: () => [null] });

@@ -1,0 +1,56 @@
+// LSTM cell and bidirectional LSTM, unrolled over a static (bucketed) length T.
+// Math, per step with input projection pₜ = xₜ·Wx + b and gate order [i, f, g, o]:
+//   z = pₜ + h·Wh;  i, f, o = σ(zᵢ), σ(z_f), σ(zₒ);  g = tanh(z_g)
+//   c' = f ⊙ c + i ⊙ g;  h' = o ⊙ tanh(c')
+// Masking (m ∈ {0,1} per batch row, [B, 1]): padded steps keep the state,
+//   c ← m·c' + (1−m)·c,  h ← m·h' + (1−m)·h,  output yₜ = m·h'.
+// The input projection for all steps is one MatMul; the backward direction runs the same
+// cell over reversed time, so right-padding never reaches a real token's state.
+import type { Value } from '../graph.ts';
+import { add, concat, matmul, mul, sigmoid, slice, split, squeeze, sub, tanh, transpose, unsqueeze, zerosLike } from '../ops/index.ts';
+import { linear } from './layers.ts';
+import type { Scope } from './scope.ts';
+
+export interface LstmState {
+  h: Value;
+  c: Value;
+}
+
+/** One LSTM step from a precomputed input projection p [B, 4H]. */
+export function lstmCell(wh: Value, p: Value, s: LstmState, m: Value): LstmState {
+  const hidden = wh.dim(0) as number;
+  const [zi, zf, zg, zo] = split(add(p, matmul(s.h, wh)), [hidden, hidden, hidden, hidden], 1);
+  const c2 = add(mul(sigmoid(zf), s.c), mul(sigmoid(zi), tanh(zg)));
+  const h2 = mul(sigmoid(zo), tanh(c2));
+  const keep = sub(1, m);
+  return { h: add(mul(m, h2), mul(keep, s.h)), c: add(mul(m, c2), mul(keep, s.c)) };
+}
+
+/** Splits [B, T, F] into T steps of [B, F]. */
+function steps(x: Value): Value[] {
+  const t = x.dim(1);
+  if (typeof t !== 'number') throw new Error(`lstm: sequence length must be static (bucketed), got ${x}`);
+  const pieces = split(transpose(x, [1, 0, 2]), new Array<number>(t).fill(1), 0);
+  return pieces.map((p) => squeeze(p, [0]));
+}
+
+/** One direction over all steps: outputs [B, T, H]. */
+export function lstm(s: Scope, x: Value, mask: Value, hidden: number, reverse = false): Value {
+  const proj = steps(linear(s.sub('x'), x, 4 * hidden));
+  const masks = steps(unsqueeze(mask, [-1]));
+  const wh = s.weight('h.w', [hidden, 4 * hidden]);
+  const h0 = zerosLike(slice(proj[0], [0], [hidden], [1]));
+  let state: LstmState = { h: h0, c: h0 };
+  const out: Value[] = new Array(proj.length);
+  const order = proj.map((_, i) => (reverse ? proj.length - 1 - i : i));
+  for (const t of order) {
+    state = lstmCell(wh, proj[t], state, masks[t]);
+    out[t] = unsqueeze(mul(masks[t], state.h), [1]);
+  }
+  return concat(out, 1);
+}
+
+/** Bidirectional LSTM: [B, T, E] → [B, T, 2H] (forward ++ backward features). */
+export function biLstm(s: Scope, x: Value, mask: Value, hidden: number): Value {
+  return concat([lstm(s.sub('fwd'), x, mask, hidden), lstm(s.sub('bwd'), x, mask, hidden, true)], 2);
+}
