@@ -1,0 +1,166 @@
+// Parallel segmentation on worker_threads. A batch is cut into chunks (up to CHUNK_MAX texts,
+// spread over all workers), each worker keeps at most two chunks in flight so it never idles
+// between messages, and replies with token counts plus one flat offsets array per chunk
+// (transferred). Results come back in input order. Word lists (keyed by language) are sent
+// to every worker once at start, and again only when setWordList replaces one. Idle
+// workers are unref'd, so a forgotten pool does not keep the process alive; close() waits
+// for outstanding batches, then terminates the workers.
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import type { Token } from '../../shared/domain.ts';
+import { spawnWorker } from '../jobs/spawn-worker.ts';
+import { canonicalLang } from './lang.ts';
+import { decodeTokens } from './offsets.ts';
+import type { WordList } from './word-list.ts';
+
+export interface SegmentItem {
+  text: string;
+  lang: string;
+}
+
+export interface SegmentPoolOptions {
+  /** Number of workers; default os.availableParallelism(). */
+  size?: number;
+  /** Word lists by language code (lo, th, zh, ...), applied to texts of that language. */
+  wordLists?: Record<string, WordList>;
+}
+
+export interface PoolWorkerData {
+  wordLists: Record<string, string[]>;
+}
+
+export type PoolMessage =
+  | { type: 'chunk'; id: number; texts: string[]; langs: string[] }
+  | { type: 'words'; lang: string; words: string[] };
+
+/** Token count per text and the texts' token offsets, concatenated. */
+export interface ChunkResult {
+  id: number;
+  counts: Uint32Array;
+  offsets: Uint32Array;
+}
+
+export type ChunkReply = ChunkResult | { id: number; error: string };
+
+interface Task {
+  id: number;
+  texts: string[];
+  langs: string[];
+  resolve: (reply: ChunkResult) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  running: Map<number, Task>;
+}
+
+const CHUNK_MAX = 1000;
+const IN_FLIGHT_PER_WORKER = 2;
+
+function keyOf(lang: string): string {
+  return canonicalLang(lang) ?? lang;
+}
+
+export class SegmentPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private readonly outstanding = new Set<Promise<unknown>>();
+  private nextId = 0;
+  private closed = false;
+
+  constructor(options: SegmentPoolOptions = {}) {
+    const size = Math.max(1, options.size ?? availableParallelism());
+    const wordLists: Record<string, string[]> = {};
+    for (const [lang, list] of Object.entries(options.wordLists ?? {})) wordLists[keyOf(lang)] = list.words();
+    for (let i = 0; i < size; i++) {
+      const worker = spawnWorker(new URL('./segment.worker.ts', import.meta.url), { workerData: { wordLists } });
+      const slot: Slot = { worker, running: new Map() };
+      worker.on('message', (reply: ChunkReply) => this.settle(slot, reply));
+      worker.on('error', (e) => this.fail(slot, e));
+      worker.unref();
+      this.slots.push(slot);
+    }
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  /** Tokens of each item, in input order. */
+  async segmentBatch(items: readonly SegmentItem[]): Promise<Token[][]> {
+    const offsets = await this.segmentBatchOffsets(items);
+    return offsets.map((o, i) => decodeTokens(items[i].text, o));
+  }
+
+  /** Token offsets (offsets.ts encoding) of each item, in input order. */
+  segmentBatchOffsets(items: readonly SegmentItem[]): Promise<Uint32Array[]> {
+    if (this.closed) return Promise.reject(new Error('segment pool is closed'));
+    const chunk = Math.min(CHUNK_MAX, Math.max(1, Math.ceil(items.length / this.slots.length)));
+    const parts: Promise<Uint32Array[]>[] = [];
+    for (let from = 0; from < items.length; from += chunk) parts.push(this.run(items.slice(from, from + chunk)));
+    const all = Promise.all(parts).then((lists) => lists.flat());
+    this.outstanding.add(all);
+    const forget = () => this.outstanding.delete(all);
+    all.then(forget, forget);
+    return all;
+  }
+
+  /** Replaces the word list of `lang` in every worker (for batches sent after this call). */
+  setWordList(lang: string, list: WordList): void {
+    const message: PoolMessage = { type: 'words', lang: keyOf(lang), words: list.words() };
+    for (const slot of this.slots) slot.worker.postMessage(message);
+  }
+
+  /** Waits for outstanding batches, then stops the workers. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.outstanding]);
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private async run(items: SegmentItem[]): Promise<Uint32Array[]> {
+    const reply = await new Promise<ChunkResult>((resolve, reject) => {
+      this.queue.push({
+        id: this.nextId++, texts: items.map((x) => x.text), langs: items.map((x) => x.lang), resolve, reject,
+      });
+      this.dispatch();
+    });
+    const out: Uint32Array[] = new Array(items.length);
+    let at = 0;
+    for (let i = 0; i < items.length; i++) {
+      out[i] = reply.offsets.subarray(at, at + 2 * reply.counts[i]);
+      at += 2 * reply.counts[i];
+    }
+    return out;
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const slot = this.slots.reduce((a, b) => (b.running.size < a.running.size ? b : a));
+      if (slot.running.size >= IN_FLIGHT_PER_WORKER) return;
+      const task = this.queue.shift()!;
+      slot.running.set(task.id, task);
+      if (slot.running.size === 1) slot.worker.ref();
+      const message: PoolMessage = { type: 'chunk', id: task.id, texts: task.texts, langs: task.langs };
+      slot.worker.postMessage(message);
+    }
+  }
+
+  private settle(slot: Slot, reply: ChunkReply): void {
+    const task = slot.running.get(reply.id);
+    if (!task) return;
+    slot.running.delete(reply.id);
+    if (slot.running.size === 0) slot.worker.unref();
+    if ('error' in reply) task.reject(new Error(`segmentation failed: ${reply.error}`));
+    else task.resolve(reply);
+    this.dispatch();
+  }
+
+  private fail(slot: Slot, error: Error): void {
+    for (const task of slot.running.values()) task.reject(error);
+    slot.running.clear();
+    for (const task of this.queue.splice(0)) task.reject(error);
+    this.closed = true;
+  }
+}

@@ -1,0 +1,80 @@
+// Token edits a linguist makes in the editor, as pure functions the store calls: split one
+// token in two, merge two neighbours, and re-index the links of an alignment to match.
+// Index conventions: `index` is the 0-based token index on the edited side; a split turns
+// token i into i and i+1 and shifts every later token up by one; a merge turns i and i+1
+// into i and shifts every later token down by one. Links of the edited token go to both
+// halves (split) or to the merged token (merge). Links that then coincide on (s, t) are
+// merged: sure beats possible, the score is the larger one (null only when both are null).
+// Link lists come back sorted by (s, t).
+import type { Link, Token } from '../../shared/domain.ts';
+import { addLink } from '../corpus/links.ts';
+
+export type LinkSide = 's' | 't';
+
+function checkIndex(tokens: readonly Token[], index: number, last: number): void {
+  if (!Number.isInteger(index) || index < 0 || index > last) {
+    throw new RangeError(`token index ${index} out of range 0..${last}`);
+  }
+}
+
+/** Splits token `index` at char offset `at` inside it (0 < at < its length). */
+export function splitToken(tokens: readonly Token[], index: number, at: number): Token[] {
+  checkIndex(tokens, index, tokens.length - 1);
+  const tok = tokens[index];
+  if (!Number.isInteger(at) || at <= 0 || at >= tok.text.length) {
+    throw new RangeError(`split offset ${at} outside token "${tok.text}"`);
+  }
+  const code = tok.text.charCodeAt(at - 1);
+  if (code >= 0xd800 && code <= 0xdbff) throw new RangeError(`split offset ${at} inside a surrogate pair`);
+  const left: Token = { text: tok.text.slice(0, at), start: tok.start, end: tok.start + at };
+  const right: Token = { text: tok.text.slice(at), start: tok.start + at, end: tok.end };
+  return [...tokens.slice(0, index), left, right, ...tokens.slice(index + 1)];
+}
+
+/**
+ * Merges tokens `index` and `index + 1`. When they are not adjacent, the merged token spans
+ * the gap between them, so `text` (the sentence) is needed to keep token.text exact.
+ */
+export function mergeTokens(tokens: readonly Token[], index: number, text?: string): Token[] {
+  checkIndex(tokens, index, tokens.length - 2);
+  const [a, b] = [tokens[index], tokens[index + 1]];
+  let merged: string;
+  if (a.end === b.start) merged = a.text + b.text;
+  else if (text !== undefined) merged = text.slice(a.start, b.end);
+  else throw new Error(`tokens "${a.text}" and "${b.text}" are not adjacent: the sentence text is needed`);
+  const token: Token = { text: merged, start: a.start, end: b.end };
+  return [...tokens.slice(0, index), token, ...tokens.slice(index + 2)];
+}
+
+/** One link per (s, t), merged as the header says (addLink), sorted by (s, t). */
+export function dedupeLinks(links: readonly Link[]): Link[] {
+  const out: Link[] = [];
+  const seen = new Map<number, number>();
+  for (const l of links) addLink(out, seen, l);
+  return out.sort((x, y) => x.s - y.s || x.t - y.t);
+}
+
+function moved(link: Link, side: LinkSide, index: number): Link {
+  return side === 's' ? { ...link, s: index } : { ...link, t: index };
+}
+
+/** Links after token `index` of `side` was split into `index` and `index + 1`. */
+export function reindexLinksAfterSplit(links: readonly Link[], side: LinkSide, index: number): Link[] {
+  const out: Link[] = [];
+  for (const l of links) {
+    const i = l[side];
+    if (i < index) out.push({ ...l });
+    else if (i > index) out.push(moved(l, side, i + 1));
+    else out.push(moved(l, side, index), moved(l, side, index + 1));
+  }
+  return dedupeLinks(out);
+}
+
+/** Links after tokens `index` and `index + 1` of `side` were merged into `index`. */
+export function reindexLinksAfterMerge(links: readonly Link[], side: LinkSide, index: number): Link[] {
+  const out = links.map((l) => {
+    const i = l[side];
+    return i <= index ? { ...l } : moved(l, side, i === index + 1 ? index : i - 1);
+  });
+  return dedupeLinks(out);
+}
