@@ -43,3 +43,8 @@ export function floatData(t: Tensor): Float32Array | Float64Array {
   if (t.type !== 'float32' && t.type !== 'float64') throw new Error(`expected a float tensor, got ${t.type}`);
   return t.data as Float32Array | Float64Array;
 }
+
+/** A copy with its own data buffer. */
+export function cloneTensor(t: Tensor): Tensor {
+  return new Tensor(t.type as DType, (t.data as Float32Array).slice() as never, [...t.dims]);
+}

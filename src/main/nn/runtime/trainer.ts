@@ -1,0 +1,126 @@
+// The training step: one ONNX session computes the loss and the gradients of every
+// trainable parameter (and, with optimizer 'graph', the AdamW update too); the Trainer
+// feeds parameters, optimiser state and a batch, and keeps their values between steps.
+// Parameters are graph inputs, so one session serves the whole run.
+import { grad } from '../autodiff.ts';
+import type { DeviceSetting } from '../devices.ts';
+import type { Graph, Value } from '../graph.ts';
+import { type AdamWConfig, adamwUpdate, appendAdamW, clipScale, type Floats, nextName, stateName, zerosLikeTensor } from '../optim/adamw.ts';
+import { makeSchedule, type Schedule, type ScheduleConfig } from '../optim/schedule.ts';
+import { type Feeds, Program } from '../session.ts';
+import { cloneTensor, Tensor } from '../tensor.ts';
+
+export interface TrainerOptions extends AdamWConfig {
+  schedule: ScheduleConfig | Schedule;
+  /** Where AdamW runs: appended to the training graph, or as a host typed-array loop. */
+  optimizer?: 'graph' | 'host';
+  /** Parameters left unchanged (their values are still fed). */
+  frozen?: readonly string[];
+  device?: DeviceSetting;
+  threads?: number;
+  log?: (line: string) => void;
+}
+
+/** Everything a checkpoint needs to resume a run exactly. */
+export interface TrainState {
+  step: number;
+  params: Map<string, Tensor>;
+  m: Map<string, Tensor>;
+  v: Map<string, Tensor>;
+}
+
+export class Trainer {
+  private constructor(
+    private readonly prog: Program,
+    private readonly trainable: readonly string[],
+    private readonly o: TrainerOptions,
+    readonly state: TrainState,
+  ) {}
+
+  static async create(graph: Graph, loss: Value, o: TrainerOptions): Promise<Trainer> {
+    const params = [...graph.params.values()].filter((p) => !o.frozen?.includes(p.value.name));
+    if (!params.length) throw new Error('trainer: no trainable parameters');
+    const grads = grad(loss, params.map((p) => p.value));
+    const outputs: Record<string, Value> = { loss };
+    if ((o.optimizer ?? 'graph') === 'graph') Object.assign(outputs, appendAdamW(graph, params.map((p) => p.value), grads, o).outputs);
+    else params.forEach((p, i) => (outputs[`grad.${p.value.name}`] = grads[i]));
+    const prog = await Program.compile(graph, outputs, { device: o.device, threads: o.threads, log: o.log });
+    const state: TrainState = { step: 0, params: new Map(), m: new Map(), v: new Map() };
+    for (const [name, p] of graph.params) state.params.set(name, cloneTensor(p.init));
+    for (const p of params) {
+      state.m.set(p.value.name, zerosLikeTensor(p.init));
+      state.v.set(p.value.name, zerosLikeTensor(p.init));
+    }
+    return new Trainer(prog, params.map((p) => p.value.name), o, state);
+  }
+
+  get device(): string {
+    return this.prog.device;
+  }
+
+  private get schedule(): Schedule {
+    const s = this.o.schedule;
+    return typeof s === 'function' ? s : makeSchedule(s);
+  }
+
+  /** One optimisation step on a batch; returns the loss before the update. */
+  async step(batch: Feeds): Promise<number> {
+    const s = this.state;
+    const t = s.step + 1;
+    const lr = this.schedule(s.step);
+    const feeds: Record<string, Tensor> = { ...batch, ...Object.fromEntries(s.params) };
+    const graphMode = (this.o.optimizer ?? 'graph') === 'graph';
+    if (graphMode) this.addOptimizerFeeds(feeds, lr, t);
+    const out = await this.prog.run(feeds);
+    if (graphMode) this.takeGraphUpdate(out);
+    else this.hostUpdate(out, lr, t);
+    s.step = t;
+    return Number(out.loss.data[0]);
+  }
+
+  private addOptimizerFeeds(feeds: Record<string, Tensor>, lr: number, t: number): void {
+    const dtype = this.state.params.get(this.trainable[0])!.type as 'float32' | 'float64';
+    const scalar = (x: number) => new Tensor(dtype, dtype === 'float32' ? Float32Array.of(x) : Float64Array.of(x), []);
+    feeds['opt.lr'] = scalar(lr);
+    feeds['opt.c1'] = scalar(1 / (1 - (this.o.beta1 ?? 0.9) ** t));
+    feeds['opt.c2'] = scalar(1 / (1 - (this.o.beta2 ?? 0.999) ** t));
+    for (const n of this.trainable) {
+      feeds[stateName('m', n)] = this.state.m.get(n)!;
+      feeds[stateName('v', n)] = this.state.v.get(n)!;
+    }
+  }
+
+  private takeGraphUpdate(out: Record<string, Tensor>): void {
+    for (const n of this.trainable) {
+      this.state.params.set(n, out[nextName(n)]);
+      this.state.m.set(n, out[nextName(stateName('m', n))]);
+      this.state.v.set(n, out[nextName(stateName('v', n))]);
+    }
+  }
+
+  private hostUpdate(out: Record<string, Tensor>, lr: number, t: number): void {
+    const grads = this.trainable.map((n) => out[`grad.${n}`].data as Floats);
+    const scale = clipScale(grads, this.o.clipNorm);
+    this.trainable.forEach((n, i) => {
+      const p = this.state.params.get(n)!.data as Floats;
+      adamwUpdate(p, grads[i], { m: this.state.m.get(n)!.data as Floats, v: this.state.v.get(n)!.data as Floats }, lr, t, this.o, scale);
+    });
+  }
+
+  /** Replaces parameters and optimiser state (resume from a checkpoint); copies them. */
+  restore(s: TrainState): void {
+    for (const [n, t] of s.params) if (this.state.params.has(n)) this.state.params.set(n, cloneTensor(t));
+    for (const n of this.trainable) {
+      const m = s.m.get(n);
+      const v = s.v.get(n);
+      if (!m || !v) throw new Error(`restore: no optimiser state for ${n}`);
+      this.state.m.set(n, cloneTensor(m));
+      this.state.v.set(n, cloneTensor(v));
+    }
+    this.state.step = s.step;
+  }
+
+  async release(): Promise<void> {
+    await this.prog.release();
+  }
+}
