@@ -4,7 +4,9 @@ import { register as project } from './project.ts';
 import { register as importCmd } from './import.ts';
 import { register as exportCmd } from './export.ts';
 import { register as serve } from './serve.ts';
+import { register as align } from './align.ts';
+import { register as evalCmd } from './eval.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [project, importCmd, exportCmd, serve];
+export const commands: RegisterCommand[] = [project, importCmd, exportCmd, serve, align, evalCmd];

@@ -1,0 +1,113 @@
+// The aligner engine used by the CLI and the app's Align job.
+//
+//   alignCorpus(src: string[][], tgt: string[][], options?: AlignOptions, hooks?: AlignHooks)
+//     → Promise<{ links: Link[][]; model: SavedModel }>
+//
+// src[k] / tgt[k] are the tokens of pair k. options: method (see methods.ts; default the
+// most accurate one meeting the speed goal), sym (symmetrisation, default 'gdfa'),
+// threshold (for sym 'post'), lowercase, dictionary (entries used as a lexical prior),
+// model (a SavedModel: align with its parameters, no training). hooks: onProgress(done,
+// total) per EM iteration and direction, signal (AbortSignal → CancelledError),
+// gold[k] (links of pair k kept fixed and used as evidence) and rejected[k] (links never
+// proposed for pair k). links[k] lists pair k's links sorted by (s, t), each with its
+// posterior (mean of both directions; gold links score 1). model holds the trained
+// parameters for saveModel.
+import type { Link } from '../../shared/domain.ts';
+import { UserError } from '../errors.ts';
+import { buildConstraints, type Constraints, type PairLink } from './constraints.ts';
+import { bitextArrays, buildBitext, sharedFloat32, type Bitext } from './corpus.ts';
+import { decodePair } from './decode.ts';
+import type { DirectionJob, DirectionResult } from './direction-job.ts';
+import type { DictEntry } from './dictionary.ts';
+import type { Posteriors } from './estep.ts';
+import { DEFAULT_METHOD, finalModel, methodPlan, type TrainPlan } from './methods.ts';
+import { dictionaryPrior } from './prior.ts';
+import { IN_THREAD_CELLS, runInThread, runInWorkers, type RunHooks } from './runner.ts';
+import { mapLexicons, type SavedModel } from './saved-model.ts';
+import { symmetriser } from './symmetrise.ts';
+import type { Direction } from './view.ts';
+
+export interface AlignOptions {
+  method?: string;
+  sym?: string;
+  threshold?: number;
+  lowercase?: boolean;
+  dictionary?: DictEntry[];
+  model?: SavedModel;
+  /** force worker threads (true) or the calling thread (false); default by corpus size */
+  workers?: boolean;
+}
+
+export interface AlignHooks extends RunHooks {
+  gold?: (readonly PairLink[] | undefined)[];
+  rejected?: (readonly PairLink[] | undefined)[];
+}
+
+export interface AlignResult {
+  links: Link[][];
+  model: SavedModel;
+}
+
+function checkLinks(name: string, sets: (readonly PairLink[] | undefined)[] | undefined, src: string[][], tgt: string[][]): void {
+  sets?.forEach((links, k) => {
+    for (const l of links ?? []) {
+      const I = src[k]?.length ?? 0, J = tgt[k]?.length ?? 0;
+      if (!(l.s >= 0 && l.s < I && l.t >= 0 && l.t < J && Number.isInteger(l.s) && Number.isInteger(l.t)))
+        throw new UserError(`${name} link ${l.s}-${l.t} of pair ${k + 1} is out of range (${I} source, ${J} target tokens)`);
+    }
+  });
+}
+
+function posteriors(b: Bitext, dir: Direction): Posteriors {
+  const obs = dir === 'fwd' ? b.tgtIds.length : b.srcIds.length;
+  return { post: sharedFloat32(b.cellPair.length), nullPost: sharedFloat32(obs) };
+}
+
+function makeJobs(b: Bitext, plan: TrainPlan, constraints: Constraints, o: AlignOptions): [DirectionJob, DirectionJob] {
+  const out = { fwd: posteriors(b, 'fwd'), rev: posteriors(b, 'rev') };
+  const prior = o.dictionary ? dictionaryPrior(b, o.dictionary) : null;
+  const lex = o.model ? mapLexicons(o.model, b) : undefined;
+  const job = (dir: Direction): DirectionJob => ({
+    arrays: bitextArrays(b),
+    srcTypes: b.srcVocab.length,
+    tgtTypes: b.tgtVocab.length,
+    dir,
+    plan,
+    out: out[dir],
+    other: out[dir === 'fwd' ? 'rev' : 'fwd'].post,
+    constraints,
+    prior,
+    init: o.model ? { lex: lex![dir], params: o.model[dir].params } : {},
+  });
+  return [job('fwd'), job('rev')];
+}
+
+function planFor(o: AlignOptions): { name: string; plan: TrainPlan } {
+  if (!o.model) {
+    const name = o.method ?? DEFAULT_METHOD;
+    return { name, plan: methodPlan(name) };
+  }
+  const saved = methodPlan(o.model.method);
+  return { name: o.model.method, plan: { ...saved, stages: [{ model: finalModel(saved), iterations: 0 }] } };
+}
+
+export async function alignCorpus(src: string[][], tgt: string[][], o: AlignOptions = {}, hooks: AlignHooks = {}): Promise<AlignResult> {
+  if (src.length !== tgt.length) throw new UserError(`source has ${src.length} sentences but target has ${tgt.length}`);
+  checkLinks('gold', hooks.gold, src, tgt);
+  checkLinks('rejected', hooks.rejected, src, tgt);
+  const lower = o.model ? o.model.lowercase : (o.lowercase ?? false);
+  const norm = (side: string[][]) => (lower ? side.map((s) => s.map((w) => w.toLowerCase())) : side);
+  const sym = symmetriser(o.sym ?? 'gdfa');
+  const { name, plan } = planFor(o);
+  const b = buildBitext(norm(src), norm(tgt));
+  const constraints = buildConstraints(b.n, hooks.gold, hooks.rejected);
+  const jobs = makeJobs(b, plan, constraints, o);
+  const useWorkers = o.workers ?? b.cellPair.length > IN_THREAD_CELLS;
+  const [fwd, rev]: DirectionResult[] = useWorkers ? await runInWorkers(jobs, hooks) : runInThread(jobs, hooks);
+  const links: Link[][] = [];
+  for (let k = 0; k < b.n; k++) {
+    links.push(decodePair(b, k, jobs[0].out, jobs[1].out, constraints.get(k), { sym, threshold: o.threshold }));
+  }
+  const model: SavedModel = { method: name, lowercase: lower, srcVocab: b.srcVocab, tgtVocab: b.tgtVocab, pairSrc: b.pairSrc, pairTgt: b.pairTgt, fwd, rev };
+  return { links, model };
+}

@@ -1,0 +1,112 @@
+// The E-step of one direction over the corpus: gathers each pair's emission matrix from the
+// lexicon, masks it with the pair's constraints, lets the model compute link posteriors,
+// stores them in the shared per-cell arrays and accumulates expected lexical counts.
+// Under agreement training (Liang et al. 2006) the counts instead come from the product of
+// both directions' posteriors: c(g_a, o_b) += P_me(a,b)·P_other(a,b), null gets the rest.
+import { applyConstraints, type Constraints } from './constraints.ts';
+import type { LexCounts, Lexicon } from './lexicon.ts';
+import type { DirectionalModel } from './model.ts';
+import type { View } from './view.ts';
+
+/** Posteriors of one direction: post per cell (corpus layout), nullPost per obs token. */
+export interface Posteriors {
+  post: Float32Array;
+  nullPost: Float32Array;
+}
+
+export interface EStepArgs {
+  v: View;
+  lex: Lexicon;
+  model: DirectionalModel;
+  out: Posteriors;
+  constraints: Constraints;
+  /** null: do not count (posteriors only, or counts come from agreement) */
+  counts: LexCounts | null;
+  learn: boolean;
+}
+
+function fillEmission(a: EStepArgs, k: number, I: number, J: number, em: Float64Array): void {
+  const { v, lex } = a;
+  const base = v.cellOff[k];
+  const sg = v.dir === 'fwd' ? J : 1;
+  const so = v.dir === 'fwd' ? 1 : I;
+  const t = lex.t, cellPair = v.cellPair;
+  for (let g = 0; g < I; g++) {
+    const row = g * J, cg = base + g * sg;
+    for (let b = 0; b < J; b++) em[row + b] = t[cellPair[cg + b * so]];
+  }
+  const o0 = v.obsOff[k], nullRow = I * J;
+  for (let b = 0; b < J; b++) em[nullRow + b] = lex.tNull[v.obsIds[o0 + b]];
+}
+
+function store(a: EStepArgs, k: number, I: number, J: number, post: Float64Array): void {
+  const { v, out, counts } = a;
+  const base = v.cellOff[k];
+  const sg = v.dir === 'fwd' ? J : 1;
+  const so = v.dir === 'fwd' ? 1 : I;
+  const P = out.post, cellPair = v.cellPair;
+  for (let g = 0; g < I; g++) {
+    const row = g * J, cg = base + g * sg;
+    if (counts) {
+      const c = counts.c;
+      for (let b = 0; b < J; b++) {
+        const cell = cg + b * so;
+        P[cell] = post[row + b];
+        c[cellPair[cell]] += post[row + b];
+      }
+    } else for (let b = 0; b < J; b++) P[cg + b * so] = post[row + b];
+  }
+  const o0 = v.obsOff[k], nullRow = I * J;
+  for (let b = 0; b < J; b++) {
+    out.nullPost[o0 + b] = post[nullRow + b];
+    if (counts) counts.cNull[v.obsIds[o0 + b]] += post[nullRow + b];
+  }
+}
+
+export function eStep(a: EStepArgs): void {
+  const { v } = a;
+  const size = (v.maxI + 1) * v.maxJ;
+  const em = new Float64Array(size);
+  const post = new Float64Array(size);
+  for (let k = 0; k < v.n; k++) {
+    const I = v.genOff[k + 1] - v.genOff[k];
+    const J = v.obsOff[k + 1] - v.obsOff[k];
+    if (J === 0) continue;
+    if (I === 0) {
+      a.out.nullPost.fill(1, v.obsOff[k], v.obsOff[k + 1]);
+      continue;
+    }
+    fillEmission(a, k, I, J, em);
+    const con = a.constraints.get(k);
+    if (con) applyConstraints(con, v.dir, em, I, J);
+    a.model.posteriors(em, I, J, post, a.learn);
+    store(a, k, I, J, post);
+  }
+}
+
+/** Agreement counts: c(g_a, o_b) += P_me·P_other per cell; obs word b's null gets the rest. */
+export function agreementCounts(v: View, mine: Posteriors, other: Float32Array, counts: LexCounts): void {
+  const { c, cNull } = counts;
+  const P = mine.post, cellPair = v.cellPair;
+  const rest = new Float64Array(v.maxJ);
+  for (let k = 0; k < v.n; k++) {
+    const I = v.genOff[k + 1] - v.genOff[k];
+    const J = v.obsOff[k + 1] - v.obsOff[k];
+    if (I === 0 || J === 0) continue;
+    const base = v.cellOff[k];
+    const sg = v.dir === 'fwd' ? J : 1;
+    const so = v.dir === 'fwd' ? 1 : I;
+    rest.fill(1, 0, J);
+    for (let g = 0; g < I; g++) {
+      const cg = base + g * sg;
+      for (let b = 0; b < J; b++) {
+        const cell = cg + b * so;
+        const q = P[cell] * other[cell];
+        c[cellPair[cell]] += q;
+        rest[b] -= q;
+      }
+    }
+    const o0 = v.obsOff[k];
+    for (let b = 0; b < J; b++) cNull[v.obsIds[o0 + b]] += Math.max(0, rest[b]);
+  }
+}

@@ -1,0 +1,43 @@
+// The alignment methods offered to users (CLI --method, the app's Align job): each is a
+// training plan — a sequence of (model, EM iterations) stages sharing one lexicon per
+// direction — plus the lexical prior and whether the two directions train in agreement.
+import { UserError } from '../errors.ts';
+
+export interface Stage {
+  model: string;
+  iterations: number;
+}
+
+export interface TrainPlan {
+  stages: Stage[];
+  /** Dirichlet concentration of the variational-Bayes lexical M-step (0 = plain EM) */
+  alpha: number;
+  /** train both directions on the product of their posteriors (Liang et al. 2006) */
+  agreement: boolean;
+}
+
+export const METHODS: Record<string, TrainPlan> = {
+  ibm1: { stages: [{ model: 'ibm1', iterations: 5 }], alpha: 0, agreement: false },
+  ibm2: { stages: [{ model: 'ibm2', iterations: 5 }], alpha: 0, agreement: false },
+  hmm: {
+    stages: [
+      { model: 'ibm1', iterations: 5 },
+      { model: 'hmm', iterations: 5 },
+    ],
+    alpha: 0,
+    agreement: false,
+  },
+};
+
+export const DEFAULT_METHOD = 'hmm';
+
+export function methodPlan(name: string): TrainPlan {
+  const plan = METHODS[name];
+  if (!plan) throw new UserError(`unknown method "${name}" (one of: ${Object.keys(METHODS).join(', ')})`);
+  return plan;
+}
+
+/** The model kind a plan ends with (used to align with a saved model). */
+export function finalModel(plan: TrainPlan): string {
+  return plan.stages[plan.stages.length - 1].model;
+}

@@ -1,0 +1,196 @@
+// HMM alignment model (Vogel et al. 1996) with Och & Ney's null states, trained by
+// forward–backward (Baum–Welch) with per-position scaling.
+//
+// Math: states are gen positions a = 0..I-1 and null states I+q that remember the last
+// real position q. From memory q (start: q = -1)
+//   p(a | q) = (1 - p0)·A_q(a),  A_q(a) = c(a - q) / Σ_a' c(a' - q),   p(null_q | q) = p0
+// where the jump weights c(d) are shared by all lengths, d clamped to [-D, D].
+// Emissions: t(o_b | g_a) in real states, tNull(o_b) in null states. With memory mass
+// s_q = α̂_{b-1}(q) + α̂_{b-1}(I+q) the scaled recursions are
+//   α̂_b(a) ∝ em(a,b)·(1-p0)·Σ_q s_q A_q(a),   α̂_b(I+q) ∝ em(null,b)·p0·s_q
+//   β̂_{b-1}(q) = [(1-p0)·Σ_a A_q(a) em(a,b) β̂_b(a) + p0·em(null,b) β̂_b(q)] / k_b
+// (β is the same for a real state and the null state with the same memory), and the
+// posteriors are γ_b(a) = α̂_b(a)β̂_b(a), γ_b(null) = Σ_q α̂_b(I+q)β̂_b(q).
+import type { DirectionalModel, ModelParams } from '../model.ts';
+
+export const MAX_JUMP = 12;
+const NJ = 2 * MAX_JUMP + 1;
+
+export interface HmmParams extends ModelParams {
+  kind: 'hmm';
+  jumps: number[];
+  p0: number;
+}
+
+function initialJumps(): Float64Array {
+  const c = new Float64Array(NJ);
+  for (let d = -MAX_JUMP; d <= MAX_JUMP; d++) c[d + MAX_JUMP] = Math.exp(-0.5 * Math.abs(d - 1));
+  return c;
+}
+
+export class Hmm implements DirectionalModel {
+  readonly kind = 'hmm';
+  p0: number;
+  jumps: Float64Array;
+  private cache = new Map<number, Float64Array>();
+  private jumpCounts = new Float64Array(NJ);
+  private nullTrans = 0;
+  private allTrans = 0;
+  private alpha = new Float64Array(0);
+  private beta = new Float64Array(0);
+  private scale = new Float64Array(0);
+  private mem = new Float64Array(0);
+
+  constructor(saved?: Partial<HmmParams>) {
+    this.p0 = saved?.p0 ?? 0.2;
+    this.jumps = saved?.jumps ? Float64Array.from(saved.jumps) : initialJumps();
+  }
+
+  /** Row q+1 (q = -1..I-1) holds (1-p0)·A_q(a) for a = 0..I-1. */
+  private transitions(I: number): Float64Array {
+    let A = this.cache.get(I);
+    if (A) return A;
+    A = new Float64Array((I + 1) * I);
+    for (let q = -1; q < I; q++) {
+      const row = (q + 1) * I;
+      let z = 0;
+      for (let a = 0; a < I; a++) {
+        const w = this.jumps[Math.max(-MAX_JUMP, Math.min(MAX_JUMP, a - q)) + MAX_JUMP];
+        A[row + a] = w;
+        z += w;
+      }
+      const f = (1 - this.p0) / z;
+      for (let a = 0; a < I; a++) A[row + a] *= f;
+    }
+    this.cache.set(I, A);
+    return A;
+  }
+
+  private ensure(I: number, J: number): void {
+    if (this.alpha.length < 2 * I * J) this.alpha = new Float64Array(2 * I * J * 2);
+    if (this.beta.length < I * J) this.beta = new Float64Array(I * J * 2);
+    if (this.scale.length < J) this.scale = new Float64Array(J * 2);
+    if (this.mem.length < I) this.mem = new Float64Array(I * 2);
+  }
+
+  posteriors(em: Float64Array, I: number, J: number, post: Float64Array, learn: boolean): void {
+    this.ensure(I, J);
+    const A = this.transitions(I);
+    this.forward(em, I, J, A);
+    this.backward(em, I, J, A);
+    this.gamma(I, J, post);
+    if (learn) this.countJumps(em, I, J, A);
+  }
+
+  /** α̂ stored per obs position b as 2I values: real states then null states. */
+  private forward(em: Float64Array, I: number, J: number, A: Float64Array): void {
+    const { alpha, scale, mem } = this;
+    const p0 = this.p0, nullRow = I * J;
+    for (let b = 0; b < J; b++) {
+      const row = b * 2 * I;
+      if (b === 0) {
+        for (let a = 0; a < I; a++) {
+          alpha[a] = A[a] * em[a * J];
+          alpha[I + a] = (p0 * A[a]) / (1 - p0) * em[nullRow];
+        }
+      } else {
+        const prev = row - 2 * I;
+        for (let q = 0; q < I; q++) mem[q] = alpha[prev + q] + alpha[prev + I + q];
+        for (let a = 0; a < I; a++) {
+          let s = 0;
+          for (let q = 0, x = I + a; q < I; q++, x += I) s += mem[q] * A[x];
+          alpha[row + a] = s * em[a * J + b];
+        }
+        const en = p0 * em[nullRow + b];
+        for (let q = 0; q < I; q++) alpha[row + I + q] = mem[q] * en;
+      }
+      let z = 0;
+      for (let s = 0; s < 2 * I; s++) z += alpha[row + s];
+      const inv = z > 0 ? 1 / z : 0;
+      scale[b] = z > 0 ? z : 1;
+      for (let s = 0; s < 2 * I; s++) alpha[row + s] *= inv;
+    }
+  }
+
+  /** β̂ stored per obs position b as I values (one per memory q). */
+  private backward(em: Float64Array, I: number, J: number, A: Float64Array): void {
+    const { beta, scale, mem } = this;
+    const p0 = this.p0, nullRow = I * J;
+    for (let q = 0; q < I; q++) beta[(J - 1) * I + q] = 1;
+    for (let b = J - 1; b > 0; b--) {
+      const cur = b * I, prev = cur - I;
+      for (let a = 0; a < I; a++) mem[a] = em[a * J + b] * beta[cur + a];
+      const en = p0 * em[nullRow + b];
+      const inv = 1 / scale[b];
+      for (let q = 0; q < I; q++) {
+        let s = 0;
+        const r = (q + 1) * I;
+        for (let a = 0; a < I; a++) s += A[r + a] * mem[a];
+        beta[prev + q] = (s + en * beta[cur + q]) * inv;
+      }
+    }
+  }
+
+  private gamma(I: number, J: number, post: Float64Array): void {
+    const { alpha, beta } = this;
+    const nullRow = I * J;
+    for (let b = 0; b < J; b++) {
+      const row = b * 2 * I, br = b * I;
+      let z = 0, nul = 0;
+      for (let a = 0; a < I; a++) {
+        const g = alpha[row + a] * beta[br + a];
+        post[a * J + b] = g;
+        z += g;
+        const gn = alpha[row + I + a] * beta[br + a];
+        nul += gn;
+      }
+      z += nul;
+      const inv = z > 0 ? 1 / z : 0;
+      for (let a = 0; a < I; a++) post[a * J + b] *= inv;
+      post[nullRow + b] = nul * inv;
+    }
+  }
+
+  /** Expected jump and null-transition counts, ξ_b(q → a) = s_q·T(q,a)·em(a,b)·β̂_b(a)/k_b. */
+  private countJumps(em: Float64Array, I: number, J: number, A: Float64Array): void {
+    const { alpha, beta, scale, mem, jumpCounts } = this;
+    const p0 = this.p0, nullRow = I * J;
+    let nulls = 0;
+    for (let a = 0; a < I; a++) {
+      const g0 = alpha[a] * beta[a];
+      jumpCounts[Math.min(MAX_JUMP, a + 1) + MAX_JUMP] += g0;
+      nulls += alpha[I + a] * beta[a];
+    }
+    for (let b = 1; b < J; b++) {
+      const prev = (b - 1) * 2 * I, br = b * I, inv = 1 / scale[b];
+      const en = p0 * em[nullRow + b] * inv;
+      for (let q = 0; q < I; q++) mem[q] = alpha[prev + q] + alpha[prev + I + q];
+      for (let a = 0; a < I; a++) {
+        const w = em[a * J + b] * beta[br + a] * inv;
+        for (let q = 0, x = I + a; q < I; q++, x += I) {
+          const d = Math.max(-MAX_JUMP, Math.min(MAX_JUMP, a - q));
+          jumpCounts[d + MAX_JUMP] += mem[q] * A[x] * w;
+        }
+      }
+      for (let q = 0; q < I; q++) nulls += mem[q] * en * beta[br + q];
+    }
+    this.nullTrans += nulls;
+    this.allTrans += J;
+  }
+
+  update(): void {
+    if (this.allTrans > 0) {
+      this.p0 = Math.min(0.5, Math.max(0.01, this.nullTrans / this.allTrans));
+      let z = 0;
+      for (let d = 0; d < NJ; d++) z += this.jumpCounts[d];
+      if (z > 0) for (let d = 0; d < NJ; d++) this.jumps[d] = (this.jumpCounts[d] + 0.01) / (z + 0.01 * NJ);
+    }
+    this.jumpCounts.fill(0);
+    this.nullTrans = this.allTrans = 0;
+    this.cache.clear();
+  }
+
+  save(): HmmParams {
+    return { kind: 'hmm', jumps: Array.from(this.jumps), p0: this.p0 };
+  }
+}

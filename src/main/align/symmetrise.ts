@@ -1,0 +1,129 @@
+// Symmetrisation heuristics: combine the two directional alignments of a pair into one.
+// All work on I×J 0/1 matrices in source-major layout (x = i*J + j, i source, j target).
+//   intersect, union; grow-diag (Koehn et al. 2003: from the intersection, repeatedly add
+//   union points 8-adjacent to a current point whose source or target word is still
+//   unaligned); grow-diag-final (then add union points where either word is unaligned);
+//   grow-diag-final-and (then add directional points where both words are unaligned);
+//   fwd / rev (one direction as is); post: the mean of the two directional posteriors at
+//   or above a threshold (default 0.5).
+import { UserError } from '../errors.ts';
+
+export interface SymInput {
+  I: number;
+  J: number;
+  fwd: Uint8Array;
+  rev: Uint8Array;
+  /** mean of the two directional link posteriors per cell */
+  mean: Float32Array;
+  threshold?: number;
+}
+
+type Heuristic = (m: SymInput) => Uint8Array;
+
+const NEIGHBOURS = [
+  [-1, 0], [0, -1], [1, 0], [0, 1],
+  [-1, -1], [-1, 1], [1, -1], [1, 1],
+] as const;
+
+function combine(m: SymInput, f: (x: number, y: number) => number): Uint8Array {
+  const out = new Uint8Array(m.I * m.J);
+  for (let x = 0; x < out.length; x++) out[x] = f(m.fwd[x], m.rev[x]);
+  return out;
+}
+
+function intersect(m: SymInput): Uint8Array {
+  return combine(m, (x, y) => x & y);
+}
+
+function union(m: SymInput): Uint8Array {
+  return combine(m, (x, y) => x | y);
+}
+
+function coverage(m: SymInput, a: Uint8Array): { src: Uint8Array; tgt: Uint8Array } {
+  const src = new Uint8Array(m.I), tgt = new Uint8Array(m.J);
+  for (let i = 0; i < m.I; i++) for (let j = 0; j < m.J; j++) if (a[i * m.J + j]) src[i] = tgt[j] = 1;
+  return { src, tgt };
+}
+
+function growDiagOn(m: SymInput, a: Uint8Array): void {
+  const { I, J } = m;
+  const u = union(m);
+  const { src, tgt } = coverage(m, a);
+  for (let added = true; added; ) {
+    added = false;
+    for (let i = 0; i < I; i++) {
+      for (let j = 0; j < J; j++) {
+        if (!a[i * J + j]) continue;
+        for (const [di, dj] of NEIGHBOURS) {
+          const ni = i + di, nj = j + dj;
+          if (ni < 0 || nj < 0 || ni >= I || nj >= J) continue;
+          const x = ni * J + nj;
+          if (a[x] || !u[x] || (src[ni] && tgt[nj])) continue;
+          a[x] = 1;
+          src[ni] = tgt[nj] = 1;
+          added = true;
+        }
+      }
+    }
+  }
+}
+
+function finalOn(m: SymInput, a: Uint8Array, from: Uint8Array, both: boolean): void {
+  const { src, tgt } = coverage(m, a);
+  for (let i = 0; i < m.I; i++) {
+    for (let j = 0; j < m.J; j++) {
+      const x = i * m.J + j;
+      if (!from[x] || a[x]) continue;
+      const free = both ? !src[i] && !tgt[j] : !src[i] || !tgt[j];
+      if (!free) continue;
+      a[x] = 1;
+      src[i] = tgt[j] = 1;
+    }
+  }
+}
+
+function growDiag(m: SymInput): Uint8Array {
+  const a = intersect(m);
+  growDiagOn(m, a);
+  return a;
+}
+
+function growDiagFinal(m: SymInput): Uint8Array {
+  const a = growDiag(m);
+  finalOn(m, a, m.fwd, false);
+  finalOn(m, a, m.rev, false);
+  return a;
+}
+
+function growDiagFinalAnd(m: SymInput): Uint8Array {
+  const a = growDiag(m);
+  finalOn(m, a, m.fwd, true);
+  finalOn(m, a, m.rev, true);
+  return a;
+}
+
+function posterior(m: SymInput): Uint8Array {
+  const th = m.threshold ?? 0.5;
+  const out = new Uint8Array(m.I * m.J);
+  for (let x = 0; x < out.length; x++) out[x] = m.mean[x] >= th ? 1 : 0;
+  return out;
+}
+
+export const SYMMETRISATIONS: Record<string, Heuristic> = {
+  intersect,
+  union,
+  'grow-diag': growDiag,
+  'grow-diag-final': growDiagFinal,
+  'grow-diag-final-and': growDiagFinalAnd,
+  gdf: growDiagFinal,
+  gdfa: growDiagFinalAnd,
+  fwd: (m) => m.fwd.slice(),
+  rev: (m) => m.rev.slice(),
+  post: posterior,
+};
+
+export function symmetriser(name: string): Heuristic {
+  const h = SYMMETRISATIONS[name];
+  if (!h) throw new UserError(`unknown symmetrisation "${name}" (one of: ${Object.keys(SYMMETRISATIONS).join(', ')})`);
+  return h;
+}

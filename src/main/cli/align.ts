@@ -1,0 +1,58 @@
+// `mekong align`: word-aligns a parallel text with a statistical aligner (src/main/align).
+//   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
+//                [--save-model DIR] [--model DIR] [--dict D] [--lowercase]
+// O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
+// links as i-j:p with their posterior probability.
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { readDictionary } from '../align/dictionary.ts';
+import { alignCorpus } from '../align/engine.ts';
+import { DEFAULT_METHOD, METHODS } from '../align/methods.ts';
+import { loadModel, saveModel } from '../align/saved-model.ts';
+import { readParallel } from '../align/text-io.ts';
+import { SYMMETRISATIONS } from '../align/symmetrise.ts';
+import { formatPharaoh } from '../eval/pharaoh.ts';
+
+interface AlignCliOptions {
+  src: string;
+  tgt: string;
+  out: string;
+  method?: string;
+  sym: string;
+  threshold?: string;
+  scores?: string;
+  saveModel?: string;
+  model?: string;
+  dict?: string;
+  lowercase?: boolean;
+}
+
+async function run(o: AlignCliOptions): Promise<void> {
+  const { src, tgt } = readParallel(o.src, o.tgt);
+  const model = o.model ? loadModel(o.model) : undefined;
+  const lowercase = model ? model.lowercase : (o.lowercase ?? false);
+  const dictionary = o.dict ? readDictionary(o.dict, lowercase) : undefined;
+  const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
+  const r = await alignCorpus(src, tgt, { method: o.method, sym: o.sym, threshold, lowercase, dictionary, model });
+  writeFileSync(o.out, r.links.map((l) => formatPharaoh(l) + '\n').join(''));
+  if (o.scores) writeFileSync(o.scores, r.links.map((l) => formatPharaoh(l, true) + '\n').join(''));
+  if (o.saveModel) saveModel(o.saveModel, r.model);
+}
+
+export function register(program: Command): void {
+  program
+    .command('align')
+    .description('word-align a parallel text (one sentence per line, space-separated tokens)')
+    .requiredOption('--src <file>', 'source sentences')
+    .requiredOption('--tgt <file>', 'target sentences')
+    .requiredOption('--out <file>', 'Pharaoh links (0-based i-j), one line per pair')
+    .option('--method <name>', `${Object.keys(METHODS).join('|')} (default ${DEFAULT_METHOD})`)
+    .option('--sym <name>', Object.keys(SYMMETRISATIONS).join('|'), 'gdfa')
+    .option('--threshold <p>', 'posterior threshold for --sym post (default 0.5)')
+    .option('--scores <file>', 'links with their probability, i-j:p')
+    .option('--save-model <dir>', 'save the trained parameters')
+    .option('--model <dir>', 'align with a saved model instead of training')
+    .option('--dict <file>', 'bilingual dictionary used as a prior')
+    .option('--lowercase', 'lowercase both sides before aligning')
+    .action(run);
+}

@@ -1,0 +1,46 @@
+// `mekong eval …`: evaluation commands. This file owns the `eval` group; `eval aer` scores
+// predicted word alignments against gold (sure/possible) and prints one JSON line.
+//   mekong eval aer --gold G --pred P [--gold-one-based] [--pred-one-based]
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { scoreAer } from '../eval/aer.ts';
+import { parsePharaoh } from '../eval/pharaoh.ts';
+import { InputError } from '../errors.ts';
+
+function read(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InputError(file, 0, `cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+interface AerOptions {
+  gold: string;
+  pred: string;
+  goldOneBased?: boolean;
+  predOneBased?: boolean;
+}
+
+function aer(o: AerOptions): void {
+  const gold = parsePharaoh(read(o.gold), o.goldOneBased ? 1 : 0, o.gold);
+  const pred = parsePharaoh(read(o.pred), o.predOneBased ? 1 : 0, o.pred);
+  if (gold.length !== pred.length) {
+    throw new InputError(o.pred, 0, `has ${pred.length} lines but ${o.gold} has ${gold.length}; line counts must match`);
+  }
+  const s = scoreAer(gold, pred.map((p) => [...p.sure, ...p.possible]));
+  process.stdout.write(JSON.stringify(s) + '\n');
+}
+
+/** The `eval` command group; other evaluations add their subcommands here. */
+export function register(program: Command): void {
+  const group = program.command('eval').description('evaluate aligners and models');
+  group
+    .command('aer')
+    .description('alignment error rate, precision, recall and F1 against gold links')
+    .requiredOption('--gold <file>', 'gold links: i-j sure, i?j or ipj possible')
+    .requiredOption('--pred <file>', 'predicted links (Pharaoh)')
+    .option('--gold-one-based', 'gold indices start at 1')
+    .option('--pred-one-based', 'predicted indices start at 1')
+    .action(aer);
+}
