@@ -1,0 +1,80 @@
+// The app-wide state: which transport we talk through, the annotator's name and the open
+// project (with its counts by status). Screens call its actions; a failed action leaves
+// its message in `error` for the screen to show.
+import type { AppInfo, ChannelInput, MekongApi, ProjectInfo } from '../../../shared/api.ts';
+import { errorMessage } from '../api/api-error.ts';
+
+export type Uploader = (file: File) => Promise<string>;
+
+export class AppState {
+  info = $state<AppInfo | null>(null);
+  project = $state<ProjectInfo | null>(null);
+  annotator = $state('');
+  busy = $state(false);
+  error = $state<string | null>(null);
+
+  constructor(
+    readonly api: MekongApi,
+    /** Present in browser mode: sends a local file to the server machine. */
+    readonly upload: Uploader | null,
+  ) {}
+
+  async load(): Promise<void> {
+    await this.run(async () => {
+      const info = await this.api.invoke('app.info', {});
+      this.info = info;
+      this.annotator = info.annotator;
+      this.project = info.project;
+    });
+  }
+
+  openSample(): Promise<boolean> {
+    return this.run(async () => void (this.project = await this.api.invoke('project.openSample', {})));
+  }
+
+  createProject(input: ChannelInput<'project.create'>): Promise<boolean> {
+    return this.run(async () => void (this.project = await this.api.invoke('project.create', input)));
+  }
+
+  openProject(path: string): Promise<boolean> {
+    return this.run(async () => void (this.project = await this.api.invoke('project.open', { path })));
+  }
+
+  closeProject(): Promise<boolean> {
+    return this.run(async () => {
+      await this.api.invoke('project.close', {});
+      this.project = null;
+    });
+  }
+
+  setAnnotator(annotator: string): Promise<boolean> {
+    return this.run(async () => {
+      await this.api.invoke('settings.setAnnotator', { annotator });
+      this.annotator = annotator.trim();
+    });
+  }
+
+  /** Re-reads the open project's counts (after an import or a status change). */
+  async refreshProject(): Promise<void> {
+    await this.run(async () => void (this.project = await this.api.invoke('project.info', {})));
+  }
+
+  dismissError(): void {
+    this.error = null;
+  }
+
+  /** Runs one action; true when it succeeded, otherwise its message is in `error`. */
+  private async run(action: () => Promise<void>): Promise<boolean> {
+    this.busy = true;
+    this.error = null;
+    try {
+      await action();
+      return true;
+    } catch (err) {
+      this.error = errorMessage(err);
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+}

@@ -1,0 +1,8 @@
+// Typed contexts shared down the component tree: the app state everywhere, the pair
+// list inside the project screen.
+import { createContext } from 'svelte';
+import type { AppState } from './app-state.svelte.ts';
+import type { PairListState } from './pair-list.svelte.ts';
+
+export const [getAppState, setAppState] = createContext<AppState>();
+export const [getPairList, setPairList] = createContext<PairListState>();

@@ -1,0 +1,50 @@
+// The import dialog's choices and their translation into the contract's import options
+// (uploading local files first in browser mode). Only options that apply to the chosen
+// format are sent.
+import type { ImportOptions, importFormats } from '../../../shared/api.ts';
+import type { Uploader } from './app-state.svelte.ts';
+import { emptySource, isChosen, serverPath, type FileSource } from './file-source.ts';
+
+export type ImportFormat = (typeof importFormats)[number];
+
+/** A column given as digits is an index (0-based), otherwise a header name. */
+function column(value: string): string | number | undefined {
+  const v = value.trim();
+  if (!v) return undefined;
+  return /^\d+$/.test(v) ? Number(v) : v;
+}
+
+export class ImportForm {
+  format = $state<ImportFormat>('csv');
+  file = $state<FileSource>(emptySource());
+  tgtFile = $state<FileSource>(emptySource());
+  header = $state(true);
+  srcColumn = $state('');
+  tgtColumn = $state('');
+  tokenization = $state<'segment' | 'pretokenized'>('segment');
+  withLinks = $state(false);
+  linksFile = $state<FileSource>(emptySource());
+  linksFormat = $state<'pharaoh' | 'talp'>('pharaoh');
+  linksOneBased = $state(false);
+
+  readonly tabular = $derived(this.format === 'tsv' || this.format === 'csv');
+  readonly complete = $derived(
+    isChosen(this.file) && (this.format !== 'moses' || isChosen(this.tgtFile)) && (!this.withLinks || isChosen(this.linksFile)),
+  );
+
+  async options(upload: Uploader | null): Promise<ImportOptions> {
+    const options: ImportOptions = { format: this.format, file: await serverPath(this.file, upload), tokenization: this.tokenization };
+    if (this.format === 'moses') options.tgtFile = await serverPath(this.tgtFile, upload);
+    if (this.tabular) {
+      options.header = this.header;
+      options.srcColumn = column(this.srcColumn);
+      options.tgtColumn = column(this.tgtColumn);
+    }
+    if (this.withLinks) {
+      options.linksFile = await serverPath(this.linksFile, upload);
+      options.linksFormat = this.linksFormat;
+      options.linksOneBased = this.linksOneBased;
+    }
+    return options;
+  }
+}

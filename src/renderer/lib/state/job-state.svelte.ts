@@ -1,0 +1,89 @@
+// One long-running job as the UI follows it (an import or an export): started through
+// a channel that answers with a job id, then driven by that job's pushed events.
+// Events that arrive before the id does (a job can fail at once) are kept and replayed.
+import type { JobEvent, MekongApi } from '../../../shared/api.ts';
+import { errorMessage } from '../api/api-error.ts';
+
+export type JobPhase = 'idle' | 'starting' | 'running' | 'done' | 'failed' | 'cancelled';
+
+export class JobState {
+  phase = $state<JobPhase>('idle');
+  done = $state(0);
+  total = $state(0);
+  message = $state('');
+  error = $state<string | null>(null);
+  readonly active = $derived(this.phase === 'starting' || this.phase === 'running');
+  /** Progress in [0, 1], or null while the total is unknown. */
+  readonly fraction = $derived(this.total > 0 ? Math.min(1, this.done / this.total) : null);
+
+  private jobId: string | null = null;
+  private early: JobEvent[] = [];
+  private unsubscribe: (() => void) | null = null;
+  private onDone: (() => void) | undefined;
+
+  constructor(private readonly api: MekongApi) {}
+
+  /** Launches the job; `onDone` runs once it completes successfully. */
+  async start(launch: () => Promise<{ jobId: string }>, onDone?: () => void): Promise<void> {
+    this.reset();
+    this.onDone = onDone;
+    this.phase = 'starting';
+    this.unsubscribe = this.api.onEvent((e) => (this.jobId === null ? this.early.push(e) : this.apply(e)));
+    try {
+      const { jobId } = await launch();
+      this.jobId = jobId;
+      this.phase = 'running';
+      for (const e of this.early.splice(0)) this.apply(e);
+    } catch (err) {
+      this.finish('failed', errorMessage(err));
+    }
+  }
+
+  async cancel(): Promise<void> {
+    if (this.phase !== 'running' || this.jobId === null) return;
+    try {
+      await this.api.invoke('jobs.cancel', { jobId: this.jobId });
+    } catch (err) {
+      // The job may have ended meanwhile; its own event then tells the outcome.
+      if (this.active) this.error = errorMessage(err);
+    }
+  }
+
+  /** Stops listening (when the dialog showing the job goes away). */
+  dispose(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  private apply(e: JobEvent): void {
+    if (e.jobId !== this.jobId || !this.active) return;
+    if (e.type === 'job.progress') {
+      this.done = e.done;
+      this.total = e.total;
+      this.message = e.message;
+    } else if (e.type === 'job.done') {
+      this.done = this.total;
+      this.message = e.message;
+      this.finish('done', null);
+    } else {
+      this.finish(e.type === 'job.failed' ? 'failed' : 'cancelled', e.type === 'job.failed' ? e.error : null);
+    }
+  }
+
+  private finish(phase: 'done' | 'failed' | 'cancelled', error: string | null): void {
+    this.phase = phase;
+    this.error = error;
+    this.dispose();
+    if (phase === 'done') this.onDone?.();
+  }
+
+  private reset(): void {
+    this.dispose();
+    this.jobId = null;
+    this.early = [];
+    this.done = 0;
+    this.total = 0;
+    this.message = '';
+    this.error = null;
+  }
+}
