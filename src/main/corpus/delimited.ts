@@ -116,7 +116,7 @@ export async function* readDelimited(
   opts: DelimitedReadOptions = {},
 ): AsyncGenerator<PairRecord> {
   const progress = await ByteProgress.forFiles([file], opts.onBytes);
-  const pieces = readTextPieces(file, progress, opts.signal);
+  const pieces = readTextPieces(file, progress, opts.signal, false);
   const delimiter = opts.delimiter ?? delimiterFor(file);
   const header = opts.header ?? (typeof opts.srcColumn === 'string' || typeof opts.tgtColumn === 'string');
   let cols = header ? null : resolveColumns(null, opts, file);

@@ -7,6 +7,8 @@
 // A chunk is cut after its last '\n' byte: 0x0A never occurs inside a UTF-8 multi-byte
 // sequence, so every cut piece is complete and is decoded non-streaming with
 // `TextDecoder(fatal)`; only when that throws do we decode line by line to name the line.
+// Readers that do not need whole lines (XML may be one long line) cut at the last
+// character boundary instead when a line grows past 4 MB.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { TextDecoder } from 'node:util';
@@ -50,6 +52,7 @@ export class ByteProgress {
 }
 
 const CHUNK = 1 << 20;
+const LONG_LINE = 4 << 20;
 const NL = 0x0a;
 
 export function throwIfAborted(signal?: AbortSignal): void {
@@ -81,14 +84,25 @@ function decodeStrict(decoder: TextDecoder, bytes: Uint8Array, file: string, lin
   }
 }
 
+/** Where to cut `buf`: after its last '\n', or (unless `wholeLines`) before its last character. */
+function cutPoint(buf: Uint8Array, wholeLines: boolean): number {
+  const cut = buf.lastIndexOf(NL) + 1;
+  if (cut > 0 || wholeLines || buf.length < LONG_LINE) return cut;
+  let p = buf.length - 1;
+  for (let k = 0; k < 3 && p > 0 && (buf[p] & 0xc0) === 0x80; k++) p--;
+  return p;
+}
+
 /**
  * Reads `file` as strict UTF-8 in pieces of whole lines (the last piece may lack a final
- * '\n'). A leading BOM is dropped. Checks `signal` and reports progress per chunk.
+ * '\n'; with `wholeLines` false a piece may also end inside a very long line). A leading
+ * BOM is dropped. Checks `signal` and reports progress per chunk.
  */
 export async function* readTextPieces(
   file: string,
   progress: ByteProgress,
   signal?: AbortSignal,
+  wholeLines = true,
 ): AsyncGenerator<TextPiece> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let carry: Uint8Array = new Uint8Array(0);
@@ -98,7 +112,7 @@ export async function* readTextPieces(
     throwIfAborted(signal);
     progress.add((chunk as Buffer).length);
     const buf = carry.length ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
-    const cut = buf.lastIndexOf(NL) + 1;
+    const cut = cutPoint(buf, wholeLines);
     carry = buf.subarray(cut);
     if (cut === 0) continue;
     let text = decodeStrict(decoder, buf.subarray(0, cut), file, line);

@@ -11,7 +11,7 @@ import {
   throwIfAborted,
   type ReadOptions,
 } from './input.ts';
-import { withSinks, type RecordSource, type WriteOptions, type WriteTarget } from './output.ts';
+import { singleLine, withSinks, type RecordSource, type WriteOptions, type WriteTarget } from './output.ts';
 import type { PairRecord } from './record.ts';
 
 /** Reads `srcFile` and `tgtFile` line by line in step, one PairRecord per line. */
@@ -50,8 +50,6 @@ function countMismatch(ended: string, longer: string, lines: number): InputError
   );
 }
 
-const oneLine = (s: string): string => s.replace(/\r\n|[\r\n]/g, ' ');
-
 /** Writes the source texts to `srcTarget` and the target texts to `tgtTarget`. */
 export async function writeMoses(
   records: RecordSource,
@@ -62,8 +60,8 @@ export async function writeMoses(
   await withSinks([srcTarget, tgtTarget], async ([src, tgt]) => {
     for await (const rec of records) {
       throwIfAborted(opts.signal);
-      await src.write(oneLine(rec.src) + '\n');
-      await tgt.write(oneLine(rec.tgt) + '\n');
+      await src.write(singleLine(rec.src) + '\n');
+      await tgt.write(singleLine(rec.tgt) + '\n');
     }
   });
 }

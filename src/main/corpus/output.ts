@@ -20,6 +20,9 @@ export type RecordSource = AsyncIterable<PairRecord> | Iterable<PairRecord>;
 
 const FLUSH_AT = 1 << 18;
 
+/** `text` with each line break replaced by a space, for line-per-pair formats. */
+export const singleLine = (text: string): string => text.replace(/\r\n|[\r\n]/g, ' ');
+
 export class TextSink {
   private parts: string[] = [];
   private size = 0;

@@ -1,0 +1,175 @@
+// TMX 1.4 reader on the saxes streaming XML parser. Each <tu> gives one pair: the <tuv>
+// whose xml:lang matches the source language (exactly, else by primary subtag
+// case-insensitively: `lo` matches `lo-LA`) and likewise for the target. Inside <seg> the
+// text of <hi> is kept and inline codes (<bpt>, <ept>, <ph>, <it>, <ut> and the <sub> flows
+// inside them) are dropped. A <tu>'s <note> becomes the pair's note; the props
+// x-mekong-status and x-mekong-split (written by tmx-write.ts) its status and split.
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { InputError } from '../errors.ts';
+import { PAIR_STATUSES, SPLITS, type PairStatus, type Split } from '../../shared/domain.ts';
+import { ByteProgress, checkSides, readTextPieces, type ReadOptions } from './input.ts';
+import type { PairRecord } from './record.ts';
+
+export interface TmxReadOptions extends ReadOptions {
+  /** Source language; default the header's srclang. */
+  srcLang?: string;
+  /** Target language; default the first other language in each <tu>. */
+  tgtLang?: string;
+  /** Skip <tu>s lacking either language instead of failing. */
+  skipMissing?: boolean;
+}
+
+const CODES = new Set(['bpt', 'ept', 'ph', 'it', 'ut']);
+
+interface Tuv {
+  lang: string;
+  text: string;
+}
+
+/** Accumulates one <tu> while the parser walks it. */
+interface TuState {
+  line: number;
+  tuvs: Tuv[];
+  note?: string;
+  props: Map<string, string>;
+}
+
+/** `want` matches `lang` exactly (2) or by primary subtag (1), case-insensitively; else 0. */
+function langMatch(lang: string, want: string): number {
+  const a = lang.toLowerCase();
+  const b = want.toLowerCase();
+  if (a === b) return 2;
+  return a.split(/[-_]/)[0] === b.split(/[-_]/)[0] ? 1 : 0;
+}
+
+function pickTuv(tuvs: Tuv[], want: string): Tuv | undefined {
+  let best: Tuv | undefined;
+  let score = 0;
+  for (const t of tuvs) {
+    const m = langMatch(t.lang, want);
+    if (m > score) [best, score] = [t, m];
+  }
+  return best;
+}
+
+/** Walks the SAX events of a TMX document and hands each finished <tu> to `onTu`. */
+class TmxWalker {
+  srclang: string | undefined;
+  private rooted = false;
+  private tu: TuState | null = null;
+  private tuv: Tuv | null = null;
+  private inSeg = false;
+  private codeDepth = 0;
+  private textTarget: 'note' | 'prop' | null = null;
+  private propType = '';
+  private buffer = '';
+
+  constructor(
+    private readonly parser: SaxesParser,
+    private readonly file: string,
+    private readonly onTu: (tu: TuState) => void,
+  ) {
+    parser.on('opentag', (tag) => this.open(tag as SaxesTagPlain));
+    parser.on('closetag', (tag) => this.close(tag as SaxesTagPlain));
+    parser.on('text', (text) => this.text(text));
+    parser.on('cdata', (text) => this.text(text));
+  }
+
+  private open(tag: SaxesTagPlain): void {
+    const attr = tag.attributes as Record<string, string>;
+    if (!this.rooted && tag.name !== 'tmx') {
+      throw new InputError(this.file, this.parser.line, `not a TMX file (root element <${tag.name}>)`);
+    }
+    this.rooted = true;
+    switch (tag.name) {
+      case 'header': this.srclang = attr.srclang; break;
+      case 'tu': this.tu = { line: this.parser.line, tuvs: [], props: new Map() }; break;
+      case 'tuv': this.tuv = { lang: attr['xml:lang'] ?? attr.lang ?? '', text: '' }; break;
+      case 'seg': this.inSeg = true; break;
+      case 'note': case 'prop':
+        if (this.tu && !this.tuv) [this.textTarget, this.propType, this.buffer] = [tag.name, attr.type ?? '', ''];
+        break;
+      default: if (this.inSeg && CODES.has(tag.name)) this.codeDepth++;
+    }
+  }
+
+  private close(tag: SaxesTagPlain): void {
+    switch (tag.name) {
+      case 'tu': if (this.tu) this.onTu(this.tu); this.tu = null; break;
+      case 'tuv': if (this.tu && this.tuv) this.tu.tuvs.push(this.tuv); this.tuv = null; break;
+      case 'seg': this.inSeg = false; break;
+      case 'note': case 'prop': this.endNoteOrProp(); break;
+      default: if (this.inSeg && CODES.has(tag.name)) this.codeDepth--;
+    }
+  }
+
+  private endNoteOrProp(): void {
+    if (!this.tu || this.textTarget === null) return;
+    if (this.textTarget === 'note') this.tu.note = this.tu.note === undefined ? this.buffer : `${this.tu.note}\n${this.buffer}`;
+    else this.tu.props.set(this.propType, this.buffer);
+    this.textTarget = null;
+  }
+
+  private text(text: string): void {
+    if (this.inSeg && this.tuv && this.codeDepth === 0) this.tuv.text += text;
+    else if (this.textTarget !== null) this.buffer += text;
+  }
+}
+
+function propValue<T extends string>(tu: TuState, type: string, allowed: readonly T[], file: string): T | undefined {
+  const v = tu.props.get(type);
+  if (v === undefined) return undefined;
+  if (!allowed.includes(v as T)) throw new InputError(file, tu.line, `${type} "${v}" is not one of ${allowed.join(', ')}`);
+  return v as T;
+}
+
+/** The pair of one <tu>, or null when a language is missing and `skipMissing` is set. */
+function tuToRecord(tu: TuState, srcLang: string, opts: TmxReadOptions, file: string): PairRecord | null {
+  const s = pickTuv(tu.tuvs, srcLang);
+  const t = opts.tgtLang
+    ? pickTuv(tu.tuvs, opts.tgtLang)
+    : tu.tuvs.find((v) => v !== s && langMatch(v.lang, srcLang) === 0);
+  if (!s || !t) {
+    if (opts.skipMissing) return null;
+    const which = !s ? `source language "${srcLang}"` : opts.tgtLang ? `target language "${opts.tgtLang}"` : 'a target language';
+    throw new InputError(file, tu.line, `<tu> has no <tuv> for ${which}`);
+  }
+  const rec: PairRecord = { line: tu.line, src: s.text, tgt: t.text };
+  const status = propValue<PairStatus>(tu, 'x-mekong-status', PAIR_STATUSES, file);
+  const split = propValue<Split>(tu, 'x-mekong-split', SPLITS, file);
+  if (status !== undefined) rec.status = status;
+  if (split !== undefined) rec.split = split;
+  if (tu.note !== undefined) rec.note = tu.note;
+  return rec;
+}
+
+/** saxes messages start with "line:column: "; InputError carries the line itself. */
+function xmlError(file: string, parser: SaxesParser, err: Error): InputError {
+  return new InputError(file, parser.line, `broken XML: ${err.message.replace(/^(.*?:)?\d+:\d+: /, '')}`);
+}
+
+/** Reads a TMX file, one PairRecord per <tu> (line = the line of its start tag). */
+export async function* readTmx(file: string, opts: TmxReadOptions = {}): AsyncGenerator<PairRecord> {
+  const progress = await ByteProgress.forFiles([file], opts.onBytes);
+  const parser = new SaxesParser({ position: true });
+  const ready: PairRecord[] = [];
+  const walker = new TmxWalker(parser, file, (tu) => {
+    const srcLang = opts.srcLang ?? walker.srclang;
+    if (!srcLang || srcLang === '*all*') {
+      throw new InputError(file, tu.line, 'no source language: the header has no srclang, so choose one');
+    }
+    const rec = tuToRecord(tu, srcLang, opts, file);
+    if (rec === null) return;
+    checkSides(rec, opts.allowEmpty, file);
+    ready.push(rec);
+  });
+  parser.on('error', (err) => {
+    throw xmlError(file, parser, err);
+  });
+  for await (const piece of readTextPieces(file, progress, opts.signal, false)) {
+    parser.write(piece.text);
+    yield* ready.splice(0);
+  }
+  parser.close();
+  yield* ready.splice(0);
+}
