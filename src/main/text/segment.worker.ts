@@ -31,7 +31,7 @@ parentPort!.on('message', (msg: PoolMessage) => {
   }
   try {
     const reply = segmentChunk(msg.id, msg.texts, msg.langs);
-    parentPort!.postMessage(reply, [reply.counts.buffer, reply.offsets.buffer]);
+    parentPort!.postMessage(reply, [reply.counts.buffer as ArrayBuffer, reply.offsets.buffer as ArrayBuffer]);
   } catch (e) {
     parentPort!.postMessage({ id: msg.id, error: e instanceof Error ? e.message : String(e) });
   }
