@@ -5,44 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ort from 'onnxruntime-node';
 import { afterAll, describe, expect, test } from 'vitest';
-import { linear } from '../../../src/main/nn/blocks/layers.ts';
-import { crossEntropy } from '../../../src/main/nn/blocks/losses.ts';
-import { Scope } from '../../../src/main/nn/blocks/scope.ts';
 import { exportOnnx, loadCheckpoint, saveCheckpoint } from '../../../src/main/nn/checkpoint/checkpoint.ts';
-import { Graph, type Value } from '../../../src/main/nn/graph.ts';
-import { Rng } from '../../../src/main/nn/init.ts';
-import { tanh } from '../../../src/main/nn/ops/index.ts';
 import { makeSchedule } from '../../../src/main/nn/optim/schedule.ts';
 import { Trainer, type TrainerOptions } from '../../../src/main/nn/runtime/trainer.ts';
 import { Program } from '../../../src/main/nn/session.ts';
-import { floats, int64s, type Tensor } from '../../../src/main/nn/tensor.ts';
+import { mlp, rings } from './fixtures/rings.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nn-train-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** Two interleaved rings: class = whether the point lies inside radius 1. */
-function rings(n: number, seed: number): { x: Tensor; y: Tensor } {
-  const rng = new Rng(seed);
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const cls = i % 2;
-    const r = cls ? 0.4 * rng.next() : 1.2 + 0.5 * rng.next();
-    const a = 2 * Math.PI * rng.next();
-    xs.push(r * Math.cos(a), r * Math.sin(a));
-    ys.push(cls);
-  }
-  return { x: floats(xs, [n, 2]), y: int64s(ys) };
-}
-
-function mlp(): { g: Graph; logits: Value; loss: Value } {
-  const g = new Graph();
-  const s = new Scope(g, new Rng(9));
-  const x = g.input('x', 'float32', ['N', 2]);
-  const y = g.input('y', 'int64', ['N']);
-  const logits = linear(s.sub('l2'), tanh(linear(s.sub('l1'), x, 16)), 2);
-  return { g, logits, loss: crossEntropy(logits, y) };
-}
 
 const opts = (o: Partial<TrainerOptions> = {}): TrainerOptions => ({
   schedule: { base: 0.05, warmup: 5, total: 60, decay: 'cosine' },
