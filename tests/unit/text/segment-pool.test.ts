@@ -1,0 +1,55 @@
+// SegmentPool against single-thread segment(): same tokens, in input order, with and
+// without word lists, for the 265 embassy pairs and mixed languages.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { loadLaoEnglishHeadwords } from '../../../src/main/text/lao-dictionary.ts';
+import { normalizeText } from '../../../src/main/text/normalize.ts';
+import { SegmentPool, type SegmentItem } from '../../../src/main/text/segment-pool.ts';
+import { segment } from '../../../src/main/text/segment.ts';
+import { WordList } from '../../../src/main/text/word-list.ts';
+import { embassyCsv, embassyPairs } from './embassy.ts';
+
+let dict: WordList;
+let pool: SegmentPool;
+
+beforeAll(async () => {
+  dict = await loadLaoEnglishHeadwords();
+  pool = new SegmentPool({ size: 2, wordLists: { lao: dict } });
+});
+afterAll(() => pool.close());
+
+const items = (): SegmentItem[] =>
+  embassyPairs().flatMap(([lo, th]) => [{ text: normalizeText(lo), lang: 'lo' }, { text: normalizeText(th), lang: 'th' }]);
+
+test.skipIf(!embassyCsv)('pool output equals single-thread output on the 265 embassy pairs', async () => {
+  const all = items();
+  expect(all).toHaveLength(530);
+  const want = all.map((x) => segment(x.text, x.lang, { words: x.lang === 'lo' ? dict : undefined }));
+  expect(await pool.segmentBatch(all)).toEqual(want);
+  const offsets = await pool.segmentBatchOffsets(all.slice(0, 10));
+  expect(offsets.map((o) => o.length)).toEqual(want.slice(0, 10).map((t) => 2 * t.length));
+});
+
+test('concurrent batches of mixed languages come back in order', async () => {
+  const texts: SegmentItem[] = [
+    { text: '我是學生。', lang: 'zh' }, { text: 'Mr. White went to Canada.', lang: 'en' },
+    { text: 'ថម គឺជា\u200Bអ្នក\u200Bគេង', lang: 'khm' }, { text: '', lang: 'th' },
+    { text: 'Hôm qua anh ấy đi ngủ hồi 11 giờ.', lang: 'xx' }, { text: 'ເອກອັກຄະຣາຊະທູດໄທ', lang: 'lo' },
+  ];
+  const batches = Array.from({ length: 8 }, (_, k) => texts.slice(k % 6).concat(texts.slice(0, k % 6)));
+  const results = await Promise.all(batches.map((b) => pool.segmentBatch(b)));
+  results.forEach((r, k) => expect(r).toEqual(batches[k].map((x) => segment(x.text, x.lang, {
+    words: x.lang === 'lo' ? dict : undefined,
+  }))));
+  expect(await pool.segmentBatch([])).toEqual([]);
+});
+
+test('setWordList reaches the workers; close() finishes outstanding work, then refuses', async () => {
+  const own = new SegmentPool({ size: 1 });
+  const zh = { text: '我是學生。', lang: 'cmn' };
+  expect((await own.segmentBatch([zh]))[0].map((t) => t.text)).toEqual(['我是', '學生', '。']);
+  own.setWordList('zh', WordList.fromWords(['我', '是']));
+  const pending = own.segmentBatch([zh]);
+  await own.close();
+  expect((await pending)[0].map((t) => t.text)).toEqual(['我', '是', '學生', '。']);
+  await expect(own.segmentBatch([zh])).rejects.toThrow(/closed/);
+});
