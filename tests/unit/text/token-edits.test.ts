@@ -7,7 +7,7 @@ import { normalizeText } from '../../../src/main/text/normalize.ts';
 import { segment } from '../../../src/main/text/segment.ts';
 import {
   dedupeLinks, mergeTokens, reindexLinksAfterMerge, reindexLinksAfterSplit, splitToken, type LinkSide,
-} from '../../../src/main/text/token-edit.ts';
+} from '../../../src/main/text/token-edits.ts';
 
 const text = normalizeText('ເອກອັກຄະຣາຊະທູດໄທ ປະຈຳ ສປປ');
 const tokens = segment(text, 'lo');
@@ -73,8 +73,8 @@ function pullBack(links: Link[], side: LinkSide, newCount: number, from: (j: num
   const out: Link[] = [];
   for (let a = 0; a < newCount; a++) {
     for (let b = 0; b < 3; b++) {
-      const [s, t] = side === 's' ? [a, b] : [b, a];
-      const sources = links.filter((l) => from(a).includes(l[side]) && (side === 's' ? l.t : l.s) === b);
+      const [s, t] = side === 'src' ? [a, b] : [b, a];
+      const sources = links.filter((l) => (side === 'src' ? from(a).includes(l.s) && l.t === b : from(a).includes(l.t) && l.s === b));
       if (!sources.length) continue;
       const scores = sources.map((l) => l.score).filter((x): x is number => x !== null);
       out.push({ s, t, kind: sources.some((l) => l.kind === 'sure') ? 'sure' : 'possible',
@@ -84,7 +84,7 @@ function pullBack(links: Link[], side: LinkSide, newCount: number, from: (j: num
   return out.sort((x, y) => x.s - y.s || x.t - y.t);
 }
 
-describe.each(['s', 't'] as LinkSide[])('link re-indexing on side %s', (side) => {
+describe.each(['src', 'tgt'] as LinkSide[])('link re-indexing on side %s', (side) => {
   test('after a split: links of the old token go to both halves, later ones shift up', () => {
     for (const links of linkSets()) {
       for (let i = 0; i < 3; i++) {
@@ -112,5 +112,5 @@ test('duplicates: sure beats possible, the larger score wins, null only when all
   expect(dedupeLinks(links)).toEqual([
     { s: 0, t: 0, kind: 'possible', score: null }, { s: 1, t: 0, kind: 'sure', score: 0.9 },
   ]);
-  expect(reindexLinksAfterMerge(links, 's', 0)).toEqual([{ s: 0, t: 0, kind: 'sure', score: 0.9 }]);
+  expect(reindexLinksAfterMerge(links, 'src', 0)).toEqual([{ s: 0, t: 0, kind: 'sure', score: 0.9 }]);
 });

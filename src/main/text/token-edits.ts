@@ -9,7 +9,8 @@
 import type { Link, Token } from '../../shared/domain.ts';
 import { addLink } from '../corpus/links.ts';
 
-export type LinkSide = 's' | 't';
+/** The side of a pair a token edit is on: source tokens (link.s) or target tokens (link.t). */
+export type LinkSide = 'src' | 'tgt';
 
 function checkIndex(tokens: readonly Token[], index: number, last: number): void {
   if (!Number.isInteger(index) || index < 0 || index > last) {
@@ -55,14 +56,18 @@ export function dedupeLinks(links: readonly Link[]): Link[] {
 }
 
 function moved(link: Link, side: LinkSide, index: number): Link {
-  return side === 's' ? { ...link, s: index } : { ...link, t: index };
+  return side === 'src' ? { ...link, s: index } : { ...link, t: index };
+}
+
+function indexOn(link: Link, side: LinkSide): number {
+  return side === 'src' ? link.s : link.t;
 }
 
 /** Links after token `index` of `side` was split into `index` and `index + 1`. */
 export function reindexLinksAfterSplit(links: readonly Link[], side: LinkSide, index: number): Link[] {
   const out: Link[] = [];
   for (const l of links) {
-    const i = l[side];
+    const i = indexOn(l, side);
     if (i < index) out.push({ ...l });
     else if (i > index) out.push(moved(l, side, i + 1));
     else out.push(moved(l, side, index), moved(l, side, index + 1));
@@ -73,7 +78,7 @@ export function reindexLinksAfterSplit(links: readonly Link[], side: LinkSide, i
 /** Links after tokens `index` and `index + 1` of `side` were merged into `index`. */
 export function reindexLinksAfterMerge(links: readonly Link[], side: LinkSide, index: number): Link[] {
   const out = links.map((l) => {
-    const i = l[side];
+    const i = indexOn(l, side);
     return i <= index ? { ...l } : moved(l, side, i === index + 1 ? index : i - 1);
   });
   return dedupeLinks(out);
