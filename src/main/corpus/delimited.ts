@@ -87,9 +87,18 @@ async function* csvRecords(
   yield* drain();
 }
 
+/** csv-parse's error as a short reason without its own (possibly off) line numbers. */
 function csvError(file: string, line: number, err: CsvError): InputError {
-  const reason = err.message.replace(/ (on|at) line \d+/g, '').replace(/^Invalid Record Length/, 'inconsistent number of columns');
-  return new InputError(file, line, reason.charAt(0).toLowerCase() + reason.slice(1));
+  const lengths = /expect (\d+), got (\d+)/.exec(err.message);
+  const reason =
+    err.code === 'CSV_QUOTE_NOT_CLOSED'
+      ? 'quoted field not closed before the end of the file'
+      : err.code === 'CSV_INVALID_CLOSING_QUOTE'
+        ? 'unexpected character after a closing quote'
+        : lengths
+          ? `expected ${lengths[1]} columns, found ${lengths[2]}`
+          : err.message.replace(/ (on|at) line \d+/g, '');
+  return new InputError(file, line, reason);
 }
 
 /** Column indices for source and target from the header (or null) and the options. */

@@ -37,7 +37,9 @@ export function parseJsonLine(text: string, file: string, line: number): PairRec
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new InputError(file, line, `invalid JSON: ${(err as Error).message}`);
+    // V8's wording changes between Node versions; only the position is kept.
+    const at = /position (\d+)/.exec((err as Error).message);
+    throw new InputError(file, line, at ? `invalid JSON at column ${Number(at[1]) + 1}` : 'invalid JSON');
   }
   const parsed = PairJson.safeParse(value);
   if (!parsed.success) throw new InputError(file, line, describeIssue(parsed.error));

@@ -1,10 +1,12 @@
-// TMX 1.4 reader on the saxes streaming XML parser. Each <tu> gives one pair: the <tuv>
+// TMX 1.4 reader on the sax streaming XML parser (strict mode). sax rather than saxes:
+// saxes reads a stray '&' as the start of an entity up to the next ';', possibly at the
+// end of the file, so the most common TMX breakage was reported at the wrong line. Each <tu> gives one pair: the <tuv>
 // whose xml:lang matches the source language (exactly, else by primary subtag
 // case-insensitively: `lo` matches `lo-LA`) and likewise for the target. Inside <seg> the
 // text of <hi> is kept and inline codes (<bpt>, <ept>, <ph>, <it>, <ut> and the <sub> flows
 // inside them) are dropped. A <tu>'s <note> becomes the pair's note; the props
 // x-mekong-status and x-mekong-split (written by tmx-write.ts) its status and split.
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import sax, { type SAXParser, type Tag } from 'sax';
 import { InputError } from '../errors.ts';
 import { PAIR_STATUSES, SPLITS, type PairStatus, type Split } from '../../shared/domain.ts';
 import { ByteProgress, checkSides, readTextPieces, type ReadOptions } from './input.ts';
@@ -65,25 +67,25 @@ class TmxWalker {
   private buffer = '';
 
   constructor(
-    private readonly parser: SaxesParser,
+    private readonly parser: SAXParser,
     private readonly file: string,
     private readonly onTu: (tu: TuState) => void,
   ) {
-    parser.on('opentag', (tag) => this.open(tag as SaxesTagPlain));
-    parser.on('closetag', (tag) => this.close(tag as SaxesTagPlain));
-    parser.on('text', (text) => this.text(text));
-    parser.on('cdata', (text) => this.text(text));
+    parser.onopentag = (tag) => this.open(tag as Tag);
+    parser.onclosetag = (name) => this.close(name);
+    parser.ontext = (text) => this.text(text);
+    parser.oncdata = (text) => this.text(text);
   }
 
-  private open(tag: SaxesTagPlain): void {
-    const attr = tag.attributes as Record<string, string>;
+  private open(tag: Tag): void {
+    const attr = tag.attributes;
     if (!this.rooted && tag.name !== 'tmx') {
-      throw new InputError(this.file, this.parser.line, `not a TMX file (root element <${tag.name}>)`);
+      throw new InputError(this.file, this.parser.line + 1, `not a TMX file (root element <${tag.name}>)`);
     }
     this.rooted = true;
     switch (tag.name) {
       case 'header': this.srclang = attr.srclang; break;
-      case 'tu': this.tu = { line: this.parser.line, tuvs: [], props: new Map() }; break;
+      case 'tu': this.tu = { line: this.parser.line + 1, tuvs: [], props: new Map() }; break;
       case 'tuv': this.tuv = { lang: attr['xml:lang'] ?? attr.lang ?? '', text: '' }; break;
       case 'seg': this.inSeg = true; break;
       case 'note': case 'prop':
@@ -93,13 +95,13 @@ class TmxWalker {
     }
   }
 
-  private close(tag: SaxesTagPlain): void {
-    switch (tag.name) {
+  private close(name: string): void {
+    switch (name) {
       case 'tu': if (this.tu) this.onTu(this.tu); this.tu = null; break;
       case 'tuv': if (this.tu && this.tuv) this.tu.tuvs.push(this.tuv); this.tuv = null; break;
       case 'seg': this.inSeg = false; break;
       case 'note': case 'prop': this.endNoteOrProp(); break;
-      default: if (this.inSeg && CODES.has(tag.name)) this.codeDepth--;
+      default: if (this.inSeg && CODES.has(name)) this.codeDepth--;
     }
   }
 
@@ -143,15 +145,16 @@ function tuToRecord(tu: TuState, srcLang: string, opts: TmxReadOptions, file: st
   return rec;
 }
 
-/** saxes messages start with "line:column: "; InputError carries the line itself. */
-function xmlError(file: string, parser: SaxesParser, err: Error): InputError {
-  return new InputError(file, parser.line, `broken XML: ${err.message.replace(/^(.*?:)?\d+:\d+: /, '')}`);
+/** sax messages go on with "\nLine: …"; InputError carries the line itself. */
+function xmlError(file: string, parser: SAXParser, err: Error): InputError {
+  const what = err.message.split('\n')[0];
+  return new InputError(file, parser.line + 1, `broken XML: ${what.charAt(0).toLowerCase()}${what.slice(1)}`);
 }
 
 /** Reads a TMX file, one PairRecord per <tu> (line = the line of its start tag). */
 export async function* readTmx(file: string, opts: TmxReadOptions = {}): AsyncGenerator<PairRecord> {
   const progress = await ByteProgress.forFiles([file], opts.onBytes);
-  const parser = new SaxesParser({ position: true });
+  const parser = sax.parser(true, { position: true });
   const ready: PairRecord[] = [];
   const walker = new TmxWalker(parser, file, (tu) => {
     const srcLang = opts.srcLang ?? walker.srclang;
@@ -163,9 +166,9 @@ export async function* readTmx(file: string, opts: TmxReadOptions = {}): AsyncGe
     checkSides(rec, opts.allowEmpty, file);
     ready.push(rec);
   });
-  parser.on('error', (err) => {
+  parser.onerror = (err) => {
     throw xmlError(file, parser, err);
-  });
+  };
   for await (const piece of readTextPieces(file, progress, opts.signal, false)) {
     parser.write(piece.text);
     yield* ready.splice(0);
