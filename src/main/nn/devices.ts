@@ -31,6 +31,8 @@ export function preferenceOrder(setting: DeviceSetting, platform: NodeJS.Platfor
 export interface OpenOptions {
   device?: DeviceSetting;
   threads?: number;
+  /** Let idle intra-op threads spin (ORT default); off shares a busy machine better. */
+  spin?: boolean;
   /** Receives the one line naming the provider (default: console.info). */
   log?: (line: string) => void;
 }
@@ -44,6 +46,7 @@ function sessionOptions(device: DeviceName, o: OpenOptions): ort.InferenceSessio
     graphOptimizationLevel: 'all',
     executionMode: 'sequential',
     ...(o.threads ? { intraOpNumThreads: o.threads, interOpNumThreads: 1 } : {}),
+    extra: { session: { intra_op: { allow_spinning: o.spin ? '1' : '0' } } },
   };
 }
 

@@ -1,13 +1,13 @@
 // LSTM cell and bidirectional LSTM, unrolled over a static (bucketed) length T.
-// Math, per step with input projection pₜ = xₜ·Wx + b and gate order [i, f, g, o]:
-//   z = pₜ + h·Wh;  i, f, o = σ(zᵢ), σ(z_f), σ(zₒ);  g = tanh(z_g)
+// Math, per step with input projection pₜ = xₜ·Wx + b and gate order [i, f, o, g]:
+//   z = pₜ + h·Wh;  [i, f, o] = σ(z[:3H]);  g = tanh(z[3H:])
 //   c' = f ⊙ c + i ⊙ g;  h' = o ⊙ tanh(c')
 // Masking (m ∈ {0,1} per batch row, [B, 1]): padded steps keep the state,
-//   c ← m·c' + (1−m)·c,  h ← m·h' + (1−m)·h,  output yₜ = m·h'.
+//   c ← c + m·(c' − c),  h ← h + m·(h' − h);  outputs y = m ⊙ [h₁ … h_T] (one product).
 // The input projection for all steps is one MatMul; the backward direction runs the same
 // cell over reversed time, so right-padding never reaches a real token's state.
 import type { Value } from '../graph.ts';
-import { add, concat, matmul, mul, sigmoid, slice, split, squeeze, sub, tanh, transpose, unsqueeze, zerosLike } from '../ops/index.ts';
+import { add, concat, matmul, mul, reshape, sigmoid, slice, split, squeeze, sub, tanh, transpose, unsqueeze, zerosLike } from '../ops/index.ts';
 import { linear } from './layers.ts';
 import type { Scope } from './scope.ts';
 
@@ -16,14 +16,14 @@ export interface LstmState {
   c: Value;
 }
 
-/** One LSTM step from a precomputed input projection p [B, 4H]. */
+/** One LSTM step from a precomputed input projection p [B, 4H]; m [B, 1] masks padding. */
 export function lstmCell(wh: Value, p: Value, s: LstmState, m: Value): LstmState {
   const hidden = wh.dim(0) as number;
-  const [zi, zf, zg, zo] = split(add(p, matmul(s.h, wh)), [hidden, hidden, hidden, hidden], 1);
-  const c2 = add(mul(sigmoid(zf), s.c), mul(sigmoid(zi), tanh(zg)));
-  const h2 = mul(sigmoid(zo), tanh(c2));
-  const keep = sub(1, m);
-  return { h: add(mul(m, h2), mul(keep, s.h)), c: add(mul(m, c2), mul(keep, s.c)) };
+  const [ifo, zg] = split(add(p, matmul(s.h, wh)), [3 * hidden, hidden], 1);
+  const [i, f, o] = split(sigmoid(ifo), [hidden, hidden, hidden], 1);
+  const c2 = add(mul(f, s.c), mul(i, tanh(zg)));
+  const h2 = mul(o, tanh(c2));
+  return { h: add(s.h, mul(m, sub(h2, s.h))), c: add(s.c, mul(m, sub(c2, s.c))) };
 }
 
 /** Splits [B, T, F] into T steps of [B, F]. */
@@ -34,7 +34,7 @@ function steps(x: Value): Value[] {
   return pieces.map((p) => squeeze(p, [0]));
 }
 
-/** One direction over all steps: outputs [B, T, H]. */
+/** One direction over all steps: outputs [B, T, H], zero at padded positions. */
 export function lstm(s: Scope, x: Value, mask: Value, hidden: number, reverse = false): Value {
   const proj = steps(linear(s.sub('x'), x, 4 * hidden));
   const masks = steps(unsqueeze(mask, [-1]));
@@ -42,12 +42,12 @@ export function lstm(s: Scope, x: Value, mask: Value, hidden: number, reverse = 
   const h0 = zerosLike(slice(proj[0], [0], [hidden], [1]));
   let state: LstmState = { h: h0, c: h0 };
   const out: Value[] = new Array(proj.length);
-  const order = proj.map((_, i) => (reverse ? proj.length - 1 - i : i));
-  for (const t of order) {
+  for (let k = 0; k < proj.length; k++) {
+    const t = reverse ? proj.length - 1 - k : k;
     state = lstmCell(wh, proj[t], state, masks[t]);
-    out[t] = unsqueeze(mul(masks[t], state.h), [1]);
+    out[t] = state.h;
   }
-  return concat(out, 1);
+  return mul(reshape(concat(out, 1), [0, proj.length, hidden]), unsqueeze(mask, [-1]));
 }
 
 /** Bidirectional LSTM: [B, T, E] → [B, T, 2H] (forward ++ backward features). */

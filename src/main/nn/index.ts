@@ -1,0 +1,23 @@
+// nn/: the public surface other modules build on — graph builder and ops, autodiff,
+// blocks and losses, optimiser, checkpoints and export, devices, and the training runtime.
+export { Graph, Value, type Dim, type Shape, type Param } from './graph.ts';
+export * as op from './ops/index.ts';
+export { grad } from './autodiff.ts';
+export { gradcheck } from './gradcheck.ts';
+export { Program, type Feeds } from './session.ts';
+export { Tensor, floats, int64s, zeros, floatData, cloneTensor, type DType, type FloatDType } from './tensor.ts';
+export { Rng, glorotUniform, normalInit, constantInit } from './init.ts';
+export { Scope } from './blocks/scope.ts';
+export { linear, embedding, layerNorm, maybeDropout } from './blocks/layers.ts';
+export { lstm, biLstm, lstmCell } from './blocks/lstm.ts';
+export { multiHeadAttention, transformerEncoderLayer } from './blocks/attention.ts';
+export { meanPool, maxPool, clsPool } from './blocks/pooling.ts';
+export { infoNce, marginContrastive, crossEntropy } from './blocks/losses.ts';
+export { type AdamWConfig, adamwUpdate, appendAdamW } from './optim/adamw.ts';
+export { makeSchedule, type Schedule, type ScheduleConfig } from './optim/schedule.ts';
+export { Trainer, type TrainerOptions, type TrainState } from './runtime/trainer.ts';
+export { startTraining, type TrainHandle, type TrainOutcome } from './runtime/train-job.ts';
+export type { Recipe, TrainJob, Progress } from './runtime/protocol.ts';
+export { saveCheckpoint, loadCheckpoint, exportOnnx } from './checkpoint/checkpoint.ts';
+export { readSafetensors, writeSafetensors } from './checkpoint/safetensors.ts';
+export { openSession, parseDevice, preferenceOrder, type DeviceName, type DeviceSetting } from './devices.ts';
