@@ -30,6 +30,7 @@ export function register(program: Command): void {
     .option('--links-one-based', 'link indices start at 1')
     .action(async (projectFile: string, file: string, o: ImportFlags) => {
       const format = o.format ?? (o.tgtFile ? 'moses' : detectFormat(file));
+      if (!format) throw new UserError(`${file}: cannot tell the format from the extension; give --format`);
       const parsed = importOptionsSchema.safeParse({
         file, format, tgtFile: o.tgtFile, header: o.header, srcColumn: column(o.srcColumn), tgtColumn: column(o.tgtColumn),
         tokenization: o.pretokenized ? 'pretokenized' : 'segment', linksFile: o.links,

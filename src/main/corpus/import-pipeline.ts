@@ -45,8 +45,10 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
   let ok = false;
   try {
     const records = openRecords(options, {
+      srcLang: meta.srcLang,
+      tgtLang: meta.tgtLang,
       signal: run.signal,
-      onBytes: (done, total) => run.progress?.(done, total, 'importing'),
+      onBytes: (done: number, total: number) => run.progress?.(done, total, 'importing'),
     });
     const writer = new BatchWriter(store, importId,
       { data: options.file, links: options.linksFile ?? options.file, linksBase: options.linksOneBased ? 1 : 0 });

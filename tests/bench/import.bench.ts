@@ -1,0 +1,92 @@
+// `npm run bench -- import [--pairs N] [--pretok-pairs N]`: import speed and memory.
+// The 265 Lao–Thai embassy pairs (resources/sample) are cycled to 200,000 pairs (CSV)
+// and imported with segmentation into a new project; the same pairs, pre-tokenized, are
+// cycled to 1,000,000 pairs (Moses files) and imported with --pretokenized; and, in the
+// same run, Intl.Segmenter alone on this thread over the same text gives the baseline.
+// Each import runs in its own process (import-run.ts) so its peak RSS is its own.
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { normalizeText } from '../../src/main/text/normalize.ts';
+import { segment } from '../../src/main/text/segment.ts';
+import { sampleCorpusPath } from '../../src/main/corpus/sample.ts';
+
+interface RunResult { pairs: number; seconds: number; maxRssMb: number }
+
+function samplePairs(): [string, string][] {
+  const rows = parse(readFileSync(sampleCorpusPath()), { bom: true, columns: true }) as { lao_sent: string; thai_sent: string }[];
+  return rows.map((r) => [normalizeText(r.lao_sent), normalizeText(r.thai_sent)]);
+}
+
+async function writeCycled(path: string, n: number, line: (i: number) => string): Promise<void> {
+  const out = createWriteStream(path);
+  let chunk = '';
+  for (let i = 0; i < n; i++) {
+    chunk += line(i);
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await new Promise<void>((r) => out.on('close', () => r()));
+}
+
+function csvField(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+function segmenterBaseline(pairs: [string, string][], seconds = 5): { pairsPerSec: number; charsPerSec: number } {
+  let done = 0;
+  let chars = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < seconds * 1000) {
+    const [lo, th] = pairs[done % pairs.length];
+    segment(lo, 'lo');
+    segment(th, 'th');
+    chars += lo.length + th.length;
+    done++;
+  }
+  const s = (performance.now() - t0) / 1000;
+  return { pairsPerSec: done / s, charsPerSec: chars / s };
+}
+
+function runImport(args: string[]): RunResult {
+  const r = spawnSync(process.execPath, ['bin/tsx-run.js', 'tests/bench/import-run.ts', ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`import run failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as RunResult;
+}
+
+function flag(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(name);
+  return i === -1 ? fallback : Number(args[i + 1]);
+}
+
+export default async function main(args: string[]): Promise<void> {
+  const nSeg = flag(args, '--pairs', 200_000);
+  const nTok = flag(args, '--pretok-pairs', 1_000_000);
+  const dir = mkdtempSync(join(tmpdir(), 'mekong-bench-import-'));
+  try {
+    const pairs = samplePairs();
+    const csv = join(dir, 'cycled.csv');
+    await writeCycled(csv, nSeg + 1, (i) => (i === 0 ? 'lao_sent,thai_sent\n' : `${csvField(pairs[(i - 1) % pairs.length][0])},${csvField(pairs[(i - 1) % pairs.length][1])}\n`));
+    const tok = pairs.map(([lo, th]) => [segment(lo, 'lo'), segment(th, 'th')].map((ts) => ts.map((t) => t.text).join(' ')));
+    await writeCycled(join(dir, 'tok.lo'), nTok, (i) => tok[i % tok.length][0] + '\n');
+    await writeCycled(join(dir, 'tok.th'), nTok, (i) => tok[i % tok.length][1] + '\n');
+
+    const base = segmenterBaseline(pairs);
+    const seg = runImport([join(dir, 'seg.mekong'), csv, '--csv']);
+    const pre = runImport([join(dir, 'tok.mekong'), join(dir, 'tok.lo'), join(dir, 'tok.th')]);
+    const segRate = seg.pairs / seg.seconds;
+    const preRate = pre.pairs / pre.seconds;
+    console.log(`Intl.Segmenter alone, 1 thread: ${base.pairsPerSec.toFixed(0)} pairs/s, ${(base.charsPerSec / 1e6).toFixed(2)}M chars/s`);
+    console.log('| import | pairs | seconds | pairs/s | ratio | peak RSS | target |');
+    console.log('|---|---|---|---|---|---|---|');
+    console.log(`| segmented (CSV) | ${seg.pairs} | ${seg.seconds.toFixed(1)} | ${segRate.toFixed(0)} | ${(segRate / base.pairsPerSec).toFixed(2)}x segmenter | ${seg.maxRssMb.toFixed(0)} MB | ≥1.5x, <1 GB |`);
+    console.log(`| pre-tokenized (Moses) | ${pre.pairs} | ${pre.seconds.toFixed(1)} | ${preRate.toFixed(0)} | — | ${pre.maxRssMb.toFixed(0)} MB | ≥100,000/s, <1 GB |`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

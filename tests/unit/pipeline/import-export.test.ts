@@ -1,0 +1,118 @@
+// The import and export pipelines on real files into real project files: segmentation,
+// links files, all-or-nothing failure and cancel, filters, and the JSONL round trip.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { runImport } from '../../../src/main/corpus/import-pipeline.ts';
+import { runExport } from '../../../src/main/corpus/export-pipeline.ts';
+import { sampleCorpusPath } from '../../../src/main/corpus/sample.ts';
+import { ProjectStore } from '../../../src/main/store/project-store.ts';
+import { goldAlignmentOf, linkInserter, createAlignment } from '../../../src/main/store/alignments.ts';
+import { CancelledError } from '../../../src/main/errors.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+
+const dir = tempDir();
+let n = 0;
+const fresh = (src = 'lo', tgt = 'th') => ProjectStore.create(join(dir, `p${n++}.mekong`), { name: 't', srcLang: src, tgtLang: tgt });
+const sampleOptions = { file: sampleCorpusPath(), format: 'csv', header: true, srcColumn: 'lao_sent', tgtColumn: 'thai_sent', tokenization: 'segment' } as const;
+
+function write(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('import', () => {
+  test('the Lao–Thai sample, segmented: 265 pairs, tokens slicing the normalised text', async () => {
+    const store = fresh();
+    expect(await runImport(store, sampleOptions)).toMatch(/imported 265 pairs/);
+    const { total, pairs } = store.listPairs({}, 0, 5);
+    expect(total).toBe(265);
+    for (const p of pairs) {
+      expect(p.srcTokens.length).toBeGreaterThan(5);
+      for (const t of [...p.srcTokens, ...p.tgtTokens]) expect(t.text).toBe((p.srcTokens.includes(t) ? p.src : p.tgt).slice(t.start, t.end));
+    }
+    expect(pairs[0].tgtTokens.map((t) => t.text)).toContain('เอกอัครราชทูต');
+    store.close();
+  });
+
+  test('Moses files with a 1-based Pharaoh links file become an import alignment', async () => {
+    const store = fresh('en', 'vi');
+    const src = write('m.en', 'the house\ngood morning\n');
+    const tgt = write('m.vi', 'ngôi nhà\nchào buổi sáng\n');
+    const links = write('m.links', '1-1 2-2\n1-1 2p2 2-3\n');
+    await runImport(store, { file: src, tgtFile: tgt, format: 'moses', tokenization: 'pretokenized', linksFile: links, linksFormat: 'pharaoh', linksOneBased: true });
+    const info = store.info();
+    expect(info.alignments).toEqual([{ id: expect.any(Number), origin: 'import', name: links, annotator: null, links: 5 }]);
+    const second = store.getPair(store.listPairs({}, 0, 2).pairs[1].id);
+    expect(second.tgtTokens.map((t) => t.text)).toEqual(['chào', 'buổi', 'sáng']);
+    expect(second.alignments[0].links).toEqual([
+      { s: 0, t: 0, kind: 'sure', score: null },
+      { s: 1, t: 1, kind: 'possible', score: null },
+      { s: 1, t: 2, kind: 'sure', score: null },
+    ]);
+    store.close();
+  });
+
+  test('a link out of range fails the whole import with file, line and reason', async () => {
+    const store = fresh('en', 'vi');
+    await runImport(store, { file: write('ok.en', 'a b\n'), tgtFile: write('ok.vi', 'c d\n'), format: 'moses', tokenization: 'pretokenized' });
+    const src = write('r.en', 'one two\nthree four\n');
+    const tgt = write('r.vi', 'một hai\nba bốn\n');
+    const links = write('r.links', '0-0 1-1\n0-0 1-5\n');
+    await expect(runImport(store, { file: src, tgtFile: tgt, format: 'moses', tokenization: 'pretokenized', linksFile: links }))
+      .rejects.toThrow(`${links}:2: link 1-5: target index 5 out of range (sentence has 2 tokens)`);
+    expect(store.info().pairs).toBe(1);
+    expect(store.info().alignments).toEqual([]);
+    store.close();
+  });
+
+  test('cancel mid-import leaves the project as it was', async () => {
+    const store = fresh();
+    const controller = new AbortController();
+    const run = runImport(store, sampleOptions, { signal: controller.signal, progress: () => controller.abort() });
+    await expect(run).rejects.toBeInstanceOf(CancelledError);
+    expect(store.info().pairs).toBe(0);
+    expect((store.db.prepare('SELECT count(*) AS n FROM pairs').get() as { n: number }).n).toBe(0);
+    store.close();
+  });
+});
+
+describe('export', () => {
+  test('JSONL export → import → export is byte-identical', async () => {
+    const store = fresh();
+    await runImport(store, sampleOptions);
+    const ids = store.listPairs({}, 0, 3).pairs.map((p) => p.id);
+    store.updatePair('anna', ids[0], { status: 'done', note: 'checked "ambassador" — ok\nline two 🙂' });
+    store.updatePair('anna', ids[1], { status: 'flagged', split: 'test' });
+    const gold = goldAlignmentOf(store.db, 'anna');
+    const model = createAlignment(store.db, { origin: 'model', name: 'ibm2 run 1' });
+    store.db.transaction(() => {
+      linkInserter(store.db, gold)(ids[0], [{ s: 0, t: 0, kind: 'sure', score: null }, { s: 2, t: 1, kind: 'possible', score: null }]);
+      linkInserter(store.db, model)(ids[0], [{ s: 0, t: 0, kind: 'sure', score: 0.9731 }, { s: 1, t: 1, kind: 'sure', score: 0.5 }]);
+      linkInserter(store.db, model)(ids[2], [{ s: 3, t: 2, kind: 'sure', score: 0.125 }]);
+    })();
+    const first = join(dir, 'first.jsonl');
+    await runExport(store, { file: first, format: 'jsonl' });
+    const again = fresh();
+    await runImport(again, { file: first, format: 'jsonl', tokenization: 'segment' });
+    const second = join(dir, 'second.jsonl');
+    await runExport(again, { file: second, format: 'jsonl' });
+    expect(readFileSync(second)).toEqual(readFileSync(first));
+    expect(readFileSync(first, 'utf8').split('\n')[0]).toContain('"anna"');
+    store.close();
+    again.close();
+  });
+
+  test('filters by status and writes Pharaoh, 1-based on request', async () => {
+    const store = fresh('en', 'vi');
+    await runImport(store, { file: write('f.en', 'a b\nc d\n'), tgtFile: write('f.vi', 'x y\nz w\n'), format: 'moses', tokenization: 'pretokenized',
+      linksFile: write('f.links', '0-0 1-1\n0-1\n') });
+    const [p1] = store.listPairs({}, 0, 2).pairs;
+    store.updatePair('anna', p1.id, { status: 'done' });
+    const out = join(dir, 'done.pharaoh');
+    await runExport(store, { file: out, format: 'pharaoh', status: ['done'], oneBased: true });
+    expect(readFileSync(out, 'utf8')).toBe('1-1 2-2\n');
+    store.close();
+  });
+});
