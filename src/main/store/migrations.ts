@@ -33,7 +33,6 @@ export const MIGRATIONS: readonly string[] = [
     split      TEXT NOT NULL DEFAULT 'train' CHECK (split IN ('train', 'dev', 'test')),
     note       TEXT NOT NULL DEFAULT ''
   );
-  CREATE INDEX pairs_import ON pairs(import_id);
   CREATE INDEX pairs_status ON pairs(status);
 
   CREATE TABLE models (
