@@ -18,7 +18,8 @@ export function resourcesDir(): string {
 /** The built renderer (out/renderer), served in browser mode. */
 export function rendererDir(): string {
   const candidates = [join(here, '../renderer'), join(here, '../../out/renderer'), join(here, '../../../out/renderer')];
-  return candidates.find((c) => existsSync(join(c, 'index.html'))) ?? candidates[1];
+  // From src/main, '../renderer' is the renderer's source (its index.html loads main.ts): skip it.
+  return candidates.find((c) => existsSync(join(c, 'index.html')) && !existsSync(join(c, 'main.ts'))) ?? candidates[1];
 }
 
 /** Per-user data folder (sample project, settings); MEKONG_DATA_DIR overrides it. */
