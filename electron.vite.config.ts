@@ -32,7 +32,8 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    // assetsInlineLimit 0: small font subsets would otherwise become data: URLs, which the CSP's font-src 'self' blocks.
+    build: { assetsInlineLimit: 0, rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
     plugins: [svelte({ configFile: resolve('svelte.config.js') })],
   },
 });
