@@ -12,7 +12,10 @@ import { cloneTensor, Tensor } from '../tensor.ts';
 
 export interface TrainerOptions extends AdamWConfig {
   schedule: ScheduleConfig | Schedule;
-  /** Where AdamW runs: appended to the training graph, or as a host typed-array loop. */
+  /**
+   * Where AdamW runs: appended to the training graph (default: it measured faster on CPU
+   * in `npm run bench -- nn`), or as a host typed-array loop over returned gradients.
+   */
   optimizer?: 'graph' | 'host';
   /** Parameters left unchanged (their values are still fed). */
   frozen?: readonly string[];
