@@ -25,27 +25,37 @@ export interface SegmentPoolOptions {
   wordLists?: Record<string, WordList>;
 }
 
+/** How the pool tokenizes: segment() or pretokenized() (input already tokenized). */
+export type Tokenization = 'segment' | 'pretokenized';
+
+/** A text after prepareBatch: normalised, with its token offsets (offsets.ts). */
+export interface PreparedText {
+  text: string;
+  offsets: Uint32Array;
+}
+
 export interface PoolWorkerData {
   wordLists: Record<string, string[]>;
 }
 
 export type PoolMessage =
-  | { type: 'chunk'; id: number; texts: string[]; langs: string[] }
+  | { type: 'chunk'; id: number; texts: string[]; langs: string[]; normalize: boolean; tokenization: Tokenization }
   | { type: 'words'; lang: string; words: string[] };
 
-/** Token count per text and the texts' token offsets, concatenated. */
+/** Token count per text, the texts' token offsets concatenated, normalised texts (null: unchanged). */
 export interface ChunkResult {
   id: number;
   counts: Uint32Array;
   offsets: Uint32Array;
+  texts: (string | null)[];
 }
 
 export type ChunkReply = ChunkResult | { id: number; error: string };
 
+type Job = Pick<PoolMessage & { type: 'chunk' }, 'normalize' | 'tokenization'>;
+
 interface Task {
-  id: number;
-  texts: string[];
-  langs: string[];
+  message: PoolMessage & { type: 'chunk' };
   resolve: (reply: ChunkResult) => void;
   reject: (error: Error) => void;
 }
@@ -94,16 +104,17 @@ export class SegmentPool {
   }
 
   /** Token offsets (offsets.ts encoding) of each item, in input order. */
-  segmentBatchOffsets(items: readonly SegmentItem[]): Promise<Uint32Array[]> {
-    if (this.closed) return Promise.reject(new Error('segment pool is closed'));
-    const chunk = Math.min(CHUNK_MAX, Math.max(1, Math.ceil(items.length / this.slots.length)));
-    const parts: Promise<Uint32Array[]>[] = [];
-    for (let from = 0; from < items.length; from += chunk) parts.push(this.run(items.slice(from, from + chunk)));
-    const all = Promise.all(parts).then((lists) => lists.flat());
-    this.outstanding.add(all);
-    const forget = () => this.outstanding.delete(all);
-    all.then(forget, forget);
-    return all;
+  async segmentBatchOffsets(items: readonly SegmentItem[]): Promise<Uint32Array[]> {
+    const prepared = await this.runBatch(items, { normalize: false, tokenization: 'segment' });
+    return prepared.map((p) => p.offsets);
+  }
+
+  /**
+   * Raw texts normalised (normalizeText) and tokenized in the workers, so the caller's
+   * thread does neither; `tokenization` 'pretokenized' splits on whitespace only.
+   */
+  prepareBatch(items: readonly SegmentItem[], tokenization: Tokenization): Promise<PreparedText[]> {
+    return this.runBatch(items, { normalize: true, tokenization });
   }
 
   /** Replaces the word list of `lang` in every worker (for batches sent after this call). */
@@ -119,18 +130,32 @@ export class SegmentPool {
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 
-  private async run(items: SegmentItem[]): Promise<Uint32Array[]> {
+  private runBatch(items: readonly SegmentItem[], job: Job): Promise<PreparedText[]> {
+    if (this.closed) return Promise.reject(new Error('segment pool is closed'));
+    const chunk = Math.min(CHUNK_MAX, Math.max(1, Math.ceil(items.length / this.slots.length)));
+    const parts: Promise<PreparedText[]>[] = [];
+    for (let from = 0; from < items.length; from += chunk) parts.push(this.run(items.slice(from, from + chunk), job));
+    const all = Promise.all(parts).then((lists) => lists.flat());
+    this.outstanding.add(all);
+    const forget = () => this.outstanding.delete(all);
+    all.then(forget, forget);
+    return all;
+  }
+
+  private async run(items: SegmentItem[], job: Job): Promise<PreparedText[]> {
+    const texts = items.map((x) => x.text);
     const reply = await new Promise<ChunkResult>((resolve, reject) => {
       this.queue.push({
-        id: this.nextId++, texts: items.map((x) => x.text), langs: items.map((x) => x.lang), resolve, reject,
+        message: { type: 'chunk', id: this.nextId++, texts, langs: items.map((x) => x.lang), ...job }, resolve, reject,
       });
       this.dispatch();
     });
-    const out: Uint32Array[] = new Array(items.length);
+    const out: PreparedText[] = new Array(items.length);
     let at = 0;
     for (let i = 0; i < items.length; i++) {
-      out[i] = reply.offsets.subarray(at, at + 2 * reply.counts[i]);
-      at += 2 * reply.counts[i];
+      const end = at + 2 * reply.counts[i];
+      out[i] = { text: reply.texts[i] ?? texts[i], offsets: reply.offsets.subarray(at, end) };
+      at = end;
     }
     return out;
   }
@@ -140,10 +165,9 @@ export class SegmentPool {
       const slot = this.slots.reduce((a, b) => (b.running.size < a.running.size ? b : a));
       if (slot.running.size >= IN_FLIGHT_PER_WORKER) return;
       const task = this.queue.shift()!;
-      slot.running.set(task.id, task);
+      slot.running.set(task.message.id, task);
       if (slot.running.size === 1) slot.worker.ref();
-      const message: PoolMessage = { type: 'chunk', id: task.id, texts: task.texts, langs: task.langs };
-      slot.worker.postMessage(message);
+      slot.worker.postMessage(task.message);
     }
   }
 

@@ -38,7 +38,7 @@ function segmenterFor(locale: string): Intl.Segmenter {
 
 /** Whitespace (Unicode White_Space) or U+200B: never inside a token. */
 function isGap(c: number): boolean {
-  if (c > 0x20 && c < 0x85) return false;
+  if (c > 0x20 && c < 0x1680) return c === 0x85 || c === 0xa0;
   return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0 || c === 0x1680
     || (c >= 0x2000 && c <= 0x200b) || c === 0x2028 || c === 0x2029 || c === 0x202f
     || c === 0x205f || c === 0x3000 || c === 0xfeff;
@@ -127,9 +127,8 @@ export function segmentOffsets(text: string, lang: string, options: SegmentOptio
   return Uint32Array.from(out);
 }
 
-/** Offsets of tokens separated by runs of whitespace or U+200B (already tokenized input). */
-export function pretokenizedOffsets(text: string): Uint32Array {
-  const out: number[] = [];
+/** Appends spans of the tokens separated by runs of whitespace or U+200B to `out`. */
+export function pretokenizedInto(text: string, out: number[]): void {
   let start = -1;
   for (let i = 0; i <= text.length; i++) {
     const gap = i === text.length || isGap(text.charCodeAt(i));
@@ -138,6 +137,12 @@ export function pretokenizedOffsets(text: string): Uint32Array {
       start = -1;
     } else if (!gap && start < 0) start = i;
   }
+}
+
+/** pretokenized() as a compact offsets array (already tokenized input). */
+export function pretokenizedOffsets(text: string): Uint32Array {
+  const out: number[] = [];
+  pretokenizedInto(text, out);
   return Uint32Array.from(out);
 }
 

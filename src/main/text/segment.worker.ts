@@ -1,10 +1,12 @@
 // Segmentation worker of SegmentPool: builds its word lists once from workerData, then
-// answers each chunk of texts with the token count per text and one flat offsets array for
-// the whole chunk (both transferred, so no per-token object crosses the thread boundary).
+// answers each chunk of texts (normalised first when asked) with the token count per text,
+// one flat offsets array for the whole chunk (both transferred, so no per-token object
+// crosses the thread boundary) and the normalised texts that differ from their input.
 import { parentPort, workerData } from 'node:worker_threads';
 import { resolveLang } from './lang.ts';
-import type { ChunkResult, PoolMessage, PoolWorkerData } from './segment-pool.ts';
-import { segmentInto } from './segment.ts';
+import { normalizeText } from './normalize.ts';
+import type { ChunkResult, PoolMessage, PoolWorkerData, Tokenization } from './segment-pool.ts';
+import { pretokenizedInto, segmentInto } from './segment.ts';
 import { WordList } from './word-list.ts';
 
 const lists = new Map<string, WordList>();
@@ -12,16 +14,27 @@ for (const [lang, words] of Object.entries((workerData as PoolWorkerData).wordLi
   lists.set(lang, WordList.fromWords(words));
 }
 
-function segmentChunk(id: number, texts: string[], langs: string[]): ChunkResult {
-  const counts = new Uint32Array(texts.length);
-  const out: number[] = [];
-  for (let i = 0; i < texts.length; i++) {
-    const lang = resolveLang(langs[i], texts[i]);
-    const before = out.length;
-    segmentInto(texts[i], lang, out, { words: lists.get(lang) });
-    counts[i] = (out.length - before) / 2;
+function tokenizeInto(text: string, lang: string, tokenization: Tokenization, out: number[]): void {
+  if (tokenization === 'pretokenized') {
+    pretokenizedInto(text, out);
+    return;
   }
-  return { id, counts, offsets: Uint32Array.from(out) };
+  const code = resolveLang(lang, text);
+  segmentInto(text, code, out, { words: lists.get(code) });
+}
+
+function runChunk(msg: PoolMessage & { type: 'chunk' }): ChunkResult {
+  const counts = new Uint32Array(msg.texts.length);
+  const texts: (string | null)[] = new Array(msg.texts.length).fill(null);
+  const out: number[] = [];
+  msg.texts.forEach((raw, i) => {
+    const text = msg.normalize ? normalizeText(raw) : raw;
+    if (text !== raw) texts[i] = text;
+    const before = out.length;
+    tokenizeInto(text, msg.langs[i], msg.tokenization, out);
+    counts[i] = (out.length - before) / 2;
+  });
+  return { id: msg.id, counts, offsets: Uint32Array.from(out), texts };
 }
 
 parentPort!.on('message', (msg: PoolMessage) => {
@@ -30,7 +43,7 @@ parentPort!.on('message', (msg: PoolMessage) => {
     return;
   }
   try {
-    const reply = segmentChunk(msg.id, msg.texts, msg.langs);
+    const reply = runChunk(msg);
     parentPort!.postMessage(reply, [reply.counts.buffer as ArrayBuffer, reply.offsets.buffer as ArrayBuffer]);
   } catch (e) {
     parentPort!.postMessage({ id: msg.id, error: e instanceof Error ? e.message : String(e) });
