@@ -68,6 +68,9 @@ export function toModelProto(graph: Graph, outputs: Readonly<Record<string, Valu
   const { nodes, used } = live(graph, Object.values(outputs));
   const node = nodes.map(nodeProto);
   for (const [name, v] of Object.entries(outputs)) {
+    if (name !== v.name && (graph.inputs.some((i) => i.name === name) || graph.initializers.has(name))) {
+      throw new Error(`output name '${name}' is already an input or constant of the graph`);
+    }
     if (name !== v.name) node.push({ name: `out_${name}`, opType: 'Identity', input: [v.name], output: [name], attribute: [] });
   }
   const inputs = graph.inputs.filter((v) => used.has(v));
