@@ -1,10 +1,11 @@
 // Gradient-check table: one row per primitive op (and the small composites), each
 // comparing autodiff against central finite differences in float64.
 import { describe, expect, test } from 'vitest';
-import type { Graph, Value } from '../../../src/main/nn/graph.ts';
+import { Graph, type Value } from '../../../src/main/nn/graph.ts';
 import { gradcheck, type GradcheckOptions } from '../../../src/main/nn/gradcheck.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
 import * as op from '../../../src/main/nn/ops/index.ts';
+import { getOp, registeredOps } from '../../../src/main/nn/ops/registry.ts';
 import { Tensor, int64s } from '../../../src/main/nn/tensor.ts';
 
 const rng = new Rng(42);
@@ -61,6 +62,8 @@ const rows: Row[] = [
   ['Where', (g, [a, b]) => op.where(mask(g, [1, 0, 1, 0, 0, 1], [2, 3]), a, b), [t([2, 3]), t([3])]],
   ['LayerNorm (decomposed)', (_, [x, s, b]) => op.layerNorm(x, s, b), [t([2, 4]), t([4]), t([4])]],
   ['L2 normalize', (_, [x]) => op.l2Normalize(x), [t([2, 3])]],
+  ['Cast (float64 → float64) and Identity', (_, [x]) => op.identity(op.cast(x, 'float64')), [t([2, 2])]],
+  ['EyeLike (constant in x)', (_, [x]) => op.mul(x, op.eyeLike(x)), [t([3, 3])]],
   ['Dropout (seeded, training)', (_, [x]) => op.dropout(x, 0.5, 11), [t([3, 4])], { freshSession: true }],
 ];
 
@@ -82,6 +85,17 @@ describe('VJP rules match finite differences (float32, no float64 kernel)', () =
   test.each(erfRows)('%s', async (_name, build, inputs, opts) => {
     expect(await gradcheck(build, inputs, opts)).toBeLessThan(2e-3);
   });
+});
+
+test('every registered op with a VJP appears in a gradient-check row', () => {
+  const used = new Set<string>();
+  for (const [, build, inputs] of [...rows, ...erfRows]) {
+    const g = new Graph();
+    build(g, inputs.map((x, i) => g.input(`x${i}`, x.type as 'float64', [...x.dims])));
+    for (const n of g.nodes) used.add(n.op);
+  }
+  const withVjp = registeredOps().filter((name) => getOp(name).vjp && name !== 'StopGradient');
+  expect(withVjp.filter((name) => !used.has(name))).toEqual([]);
 });
 
 test('a wrong VJP would be caught: the check fails for a perturbed function', async () => {
