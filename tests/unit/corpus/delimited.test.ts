@@ -43,14 +43,23 @@ describe('embassy CSV', () => {
 });
 
 describe('hand-made TSV/CSV', () => {
-  it('handles BOM, CRLF, quoted tabs and newlines, blank lines, and no header', async () => {
+  it('handles BOM, CRLF (read as LF inside quotes), quoted tabs and newlines, blank lines, no header', async () => {
     const f = put(dir, 'a.tsv', '\uFEFFid\tlo\tth\r\n1\tສະບາຍດີ\tสวัสดี\r\n\r\n2\t"ແຖວ\r\nສອງ"\t"a\tb ""q"""\r\n');
     const recs = await collect(readDelimited(f, { srcColumn: 1, tgtColumn: 2 }));
     expect(recs.map((r) => [r.line, r.src, r.tgt])).toEqual([
       [1, 'lo', 'th'],
       [2, 'ສະບາຍດີ', 'สวัสดี'],
-      [4, 'ແຖວ\r\nສອງ', 'a\tb "q"'],
+      [4, 'ແຖວ\nສອງ', 'a\tb "q"'],
     ]);
+  });
+
+  it('reads quotes inside or after fields as text, and no quoting at all when asked', async () => {
+    const f = put(dir, 'q.tsv', 'จอ 5" นิ้ว\tຈໍ 5" ນິ້ວ\n"Hi," he said\t"ສະບາຍດີ"\n');
+    expect((await collect(readDelimited(f))).map((r) => [r.src, r.tgt])).toEqual([
+      ['จอ 5" นิ้ว', 'ຈໍ 5" ນິ້ວ'],
+      ['"Hi," he said', 'ສະບາຍດີ'],
+    ]);
+    expect((await collect(readDelimited(f, { quote: false })))[1].tgt).toBe('"ສະບາຍດີ"');
   });
 
   it('matches header names case-insensitively and picks the delimiter from the extension', async () => {
@@ -67,6 +76,8 @@ describe('hand-made TSV/CSV', () => {
     const e = put(dir, 'e.tsv', 'a\tb\nc\t  \n');
     await expectInputError(readDelimited(e), e, 2, 'empty target side');
     expect((await collect(readDelimited(e, { allowEmpty: true })))[1].tgt).toBe('  ');
+    const long = put(dir, 'long.tsv', 'a\t"b\n' + 'x\n'.repeat(10_000));
+    await expectInputError(readDelimited(long), long, 1, 'quoted field not closed within 10000 lines');
     const n = put(dir, 'n.csv', 'lo,th\nx,y\n');
     await expectInputError(readDelimited(n, { srcColumn: 'vi' }), n, 1, 'no column "vi" in the header (columns: lo, th)');
   });
@@ -89,7 +100,7 @@ describe('writeDelimited', () => {
       const f = join(dir, name);
       await writeDelimited(recs, f, { delimiter, header: ['lo', 'th'] });
       const back = await collect(readDelimited(f, { header: true }));
-      expect(back.map((r) => [r.src, r.tgt])).toEqual(recs.map((r) => [r.src, r.tgt]));
+      expect(back.map((r) => [r.src, r.tgt])).toEqual(recs.map((r) => [r.src, r.tgt.replace('\r\n', '\n')]));
     }
     expect(readFileSync(join(dir, 'w.tsv'), 'utf8')).toBe('lo\tth\n"ກ\tຂ"\t"ก\nข"\n"""quoted"""\tplain\na,b\t"c\r\nd"\n');
   });
