@@ -7,10 +7,11 @@ import { crossEntropy, infoNce, marginContrastive } from '../../../src/main/nn/b
 import { biLstm } from '../../../src/main/nn/blocks/lstm.ts';
 import { clsPool, maxPool, meanPool } from '../../../src/main/nn/blocks/pooling.ts';
 import { Scope } from '../../../src/main/nn/blocks/scope.ts';
-import type { Graph, Value } from '../../../src/main/nn/graph.ts';
+import { Graph, type Value } from '../../../src/main/nn/graph.ts';
 import { gradcheck } from '../../../src/main/nn/gradcheck.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
 import { add } from '../../../src/main/nn/ops/index.ts';
+import { Program } from '../../../src/main/nn/session.ts';
 import { Tensor, floats, int64s } from '../../../src/main/nn/tensor.ts';
 
 const rng = new Rng(3);
@@ -43,4 +44,23 @@ describe('blocks and losses match finite differences (float64)', () => {
   test.each(rows)('%s', async (_name, build, inputs) => {
     expect(await gradcheck(build, inputs)).toBeLessThan(1e-6);
   });
+});
+
+test('BiLSTM: a right-padded sequence gives the same features as the unpadded one', async () => {
+  const x = t([1, 4, 2]);
+  const run = async (len: number, mask: number[]) => {
+    const g = new Graph();
+    const xs = g.input('x', 'float64', [1, len, 2]);
+    const y = biLstm(scope(g), xs, g.constant(floats(mask, [1, len], 'float64')), 3);
+    const p = await Program.compile(g, { y }, { device: 'cpu' });
+    const feed = new Tensor('float64', (x.data as Float64Array).slice(0, len * 2), [1, len, 2]);
+    const params = Object.fromEntries([...g.params].map(([n, q]) => [n, q.init]));
+    const out = Array.from((await p.run({ x: feed, ...params })).y.data as Float64Array);
+    await p.release();
+    return out;
+  };
+  const padded = await run(4, [1, 1, 1, 0]);
+  const exact = await run(3, [1, 1, 1]);
+  padded.slice(0, 18).forEach((v, i) => expect(v).toBeCloseTo(exact[i], 12));
+  expect(padded.slice(18).every((v) => v === 0)).toBe(true);
 });
