@@ -42,7 +42,10 @@ export const sqrt = un('Sqrt');
 export const tanh = un('Tanh');
 export const sigmoid = un('Sigmoid');
 export const relu = un('Relu');
-export const erf = un('Erf');
+export function erf(x: Value): Value {
+  if (x.dtype === 'float64') throw new Error('erf: ONNX Runtime has no float64 Erf kernel on CPU; use float32');
+  return x.graph.apply('Erf', [x])[0];
+}
 export const identity = un('Identity');
 /** Identity in the forward pass; blocks gradients. */
 export const stopGradient = un('StopGradient');
