@@ -61,6 +61,11 @@ export const channels = {
   'settings.setAnnotator': z.object({ annotator: z.string().trim().min(1).max(100) }).strict(),
   'import.start': importOptionsSchema,
   'export.start': exportOptionsSchema,
+  'align.start': z.object({
+    method: z.string().min(1).max(40),
+    sym: z.string().min(1).max(40).default('gdfa'),
+    lowercase: z.boolean().optional(),
+  }).strict(),
   'jobs.cancel': z.object({ jobId: z.string().min(1).max(64) }).strict(),
 } as const;
 
@@ -114,6 +119,9 @@ export interface AppInfo {
   mode: 'electron' | 'browser';
   annotator: string;
   project: ProjectInfo | null;
+  /** Statistical alignment methods and symmetrisations the Align job offers (first = default). */
+  alignMethods: string[];
+  symmetrisations: string[];
 }
 
 /** What each channel resolves to. */
@@ -134,6 +142,7 @@ export interface Results {
   'settings.setAnnotator': null;
   'import.start': { jobId: string };
   'export.start': { jobId: string };
+  'align.start': { jobId: string };
   'jobs.cancel': null;
 }
 

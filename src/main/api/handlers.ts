@@ -10,6 +10,9 @@ import { mergeTokensEdit, splitTokenEdit } from '../store/token-edits.ts';
 import { runImport } from '../corpus/import-pipeline.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
+import { alignProject } from '../align/project-align.ts';
+import { DEFAULT_METHOD, METHODS, methodPlan } from '../align/methods.ts';
+import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
 import type { AppContext } from './context.ts';
 
 type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
@@ -30,7 +33,11 @@ function replaceStore(ctx: AppContext, next: ProjectStore): void {
 }
 
 export const handlers: { [C in Channel]: Handler<C> } = {
-  'app.info': (ctx) => ({ version: ctx.version, mode: ctx.mode, annotator: ctx.annotator, project: ctx.store?.info() ?? null }),
+  'app.info': (ctx) => ({
+    version: ctx.version, mode: ctx.mode, annotator: ctx.annotator, project: ctx.store?.info() ?? null,
+    alignMethods: [DEFAULT_METHOD, ...Object.keys(METHODS).filter((m) => m !== DEFAULT_METHOD)],
+    symmetrisations: Object.keys(SYMMETRISATIONS),
+  }),
   'project.create': (ctx, i) => {
     replaceStore(ctx, ProjectStore.create(i.path, { name: i.name, srcLang: i.srcLang, tgtLang: i.tgtLang }));
     return store(ctx).info();
@@ -70,6 +77,13 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   'export.start': (ctx, i) => {
     const source = store(ctx);
     const { jobId } = ctx.jobs.start('export', (progress, signal) => runExport(source, i, { progress, signal }));
+    return { jobId };
+  },
+  'align.start': (ctx, i) => {
+    const target = store(ctx);
+    methodPlan(i.method);
+    symmetriser(i.sym);
+    const { jobId } = ctx.jobs.start('align', (progress, signal) => alignProject(target, i, { progress, signal }));
     return { jobId };
   },
   'jobs.cancel': (ctx, i) => {

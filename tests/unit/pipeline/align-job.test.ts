@@ -1,0 +1,33 @@
+// The app's Align job on a real project: a model alignment with posteriors is stored,
+// gold links are kept, rejected links are never proposed.
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { alignProject } from '../../../src/main/align/project-align.ts';
+import { runImport } from '../../../src/main/corpus/import-pipeline.ts';
+import { sampleCorpusPath } from '../../../src/main/corpus/sample.ts';
+import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
+import { ProjectStore } from '../../../src/main/store/project-store.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+
+const dir = tempDir();
+
+test('aligns the sample, keeps gold, honours rejections, stores scores', async () => {
+  const store = ProjectStore.create(join(dir, 'a.mekong'), { name: 'a', srcLang: 'lo', tgtLang: 'th' });
+  await runImport(store, { file: sampleCorpusPath(), format: 'csv', header: true, srcColumn: 'lao_sent', tgtColumn: 'thai_sent', tokenization: 'segment' });
+  const first = store.listPairs({}, 0, 1).pairs[0];
+  const gold = goldAlignmentOf(store.db, 'anna');
+  linkInserter(store.db, gold)(first.id, [{ s: 0, t: 0, kind: 'sure', score: null }]);
+  store.db.prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 1, 1, 'anna', 'now')`).run(first.id);
+  const steps: number[] = [];
+  const message = await alignProject(store, { method: 'ibm1', sym: 'gdfa' }, { progress: (done) => steps.push(done) });
+  expect(message).toMatch(/aligned 265 pairs with ibm1 \+ gdfa/);
+  expect(steps.length).toBeGreaterThan(0);
+  const model = store.info().alignments.find((a) => a.origin === 'model')!;
+  expect(model.links).toBeGreaterThan(265 * 5);
+  const links = store.getPair(first.id).alignments.find((a) => a.alignmentId === model.id)!.links;
+  expect(links).toContainEqual(expect.objectContaining({ s: 0, t: 0 }));
+  expect(links).not.toContainEqual(expect.objectContaining({ s: 1, t: 1 }));
+  for (const l of links) expect(l.score).toBeGreaterThanOrEqual(0);
+  for (const l of links) expect(l.score).toBeLessThanOrEqual(1);
+  store.close();
+});
