@@ -1,7 +1,9 @@
 // Parallel segmentation on worker_threads. A batch is cut into chunks (up to CHUNK_MAX texts,
 // spread over all workers), each worker keeps at most two chunks in flight so it never idles
 // between messages, and replies with token counts plus one flat offsets array per chunk
-// (transferred). Results come back in input order. Word lists (keyed by language) are sent
+// (transferred). Results come back in input order. segmentBatch takes normalised text;
+// prepareBatch takes raw text and also normalises in the workers (the import path: the
+// caller's thread is left with parsing and SQLite writes). Word lists (keyed by language) are sent
 // to every worker once at start, and again only when setWordList replaces one. Idle
 // workers are unref'd, so a forgotten pool does not keep the process alive; close() waits
 // for outstanding batches, then terminates the workers.
