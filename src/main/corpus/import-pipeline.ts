@@ -17,6 +17,7 @@ import { createAlignment, goldAlignmentOf, linkInserter } from '../store/alignme
 import { beginImport, finishImport } from '../store/imports.ts';
 import { pairInserter, type NewPair } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
+import { projectWordLists } from '../store/word-lists.ts';
 import { addLink, checkLinks, type LinkedPair } from './links.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
 import { openRecords } from './records.ts';
@@ -40,7 +41,7 @@ interface Prepared {
 export async function runImport(store: ProjectStore, options: ImportOptions, run: RunOptions = {}): Promise<string> {
   const meta = store.meta();
   const importId = beginImport(store.db, options.file, options.format);
-  const ownPool = options.tokenization === 'segment' && !run.pool ? new SegmentPool() : null;
+  const ownPool = options.tokenization === 'segment' && !run.pool ? new SegmentPool({ wordLists: await projectWordLists(store) }) : null;
   const pool = run.pool ?? ownPool;
   let ok = false;
   try {
