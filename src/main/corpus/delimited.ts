@@ -132,19 +132,22 @@ async function* delimitedRecords(
   if (pending.length) throw new InputError(file, start, 'quoted field not closed before the end of the file');
 }
 
-/** Column indices for source and target from the header (or null) and the options. */
+/** Column indices for source and target from the header (or null; at `line`) and the options. */
 function resolveColumns(
   header: string[] | null,
   opts: DelimitedReadOptions,
   file: string,
+  line = 0,
 ): [number, number] {
   const pick = (col: string | number | undefined, fallback: number): number => {
     if (col === undefined) return fallback;
     if (typeof col === 'number') return col;
-    if (header === null) throw new InputError(file, 0, `column "${col}" chosen by name but the file is read without a header`);
+    if (header === null) {
+      throw new InputError(file, line, `column "${col}" chosen by name but the file is read without a header`);
+    }
     const exact = header.indexOf(col);
     const i = exact !== -1 ? exact : header.findIndex((h) => h.trim().toLowerCase() === col.trim().toLowerCase());
-    if (i === -1) throw new InputError(file, 1, `no column "${col}" in the header (columns: ${header.join(', ')})`);
+    if (i === -1) throw new InputError(file, line, `no column "${col}" in the header (columns: ${header.join(', ')})`);
     return i;
   };
   return [pick(opts.srcColumn, 0), pick(opts.tgtColumn, 1)];
@@ -161,15 +164,18 @@ export async function* readDelimited(
   let width = -1;
   for await (const [fields, line] of delimitedRecords(file, progress, opts)) {
     if (width === -1) width = fields.length;
-    else if (fields.length !== width) throw new InputError(file, line, `expected ${width} columns, found ${fields.length}`);
+    if (fields.length !== width) {
+      throw new InputError(file, line, `expected ${width} columns, found ${fields.length}`);
+    }
     if (cols === null) {
-      cols = resolveColumns(fields, opts, file);
+      cols = resolveColumns(fields, opts, file, line);
       continue;
     }
     const [si, ti] = cols;
     const missing = Math.max(si, ti);
     if (missing >= fields.length) {
-      throw new InputError(file, line, `no column ${missing} (the record has ${fields.length} columns, counted from 0)`);
+      const reason = `no column ${missing} (the record has ${fields.length} columns, counted from 0)`;
+      throw new InputError(file, line, reason);
     }
     const rec: PairRecord = { line, src: fields[si], tgt: fields[ti] };
     checkSides(rec, opts.allowEmpty, file);

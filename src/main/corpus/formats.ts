@@ -56,9 +56,10 @@ function needLangs(opts: AnyWriteOptions): TmxWriteOptions {
   return { ...opts, srcLang, tgtLang };
 }
 
-const delimited = (delimiter: string) => ({
-  read: ((files, opts) => readDelimited(files[0], { ...opts, delimiter: opts?.delimiter ?? delimiter })) as PairReader,
-  write: ((records, [t], opts) => writeDelimited(records, t, { ...opts, delimiter: opts?.delimiter ?? delimiter })) as Writer,
+/** TSV or CSV: the format fixes the delimiter unless the options name one. */
+const delimited = (delimiter: string): { read: PairReader; write: Writer } => ({
+  read: (files, opts) => readDelimited(files[0], { ...opts, delimiter: opts?.delimiter ?? delimiter }),
+  write: (records, [t], opts) => writeDelimited(records, t, { ...opts, delimiter: opts?.delimiter ?? delimiter }),
 });
 
 export const FORMATS: readonly (PairFormatInfo | LinksFormatInfo)[] = [
@@ -85,8 +86,8 @@ export const FORMATS: readonly (PairFormatInfo | LinksFormatInfo)[] = [
     write: (records, [t], opts) => writeJsonl(records, t, opts),
   },
   {
-    id: 'pharaoh', label: 'Pharaoh links (i-j, i?j, ipj)', extensions: ['.align', '.links', '.pharaoh', '.out'], files: 1,
-    kind: 'links',
+    id: 'pharaoh', label: 'Pharaoh links (i-j, i?j, ipj)', extensions: ['.align', '.links', '.pharaoh', '.out'],
+    files: 1, kind: 'links',
     readLinks: readPharaoh,
     write: (records, [t], opts) => writePharaoh(records, t, opts),
   },
@@ -108,7 +109,9 @@ export function readerFor(format: string): PairReader {
   const info = formatInfo(format);
   if (info.kind !== 'pairs') throw new UserError(`${info.label} holds links, not sentence pairs`);
   return (files, opts) => {
-    if (files.length !== info.files) throw new UserError(`${info.label} reads ${info.files} file(s), got ${files.length}`);
+    if (files.length !== info.files) {
+      throw new UserError(`${info.label} reads ${info.files} file(s), got ${files.length}`);
+    }
     return info.read(files, opts);
   };
 }
@@ -121,11 +124,15 @@ export function linksReaderFor(format: string): LinksReader {
 }
 
 /** The writer of any format; `targets` is one path or stream (two for Moses). */
-export function writerFor(format: string): (records: RecordSource, targets: WriteTarget | WriteTarget[], opts?: AnyWriteOptions) => Promise<void> {
+export function writerFor(
+  format: string,
+): (records: RecordSource, targets: WriteTarget | WriteTarget[], opts?: AnyWriteOptions) => Promise<void> {
   const info = formatInfo(format);
-  return (records, targets, opts) => {
+  return async (records, targets, opts) => {
     const list = Array.isArray(targets) ? targets : [targets];
-    if (list.length !== info.files) throw new UserError(`${info.label} writes ${info.files} file(s), got ${list.length}`);
+    if (list.length !== info.files) {
+      throw new UserError(`${info.label} writes ${info.files} file(s), got ${list.length}`);
+    }
     return info.write(records, list, opts);
   };
 }

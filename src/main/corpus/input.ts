@@ -23,7 +23,7 @@ export interface ReadOptions {
   allowEmpty?: boolean;
 }
 
-/** A piece of decoded text made of whole lines; `line` is the file line it starts on. */
+/** A piece of decoded text (whole lines unless asked otherwise); `line` is the file line it starts on. */
 export interface TextPiece {
   text: string;
   line: number;
@@ -39,10 +39,7 @@ export class ByteProgress {
 
   static async forFiles(files: string[], onBytes?: ReadOptions['onBytes']): Promise<ByteProgress> {
     const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
-    return new ByteProgress(
-      sizes.reduce((a, b) => a + b, 0),
-      onBytes,
-    );
+    return new ByteProgress(sizes.reduce((a, b) => a + b, 0), onBytes);
   }
 
   add(n: number): void {
@@ -65,22 +62,23 @@ function countNewlines(s: string): number {
   return n;
 }
 
-/** Decodes `bytes` (whole lines) strictly; on failure names the first bad line. */
+/** Decodes `bytes` strictly; on failure decodes line by line to name the first bad line. */
 function decodeStrict(decoder: TextDecoder, bytes: Uint8Array, file: string, line: number): string {
   try {
     return decoder.decode(bytes);
   } catch {
-    let start = 0;
-    for (let l = line; ; l++) {
+    let l = line;
+    for (let start = 0; start <= bytes.length; l++) {
       const nl = bytes.indexOf(NL, start);
       const end = nl === -1 ? bytes.length : nl;
       try {
         decoder.decode(bytes.subarray(start, end));
       } catch {
-        throw new InputError(file, l, 'invalid UTF-8');
+        break;
       }
       start = end + 1;
     }
+    throw new InputError(file, l, 'invalid UTF-8');
   }
 }
 

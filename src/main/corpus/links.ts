@@ -103,7 +103,10 @@ export async function* attachLinks(
       const g = ended ? null : await it.next();
       if (g === null || g.done) {
         ended = true;
-        if (!opts.openEnded) throw new InputError(opts.file, last, `links file ends at line ${last} but the pairs continue (pair at line ${pair.line})`);
+        if (!opts.openEnded) {
+          const reason = `links file ends at line ${last} but the pairs continue (pair at line ${pair.line})`;
+          throw new InputError(opts.file, last, reason);
+        }
       } else last = g.value.line;
       const links = g === null || g.done ? [] : g.value.links;
       const alignment: AlignmentRecord = { origin: 'import', source: opts.source ?? opts.file, links };

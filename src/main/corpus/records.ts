@@ -2,7 +2,14 @@
 // mapped onto the registry in formats.ts, with an optional links file attached to the
 // pair stream as an `import` alignment.
 import type { ImportOptions } from '../../shared/api.ts';
-import { detectLinksFormat, linksReaderFor, readerFor, writerFor, type AnyReadOptions, type AnyWriteOptions } from './formats.ts';
+import {
+  detectLinksFormat,
+  linksReaderFor,
+  readerFor,
+  writerFor,
+  type AnyReadOptions,
+  type AnyWriteOptions,
+} from './formats.ts';
 import { attachLinks, type LinkedPair } from './links.ts';
 import type { RecordSource, WriteTarget } from './output.ts';
 import type { PairRecord } from './record.ts';

@@ -20,7 +20,9 @@ interface TalpRow {
 
 function parseRow(text: string, file: string, line: number): TalpRow {
   const m = ROW.exec(text);
-  if (!m) throw new InputError(file, line, `bad TALP line "${text}": expected "sentno srcpos tgtpos [S|P] [confidence]"`);
+  if (!m) {
+    throw new InputError(file, line, `bad TALP line "${text}": expected "sentno srcpos tgtpos [S|P] [confidence]"`);
+  }
   const sentence = Number(m[1]);
   const [s, t] = [Number(m[2]), Number(m[3])];
   const score = m[5] === undefined ? null : Number(m[5]);
@@ -46,7 +48,8 @@ export async function* readTalp(
       const line = batch.line + i;
       const row = parseRow(batch.lines[i], file, line);
       if (row.sentence < current) {
-        throw new InputError(file, line, `sentence ${row.sentence} after sentence ${current}: lines must be grouped by sentence in order`);
+        const reason = `sentence ${row.sentence} after sentence ${current}: lines must be grouped by sentence in order`;
+        throw new InputError(file, line, reason);
       }
       for (; current < row.sentence; current++) {
         yield group;
@@ -65,8 +68,9 @@ export async function writeTalp(
   target: WriteTarget,
   opts: Omit<LinksWriteOptions, 'base'> = {},
 ): Promise<void> {
+  const score = (l: Link): string => (opts.scores && l.score !== null ? ` ${l.score}` : '');
   const render = (l: Link, n: number): string =>
-    `${n} ${l.s + 1} ${l.t + 1} ${l.kind === 'sure' ? 'S' : 'P'}${opts.scores && l.score !== null ? ` ${l.score}` : ''}\n`;
+    `${n} ${l.s + 1} ${l.t + 1} ${l.kind === 'sure' ? 'S' : 'P'}${score(l)}\n`;
   await writeRendered(
     records,
     target,

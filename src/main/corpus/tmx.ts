@@ -107,8 +107,9 @@ class TmxWalker {
 
   private endNoteOrProp(): void {
     if (!this.tu || this.textTarget === null) return;
-    if (this.textTarget === 'note') this.tu.note = this.tu.note === undefined ? this.buffer : `${this.tu.note}\n${this.buffer}`;
-    else this.tu.props.set(this.propType, this.buffer);
+    const { tu, buffer } = this;
+    if (this.textTarget === 'note') tu.note = tu.note === undefined ? buffer : `${tu.note}\n${buffer}`;
+    else tu.props.set(this.propType, buffer);
     this.textTarget = null;
   }
 
@@ -121,7 +122,9 @@ class TmxWalker {
 function propValue<T extends string>(tu: TuState, type: string, allowed: readonly T[], file: string): T | undefined {
   const v = tu.props.get(type);
   if (v === undefined) return undefined;
-  if (!allowed.includes(v as T)) throw new InputError(file, tu.line, `${type} "${v}" is not one of ${allowed.join(', ')}`);
+  if (!allowed.includes(v as T)) {
+    throw new InputError(file, tu.line, `${type} "${v}" is not one of ${allowed.join(', ')}`);
+  }
   return v as T;
 }
 
@@ -133,7 +136,8 @@ function tuToRecord(tu: TuState, srcLang: string, opts: TmxReadOptions, file: st
     : tu.tuvs.find((v) => v !== s && langMatch(v.lang, srcLang) === 0);
   if (!s || !t) {
     if (opts.skipMissing) return null;
-    const which = !s ? `source language "${srcLang}"` : opts.tgtLang ? `target language "${opts.tgtLang}"` : 'a target language';
+    const target = opts.tgtLang ? `target language "${opts.tgtLang}"` : 'a target language';
+    const which = !s ? `source language "${srcLang}"` : target;
     throw new InputError(file, tu.line, `<tu> has no <tuv> for ${which}`);
   }
   const rec: PairRecord = { line: tu.line, src: s.text, tgt: t.text };
