@@ -1,6 +1,7 @@
 // The import dialog's choices and their translation into the contract's import options
 // (uploading local files first in browser mode). Only options that apply to the chosen
-// format are sent.
+// format are sent. Errors naming an uploaded file's server-side path are given back the
+// name the user chose it by.
 import type { ImportOptions, importFormats } from '../../../shared/api.ts';
 import type { Uploader } from './app-state.svelte.ts';
 import { emptySource, isChosen, serverPath, type FileSource } from './file-source.ts';
@@ -27,24 +28,40 @@ export class ImportForm {
   linksFormat = $state<'pharaoh' | 'talp'>('pharaoh');
   linksOneBased = $state(false);
 
+  private readonly uploads = new Map<string, string>();
+
   readonly tabular = $derived(this.format === 'tsv' || this.format === 'csv');
   readonly complete = $derived(
     isChosen(this.file) && (this.format !== 'moses' || isChosen(this.tgtFile)) && (!this.withLinks || isChosen(this.linksFile)),
   );
 
   async options(upload: Uploader | null): Promise<ImportOptions> {
-    const options: ImportOptions = { format: this.format, file: await serverPath(this.file, upload), tokenization: this.tokenization };
-    if (this.format === 'moses') options.tgtFile = await serverPath(this.tgtFile, upload);
+    const path = (source: FileSource) => this.serverPath(source, upload);
+    const options: ImportOptions = { format: this.format, file: await path(this.file), tokenization: this.tokenization };
+    if (this.format === 'moses') options.tgtFile = await path(this.tgtFile);
     if (this.tabular) {
       options.header = this.header;
       options.srcColumn = column(this.srcColumn);
       options.tgtColumn = column(this.tgtColumn);
     }
     if (this.withLinks) {
-      options.linksFile = await serverPath(this.linksFile, upload);
+      options.linksFile = await path(this.linksFile);
       options.linksFormat = this.linksFormat;
       options.linksOneBased = this.linksOneBased;
     }
     return options;
+  }
+
+  /** An error message with uploaded files' server paths replaced by their local names. */
+  explain(message: string): string {
+    let text = message;
+    for (const [path, name] of this.uploads) text = text.replaceAll(path, name);
+    return text;
+  }
+
+  private async serverPath(source: FileSource, upload: Uploader | null): Promise<string> {
+    const path = await serverPath(source, upload);
+    if (source.mode === 'upload' && source.file) this.uploads.set(path, source.file.name);
+    return path;
   }
 }
