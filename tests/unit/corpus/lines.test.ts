@@ -55,11 +55,18 @@ describe('readMoses', () => {
     await expectInputError(readMoses(badBig, other), badBig, 40_001, 'invalid UTF-8');
   });
 
-  it('throws CancelledError when aborted', async () => {
-    const lo = put(dir, 'c.lo', 'a\n'.repeat(10));
+  it('throws CancelledError when aborted, before or during the read', async () => {
+    const lo = put(dir, 'c.lo', 'ກ ຂ ຄ\n'.repeat(300_000));
     const ac = new AbortController();
     ac.abort();
     await expect(collect(readMoses(lo, lo, { signal: ac.signal }))).rejects.toBeInstanceOf(CancelledError);
+    const late = new AbortController();
+    let n = 0;
+    const read = async () => {
+      for await (const _ of readMoses(lo, lo, { signal: late.signal })) if (++n === 10) late.abort();
+    };
+    await expect(read()).rejects.toBeInstanceOf(CancelledError);
+    expect(n).toBeLessThan(300_000);
   });
 
   it('writes two files that read back, line breaks inside texts becoming spaces', async () => {
