@@ -91,9 +91,12 @@ function cleanup(s: string): string {
   return dropInertJoiners(cleaned).replace(ZWSP_RUN, '\u200B');
 }
 
+// Stage bits of `scan`, and the extra bits of the per-code-unit KIND table.
 const CLEANUP = 1;
 const NFC = 2;
 const THAI_LAO = 4;
+const CHECK_THAI_LAO = 8;
+const ZWSP = 16;
 
 function isThaiLaoMark(c: number): boolean {
   return c === 0x0e31 || (c >= 0x0e34 && c <= 0x0e3a) || (c >= 0x0e47 && c <= 0x0e4e)
@@ -121,6 +124,18 @@ function isInvisibleOrSpace(c: number): boolean {
     || (c >= 0x205f && c <= 0x2069) || c === 0xfeff || (c >= 0xfff9 && c <= 0xfffb);
 }
 
+function kindOf(c: number): number {
+  if (c === 0x200b) return ZWSP;
+  if (isInvisibleOrSpace(c)) return CLEANUP;
+  if (c < 0x0e00 || c > 0x0eff) return c >= 0x0300 ? NFC : 0;
+  const check = MARK_RANK[c - 0x0e00] >= 0 || c === 0x0e32 || c === 0x0eb2 || c === 0x0e40 || c === 0x0ec0;
+  const reordered = c === 0x0e3a || c === 0x0eba; // PHINTHU, Lao VIRAMA: NFC moves them
+  return (check ? CHECK_THAI_LAO : 0) | (reordered ? NFC : 0);
+}
+
+/** Per UTF-16 code unit: what `scan` must do with it (0 for almost all text). */
+const KIND = Uint8Array.from({ length: 0x10000 }, (_, c) => kindOf(c));
+
 /** Which stages (CLEANUP, NFC, THAI_LAO bits) could change `s`. */
 function scan(s: string): number {
   let flags = 0;
@@ -128,13 +143,12 @@ function scan(s: string): number {
   let pp = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0x0e00 && c <= 0x0eff) {
-      if (thaiLaoTrigger(c, p, pp)) flags |= THAI_LAO;
-      if (c === 0x0e3a || c === 0x0eba) flags |= NFC; // PHINTHU, Lao VIRAMA: reordered by NFC
-    } else if (c >= 0x0300) {
-      if (isInvisibleOrSpace(c) || (c === 0x200b && p === 0x200b)) flags |= CLEANUP;
-      else flags |= NFC;
-    } else if (isInvisibleOrSpace(c)) flags |= CLEANUP;
+    const kind = KIND[c];
+    if (kind !== 0) {
+      flags |= kind & (CLEANUP | NFC);
+      if (kind & CHECK_THAI_LAO && thaiLaoTrigger(c, p, pp)) flags |= THAI_LAO;
+      if (kind & ZWSP && p === 0x200b) flags |= CLEANUP;
+    }
     pp = p;
     p = c;
   }

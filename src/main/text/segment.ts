@@ -129,13 +129,12 @@ export function segmentOffsets(text: string, lang: string, options: SegmentOptio
 
 /** Appends spans of the tokens separated by runs of whitespace or U+200B to `out`. */
 export function pretokenizedInto(text: string, out: number[]): void {
-  let start = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const gap = i === text.length || isGap(text.charCodeAt(i));
-    if (gap && start >= 0) {
-      out.push(start, i);
-      start = -1;
-    } else if (!gap && start < 0) start = i;
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    while (i < n && isGap(text.charCodeAt(i))) i++;
+    const start = i;
+    while (i < n && !isGap(text.charCodeAt(i))) i++;
+    if (i > start) out.push(start, i);
   }
 }
 
