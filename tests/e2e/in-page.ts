@@ -5,6 +5,9 @@ export interface GlyphProbe {
   /** Width of a base letter, then of the same letter plus a combining vowel mark. */
   base: number;
   marked: number;
+  /** Width of a word in the page's own font stack for the language, and in the bundled family alone. */
+  word: number;
+  wordInFamily: number;
   /** Faces of the family the page has actually loaded. */
   loadedFaces: number;
   check: boolean;
@@ -12,25 +15,31 @@ export interface GlyphProbe {
 
 /**
  * Measures how text in `lang` renders with the page's own font stack. With a real font a
- * combining mark adds no advance width; a missing glyph is drawn as a box that does.
+ * combining mark adds no advance width; a missing glyph is drawn as a box that does. A
+ * word measures the same in the page's stack as in the bundled family alone when that
+ * family is what draws it.
  */
-export function glyphProbe(lang: string, family: string, base: string, mark: string): string {
-  const args = JSON.stringify({ lang, family, base, mark });
-  return `(async ({ lang, family, base, mark }) => {
-    const width = (text) => {
+export function glyphProbe(lang: string, family: string, base: string, mark: string, word: string): string {
+  const args = JSON.stringify({ lang, family, base, mark, word });
+  return `(async ({ lang, family, base, mark, word }) => {
+    const width = (text, fontFamily = '') => {
       const s = document.createElement('span');
       s.lang = lang;
       s.textContent = text;
       s.style.cssText = 'position:absolute;left:0;top:0;visibility:hidden;white-space:pre;font-size:32px';
+      if (fontFamily) s.style.fontFamily = fontFamily;
       document.body.append(s);
       const w = s.getBoundingClientRect().width;
       s.remove();
       return w;
     };
-    width(base + mark);
+    width(base + mark + word);
     await document.fonts.ready;
     const loadedFaces = [...document.fonts].filter((f) => f.family.replace(/["']/g, '') === family && f.status === 'loaded').length;
-    return { base: width(base), marked: width(base + mark), loadedFaces, check: document.fonts.check('16px "' + family + '"', base) };
+    return {
+      base: width(base), marked: width(base + mark), word: width(word), wordInFamily: width(word, '"' + family + '"'),
+      loadedFaces, check: document.fonts.check('16px "' + family + '"', base),
+    };
   })(${args})`;
 }
 

@@ -10,6 +10,7 @@ import { startHarness, type Harness } from './harness.ts';
 
 const PAIRS = 150_000;
 let h: Harness;
+let corpus: string;
 
 /** Scrolls the pair list to a fraction of its height and waits until the rows in view are loaded. */
 async function scrollTo(fraction: number): Promise<number[]> {
@@ -26,7 +27,7 @@ async function scrollTo(fraction: number): Promise<number[]> {
 
 beforeAll(async () => {
   h = await startHarness();
-  const file = join(h.dir, 'large.tsv');
+  const file = (corpus = join(h.dir, 'large.tsv'));
   const lines = Array.from({ length: PAIRS }, (_, i) => `${i + 1} ສະບາຍ ດີ ປີ ໃໝ່\tสวัสดี ปี ใหม่ ${i + 1}`);
   writeFileSync(file, `${lines.join('\n')}\n`);
   expect((await dispatch(h.ctx, 'project.create', { path: join(h.dir, 'large.mekong'), name: 'Large', srcLang: 'lo', tgtLang: 'th' })).ok).toBe(true);
@@ -58,7 +59,7 @@ describe('a 150,000-pair corpus', () => {
 
     const end = await scrollTo(1);
     expect(end.at(-1)).toBe(PAIRS);
-    await h.screenshot('08-large-end');
+    await h.screenshot('09-large-end');
   });
 
   it('moves by keyboard to the last pair and back', async () => {
@@ -72,5 +73,22 @@ describe('a 150,000-pair corpus', () => {
     const heading = await h.page.getByTestId('pair-detail').getByRole('heading', { level: 2 }).textContent();
     expect(Number(heading?.replace('Pair #', ''))).toBeLessThan(PAIRS - 1);
     expect(h.pageErrors).toEqual([]);
+  });
+
+  it('cancels a long import from its dialog and keeps the project as it was', async () => {
+    const { page } = h;
+    await page.getByRole('button', { name: 'Import…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import a corpus' });
+    await dialog.getByLabel('Format').selectOption('tsv');
+    await dialog.getByLabel('First line is a header').uncheck();
+    await dialog.getByLabel('Corpus file: path').fill(corpus);
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await dialog.locator('[data-testid="job-progress"][data-phase="running"]').waitFor();
+    await dialog.getByText(/^\d+%$/).waitFor();
+    await h.screenshot('10-import-running');
+    await dialog.getByRole('button', { name: 'Cancel import' }).click();
+    await dialog.locator('[data-testid="job-progress"][data-phase="cancelled"]').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(page.getByTestId('count-total').textContent()).resolves.toBe('150,000');
   });
 });

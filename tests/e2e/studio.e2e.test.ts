@@ -1,7 +1,7 @@
 // The studio end to end in browser mode: start screen, create a project, import the
 // bundled Lao–Thai sample CSV with segmentation, see Lao and Thai tokens rendered with
 // the bundled fonts, filter by text and status, change statuses and watch the counts,
-// see an import error, and open the sample project from the start screen.
+// export one status, see an import error, and open the sample project from the start screen.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -93,13 +93,18 @@ describe('browser mode', () => {
     await page.getByTestId('pair-detail').getByRole('heading', { name: 'Pair #1' }).waitFor();
   });
 
-  it('renders Lao and Thai with the bundled fonts, not boxes', async () => {
-    for (const [lang, family, base, mark] of [['lo', 'Noto Sans Lao', 'ກ', '\u0EB4'], ['th', 'Noto Sans Thai', 'ก', '\u0E34']]) {
-      const probe = (await h.page.evaluate(glyphProbe(lang, family, base, mark))) as GlyphProbe;
+  it('renders Lao, Thai, Khmer and Chinese with the bundled fonts, not boxes', async () => {
+    const scripts = [
+      ['lo', 'Noto Sans Lao', 'ກ', '\u0EB4', 'ເອກອັກຄະຣາຊະທູດ'], ['th', 'Noto Sans Thai', 'ก', '\u0E34', 'เอกอัครราชทูต'],
+      ['km', 'Noto Sans Khmer', 'ក', '\u17B7', 'ឯកអគ្គរាជទូត'], ['zh', 'Noto Sans SC', '中', '', '大使馆'],
+    ];
+    for (const [lang, family, base, mark, word] of scripts) {
+      const probe = (await h.page.evaluate(glyphProbe(lang, family, base, mark, word))) as GlyphProbe;
       expect(probe.loadedFaces, `${family} loaded`).toBeGreaterThan(0);
       expect(probe.check).toBe(true);
       expect(probe.base).toBeGreaterThan(5);
       expect(Math.abs(probe.marked - probe.base), `${lang} combining mark takes no width`).toBeLessThan(1);
+      expect(Math.abs(probe.word - probe.wordInFamily), `${lang} drawn by ${family}`).toBeLessThan(0.5);
     }
   });
 
@@ -139,6 +144,23 @@ describe('browser mode', () => {
     expect(h.pageErrors).toEqual([]);
   });
 
+  it('exports the pairs of one status as JSONL', async () => {
+    const { page } = h;
+    const out = join(h.dir, 'done.jsonl');
+    await page.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export the corpus' });
+    await dialog.getByLabel('Format').selectOption('jsonl');
+    await dialog.getByLabel('Output file').fill(out);
+    await dialog.getByRole('group', { name: 'Statuses' }).getByLabel('Done').check();
+    await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+    await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor();
+    await h.screenshot('06-export-done');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]).status).toBe('done');
+  });
+
   it('shows a failed import with file, line and reason, and leaves the project as it was', async () => {
     const { page } = h;
     const broken = join(h.dir, 'broken.csv');
@@ -152,7 +174,7 @@ describe('browser mode', () => {
     await alert.waitFor();
     // The server names its temp copy of the upload; the dialog shows the file's own name.
     expect(await alert.locator('p').textContent()).toBe('broken.csv:3: empty target side');
-    await h.screenshot('06-import-error');
+    await h.screenshot('07-import-error');
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
     await expect(page.getByTestId('count-total').textContent()).resolves.toBe(String(rows.length));
   });
@@ -166,7 +188,7 @@ describe('browser mode', () => {
     await page.getByTestId('pair-list').locator('[role="row"] .tok').first().waitFor();
     await page.getByTestId('pair-list').locator('[role="row"]').nth(2).click();
     await page.getByTestId('pair-detail').getByRole('heading', { name: 'Pair #3' }).waitFor();
-    await h.screenshot('07-sample');
+    await h.screenshot('08-sample');
     expect(h.pageErrors).toEqual([]);
   });
 });
