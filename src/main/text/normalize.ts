@@ -8,8 +8,9 @@
 //     and embeddings (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), C0 controls
 //     other than TAB and LF, DEL and C1 controls.
 //  3. Spaces: NBSP U+00A0, narrow NBSP U+202F, U+2000–U+200A and U+205F become U+0020.
-//  4. ZWJ U+200D / ZWNJ U+200C are dropped where meaningless: next to Latin, Thai, Lao,
-//     Han, kana, digits, whitespace, punctuation or the text's edge. They are kept between
+//  4. ZWJ U+200D / ZWNJ U+200C are dropped where meaningless: when the base character on
+//     either side (combining marks skipped) is Latin, Thai, Lao, Han, kana, a digit,
+//     whitespace, punctuation or the text's edge. They are kept between
 //     characters of scripts that use them (Indic, Arabic, Khmer, Myanmar, emoji).
 //  5. ZERO WIDTH SPACE U+200B is kept (Thai and Lao writers mark word breaks with it;
 //     segmentation treats it as a boundary), but a run of them collapses to one.
@@ -22,7 +23,7 @@
 //     immediately repeated identical mark is dropped.
 //  9. Doubled leading vowel: Thai SARA E twice (เเ) becomes SARA AE (แ), Lao E twice (ເເ)
 //     becomes EI (ແ).
-//  10. NFC again, so the function is idempotent.
+//  10. NFC again; rules 7–10 repeat until nothing changes, so the function is idempotent.
 // Repetition marks (Thai ๆ U+0E46, Lao ໆ U+0EC6) are letters and stay untouched.
 // Speed: most sentences need none of this, so one pass over the char codes (`scan`) first
 // says which stages could change anything; a clean Lao or Thai sentence costs that pass
@@ -34,7 +35,8 @@ const INVISIBLE =
 const SPACES = /[\u00A0\u202F\u2000-\u200A\u205F]/g;
 const JOINERS = /[\u200C\u200D]/g;
 const ZWSP_RUN = /\u200B{2,}/g;
-/** Neighbours next to which ZWJ/ZWNJ carry no meaning. */
+const COMBINING = /\p{M}/u;
+/** Neighbours (the base characters either side) next to which ZWJ/ZWNJ carry no meaning. */
 const JOINER_INERT =
   /[\p{Script=Latin}\p{Script=Thai}\p{Script=Lao}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{N}\p{P}\s\u200B-\u200D]/u;
 
@@ -62,14 +64,17 @@ function orderMarks(run: string): string {
   return marks.filter((m, i) => m !== marks[i - 1]).join('');
 }
 
+/** The character `step` (±1) away from `at`, skipping combining marks; undefined at an edge. */
+function baseNeighbour(s: string, at: number, step: number): string | undefined {
+  let i = at + step;
+  while (i >= 0 && i < s.length && COMBINING.test(s[i])) i += step;
+  return s[i];
+}
+
 function dropInertJoiners(s: string): string {
   if (!s.includes('\u200C') && !s.includes('\u200D')) return s;
-  return s.replace(JOINERS, (j, at: number) => {
-    const before = s[at - 1];
-    const after = s[at + 1];
-    const inert = (ch: string | undefined) => ch === undefined || JOINER_INERT.test(ch);
-    return inert(before) || inert(after) ? '' : j;
-  });
+  const inert = (ch: string | undefined) => ch === undefined || JOINER_INERT.test(ch);
+  return s.replace(JOINERS, (j, at: number) => (inert(baseNeighbour(s, at, -1)) || inert(baseNeighbour(s, at, 1)) ? '' : j));
 }
 
 function fixThaiLao(s: string): string {
@@ -155,6 +160,17 @@ function scan(s: string): number {
   return flags;
 }
 
+/** Rules 7–9 until nothing changes (one pass can expose another case, e.g. ำ่่). */
+function fixThaiLaoFully(s: string): string {
+  let out = s;
+  for (let pass = 0; pass < 8; pass++) {
+    const next = fixThaiLao(out).normalize('NFC');
+    if (next === out || !(scan(next) & THAI_LAO)) return next;
+    out = next;
+  }
+  return out;
+}
+
 /** Cleans one sentence (see the rules above); idempotent. */
 export function normalizeText(raw: string): string {
   let s = raw;
@@ -163,6 +179,10 @@ export function normalizeText(raw: string): string {
     s = cleanup(s);
     flags = scan(s) | NFC;
   }
-  if (flags & NFC) s = s.normalize('NFC');
-  return flags & THAI_LAO ? fixThaiLao(s).normalize('NFC') : s;
+  if (flags & NFC) {
+    const composed = s.normalize('NFC');
+    if (composed !== s) flags = scan(composed); // reordering can bring Thai/Lao marks together
+    s = composed;
+  }
+  return flags & THAI_LAO ? fixThaiLaoFully(s) : s;
 }

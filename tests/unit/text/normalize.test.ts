@@ -64,3 +64,46 @@ test.skipIf(!embassyCsv)('is idempotent on the embassy sample and composes its d
   }
   expect(changed).toBeGreaterThan(0);
 });
+
+/** Small deterministic PRNG (mulberry32) for the random strings below. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const COMMON = [' ', '\u200B', '\u200D', '\u00A0', '\uFEFF', '\u00AD', '\r', 'e', '\u0301', 'a'];
+const ALPHABETS = [
+  ['ก', 'า', 'ำ', 'ั', 'ิ', 'ี', 'ุ', 'ู', 'ฺ', 'เ', '่', '้', '์', 'ํ', 'ๆ', ...COMMON],
+  ['ກ', 'າ', 'ຳ', 'ິ', 'ຸ', 'ຼ', 'ເ', '່', '້', 'ໍ', 'ໆ', ...COMMON],
+];
+
+/** What must never be left in normalised text (written independently of normalize.ts). */
+const LEFTOVERS: [string, RegExp][] = [
+  ['decomposed AM', /[\u0E4D\u0ECD][\u0E48-\u0E4B\u0EC8-\u0ECB]?[\u0E32\u0EB2]/],
+  ['tone after AM', /[\u0E33\u0EB3][\u0E48-\u0E4B\u0EC8-\u0ECB]/],
+  ['repeated mark', /([\u0E31\u0E34-\u0E3A\u0E47-\u0E4E\u0EB1\u0EB4-\u0EBC\u0EC8-\u0ECD])\1/],
+  ['Thai tone before vowel', /[\u0E48-\u0E4C][\u0E31\u0E34-\u0E3A\u0E47\u0E4D]/],
+  ['Lao tone before vowel', /[\u0EC8-\u0ECC][\u0EB1\u0EB4-\u0EBC\u0ECD]/],
+  ['Lao vowel before subscript LO', /[\u0EB1\u0EB4-\u0EB9\u0EBB\u0ECD]\u0EBC/],
+  ['doubled E', /\u0E40\u0E40|\u0EC0\u0EC0/],
+  ['invisible or odd space', /[\uFEFF\u00AD\u00A0\r]|\u200B\u200B/],
+];
+
+test('random Thai or Lao strings with invisibles: idempotent, NFC, nothing left to fix', () => {
+  const next = random(20260222);
+  for (let n = 0; n < 5000; n++) {
+    const length = 1 + Math.floor(next() * 12);
+    const alphabet = ALPHABETS[n % 2];
+    const raw = Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    const once = normalizeText(raw);
+    const codes = [...raw].map((c) => c.codePointAt(0)!.toString(16)).join(' ');
+    expect(normalizeText(once), codes).toBe(once);
+    expect(once.normalize('NFC'), codes).toBe(once);
+    for (const [name, re] of LEFTOVERS) expect(re.test(once), `${name} in ${codes}`).toBe(false);
+  }
+});
