@@ -141,6 +141,14 @@ describe('browser mode', () => {
     await statusFilter.getByRole('button', { name: 'Done' }).click();
     await statusFilter.getByRole('button', { name: 'Flagged' }).click();
     await page.getByTestId('match-count').filter({ hasText: `${rows.length} pairs` }).waitFor();
+
+    // Keyboard review: select pair 3, mark it flagged (4), then back to new (1).
+    await page.getByTestId('pair-list').locator('[data-pair-id="3"]').click({ position: { x: 20, y: 10 } });
+    await page.keyboard.press('4');
+    await page.getByTestId('count-flagged').filter({ hasText: /^1$/ }).waitFor();
+    await expect(page.getByLabel('Status of pair 3', { exact: true }).inputValue()).resolves.toBe('flagged');
+    await page.keyboard.press('1');
+    await page.getByTestId('count-flagged').filter({ hasText: /^0$/ }).waitFor();
     expect(h.pageErrors).toEqual([]);
   });
 
