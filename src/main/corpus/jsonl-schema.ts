@@ -16,19 +16,39 @@
 // Unknown keys are ignored. Writers emit keys in the order above, omit absent optional
 // keys, write numbers with JSON.stringify (shortest round-trip form) and end each line with
 // '\n', so export → import → export is byte-identical.
+//
+// Token and link tuples are checked by plain predicates inside the schema (z.custom):
+// they are most of a line, and z.tuple on them cost more than JSON.parse itself (4x the
+// predicates); with them, reading is bound by JSON.parse.
 import { z } from 'zod';
 import {
   ALIGNMENT_ORIGINS,
   PAIR_STATUSES,
   SPLITS,
   type AlignmentOrigin,
+  type LinkKind,
   type PairStatus,
   type Split,
 } from '../../shared/domain.ts';
 
-const index = z.number().int().nonnegative();
+const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
-export const TokenJson = z.tuple([index, index, z.string().optional()]);
+function isToken(v: unknown): v is [number, number] | [number, number, string] {
+  if (!Array.isArray(v) || !isIndex(v[0]) || !isIndex(v[1])) return false;
+  return v.length === 2 || (v.length === 3 && typeof v[2] === 'string');
+}
+
+function isLink(v: unknown): v is [number, number, LinkKind, number | null] {
+  if (!Array.isArray(v) || v.length !== 4 || !isIndex(v[0]) || !isIndex(v[1])) return false;
+  const [, , kind, score] = v;
+  const scoreOk = score === null || (typeof score === 'number' && score >= 0 && score <= 1);
+  return (kind === 'sure' || kind === 'possible') && scoreOk;
+}
+
+/** [start, end] or [start, end, "token text"]. */
+export const TokenJson = z.custom<[number, number] | [number, number, string]>(isToken, {
+  message: 'expected [start, end] or [start, end, "text"] with offsets ≥ 0',
+});
 
 const SideObject = z.object({
   text: z.string(),
@@ -41,12 +61,10 @@ export const SideJson = z.preprocess(
   SideObject,
 );
 
-export const LinkJson = z.tuple([
-  index,
-  index,
-  z.enum(['sure', 'possible']),
-  z.number().min(0).max(1).nullable(),
-]);
+/** [source index, target index, kind, score or null]. */
+export const LinkJson = z.custom<[number, number, LinkKind, number | null]>(isLink, {
+  message: 'expected [s, t, "sure"|"possible", score in [0, 1] or null]',
+});
 
 export const AlignmentJson = z.object({
   origin: z.enum(ALIGNMENT_ORIGINS as [AlignmentOrigin, ...AlignmentOrigin[]]),

@@ -23,15 +23,18 @@ const FLUSH_AT = 1 << 18;
 /** `text` with each line break replaced by a space, for line-per-pair formats. */
 export const singleLine = (text: string): string => text.replace(/\r\n|[\r\n]/g, ' ');
 
+/** Buffered writes to one target; a stream error is rethrown by the next call. */
 export class TextSink {
   private parts: string[] = [];
   private size = 0;
+  private failure: Error | null = null;
   private readonly stream: Writable;
   private readonly partial: string | null;
 
   constructor(private readonly target: WriteTarget) {
     this.partial = typeof target === 'string' ? `${target}.partial` : null;
     this.stream = this.partial !== null ? createWriteStream(this.partial) : (target as Writable);
+    this.stream.on('error', (err: Error) => (this.failure ??= err));
   }
 
   async write(text: string): Promise<void> {
@@ -40,7 +43,12 @@ export class TextSink {
     if (this.size >= FLUSH_AT) await this.flush();
   }
 
+  private check(): void {
+    if (this.failure) throw this.failure;
+  }
+
   private async flush(): Promise<void> {
+    this.check();
     if (this.size === 0) return;
     const chunk = this.parts.join('');
     this.parts = [];
@@ -48,12 +56,14 @@ export class TextSink {
     if (!this.stream.write(chunk)) await once(this.stream, 'drain');
   }
 
-  /** Flushes; for a path target closes the file and moves it into place. */
+  /** Flushes; for a path target closes the file, then moves it into place. */
   async close(): Promise<void> {
     await this.flush();
     if (this.partial === null) return;
+    const closed = once(this.stream, 'close');
     this.stream.end();
-    await once(this.stream, 'finish');
+    await closed.catch(() => undefined);
+    this.check();
     await rename(this.partial, this.target as string);
   }
 
@@ -61,7 +71,12 @@ export class TextSink {
   async abort(): Promise<void> {
     this.parts = [];
     if (this.partial === null) return;
-    this.stream.destroy();
+    if (!this.stream.closed) {
+      // Wait for the file to be closed: an open still in flight would re-create it.
+      const closed = once(this.stream, 'close');
+      this.stream.destroy();
+      await closed.catch(() => undefined);
+    }
     await rm(this.partial, { force: true });
   }
 }

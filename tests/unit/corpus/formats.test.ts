@@ -69,6 +69,11 @@ describe('openRecords / writeRecords', () => {
     expect(out.map((r) => r.alignments![0].links.length)).toEqual([0, 0, 1]);
   });
 
+  it('reports a target it cannot create instead of crashing', async () => {
+    const f = join(dir, 'no-such-dir', 'o.jsonl');
+    await expect(writeRecords('jsonl', recs, f)).rejects.toThrow(/ENOENT/);
+  });
+
   it('writes Pharaoh 1-based through writeRecords', async () => {
     const f = join(dir, 'o.align');
     await writeRecords('pharaoh', recs, f, { oneBased: true });
