@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { normalizeText } from '../../../src/main/text/normalize.ts';
 import { embassyCsv, embassyPairs } from './embassy.ts';
+import { random, randomString } from './random.ts';
 
 const rules: [name: string, raw: string, want: string][] = [
   ['CRLF, CR, LINE SEPARATOR → LF', 'a\r\nb\rc\u2028d', 'a\nb\nc\nd'],
@@ -65,17 +66,6 @@ test.skipIf(!embassyCsv)('is idempotent on the embassy sample and composes its d
   expect(changed).toBeGreaterThan(0);
 });
 
-/** Small deterministic PRNG (mulberry32) for the random strings below. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const COMMON = [' ', '\u200B', '\u200D', '\u00A0', '\uFEFF', '\u00AD', '\r', 'e', '\u0301', 'a'];
 const ALPHABETS = [
   ['ก', 'า', 'ำ', 'ั', 'ิ', 'ี', 'ุ', 'ู', 'ฺ', 'เ', '่', '้', '์', 'ํ', 'ๆ', ...COMMON],
@@ -97,9 +87,7 @@ const LEFTOVERS: [string, RegExp][] = [
 test('random Thai or Lao strings with invisibles: idempotent, NFC, nothing left to fix', () => {
   const next = random(20260222);
   for (let n = 0; n < 5000; n++) {
-    const length = 1 + Math.floor(next() * 12);
-    const alphabet = ALPHABETS[n % 2];
-    const raw = Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    const raw = randomString(next, ALPHABETS[n % 2], 12);
     const once = normalizeText(raw);
     const codes = [...raw].map((c) => c.codePointAt(0)!.toString(16)).join(' ');
     expect(normalizeText(once), codes).toBe(once);

@@ -6,7 +6,9 @@ import { canonicalLang, detectLang } from '../../../src/main/text/lang.ts';
 import { normalizeText } from '../../../src/main/text/normalize.ts';
 import { decodeTokens, encodeOffsets } from '../../../src/main/text/offsets.ts';
 import { pretokenized, segment } from '../../../src/main/text/segment.ts';
+import { WordList } from '../../../src/main/text/word-list.ts';
 import { embassyCsv, embassyPairs } from './embassy.ts';
+import { random, randomString } from './random.ts';
 
 const words = (text: string, lang: string) => segment(normalizeText(text), lang).map((t) => t.text);
 
@@ -92,6 +94,21 @@ test.skipIf(!embassyCsv)('all 265 embassy pairs segment into well-formed tokens'
     const [l, t] = [normalizeText(lo), normalizeText(th)];
     expect(problems(l, segment(l, 'lo'))).toEqual([]);
     expect(problems(t, segment(t, 'th'))).toEqual([]);
+  }
+});
+
+test('random mixed-script strings: well-formed tokens in every language, with and without a word list', () => {
+  const alphabet = ['ປະ', 'ຈຳ', 'ເອກ', 'ประ', 'จำ', '我', '是', 'ab', 'Mr', '12', ',', '.', '/', "'", '-', '...', '@', '😀',
+    ' ', '\u200B', '\t', 'ẹ', 'ភ្នំ', 'ໆ', 'ๆ'];
+  const words = WordList.fromWords(['ປະຈຳ', 'ประจำ', '我', '是', 'ab12', 'ຈຳເອກ']);
+  const next = random(7);
+  for (let n = 0; n < 3000; n++) {
+    const text = normalizeText(randomString(next, alphabet, 10));
+    for (const lang of ['lo', 'th', 'zh', 'en', 'vi', 'und']) {
+      expect(problems(text, segment(text, lang)), `${lang}: ${text}`).toEqual([]);
+      expect(problems(text, segment(text, lang, { words })), `${lang} + words: ${text}`).toEqual([]);
+    }
+    expect(problems(text, pretokenized(text))).toEqual([]);
   }
 });
 
