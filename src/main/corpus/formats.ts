@@ -98,6 +98,11 @@ export const FORMATS: readonly (PairFormatInfo | LinksFormatInfo)[] = [
   },
 ];
 
+/** The table as plain data (for the API and the UI: no functions). */
+export function describeFormats(): Pick<FormatInfo, 'id' | 'label' | 'extensions' | 'files' | 'kind'>[] {
+  return FORMATS.map(({ id, label, extensions, files, kind }) => ({ id, label, extensions, files, kind }));
+}
+
 export function formatInfo(format: string): PairFormatInfo | LinksFormatInfo {
   const info = FORMATS.find((f) => f.id === format);
   if (!info) throw new UserError(`unknown format "${format}" (known: ${FORMATS.map((f) => f.id).join(', ')})`);

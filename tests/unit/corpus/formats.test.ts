@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectFormat, detectLinksFormat, FORMATS, readerFor, writerFor } from '../../../src/main/corpus/formats.ts';
+import { describeFormats, detectFormat, detectLinksFormat, FORMATS, readerFor, writerFor } from '../../../src/main/corpus/formats.ts';
 import type { PairRecord } from '../../../src/main/corpus/record.ts';
 import { openRecords, writeRecords } from '../../../src/main/corpus/records.ts';
 import { UserError } from '../../../src/main/errors.ts';
@@ -22,6 +22,14 @@ describe('format table', () => {
     expect(['a.tsv', 'a.TAB', 'b.csv', 'c.tmx', 'd.jsonl', 'e.txt', 'f.align', 'g.talp', 'h.doc'].map((p) => detectFormat(p)))
       .toEqual(['tsv', 'tsv', 'csv', 'tmx', 'jsonl', 'fastalign', 'pharaoh', 'talp', undefined]);
     expect(detectFormat(['corpus.lo', 'corpus.th'])).toBe('moses');
+  });
+
+  it('describes the table as plain data', () => {
+    const table = describeFormats();
+    expect(table.map((f) => `${f.id}:${f.kind}:${f.files}`)).toEqual([
+      'tsv:pairs:1', 'csv:pairs:1', 'moses:pairs:2', 'fastalign:pairs:1', 'tmx:pairs:1', 'jsonl:pairs:1', 'pharaoh:links:1', 'talp:links:1',
+    ]);
+    expect(JSON.parse(JSON.stringify(table))).toEqual(table);
   });
 
   it('tells TALP from Pharaoh lines by content (the std-gold-align .talp files are Pharaoh)', async () => {
