@@ -34,12 +34,6 @@ export function sharedFloat32(length: number): Float32Array {
   return new Float32Array(new SharedArrayBuffer(Math.max(1, length) * 4), 0, length);
 }
 
-function copyShared(a: Int32Array): Int32Array {
-  const s = sharedInt32(a.length);
-  s.set(a);
-  return s;
-}
-
 function encodeSide(
   sents: string[][],
   vocab: Map<string, number>,
@@ -85,7 +79,30 @@ function buildCells(b: Omit<Bitext, 'cellOff' | 'cellPair' | 'pairSrc' | 'pairTg
     }
   }
   const { a, b: bb } = table.keys();
-  return { cellOff, cellPair, pairSrc: copyShared(a), pairTgt: copyShared(bb) };
+  const order = byFrequency(cellPair, table.count);
+  const pairSrc = sharedInt32(table.count), pairTgt = sharedInt32(table.count);
+  for (let p = 0; p < table.count; p++) {
+    pairSrc[order[p]] = a[p];
+    pairTgt[order[p]] = bb[p];
+  }
+  for (let x = 0; x < cellPair.length; x++) cellPair[x] = order[cellPair[x]];
+  return { cellOff, cellPair, pairSrc, pairTgt };
+}
+
+/**
+ * New id for each pair id, most frequent pairs first (a counting sort on capped counts):
+ * the hot loops then find most lexical entries in a small, cache-resident prefix.
+ */
+function byFrequency(cellPair: Int32Array, nPairs: number): Int32Array {
+  const CAP = 4095;
+  const count = new Int32Array(nPairs);
+  for (let x = 0; x < cellPair.length; x++) count[cellPair[x]]++;
+  const start = new Int32Array(CAP + 2);
+  for (let p = 0; p < nPairs; p++) start[CAP - Math.min(CAP, count[p]) + 1]++;
+  for (let c = 1; c <= CAP + 1; c++) start[c] += start[c - 1];
+  const order = new Int32Array(nPairs);
+  for (let p = 0; p < nPairs; p++) order[p] = start[CAP - Math.min(CAP, count[p])]++;
+  return order;
 }
 
 /** Encodes tokenised sentence pairs; `src[k]` and `tgt[k]` are the two sides of pair k. */

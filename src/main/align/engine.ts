@@ -21,7 +21,7 @@ import type { DirectionJob, DirectionResult } from './direction-job.ts';
 import type { DictEntry } from './dictionary.ts';
 import type { Posteriors } from './estep.ts';
 import { DEFAULT_METHOD, finalModel, methodPlan, type TrainPlan } from './methods.ts';
-import { dictionaryPrior } from './prior.ts';
+import { dictionaryPrior, identityPrior } from './prior.ts';
 import { IN_THREAD_CELLS, runInThread, runInWorkers, type RunHooks } from './runner.ts';
 import { mapLexicons, type SavedModel } from './saved-model.ts';
 import { symmetriser } from './symmetrise.ts';
@@ -65,7 +65,9 @@ function posteriors(b: Bitext, dir: Direction): Posteriors {
 
 function makeJobs(b: Bitext, plan: TrainPlan, constraints: Constraints, o: AlignOptions): [DirectionJob, DirectionJob] {
   const out = { fwd: posteriors(b, 'fwd'), rev: posteriors(b, 'rev') };
-  const prior = o.dictionary ? dictionaryPrior(b, o.dictionary) : null;
+  const dict = o.dictionary ? dictionaryPrior(b, o.dictionary) : null;
+  const idw = Number(process.env.IDW ?? 0);
+  const prior = idw > 0 ? identityPrior(b, dict ?? sharedFloat32(b.pairSrc.length), idw) : dict;
   const lex = o.model ? mapLexicons(o.model, b) : undefined;
   const job = (dir: Direction): DirectionJob => ({
     arrays: bitextArrays(b),

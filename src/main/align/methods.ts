@@ -10,26 +10,37 @@ export interface Stage {
 
 export interface TrainPlan {
   stages: Stage[];
-  /** Dirichlet concentration of the variational-Bayes lexical M-step (0 = plain EM) */
-  alpha: number;
   /** train both directions on the product of their posteriors (Liang et al. 2006) */
   agreement: boolean;
 }
 
 export const METHODS: Record<string, TrainPlan> = {
-  ibm1: { stages: [{ model: 'ibm1', iterations: 5 }], alpha: 0, agreement: false },
-  ibm2: { stages: [{ model: 'ibm2', iterations: 5 }], alpha: 0, agreement: false },
+  ibm1: { stages: [{ model: 'ibm1', iterations: 5 }], agreement: false },
+  ibm2: { stages: [{ model: 'ibm2', iterations: 5 }], agreement: false },
   hmm: {
     stages: [
       { model: 'ibm1', iterations: 5 },
       { model: 'hmm', iterations: 5 },
     ],
-    alpha: 0,
     agreement: false,
+  },
+  agree: {
+    stages: [
+      { model: 'ibm1', iterations: 5 },
+      { model: 'hmm', iterations: 5 },
+    ],
+    agreement: true,
+  },
+  exp: {
+    stages: [
+      { model: 'ibm1', iterations: Number(process.env.I1 ?? 5) },
+      { model: 'hmm', iterations: Number(process.env.IH ?? 5) },
+    ],
+    agreement: process.env.AGREE === '1',
   },
 };
 
-export const DEFAULT_METHOD = 'hmm';
+export const DEFAULT_METHOD = 'agree';
 
 export function methodPlan(name: string): TrainPlan {
   const plan = METHODS[name];

@@ -1,7 +1,8 @@
 // Lexical prior pseudo-counts π(s, t) per lexical pair of a Bitext (see lexicon.ts), added
 // to the expected counts of both directions in every M-step. Sources: a bilingual
 // dictionary (each entry adds weight·w_entry, matched in either orientation, since a
-// dictionary may list the pair's sides the other way round).
+// dictionary may list the pair's sides the other way round), and identity: a source and a
+// target word with the same NFKC form (numbers, names, punctuation, shared loanwords).
 import type { Bitext } from './corpus.ts';
 import type { DictEntry } from './dictionary.ts';
 import { PairTable } from './pair-table.ts';
@@ -33,4 +34,12 @@ export function dictionaryPrior(b: Bitext, entries: DictEntry[], weight = 2): Fl
     add(src.get(e.tgt), tgt.get(e.src), e.weight);
   }
   return hits > 0 ? prior : null;
+}
+
+/** Adds `weight` to every pair whose two words have the same NFKC form; returns `prior`. */
+export function identityPrior(b: Bitext, prior: Float32Array, weight: number): Float32Array {
+  const key = (w: string) => w.normalize('NFKC');
+  const src = b.srcVocab.map(key), tgt = b.tgtVocab.map(key);
+  for (let p = 0; p < b.pairSrc.length; p++) if (src[b.pairSrc[p]] === tgt[b.pairTgt[p]]) prior[p] += weight;
+  return prior;
 }

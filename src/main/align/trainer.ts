@@ -66,7 +66,7 @@ export class DirectionTrainer {
 
   maximize(): void {
     if (!this.counts) return;
-    mStep(this.v, this.counts, this.lex, { alpha: this.plan.alpha, prior: this.io.prior });
+    mStep(this.v, this.counts, this.lex, this.io.prior);
     this.model.update();
     this.counts = null;
   }

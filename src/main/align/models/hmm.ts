@@ -40,17 +40,22 @@ export class Hmm implements DirectionalModel {
   private beta = new Float64Array(0);
   private scale = new Float64Array(0);
   private mem = new Float64Array(0);
+  private outer = new Float64Array(0);
+  private weights = new Float64Array(0);
 
   constructor(saved?: Partial<HmmParams>) {
     this.p0 = saved?.p0 ?? 0.2;
     this.jumps = saved?.jumps ? Float64Array.from(saved.jumps) : initialJumps();
   }
 
-  /** Row q+1 (q = -1..I-1) holds (1-p0)·A_q(a) for a = 0..I-1. */
+  /**
+   * Row q+1 (q = -1..I-1) holds (1-p0)·A_q(a) for a = 0..I-1; after these (I+1)·I values
+   * the same for q ≥ 0 transposed (offset (I+1)·I + a·I + q), for the forward pass.
+   */
   private transitions(I: number): Float64Array {
     let A = this.cache.get(I);
     if (A) return A;
-    A = new Float64Array((I + 1) * I);
+    A = new Float64Array((I + 1) * I + I * I);
     for (let q = -1; q < I; q++) {
       const row = (q + 1) * I;
       let z = 0;
@@ -62,6 +67,8 @@ export class Hmm implements DirectionalModel {
       const f = (1 - this.p0) / z;
       for (let a = 0; a < I; a++) A[row + a] *= f;
     }
+    const T = (I + 1) * I;
+    for (let q = 0; q < I; q++) for (let a = 0; a < I; a++) A[T + a * I + q] = A[(q + 1) * I + a];
     this.cache.set(I, A);
     return A;
   }
@@ -96,9 +103,10 @@ export class Hmm implements DirectionalModel {
       } else {
         const prev = row - 2 * I;
         for (let q = 0; q < I; q++) mem[q] = alpha[prev + q] + alpha[prev + I + q];
-        for (let a = 0; a < I; a++) {
+        for (let a = 0, T = (I + 1) * I; a < I; a++) {
           let s = 0;
-          for (let q = 0, x = I + a; q < I; q++, x += I) s += mem[q] * A[x];
+          const r = T + a * I;
+          for (let q = 0; q < I; q++) s += mem[q] * A[r + q];
           alpha[row + a] = s * em[a * J + b];
         }
         const en = p0 * em[nullRow + b];
@@ -151,28 +159,37 @@ export class Hmm implements DirectionalModel {
     }
   }
 
-  /** Expected jump and null-transition counts, ξ_b(q → a) = s_q·T(q,a)·em(a,b)·β̂_b(a)/k_b. */
+  /**
+   * Expected jump and null-transition counts. ξ_b(q → a) = s_q·T(q,a)·em(a,b)·β̂_b(a)/k_b, so
+   * Σ_b ξ_b(q → a) = T(q,a)·M(q,a) with M(q,a) = Σ_b s_q(b-1)·w_b(a), an outer-product sum.
+   */
   private countJumps(em: Float64Array, I: number, J: number, A: Float64Array): void {
     const { alpha, beta, scale, mem, jumpCounts } = this;
     const p0 = this.p0, nullRow = I * J;
+    if (this.outer.length < I * I) this.outer = new Float64Array(2 * I * I);
+    const M = this.outer.fill(0, 0, I * I);
+    const w = this.weights.length < I ? (this.weights = new Float64Array(2 * I)) : this.weights;
     let nulls = 0;
     for (let a = 0; a < I; a++) {
-      const g0 = alpha[a] * beta[a];
-      jumpCounts[Math.min(MAX_JUMP, a + 1) + MAX_JUMP] += g0;
+      jumpCounts[Math.min(MAX_JUMP, a + 1) + MAX_JUMP] += alpha[a] * beta[a];
       nulls += alpha[I + a] * beta[a];
     }
     for (let b = 1; b < J; b++) {
       const prev = (b - 1) * 2 * I, br = b * I, inv = 1 / scale[b];
-      const en = p0 * em[nullRow + b] * inv;
       for (let q = 0; q < I; q++) mem[q] = alpha[prev + q] + alpha[prev + I + q];
-      for (let a = 0; a < I; a++) {
-        const w = em[a * J + b] * beta[br + a] * inv;
-        for (let q = 0, x = I + a; q < I; q++, x += I) {
-          const d = Math.max(-MAX_JUMP, Math.min(MAX_JUMP, a - q));
-          jumpCounts[d + MAX_JUMP] += mem[q] * A[x] * w;
-        }
+      for (let a = 0; a < I; a++) w[a] = em[a * J + b] * beta[br + a] * inv;
+      for (let q = 0; q < I; q++) {
+        const m = mem[q], r = q * I;
+        for (let a = 0; a < I; a++) M[r + a] += m * w[a];
       }
+      const en = p0 * em[nullRow + b] * inv;
       for (let q = 0; q < I; q++) nulls += mem[q] * en * beta[br + q];
+    }
+    for (let q = 0; q < I; q++) {
+      for (let a = 0; a < I; a++) {
+        const d = Math.max(-MAX_JUMP, Math.min(MAX_JUMP, a - q));
+        jumpCounts[d + MAX_JUMP] += A[(q + 1) * I + a] * M[q * I + a];
+      }
     }
     this.nullTrans += nulls;
     this.allTrans += J;

@@ -1,0 +1,70 @@
+// The `align` and `eval aer` commands end to end: files in, files and JSON out, and
+// one-line errors for bad input.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { expect, test } from 'vitest';
+import { register as registerAlign } from '../../../src/main/cli/align.ts';
+import { register as registerEval } from '../../../src/main/cli/eval.ts';
+
+const fixtures = join(import.meta.dirname, 'fixtures');
+const repo = join(import.meta.dirname, '../../..');
+
+async function mekong(...args: string[]): Promise<string> {
+  const program = new Command('mekong').exitOverride();
+  registerAlign(program);
+  registerEval(program);
+  const out: string[] = [];
+  const write = process.stdout.write;
+  process.stdout.write = ((s: string) => out.push(s)) as typeof process.stdout.write;
+  try {
+    await program.parseAsync(['node', 'mekong', ...args]);
+  } finally {
+    process.stdout.write = write;
+  }
+  return out.join('');
+}
+
+test('align writes Pharaoh links and scores, then eval aer scores them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mekong-cli-'));
+  const [out, scores, model] = [join(dir, 'o.txt'), join(dir, 's.txt'), join(dir, 'model')];
+  await mekong('align', '--src', join(fixtures, 'tiny.de'), '--tgt', join(fixtures, 'tiny.en'), '--out', out,
+    '--scores', scores, '--save-model', model, '--method', 'hmm', '--sym', 'intersect', '--lowercase');
+  const lines = readFileSync(out, 'utf8').split('\n');
+  expect(lines).toHaveLength(7); // 6 pairs + final newline
+  expect(lines[0]).toBe('0-0 1-1 2-2 3-3');
+  expect(lines[4]).toBe(''); // empty source side
+  const scored = readFileSync(scores, 'utf8').split('\n')[0].split(' ');
+  expect(scored.map((x) => x.split(':')[0]).join(' ')).toBe(lines[0]);
+  for (const x of scored) expect(Number(x.split(':')[1])).toBeGreaterThan(0.3);
+
+  const gold = join(dir, 'gold.txt');
+  writeFileSync(gold, '1-1 2-2 3-3 4-4\n1-1 2-2 3-3 4p4\n1-1 2-2\n1-1 2-2\n\n1-1 2-2 3-3 4-4\n');
+  const json = JSON.parse(await mekong('eval', 'aer', '--gold', gold, '--pred', out, '--gold-one-based'));
+  expect(json).toEqual({ precision: 1, recall: 1, f1: 1, aer: 0, pairs: 6 });
+
+  const again = join(dir, 'again.txt');
+  await mekong('align', '--src', join(fixtures, 'tiny.de'), '--tgt', join(fixtures, 'tiny.en'), '--out', again, '--model', model, '--sym', 'intersect');
+  expect(readFileSync(again, 'utf8').split('\n')[0]).toBe('0-0 1-1 2-2 3-3');
+});
+
+test('line counts that differ are a clear error naming the files', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mekong-cli-'));
+  const short = join(dir, 'short.en');
+  writeFileSync(short, 'the house\n');
+  await expect(mekong('align', '--src', join(fixtures, 'tiny.de'), '--tgt', short, '--out', join(dir, 'o'))).rejects.toThrow(
+    `${short}:2: has 1 lines but ${join(fixtures, 'tiny.de')} has 6; line counts must match`,
+  );
+  const pred = join(dir, 'pred.txt');
+  writeFileSync(pred, '0-0\n');
+  await expect(mekong('eval', 'aer', '--gold', short, '--pred', pred)).rejects.toThrow(/is not a link/);
+});
+
+test('the installed command prints user errors as one line and exits 1', () => {
+  const r = spawnSync('node', [join(repo, 'bin/mekong.js'), 'eval', 'aer', '--gold', join(fixtures, 'tiny.en'), '--pred', join(fixtures, 'tiny.en')], { encoding: 'utf8' });
+  expect(r.status).toBe(1);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr).toContain('tiny.en:1: "the" is not a link');
+});

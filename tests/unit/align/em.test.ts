@@ -1,0 +1,48 @@
+// EM on a tiny corpus whose alignment is known: das/the, haus/house, buch/book, ein/a.
+import { describe, expect, test } from 'vitest';
+import { alignCorpus } from '../../../src/main/align/engine.ts';
+import { METHODS } from '../../../src/main/align/methods.ts';
+
+const src = ['das haus', 'das buch', 'ein buch', 'ein haus', 'das ein buch'].map((s) => s.split(' '));
+const tgt = ['the house', 'the book', 'a book', 'a house', 'the a book'].map((s) => s.split(' '));
+const expected = [['0-0', '1-1'], ['0-0', '1-1'], ['0-0', '1-1'], ['0-0', '1-1'], ['0-0', '1-1', '2-2']];
+
+describe.each(Object.keys(METHODS).filter((m) => m !== 'exp'))('method %s', (method) => {
+  test('recovers the known word alignment', async () => {
+    const { links } = await alignCorpus(src, tgt, { method, sym: 'intersect' });
+    expect(links.map((ls) => ls.map((l) => `${l.s}-${l.t}`))).toEqual(expected);
+  });
+
+  test('every link carries a posterior in (0, 1], confident on this corpus', async () => {
+    const { links } = await alignCorpus(src, tgt, { method, sym: 'union' });
+    for (const l of links.flat()) {
+      expect(l.score).toBeGreaterThan(0.5);
+      expect(l.score).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
+test('IBM1 lexical table converges to the true translations', async () => {
+  const { model } = await alignCorpus(src, tgt, { method: 'ibm1' });
+  const t = (s: string, f: string) => {
+    const si = model.srcVocab.indexOf(s), ti = model.tgtVocab.indexOf(f);
+    for (let p = 0; p < model.pairSrc.length; p++) if (model.pairSrc[p] === si && model.pairTgt[p] === ti) return model.fwd.lex.t[p];
+    return 0;
+  };
+  expect(t('haus', 'house')).toBeGreaterThan(0.6);
+  expect(t('buch', 'book')).toBeGreaterThan(0.6);
+  expect(t('haus', 'house')).toBeGreaterThan(3 * t('haus', 'the'));
+});
+
+test('worker threads give the same alignment as the calling thread', async () => {
+  const a = await alignCorpus(src, tgt, { method: 'agree', workers: false });
+  const b = await alignCorpus(src, tgt, { method: 'agree', workers: true });
+  expect(b.links).toEqual(a.links);
+});
+
+test('empty sides give empty alignments, other pairs still align', async () => {
+  const { links } = await alignCorpus([[], ...src, ['das']], [['the'], ...tgt, []], { method: 'hmm' });
+  expect(links[0]).toEqual([]);
+  expect(links[links.length - 1]).toEqual([]);
+  expect(links[1].map((l) => `${l.s}-${l.t}`)).toEqual(['0-0', '1-1']);
+});
