@@ -1,9 +1,10 @@
 // Reverse-mode autodiff over a Graph: walks the nodes backwards from a scalar loss, asks
 // each op's registered VJP rule for its inputs' cotangents, and sums cotangents reaching
-// a value along several paths. The gradient nodes are appended to the same graph, so one
+// a value along several paths (one Sum node once all have arrived, e.g. a recurrent
+// weight's per-step gradients). The gradient nodes are appended to the same graph, so one
 // ONNX session computes the loss and its gradients (and, if asked, the optimiser update).
 import type { Node, Value } from './graph.ts';
-import { add, zerosLike } from './ops/index.ts';
+import { sum, zerosLike } from './ops/index.ts';
 import { getOp } from './ops/registry.ts';
 import { isFloat } from './tensor.ts';
 
@@ -17,8 +18,25 @@ function dependents(nodes: readonly Node[], wrt: readonly Value[]): Set<Value> {
   return dep;
 }
 
-function backprop(node: Node, cts: Map<Value, Value>, dep: Set<Value>): void {
-  const outCts = node.outputs.map((o) => cts.get(o) ?? null);
+/** Cotangent contributions per value, summed when first read (all have arrived by then). */
+class Cotangents {
+  private readonly parts = new Map<Value, Value[]>();
+  add(v: Value, g: Value): void {
+    const list = this.parts.get(v);
+    if (list) list.push(g);
+    else this.parts.set(v, [g]);
+  }
+  get(v: Value): Value | null {
+    const list = this.parts.get(v);
+    if (!list) return null;
+    const total = sum(list);
+    this.parts.set(v, [total]);
+    return total;
+  }
+}
+
+function backprop(node: Node, cts: Cotangents, dep: Set<Value>): void {
+  const outCts = node.outputs.map((o) => cts.get(o));
   if (outCts.every((c) => c === null)) return;
   const needs = node.inputs.map((v) => v !== null && dep.has(v));
   if (!needs.some(Boolean)) return;
@@ -43,8 +61,7 @@ function backprop(node: Node, cts: Map<Value, Value>, dep: Set<Value>): void {
     const x = node.inputs[i];
     if (!g || !x || !needs[i]) return;
     if (g.dtype !== x.dtype) throw new Error(`autodiff: ${node.op} gradient ${g} for input ${x}`);
-    const prev = cts.get(x);
-    cts.set(x, prev ? add(prev, g) : g);
+    cts.add(x, g);
   });
 }
 
@@ -54,7 +71,8 @@ export function grad(loss: Value, wrt: readonly Value[]): Value[] {
   const g = loss.graph;
   const nodes = [...g.nodes];
   const dep = dependents(nodes, wrt);
-  const cts = new Map<Value, Value>([[loss, g.scalar(1, loss.dtype)]]);
+  const cts = new Cotangents();
+  cts.add(loss, g.scalar(1, loss.dtype));
   for (let i = nodes.length - 1; i >= 0; i--) backprop(nodes[i], cts, dep);
   return wrt.map((v) => cts.get(v) ?? zerosLike(v));
 }

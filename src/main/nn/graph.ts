@@ -59,6 +59,8 @@ export class Graph {
   /** Trainable parameters, in declaration order (a subset of `inputs`). */
   readonly params = new Map<string, Param>();
   private readonly scalars = new Map<string, Value>();
+  /** Common-subexpression table: the same pure op on the same inputs is built once. */
+  private readonly memo = new Map<string, Value[]>();
   private counter = 0;
 
   /** A fresh value name with a readable prefix. */
@@ -108,21 +110,41 @@ export class Graph {
     return c;
   }
 
-  /** A constant int64 vector (axes, shapes, split sizes). */
+  /** A shared constant int64 vector (axes, shapes, split sizes). */
   ints(values: readonly number[]): Value {
-    return this.constant(new Tensor('int64', BigInt64Array.from(values.map(BigInt)), [values.length]));
+    const key = `ints:${values.join(',')}`;
+    let c = this.scalars.get(key);
+    if (!c) {
+      c = this.constant(new Tensor('int64', BigInt64Array.from(values.map(BigInt)), [values.length]));
+      this.scalars.set(key, c);
+    }
+    return c;
   }
 
   /** Applies a registered op; returns its outputs, shape-inferred. */
   apply(op: string, inputs: readonly (Value | null)[], attrs: Attrs = {}): Value[] {
     for (const v of inputs) if (v && v.graph !== this) throw new Error(`${op}: value from another graph`);
-    const types = getOp(op).infer(inputs, attrs);
+    const def = getOp(op);
+    const key = def.impure ? null : memoKey(op, inputs, attrs);
+    const hit = key && this.memo.get(key);
+    if (hit) return hit;
+    const types = def.infer(inputs, attrs);
     const outs: Value[] = [];
     const node: Node = { op, inputs, outputs: outs, attrs };
     for (const t of types) outs.push(new Value(this, this.fresh(op.toLowerCase()), t.dtype, t.shape, node));
     this.nodes.push(node);
+    if (key) this.memo.set(key, outs);
     return outs;
   }
+}
+
+function memoKey(op: string, inputs: readonly (Value | null)[], attrs: Attrs): string | null {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v instanceof Tensor) return null;
+    parts.push(`${k}=${JSON.stringify(v)}`);
+  }
+  return `${op}(${inputs.map((v) => v?.name ?? '').join(',')})${parts.join(';')}`;
 }
 
 export function scalarTensor(v: number, dtype: DType): Tensor {

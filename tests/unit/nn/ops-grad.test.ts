@@ -32,6 +32,7 @@ const rows: Row[] = [
   ['Mul broadcast', (_, [a, b]) => op.mul(a, b), [t([2, 1, 3]), t([4, 1])]],
   ['Div broadcast', (_, [a, b]) => op.div(a, b), [t([2, 3]), t([3], 0.5, 2)]],
   ['Pow', (_, [a, b]) => op.pow(a, b), [t([2, 3], 0.5, 2), t([3], -1, 2)]],
+  ['Sum (variadic, broadcast)', (_, [a, b, c]) => op.sum([a, b, c]), [t([2, 3]), t([3]), t([2, 1])]],
   ['Max elementwise', (_, [a, b]) => op.max(a, b), [t([2, 3]), t([2, 3])]],
   ['Neg', (_, [x]) => op.neg(x), [t([2, 3])]],
   ['Exp', (_, [x]) => op.exp(x), [t([2, 3])]],

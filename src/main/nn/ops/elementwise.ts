@@ -3,7 +3,7 @@
 //   add: ā = ḡ, b̄ = ḡ        sub: ā = ḡ, b̄ = −ḡ        mul: ā = ḡ⊙b, b̄ = ḡ⊙a
 //   div: ā = ḡ/b, b̄ = −ḡ⊙y/b  pow: ā = ḡ⊙b⊙a^(b−1), b̄ = ḡ⊙y⊙ln a
 //   neg: −ḡ  exp: ḡ⊙y  log: ḡ/x  sqrt: ḡ/(2y)  tanh: ḡ⊙(1−y²)  sigmoid: ḡ⊙y⊙(1−y)
-//   relu: ḡ⊙[x>0]  erf: ḡ⊙(2/√π)·exp(−x²)
+//   relu: ḡ⊙[x>0]  erf: ḡ⊙(2/√π)·exp(−x²)   sum of xᵢ: x̄ᵢ = ḡ
 // Every b̄/ā is then summed over the axes broadcasting expanded ("unbroadcast").
 import type { Value } from '../graph.ts';
 import { type DType, isFloat } from '../tensor.ts';
@@ -54,6 +54,11 @@ export function cast(x: Value, to: DType): Value {
   return x.graph.apply('Cast', [x], { to: CAST_CODES[to] })[0];
 }
 const CAST_CODES: Record<DType, number> = { float32: 1, int64: 7, bool: 9, float64: 11 };
+
+/** Sum of any number of tensors (one pass over memory, unlike a chain of adds). */
+export function sum(xs: readonly Value[]): Value {
+  return xs.length === 1 ? xs[0] : xs[0].graph.apply('Sum', xs)[0];
+}
 
 export function where(cond: Value, a: Operand, b: Operand): Value {
   const [va, vb] = lift(a, b);
@@ -111,6 +116,11 @@ defUnary('Relu', (x, _y, g) => where(greater(x, 0), g, 0));
 defUnary('Erf', (x, _y, g) => mul(g, mul(exp(neg(mul(x, x))), 2 / Math.sqrt(Math.PI))));
 defUnary('Identity', (_x, _y, g) => g);
 defUnary('StopGradient', () => null, 'Identity');
+
+defop('Sum', {
+  infer: (xs) => [{ dtype: sameDtype('Sum', xs), shape: broadcast(...xs.map((x) => x!.shape)) }],
+  vjp: ({ inputs, ct }) => inputs.map((x) => unbroadcast(ct, x!)),
+});
 
 defop('Cast', {
   infer: ([x], attrs) => [{ dtype: dtypeOfCode(attrs.to as number), shape: req(x, 'Cast').shape }],

@@ -14,6 +14,7 @@ export function dropout(x: Value, rate: number, seed: number): Value {
 }
 
 defop('Dropout', {
+  impure: true,
   infer: ([x], attrs) => {
     attrInt(attrs, 'seed');
     return [

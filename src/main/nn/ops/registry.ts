@@ -30,6 +30,8 @@ export interface OpDef {
   readonly infer: (inputs: readonly (Value | null)[], attrs: Attrs) => OutType[];
   /** Absent for ops whose outputs are not differentiable (indices, masks, shapes). */
   readonly vjp?: VjpRule;
+  /** Not a pure function of its inputs (random): never merged with an identical node. */
+  readonly impure?: boolean;
 }
 
 const registry = new Map<string, OpDef>();
