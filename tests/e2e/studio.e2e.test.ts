@@ -114,6 +114,9 @@ describe('browser mode', () => {
     await page.getByTestId('match-count').filter({ hasText: `${matching} pairs match` }).waitFor();
     const sources = await page.getByTestId('pair-list').getByTestId('tokens-lo').allTextContents();
     expect(sources.length).toBe(matching);
+    // The hit is highlighted in the tokens that carry it.
+    const hit = await page.getByTestId('pair-list').getByTestId('tokens-lo').first().locator('.tok.hit').allTextContents();
+    expect(hit.join('')).toContain(LAO_QUERY);
     await h.screenshot('04-text-filter');
     await page.getByLabel('Search source and target text').fill('');
     await page.getByTestId('match-count').filter({ hasText: `${rows.length} pairs` }).waitFor();
