@@ -83,7 +83,6 @@ export const PairJson = z.object({
 
 export type SideJsonValue = z.output<typeof SideObject>;
 export type TokenJsonValue = z.output<typeof TokenJson>;
-export type LinkJsonValue = z.output<typeof LinkJson>;
 export type AlignmentJsonValue = z.output<typeof AlignmentJson>;
 export type PairJsonValue = z.output<typeof PairJson>;
 

@@ -22,7 +22,7 @@ const NOT_XML =
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;' };
 
 /** Escapes text for element content and double-quoted attributes. */
-export function escapeXml(text: string, pair: number): string {
+function escapeXml(text: string, pair: number): string {
   const bad = NOT_XML.exec(text);
   if (bad) {
     const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
