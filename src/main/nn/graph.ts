@@ -58,7 +58,7 @@ export class Graph {
   readonly initializers = new Map<string, Tensor>();
   /** Trainable parameters, in declaration order (a subset of `inputs`). */
   readonly params = new Map<string, Param>();
-  private readonly scalars = new Map<string, Value>();
+  private readonly shared = new Map<string, Value>();
   /** Common-subexpression table: the same pure op on the same inputs is built once. */
   private readonly memo = new Map<string, Value[]>();
   private counter = 0;
@@ -83,9 +83,12 @@ export class Graph {
    * baked in as an initializer on export. Declaring a name again returns the same
    * value (shared weights), provided the shape agrees.
    */
-  param(name: string, init: () => Tensor): Value {
+  param(name: string, shape: readonly number[], init: () => Tensor): Value {
     const old = this.params.get(name);
-    if (old) return old.value;
+    if (old) {
+      if (old.value.shape.join() !== shape.join()) throw new Error(`param ${name}: shape [${shape}] ≠ [${old.value.shape}]`);
+      return old.value;
+    }
     const t = init();
     const value = this.input(name, t.type as DType, [...t.dims]);
     this.params.set(name, { value, init: t });
@@ -102,10 +105,10 @@ export class Graph {
   /** A shared scalar constant of the given dtype. */
   scalar(v: number, dtype: DType): Value {
     const key = `${dtype}:${v}`;
-    let c = this.scalars.get(key);
+    let c = this.shared.get(key);
     if (!c) {
       c = this.constant(scalarTensor(v, dtype), this.fresh('k'));
-      this.scalars.set(key, c);
+      this.shared.set(key, c);
     }
     return c;
   }
@@ -113,10 +116,10 @@ export class Graph {
   /** A shared constant int64 vector (axes, shapes, split sizes). */
   ints(values: readonly number[]): Value {
     const key = `ints:${values.join(',')}`;
-    let c = this.scalars.get(key);
+    let c = this.shared.get(key);
     if (!c) {
       c = this.constant(new Tensor('int64', BigInt64Array.from(values.map(BigInt)), [values.length]));
-      this.scalars.set(key, c);
+      this.shared.set(key, c);
     }
     return c;
   }

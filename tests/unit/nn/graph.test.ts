@@ -56,3 +56,12 @@ test('int64 and float64 graphs run', async () => {
   await expect(p.run({ i: int64s([1, 2, 3]) })).rejects.toThrow("run: missing feed 'f'");
   await p.release();
 });
+
+test('parameters: declared once, shared by name, shape-checked', () => {
+  const g = new Graph();
+  const init = () => floats([1, 2], [2]);
+  const a = g.param('w', [2], init);
+  expect(g.param('w', [2], init)).toBe(a);
+  expect(() => g.param('w', [3], init)).toThrow('param w: shape [3] ≠ [2]');
+  expect([...g.params.keys()]).toEqual(['w']);
+});

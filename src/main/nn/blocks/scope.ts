@@ -23,16 +23,16 @@ export class Scope {
 
   /** A weight matrix (Glorot-uniform). */
   weight(n: string, shape: number[]): Value {
-    return this.graph.param(this.name(n), () => glorotUniform(this.rng, shape, this.dtype));
+    return this.graph.param(this.name(n), shape, () => glorotUniform(this.rng, shape, this.dtype));
   }
 
   /** A parameter filled with a constant (biases, LayerNorm γ/β). */
   filled(n: string, shape: number[], v: number): Value {
-    return this.graph.param(this.name(n), () => constantInit(shape, v, this.dtype));
+    return this.graph.param(this.name(n), shape, () => constantInit(shape, v, this.dtype));
   }
 
   /** A parameter drawn from N(0, std²) (embeddings). */
   normal(n: string, shape: number[], std: number): Value {
-    return this.graph.param(this.name(n), () => normalInit(this.rng, shape, std, this.dtype));
+    return this.graph.param(this.name(n), shape, () => normalInit(this.rng, shape, std, this.dtype));
   }
 }
