@@ -18,8 +18,8 @@ export const pairFilterSchema = z.object({
   alignmentId: id.optional(),
 }).strict();
 
-export const importFormats = ['tsv', 'csv', 'moses', 'tmx', 'jsonl'] as const;
-export const exportFormats = ['jsonl', 'pharaoh', 'talp', 'tmx', 'tsv'] as const;
+export const importFormats = ['tsv', 'csv', 'moses', 'fastalign', 'tmx', 'jsonl'] as const;
+export const exportFormats = ['jsonl', 'pharaoh', 'talp', 'tmx', 'tsv', 'fastalign'] as const;
 
 export const importOptionsSchema = z.object({
   file: path,

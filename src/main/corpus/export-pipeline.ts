@@ -1,8 +1,6 @@
 // An export from start to end: the store's pairs (filtered by status, split and chosen
-// alignments) become PairRecords streamed into a format writer. The file appears only
-// when complete: output goes to `<file>.part` and is renamed at the end, so a failed or
-// cancelled export never leaves a truncated file where the user expects a whole one.
-import { rmSync, renameSync } from 'node:fs';
+// alignments) become PairRecords streamed into a format writer. Writers produce the file
+// atomically (output.ts), so a failed or cancelled export never leaves a truncated file.
 import type { ExportOptions } from '../../shared/api.ts';
 import type { Link } from '../../shared/domain.ts';
 import { CancelledError } from '../errors.ts';
@@ -58,7 +56,7 @@ export async function* storeRecords(store: ProjectStore, options: Omit<ExportOpt
 
 /** Runs one export; returns a one-line summary. */
 export async function runExport(store: ProjectStore, options: ExportOptions, run: ExportRun = {}): Promise<string> {
-  const part = `${options.file}.part`;
+  const { srcLang, tgtLang } = store.meta();
   let count = 0;
   const counted = async function* (records: AsyncIterable<PairRecord>) {
     for await (const r of records) {
@@ -66,12 +64,7 @@ export async function runExport(store: ProjectStore, options: ExportOptions, run
       yield r;
     }
   };
-  try {
-    await writeRecords(options.format, counted(storeRecords(store, options, run)), part, { oneBased: options.oneBased });
-    renameSync(part, options.file);
-  } catch (err) {
-    rmSync(part, { force: true });
-    throw err;
-  }
+  await writeRecords(options.format, counted(storeRecords(store, options, run)), options.file,
+    { oneBased: options.oneBased, srcLang, tgtLang, signal: run.signal });
   return `exported ${count} pairs to ${options.file}`;
 }

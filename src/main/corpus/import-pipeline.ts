@@ -52,7 +52,7 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
       onBytes: (done: number, total: number) => run.progress?.(done, total, 'importing'),
     });
     const writer = new BatchWriter(store, importId,
-      { data: options.file, links: options.linksFile ?? options.file, linksBase: options.linksOneBased ? 1 : 0 });
+      { data: options.file, links: options.linksFile ?? options.file, linksBase: options.linksFormat === 'talp' || options.linksOneBased ? 1 : 0 });
     const inFlight: Promise<Prepared>[] = [];
     for await (const batch of batches(records)) {
       inFlight.push(prepare(batch, options.tokenization, meta, pool));
