@@ -3,17 +3,23 @@
 // it is small and the segmenter needs to step one code unit at a time across piece
 // boundaries, which set- or regex-based libraries do not offer.
 //
-// Layout: node 0 is the root; the edge from node n on code unit c is the map entry
-// n * 65536 + c → child. Words are normalised (normalizeText) on the way in; words holding
-// whitespace are skipped, since tokens never contain whitespace.
+// Layout (typed arrays, fast to step through): node 0 is the root, whose children sit in a
+// 65536-entry table indexed by code unit; every other node keeps its children as a linked
+// list (firstChild / nextSibling, edge code unit in `label`), short below the first level.
+// Words are normalised (normalizeText) on the way in; words holding whitespace are
+// skipped, since tokens never contain whitespace.
 import { readFile } from 'node:fs/promises';
 import { normalizeText } from './normalize.ts';
 
 const NO_NODE = -1;
 
 export class WordList {
-  private readonly edges = new Map<number, number>();
-  private readonly terminal: boolean[] = [false];
+  private readonly rootChild = new Int32Array(0x10000).fill(NO_NODE);
+  private label = new Uint16Array(1024);
+  private firstChild = new Int32Array(1024).fill(NO_NODE);
+  private nextSibling = new Int32Array(1024).fill(NO_NODE);
+  private terminal = new Uint8Array(1024);
+  private nodes = 1;
   private readonly all: string[] = [];
 
   static fromWords(words: Iterable<string>): WordList {
@@ -42,17 +48,12 @@ export class WordList {
     if (w === '' || /[\s\u200B]/.test(w)) return false;
     let node = 0;
     for (let i = 0; i < w.length; i++) {
-      const key = node * 65536 + w.charCodeAt(i);
-      let next = this.edges.get(key);
-      if (next === undefined) {
-        next = this.terminal.length;
-        this.terminal.push(false);
-        this.edges.set(key, next);
-      }
-      node = next;
+      const code = w.charCodeAt(i);
+      const next = this.step(node, code);
+      node = next === NO_NODE ? this.addChild(node, code) : next;
     }
     if (this.terminal[node]) return false;
-    this.terminal[node] = true;
+    this.terminal[node] = 1;
     this.all.push(w);
     return true;
   }
@@ -61,20 +62,51 @@ export class WordList {
     const w = normalizeText(word);
     let node = 0;
     for (let i = 0; i < w.length && node !== NO_NODE; i++) node = this.step(node, w.charCodeAt(i));
-    return node !== NO_NODE && this.terminal[node];
+    return node !== NO_NODE && this.isWord(node);
   }
 
   /** The child of `node` (0 = root) on UTF-16 code unit `code`, or -1. */
   step(node: number, code: number): number {
-    return this.edges.get(node * 65536 + code) ?? NO_NODE;
+    if (node === 0) return this.rootChild[code];
+    for (let k = this.firstChild[node]; k !== NO_NODE; k = this.nextSibling[k]) {
+      if (this.label[k] === code) return k;
+    }
+    return NO_NODE;
   }
 
   isWord(node: number): boolean {
-    return this.terminal[node];
+    return this.terminal[node] === 1;
   }
 
   /** Every word in insertion order (to rebuild the list in a worker). */
   words(): string[] {
     return [...this.all];
   }
+
+  private addChild(parent: number, code: number): number {
+    if (this.nodes === this.label.length) this.grow();
+    const child = this.nodes++;
+    this.label[child] = code;
+    if (parent === 0) this.rootChild[code] = child;
+    else {
+      this.nextSibling[child] = this.firstChild[parent];
+      this.firstChild[parent] = child;
+    }
+    return child;
+  }
+
+  private grow(): void {
+    this.label = enlarged(this.label, 0);
+    this.terminal = enlarged(this.terminal, 0);
+    this.firstChild = enlarged(this.firstChild, NO_NODE);
+    this.nextSibling = enlarged(this.nextSibling, NO_NODE);
+  }
+}
+
+/** A copy of `old` twice as long, the new half filled with `fill`. */
+function enlarged<T extends Int32Array | Uint16Array | Uint8Array>(old: T, fill: number): T {
+  const next = new (old.constructor as new (length: number) => T)(old.length * 2);
+  next.fill(fill, old.length);
+  next.set(old);
+  return next;
 }
