@@ -9,8 +9,8 @@ import type { AppContext } from '../../src/main/api/context.ts';
 import { JobRegistry } from '../../src/main/jobs/job-registry.ts';
 import { startServer, type ServerHandle } from '../../src/main/server.ts';
 
-export const CHROMIUM = process.env.MEKONG_CHROMIUM ?? '/usr/bin/chromium';
-export const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
+const CHROMIUM = process.env.MEKONG_CHROMIUM ?? '/usr/bin/chromium';
+const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
 
 export interface Harness {
   ctx: AppContext;
