@@ -44,12 +44,17 @@ function isGap(c: number): boolean {
     || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
-/** ICU pieces of text[from, to) without whitespace, appended to `out` as absolute spans. */
+/**
+ * ICU pieces of text[from, to) without whitespace, appended to `out` as absolute spans. A
+ * whitespace piece can carry a stray combining mark (ICU attaches it to the space): the
+ * mark is kept as a token of its own.
+ */
 function icuInto(text: string, locale: string, out: number[], from = 0, to = text.length): void {
   const part = from === 0 && to === text.length ? text : text.slice(from, to);
   for (const { segment, index } of segmenterFor(locale).segment(part)) {
-    if (isGap(segment.charCodeAt(0))) continue;
-    out.push(from + index, from + index + segment.length);
+    let skip = 0;
+    while (skip < segment.length && isGap(segment.charCodeAt(skip))) skip++;
+    if (skip < segment.length) out.push(from + index + skip, from + index + segment.length);
   }
 }
 

@@ -99,7 +99,7 @@ test.skipIf(!embassyCsv)('all 265 embassy pairs segment into well-formed tokens'
 
 test('random mixed-script strings: well-formed tokens in every language, with and without a word list', () => {
   const alphabet = ['ປະ', 'ຈຳ', 'ເອກ', 'ประ', 'จำ', '我', '是', 'ab', 'Mr', '12', ',', '.', '/', "'", '-', '...', '@', '😀',
-    ' ', '\u200B', '\t', 'ẹ', 'ភ្នំ', 'ໆ', 'ๆ'];
+    ' ', '\u200B', '\t', 'ẹ', 'ភ្នំ', 'ໆ', 'ๆ', '\u0E48', '\u0EC9', '\u0301'];
   const words = WordList.fromWords(['ປະຈຳ', 'ประจำ', '我', '是', 'ab12', 'ຈຳເອກ']);
   const next = random(7);
   for (let n = 0; n < 3000; n++) {
