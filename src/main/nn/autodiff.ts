@@ -1,10 +1,12 @@
 // Reverse-mode autodiff over a Graph: walks the nodes backwards from a scalar loss, asks
 // each op's registered VJP rule for its inputs' cotangents, and sums cotangents reaching
-// a value along several paths (one Sum node once all have arrived, e.g. a recurrent
-// weight's per-step gradients). The gradient nodes are appended to the same graph, so one
+// a value along several paths (one Sum node once all have arrived). When every
+// contribution is a product Aᵢᵀ·Gᵢ of matrices (a weight used at each step of an unrolled
+// recurrence), the sum becomes one product of stacked operands, a single large GEMM:
+//   Σᵢ Aᵢᵀ·Gᵢ = [A₁; A₂; …]ᵀ · [G₁; G₂; …] The gradient nodes are appended to the same graph, so one
 // ONNX session computes the loss and its gradients (and, if asked, the optimiser update).
 import type { Node, Value } from './graph.ts';
-import { sum, zerosLike } from './ops/index.ts';
+import { concat, matmul, sum, transposeLast, zerosLike } from './ops/index.ts';
 import { getOp } from './ops/registry.ts';
 import { isFloat } from './tensor.ts';
 
@@ -18,6 +20,21 @@ function dependents(nodes: readonly Node[], wrt: readonly Value[]): Set<Value> {
   return dep;
 }
 
+/** The untransposed A and G of a contribution computed as MatMul(Transpose(A), G), 2-D. */
+function transposedProduct(v: Value): [Value, Value] | null {
+  const n = v.producer;
+  const t = n?.op === 'MatMul' ? n.inputs[0]?.producer : undefined;
+  if (!n || !t || t.op !== 'Transpose' || v.rank !== 2 || n.inputs[1]!.rank !== 2) return null;
+  return [t.inputs[0]!, n.inputs[1]!];
+}
+
+function total(list: readonly Value[]): Value {
+  const pairs = list.map(transposedProduct);
+  if (list.length < 3 || pairs.some((p) => !p)) return sum(list);
+  const ps = pairs as [Value, Value][];
+  return matmul(transposeLast(concat(ps.map((p) => p[0]), 0)), concat(ps.map((p) => p[1]), 0));
+}
+
 /** Cotangent contributions per value, summed when first read (all have arrived by then). */
 class Cotangents {
   private readonly parts = new Map<Value, Value[]>();
@@ -29,9 +46,9 @@ class Cotangents {
   get(v: Value): Value | null {
     const list = this.parts.get(v);
     if (!list) return null;
-    const total = sum(list);
-    this.parts.set(v, [total]);
-    return total;
+    const t = total(list);
+    this.parts.set(v, [t]);
+    return t;
   }
 }
 
