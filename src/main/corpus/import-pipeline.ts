@@ -1,17 +1,16 @@
 // An import from start to end: records stream from a format reader (records.ts), are
-// normalised and segmented (on a worker pool when segmenting, in place when the input is
-// pre-tokenized or carries its own tokens), their links checked against the tokens, and
-// written to the store in committed batches under one import. Any error or a cancel
-// deletes the whole import, so the project is left as it was (store/imports.ts).
+// normalised and segmented, or split on spaces when pre-tokenized, on a worker pool
+// (records that carry their own tokens, as JSONL does, are kept as they are), their links
+// checked against the tokens, and written to the store in committed batches under one
+// import. Any error or a cancel deletes the whole import, so the project is left as it
+// was (store/imports.ts).
 //
 // Throughput: while the pool segments batch k+1 on the other cores, this thread parses
 // batch k+2 and writes batch k, so SQLite and parsing stay off the critical path.
 import type { ImportOptions } from '../../shared/api.ts';
-import type { Link, Token } from '../../shared/domain.ts';
+import type { Link } from '../../shared/domain.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import { encodeOffsets } from '../text/offsets.ts';
-import { normalizeText } from '../text/normalize.ts';
-import { pretokenized } from '../text/segment.ts';
 import { SegmentPool } from '../text/segment-pool.ts';
 import { createAlignment, goldAlignmentOf, linkInserter } from '../store/alignments.ts';
 import { beginImport, finishImport } from '../store/imports.ts';
@@ -40,9 +39,9 @@ interface Prepared {
 /** Runs one import; returns a one-line summary. */
 export async function runImport(store: ProjectStore, options: ImportOptions, run: RunOptions = {}): Promise<string> {
   const meta = store.meta();
+  const ownPool = run.pool ? null : new SegmentPool({ wordLists: options.tokenization === 'segment' ? await projectWordLists(store) : {} });
+  const pool = (run.pool ?? ownPool)!;
   const importId = beginImport(store.db, options.file, options.format);
-  const ownPool = options.tokenization === 'segment' && !run.pool ? new SegmentPool({ wordLists: await projectWordLists(store) }) : null;
-  const pool = run.pool ?? ownPool;
   let ok = false;
   try {
     const records = openRecords(options, {
@@ -55,7 +54,9 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
       { data: options.file, links: options.linksFile ?? options.file, linksBase: options.linksFormat === 'talp' || options.linksOneBased ? 1 : 0 });
     const inFlight: Promise<Prepared>[] = [];
     for await (const batch of batches(records)) {
-      inFlight.push(prepare(batch, options.tokenization, meta, pool));
+      const prepared = prepare(batch, options.tokenization, meta, pool);
+      prepared.catch(() => {}); // rejections surface when awaited below, in order
+      inFlight.push(prepared);
       if (inFlight.length >= IN_FLIGHT) writer.write(await inFlight.shift()!);
     }
     while (inFlight.length) writer.write(await inFlight.shift()!);
@@ -80,30 +81,21 @@ async function* batches(records: AsyncIterable<PairRecord>): AsyncGenerator<Pair
   if (batch.length) yield batch;
 }
 
-/** Texts and token offsets of a batch; tokens a record brings are kept as they are. */
+/** Texts and token offsets of a batch (normalised and tokenized in the pool's workers); tokens a record brings are kept. */
 async function prepare(records: PairRecord[], mode: ImportOptions['tokenization'], meta: { srcLang: string; tgtLang: string },
-  pool: SegmentPool | null): Promise<Prepared> {
-  const texts = records.map((r) => r.srcTokens ? { src: r.src, tgt: r.tgt } : { src: normalizeText(r.src), tgt: normalizeText(r.tgt) });
+  pool: SegmentPool): Promise<Prepared> {
   const need = records.flatMap((r, i) => (r.srcTokens ? [] : [i]));
-  let segmented: Token[][] = [];
-  if (need.length && mode === 'segment' && pool) {
-    segmented = await pool.segmentBatch(need.flatMap((i) => [
-      { text: texts[i].src, lang: meta.srcLang },
-      { text: texts[i].tgt, lang: meta.tgtLang },
-    ]));
-  } else {
-    segmented = need.flatMap((i) => [pretokenized(texts[i].src), pretokenized(texts[i].tgt)]);
-  }
+  const done = await pool.prepareBatch(need.flatMap((i) => [
+    { text: records[i].src, lang: meta.srcLang },
+    { text: records[i].tgt, lang: meta.tgtLang },
+  ]), mode);
   const slot = new Map(need.map((i, k) => [i, k]));
   const pairs = records.map((r, i): NewPair => {
     const k = slot.get(i);
-    const srcTokens = k === undefined ? r.srcTokens! : segmented[2 * k];
-    const tgtTokens = k === undefined ? r.tgtTokens! : segmented[2 * k + 1];
-    return {
-      src: texts[i].src, tgt: texts[i].tgt,
-      srcOffsets: encodeOffsets(srcTokens), tgtOffsets: encodeOffsets(tgtTokens),
-      status: r.status, split: r.split, note: r.note,
-    };
+    const side = k === undefined
+      ? { src: r.src, tgt: r.tgt, srcOffsets: encodeOffsets(r.srcTokens!), tgtOffsets: encodeOffsets(r.tgtTokens!) }
+      : { src: done[2 * k].text, tgt: done[2 * k + 1].text, srcOffsets: done[2 * k].offsets, tgtOffsets: done[2 * k + 1].offsets };
+    return { ...side, status: r.status, split: r.split, note: r.note };
   });
   return { records, pairs };
 }

@@ -48,7 +48,7 @@ export function splitTokenEdit(store: ProjectStore, annotator: string, pairId: n
 export function mergeTokensEdit(store: ProjectStore, annotator: string, pairId: number, side: Side, index: number): PairDetail {
   const pair = store.getPair(pairId);
   const tokens = tokensOfSide(pair, side, index + 1);
-  const next = mergeTokens(tokens, index);
+  const next = mergeTokens(tokens, index, side === 'src' ? pair.src : pair.tgt);
   const links = pair.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindexLinksAfterMerge(a.links, side, index) }));
   return store.db.transaction(() => {
     addWords(store, side, [next[index].text], annotator);

@@ -7,6 +7,7 @@ import { pairInserter, type NewPair } from '../../../src/main/store/pairs.ts';
 import { createAlignment, linkInserter } from '../../../src/main/store/alignments.ts';
 import { encodeOffsets } from '../../../src/main/text/offsets.ts';
 import { pretokenized } from '../../../src/main/text/segment.ts';
+import { MIGRATIONS } from '../../../src/main/store/migrations.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir();
@@ -29,7 +30,7 @@ describe('project file', () => {
     const store = fresh();
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(store.db.pragma('user_version', { simple: true })).toBe(1);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(store.meta()).toEqual({ name: 'test', srcLang: 'lo', tgtLang: 'th' });
     store.close();
   });
