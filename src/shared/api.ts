@@ -3,6 +3,7 @@
 // carried it: Electron IPC or HTTP) and its result type. Events flow the other way.
 import { z } from 'zod';
 import type { AlignmentOrigin, Link, PairStatus, Split, Token } from './domain.ts';
+import { editorChannels, type EditorResults } from './editor-api.ts';
 
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
 const split = z.enum(['train', 'dev', 'test']);
@@ -67,6 +68,7 @@ export const channels = {
     lowercase: z.boolean().optional(),
   }).strict(),
   'jobs.cancel': z.object({ jobId: z.string().min(1).max(64) }).strict(),
+  ...editorChannels,
 } as const;
 
 export type Channel = keyof typeof channels;
@@ -125,7 +127,7 @@ export interface AppInfo {
 }
 
 /** What each channel resolves to. */
-export interface Results {
+export interface Results extends EditorResults {
   'app.info': AppInfo;
   'project.create': ProjectInfo;
   'project.open': ProjectInfo;

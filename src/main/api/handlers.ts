@@ -14,6 +14,7 @@ import { alignProject } from '../align/project-align.ts';
 import { DEFAULT_METHOD, METHODS, methodPlan } from '../align/methods.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
 import type { AppContext } from './context.ts';
+import { editorHandlers } from './editor-handlers.ts';
 
 type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
 type Handler<C extends Channel> = (ctx: AppContext, input: Input<C>) => Promise<Results[C]> | Results[C];
@@ -90,4 +91,5 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     ctx.jobs.cancel(i.jobId);
     return null;
   },
+  ...editorHandlers,
 };

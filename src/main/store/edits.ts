@@ -7,10 +7,23 @@
 // Undo stacks are per annotator. An event is *active* until a later event undoes it.
 // Undo reverses the newest active event that is not itself an undo; redo reverses the
 // newest active undo, provided no plain edit came after it.
+//
+// Groups: a bulk fix (one change over many pairs) is logged as one event per pair, all
+// carrying the same `group_id`. Undo and redo act on a whole group: every active member
+// is reversed, newest first, in one transaction, and the reversing events form a new
+// group themselves, so undo → redo → undo of a bulk fix stays whole.
 import type { Link, PairStatus, Split } from '../../shared/domain.ts';
 import type { Db } from './database.ts';
 import { blobOf } from './pairs.ts';
 import { replacePairLinks } from './alignments.ts';
+
+export type TokenSide = 'src' | 'tgt';
+
+/** A token marked "not translated" in one alignment. */
+export interface UntranslatedMark {
+  side: TokenSide;
+  index: number;
+}
 
 /** The parts of a pair an edit may change; absent fields are left alone. */
 export interface PairPatch {
@@ -21,6 +34,10 @@ export interface PairPatch {
   tgtOffsets?: number[];
   /** Links per alignment id. */
   links?: Record<string, Link[]>;
+  /** The pair's rejected links (all of them: the set is replaced). */
+  rejected?: { s: number; t: number }[];
+  /** "Not translated" tokens per alignment id. */
+  untranslated?: Record<string, UntranslatedMark[]>;
 }
 
 export interface EditEvent {
@@ -32,11 +49,20 @@ export interface EditEvent {
   before: PairPatch;
   after: PairPatch;
   undoes: number | null;
+  groupId: number | null;
 }
 
-interface EventRow { id: number; at: string; annotator: string; pair_id: number | null; kind: string; payload: string; undoes: number | null }
+/** One pair's part of a grouped edit. */
+export interface PairEdit {
+  pairId: number;
+  before: PairPatch;
+  after: PairPatch;
+}
 
-function applyPatch(db: Db, pairId: number, patch: PairPatch): void {
+interface EventRow { id: number; at: string; annotator: string; pair_id: number | null; kind: string; payload: string; undoes: number | null; group_id: number | null }
+type EventHead = Pick<EventRow, 'id' | 'kind' | 'undoes' | 'group_id'>;
+
+function applyPairColumns(db: Db, pairId: number, patch: PairPatch): void {
   const sets: string[] = [];
   const params: unknown[] = [];
   for (const [col, value] of [['status', patch.status], ['split', patch.split], ['note', patch.note]] as const) {
@@ -45,58 +71,103 @@ function applyPatch(db: Db, pairId: number, patch: PairPatch): void {
   if (patch.srcOffsets) { sets.push('src_tokens = ?'); params.push(blobOf(Uint32Array.from(patch.srcOffsets))); }
   if (patch.tgtOffsets) { sets.push('tgt_tokens = ?'); params.push(blobOf(Uint32Array.from(patch.tgtOffsets))); }
   if (sets.length) db.prepare(`UPDATE pairs SET ${sets.join(', ')} WHERE id = ?`).run(...params, pairId);
+}
+
+function applyPatch(db: Db, pairId: number, patch: PairPatch, annotator: string): void {
+  applyPairColumns(db, pairId, patch);
   for (const [alignmentId, links] of Object.entries(patch.links ?? {})) replacePairLinks(db, Number(alignmentId), pairId, links);
+  if (patch.rejected) {
+    db.prepare('DELETE FROM rejected_links WHERE pair_id = ?').run(pairId);
+    const put = db.prepare('INSERT OR IGNORE INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, ?, ?, ?, ?)');
+    const at = new Date().toISOString();
+    for (const r of patch.rejected) put.run(pairId, r.s, r.t, annotator, at);
+  }
+  for (const [alignmentId, marks] of Object.entries(patch.untranslated ?? {})) {
+    db.prepare('DELETE FROM untranslated WHERE alignment_id = ? AND pair_id = ?').run(Number(alignmentId), pairId);
+    const put = db.prepare('INSERT OR IGNORE INTO untranslated (alignment_id, pair_id, side, idx) VALUES (?, ?, ?, ?)');
+    for (const m of marks) put.run(Number(alignmentId), pairId, m.side, m.index);
+  }
 }
 
 function append(db: Db, e: Omit<EditEvent, 'id' | 'at'>): number {
-  const r = db.prepare(`INSERT INTO edit_events (at, annotator, pair_id, kind, payload, undoes) VALUES (?, ?, ?, ?, ?, ?)`)
-    .run(new Date().toISOString(), e.annotator, e.pairId, e.kind, JSON.stringify({ before: e.before, after: e.after }), e.undoes);
+  const r = db.prepare(`INSERT INTO edit_events (at, annotator, pair_id, kind, payload, undoes, group_id) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+    .run(new Date().toISOString(), e.annotator, e.pairId, e.kind, JSON.stringify({ before: e.before, after: e.after }), e.undoes, e.groupId);
   return Number(r.lastInsertRowid);
+}
+
+/** The id the next event will get: used as the group id of the events about to be appended. */
+function nextGroupId(db: Db): number {
+  return (db.prepare('SELECT coalesce(max(id), 0) + 1 AS n FROM edit_events').get() as { n: number }).n;
 }
 
 /** Applies `after` to the pair and logs the edit, atomically. Returns the event id. */
 export function recordEdit(db: Db, annotator: string, pairId: number, kind: string, before: PairPatch, after: PairPatch): number {
   return db.transaction(() => {
-    applyPatch(db, pairId, after);
-    return append(db, { annotator, pairId, kind, before, after, undoes: null });
+    applyPatch(db, pairId, after, annotator);
+    return append(db, { annotator, pairId, kind, before, after, undoes: null, groupId: null });
+  })();
+}
+
+/** Applies one edit per pair and logs them as one group (undone and redone as a whole). Returns the group id. */
+export function recordGroup(db: Db, annotator: string, kind: string, edits: readonly PairEdit[]): number | null {
+  if (edits.length === 0) return null;
+  return db.transaction(() => {
+    const groupId = nextGroupId(db);
+    for (const e of edits) {
+      applyPatch(db, e.pairId, e.after, annotator);
+      append(db, { annotator, pairId: e.pairId, kind, before: e.before, after: e.after, undoes: null, groupId });
+    }
+    return groupId;
   })();
 }
 
 function toEvent(r: EventRow): EditEvent {
   const { before, after } = JSON.parse(r.payload) as { before: PairPatch; after: PairPatch };
-  return { id: r.id, at: r.at, annotator: r.annotator, pairId: r.pair_id, kind: r.kind, before, after, undoes: r.undoes };
+  return { id: r.id, at: r.at, annotator: r.annotator, pairId: r.pair_id, kind: r.kind, before, after, undoes: r.undoes, groupId: r.group_id };
 }
 
-/** The annotator's events, newest first, with the set of ids some later event undid. */
-function history(db: Db, annotator: string): { events: EditEvent[]; undone: Set<number> } {
-  const rows = db.prepare(`SELECT * FROM edit_events WHERE annotator = ? ORDER BY id DESC`).all(annotator) as EventRow[];
-  const events = rows.map(toEvent);
+/** The annotator's event heads, newest first, with the set of ids some later event undid. */
+function history(db: Db, annotator: string): { events: EventHead[]; undone: Set<number> } {
+  const events = db.prepare(`SELECT id, kind, undoes, group_id FROM edit_events WHERE annotator = ? ORDER BY id DESC`)
+    .all(annotator) as EventHead[];
   return { events, undone: new Set(events.flatMap((e) => (e.undoes === null ? [] : [e.undoes]))) };
 }
 
-function reverse(db: Db, annotator: string, target: EditEvent, kind: 'undo' | 'redo'): number | null {
-  if (target.pairId === null) return null;
-  const pairId = target.pairId;
+/** The target event and, for a group, its other active members of the same kind class; newest first. */
+function membersOf(h: { events: EventHead[]; undone: Set<number> }, target: EventHead): number[] {
+  if (target.group_id === null) return [target.id];
+  const isUndo = target.kind === 'undo';
+  return h.events.filter((e) => e.group_id === target.group_id && !h.undone.has(e.id) && (e.kind === 'undo') === isUndo).map((e) => e.id);
+}
+
+/** Reverses events (ids newest first) in one transaction; returns the first one's pair id. */
+function reverse(db: Db, annotator: string, ids: number[], kind: 'undo' | 'redo'): number | null {
+  const get = db.prepare('SELECT * FROM edit_events WHERE id = ?');
+  const targets = ids.map((id) => toEvent(get.get(id) as EventRow)).filter((e) => e.pairId !== null);
+  if (targets.length === 0) return null;
   db.transaction(() => {
-    applyPatch(db, pairId, target.before);
-    append(db, { annotator, pairId, kind, before: target.after, after: target.before, undoes: target.id });
+    const groupId = targets.length > 1 ? nextGroupId(db) : null;
+    for (const t of targets) {
+      applyPatch(db, t.pairId as number, t.before, annotator);
+      append(db, { annotator, pairId: t.pairId, kind, before: t.after, after: t.before, undoes: t.id, groupId });
+    }
   })();
-  return pairId;
+  return targets[0].pairId;
 }
 
-/** Undoes the annotator's newest active edit; returns its pair id, or null if none. */
+/** Undoes the annotator's newest active edit (or edit group); returns its pair id, or null if none. */
 export function undo(db: Db, annotator: string): number | null {
-  const { events, undone } = history(db, annotator);
-  const target = events.find((e) => e.kind !== 'undo' && !undone.has(e.id));
-  return target ? reverse(db, annotator, target, 'undo') : null;
+  const h = history(db, annotator);
+  const target = h.events.find((e) => e.kind !== 'undo' && !h.undone.has(e.id));
+  return target ? reverse(db, annotator, membersOf(h, target), 'undo') : null;
 }
 
-/** Redoes the annotator's newest active undo; returns its pair id, or null if none. */
+/** Redoes the annotator's newest active undo (or undo group); returns its pair id, or null if none. */
 export function redo(db: Db, annotator: string): number | null {
-  const { events, undone } = history(db, annotator);
-  for (const e of events) {
-    if (undone.has(e.id)) continue;
-    if (e.kind === 'undo') return reverse(db, annotator, e, 'redo');
+  const h = history(db, annotator);
+  for (const e of h.events) {
+    if (h.undone.has(e.id)) continue;
+    if (e.kind === 'undo') return reverse(db, annotator, membersOf(h, e), 'redo');
     if (e.kind !== 'redo') return null;
   }
   return null;

@@ -116,4 +116,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER edit_events_append_only_update BEFORE UPDATE ON edit_events
     BEGIN SELECT RAISE(ABORT, 'edit_events is append-only'); END;
   `,
+  /* 2: the editor — "not translated" markers per alignment, edit groups (bulk fixes undone as one) */ `
+  CREATE TABLE untranslated (
+    alignment_id INTEGER NOT NULL REFERENCES alignments(id) ON DELETE CASCADE,
+    pair_id      INTEGER NOT NULL REFERENCES pairs(id) ON DELETE CASCADE,
+    side         TEXT NOT NULL CHECK (side IN ('src', 'tgt')),
+    idx          INTEGER NOT NULL CHECK (idx >= 0),
+    PRIMARY KEY (alignment_id, pair_id, side, idx)
+  ) WITHOUT ROWID;
+  CREATE INDEX untranslated_pair ON untranslated(pair_id);
+
+  ALTER TABLE edit_events ADD COLUMN group_id INTEGER;
+  CREATE INDEX edit_events_annotator ON edit_events(annotator, id);
+  `,
 ];

@@ -1,0 +1,39 @@
+// The alignment editor's API handlers (spread into handlers.ts): one pair with the
+// annotator's gold layer, gold and rejection edits, review queue, lexicon and agreement.
+import type { EditorResults } from '../../shared/editor-api.ts';
+import { editorPair, setGold, setRejected } from '../store/editor.ts';
+import { reviewQueue } from '../store/queue.ts';
+import { bulkFix, defaultModelId, lexiconEntries, occurrences } from '../store/lexicon.ts';
+import { agreementReport } from '../eval/agreement.ts';
+import type { z } from 'zod';
+import type { editorChannels } from '../../shared/editor-api.ts';
+import { UserError } from '../errors.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import type { AppContext } from './context.ts';
+
+type Channel = keyof EditorResults;
+type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof editorChannels)[C]>) => EditorResults[C];
+
+function store(ctx: AppContext): ProjectStore {
+  if (!ctx.store) throw new UserError('no project is open');
+  return ctx.store;
+}
+
+export const editorHandlers: { [C in Channel]: Handler<C> } = {
+  'editor.get': (ctx, i) => editorPair(store(ctx), ctx.annotator, i.pairId),
+  'editor.setGold': (ctx, i) => setGold(store(ctx), ctx.annotator, i.pairId, i.links, i.untranslated),
+  'editor.setRejected': (ctx, i) => setRejected(store(ctx), ctx.annotator, i.pairId, i.rejected),
+  'queue.list': (ctx, i) => reviewQueue(store(ctx).db, i),
+  'lexicon.list': (ctx, i) => {
+    const db = store(ctx).db;
+    const modelId = i.modelId ?? defaultModelId(db);
+    return { entries: lexiconEntries(db, ctx.annotator, modelId, i.text ?? '', i.limit), modelId };
+  },
+  'lexicon.occurrences': (ctx, i) => {
+    const db = store(ctx).db;
+    const all = occurrences(db, ctx.annotator, i.src, i.tgt, i.modelId ?? defaultModelId(db));
+    return { occurrences: all.slice(0, i.limit), total: all.length };
+  },
+  'lexicon.bulk': (ctx, i) => ({ changes: bulkFix(store(ctx).db, ctx.annotator, i.src, i.tgt, i.action, i.apply), applied: i.apply }),
+  'agreement.report': (ctx, i) => agreementReport(store(ctx).db, i.reference, i.candidate),
+};

@@ -1,0 +1,71 @@
+// The editor's view of one pair and its link edits: the annotator's gold layer (links and
+// "not translated" marks) and the pair's rejected links are replaced as a whole, each
+// change applied and logged as one undoable edit (edits.ts) before the result returns.
+import type { EditorPair, TokenSide } from '../../shared/editor-api.ts';
+import type { Link } from '../../shared/domain.ts';
+import { UserError } from '../errors.ts';
+import { goldAlignmentOf } from './alignments.ts';
+import type { Db } from './database.ts';
+import type { PairPatch, UntranslatedMark } from './edits.ts';
+import type { ProjectStore } from './project-store.ts';
+
+/** The annotator's gold alignment id, or null if they have none yet (never creates one). */
+export function goldIdOf(db: Db, annotator: string): number | null {
+  const row = db.prepare(`SELECT id FROM alignments WHERE origin = 'gold' AND annotator = ?`).get(annotator) as { id: number } | undefined;
+  return row?.id ?? null;
+}
+
+export function untranslatedOf(db: Db, alignmentId: number, pairId: number): UntranslatedMark[] {
+  return (db.prepare(`SELECT side, idx FROM untranslated WHERE alignment_id = ? AND pair_id = ? ORDER BY side, idx`)
+    .all(alignmentId, pairId) as { side: TokenSide; idx: number }[]).map((r) => ({ side: r.side, index: r.idx }));
+}
+
+export function editorPair(store: ProjectStore, annotator: string, pairId: number): EditorPair {
+  const pair = store.getPair(pairId);
+  const goldId = goldIdOf(store.db, annotator);
+  const gold = goldId === null ? [] : pair.alignments.find((a) => a.alignmentId === goldId)?.links ?? [];
+  return { ...pair, goldId, gold, untranslated: goldId === null ? [] : untranslatedOf(store.db, goldId, pairId) };
+}
+
+function checkIndices(pair: EditorPair, links: readonly { s: number; t: number }[], marks: readonly UntranslatedMark[]): void {
+  const bad = links.find((l) => l.s >= pair.srcTokens.length || l.t >= pair.tgtTokens.length);
+  if (bad) throw new UserError(`pair ${pair.id}: link ${bad.s}-${bad.t} is outside its ${pair.srcTokens.length}×${pair.tgtTokens.length} tokens`);
+  const badMark = marks.find((m) => m.index >= (m.side === 'src' ? pair.srcTokens : pair.tgtTokens).length);
+  if (badMark) throw new UserError(`pair ${pair.id}: no ${badMark.side} token ${badMark.index}`);
+}
+
+function sortedLinks(links: readonly Link[]): Link[] {
+  const unique = new Map(links.map((l) => [`${l.s}:${l.t}`, { s: l.s, t: l.t, kind: l.kind, score: l.score }]));
+  return [...unique.values()].sort((a, b) => a.s - b.s || a.t - b.t);
+}
+
+function sortedMarks(marks: readonly UntranslatedMark[]): UntranslatedMark[] {
+  const unique = new Map(marks.map((m) => [`${m.side}:${m.index}`, { side: m.side, index: m.index }]));
+  return [...unique.values()].sort((a, b) => a.side.localeCompare(b.side) || a.index - b.index);
+}
+
+/** Replaces the annotator's gold links and "not translated" marks of one pair, as one logged edit. */
+export function setGold(store: ProjectStore, annotator: string, pairId: number, links: readonly Link[], marks: readonly UntranslatedMark[]): EditorPair {
+  const current = editorPair(store, annotator, pairId);
+  checkIndices(current, links, marks);
+  const nextLinks = sortedLinks(links);
+  const nextMarks = sortedMarks(marks);
+  if (JSON.stringify(nextLinks) === JSON.stringify(current.gold) && JSON.stringify(nextMarks) === JSON.stringify(current.untranslated)) return current;
+  store.db.transaction(() => {
+    const key = String(goldAlignmentOf(store.db, annotator));
+    const before: PairPatch = { links: { [key]: current.gold }, untranslated: { [key]: current.untranslated } };
+    const after: PairPatch = { links: { [key]: nextLinks }, untranslated: { [key]: nextMarks } };
+    store.edit(annotator, pairId, 'links.set', before, after);
+  })();
+  return editorPair(store, annotator, pairId);
+}
+
+/** Replaces the pair's rejected links (never suggested again), as one logged edit. */
+export function setRejected(store: ProjectStore, annotator: string, pairId: number, rejected: readonly { s: number; t: number }[]): EditorPair {
+  const current = editorPair(store, annotator, pairId);
+  checkIndices(current, rejected, []);
+  const next = [...new Map(rejected.map((r) => [`${r.s}:${r.t}`, { s: r.s, t: r.t }])).values()].sort((a, b) => a.s - b.s || a.t - b.t);
+  if (JSON.stringify(next) === JSON.stringify(current.rejected)) return current;
+  store.edit(annotator, pairId, 'links.reject', { rejected: current.rejected }, { rejected: next });
+  return editorPair(store, annotator, pairId);
+}

@@ -1,0 +1,88 @@
+// The review queue: pairs in the order a linguist should look at them, either by how
+// unsure a model alignment is about them or by how much two model alignments disagree.
+//
+// Uncertainty of a pair under alignment M, with posteriors p_l of its links l and U the
+// tokens (both sides) that no link of M covers:
+//   u = (Σ_l H(p_l) + |U|) / (|links| + |U|),   H(p) = −p·log2 p − (1−p)·log2(1−p)
+// i.e. mean binary entropy per decision, where an uncovered token counts as a coin flip
+// (H = 1). A link without a score counts as certain. Disagreement of M and N on a pair is
+// 1 − |M∩N| / |M∪N| over (s, t) pairs (0 when both are empty). Higher comes first; ties
+// keep pair id order.
+import type { QueueItem } from '../../shared/editor-api.ts';
+import type { PairStatus } from '../../shared/domain.ts';
+import type { Db } from './database.ts';
+import { filterSql, summaryOf, type PairRow } from './pairs.ts';
+
+export interface QueueQuery {
+  alignmentId: number;
+  versusId?: number;
+  status?: PairStatus[];
+  annotator?: string;
+  text?: string;
+  offset: number;
+  limit: number;
+}
+
+interface Candidate { id: number; ns: number; nt: number }
+
+export function binaryEntropy(p: number): number {
+  if (p <= 0 || p >= 1) return 0;
+  return -(p * Math.log2(p) + (1 - p) * Math.log2(1 - p));
+}
+
+function candidates(db: Db, q: QueueQuery): Candidate[] {
+  const { where, params } = filterSql({ status: q.status, text: q.text || undefined });
+  const byAnnotator = q.annotator ? ' AND EXISTS (SELECT 1 FROM edit_events e WHERE e.pair_id = p.id AND e.annotator = ?)' : '';
+  return db.prepare(`SELECT p.id, length(p.src_tokens) / 8 AS ns, length(p.tgt_tokens) / 8 AS nt FROM pairs p
+    WHERE ${where}${byAnnotator} ORDER BY p.id`).all(...params, ...(q.annotator ? [q.annotator] : [])) as Candidate[];
+}
+
+type LinkRow = { pair_id: number; s: number; t: number; score: number | null };
+
+function linksByPair(db: Db, alignmentId: number): Map<number, LinkRow[]> {
+  const out = new Map<number, LinkRow[]>();
+  for (const r of db.prepare('SELECT pair_id, s, t, score FROM links WHERE alignment_id = ?').iterate(alignmentId) as IterableIterator<LinkRow>) {
+    let list = out.get(r.pair_id);
+    if (!list) out.set(r.pair_id, (list = []));
+    list.push(r);
+  }
+  return out;
+}
+
+export function uncertainty(c: Candidate, links: readonly LinkRow[]): number {
+  const src = new Uint8Array(c.ns), tgt = new Uint8Array(c.nt);
+  let sum = 0;
+  for (const l of links) {
+    src[l.s] = 1;
+    tgt[l.t] = 1;
+    sum += l.score === null ? 0 : binaryEntropy(l.score);
+  }
+  const uncovered = src.reduce((n, x) => n + 1 - x, 0) + tgt.reduce((n, x) => n + 1 - x, 0);
+  const decisions = links.length + uncovered;
+  return decisions === 0 ? 0 : (sum + uncovered) / decisions;
+}
+
+export function disagreement(a: readonly LinkRow[], b: readonly LinkRow[]): number {
+  const keys = new Set(a.map((l) => l.s * 65536 + l.t));
+  const both = b.filter((l) => keys.has(l.s * 65536 + l.t)).length;
+  const union = a.length + b.length - both;
+  return union === 0 ? 0 : 1 - both / union;
+}
+
+export function reviewQueue(db: Db, q: QueueQuery): { total: number; items: QueueItem[] } {
+  const pool = candidates(db, q);
+  const main = linksByPair(db, q.alignmentId);
+  const versus = q.versusId === undefined ? null : linksByPair(db, q.versusId);
+  const scored = pool.map((c) => ({
+    id: c.id,
+    score: versus ? disagreement(main.get(c.id) ?? [], versus.get(c.id) ?? []) : uncertainty(c, main.get(c.id) ?? []),
+  }));
+  scored.sort((x, y) => y.score - x.score || x.id - y.id);
+  const page = scored.slice(q.offset, q.offset + q.limit);
+  const get = db.prepare('SELECT * FROM pairs WHERE id = ?');
+  const items = page.map(({ id, score }) => {
+    const { srcTokens, tgtTokens, src, tgt, status } = summaryOf(get.get(id) as PairRow);
+    return { id, src, tgt, srcTokens, tgtTokens, status, score };
+  });
+  return { total: scored.length, items };
+}

@@ -1,0 +1,122 @@
+// The alignment editor's part of the API contract (spread into `channels` and `Results`
+// in api.ts): one pair with the annotator's gold layer, link and rejection edits, the
+// review queue, the lexicon with its concordance and bulk fix, and agreement reports.
+import { z } from 'zod';
+import type { Link, PairStatus, Split, Token } from './domain.ts';
+
+const id = z.number().int().nonnegative();
+const side = z.enum(['src', 'tgt']);
+const status = z.enum(['new', 'in-review', 'done', 'flagged']);
+const word = z.string().min(1).max(200);
+const linkSchema = z.object({ s: id, t: id, kind: z.enum(['sure', 'possible']), score: z.number().min(0).max(1).nullable() }).strict();
+const pairLink = z.object({ s: id, t: id }).strict();
+
+export const editorChannels = {
+  'editor.get': z.object({ pairId: id }).strict(),
+  'editor.setGold': z.object({
+    pairId: id,
+    links: z.array(linkSchema).max(20_000),
+    untranslated: z.array(z.object({ side, index: id }).strict()).max(2000),
+  }).strict(),
+  'editor.setRejected': z.object({ pairId: id, rejected: z.array(pairLink).max(20_000) }).strict(),
+  'queue.list': z.object({
+    alignmentId: id,
+    /** Order by disagreement with this alignment instead of by uncertainty. */
+    versusId: id.optional(),
+    status: z.array(status).max(4).optional(),
+    annotator: z.string().max(100).optional(),
+    text: z.string().max(500).optional(),
+    offset: z.number().int().min(0),
+    limit: z.number().int().min(1).max(500),
+  }).strict(),
+  'lexicon.list': z.object({
+    modelId: id.optional(),
+    text: z.string().max(200).optional(),
+    limit: z.number().int().min(1).max(2000),
+  }).strict(),
+  'lexicon.occurrences': z.object({ src: word, tgt: word, modelId: id.optional(), limit: z.number().int().min(1).max(2000) }).strict(),
+  'lexicon.bulk': z.object({ src: word, tgt: word, action: z.enum(['add', 'remove']), apply: z.boolean() }).strict(),
+  'agreement.report': z.object({ reference: id, candidate: id }).strict(),
+} as const;
+
+export type TokenSide = 'src' | 'tgt';
+
+/** A pair as the editor shows it: every layer, plus the annotator's own gold layer. */
+export interface EditorPair {
+  id: number;
+  src: string;
+  tgt: string;
+  srcTokens: Token[];
+  tgtTokens: Token[];
+  status: PairStatus;
+  split: Split;
+  note: string;
+  alignments: { alignmentId: number; links: Link[] }[];
+  rejected: { s: number; t: number }[];
+  /** The annotator's gold alignment (null until their first link edit). */
+  goldId: number | null;
+  gold: Link[];
+  untranslated: { side: TokenSide; index: number }[];
+}
+
+export interface QueueItem {
+  id: number;
+  src: string;
+  tgt: string;
+  srcTokens: Token[];
+  tgtTokens: Token[];
+  status: PairStatus;
+  /** Uncertainty (mean link entropy) or disagreement (1 − Jaccard), in [0, 1]. */
+  score: number;
+}
+
+export interface LexiconEntry {
+  src: string;
+  tgt: string;
+  gold: number;
+  model: number;
+}
+
+export interface Occurrence {
+  pairId: number;
+  srcTokens: Token[];
+  tgtTokens: Token[];
+  /** Token positions of the two words. */
+  srcAt: number[];
+  tgtAt: number[];
+  /** Links between them: in the annotator's gold, in the model. */
+  gold: { s: number; t: number }[];
+  model: { s: number; t: number }[];
+}
+
+export interface BulkChange {
+  pairId: number;
+  add: { s: number; t: number }[];
+  remove: { s: number; t: number }[];
+}
+
+export interface AgreementScore {
+  precision: number;
+  recall: number;
+  aer: number;
+  /** Links in the reference, in the candidate, in both. */
+  reference: number;
+  candidate: number;
+  both: number;
+}
+
+export interface AgreementReport {
+  overall: AgreementScore & { pairs: number };
+  pairs: (AgreementScore & { pairId: number })[];
+}
+
+export interface EditorResults {
+  'editor.get': EditorPair;
+  'editor.setGold': EditorPair;
+  'editor.setRejected': EditorPair;
+  'queue.list': { total: number; items: QueueItem[] };
+  'lexicon.list': { entries: LexiconEntry[]; modelId: number | null };
+  'lexicon.occurrences': { occurrences: Occurrence[]; total: number };
+  'lexicon.bulk': { changes: BulkChange[]; applied: boolean };
+  'agreement.report': AgreementReport;
+}

@@ -1,0 +1,121 @@
+// The editor's store: gold link edits with "not translated" marks, rejections, undo/redo
+// (single and grouped), review-queue order, lexicon counts, the bulk fix and agreement.
+import { describe, expect, test } from 'vitest';
+import { ProjectStore } from '../../../src/main/store/project-store.ts';
+import { editorPair, setGold, setRejected } from '../../../src/main/store/editor.ts';
+import { reviewQueue } from '../../../src/main/store/queue.ts';
+import { bulkFix, lexiconEntries, occurrences } from '../../../src/main/store/lexicon.ts';
+import { agreementReport } from '../../../src/main/eval/agreement.ts';
+import { splitTokenEdit } from '../../../src/main/store/token-edits.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { model, possible, project, sure } from './fixture.ts';
+
+const dir = tempDir('mekong-editor-');
+const PAIRS: [string, string][] = [['a b c', 'x y z'], ['a d', 'x w'], ['b a', 'y x'], ['ee', 'v']];
+
+describe('gold edits', () => {
+  test('are committed, logged, survive reopening, and undo/redo step by step', () => {
+    const { store, ids } = project(dir, PAIRS);
+    expect(editorPair(store, 'ann', ids[0]).goldId).toBeNull();
+    setGold(store, 'ann', ids[0], [sure(0, 0)], []);
+    const two = setGold(store, 'ann', ids[0], [sure(0, 0), possible(1, 1)], [{ side: 'tgt', index: 2 }]);
+    expect(two.gold).toEqual([sure(0, 0), possible(1, 1)]);
+    expect(two.untranslated).toEqual([{ side: 'tgt', index: 2 }]);
+    const path = store.path;
+    store.close();
+    const again = ProjectStore.open(path);
+    expect(editorPair(again, 'ann', ids[0]).gold).toEqual([sure(0, 0), possible(1, 1)]);
+    expect(editorPair(again, 'other', ids[0]).gold).toEqual([]);
+    again.undo('ann');
+    expect(editorPair(again, 'ann', ids[0])).toMatchObject({ gold: [sure(0, 0)], untranslated: [] });
+    again.undo('ann');
+    expect(editorPair(again, 'ann', ids[0]).gold).toEqual([]);
+    expect(again.undo('ann')).toBeNull();
+    again.redo('ann');
+    again.redo('ann');
+    expect(editorPair(again, 'ann', ids[0]).untranslated).toEqual([{ side: 'tgt', index: 2 }]);
+    again.close();
+  });
+
+  test('reject links outside the pair and ignore no-op edits', () => {
+    const { store, ids } = project(dir, PAIRS);
+    expect(() => setGold(store, 'ann', ids[1], [sure(5, 0)], [])).toThrow(/outside/);
+    setGold(store, 'ann', ids[1], [], []);
+    expect(store.undo('ann')).toBeNull();
+    store.close();
+  });
+
+  test('rejections are stored and undoable; split re-indexes gold links', () => {
+    const { store, ids } = project(dir, PAIRS);
+    setRejected(store, 'ann', ids[0], [{ s: 2, t: 0 }]);
+    expect(editorPair(store, 'ann', ids[0]).rejected).toEqual([{ s: 2, t: 0 }]);
+    store.undo('ann');
+    expect(editorPair(store, 'ann', ids[0]).rejected).toEqual([]);
+    setGold(store, 'ann', ids[3], [sure(0, 0)], []);
+    splitTokenEdit(store, 'ann', ids[3], 'src', 0, 1);
+    expect(editorPair(store, 'ann', ids[3]).gold).toEqual([sure(0, 0), sure(1, 0)]);
+    store.undo('ann');
+    expect(editorPair(store, 'ann', ids[3])).toMatchObject({ gold: [sure(0, 0)], srcTokens: [{ text: 'ee' }] });
+    store.close();
+  });
+});
+
+describe('review queue', () => {
+  test('orders by uncertainty and by disagreement, with filters', () => {
+    const { store, ids } = project(dir, PAIRS);
+    const m = model(store, ids, [[[0, 0, 0.99], [1, 1, 0.98], [2, 2, 0.97]], [[0, 0, 0.5], [1, 1, 0.6]], [[0, 1, 0.9]], [[0, 0, 1]]]);
+    const q = reviewQueue(store.db, { alignmentId: m, offset: 0, limit: 10 });
+    expect(q.items.map((i) => i.id)).toEqual([ids[1], ids[2], ids[0], ids[3]]);
+    const n = model(store, ids, [[[0, 0, 1], [1, 1, 1], [2, 2, 1]], [[0, 1, 1]], [[0, 1, 1]], [[0, 0, 1]]]);
+    const d = reviewQueue(store.db, { alignmentId: m, versusId: n, offset: 0, limit: 10 });
+    expect(d.items[0]).toMatchObject({ id: ids[1], score: 1 });
+    setGold(store, 'ann', ids[3], [sure(0, 0)], []);
+    expect(reviewQueue(store.db, { alignmentId: m, annotator: 'ann', offset: 0, limit: 10 }).items.map((i) => i.id)).toEqual([ids[3]]);
+    expect(reviewQueue(store.db, { alignmentId: m, text: 'd', offset: 0, limit: 10 }).total).toBe(1);
+    store.close();
+  });
+});
+
+describe('lexicon', () => {
+  test('counts gold and model links, finds occurrences, bulk-adds and undoes as one', () => {
+    const { store, ids } = project(dir, PAIRS);
+    const m = model(store, ids, [[[0, 0, 0.9]], [[0, 0, 0.9]], [[1, 1, 0.9]], []]);
+    setGold(store, 'ann', ids[0], [sure(0, 0), sure(2, 2)], []);
+    const entries = lexiconEntries(store.db, 'ann', m, '', 10);
+    expect(entries[0]).toEqual({ src: 'a', tgt: 'x', gold: 1, model: 3 });
+    expect(occurrences(store.db, 'ann', 'A', 'x', m).map((o) => o.pairId)).toEqual([ids[0], ids[1], ids[2]]);
+    const preview = bulkFix(store.db, 'ann', 'a', 'x', 'add', false);
+    expect(preview).toEqual([{ pairId: ids[1], add: [{ s: 0, t: 0 }], remove: [] }, { pairId: ids[2], add: [{ s: 1, t: 1 }], remove: [] }]);
+    expect(editorPair(store, 'ann', ids[1]).gold).toEqual([]);
+    bulkFix(store.db, 'ann', 'a', 'x', 'add', true);
+    expect(editorPair(store, 'ann', ids[2]).gold).toEqual([sure(1, 1)]);
+    setGold(store, 'ann', ids[3], [sure(0, 0)], []);
+    store.undo('ann');
+    store.undo('ann');
+    expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([2, 0, 0, 0]);
+    store.redo('ann');
+    expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([2, 1, 1, 0]);
+    bulkFix(store.db, 'ann', 'a', 'x', 'remove', true);
+    expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([1, 0, 0, 0]);
+    store.undo('ann');
+    expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([2, 1, 1, 0]);
+    store.close();
+  });
+});
+
+describe('agreement', () => {
+  test('scores a model and another annotator against gold', () => {
+    const { store, ids } = project(dir, PAIRS);
+    const m = model(store, ids, [[[0, 0, 0.9], [1, 2, 0.9]], [[0, 0, 0.9]], [], []]);
+    const a = setGold(store, 'ann', ids[0], [sure(0, 0), possible(1, 1)], []).goldId as number;
+    const b = setGold(store, 'bob', ids[0], [sure(0, 0)], []).goldId as number;
+    setGold(store, 'bob', ids[1], [sure(0, 0)], []);
+    const r = agreementReport(store.db, a, m);
+    expect(r.overall).toMatchObject({ pairs: 1, precision: 0.5, recall: 1, reference: 2, candidate: 2, both: 1 });
+    expect(r.overall.aer).toBeCloseTo(1 - 2 / 3);
+    const ab = agreementReport(store.db, a, b);
+    expect(ab.pairs.map((p) => p.pairId)).toEqual([ids[0]]);
+    expect(ab.overall).toMatchObject({ precision: 1, recall: 1, aer: 0 });
+    store.close();
+  });
+});

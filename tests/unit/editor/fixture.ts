@@ -1,0 +1,33 @@
+// A small project for the editor's tests: whitespace-tokenised pairs in a real SQLite
+// file, with an optional model alignment whose links carry posteriors.
+import { join } from 'node:path';
+import type { Link } from '../../../src/shared/domain.ts';
+import { ProjectStore } from '../../../src/main/store/project-store.ts';
+import { beginImport, finishImport } from '../../../src/main/store/imports.ts';
+import { pairInserter } from '../../../src/main/store/pairs.ts';
+import { createAlignment, linkInserter } from '../../../src/main/store/alignments.ts';
+import { encodeOffsets } from '../../../src/main/text/offsets.ts';
+import { pretokenized } from '../../../src/main/text/segment.ts';
+
+let n = 0;
+
+export function project(dir: string, pairs: [string, string][]): { store: ProjectStore; ids: number[] } {
+  const store = ProjectStore.create(join(dir, `e${n++}.mekong`), { name: 'editor', srcLang: 'lo', tgtLang: 'th' });
+  const importId = beginImport(store.db, 'test.tsv', 'tsv');
+  const ids = store.db.transaction(() => pairInserter(store.db, importId)(pairs.map(([src, tgt]) => ({
+    src, tgt, srcOffsets: encodeOffsets(pretokenized(src)), tgtOffsets: encodeOffsets(pretokenized(tgt)),
+  }))))();
+  finishImport(store.db, importId, true);
+  return { store, ids };
+}
+
+/** A model alignment: `links[k]` are pair `ids[k]`'s links as [s, t, score]. */
+export function model(store: ProjectStore, ids: number[], links: [number, number, number][][], name = 'model'): number {
+  const id = createAlignment(store.db, { origin: 'model', name });
+  const insert = linkInserter(store.db, id);
+  store.db.transaction(() => links.forEach((ls, k) => insert(ids[k], ls.map(([s, t, score]): Link => ({ s, t, kind: 'sure', score })))))();
+  return id;
+}
+
+export const sure = (s: number, t: number): Link => ({ s, t, kind: 'sure', score: null });
+export const possible = (s: number, t: number): Link => ({ s, t, kind: 'possible', score: null });
