@@ -55,17 +55,17 @@ describe('training', () => {
     await onHost.release();
   });
 
-  test('resuming from a checkpoint reproduces the uninterrupted curve', async () => {
+  test.each(['host', 'graph'] as const)('resuming from a checkpoint reproduces the uninterrupted curve (AdamW %s)', async (optimizer) => {
     const whole = mlp();
-    const straight = await Trainer.create(whole.g, whole.loss, opts());
+    const straight = await Trainer.create(whole.g, whole.loss, opts({ optimizer }));
     const reference = await curve(straight, 12);
     const first = mlp();
-    const t1 = await Trainer.create(first.g, first.loss, opts());
+    const t1 = await Trainer.create(first.g, first.loss, opts({ optimizer }));
     const head = await curve(t1, 6);
-    saveCheckpoint(join(tmp, 'ckpt'), t1.state, { model: { hidden: 16 } });
+    saveCheckpoint(join(tmp, `ckpt-${optimizer}`), t1.state, { model: { hidden: 16 } });
     const second = mlp();
-    const t2 = await Trainer.create(second.g, second.loss, opts());
-    const { state, config } = loadCheckpoint<{ hidden: number }>(join(tmp, 'ckpt'));
+    const t2 = await Trainer.create(second.g, second.loss, opts({ optimizer }));
+    const { state, config } = loadCheckpoint<{ hidden: number }>(join(tmp, `ckpt-${optimizer}`));
     expect(config.model.hidden).toBe(16);
     t2.restore(state);
     const tail = await curve(t2, 6);

@@ -10,11 +10,14 @@ import { makeSchedule, type Schedule, type ScheduleConfig } from '../optim/sched
 import { type Feeds, Program } from '../session.ts';
 import { cloneTensor, Tensor } from '../tensor.ts';
 
+const DEFAULT_OPTIMIZER = 'host';
+
 export interface TrainerOptions extends AdamWConfig {
   schedule: ScheduleConfig | Schedule;
   /**
-   * Where AdamW runs: appended to the training graph (default: it measured faster on CPU
-   * in `npm run bench -- nn`), or as a host typed-array loop over returned gradients.
+   * Where AdamW runs: as a host typed-array loop over the returned gradients (default: it
+   * measured faster on CPU in `npm run bench -- nn`, since the graph variant must return
+   * parameters and both moments every step), or appended to the training graph.
    */
   optimizer?: 'graph' | 'host';
   /** Parameters left unchanged (their values are still fed). */
@@ -45,7 +48,7 @@ export class Trainer {
     if (!params.length) throw new Error('trainer: no trainable parameters');
     const grads = grad(loss, params.map((p) => p.value));
     const outputs: Record<string, Value> = { loss };
-    if ((o.optimizer ?? 'graph') === 'graph') Object.assign(outputs, appendAdamW(graph, params.map((p) => p.value), grads, o).outputs);
+    if ((o.optimizer ?? DEFAULT_OPTIMIZER) === 'graph') Object.assign(outputs, appendAdamW(graph, params.map((p) => p.value), grads, o).outputs);
     else params.forEach((p, i) => (outputs[`grad.${p.value.name}`] = grads[i]));
     const prog = await Program.compile(graph, outputs, { device: o.device, threads: o.threads, log: o.log });
     const state: TrainState = { step: 0, params: new Map(), m: new Map(), v: new Map() };
@@ -72,7 +75,7 @@ export class Trainer {
     const t = s.step + 1;
     const lr = this.schedule(s.step);
     const feeds: Record<string, Tensor> = { ...batch, ...Object.fromEntries(s.params) };
-    const graphMode = (this.o.optimizer ?? 'graph') === 'graph';
+    const graphMode = (this.o.optimizer ?? DEFAULT_OPTIMIZER) === 'graph';
     if (graphMode) this.addOptimizerFeeds(feeds, lr, t);
     const out = await this.prog.run(feeds);
     if (graphMode) this.takeGraphUpdate(out);
