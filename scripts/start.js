@@ -22,7 +22,7 @@ function electronBlocker() {
   const dir = join(root, 'node_modules', 'electron');
   const pathFile = join(dir, 'path.txt');
   if (!existsSync(pathFile) || !existsSync(join(dir, 'dist', readFileSync(pathFile, 'utf8')))) {
-    return 'no Electron binary (it downloads from GitHub on first use; run `npm run setup:native` with internet)';
+    return 'no Electron binary; `npm run setup:native` fetches it when online';
   }
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'no display';
   return null;
