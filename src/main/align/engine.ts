@@ -6,6 +6,7 @@
 // src[k] / tgt[k] are the tokens of pair k. options: method (see methods.ts; default the
 // most accurate one meeting the speed goal), sym (symmetrisation, default 'gdfa'),
 // threshold (for sym 'post'), lowercase, dictionary (entries used as a lexical prior),
+// identity (prior pseudo-count for identical words, default 1),
 // model (a SavedModel: align with its parameters, no training). hooks: onProgress(done,
 // total) per EM iteration and direction, signal (AbortSignal → CancelledError),
 // gold[k] (links of pair k kept fixed and used as evidence) and rejected[k] (links never
@@ -33,6 +34,8 @@ export interface AlignOptions {
   threshold?: number;
   lowercase?: boolean;
   dictionary?: DictEntry[];
+  /** prior pseudo-count for word pairs with the same NFKC form (default 1; 0 = off) */
+  identity?: number;
   model?: SavedModel;
   /** force worker threads (true) or the calling thread (false); default by corpus size */
   workers?: boolean;
@@ -66,8 +69,8 @@ function posteriors(b: Bitext, dir: Direction): Posteriors {
 function makeJobs(b: Bitext, plan: TrainPlan, constraints: Constraints, o: AlignOptions): [DirectionJob, DirectionJob] {
   const out = { fwd: posteriors(b, 'fwd'), rev: posteriors(b, 'rev') };
   const dict = o.dictionary ? dictionaryPrior(b, o.dictionary) : null;
-  const idw = Number(process.env.IDW ?? 0);
-  const prior = idw > 0 ? identityPrior(b, dict ?? sharedFloat32(b.pairSrc.length), idw) : dict;
+  const idw = o.identity ?? 1;
+  const prior = idw > 0 && !o.model ? identityPrior(b, dict ?? sharedFloat32(b.pairSrc.length), idw) : dict;
   const lex = o.model ? mapLexicons(o.model, b) : undefined;
   const job = (dir: Direction): DirectionJob => ({
     arrays: bitextArrays(b),

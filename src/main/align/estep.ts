@@ -4,7 +4,7 @@
 // Under agreement training (Liang et al. 2006) the counts instead come from the product of
 // both directions' posteriors: c(g_a, o_b) += P_me(a,b)·P_other(a,b), null gets the rest.
 import { applyConstraints, type Constraints } from './constraints.ts';
-import type { LexCounts, Lexicon } from './lexicon.ts';
+import type { LexTable } from './lexicon.ts';
 import type { DirectionalModel } from './model.ts';
 import type { View } from './view.ts';
 
@@ -16,12 +16,12 @@ export interface Posteriors {
 
 export interface EStepArgs {
   v: View;
-  lex: Lexicon;
+  lex: LexTable;
   model: DirectionalModel;
   out: Posteriors;
   constraints: Constraints;
-  /** null: do not count (posteriors only, or counts come from agreement) */
-  counts: LexCounts | null;
+  /** false: do not count (posteriors only, or counts come from agreement) */
+  count: boolean;
   learn: boolean;
 }
 
@@ -30,36 +30,36 @@ function fillEmission(a: EStepArgs, k: number, I: number, J: number, em: Float64
   const base = v.cellOff[k];
   const sg = v.dir === 'fwd' ? J : 1;
   const so = v.dir === 'fwd' ? 1 : I;
-  const t = lex.t, cellPair = v.cellPair;
+  const tc = lex.tc, cellPair = v.cellPair;
   for (let g = 0; g < I; g++) {
     const row = g * J, cg = base + g * sg;
-    for (let b = 0; b < J; b++) em[row + b] = t[cellPair[cg + b * so]];
+    for (let b = 0; b < J; b++) em[row + b] = tc[2 * cellPair[cg + b * so]];
   }
   const o0 = v.obsOff[k], nullRow = I * J;
   for (let b = 0; b < J; b++) em[nullRow + b] = lex.tNull[v.obsIds[o0 + b]];
 }
 
 function store(a: EStepArgs, k: number, I: number, J: number, post: Float64Array): void {
-  const { v, out, counts } = a;
+  const { v, out, count } = a;
   const base = v.cellOff[k];
   const sg = v.dir === 'fwd' ? J : 1;
   const so = v.dir === 'fwd' ? 1 : I;
   const P = out.post, cellPair = v.cellPair;
   for (let g = 0; g < I; g++) {
     const row = g * J, cg = base + g * sg;
-    if (counts) {
-      const c = counts.c;
+    if (count) {
+      const tc = a.lex.tc;
       for (let b = 0; b < J; b++) {
         const cell = cg + b * so;
         P[cell] = post[row + b];
-        c[cellPair[cell]] += post[row + b];
+        tc[2 * cellPair[cell] + 1] += post[row + b];
       }
     } else for (let b = 0; b < J; b++) P[cg + b * so] = post[row + b];
   }
   const o0 = v.obsOff[k], nullRow = I * J;
   for (let b = 0; b < J; b++) {
     out.nullPost[o0 + b] = post[nullRow + b];
-    if (counts) counts.cNull[v.obsIds[o0 + b]] += post[nullRow + b];
+    if (count) a.lex.cNull[v.obsIds[o0 + b]] += post[nullRow + b];
   }
 }
 
@@ -85,8 +85,8 @@ export function eStep(a: EStepArgs): void {
 }
 
 /** Agreement counts: c(g_a, o_b) += P_me·P_other per cell; obs word b's null gets the rest. */
-export function agreementCounts(v: View, mine: Posteriors, other: Float32Array, counts: LexCounts): void {
-  const { c, cNull } = counts;
+export function agreementCounts(v: View, mine: Posteriors, other: Float32Array, lex: LexTable): void {
+  const { tc, cNull } = lex;
   const P = mine.post, cellPair = v.cellPair;
   const rest = new Float64Array(v.maxJ);
   for (let k = 0; k < v.n; k++) {
@@ -102,7 +102,7 @@ export function agreementCounts(v: View, mine: Posteriors, other: Float32Array, 
       for (let b = 0; b < J; b++) {
         const cell = cg + b * so;
         const q = P[cell] * other[cell];
-        c[cellPair[cell]] += q;
+        tc[2 * cellPair[cell] + 1] += q;
         rest[b] -= q;
       }
     }

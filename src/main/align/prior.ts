@@ -2,7 +2,8 @@
 // to the expected counts of both directions in every M-step. Sources: a bilingual
 // dictionary (each entry adds weight·w_entry, matched in either orientation, since a
 // dictionary may list the pair's sides the other way round), and identity: a source and a
-// target word with the same NFKC form (numbers, names, punctuation, shared loanwords).
+// target word with the same NFKC form (numbers, names, punctuation, shared loanwords;
+// CJK full stops, commas and quotes count as their Latin forms).
 import type { Bitext } from './corpus.ts';
 import type { DictEntry } from './dictionary.ts';
 import { PairTable } from './pair-table.ts';
@@ -36,9 +37,12 @@ export function dictionaryPrior(b: Bitext, entries: DictEntry[], weight = 2): Fl
   return hits > 0 ? prior : null;
 }
 
+/** CJK punctuation that NFKC leaves alone, folded to its Latin counterpart. */
+const PUNCT_FOLD: Record<string, string> = { '。': '.', '、': ',', '“': '"', '”': '"', '「': '"', '」': '"', '『': '"', '』': '"', '‘': "'", '’': "'", '·': '-', '・': '-' };
+
 /** Adds `weight` to every pair whose two words have the same NFKC form; returns `prior`. */
 export function identityPrior(b: Bitext, prior: Float32Array, weight: number): Float32Array {
-  const key = (w: string) => w.normalize('NFKC');
+  const key = (w: string) => PUNCT_FOLD[w] ?? w.normalize('NFKC');
   const src = b.srcVocab.map(key), tgt = b.tgtVocab.map(key);
   for (let p = 0; p < b.pairSrc.length; p++) if (src[b.pairSrc[p]] === tgt[b.pairTgt[p]]) prior[p] += weight;
   return prior;

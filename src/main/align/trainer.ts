@@ -9,7 +9,7 @@
 // output. A plan with zero iterations (saved model) runs one E-step without learning.
 import type { Constraints } from './constraints.ts';
 import { agreementCounts, eStep, type Posteriors } from './estep.ts';
-import { mStep, newCounts, uniformLexicon, type LexCounts, type Lexicon } from './lexicon.ts';
+import { LexTable, type Lexicon } from './lexicon.ts';
 import type { TrainPlan } from './methods.ts';
 import type { DirectionalModel, ModelParams } from './model.ts';
 import { createModel } from './models/registry.ts';
@@ -30,9 +30,9 @@ export interface TrainerIO {
 export class DirectionTrainer {
   readonly total: number;
   private readonly schedule: string[];
-  private lex: Lexicon;
+  private lex: LexTable;
   private model: DirectionalModel;
-  private counts: LexCounts | null = null;
+  private learning = false;
 
   constructor(
     private readonly v: View,
@@ -42,7 +42,7 @@ export class DirectionTrainer {
   ) {
     this.schedule = plan.stages.flatMap((s) => Array<string>(s.iterations).fill(s.model));
     this.total = Math.max(1, this.schedule.length);
-    this.lex = init.lex ?? uniformLexicon(v);
+    this.lex = new LexTable(v, init.lex);
     const first = this.schedule[0] ?? init.params?.kind ?? 'ibm1';
     this.model = createModel(first, init.params?.kind === first ? init.params : undefined);
   }
@@ -54,24 +54,24 @@ export class DirectionTrainer {
   expect(it: number): void {
     const kind = this.schedule[it];
     if (kind && kind !== this.model.kind) this.model = createModel(kind);
-    const learn = kind !== undefined;
-    this.counts = learn ? newCounts(this.v) : null;
-    const counts = this.agreement ? null : this.counts;
-    eStep({ v: this.v, lex: this.lex, model: this.model, out: this.io.out, constraints: this.io.constraints, counts, learn });
+    const learn = (this.learning = kind !== undefined);
+    if (learn) this.lex.resetCounts();
+    const count = learn && !this.agreement;
+    eStep({ v: this.v, lex: this.lex, model: this.model, out: this.io.out, constraints: this.io.constraints, count, learn });
   }
 
   agree(other: Float32Array): void {
-    if (this.counts) agreementCounts(this.v, this.io.out, other, this.counts);
+    if (this.learning) agreementCounts(this.v, this.io.out, other, this.lex);
   }
 
   maximize(): void {
-    if (!this.counts) return;
-    mStep(this.v, this.counts, this.lex, this.io.prior);
+    if (!this.learning) return;
+    this.lex.mStep(this.io.prior);
     this.model.update();
-    this.counts = null;
+    this.learning = false;
   }
 
   result(): { lex: Lexicon; params: ModelParams } {
-    return { lex: this.lex, params: this.model.save() };
+    return { lex: this.lex.toLexicon(), params: this.model.save() };
   }
 }

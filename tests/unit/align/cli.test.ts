@@ -18,7 +18,7 @@ async function mekong(...args: string[]): Promise<string> {
   registerEval(program);
   const out: string[] = [];
   const write = process.stdout.write;
-  process.stdout.write = ((s: string) => out.push(s)) as typeof process.stdout.write;
+  process.stdout.write = ((s: string) => out.push(s) > 0) as typeof process.stdout.write;
   try {
     await program.parseAsync(['node', 'mekong', ...args]);
   } finally {
