@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import ort from 'onnxruntime-node';
 import { afterAll, describe, expect, test } from 'vitest';
 import { exportOnnx, loadCheckpoint, saveCheckpoint } from '../../../src/main/nn/checkpoint/checkpoint.ts';
+import { clipScale } from '../../../src/main/nn/optim/adamw.ts';
 import { makeSchedule } from '../../../src/main/nn/optim/schedule.ts';
 import { Trainer, type TrainerOptions } from '../../../src/main/nn/runtime/trainer.ts';
 import { Program } from '../../../src/main/nn/session.ts';
@@ -47,8 +48,9 @@ describe('training', () => {
   test('AdamW in the graph and on the host give the same curve', async () => {
     const a = mlp();
     const b = mlp();
-    const inGraph = await Trainer.create(a.g, a.loss, opts({ optimizer: 'graph' }));
-    const onHost = await Trainer.create(b.g, b.loss, opts({ optimizer: 'host' }));
+    // A small clip norm, so that clipping is active in both implementations.
+    const inGraph = await Trainer.create(a.g, a.loss, opts({ optimizer: 'graph', clipNorm: 0.05 }));
+    const onHost = await Trainer.create(b.g, b.loss, opts({ optimizer: 'host', clipNorm: 0.05 }));
     const [la, lb] = [await curve(inGraph, 20), await curve(onHost, 20)];
     la.forEach((l, i) => expect(lb[i]).toBeCloseTo(l, 4));
     await inGraph.release();
@@ -73,6 +75,18 @@ describe('training', () => {
     for (const t of [straight, t1, t2]) await t.release();
   });
 
+  test('frozen parameters keep their values while the others train', async () => {
+    const { g, loss } = mlp();
+    const trainer = await Trainer.create(g, loss, opts({ frozen: ['l1.w', 'l1.b'] }));
+    const before = Array.from(trainer.state.params.get('l1.w')!.data as Float32Array);
+    const l2 = Array.from(trainer.state.params.get('l2.w')!.data as Float32Array);
+    await curve(trainer, 3);
+    expect(Array.from(trainer.state.params.get('l1.w')!.data as Float32Array)).toEqual(before);
+    expect(Array.from(trainer.state.params.get('l2.w')!.data as Float32Array)).not.toEqual(l2);
+    expect(trainer.state.m.has('l1.w')).toBe(false);
+    await trainer.release();
+  });
+
   test('the exported forward model runs standalone with its weights', async () => {
     const { g, logits, loss } = mlp();
     const trainer = await Trainer.create(g, loss, opts());
@@ -89,6 +103,12 @@ describe('training', () => {
     await fwd.release();
     await trainer.release();
   });
+});
+
+test('global-norm clipping scale', () => {
+  expect(clipScale([Float32Array.of(3), Float32Array.of(4)], 1)).toBeCloseTo(0.2, 6);
+  expect(clipScale([Float32Array.of(0.3, 0.4)], 1)).toBe(1);
+  expect(clipScale([Float32Array.of(30)], undefined)).toBe(1);
 });
 
 test('warm-up then cosine decay', () => {
