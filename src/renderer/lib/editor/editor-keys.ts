@@ -1,0 +1,132 @@
+// The editor's keyboard: one table from key to command, read by the editor's keydown
+// handler. Arrows move the cursor (over tokens in the line view, over cells in the
+// matrix; the two cursors follow each other), Space links/unlinks, P flips sure/possible,
+// Delete removes, N marks "not translated", A/R accept/reject suggestions, S/M split/merge,
+// Enter marks done and opens the next pair, Ctrl+Z / Ctrl+Shift+Z undo/redo, ? helps.
+import type { EditorState } from '../state/editor.svelte.ts';
+import type { Link } from '../../../shared/domain.ts';
+import { linksAt, removeLinks, toggleKind, toggleLinks, toggleUntranslated } from './link-ops.ts';
+
+export interface Shortcut {
+  keys: string;
+  does: string;
+}
+
+export const SHORTCUTS: Shortcut[] = [
+  { keys: '← → ↑ ↓', does: 'move the cursor over tokens (line view) or cells (matrix)' },
+  { keys: 'Space', does: 'select the token; with tokens selected on the other side, link them to it (again: unlink). Matrix: link/unlink the cell' },
+  { keys: 'Shift+Space', does: 'add the token to the selection without linking (phrase links)' },
+  { keys: 'P', does: 'toggle sure / possible for the links at the cursor' },
+  { keys: 'Delete', does: 'remove the links at the cursor' },
+  { keys: 'N', does: 'mark the token at the cursor "not translated" (again: unmark)' },
+  { keys: 'A / R', does: 'accept / reject the suggestions at the cursor' },
+  { keys: 'S / M', does: 'split the token at the cursor / merge it with the next one' },
+  { keys: 'V', does: 'switch between line and matrix view' },
+  { keys: '+ / −', does: 'zoom in / out' },
+  { keys: 'Enter', does: 'mark the pair done and open the next' },
+  { keys: 'Ctrl+Z / Ctrl+Shift+Z', does: 'undo / redo (from the edit log)' },
+  { keys: 'Esc', does: 'clear the selection' },
+  { keys: '?', does: 'show these shortcuts' },
+];
+
+function sizes(ed: EditorState): { ns: number; nt: number } {
+  return { ns: ed.pair?.srcTokens.length ?? 0, nt: ed.pair?.tgtTokens.length ?? 0 };
+}
+
+const clamp = (x: number, n: number) => Math.max(0, Math.min(n - 1, x));
+
+function moveLine(ed: EditorState, key: string): void {
+  const { ns, nt } = sizes(ed);
+  const { side, index } = ed.cursor;
+  const n = side === 'src' ? ns : nt;
+  if (key === 'ArrowLeft' || key === 'ArrowRight') ed.cursor = { side, index: clamp(index + (key === 'ArrowLeft' ? -1 : 1), n) };
+  else {
+    const to = key === 'ArrowUp' ? 'src' : 'tgt';
+    const m = to === 'src' ? ns : nt;
+    ed.cursor = { side: to, index: to === side ? index : clamp(Math.round((index / Math.max(1, n - 1)) * (m - 1)), m) };
+  }
+  syncCell(ed);
+}
+
+function moveCell(ed: EditorState, key: string): void {
+  const { ns, nt } = sizes(ed);
+  const { s, t } = ed.cell;
+  if (key === 'ArrowUp' || key === 'ArrowDown') {
+    ed.cell = { s: clamp(s + (key === 'ArrowUp' ? -1 : 1), ns), t };
+    ed.cursor = { side: 'src', index: ed.cell.s };
+  } else {
+    ed.cell = { s, t: clamp(t + (key === 'ArrowLeft' ? -1 : 1), nt) };
+    ed.cursor = { side: 'tgt', index: ed.cell.t };
+  }
+}
+
+/** Keeps the matrix cell on the line cursor's row or column. */
+export function syncCell(ed: EditorState): void {
+  ed.cell = ed.cursor.side === 'src' ? { ...ed.cell, s: ed.cursor.index } : { ...ed.cell, t: ed.cursor.index };
+}
+
+/** Space (or a click) on a token: link it to the other side's selection, or select it. */
+export function pickToken(ed: EditorState, side: 'src' | 'tgt', index: number, addOnly: boolean): void {
+  const own = ed.selected[side];
+  const other = side === 'src' ? ed.selected.tgt : ed.selected.src;
+  if (addOnly || other.length === 0) {
+    const next = own.includes(index) ? own.filter((i) => i !== index) : [...own, index];
+    ed.selected = side === 'src' ? { ...ed.selected, src: next } : { ...ed.selected, tgt: next };
+    return;
+  }
+  const mine = own.includes(index) ? own : [...own, index];
+  const [sources, targets] = side === 'src' ? [mine, other] : [other, mine];
+  void ed.editGold((layer) => toggleLinks(layer, sources, targets));
+  ed.clearSelection();
+}
+
+/** The gold links and the suggestions at the cursor (token in the line view, cell in the matrix). */
+function atCursor(ed: EditorState, links: readonly Link[]): Link[] {
+  return ed.mode === 'matrix' ? linksAt(links, 'cell', ed.cell.s, ed.cell.t) : linksAt(links, ed.cursor.side, ed.cursor.index);
+}
+
+function space(ed: EditorState, shift: boolean): void {
+  if (ed.mode === 'matrix') void ed.editGold((layer) => toggleLinks(layer, [ed.cell.s], [ed.cell.t]));
+  else pickToken(ed, ed.cursor.side, ed.cursor.index, shift);
+}
+
+type Command = (ed: EditorState, event: KeyboardEvent) => void;
+
+const COMMANDS: Record<string, Command> = {
+  ' ': (ed, e) => space(ed, e.shiftKey),
+  p: (ed) => void ed.editGold((layer) => toggleKind(layer, atCursor(ed, layer.links))),
+  Delete: (ed) => void ed.editGold((layer) => removeLinks(layer, atCursor(ed, layer.links))),
+  Backspace: (ed) => void ed.editGold((layer) => removeLinks(layer, atCursor(ed, layer.links))),
+  n: (ed) => void ed.editGold((layer) => toggleUntranslated(layer, ed.cursor.side, ed.cursor.index)),
+  a: (ed) => void ed.accept(atCursor(ed, ed.suggestions)),
+  r: (ed) => void ed.reject(atCursor(ed, ed.suggestions)),
+  s: (ed) => (ed.splitting = { ...ed.cursor }),
+  m: (ed) => void ed.merge(ed.cursor.side, ed.cursor.index),
+  v: (ed) => (ed.mode = ed.mode === 'line' ? 'matrix' : 'line'),
+  '+': (ed) => (ed.zoom = Math.min(3, ed.zoom * 1.25)),
+  '=': (ed) => (ed.zoom = Math.min(3, ed.zoom * 1.25)),
+  '-': (ed) => (ed.zoom = Math.max(0.3, ed.zoom / 1.25)),
+  Enter: (ed) => void ed.doneAndNext(),
+  Escape: (ed) => (ed.help ? (ed.help = false) : ed.clearSelection()),
+  '?': (ed) => (ed.help = !ed.help),
+};
+
+/** Runs the command bound to a key; true when the key was the editor's. */
+export function handleEditorKey(ed: EditorState, event: KeyboardEvent): boolean {
+  if (event.ctrlKey || event.metaKey) {
+    const key = event.key.toLowerCase();
+    if (key === 'z') void (event.shiftKey ? ed.redo() : ed.undo());
+    else if (key === 'y') void ed.redo();
+    else return false;
+    return true;
+  }
+  if (event.altKey || !ed.pair) return false;
+  if (event.key.startsWith('Arrow')) {
+    (ed.mode === 'matrix' ? moveCell : moveLine)(ed, event.key);
+    return true;
+  }
+  const command = COMMANDS[event.key.length === 1 ? event.key.toLowerCase() : event.key] ?? COMMANDS[event.key];
+  if (!command) return false;
+  command(ed, event);
+  return true;
+}

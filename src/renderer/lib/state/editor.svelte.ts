@@ -1,0 +1,177 @@
+// The alignment editor's state: the open pair (with the annotator's gold layer and the
+// model layers), the view (line or matrix), the keyboard cursor and the token selection,
+// the suggestion source and threshold. Every change goes to the Node side one at a time,
+// in order (each computed from the pair as the previous change left it); `saveState` is
+// 'saved' only once all of them were committed and answered.
+import type { MekongApi } from '../../../shared/api.ts';
+import type { EditorPair, TokenSide } from '../../../shared/editor-api.ts';
+import type { Link, PairStatus } from '../../../shared/domain.ts';
+import { errorMessage } from '../api/api-error.ts';
+import { addLinks, type GoldLayer } from '../editor/link-ops.ts';
+
+export type EditorMode = 'line' | 'matrix';
+export type SaveState = 'saved' | 'saving' | 'error';
+/** Where Enter goes after marking a pair done: the next pair's id, or null at the end. */
+export type NextPair = (pairId: number) => Promise<number | null>;
+
+export interface Cursor {
+  side: TokenSide;
+  index: number;
+}
+
+export class EditorState {
+  pair = $state<EditorPair | null>(null);
+  mode = $state<EditorMode>('line');
+  saveState = $state<SaveState>('saved');
+  error = $state<string | null>(null);
+  cursor = $state<Cursor>({ side: 'src', index: 0 });
+  cell = $state({ s: 0, t: 0 });
+  selected = $state<{ src: number[]; tgt: number[] }>({ src: [], tgt: [] });
+  modelId = $state<number | null>(null);
+  threshold = $state(0.9);
+  zoom = $state(1);
+  help = $state(false);
+  /** The token whose split point is being picked. */
+  splitting = $state<Cursor | null>(null);
+
+  readonly layer: GoldLayer = $derived({ links: this.pair?.gold ?? [], untranslated: this.pair?.untranslated ?? [] });
+  readonly modelLinks: Link[] = $derived(this.pair?.alignments.find((a) => a.alignmentId === this.modelId)?.links ?? []);
+  /** Model links not in gold and never rejected, most confident first. */
+  readonly suggestions: Link[] = $derived.by(() => {
+    const pair = this.pair;
+    if (!pair) return [];
+    const skip = new Set([...pair.gold, ...pair.rejected].map((l) => `${l.s}:${l.t}`));
+    return this.modelLinks.filter((l) => !skip.has(`${l.s}:${l.t}`)).sort((a, b) => (b.score ?? 1) - (a.score ?? 1) || a.s - b.s || a.t - b.t);
+  });
+
+  private chain: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private failed = false;
+  private nextPair: NextPair = async () => null;
+
+  constructor(
+    private readonly api: MekongApi,
+    /** Called after a change that alters counts (status) or layers (the header and lists re-read). */
+    private readonly onEdited: () => void,
+  ) {}
+
+  async open(pairId: number, next?: NextPair): Promise<void> {
+    if (next) this.nextPair = next;
+    await this.enqueue(() => this.api.invoke('editor.get', { pairId }));
+    this.cursor = { side: 'src', index: 0 };
+    this.cell = { s: 0, t: 0 };
+    this.clearSelection();
+  }
+
+  close(): void {
+    this.pair = null;
+  }
+
+  clearSelection(): void {
+    this.selected = { src: [], tgt: [] };
+  }
+
+  /** Changes the gold layer: `change` gets the layer as the previous change left it. */
+  editGold(change: (layer: GoldLayer) => GoldLayer): Promise<void> {
+    return this.enqueue(async () => {
+      const pair = this.pair;
+      if (!pair) return null;
+      const next = change({ links: pair.gold, untranslated: pair.untranslated });
+      return this.api.invoke('editor.setGold', { pairId: pair.id, links: next.links, untranslated: next.untranslated });
+    });
+  }
+
+  accept(links: readonly Link[]): Promise<void> {
+    return this.editGold((layer) => addLinks(layer, links.map((l) => ({ s: l.s, t: l.t, kind: l.kind }))));
+  }
+
+  acceptAbove(threshold: number): Promise<void> {
+    return this.accept(this.suggestions.filter((l) => (l.score ?? 1) >= threshold));
+  }
+
+  reject(links: readonly { s: number; t: number }[]): Promise<void> {
+    return this.enqueue(async () => {
+      const pair = this.pair;
+      if (!pair || links.length === 0) return null;
+      return this.api.invoke('editor.setRejected', { pairId: pair.id, rejected: [...pair.rejected, ...links.map(({ s, t }) => ({ s, t }))] });
+    });
+  }
+
+  split(side: TokenSide, index: number, at: number): Promise<void> {
+    return this.enqueue(async () => {
+      const pair = this.pair;
+      if (!pair) return null;
+      await this.api.invoke('tokens.split', { pairId: pair.id, side, index, at });
+      return this.api.invoke('editor.get', { pairId: pair.id });
+    });
+  }
+
+  merge(side: TokenSide, index: number): Promise<void> {
+    return this.enqueue(async () => {
+      const pair = this.pair;
+      const count = side === 'src' ? pair?.srcTokens.length : pair?.tgtTokens.length;
+      if (!pair || count === undefined || index + 1 >= count) return null;
+      await this.api.invoke('tokens.merge', { pairId: pair.id, side, index });
+      return this.api.invoke('editor.get', { pairId: pair.id });
+    });
+  }
+
+  undo(): Promise<void> {
+    return this.reverse('edits.undo');
+  }
+
+  redo(): Promise<void> {
+    return this.reverse('edits.redo');
+  }
+
+  async setStatus(status: PairStatus): Promise<boolean> {
+    const pair = this.pair;
+    if (!pair) return false;
+    let ok = true;
+    await this.enqueue(async () => {
+      await this.api.invoke('pairs.update', { id: pair.id, status }).catch((err: unknown) => { ok = false; throw err; });
+      return this.api.invoke('editor.get', { pairId: pair.id });
+    });
+    this.onEdited();
+    return ok;
+  }
+
+  /** Marks the pair done and opens the next one (Enter). */
+  async doneAndNext(): Promise<void> {
+    const pair = this.pair;
+    if (!pair || !(await this.setStatus('done'))) return;
+    const next = await this.nextPair(pair.id);
+    if (next !== null) await this.open(next);
+  }
+
+  /** Undo and redo act on the annotator's newest edit, which may be on another pair: that pair is shown. */
+  private reverse(channel: 'edits.undo' | 'edits.redo'): Promise<void> {
+    return this.enqueue(async () => {
+      const { pair } = await this.api.invoke(channel, {});
+      this.onEdited();
+      return pair ? this.api.invoke('editor.get', { pairId: pair.id }) : null;
+    });
+  }
+
+  private enqueue(work: () => Promise<EditorPair | null>): Promise<void> {
+    this.pending++;
+    this.saveState = 'saving';
+    const run = this.chain.then(work).then(
+      (pair) => {
+        if (pair) this.pair = pair;
+      },
+      (err: unknown) => {
+        this.failed = true;
+        this.error = errorMessage(err);
+      },
+    );
+    this.chain = run.finally(() => {
+      this.pending--;
+      if (this.pending === 0) {
+        this.saveState = this.failed ? 'error' : 'saved';
+        this.failed = false;
+      }
+    });
+    return this.chain;
+  }
+}

@@ -1,0 +1,45 @@
+// Which part of the project screen is shown (the pair list, the editor, the review
+// queue, the lexicon or the agreement report) and the one editor they all open pairs in.
+// The list and the queue each hand the editor their own "next pair" for Enter.
+import type { MekongApi, PairFilter } from '../../../shared/api.ts';
+import { EditorState, type NextPair } from './editor.svelte.ts';
+
+export type View = 'pairs' | 'editor' | 'queue' | 'lexicon' | 'agreement';
+
+export class WorkspaceState {
+  view = $state<View>('pairs');
+  readonly editor: EditorState;
+
+  constructor(
+    private readonly api: MekongApi,
+    onEdited: () => void,
+  ) {
+    this.editor = new EditorState(api, onEdited);
+  }
+
+  /** Opens a pair in the editor; Enter then walks `next` (default: id order under `filter`). */
+  async openPair(pairId: number, next?: NextPair): Promise<void> {
+    this.view = 'editor';
+    await this.editor.open(pairId, next);
+  }
+
+  /** The pair after `pairId` in id order among those matching `filter`; `onIndex` gets its list position. */
+  nextInList(filter: PairFilter, index: () => number, onIndex: (index: number) => void): NextPair {
+    return async (pairId) => {
+      const offset = Math.max(0, index() - 1);
+      const res = await this.api.invoke('pairs.list', { filter, offset, limit: 4 });
+      const at = res.pairs.findIndex((p) => p.id > pairId);
+      if (at < 0) return null;
+      onIndex(offset + at);
+      return res.pairs[at].id;
+    };
+  }
+
+  /** The pair after `pairId` in a fixed order (the review queue's). */
+  nextInOrder(ids: readonly number[]): NextPair {
+    return async (pairId) => {
+      const at = ids.indexOf(pairId);
+      return at >= 0 && at + 1 < ids.length ? ids[at + 1] : null;
+    };
+  }
+}
