@@ -1,0 +1,103 @@
+// `npm run bench -- align [--methods m1,m2] [--speed-method m] [--runs N] [--skip-aer] [--skip-speed]`
+// AER of each statistical aligner on every ../shared/data/std-gold-align set (each set
+// aligned on its own sentences, lowercased; en-fr also with bench-corpora/m30k added),
+// and pairs/s on dup100k (uniq39k cycled to 100,000 lines, both sides alike, lowercased:
+// bench-corpora/SOURCE.md), printed beside the reference figures of shared/data/README.md.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { alignCorpus } from '../../src/main/align/engine.ts';
+import { DEFAULT_METHOD, METHODS } from '../../src/main/align/methods.ts';
+import { scoreAer } from '../../src/main/eval/aer.ts';
+import { parsePharaoh } from '../../src/main/eval/pharaoh.ts';
+
+const DATA = join(import.meta.dirname, '../../../shared/data');
+const GOLD = join(DATA, 'std-gold-align');
+const CORPORA = join(DATA, 'bench-corpora');
+
+interface GoldSet {
+  name: string;
+  text: string;
+  gold: string;
+  base: number;
+  extra?: [string, string];
+  ref: { fast_align: number; eflomal: number; mgiza: number };
+}
+
+const SETS: GoldSet[] = [
+  { name: 'de-en 508', text: 'test.de-en', gold: 'deen.talp', base: 1, ref: { fast_align: 0.493, eflomal: 0.377, mgiza: 0.451 } },
+  { name: 'en-fr 447', text: 'test.en-fr', gold: 'enfr.talp', base: 1, ref: { fast_align: 0.298, eflomal: 0.179, mgiza: 0.263 } },
+  { name: 'en-fr 447 + m30k', text: 'test.en-fr', gold: 'enfr.talp', base: 1, extra: ['m30k.en', 'm30k.fr'], ref: { fast_align: 0.254, eflomal: 0.146, mgiza: 0.224 } },
+  { name: 'ro-en 248', text: 'test.ro-en', gold: 'roen.talp', base: 1, ref: { fast_align: 0.487, eflomal: 0.374, mgiza: 0.422 } },
+  { name: 'zh-en 450', text: 'test.ch-en', gold: 'chen.talp', base: 1, ref: { fast_align: 0.509, eflomal: 0.329, mgiza: 0.431 } },
+  { name: 'ja-en 582', text: 'test.ja-en', gold: 'jaen.talp', base: 0, ref: { fast_align: 0.712, eflomal: 0.604, mgiza: 0.633 } },
+];
+
+const tokens = (line: string) => line.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l, i, a) => l.length > 0 || i < a.length - 1);
+
+function loadSet(s: GoldSet): { src: string[][]; tgt: string[][]; n: number } {
+  const pairs = lines(join(GOLD, s.text)).map((l) => l.split('|||'));
+  const src = pairs.map((p) => tokens(p[0]));
+  const tgt = pairs.map((p) => tokens(p[1] ?? ''));
+  const n = src.length;
+  if (s.extra) {
+    src.push(...lines(join(CORPORA, s.extra[0])).map(tokens));
+    tgt.push(...lines(join(CORPORA, s.extra[1])).map(tokens));
+  }
+  return { src, tgt, n };
+}
+
+async function aerTable(methods: string[]): Promise<void> {
+  const columns = methods.flatMap((m) => [`${m} gdfa`, `${m} post`]);
+  console.log(`\nAER (lower is better), lowercased, each set aligned on its own sentences\n`);
+  console.log(['set', ...columns, 'fast_align', 'eflomal', 'mgiza'].map((c) => c.padEnd(12)).join(''));
+  for (const s of SETS) {
+    const { src, tgt, n } = loadSet(s);
+    const gold = parsePharaoh(readFileSync(join(GOLD, s.gold), 'utf8'), s.base, s.gold);
+    const row = [s.name];
+    for (const method of methods) {
+      for (const sym of ['gdfa', 'post']) {
+        const { links } = await alignCorpus(src, tgt, { method, sym });
+        const pred = links.slice(0, n).map((ls) => ls.map((l) => [l.s, l.t] as [number, number]));
+        row.push(scoreAer(gold, pred).aer.toFixed(3));
+      }
+    }
+    row.push(...[s.ref.fast_align, s.ref.eflomal, s.ref.mgiza].map((x) => x.toFixed(3)));
+    console.log(row.map((c) => c.padEnd(12)).join(''));
+  }
+}
+
+function dup100k(side: string): string[][] {
+  const uniq = lines(join(CORPORA, `uniq39k.${side}`));
+  const cycled = [...uniq.slice(0, 39000), ...uniq.slice(0, 39000), ...uniq.slice(0, 22000)];
+  return cycled.map(tokens);
+}
+
+async function speed(method: string, runs: number): Promise<void> {
+  console.log(`\ndup100k en-de (100,000 pairs, read from files), method ${method}, gdfa, both directions in worker threads`);
+  console.log('run  seconds  pairs/s  vs fast_align (40 s)  target (27 s)  peak RSS');
+  for (let r = 1; r <= runs; r++) {
+    const t0 = performance.now();
+    const src = dup100k('en'), tgt = dup100k('de');
+    const { links } = await alignCorpus(src, tgt, { method, sym: 'gdfa', workers: true });
+    const s = (performance.now() - t0) / 1000;
+    const rss = process.resourceUsage().maxRSS / 1024;
+    const ok = s <= 27 ? 'met' : 'missed';
+    console.log(`${r}    ${s.toFixed(1).padStart(7)}  ${Math.round(src.length / s).toString().padStart(7)}  ${(40 / s).toFixed(2).padStart(19)}x  ${ok.padStart(12)}  ${rss.toFixed(0)} MB`);
+    if (links.length !== src.length) throw new Error('wrong number of alignments');
+  }
+}
+
+export default async function bench(args: string[]): Promise<void> {
+  if (!existsSync(GOLD)) {
+    console.log(`align bench: ${DATA} not found, nothing to measure`);
+    return;
+  }
+  const opt = (name: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const methods = (opt('--methods') ?? Object.keys(METHODS).join(',')).split(',');
+  if (!args.includes('--skip-speed')) await speed(opt('--speed-method') ?? DEFAULT_METHOD, Number(opt('--runs') ?? 2));
+  if (!args.includes('--skip-aer')) await aerTable(methods);
+}
