@@ -1,10 +1,8 @@
 // `mekong export`: a project's pairs (filtered) to JSONL, Pharaoh, TALP, TMX or TSV.
 import type { Command } from 'commander';
 import { exportOptionsSchema } from '../../shared/api.ts';
-import { UserError } from '../errors.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
-import { ProjectStore } from '../store/project-store.ts';
-import { interruptSignal, progressBar } from './progress-bar.ts';
+import { parseOptions, runProjectJob } from './project-job.ts';
 
 const list = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -19,18 +17,10 @@ export function register(program: Command): void {
     .option('--alignments <ids>', 'only these alignment ids (see `mekong info`)')
     .option('--one-based', 'Pharaoh: indices start at 1')
     .action(async (projectFile: string, file: string, o: { format: string; status?: string; split?: string; alignments?: string; oneBased?: boolean }) => {
-      const parsed = exportOptionsSchema.safeParse({
+      const options = parseOptions(exportOptionsSchema, {
         file, format: o.format, status: list(o.status), split: list(o.split),
         alignmentIds: list(o.alignments)?.map(Number), oneBased: o.oneBased,
       });
-      if (!parsed.success) throw new UserError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-      const store = ProjectStore.open(projectFile);
-      const bar = progressBar('export');
-      try {
-        console.log(await runExport(store, parsed.data, { progress: bar.progress, signal: interruptSignal() }));
-      } finally {
-        bar.stop();
-        store.close();
-      }
+      await runProjectJob(projectFile, 'export', (store, run) => runExport(store, options, run));
     });
 }

@@ -4,8 +4,7 @@ import { importOptionsSchema } from '../../shared/api.ts';
 import { UserError } from '../errors.ts';
 import { runImport } from '../corpus/import-pipeline.ts';
 import { detectFormat } from '../corpus/formats.ts';
-import { ProjectStore } from '../store/project-store.ts';
-import { interruptSignal, progressBar } from './progress-bar.ts';
+import { parseOptions, runProjectJob } from './project-job.ts';
 
 interface ImportFlags {
   format?: string; tgtFile?: string; header?: boolean; srcColumn?: string; tgtColumn?: string;
@@ -31,19 +30,11 @@ export function register(program: Command): void {
     .action(async (projectFile: string, file: string, o: ImportFlags) => {
       const format = o.format ?? (o.tgtFile ? 'moses' : detectFormat(file));
       if (!format) throw new UserError(`${file}: cannot tell the format from the extension; give --format`);
-      const parsed = importOptionsSchema.safeParse({
+      const options = parseOptions(importOptionsSchema, {
         file, format, tgtFile: o.tgtFile, header: o.header, srcColumn: column(o.srcColumn), tgtColumn: column(o.tgtColumn),
         tokenization: o.pretokenized ? 'pretokenized' : 'segment', linksFile: o.links,
         linksFormat: o.links ? (o.linksFormat ?? 'pharaoh') : undefined, linksOneBased: o.linksOneBased,
       });
-      if (!parsed.success) throw new UserError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-      const store = ProjectStore.open(projectFile);
-      const bar = progressBar('import');
-      try {
-        console.log(await runImport(store, parsed.data, { progress: bar.progress, signal: interruptSignal() }));
-      } finally {
-        bar.stop();
-        store.close();
-      }
+      await runProjectJob(projectFile, 'import', (store, run) => runImport(store, options, run));
     });
 }

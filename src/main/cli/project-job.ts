@@ -1,0 +1,26 @@
+// What the long project commands (import, export) share: options checked against the
+// API contract's schema, the project opened, the work run with a progress bar and Ctrl+C
+// as cancel, its one-line summary printed, the project closed whatever happens.
+import type { z } from 'zod';
+import { UserError } from '../errors.ts';
+import type { Progress } from '../jobs/job-registry.ts';
+import { ProjectStore } from '../store/project-store.ts';
+import { interruptSignal, progressBar } from './progress-bar.ts';
+
+export function parseOptions<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new UserError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  return parsed.data;
+}
+
+export async function runProjectJob(projectFile: string, label: string,
+  work: (store: ProjectStore, run: { progress: Progress; signal: AbortSignal }) => Promise<string>): Promise<void> {
+  const store = ProjectStore.open(projectFile);
+  const bar = progressBar(label);
+  try {
+    console.log(await work(store, { progress: bar.progress, signal: interruptSignal() }));
+  } finally {
+    bar.stop();
+    store.close();
+  }
+}
