@@ -68,6 +68,9 @@ export const channels = {
     lowercase: z.boolean().optional(),
   }).strict(),
   'jobs.cancel': z.object({ jobId: z.string().min(1).max(64) }).strict(),
+  /** Native file dialogs: desktop app only (browser mode uploads files instead). */
+  'dialog.openFile': z.object({ purpose: z.enum(['corpus', 'links', 'project']) }).strict(),
+  'dialog.saveFile': z.object({ purpose: z.enum(['export', 'project']), defaultName: z.string().max(255).optional() }).strict(),
   ...editorChannels,
 } as const;
 
@@ -146,6 +149,8 @@ export interface Results extends EditorResults {
   'export.start': { jobId: string };
   'align.start': { jobId: string };
   'jobs.cancel': null;
+  'dialog.openFile': string | null;
+  'dialog.saveFile': string | null;
 }
 
 /** Pushed to the renderer: progress and ends of long work. */

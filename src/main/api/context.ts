@@ -3,6 +3,12 @@
 import type { ProjectStore } from '../store/project-store.ts';
 import type { JobRegistry } from '../jobs/job-registry.ts';
 
+/** The desktop app's native file dialogs (absent in browser mode); null when cancelled. */
+export interface NativeDialogs {
+  openFile(purpose: 'corpus' | 'links' | 'project'): Promise<string | null>;
+  saveFile(purpose: 'export' | 'project', defaultName?: string): Promise<string | null>;
+}
+
 export interface AppContext {
   mode: 'electron' | 'browser';
   version: string;
@@ -11,4 +17,5 @@ export interface AppContext {
   jobs: JobRegistry;
   /** Folder for app-owned files: the sample project lives here. */
   dataDir: string;
+  dialogs?: NativeDialogs;
 }

@@ -24,6 +24,11 @@ function store(ctx: AppContext): ProjectStore {
   return ctx.store;
 }
 
+function dialogs(ctx: AppContext): NonNullable<AppContext['dialogs']> {
+  if (!ctx.dialogs) throw new UserError('native file dialogs exist only in the desktop app; upload the file instead');
+  return ctx.dialogs;
+}
+
 function replaceStore(ctx: AppContext, next: ProjectStore): void {
   if (ctx.jobs.active > 0) {
     next.close();
@@ -91,5 +96,7 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     ctx.jobs.cancel(i.jobId);
     return null;
   },
+  'dialog.openFile': (ctx, i) => dialogs(ctx).openFile(i.purpose),
+  'dialog.saveFile': (ctx, i) => dialogs(ctx).saveFile(i.purpose, i.defaultName),
   ...editorHandlers,
 };

@@ -1,7 +1,7 @@
 // The desktop app's main process: one sandboxed window on the renderer, the API served
 // over IPC (every call validated by api/dispatch.ts), job events pushed to the window,
 // the strict CSP on every response. Opens the bundled sample project on first start.
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp.ts';
@@ -12,6 +12,24 @@ const here = dirname(fileURLToPath(import.meta.url));
 process.env.MEKONG_BUNDLE_DIR ??= here;
 
 const ctx = createContext('electron', undefined, join(app.getPath('userData'), 'projects'));
+
+const FILTERS = {
+  corpus: [{ name: 'Corpora', extensions: ['tsv', 'csv', 'tmx', 'jsonl', 'txt'] }, { name: 'All files', extensions: ['*'] }],
+  links: [{ name: 'Links', extensions: ['txt', 'align', 'talp', 'pharaoh', 'wa'] }, { name: 'All files', extensions: ['*'] }],
+  project: [{ name: 'Mekong projects', extensions: ['mekong'] }],
+  export: [{ name: 'All files', extensions: ['*'] }],
+};
+
+ctx.dialogs = {
+  async openFile(purpose) {
+    const r = await dialog.showOpenDialog({ properties: ['openFile'], filters: FILTERS[purpose] });
+    return r.canceled ? null : (r.filePaths[0] ?? null);
+  },
+  async saveFile(purpose, defaultName) {
+    const r = await dialog.showSaveDialog({ defaultPath: defaultName, filters: FILTERS[purpose] });
+    return r.canceled ? null : (r.filePath ?? null);
+  },
+};
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({

@@ -79,3 +79,11 @@ describe('browser-mode server', () => {
     await expect(new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); })).rejects.toThrow();
   });
 });
+
+describe('native dialogs', () => {
+  test('are refused in browser mode with a clear message', async () => {
+    const r = await call('dialog.openFile', { purpose: 'corpus' });
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as { error: string }).error).toMatch(/only in the desktop app/);
+  });
+});
