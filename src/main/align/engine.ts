@@ -23,7 +23,7 @@ import type { DictEntry } from './dictionary.ts';
 import type { Posteriors } from './estep.ts';
 import { DEFAULT_METHOD, finalModel, methodPlan, type TrainPlan } from './methods.ts';
 import { dictionaryPrior, identityPrior } from './prior.ts';
-import { IN_THREAD_CELLS, runInThread, runInWorkers, type RunHooks } from './runner.ts';
+import { IN_THREAD_CELLS, runInThread, runInWorkers, startWorkers, stopWorkers, type RunHooks, type WorkerPair } from './runner.ts';
 import { mapLexicons, type SavedModel } from './saved-model.ts';
 import { symmetriser } from './symmetrise.ts';
 import type { Direction } from './view.ts';
@@ -96,10 +96,25 @@ function planFor(o: AlignOptions): { name: string; plan: TrainPlan } {
   return { name: o.model.method, plan: { ...saved, stages: [{ model: finalModel(saved), iterations: 0 }] } };
 }
 
+function cellCount(src: string[][], tgt: string[][]): number {
+  let n = 0;
+  for (let k = 0; k < src.length; k++) n += src[k].length * tgt[k].length;
+  return n;
+}
+
 export async function alignCorpus(src: string[][], tgt: string[][], o: AlignOptions = {}, hooks: AlignHooks = {}): Promise<AlignResult> {
   if (src.length !== tgt.length) throw new UserError(`source has ${src.length} sentences but target has ${tgt.length}`);
   checkLinks('gold', hooks.gold, src, tgt);
   checkLinks('rejected', hooks.rejected, src, tgt);
+  const workers = (o.workers ?? cellCount(src, tgt) > IN_THREAD_CELLS) ? startWorkers() : null;
+  try {
+    return await align(src, tgt, o, hooks, workers);
+  } finally {
+    if (workers) stopWorkers(workers);
+  }
+}
+
+async function align(src: string[][], tgt: string[][], o: AlignOptions, hooks: AlignHooks, workers: WorkerPair | null): Promise<AlignResult> {
   const lower = o.model ? o.model.lowercase : (o.lowercase ?? false);
   const norm = (side: string[][]) => (lower ? side.map((s) => s.map((w) => w.toLowerCase())) : side);
   const sym = symmetriser(o.sym ?? 'gdfa');
@@ -107,8 +122,7 @@ export async function alignCorpus(src: string[][], tgt: string[][], o: AlignOpti
   const b = buildBitext(norm(src), norm(tgt));
   const constraints = buildConstraints(b.n, hooks.gold, hooks.rejected);
   const jobs = makeJobs(b, plan, constraints, o);
-  const useWorkers = o.workers ?? b.cellPair.length > IN_THREAD_CELLS;
-  const [fwd, rev]: DirectionResult[] = useWorkers ? await runInWorkers(jobs, hooks) : runInThread(jobs, hooks);
+  const [fwd, rev]: DirectionResult[] = workers ? await runInWorkers(workers, jobs, hooks) : runInThread(jobs, hooks);
   const links: Link[][] = [];
   for (let k = 0; k < b.n; k++) {
     links.push(decodePair(b, k, jobs[0].out, jobs[1].out, constraints.get(k), { sym, threshold: o.threshold }));

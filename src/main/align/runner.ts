@@ -3,6 +3,7 @@
 // the work). Progress counts finished iterations over both directions; an AbortSignal
 // stops the work with CancelledError.
 import { CancelledError } from '../errors.ts';
+import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../jobs/spawn-worker.ts';
 import { newBarrierState } from './barrier.ts';
 import { makeTrainer, type DirectionJob, type DirectionResult } from './direction-job.ts';
@@ -37,12 +38,23 @@ function totalIterations(job: DirectionJob): number {
   return Math.max(1, job.plan.stages.reduce((s, x) => s + x.iterations, 0));
 }
 
-export function runInWorkers(jobs: [DirectionJob, DirectionJob], hooks: RunHooks = {}): Promise<[DirectionResult, DirectionResult]> {
+/** Two idle training threads, started early; each takes one job. */
+export type WorkerPair = [Worker, Worker];
+
+export function startWorkers(): WorkerPair {
+  const spawn = () => spawnWorker(new URL('./align.worker.ts', import.meta.url));
+  return [spawn(), spawn()];
+}
+
+export function stopWorkers(workers: WorkerPair): void {
+  workers.forEach((w) => void w.terminate());
+}
+
+export function runInWorkers(workers: WorkerPair, jobs: [DirectionJob, DirectionJob], hooks: RunHooks = {}): Promise<[DirectionResult, DirectionResult]> {
   const barrier = newBarrierState();
   const total = 2 * totalIterations(jobs[0]);
   let done = 0;
-  const workers = jobs.map((job) => spawnWorker(new URL('./align.worker.ts', import.meta.url), { workerData: { job, barrier } }));
-  const stop = () => workers.forEach((w) => void w.terminate());
+  const stop = () => stopWorkers(workers);
   return new Promise((resolve, reject) => {
     const results: (DirectionResult | undefined)[] = [undefined, undefined];
     const fail = (err: unknown) => {
@@ -65,6 +77,7 @@ export function runInWorkers(jobs: [DirectionJob, DirectionJob], hooks: RunHooks
           resolve([results[0], results[1]]);
         }
       });
+      w.postMessage({ job: jobs[d], barrier });
     });
   });
 }

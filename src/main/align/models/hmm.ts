@@ -25,6 +25,19 @@ export interface HmmParams extends ModelParams {
   p0: number;
 }
 
+/** Σ_{i<n} x[i]·y[off+i], with four accumulators (the adds do not wait on each other). */
+function dot(x: Float64Array, y: Float64Array, off: number, n: number): number {
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += x[i] * y[off + i];
+    s1 += x[i + 1] * y[off + i + 1];
+    s2 += x[i + 2] * y[off + i + 2];
+    s3 += x[i + 3] * y[off + i + 3];
+  }
+  for (; i < n; i++) s0 += x[i] * y[off + i];
+  return s0 + s1 + (s2 + s3);
+}
+
 function initialJumps(): Float64Array {
   const c = new Float64Array(NJ);
   for (let d = -MAX_JUMP; d <= MAX_JUMP; d++) c[d + MAX_JUMP] = Math.exp(-0.5 * Math.abs(d - 1));
@@ -104,12 +117,7 @@ export class Hmm implements DirectionalModel {
       } else {
         const prev = row - 2 * I;
         for (let q = 0; q < I; q++) mem[q] = alpha[prev + q] + alpha[prev + I + q];
-        for (let a = 0, T = (I + 1) * I; a < I; a++) {
-          let s = 0;
-          const r = T + a * I;
-          for (let q = 0; q < I; q++) s += mem[q] * A[r + q];
-          alpha[row + a] = s * em[a * J + b];
-        }
+        for (let a = 0, T = (I + 1) * I; a < I; a++) alpha[row + a] = dot(mem, A, T + a * I, I) * em[a * J + b];
         const en = p0 * em[nullRow + b];
         for (let q = 0; q < I; q++) alpha[row + I + q] = mem[q] * en;
       }
@@ -131,12 +139,7 @@ export class Hmm implements DirectionalModel {
       for (let a = 0; a < I; a++) mem[a] = em[a * J + b] * beta[cur + a];
       const en = p0 * em[nullRow + b];
       const inv = 1 / scale[b];
-      for (let q = 0; q < I; q++) {
-        let s = 0;
-        const r = (q + 1) * I;
-        for (let a = 0; a < I; a++) s += A[r + a] * mem[a];
-        beta[prev + q] = (s + en * beta[cur + q]) * inv;
-      }
+      for (let q = 0; q < I; q++) beta[prev + q] = (dot(mem, A, (q + 1) * I, I) + en * beta[cur + q]) * inv;
     }
   }
 
