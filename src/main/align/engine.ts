@@ -122,7 +122,7 @@ async function align(src: string[][], tgt: string[][], o: AlignOptions, hooks: A
   const b = buildBitext(norm(src), norm(tgt));
   const constraints = buildConstraints(b.n, hooks.gold, hooks.rejected);
   const jobs = makeJobs(b, plan, constraints, o);
-  const [fwd, rev]: DirectionResult[] = workers ? await runInWorkers(workers, jobs, hooks) : runInThread(jobs, hooks);
+  const [fwd, rev]: DirectionResult[] = await (workers ? runInWorkers(workers, jobs, hooks) : runInThread(jobs, hooks));
   const links: Link[][] = [];
   for (let k = 0; k < b.n; k++) {
     links.push(decodePair(b, k, jobs[0].out, jobs[1].out, constraints.get(k), { sym, threshold: o.threshold }));

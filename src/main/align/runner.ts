@@ -16,10 +16,12 @@ export interface RunHooks {
 /** Below this many cells (source × target positions summed) training stays in-thread. */
 export const IN_THREAD_CELLS = 2_000_000;
 
-export function runInThread(jobs: [DirectionJob, DirectionJob], hooks: RunHooks = {}): [DirectionResult, DirectionResult] {
+/** Interleaves both directions, yielding to the event loop between iterations (cancel). */
+export async function runInThread(jobs: [DirectionJob, DirectionJob], hooks: RunHooks = {}): Promise<[DirectionResult, DirectionResult]> {
   const tr = jobs.map(makeTrainer);
   const total = tr[0].total;
   for (let it = 0; it < total; it++) {
+    if (it > 0) await new Promise((resolve) => setImmediate(resolve));
     if (hooks.signal?.aborted) throw new CancelledError();
     tr[0].expect(it);
     tr[1].expect(it);

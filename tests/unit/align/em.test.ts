@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { alignCorpus } from '../../../src/main/align/engine.ts';
 import { METHODS } from '../../../src/main/align/methods.ts';
+import { CancelledError } from '../../../src/main/errors.ts';
 
 const src = ['das haus', 'das buch', 'ein buch', 'ein haus', 'das ein buch'].map((s) => s.split(' '));
 const tgt = ['the house', 'the book', 'a book', 'a house', 'the a book'].map((s) => s.split(' '));
@@ -45,4 +46,13 @@ test('empty sides give empty alignments, other pairs still align', async () => {
   expect(links[0]).toEqual([]);
   expect(links[links.length - 1]).toEqual([]);
   expect(links[1].map((l) => `${l.s}-${l.t}`)).toEqual(['0-0', '1-1']);
+});
+
+test.each([false, true])('progress is reported and an abort cancels (workers: %s)', async (workers) => {
+  const seen: [number, number][] = [];
+  await alignCorpus(src, tgt, { method: 'hmm', workers }, { onProgress: (d, n) => seen.push([d, n]) });
+  expect(seen[seen.length - 1]).toEqual([20, 20]);
+  const ctl = new AbortController();
+  const run = alignCorpus(src, tgt, { method: 'hmm', workers }, { signal: ctl.signal, onProgress: () => ctl.abort() });
+  await expect(run).rejects.toThrow(CancelledError);
 });
