@@ -6,7 +6,7 @@
 import { applyConstraints, type Constraints } from './constraints.ts';
 import type { LexTable } from './lexicon.ts';
 import type { DirectionalModel } from './model.ts';
-import type { View } from './view.ts';
+import { cellLayout, type View } from './view.ts';
 
 /** Posteriors of one direction: post per cell (corpus layout), nullPost per obs token. */
 export interface Posteriors {
@@ -27,9 +27,7 @@ export interface EStepArgs {
 
 function fillEmission(a: EStepArgs, k: number, I: number, J: number, em: Float64Array): void {
   const { v, lex } = a;
-  const base = v.cellOff[k];
-  const sg = v.dir === 'fwd' ? J : 1;
-  const so = v.dir === 'fwd' ? 1 : I;
+  const { base, sg, so } = cellLayout(v, k, I, J);
   const tc = lex.tc, cellPair = v.cellPair;
   for (let g = 0; g < I; g++) {
     const row = g * J, cg = base + g * sg;
@@ -41,9 +39,7 @@ function fillEmission(a: EStepArgs, k: number, I: number, J: number, em: Float64
 
 function store(a: EStepArgs, k: number, I: number, J: number, post: Float64Array): void {
   const { v, out, count } = a;
-  const base = v.cellOff[k];
-  const sg = v.dir === 'fwd' ? J : 1;
-  const so = v.dir === 'fwd' ? 1 : I;
+  const { base, sg, so } = cellLayout(v, k, I, J);
   const P = out.post, cellPair = v.cellPair;
   for (let g = 0; g < I; g++) {
     const row = g * J, cg = base + g * sg;
@@ -93,9 +89,7 @@ export function agreementCounts(v: View, mine: Posteriors, other: Float32Array, 
     const I = v.genOff[k + 1] - v.genOff[k];
     const J = v.obsOff[k + 1] - v.obsOff[k];
     if (I === 0 || J === 0) continue;
-    const base = v.cellOff[k];
-    const sg = v.dir === 'fwd' ? J : 1;
-    const so = v.dir === 'fwd' ? 1 : I;
+    const { base, sg, so } = cellLayout(v, k, I, J);
     rest.fill(1, 0, J);
     for (let g = 0; g < I; g++) {
       const cg = base + g * sg;

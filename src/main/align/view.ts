@@ -66,9 +66,7 @@ export function makeView(b: BitextArrays, dir: Direction, srcTypes?: number, tgt
   };
 }
 
-/** Strides of gen and obs positions in the cell layout of pair k. */
-export function strides(v: View, k: number): { sg: number; so: number } {
-  const I = v.genOff[k + 1] - v.genOff[k];
-  const J = v.obsOff[k + 1] - v.obsOff[k];
-  return v.dir === 'fwd' ? { sg: J, so: 1 } : { sg: 1, so: I };
+/** First cell of pair k and the strides of gen and obs positions (gen length I, obs J). */
+export function cellLayout(v: View, k: number, I: number, J: number): { base: number; sg: number; so: number } {
+  return v.dir === 'fwd' ? { base: v.cellOff[k], sg: J, so: 1 } : { base: v.cellOff[k], sg: 1, so: I };
 }

@@ -62,7 +62,7 @@ export function trainBpe(counts: ReadonlyMap<string, number>, merges: number): B
   return { ranks };
 }
 
-/** The subwords of one word (end marker stripped from the last one's display). */
+/** The subwords of one word; the last carries the end marker. */
 export function segmentWord(bpe: Bpe, word: string): string[] {
   let w = symbols(word);
   for (;;) {
