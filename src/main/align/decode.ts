@@ -2,15 +2,29 @@
 // word takes its most probable gen position unless null is more probable), symmetrised by
 // a heuristic; every link carries the mean of the two directional posteriors of its cell.
 // Gold links of the pair are always in the result (score 1); rejected links never are.
+// A range of pairs decodes to flat arrays (cheap to send from a worker thread); toLinks
+// turns them into the domain's Link objects.
 import type { Link } from '../../shared/domain.ts';
 import { GOLD_POSSIBLE, REJECTED, type Constraints } from './constraints.ts';
 import type { BitextArrays } from './corpus.ts';
 import type { Posteriors } from './estep.ts';
-import type { SymInput } from './symmetrise.ts';
+import { symmetriser } from './symmetrise.ts';
 
 export interface DecodeOptions {
-  sym: (m: SymInput) => Uint8Array;
+  /** symmetrisation heuristic name (symmetrise.ts) */
+  sym: string;
   threshold?: number;
+}
+
+/** Links of pairs k0..k1-1: pair k0+x owns entries off[x] .. off[x+1] of s, t, score, kind. */
+export interface FlatLinks {
+  k0: number;
+  off: Int32Array;
+  s: Int32Array;
+  t: Int32Array;
+  score: Float32Array;
+  /** 1 sure, 2 possible */
+  kind: Uint8Array;
 }
 
 /** MAP links of one direction into `out` (I×J source-major); fwd: obs = target. */
@@ -45,30 +59,50 @@ function applyFixed(con: Int32Array | undefined, I: number, J: number, a: Uint8A
   }
 }
 
-/** Links of pair k, sorted by source then target position. */
-export function decodePair(
-  b: BitextArrays,
-  k: number,
-  fwd: Posteriors,
-  rev: Posteriors,
-  con: Int32Array | undefined,
-  o: DecodeOptions,
-): Link[] {
+/** Link cells of pair k (a[x] = 1 model, 2 sure gold, 3 possible gold) and their scores. */
+function decodePair(b: BitextArrays, k: number, fwd: Posteriors, rev: Posteriors, con: Int32Array | undefined, o: DecodeOptions) {
   const I = b.srcOff[k + 1] - b.srcOff[k], J = b.tgtOff[k + 1] - b.tgtOff[k];
-  if (I === 0 || J === 0) return [];
   const base = b.cellOff[k];
   const mf = new Uint8Array(I * J), mr = new Uint8Array(I * J);
   mapLinks(fwd, true, base, b.tgtOff[k], I, J, mf);
   mapLinks(rev, false, base, b.srcOff[k], I, J, mr);
   const mean = new Float32Array(I * J);
   for (let x = 0; x < I * J; x++) mean[x] = 0.5 * (fwd.post[base + x] + rev.post[base + x]);
-  const a = o.sym({ I, J, fwd: mf, rev: mr, mean, threshold: o.threshold });
+  const a = symmetriser(o.sym)({ I, J, fwd: mf, rev: mr, mean, threshold: o.threshold });
   applyFixed(con, I, J, a, mean);
-  const links: Link[] = [];
-  for (let x = 0; x < I * J; x++) {
-    if (!a[x]) continue;
-    const kind = a[x] === 3 ? 'possible' : 'sure';
-    links.push({ s: Math.floor(x / J), t: x % J, kind, score: Math.round(mean[x] * 1e4) / 1e4 });
+  return { a, mean };
+}
+
+/** Decodes pairs k0..k1-1 (sorted by source, then target position within a pair). */
+export function decodeRange(
+  b: BitextArrays, k0: number, k1: number, fwd: Posteriors, rev: Posteriors, constraints: Constraints, o: DecodeOptions,
+): FlatLinks {
+  const off = new Int32Array(k1 - k0 + 1);
+  const s: number[] = [], t: number[] = [], score: number[] = [], kind: number[] = [];
+  for (let k = k0; k < k1; k++) {
+    const J = b.tgtOff[k + 1] - b.tgtOff[k];
+    if (J > 0 && b.srcOff[k + 1] > b.srcOff[k]) {
+      const { a, mean } = decodePair(b, k, fwd, rev, constraints.get(k), o);
+      for (let x = 0; x < a.length; x++) {
+        if (!a[x]) continue;
+        s.push(Math.floor(x / J));
+        t.push(x % J);
+        score.push(mean[x]);
+        kind.push(a[x] === 3 ? 2 : 1);
+      }
+    }
+    off[k - k0 + 1] = s.length;
   }
-  return links;
+  return { k0, off, s: Int32Array.from(s), t: Int32Array.from(t), score: Float32Array.from(score), kind: Uint8Array.from(kind) };
+}
+
+/** Appends the Link lists of `f`'s pairs to `out`; scores rounded to 4 decimals. */
+export function toLinks(f: FlatLinks, out: Link[][]): void {
+  for (let x = 0; x + 1 < f.off.length; x++) {
+    const links: Link[] = [];
+    for (let y = f.off[x]; y < f.off[x + 1]; y++) {
+      links.push({ s: f.s[y], t: f.t[y], kind: f.kind[y] === 2 ? 'possible' : 'sure', score: Math.round(f.score[y] * 1e4) / 1e4 });
+    }
+    out.push(links);
+  }
 }

@@ -17,7 +17,7 @@ import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { buildConstraints, type Constraints, type PairLink } from './constraints.ts';
 import { bitextArrays, buildBitext, sharedFloat32, type Bitext } from './corpus.ts';
-import { decodePair } from './decode.ts';
+import { decodeRange, toLinks, type DecodeOptions } from './decode.ts';
 import type { DirectionJob, DirectionResult } from './direction-job.ts';
 import type { DictEntry } from './dictionary.ts';
 import type { Posteriors } from './estep.ts';
@@ -66,7 +66,7 @@ function posteriors(b: Bitext, dir: Direction): Posteriors {
   return { post: sharedFloat32(b.cellPair.length), nullPost: sharedFloat32(obs) };
 }
 
-function makeJobs(b: Bitext, plan: TrainPlan, constraints: Constraints, o: AlignOptions): [DirectionJob, DirectionJob] {
+function makeJobs(b: Bitext, plan: TrainPlan, constraints: Constraints, o: AlignOptions, decode?: DecodeOptions): [DirectionJob, DirectionJob] {
   const out = { fwd: posteriors(b, 'fwd'), rev: posteriors(b, 'rev') };
   const dict = o.dictionary ? dictionaryPrior(b, o.dictionary) : null;
   const idw = o.identity ?? 1;
@@ -79,10 +79,11 @@ function makeJobs(b: Bitext, plan: TrainPlan, constraints: Constraints, o: Align
     dir,
     plan,
     out: out[dir],
-    other: out[dir === 'fwd' ? 'rev' : 'fwd'].post,
+    peer: out[dir === 'fwd' ? 'rev' : 'fwd'],
     constraints,
     prior,
     init: o.model ? { lex: lex![dir], params: o.model[dir].params } : {},
+    decode,
   });
   return [job('fwd'), job('rev')];
 }
@@ -117,16 +118,19 @@ export async function alignCorpus(src: string[][], tgt: string[][], o: AlignOpti
 async function align(src: string[][], tgt: string[][], o: AlignOptions, hooks: AlignHooks, workers: WorkerPair | null): Promise<AlignResult> {
   const lower = o.model ? o.model.lowercase : (o.lowercase ?? false);
   const norm = (side: string[][]) => (lower ? side.map((s) => s.map((w) => w.toLowerCase())) : side);
-  const sym = symmetriser(o.sym ?? 'gdfa');
+  const decode: DecodeOptions = { sym: o.sym ?? 'gdfa', threshold: o.threshold };
+  symmetriser(decode.sym);
   const { name, plan } = planFor(o);
   const b = buildBitext(norm(src), norm(tgt));
   const constraints = buildConstraints(b.n, hooks.gold, hooks.rejected);
-  const jobs = makeJobs(b, plan, constraints, o);
+  const jobs = makeJobs(b, plan, constraints, o, workers ? decode : undefined);
   const [fwd, rev]: DirectionResult[] = await (workers ? runInWorkers(workers, jobs, hooks) : runInThread(jobs, hooks));
   const links: Link[][] = [];
-  for (let k = 0; k < b.n; k++) {
-    links.push(decodePair(b, k, jobs[0].out, jobs[1].out, constraints.get(k), { sym, threshold: o.threshold }));
-  }
-  const model: SavedModel = { method: name, lowercase: lower, srcVocab: b.srcVocab, tgtVocab: b.tgtVocab, pairSrc: b.pairSrc, pairTgt: b.pairTgt, fwd, rev };
+  const halves = fwd.links && rev.links ? [fwd.links, rev.links] : [decodeRange(b, 0, b.n, jobs[0].out, jobs[1].out, constraints, decode)];
+  for (const h of halves) toLinks(h, links);
+  const model: SavedModel = {
+    method: name, lowercase: lower, srcVocab: b.srcVocab, tgtVocab: b.tgtVocab, pairSrc: b.pairSrc, pairTgt: b.pairTgt,
+    fwd: { lex: fwd.lex, params: fwd.params }, rev: { lex: rev.lex, params: rev.params },
+  };
   return { links, model };
 }

@@ -26,8 +26,8 @@ export async function runInThread(jobs: [DirectionJob, DirectionJob], hooks: Run
     tr[0].expect(it);
     tr[1].expect(it);
     if (tr[0].agreement) {
-      tr[0].agree(jobs[0].other);
-      tr[1].agree(jobs[1].other);
+      tr[0].agree(jobs[0].peer.post);
+      tr[1].agree(jobs[1].peer.post);
     }
     tr[0].maximize();
     tr[1].maximize();

@@ -20,10 +20,9 @@ export interface SymInput {
 
 type Heuristic = (m: SymInput) => Uint8Array;
 
-const NEIGHBOURS = [
-  [-1, 0], [0, -1], [1, 0], [0, 1],
-  [-1, -1], [-1, 1], [1, -1], [1, 1],
-] as const;
+/** The 8 neighbours (source offset DI[n], target offset DJ[n]): sides first, then diagonals. */
+const DI = Int8Array.from([-1, 0, 1, 0, -1, -1, 1, 1]);
+const DJ = Int8Array.from([0, -1, 0, 1, -1, 1, -1, 1]);
 
 function combine(m: SymInput, f: (x: number, y: number) => number): Uint8Array {
   const out = new Uint8Array(m.I * m.J);
@@ -54,8 +53,8 @@ function growDiagOn(m: SymInput, a: Uint8Array): void {
     for (let i = 0; i < I; i++) {
       for (let j = 0; j < J; j++) {
         if (!a[i * J + j]) continue;
-        for (const [di, dj] of NEIGHBOURS) {
-          const ni = i + di, nj = j + dj;
+        for (let n = 0; n < 8; n++) {
+          const ni = i + DI[n], nj = j + DJ[n];
           if (ni < 0 || nj < 0 || ni >= I || nj >= J) continue;
           const x = ni * J + nj;
           if (a[x] || !u[x] || (src[ni] && tgt[nj])) continue;
