@@ -44,20 +44,21 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return size ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
 }
 
+const PAGE_HEADERS = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
 function serveStatic(req: IncomingMessage, res: ServerResponse, root: string): void {
   const url = new URL(req.url ?? '/', 'http://x');
-  if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
+  if (url.pathname === '/favicon.ico') return void res.writeHead(204, PAGE_HEADERS).end();
   const rel = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
   let file = join(root, rel || 'index.html');
-  if (!file.startsWith(root + sep) && file !== root) return void res.writeHead(403).end();
+  if (!file.startsWith(root + sep) && file !== root) return void res.writeHead(403, PAGE_HEADERS).end();
   if (!existsSync(file) || statSync(file).isDirectory()) file = join(root, 'index.html');
-  if (!existsSync(file)) return void res.writeHead(404).end('renderer not built: run `npm run build`');
-  res.writeHead(200, {
-    'content-type': MIME[extname(file)] ?? 'application/octet-stream',
-    'content-security-policy': CONTENT_SECURITY_POLICY,
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-  });
+  if (!existsSync(file)) return void res.writeHead(404, PAGE_HEADERS).end('renderer not built: run `npm run build`');
+  res.writeHead(200, { ...PAGE_HEADERS, 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
   createReadStream(file).pipe(res);
 }
 

@@ -1,5 +1,6 @@
 // Browser-mode transport: token and origin checks, schema validation of every call,
 // the CSP on pages, job events over the WebSocket.
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -54,9 +55,13 @@ describe('browser-mode server', () => {
     expect((await call('pairs.list', { filter: {}, offset: 0, limit: 10 })).status).toBe(400);
   });
 
-  test('serves pages with the strict CSP', async () => {
+  test('serves pages with the strict CSP, and nothing outside the renderer', async () => {
     const page = await fetch(`${base()}/`);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      get({ host: '127.0.0.1', port: server.port, path: '/..%2f..%2f..%2f..%2fetc%2fpasswd' }, (r) => { r.resume(); resolve(r.statusCode); }).on('error', reject);
+    });
+    expect(status).toBe(403);
   });
 
   test('creates a project, imports with progress events over the WebSocket, lists pairs', async () => {
