@@ -13,7 +13,7 @@ export interface Shortcut {
 }
 
 export const SHORTCUTS: Shortcut[] = [
-  { keys: '← → ↑ ↓', does: 'move the cursor over tokens (line view) or cells (matrix)' },
+  { keys: '← → ↑ ↓', does: 'move the cursor over tokens (↑ ↓ jump to a linked token, if any) or over cells (matrix)' },
   { keys: 'Space', does: 'select the token; with tokens selected on the other side, link them to it (again: unlink). Matrix: link/unlink the cell' },
   { keys: 'Shift+Space', does: 'add the token to the selection without linking (phrase links)' },
   { keys: 'P', does: 'toggle sure / possible for the links at the cursor' },
@@ -43,7 +43,10 @@ function moveLine(ed: EditorState, key: string): void {
   else {
     const to = key === 'ArrowUp' ? 'src' : 'tgt';
     const m = to === 'src' ? ns : nt;
-    ed.cursor = { side: to, index: to === side ? index : clamp(Math.round((index / Math.max(1, n - 1)) * (m - 1)), m) };
+    // To the other side: the first token linked to this one, else the same relative position.
+    const linked = linksAt(ed.layer.links, side, index).map((l) => (to === 'src' ? l.s : l.t));
+    const across = linked.length ? Math.min(...linked) : clamp(Math.round((index / Math.max(1, n - 1)) * (m - 1)), m);
+    ed.cursor = { side: to, index: to === side ? index : across };
   }
   syncCell(ed);
 }

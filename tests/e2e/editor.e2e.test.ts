@@ -1,0 +1,208 @@
+// The alignment editor end to end in browser mode, on the Lao–Thai sample aligned through
+// the Align dialog: linking with the mouse and with keys, sure/possible, "not translated",
+// undo/redo from the log, split and merge, accepting and rejecting suggestions, the matrix
+// view, Enter to the next pair, the review queue's order, the lexicon's bulk fix with one
+// undo, and the agreement report. Every check reads what the store committed.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { reviewQueue } from '../../src/main/store/queue.ts';
+import { startHarness, type Harness } from './harness.ts';
+import { committed, linkKeys, sampleProject } from './editor-fixture.ts';
+
+let h: Harness;
+let page: Page;
+let pairId = 0;
+let modelId = 0;
+
+const tok = (side: 'src' | 'tgt', i: number) => page.locator(`[data-testid="line-view"] [data-side="${side}"][data-index="${i}"]`);
+const saved = () => page.locator('[data-testid="save-state"][data-state="saved"]').waitFor();
+const gold = () => linkKeys(committed(h.ctx, pairId));
+const press = async (...keys: string[]) => { for (const k of keys) await page.keyboard.press(k); };
+
+beforeAll(async () => {
+  h = await startHarness('souk');
+  page = h.page;
+  await sampleProject(h.ctx, join(h.dir, 'editor.mekong'));
+  await page.reload();
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('alignment editor', () => {
+  it('aligns the project from the Align dialog', async () => {
+    await page.getByRole('button', { name: 'Align…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Align the project' });
+    await dialog.getByLabel('Method').selectOption('ibm2');
+    await dialog.getByRole('button', { name: 'Align', exact: true }).click();
+    await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor({ timeout: 90_000 });
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    modelId = h.ctx.store!.info().alignments.find((a) => a.origin === 'model')!.id;
+    expect(h.ctx.store!.info().alignments.find((a) => a.id === modelId)!.links).toBeGreaterThan(1000);
+  });
+
+  it('opens a pair from the list and links with the mouse', async () => {
+    await page.getByTestId('pair-list').locator('[role="row"]').first().click();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('line-view').waitFor();
+    pairId = Number((await page.getByTestId('editor-pair').textContent())!.replace(/\D/g, ''));
+    await tok('src', 0).click();
+    await tok('tgt', 0).click();
+    await expect.poll(gold).toEqual(['0-0']);
+    // Many-to-many: two source tokens (click, Shift+click) to one target token.
+    await tok('src', 1).click();
+    await tok('src', 2).click({ modifiers: ['Shift'] });
+    await tok('tgt', 1).click();
+    await expect.poll(gold).toEqual(['0-0', '1-1', '2-1']);
+    await saved();
+    await page.locator('[data-testid="line-view"] path.gold').first().waitFor({ state: 'attached' });
+    expect(await page.locator('[data-testid="line-view"] path.gold').count()).toBe(3);
+  });
+
+  it('links, flips to possible, marks not translated and removes with keys', async () => {
+    await tok('src', 3).click({ modifiers: ['Shift'] });
+    await tok('src', 3).click({ modifiers: ['Shift'] }); // cursor on src 3, nothing selected
+    await press('ArrowRight', 'Space', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'Space');
+    await expect.poll(() => committed(h.ctx, pairId).gold.some((l) => l.s === 4)).toBe(true);
+    const t = committed(h.ctx, pairId).gold.find((l) => l.s === 4)!.t;
+    await press('p');
+    await expect.poll(gold).toContain(`4-${t}p`);
+    await expect(page.locator('[data-testid="line-view"] path.gold.possible').count()).resolves.toBe(1);
+    await press('ArrowUp', 'ArrowLeft', 'ArrowLeft', 'Delete');
+    await expect.poll(gold).toEqual(['0-0', '1-1', `4-${t}p`]);
+    await press('ArrowRight', 'ArrowRight', 'n');
+    await expect.poll(() => committed(h.ctx, pairId).untranslated).toEqual([{ side: 'src', index: 4 }]);
+    expect(gold()).toEqual(['0-0', '1-1']);
+    await tok('src', 2).click();
+    await tok('tgt', 1).click();
+    await expect.poll(gold).toEqual(['0-0', '1-1', '2-1']);
+    await saved();
+    await h.screenshot('11-editor-line');
+  });
+
+  it('undoes and redoes from the edit log', async () => {
+    await press('Control+z', 'Control+z');
+    await expect.poll(gold).toEqual(['0-0', '1-1', expect.stringMatching(/^4-\d+p$/)]);
+    expect(committed(h.ctx, pairId).untranslated).toEqual([]);
+    await press('Control+z', 'Control+z');
+    await expect.poll(gold).toEqual(['0-0', '1-1', '2-1', expect.stringMatching(/^4-\d+$/)]);
+    await press('Control+Shift+z');
+    await expect.poll(gold).toEqual(['0-0', '1-1', '2-1', expect.stringMatching(/^4-\d+p$/)]);
+    await press('Control+Shift+z');
+    await expect.poll(gold).toEqual(['0-0', '1-1', expect.stringMatching(/^4-\d+p$/)]);
+    await saved();
+  });
+
+  it('splits and merges a token with S and M, re-indexing links', async () => {
+    const before = committed(h.ctx, pairId);
+    const at = before.srcTokens.findIndex((t, i) => i > 0 && [...new Intl.Segmenter('lo', { granularity: 'grapheme' }).segment(t.text)].length >= 3);
+    await tok('src', at).click({ modifiers: ['Shift'] });
+    await tok('src', at).click({ modifiers: ['Shift'] });
+    await press('s');
+    const dialog = page.getByRole('dialog', { name: /^Split/ });
+    await dialog.getByRole('option').first().click();
+    await expect.poll(() => committed(h.ctx, pairId).srcTokens.length).toBe(before.srcTokens.length + 1);
+    const shifted = before.gold.flatMap((l) => (l.s > at ? [l.s + 1] : l.s === at ? [at, at + 1] : [l.s]));
+    expect(committed(h.ctx, pairId).gold.map((l) => l.s).sort((a, b) => a - b)).toEqual(shifted.sort((a, b) => a - b));
+    await press('m');
+    await expect.poll(() => committed(h.ctx, pairId).srcTokens.map((t) => t.text)).toEqual(before.srcTokens.map((t) => t.text));
+    expect(committed(h.ctx, pairId).gold).toEqual(before.gold);
+  });
+
+  it('accepts and rejects suggestions; rejected ones are not shown again', async () => {
+    const panel = page.getByTestId('suggestions');
+    const first = panel.getByTestId('suggestion').first();
+    const accepted = (await first.getAttribute('data-link'))!;
+    await first.getByRole('button', { name: /^Accept/ }).click();
+    await expect.poll(gold).toContain(accepted);
+    const next = panel.getByTestId('suggestion').first();
+    const rejected = (await next.getAttribute('data-link'))!;
+    await next.getByRole('button', { name: /^Reject/ }).click();
+    await expect.poll(() => committed(h.ctx, pairId).rejected.map((r) => `${r.s}-${r.t}`)).toEqual([rejected]);
+    await panel.locator(`[data-link="${rejected}"]`).waitFor({ state: 'detached' });
+    await panel.getByLabel('Threshold').fill('0');
+    await panel.getByRole('button', { name: /^Accept \d+$/ }).click();
+    await panel.getByText('No open suggestions.').waitFor();
+    const model = committed(h.ctx, pairId).alignments.find((a) => a.alignmentId === modelId)!.links.map((l) => `${l.s}-${l.t}`);
+    expect(model.filter((k) => k !== rejected).every((k) => committed(h.ctx, pairId).gold.some((l) => `${l.s}-${l.t}` === k))).toBe(true);
+    await press('Control+z');
+    await expect.poll(() => committed(h.ctx, pairId).gold.length).toBeLessThan(model.length);
+    await saved();
+  });
+
+  it('toggles a link from the matrix view with a click and with Space', async () => {
+    await page.getByRole('button', { name: 'Matrix' }).click();
+    const matrix = page.getByTestId('matrix-view');
+    await matrix.locator('rect.hit').waitFor();
+    const has = (s: number, t: number) => committed(h.ctx, pairId).gold.some((l) => l.s === s && l.t === t);
+    const had = has(0, 2);
+    const box = (await matrix.locator('rect.hit').boundingBox())!;
+    const size = box.height / committed(h.ctx, pairId).srcTokens.length;
+    await page.mouse.click(box.x + size * 2.5, box.y + size * 0.5);
+    await expect.poll(() => has(0, 2)).toBe(!had);
+    await page.getByTestId('editor').locator('[role="grid"]').focus();
+    await press('ArrowDown', 'Space');
+    await expect.poll(() => has(1, 2)).toBe(!committed(h.ctx, pairId).gold.some(() => false) && true);
+    await saved();
+    await h.screenshot('12-editor-matrix');
+  });
+
+  it('marks the pair done with Enter and opens the next', async () => {
+    await page.getByTestId('editor').locator('[role="grid"]').focus();
+    await press('Enter');
+    await page.getByTestId('editor-pair').filter({ hasNotText: `#${pairId}` }).waitFor();
+    expect(h.ctx.store!.getPair(pairId).status).toBe('done');
+    const nextId = Number((await page.getByTestId('editor-pair').textContent())!.replace(/\D/g, ''));
+    expect(nextId).toBeGreaterThan(pairId);
+  });
+
+  it('orders the review queue by uncertainty, and by disagreement', async () => {
+    await page.getByRole('tab', { name: 'Review queue' }).click();
+    const items = page.getByTestId('queue').getByTestId('queue-item');
+    await items.first().waitFor();
+    const shown = (await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-pair-id'))))).slice(0, 20);
+    const expected = reviewQueue(h.ctx.store!.db, { alignmentId: modelId, offset: 0, limit: 20 }).items;
+    expect(shown).toEqual(expected.map((i) => i.id));
+    expect(expected.every((x, k) => k === 0 || expected[k - 1].score >= x.score)).toBe(true);
+    await page.getByLabel('Edited by annotator').fill('souk');
+    await page.getByLabel('Edited by annotator').press('Enter');
+    await expect.poll(async () => items.count()).toBe(1);
+    await items.first().click();
+    await page.getByTestId('editor-pair').filter({ hasText: `#${pairId}` }).waitFor();
+  });
+
+  it('bulk-links a word pair from the lexicon with a preview, and undoes it as one', async () => {
+    await page.getByRole('tab', { name: 'Lexicon' }).click();
+    const entry = page.getByTestId('lexicon-entry').filter({ has: page.locator('td:nth-child(3)', { hasText: /^0$/ }) }).first();
+    const src = (await entry.getAttribute('data-src'))!;
+    const tgt = (await entry.getAttribute('data-tgt'))!;
+    await entry.getByRole('button').click();
+    await page.getByTestId('occurrence').first().waitFor();
+    await page.getByRole('button', { name: 'Link all…', exact: true }).click();
+    const apply = page.getByTestId('bulk-preview').getByRole('button', { name: /^Apply to \d+ pairs$/ });
+    const n = Number((await apply.textContent())!.replace(/\D/g, ''));
+    expect(n).toBeGreaterThan(1);
+    const linkedBefore = page.locator('[data-testid="occurrence"][data-linked="gold"]');
+    expect(await linkedBefore.count()).toBeLessThan(n);
+    await h.screenshot('13-lexicon-preview');
+    await apply.click();
+    await page.getByTestId('bulk-message').waitFor();
+    const changed = h.ctx.store!.db.prepare(`SELECT count(*) AS n FROM edit_events WHERE kind = 'lexicon.bulk'`).get() as { n: number };
+    expect(changed.n).toBe(n);
+    await expect.poll(() => page.locator('[data-testid="occurrence"]:not([data-linked="gold"])').count()).toBe(0);
+    await h.screenshot('14-lexicon-applied');
+    await page.getByTestId('concordance').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.locator('[data-testid="occurrence"][data-linked="gold"]').count()).toBeLessThan(n);
+    expect(`${src}|${tgt}`).not.toBe('|');
+  });
+
+  it('reports agreement between the annotator and the model', async () => {
+    await page.getByRole('tab', { name: 'Agreement' }).click();
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.getByTestId('agreement-aer').waitFor();
+    expect(await page.getByTestId('agreement-overall').textContent()).toMatch(/Precision\s*\d/);
+    expect(h.pageErrors).toEqual([]);
+  });
+});
