@@ -7,7 +7,7 @@
 import type { Link } from '../../shared/domain.ts';
 import { GOLD_POSSIBLE, REJECTED, type Constraints } from './constraints.ts';
 import type { BitextArrays } from './corpus.ts';
-import type { Posteriors } from './estep.ts';
+import { Q, type Posteriors } from './estep.ts';
 import { symmetriser } from './symmetrise.ts';
 
 export interface DecodeOptions {
@@ -67,7 +67,7 @@ function decodePair(b: BitextArrays, k: number, fwd: Posteriors, rev: Posteriors
   mapLinks(fwd, true, base, b.tgtOff[k], I, J, mf);
   mapLinks(rev, false, base, b.srcOff[k], I, J, mr);
   const mean = new Float32Array(I * J);
-  for (let x = 0; x < I * J; x++) mean[x] = 0.5 * (fwd.post[base + x] + rev.post[base + x]);
+  for (let x = 0; x < I * J; x++) mean[x] = (fwd.post[base + x] + rev.post[base + x]) * (0.5 / Q);
   const a = symmetriser(o.sym)({ I, J, fwd: mf, rev: mr, mean, threshold: o.threshold });
   applyFixed(con, I, J, a, mean);
   return { a, mean };

@@ -16,7 +16,7 @@
 import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { buildConstraints, type Constraints, type PairLink } from './constraints.ts';
-import { bitextArrays, buildBitext, sharedFloat32, type Bitext } from './corpus.ts';
+import { bitextArrays, buildBitext, sharedFloat32, sharedUint16, type Bitext } from './corpus.ts';
 import { decodeRange, toLinks, type DecodeOptions } from './decode.ts';
 import type { DirectionJob, DirectionResult } from './direction-job.ts';
 import type { DictEntry } from './dictionary.ts';
@@ -63,7 +63,7 @@ function checkLinks(name: string, sets: (readonly PairLink[] | undefined)[] | un
 
 function posteriors(b: Bitext, dir: Direction): Posteriors {
   const obs = dir === 'fwd' ? b.tgtIds.length : b.srcIds.length;
-  return { post: sharedFloat32(b.cellPair.length), nullPost: sharedFloat32(obs) };
+  return { post: sharedUint16(b.cellPair.length), nullPost: sharedUint16(obs) };
 }
 
 function makeJobs(b: Bitext, plan: TrainPlan, constraints: Constraints, o: AlignOptions, decode?: DecodeOptions): [DirectionJob, DirectionJob] {

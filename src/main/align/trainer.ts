@@ -60,7 +60,7 @@ export class DirectionTrainer {
     eStep({ v: this.v, lex: this.lex, model: this.model, out: this.io.out, constraints: this.io.constraints, count, learn });
   }
 
-  agree(other: Float32Array): void {
+  agree(other: Uint16Array): void {
     if (this.learning) agreementCounts(this.v, this.io.out, other, this.lex);
   }
 
