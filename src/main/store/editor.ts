@@ -6,6 +6,7 @@ import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { goldAlignmentOf } from './alignments.ts';
 import type { Db } from './database.ts';
+import { deferCheckpoint } from './checkpoints.ts';
 import type { PairPatch, UntranslatedMark } from './edits.ts';
 import type { ProjectStore } from './project-store.ts';
 
@@ -57,6 +58,7 @@ export function setGold(store: ProjectStore, annotator: string, pairId: number, 
     const after: PairPatch = { links: { [key]: nextLinks }, untranslated: { [key]: nextMarks } };
     store.edit(annotator, pairId, 'links.set', before, after);
   })();
+  deferCheckpoint(store.db);
   return editorPair(store, annotator, pairId);
 }
 
@@ -67,5 +69,6 @@ export function setRejected(store: ProjectStore, annotator: string, pairId: numb
   const next = [...new Map(rejected.map((r) => [`${r.s}:${r.t}`, { s: r.s, t: r.t }])).values()].sort((a, b) => a.s - b.s || a.t - b.t);
   if (JSON.stringify(next) === JSON.stringify(current.rejected)) return current;
   store.edit(annotator, pairId, 'links.reject', { rejected: current.rejected }, { rejected: next });
+  deferCheckpoint(store.db);
   return editorPair(store, annotator, pairId);
 }
