@@ -72,3 +72,27 @@ export function setRejected(store: ProjectStore, annotator: string, pairId: numb
   deferCheckpoint(store.db);
   return editorPair(store, annotator, pairId);
 }
+
+/** Every alignment's "not translated" marks of one pair, keyed by alignment id. */
+export function marksOfPair(db: Db, pairId: number): Record<string, UntranslatedMark[]> {
+  const out: Record<string, UntranslatedMark[]> = {};
+  const rows = db.prepare('SELECT alignment_id, side, idx FROM untranslated WHERE pair_id = ? ORDER BY alignment_id, side, idx').all(pairId) as { alignment_id: number; side: TokenSide; idx: number }[];
+  for (const r of rows) (out[String(r.alignment_id)] ??= []).push({ side: r.side, index: r.idx });
+  return out;
+}
+
+/** A token index on `side` after a split of token `at` (into at, at+1) or a merge of at and at+1 (into at). */
+function reindex(i: number, kind: 'split' | 'merge', at: number): number[] {
+  if (kind === 'split') return i < at ? [i] : i > at ? [i + 1] : [at, at + 1];
+  return i <= at ? [i] : [i - 1];
+}
+
+/** Marks and rejected links re-indexed after a token split or merge on `side` (duplicates dropped). */
+export function reindexAfterTokenEdit(kind: 'split' | 'merge', side: TokenSide, at: number, marks: Record<string, UntranslatedMark[]>, rejected: readonly { s: number; t: number }[]): {
+  untranslated: Record<string, UntranslatedMark[]>; rejected: { s: number; t: number }[];
+} {
+  const untranslated = Object.fromEntries(Object.entries(marks).map(([id, list]) => [id, sortedMarks(list.flatMap((m) =>
+    m.side === side ? reindex(m.index, kind, at).map((index) => ({ side, index })) : [m]))]));
+  const moved = rejected.flatMap((r) => (side === 'src' ? reindex(r.s, kind, at).map((s) => ({ s, t: r.t })) : reindex(r.t, kind, at).map((t) => ({ s: r.s, t }))));
+  return { untranslated, rejected: [...new Map(moved.map((r) => [`${r.s}:${r.t}`, r])).values()].sort((a, b) => a.s - b.s || a.t - b.t) };
+}

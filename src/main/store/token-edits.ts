@@ -1,6 +1,7 @@
 // Splitting and merging tokens of one pair (segmentation fixes in the editor): the
 // pair's token offsets change, the links of every alignment are re-indexed, the fixed
-// words join the project's word list, and the whole change is one undoable edit.
+// words join the project's word list, "not translated" marks and rejected links follow
+// their tokens (editor.ts), and the whole change is one undoable edit.
 import type { Link, Token } from '../../shared/domain.ts';
 import type { PairDetail } from '../../shared/api.ts';
 import { UserError } from '../errors.ts';
@@ -8,6 +9,7 @@ import { mergeTokens, reindexLinksAfterMerge, reindexLinksAfterSplit, splitToken
 import { encodeOffsets } from '../text/offsets.ts';
 import type { PairPatch } from './edits.ts';
 import type { ProjectStore } from './project-store.ts';
+import { marksOfPair, reindexAfterTokenEdit } from './editor.ts';
 
 type Side = 'src' | 'tgt';
 
@@ -38,9 +40,12 @@ export function splitTokenEdit(store: ProjectStore, annotator: string, pairId: n
   const tokens = tokensOfSide(pair, side, index);
   const next = splitToken(tokens, index, at);
   const links = pair.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindexLinksAfterSplit(a.links, side, index) }));
+  const marks = marksOfPair(store.db, pairId);
+  const moved = reindexAfterTokenEdit('split', side, index, marks, pair.rejected);
   return store.db.transaction(() => {
     addWords(store, side, [next[index].text, next[index + 1].text], annotator);
-    return store.edit(annotator, pairId, 'tokens.split', patchFor(side, tokens, pair.alignments), patchFor(side, next, links));
+    return store.edit(annotator, pairId, 'tokens.split', { ...patchFor(side, tokens, pair.alignments), rejected: pair.rejected, untranslated: marks },
+      { ...patchFor(side, next, links), ...moved });
   })();
 }
 
@@ -50,8 +55,11 @@ export function mergeTokensEdit(store: ProjectStore, annotator: string, pairId: 
   const tokens = tokensOfSide(pair, side, index + 1);
   const next = mergeTokens(tokens, index, side === 'src' ? pair.src : pair.tgt);
   const links = pair.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindexLinksAfterMerge(a.links, side, index) }));
+  const marks = marksOfPair(store.db, pairId);
+  const moved = reindexAfterTokenEdit('merge', side, index, marks, pair.rejected);
   return store.db.transaction(() => {
     addWords(store, side, [next[index].text], annotator);
-    return store.edit(annotator, pairId, 'tokens.merge', patchFor(side, tokens, pair.alignments), patchFor(side, next, links));
+    return store.edit(annotator, pairId, 'tokens.merge', { ...patchFor(side, tokens, pair.alignments), rejected: pair.rejected, untranslated: marks },
+      { ...patchFor(side, next, links), ...moved });
   })();
 }

@@ -6,7 +6,7 @@ import { editorPair, setGold, setRejected } from '../../../src/main/store/editor
 import { reviewQueue } from '../../../src/main/store/queue.ts';
 import { bulkFix, lexiconEntries, occurrences } from '../../../src/main/store/lexicon.ts';
 import { agreementReport } from '../../../src/main/eval/agreement.ts';
-import { splitTokenEdit } from '../../../src/main/store/token-edits.ts';
+import { mergeTokensEdit, splitTokenEdit } from '../../../src/main/store/token-edits.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { model, possible, project, sure } from './fixture.ts';
 
@@ -45,7 +45,7 @@ describe('gold edits', () => {
     store.close();
   });
 
-  test('rejections are stored and undoable; split re-indexes gold links', () => {
+  test('rejections are stored and undoable; split and merge re-index links, marks and rejections', () => {
     const { store, ids } = project(dir, PAIRS);
     setRejected(store, 'ann', ids[0], [{ s: 2, t: 0 }]);
     expect(editorPair(store, 'ann', ids[0]).rejected).toEqual([{ s: 2, t: 0 }]);
@@ -56,6 +56,13 @@ describe('gold edits', () => {
     expect(editorPair(store, 'ann', ids[3]).gold).toEqual([sure(0, 0), sure(1, 0)]);
     store.undo('ann');
     expect(editorPair(store, 'ann', ids[3])).toMatchObject({ gold: [sure(0, 0)], srcTokens: [{ text: 'ee' }] });
+    // Marks and rejections follow their tokens through a merge, and back on undo.
+    setGold(store, 'ann', ids[0], [], [{ side: 'src', index: 2 }]);
+    setRejected(store, 'ann', ids[0], [{ s: 2, t: 1 }, { s: 0, t: 0 }]);
+    mergeTokensEdit(store, 'ann', ids[0], 'src', 0);
+    expect(editorPair(store, 'ann', ids[0])).toMatchObject({ untranslated: [{ side: 'src', index: 1 }], rejected: [{ s: 0, t: 0 }, { s: 1, t: 1 }] });
+    store.undo('ann');
+    expect(editorPair(store, 'ann', ids[0])).toMatchObject({ untranslated: [{ side: 'src', index: 2 }], rejected: [{ s: 0, t: 0 }, { s: 2, t: 1 }] });
     store.close();
   });
 });
