@@ -4,6 +4,7 @@
 // and pairs/s on dup100k (uniq39k cycled to 100,000 lines, both sides alike, lowercased:
 // bench-corpora/SOURCE.md), printed beside the reference figures of shared/data/README.md.
 import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { alignCorpus } from '../../src/main/align/engine.ts';
 import { DEFAULT_METHOD, METHODS } from '../../src/main/align/methods.ts';
@@ -75,15 +76,19 @@ function dup100k(side: string): string[][] {
 
 async function speed(method: string, runs: number): Promise<void> {
   console.log(`\ndup100k en-de (100,000 pairs, read from files), method ${method}, gdfa, both directions in worker threads`);
-  console.log('run  seconds  pairs/s  vs fast_align (40 s)  target (27 s)  peak RSS');
+  console.log('run  seconds  pairs/s  vs fast_align (40 s)  target (27 s)  peak RSS  CPU s  load avg');
   for (let r = 1; r <= runs; r++) {
+    const load = loadavg()[0].toFixed(1);
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const src = dup100k('en'), tgt = dup100k('de');
     const { links } = await alignCorpus(src, tgt, { method, sym: 'gdfa', workers: true });
     const s = (performance.now() - t0) / 1000;
     const rss = process.resourceUsage().maxRSS / 1024;
+    const cpu = process.cpuUsage(cpu0);
     const ok = s <= 27 ? 'met' : 'missed';
-    console.log(`${r}    ${s.toFixed(1).padStart(7)}  ${Math.round(src.length / s).toString().padStart(7)}  ${(40 / s).toFixed(2).padStart(19)}x  ${ok.padStart(12)}  ${rss.toFixed(0)} MB`);
+    const cols = [`${r}   `, s.toFixed(1).padStart(7), Math.round(src.length / s).toString().padStart(7), `${(40 / s).toFixed(2).padStart(19)}x`, ok.padStart(12), `${rss.toFixed(0)} MB`.padStart(8), ((cpu.user + cpu.system) / 1e6).toFixed(1).padStart(5), load.padStart(8)];
+    console.log(cols.join('  '));
     if (links.length !== src.length) throw new Error('wrong number of alignments');
   }
 }
@@ -98,6 +103,7 @@ export default async function bench(args: string[]): Promise<void> {
     return i >= 0 ? args[i + 1] : undefined;
   };
   const methods = (opt('--methods') ?? Object.keys(METHODS).join(',')).split(',');
+  // peak RSS is the process's: the first run's figure is the one for 100k pairs
   if (!args.includes('--skip-speed')) await speed(opt('--speed-method') ?? DEFAULT_METHOD, Number(opt('--runs') ?? 2));
   if (!args.includes('--skip-aer')) await aerTable(methods);
 }

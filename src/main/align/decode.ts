@@ -77,23 +77,32 @@ function decodePair(b: BitextArrays, k: number, fwd: Posteriors, rev: Posteriors
 export function decodeRange(
   b: BitextArrays, k0: number, k1: number, fwd: Posteriors, rev: Posteriors, constraints: Constraints, o: DecodeOptions,
 ): FlatLinks {
-  const off = new Int32Array(k1 - k0 + 1);
-  const s: number[] = [], t: number[] = [], score: number[] = [], kind: number[] = [];
+  // a heuristic keeps at most I + J links (⊆ fwd ∪ rev; for post, Σ mean ≤ (I + J)/2 so at
+  // most (I + J)·½/threshold cells reach the threshold), never more than I·J, plus gold
+  const th = o.threshold ?? 0.5;
+  const factor = o.sym === 'post' ? (th > 0 ? Math.max(1, 0.5 / th) : Infinity) : 1;
+  let cap = 0;
+  for (let k = k0; k < k1; k++) {
+    const I = b.srcOff[k + 1] - b.srcOff[k], J = b.tgtOff[k + 1] - b.tgtOff[k];
+    cap += Math.min(I * J, Math.ceil(factor * (I + J))) + (constraints.get(k)?.length ?? 0) / 3;
+  }
+  const f: FlatLinks = { k0, off: new Int32Array(k1 - k0 + 1), s: new Int32Array(cap), t: new Int32Array(cap), score: new Float32Array(cap), kind: new Uint8Array(cap) };
+  let n = 0;
   for (let k = k0; k < k1; k++) {
     const J = b.tgtOff[k + 1] - b.tgtOff[k];
     if (J > 0 && b.srcOff[k + 1] > b.srcOff[k]) {
       const { a, mean } = decodePair(b, k, fwd, rev, constraints.get(k), o);
       for (let x = 0; x < a.length; x++) {
         if (!a[x]) continue;
-        s.push(Math.floor(x / J));
-        t.push(x % J);
-        score.push(mean[x]);
-        kind.push(a[x] === 3 ? 2 : 1);
+        f.s[n] = Math.floor(x / J);
+        f.t[n] = x % J;
+        f.score[n] = mean[x];
+        f.kind[n++] = a[x] === 3 ? 2 : 1;
       }
     }
-    off[k - k0 + 1] = s.length;
+    f.off[k - k0 + 1] = n;
   }
-  return { k0, off, s: Int32Array.from(s), t: Int32Array.from(t), score: Float32Array.from(score), kind: Uint8Array.from(kind) };
+  return { ...f, s: f.s.slice(0, n), t: f.t.slice(0, n), score: f.score.slice(0, n), kind: f.kind.slice(0, n) };
 }
 
 /** Appends the Link lists of `f`'s pairs to `out`; scores rounded to 4 decimals. */

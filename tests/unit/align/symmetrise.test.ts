@@ -1,5 +1,6 @@
 // Each symmetrisation heuristic on hand-worked 3×3 and 4×4 cases.
 import { describe, expect, test } from 'vitest';
+import { alignCorpus } from '../../../src/main/align/engine.ts';
 import { symmetriser } from '../../../src/main/align/symmetrise.ts';
 
 /** Links "i-j" → I×J matrix, and back. */
@@ -64,4 +65,10 @@ describe('symmetrisation, hand-worked', () => {
   test('an unknown name is a user error', () => {
     expect(() => symmetriser('diag')).toThrow(/unknown symmetrisation "diag"/);
   });
+});
+
+test('a low posterior threshold may keep more than I + J links', async () => {
+  const src = [['a', 'b', 'c']], tgt = [['x', 'y', 'z']];
+  const { links } = await alignCorpus(src, tgt, { method: 'ibm1', sym: 'post', threshold: 0.01 });
+  expect(links[0]).toHaveLength(9);
 });
