@@ -1,6 +1,7 @@
 // `mekong align`: word-aligns a parallel text with a statistical aligner (src/main/align).
 //   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
 //                [--save-model DIR] [--model DIR] [--dict D] [--lowercase]
+//                [--epochs N] [--gold G]        (neural methods: cli/lexicon.ts)
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
 import { writeFileSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { loadModel, saveModel } from '../align/saved-model.ts';
 import { readParallel } from '../align/text-io.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { formatPharaoh } from '../eval/pharaoh.ts';
+import { isNeuralMethod, NEURAL_METHODS } from '../align/neural/method.ts';
+import { alignNeuralCli } from './lexicon.ts';
 
 interface AlignCliOptions {
   src: string;
@@ -25,10 +28,18 @@ interface AlignCliOptions {
   model?: string;
   dict?: string;
   lowercase?: boolean;
+  epochs?: string;
+  gold?: string;
 }
 
 async function run(o: AlignCliOptions): Promise<void> {
   const { src, tgt } = readParallel(o.src, o.tgt);
+  if (isNeuralMethod(o.method)) {
+    const links = await alignNeuralCli(src, tgt, { method: o.method!, epochs: o.epochs, gold: o.gold, sym: o.sym });
+    writeFileSync(o.out, links.map((l) => formatPharaoh(l) + '\n').join(''));
+    if (o.scores) writeFileSync(o.scores, links.map((l) => formatPharaoh(l, true) + '\n').join(''));
+    return;
+  }
   const model = o.model ? loadModel(o.model) : undefined;
   const lowercase = model ? model.lowercase : (o.lowercase ?? false);
   const dictionary = o.dict ? readDictionary(o.dict, lowercase) : undefined;
@@ -46,7 +57,7 @@ export function register(program: Command): void {
     .requiredOption('--src <file>', 'source sentences')
     .requiredOption('--tgt <file>', 'target sentences')
     .requiredOption('--out <file>', 'Pharaoh links (0-based i-j), one line per pair')
-    .option('--method <name>', `${Object.keys(METHODS).join('|')} (default ${DEFAULT_METHOD})`)
+    .option('--method <name>', `${[...Object.keys(METHODS), ...Object.keys(NEURAL_METHODS)].join('|')} (default ${DEFAULT_METHOD})`)
     .option('--sym <name>', Object.keys(SYMMETRISATIONS).join('|'), 'gdfa')
     .option('--threshold <p>', 'posterior threshold for --sym post (default 0.5)')
     .option('--scores <file>', 'links with their probability, i-j:p')
@@ -54,5 +65,7 @@ export function register(program: Command): void {
     .option('--model <dir>', 'align with a saved model instead of training')
     .option('--dict <file>', 'bilingual dictionary used as a prior')
     .option('--lowercase', 'lowercase both sides before aligning')
+    .option('--epochs <n>', 'training epochs (neural methods)')
+    .option('--gold <file>', 'gold links (Pharaoh) of the first pairs, as supervision (neural methods)')
     .action(run);
 }

@@ -1,10 +1,13 @@
 // `mekong eval …`: evaluation commands. This file owns the `eval` group; `eval aer` scores
 // predicted word alignments against gold (sure/possible) and prints one JSON line.
 //   mekong eval aer --gold G --pred P [--gold-one-based] [--pred-one-based]
+//   mekong eval p1 --lexicon L --dict D [--src S --tgt T]   (word-translation P@1, eval/p1.ts)
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { scoreAer } from '../eval/aer.ts';
 import { parsePharaoh } from '../eval/pharaoh.ts';
+import { parseDictionary, parseLexicon, scoreP1 } from '../eval/p1.ts';
+import { readParallel } from '../align/text-io.ts';
 import { InputError } from '../errors.ts';
 
 function read(file: string): string {
@@ -32,6 +35,20 @@ function aer(o: AerOptions): void {
   process.stdout.write(JSON.stringify(s) + '\n');
 }
 
+interface P1Options {
+  lexicon: string;
+  dict: string;
+  src?: string;
+  tgt?: string;
+}
+
+function p1(o: P1Options): void {
+  if (!o.src !== !o.tgt) throw new InputError(o.src ?? o.tgt!, 0, '--src and --tgt go together');
+  const corpus = o.src && o.tgt ? readParallel(o.src, o.tgt) : undefined;
+  const s = scoreP1(parseLexicon(read(o.lexicon), o.lexicon), parseDictionary(read(o.dict), o.dict), corpus);
+  process.stdout.write(JSON.stringify(s) + '\n');
+}
+
 /** The `eval` command group; other evaluations add their subcommands here. */
 export function register(program: Command): void {
   const group = program.command('eval').description('evaluate aligners and models');
@@ -43,4 +60,12 @@ export function register(program: Command): void {
     .option('--gold-one-based', 'gold indices start at 1')
     .option('--pred-one-based', 'predicted indices start at 1')
     .action(aer);
+  group
+    .command('p1')
+    .description('word-translation precision at 1 of a lexicon against a dictionary')
+    .requiredOption('--lexicon <file>', 'src<TAB>tgt<TAB>score lines')
+    .requiredOption('--dict <file>', 'src<TAB>tgt lines, several per word allowed')
+    .option('--src <file>', 'source sentences: evaluate only their words')
+    .option('--tgt <file>', 'target sentences: with a translation occurring here')
+    .action(p1);
 }

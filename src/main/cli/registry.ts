@@ -6,7 +6,8 @@ import { register as exportCmd } from './export.ts';
 import { register as serve } from './serve.ts';
 import { register as align } from './align.ts';
 import { register as evalCmd } from './eval.ts';
+import { register as lexicon } from './lexicon.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [project, importCmd, exportCmd, serve, align, evalCmd];
+export const commands: RegisterCommand[] = [project, importCmd, exportCmd, serve, align, evalCmd, lexicon];

@@ -1,0 +1,93 @@
+// The encoder–decoder of Wada et al. as in seed 003 §III.A, built per bucket length T.
+// Index conventions: b batch row, i/j word positions (0-based, right-padded to T), D the
+// model width; language ℓ ∈ {s, t}, each with its own word table E^ℓ [V_ℓ, D] and both
+// sharing a subword table Z [S, D].
+//   eq. 10  r_i = E^ℓ[w_i] + Σ_k ω_ik Z[q_ik]     (ω_ik = 1/|Q(w_i)|: average of subwords)
+//   eq. 1–2 u = f(r) — one BiLSTM (D/2 per direction) shared by both languages
+//   eq. 5/7 decoders g̃^ℓ (left-to-right, input [BOS, w₁…w_M]) and ḡ^ℓ (right-to-left,
+//           input [EOS, w_M…w₁]), one pair per language, read only the words of ℓ
+//   eq. 9   α_ij = softmax_j(h_i·u_j),  h'_i = W(Σ_j α_ij u_j + Σ_j α_ij r_j + h_i)  (W shared)
+//   eq. 8   p(y_i) = softmax(E^ℓ h'_i)  (output tied to ℓ's word table)
+// Every decoder of ℓ is scored against both encodings: of the sentence itself
+// (reconstruction) and of its translation (translation); the decoder states do not depend
+// on the source, so each decoder runs once and only attention and output run twice.
+// L_ED = mean over the 8 (language, direction, source) terms of the token cross-entropy.
+import { biLstm, linear, lstm, type Scope, type Value } from '../../nn/index.ts';
+import {
+  add, concat, div, expandAs, gather, gatherElements, logSoftmax, matmul, max, mul, neg, reduceSum, slice, softmax, squeeze, sub,
+  transposeLast, unsqueeze,
+} from '../../nn/ops/index.ts';
+
+export interface ModelDims {
+  dim: number;
+  srcVocab: number;
+  tgtVocab: number;
+  subwords: number;
+  maxSubwords: number;
+}
+
+/** The graph inputs of one side of a pair (see vocab.ts for their meaning). */
+export interface SideInputs {
+  ids: Value;
+  sub: Value;
+  subw: Value;
+  mask: Value;
+  rev: Value;
+  next: Value;
+  prev: Value;
+  dmask: Value;
+}
+
+export function sideInputs(s: Scope, x: 's' | 't', T: number, K: number): SideInputs {
+  const g = s.graph;
+  const i64 = (n: string, shape: (number | string)[]) => g.input(`${x}.${n}`, 'int64', shape);
+  const f32 = (n: string, shape: (number | string)[]) => g.input(`${x}.${n}`, 'float32', shape);
+  return {
+    ids: i64('ids', ['B', T]), sub: i64('sub', ['B', T, K]), subw: f32('subw', ['B', T, K]), mask: f32('mask', ['B', T]),
+    rev: i64('rev', ['B', T]), next: i64('next', ['B', T + 1]), prev: i64('prev', ['B', T + 1]), dmask: f32('dmask', ['B', T + 1]),
+  };
+}
+
+export function wordTable(s: Scope, x: 's' | 't', d: ModelDims): Value {
+  return s.sub(`emb.${x}`).normal('table', [x === 's' ? d.srcVocab : d.tgtVocab, d.dim], 1 / Math.sqrt(d.dim));
+}
+
+/** Eq. 10: subword-aware word embeddings [B, T, D]. */
+export function embed(s: Scope, x: 's' | 't', inp: SideInputs, d: ModelDims): Value {
+  const z = s.sub('emb.sub').normal('table', [d.subwords, d.dim], 1 / Math.sqrt(d.dim));
+  const subAvg = reduceSum(mul(gather(z, inp.sub), unsqueeze(inp.subw, [-1])), [2]);
+  return add(gather(wordTable(s, x, d), inp.ids), subAvg);
+}
+
+/** Eq. 1–2: contextual embeddings u [B, T, D] (the shared BiLSTM). */
+export function encode(s: Scope, r: Value, mask: Value, d: ModelDims): Value {
+  return biLstm(s.sub('enc'), r, mask, d.dim / 2);
+}
+
+/** A learned start vector placed before a sequence: [B, T, D] → [B, T+1, D]. */
+function withStart(s: Scope, name: string, seq: Value, d: ModelDims): Value {
+  const zero = mul(slice(seq, [0], [1], [1]), 0);
+  return concat([add(zero, s.filled(name, [d.dim], 0)), seq], 1);
+}
+
+/** Decoder states of language x, both directions: [B, T+1, D] each (eq. 5, 7). */
+export function decode(s: Scope, x: 's' | 't', r: Value, inp: SideInputs, d: ModelDims): { fwd: Value; bwd: Value } {
+  const reversed = gatherElements(r, expandAs(unsqueeze(inp.rev, [-1]), r), 1);
+  const fwd = lstm(s.sub(`dec.${x}.fwd`), withStart(s, `dec.${x}.bos`, r, d), inp.dmask, d.dim);
+  const bwd = lstm(s.sub(`dec.${x}.bwd`), withStart(s, `dec.${x}.eos`, reversed, d), inp.dmask, d.dim);
+  return { fwd, bwd };
+}
+
+/** Eq. 9: h' = W(ū + r̄ + h) for decoder states h [B, T1, D] over an encoded sentence. */
+export function attend(s: Scope, h: Value, u: Value, r: Value, mask: Value): Value {
+  const bias = mul(sub(unsqueeze(mask, [1]), 1), 1e9);
+  const alpha = softmax(add(matmul(h, transposeLast(u)), bias), -1);
+  return linear(s.sub('out'), add(add(matmul(alpha, u), matmul(alpha, r)), h), h.dim(-1) as number, { bias: false });
+}
+
+/** Eq. 8: Σ_i m_i·(−log p(y_i)) / Σ m for targets y [B, T1] under h' [B, T1, D], output table E [V, D]. */
+export function tokenLoss(hPrime: Value, table: Value, targets: Value, dmask: Value): Value {
+  const logp = logSoftmax(matmul(hPrime, transposeLast(table)), -1);
+  const picked = squeeze(gatherElements(logp, unsqueeze(targets, [-1]), -1), [-1]);
+  return neg(div(reduceSum(mul(picked, dmask)), max(reduceSum(dmask), 1)));
+}

@@ -1,0 +1,125 @@
+// Training the neural aligner: pairs are grouped into length buckets (vocab.ts bucketOf),
+// each bucket's graph is compiled once into a Trainer on first use, and all Trainers share
+// one set of parameters and AdamW moments (their state maps are the same objects, updated
+// in place by the host optimiser), so batches of any bucket advance one model.
+// Pairs with gold links are repeated `goldRepeat` times per epoch so that a few dozen
+// corrected pairs weigh against thousands of unsupervised ones.
+import { Rng, type Tensor, Trainer } from '../../nn/index.ts';
+import { buildNetwork, type NetworkOptions } from './network.ts';
+import type { ModelDims } from './model.ts';
+import { batchFeeds, bucketOf, buildVocab, type NeuralVocab, type PairLinks, sideSize } from './vocab.ts';
+
+export interface NeuralConfig extends NetworkOptions {
+  dim: number;
+  epochs: number;
+  batchSize: number;
+  lr: number;
+  merges: number;
+  maxSubwords: number;
+  /** longer sentences are cut to this length for training */
+  maxLength: number;
+  goldRepeat: number;
+  threads?: number;
+}
+
+export const DEFAULT_CONFIG: NeuralConfig = {
+  dim: 128, epochs: 10, batchSize: 32, lr: 3e-3, merges: 2000, maxSubwords: 6, maxLength: 64, goldRepeat: 4,
+  temperature: 0.5, negatives: 'inter+intra', pooling: 'mean', ctlWeight: 1, wordTemperature: 0.1,
+  weights: { base: 1, awp: 0, wtr: 0 }, seed: 1,
+};
+
+/** Seed 000's weights (TR-like base / AWP / WTR), used when gold links are given. */
+export const SUPERVISED_WEIGHTS = { base: 0.8, awp: 0.1, wtr: 0.1 };
+
+export interface TrainData {
+  src: readonly string[][];
+  tgt: readonly string[][];
+  gold?: readonly PairLinks[];
+  rejected?: readonly PairLinks[];
+}
+
+export interface NeuralModel {
+  config: NeuralConfig;
+  vocab: NeuralVocab;
+  dims: ModelDims;
+  params: Map<string, Tensor>;
+}
+
+export interface TrainHooks {
+  onEpoch?: (epoch: number, meanLoss: number) => void;
+  signal?: AbortSignal;
+}
+
+export function modelDims(v: NeuralVocab, dim: number): ModelDims {
+  return { dim, srcVocab: sideSize(v.src), tgtVocab: sideSize(v.tgt), subwords: v.subwordCount, maxSubwords: v.maxSubwords };
+}
+
+/** Batches of pair indices, each within one bucket, in a shuffled order. */
+export function makeBatches(data: TrainData, c: NeuralConfig, rng: Rng): { T: number; idx: number[] }[] {
+  const byBucket = new Map<number, number[]>();
+  data.src.forEach((s, k) => {
+    if (!s.length || !data.tgt[k].length) return;
+    const T = bucketOf(Math.min(c.maxLength, Math.max(s.length, data.tgt[k].length)));
+    const reps = data.gold?.[k]?.length ? c.goldRepeat : 1;
+    for (let r = 0; r < reps; r++) (byBucket.get(T) ?? byBucket.set(T, []).get(T)!).push(k);
+  });
+  const out: { T: number; idx: number[] }[] = [];
+  for (const [T, ks] of byBucket) {
+    rng.shuffle(ks);
+    for (let i = 0; i < ks.length; i += c.batchSize) out.push({ T, idx: ks.slice(i, i + c.batchSize) });
+  }
+  return rng.shuffle(out);
+}
+
+class BucketTrainers {
+  private readonly trainers = new Map<number, Trainer>();
+  private first: Trainer | null = null;
+  constructor(private readonly dims: ModelDims, private readonly c: NeuralConfig, private readonly totalSteps: number) {}
+
+  async get(T: number): Promise<Trainer> {
+    const hit = this.trainers.get(T);
+    if (hit) return hit;
+    const net = buildNetwork(T, this.dims, this.c);
+    const schedule = { base: this.c.lr, warmup: Math.min(100, this.totalSteps / 10), total: this.totalSteps, decay: 'linear' as const, minRatio: 0.05 };
+    const t = await Trainer.create(net.graph, net.loss, { schedule, clipNorm: 5, weightDecay: 0, device: 'cpu', threads: this.c.threads });
+    if (this.first) Object.assign(t.state, { params: this.first.state.params, m: this.first.state.m, v: this.first.state.v });
+    else this.first = t;
+    this.trainers.set(T, t);
+    return t;
+  }
+
+  get params(): Map<string, Tensor> {
+    return this.first!.state.params;
+  }
+
+  async release(): Promise<void> {
+    for (const t of this.trainers.values()) await t.release();
+  }
+}
+
+export async function trainNeural(data: TrainData, config: Partial<NeuralConfig> = {}, hooks: TrainHooks = {}): Promise<NeuralModel> {
+  const c = { ...DEFAULT_CONFIG, ...config };
+  const vocab = buildVocab(data.src, data.tgt, c.merges, c.maxSubwords);
+  const dims = modelDims(vocab, c.dim);
+  const rng = new Rng(c.seed + 1);
+  const perEpoch = makeBatches(data, c, new Rng(c.seed)).length;
+  const trainers = new BucketTrainers(dims, c, Math.max(1, perEpoch * c.epochs));
+  let step = 0;
+  try {
+    for (let epoch = 0; epoch < c.epochs; epoch++) {
+      let total = 0;
+      const batches = makeBatches(data, c, rng);
+      for (const b of batches) {
+        if (hooks.signal?.aborted) throw new Error('cancelled');
+        const t = await trainers.get(b.T);
+        t.state.step = step++;
+        const pick = <X>(xs: readonly X[] | undefined) => (xs ? b.idx.map((k) => xs[k]) : undefined);
+        total += await t.step(batchFeeds(vocab, { src: pick(data.src)!, tgt: pick(data.tgt)!, gold: pick(data.gold), rejected: pick(data.rejected) }, b.T));
+      }
+      hooks.onEpoch?.(epoch, total / Math.max(1, batches.length));
+    }
+    return { config: c, vocab, dims, params: trainers.params };
+  } finally {
+    await trainers.release();
+  }
+}

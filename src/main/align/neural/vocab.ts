@@ -1,0 +1,120 @@
+// Vocabularies and batch tensors of the neural aligner. Each language has its own word
+// vocabulary (ids 0 pad, 1 unknown, 2 BOS, 3 EOS, then words by frequency); subwords come
+// from one BPE model trained on both sides and share one table (ids 0 pad, then subwords).
+// A word keeps at most `maxSubwords` subwords (its first ones).
+// A batch of B pairs in a bucket of length T (both sides right-padded to T) becomes, per
+// side x ∈ {s, t}: x.ids [B,T] int64, x.sub [B,T,K] int64 and x.subw [B,T,K] (1/|Q(w)| on
+// a word's subwords, 0 elsewhere: eq. 10's average as a weighted sum), x.mask [B,T],
+// x.rev [B,T] int64 (position of the i-th word counted from the end; padding maps to 0),
+// x.next [B,T+1] (decoder targets w₁…w_M EOS), x.prev [B,T+1] (right-to-left targets
+// w_M…w₁ BOS), x.dmask [B,T+1]; and gold / rejected [B,T,T] (links i-j as 1s).
+import { floats, int64s, type Tensor } from '../../nn/tensor.ts';
+import { type Bpe, segmentWord, trainBpe } from './subword.ts';
+
+export const PAD = 0, UNK = 1, BOS = 2, EOS = 3;
+const RESERVED = 4;
+
+export interface SideVocab {
+  ids: Map<string, number>;
+  /** subword ids of each word id (empty for the reserved ids) */
+  subwords: number[][];
+}
+
+export interface NeuralVocab {
+  src: SideVocab;
+  tgt: SideVocab;
+  subwordCount: number;
+  maxSubwords: number;
+}
+
+export type PairLinks = readonly { s: number; t: number }[] | undefined;
+
+function countWords(side: readonly string[][], counts: Map<string, number>): Map<string, number> {
+  for (const sent of side) for (const w of sent) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return counts;
+}
+
+function sideVocab(counts: Map<string, number>, bpe: Bpe, subIds: Map<string, number>, maxSub: number): SideVocab {
+  const ids = new Map<string, number>();
+  const subwords: number[][] = [[], [], [], []];
+  const words = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)! || (a < b ? -1 : 1));
+  for (const w of words) {
+    ids.set(w, ids.size + RESERVED);
+    const pieces = segmentWord(bpe, w).slice(0, maxSub);
+    subwords.push(pieces.map((p) => subIds.get(p) ?? subIds.set(p, subIds.size + 1).get(p)!));
+  }
+  return { ids, subwords };
+}
+
+export function buildVocab(src: readonly string[][], tgt: readonly string[][], merges: number, maxSubwords: number): NeuralVocab {
+  const sc = countWords(src, new Map());
+  const tc = countWords(tgt, new Map());
+  const both = countWords(tgt, countWords(src, new Map()));
+  const bpe = trainBpe(both, merges);
+  const subIds = new Map<string, number>();
+  const vocab = { src: sideVocab(sc, bpe, subIds, maxSubwords), tgt: sideVocab(tc, bpe, subIds, maxSubwords) };
+  return { ...vocab, subwordCount: subIds.size + 1, maxSubwords };
+}
+
+export function sideSize(v: SideVocab): number {
+  return v.ids.size + RESERVED;
+}
+
+function sideFeeds(x: 's' | 't', v: SideVocab, sents: readonly string[][], T: number, K: number): Record<string, Tensor> {
+  const B = sents.length;
+  const ids = new Array<number>(B * T).fill(PAD), mask = new Array<number>(B * T).fill(0), rev = new Array<number>(B * T).fill(0);
+  const sub = new Array<number>(B * T * K).fill(0), subw = new Array<number>(B * T * K).fill(0);
+  const next = new Array<number>(B * (T + 1)).fill(PAD), prev = new Array<number>(B * (T + 1)).fill(PAD);
+  const dmask = new Array<number>(B * (T + 1)).fill(0);
+  sents.forEach((sent, b) => {
+    const n = Math.min(sent.length, T);
+    for (let i = 0; i < n; i++) {
+      const id = v.ids.get(sent[i]) ?? UNK;
+      ids[b * T + i] = id;
+      mask[b * T + i] = 1;
+      rev[b * T + i] = n - 1 - i;
+      const pieces = v.subwords[id];
+      pieces.forEach((p, k) => ((sub[(b * T + i) * K + k] = p), (subw[(b * T + i) * K + k] = 1 / pieces.length)));
+      next[b * (T + 1) + i] = id;
+      prev[b * (T + 1) + n - 1 - i] = id;
+    }
+    next[b * (T + 1) + n] = EOS;
+    prev[b * (T + 1) + n] = BOS;
+    for (let i = 0; i <= n; i++) dmask[b * (T + 1) + i] = 1;
+  });
+  return {
+    [`${x}.ids`]: int64s(ids, [B, T]), [`${x}.mask`]: floats(mask, [B, T]), [`${x}.rev`]: int64s(rev, [B, T]),
+    [`${x}.sub`]: int64s(sub, [B, T, K]), [`${x}.subw`]: floats(subw, [B, T, K]),
+    [`${x}.next`]: int64s(next, [B, T + 1]), [`${x}.prev`]: int64s(prev, [B, T + 1]), [`${x}.dmask`]: floats(dmask, [B, T + 1]),
+  };
+}
+
+function linkTensor(links: readonly PairLinks[], T: number): Tensor {
+  const m = new Float32Array(links.length * T * T);
+  links.forEach((ls, b) => ls?.forEach((l) => l.s < T && l.t < T && (m[b * T * T + l.s * T + l.t] = 1)));
+  return floats(m, [links.length, T, T]);
+}
+
+export interface BatchInput {
+  src: readonly string[][];
+  tgt: readonly string[][];
+  gold?: readonly PairLinks[];
+  rejected?: readonly PairLinks[];
+}
+
+/** All feeds of one batch in a bucket of length T. */
+export function batchFeeds(v: NeuralVocab, b: BatchInput, T: number): Record<string, Tensor> {
+  const none = b.src.map(() => undefined);
+  return {
+    ...sideFeeds('s', v.src, b.src, T, v.maxSubwords),
+    ...sideFeeds('t', v.tgt, b.tgt, T, v.maxSubwords),
+    gold: linkTensor(b.gold ?? none, T),
+    rejected: linkTensor(b.rejected ?? none, T),
+  };
+}
+
+/** Bucket length for a pair: multiples of 8 up to 32, then of 16. */
+export function bucketOf(len: number): number {
+  const n = Math.max(len, 1);
+  return n <= 32 ? Math.ceil(n / 8) * 8 : Math.ceil(n / 16) * 16;
+}

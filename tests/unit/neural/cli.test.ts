@@ -1,0 +1,41 @@
+// `mekong align --method bilstm-ctl`, `mekong lexicon` and `mekong eval p1` end to end on a
+// generated corpus (synthetic.ts) written to a temporary folder.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { aer, syntheticCorpus } from './synthetic.ts';
+
+const dir = tempDir();
+const corpus = syntheticCorpus(160, 20, 5);
+const S = join(dir, 'c.src'), T = join(dir, 'c.tgt'), G = join(dir, 'gold.txt'), D = join(dir, 'dict.tsv');
+writeFileSync(S, corpus.src.map((s) => s.join(' ') + '\n').join(''));
+writeFileSync(T, corpus.tgt.map((s) => s.join(' ') + '\n').join(''));
+writeFileSync(G, corpus.gold.slice(0, 10).map((g) => g.map((l) => `${l.s}-${l.t}`).join(' ') + '\n').join(''));
+writeFileSync(D, [...corpus.translation].map(([s, t]) => `${s}\t${t}\n`).join(''));
+
+function mekong(...args: string[]) {
+  const r = spawnSync(process.execPath, ['bin/mekong.js', ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('align with gold supervision, then lexicon and P@1', () => {
+  const out = join(dir, 'links.txt');
+  const r = mekong('align', '--src', S, '--tgt', T, '--out', out, '--method', 'bilstm-ctl', '--epochs', '8', '--gold', G);
+  expect(r.code, r.err).toBe(0);
+  const pred = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => l.split(' ').map((x) => ({ s: Number(x.split('-')[0]), t: Number(x.split('-')[1]) })));
+  expect(pred).toHaveLength(160);
+  expect(aer(pred.slice(10), corpus.gold.slice(10))).toBeLessThan(0.4);
+  const lex = join(dir, 'lex.tsv');
+  expect(mekong('lexicon', '--src', S, '--tgt', T, '--out', lex, '--method', 'ibm2').code).toBe(0);
+  const p1 = JSON.parse(mekong('eval', 'p1', '--lexicon', lex, '--dict', D, '--src', S, '--tgt', T).out);
+  expect(p1.evaluated).toBe(20);
+  expect(p1.p1).toBeGreaterThan(0.5);
+}, 120_000);
+
+test('a bad --epochs is a one-line error', () => {
+  const r = mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'x'), '--method', 'bilstm-ctl', '--epochs', 'zero');
+  expect(r.code).toBe(1);
+  expect(r.err).toMatch(/--epochs must be a positive integer/);
+});

@@ -1,0 +1,97 @@
+// The neural aligner's parts: BPE subwords, CSLS extraction, the contrastive loss (eq. 12,
+// checked against the formula computed by hand) and P@1 scoring.
+import { describe, expect, test } from 'vitest';
+import { contrastiveLoss, viewLoss } from '../../../src/main/align/neural/contrastive.ts';
+import { bestPartners, csls, topK } from '../../../src/main/align/neural/csls.ts';
+import { segmentWord, trainBpe } from '../../../src/main/align/neural/subword.ts';
+import { Graph, Program, Rng, Scope, floats } from '../../../src/main/nn/index.ts';
+import { l2Normalize } from '../../../src/main/nn/ops/index.ts';
+import { parseDictionary, parseLexicon, scoreP1 } from '../../../src/main/eval/p1.ts';
+
+describe('BPE subwords', () => {
+  test('merges frequent pairs, keeps Han characters apart', () => {
+    const bpe = trainBpe(new Map([['lower', 5], ['lowest', 4], ['low', 6], ['中国人', 9]]), 10);
+    expect(segmentWord(bpe, 'low')).toEqual(['low</w>']);
+    expect(segmentWord(bpe, 'lowly')[0]).toBe('low');
+    expect(segmentWord(bpe, '中国人')).toEqual(['中', '国', '人</w>']);
+    expect(segmentWord(trainBpe(new Map([['ab', 1]]), 5), 'ab')).toEqual(['a', 'b</w>']);
+  });
+});
+
+describe('CSLS', () => {
+  test('topK returns the largest first', () => {
+    const v = [3, 9, 1, 7, 9.5];
+    expect(topK(v.length, 3, (i) => v[i])).toEqual([4, 1, 3]);
+  });
+
+  test('demotes a hub that is close to every word', () => {
+    // target 0 is a hub (cosine 0.9 with every source); source 2's own partner, target 1, is at 0.85
+    const c = Float32Array.from([0.9, 0.1, 0.9, 0.2, 0.9, 0.85]);
+    const m = csls(c, 3, 2, 2);
+    expect(m[2 * 2 + 1]).toBeGreaterThan(m[2 * 2 + 0]);
+    const d = bestPartners(m, 3, 2);
+    expect([...d.fwd]).toEqual([1, 0, 1, 0, 0, 1]);
+    expect([...d.rev]).toEqual([1, 0, 0, 0, 0, 1]);
+    expect(d.mean[0]).toBeGreaterThan(0.5);
+    for (const v of d.mean) expect(v).toBeLessThanOrEqual(1);
+  });
+});
+
+function infoNceByHand(q: number[][], k: number[][], intra: boolean, tau: number): number {
+  const norm = (v: number[]) => v.map((x) => x / Math.hypot(...v));
+  const [Q, K] = [q.map(norm), k.map(norm)];
+  const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0) / tau;
+  let total = 0;
+  Q.forEach((qi, i) => {
+    let denom = K.reduce((s, kj) => s + Math.exp(dot(qi, kj)), 0);
+    if (intra) denom += Q.reduce((s, qj, j) => s + (j === i ? 0 : Math.exp(dot(qi, qj))), 0);
+    total += Math.log(denom) - dot(qi, K[i]);
+  });
+  return total / Q.length;
+}
+
+describe('contrastive loss (eq. 12)', () => {
+  const q = [[1, 0.2, -0.3], [0.1, 1, 0.4], [-0.5, 0.3, 1], [0.7, 0.7, 0]];
+  const k = [[0.9, 0.1, -0.2], [0.3, 0.8, 0.1], [-0.2, 0.1, 1.2], [0.2, -0.4, 0.6]];
+  test.each([false, true])('matches the formula (intra-view negatives: %s)', async (intra) => {
+    const g = new Graph();
+    const qi = g.input('q', 'float32', ['B', 3]);
+    const ki = g.input('k', 'float32', ['B', 3]);
+    const prog = await Program.compile(g, { loss: viewLoss(l2Normalize(qi), l2Normalize(ki), intra, 0.5) }, { device: 'cpu' });
+    const out = await prog.run({ q: floats(q.flat(), [4, 3]), k: floats(k.flat(), [4, 3]) });
+    expect(Number(out.loss.data[0])).toBeCloseTo(infoNceByHand(q, k, intra, 0.5), 4);
+    await prog.release();
+  });
+
+  test('intra-view negatives raise the loss', async () => {
+    const run = async (negatives: 'inter' | 'inter+intra') => {
+      const g = new Graph();
+      const s = new Scope(g, new Rng(4));
+      const views = Object.fromEntries(['encS', 'encT', 'decS', 'decT'].map((n) => [n, g.input(n, 'float32', ['B', 3])]));
+      const loss = contrastiveLoss(s, views as never, { temperature: 0.5, negatives, pooling: 'mean' });
+      const prog = await Program.compile(g, { loss }, { device: 'cpu' });
+      const feeds = { encS: floats(q.flat(), [4, 3]), encT: floats(k.flat(), [4, 3]), decS: floats(k.flat(), [4, 3]), decT: floats(q.flat(), [4, 3]) };
+      const params = Object.fromEntries([...g.params].map(([n, p]) => [n, p.init]));
+      const v = Number((await prog.run({ ...feeds, ...params })).loss.data[0]);
+      await prog.release();
+      return v;
+    };
+    expect(await run('inter+intra')).toBeGreaterThan(await run('inter'));
+  });
+});
+
+describe('P@1', () => {
+  const lexicon = parseLexicon('chat\tcat\t0.9\nchat\tdog\t0.95\nchien\tdog\t0.7\nmaison\thouse\t1\n', 'L');
+  const dict = parseDictionary('chat\tcat\nchat\tkitty\nchien\tdog\nmaison\thouse\narbre\ttree\n', 'D');
+  test('best-scored translation, missing words wrong', () => {
+    expect(lexicon.get('chat')).toBe('dog');
+    expect(scoreP1(lexicon, dict)).toEqual({ p1: 0.5, evaluated: 4, hits: 2 });
+  });
+  test('with a corpus, only source words whose translation occurs in it', () => {
+    const corpus = { src: [['chat', 'chien', 'arbre']], tgt: [['cat', 'dog']] };
+    expect(scoreP1(lexicon, dict, corpus)).toEqual({ p1: 0.5, evaluated: 2, hits: 1 });
+  });
+  test('a malformed line names file and line', () => {
+    expect(() => parseLexicon('a\tb\n', 'lex.tsv')).toThrow(/lex\.tsv.*1|line 1/);
+  });
+});
