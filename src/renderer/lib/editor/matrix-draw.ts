@@ -1,6 +1,7 @@
 // Draws the editor's matrix view with d3 into an <svg>: source tokens label the rows,
 // target tokens the columns (rotated); the model's link posteriors fill cells as a heat
-// map; gold links are marked (sure: filled square, possible: hollow square); the cursor
+// map; gold links are marked (sure: filled square, possible: hollow square); rows and
+// columns of tokens marked "not translated" are greyed; rejected cells crossed; the cursor
 // cell and its row and column are highlighted. Only cells with something to show become
 // elements (grid lines are one path), so a 120×120 pair stays a few hundred nodes. A click
 // anywhere on the grid is mapped to its cell and handed to `onCell`.
@@ -15,6 +16,7 @@ export interface MatrixData {
   model: readonly Link[];
   gold: readonly Link[];
   rejected: readonly { s: number; t: number }[];
+  untranslated: readonly { side: 'src' | 'tgt'; index: number }[];
   cell: { s: number; t: number };
   size: number;
   onCell: (s: number, t: number) => void;
@@ -46,6 +48,9 @@ function grid(g: d3.Selection<SVGGElement, unknown, null, undefined>, d: MatrixD
   for (let i = 0; i <= d.src.length; i++) lines += `M0,${i * d.size}H${w}`;
   for (let j = 0; j <= d.tgt.length; j++) lines += `M${j * d.size},0V${h}`;
   g.append('path').attr('class', 'grid').attr('d', lines);
+  g.append('g').selectAll('rect').data(d.untranslated).join('rect').attr('class', 'untranslated')
+    .attr('x', (m) => (m.side === 'tgt' ? m.index * d.size : 0)).attr('y', (m) => (m.side === 'src' ? m.index * d.size : 0))
+    .attr('width', (m) => (m.side === 'tgt' ? d.size : w)).attr('height', (m) => (m.side === 'src' ? d.size : h));
 }
 
 function cells(g: d3.Selection<SVGGElement, unknown, null, undefined>, d: MatrixData): void {
