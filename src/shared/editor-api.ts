@@ -2,7 +2,8 @@
 // in api.ts): one pair with the annotator's gold layer, link and rejection edits, the
 // review queue, the lexicon with its concordance and bulk fix, and agreement reports.
 import { z } from 'zod';
-import type { Link, PairStatus, Split, Token } from './domain.ts';
+import type { PairDetail, PairSummary } from './api.ts';
+import type { Link, Token } from './domain.ts';
 
 const id = z.number().int().nonnegative();
 const side = z.enum(['src', 'tgt']);
@@ -42,30 +43,14 @@ export const editorChannels = {
 export type TokenSide = 'src' | 'tgt';
 
 /** A pair as the editor shows it: every layer, plus the annotator's own gold layer. */
-export interface EditorPair {
-  id: number;
-  src: string;
-  tgt: string;
-  srcTokens: Token[];
-  tgtTokens: Token[];
-  status: PairStatus;
-  split: Split;
-  note: string;
-  alignments: { alignmentId: number; links: Link[] }[];
-  rejected: { s: number; t: number }[];
+export interface EditorPair extends PairDetail {
   /** The annotator's gold alignment (null until their first link edit). */
   goldId: number | null;
   gold: Link[];
   untranslated: { side: TokenSide; index: number }[];
 }
 
-export interface QueueItem {
-  id: number;
-  src: string;
-  tgt: string;
-  srcTokens: Token[];
-  tgtTokens: Token[];
-  status: PairStatus;
+export interface QueueItem extends Pick<PairSummary, 'id' | 'src' | 'tgt' | 'srcTokens' | 'tgtTokens' | 'status'> {
   /** Uncertainty (mean link entropy) or disagreement (1 − Jaccard), in [0, 1]. */
   score: number;
 }

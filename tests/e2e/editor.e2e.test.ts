@@ -173,10 +173,10 @@ describe('alignment editor', () => {
     const expected = reviewQueue(h.ctx.store!.db, { alignmentId: modelId, offset: 0, limit: 20 }).items;
     expect(shown).toEqual(expected.map((i) => i.id));
     expect(expected.every((x, k) => k === 0 || expected[k - 1].score >= x.score)).toBe(true);
+    await h.screenshot('15-queue');
     await page.getByLabel('Edited by annotator').fill('souk');
     await page.getByLabel('Edited by annotator').press('Enter');
     await expect.poll(async () => items.count()).toBe(1);
-    await h.screenshot('15-queue');
     await items.first().click();
     await page.getByTestId('editor-pair').filter({ hasText: `#${pairId}` }).waitFor();
 

@@ -13,11 +13,10 @@
 // is reversed, newest first, in one transaction, and the reversing events form a new
 // group themselves, so undo → redo → undo of a bulk fix stays whole.
 import type { Link, PairStatus, Split } from '../../shared/domain.ts';
+import type { TokenSide } from '../../shared/editor-api.ts';
 import type { Db } from './database.ts';
 import { blobOf } from './pairs.ts';
 import { replacePairLinks } from './alignments.ts';
-
-export type TokenSide = 'src' | 'tgt';
 
 /** A token marked "not translated" in one alignment. */
 export interface UntranslatedMark {

@@ -64,7 +64,7 @@ function moveCell(ed: EditorState, key: string): void {
 }
 
 /** Keeps the matrix cell on the line cursor's row or column. */
-export function syncCell(ed: EditorState): void {
+function syncCell(ed: EditorState): void {
   ed.cell = ed.cursor.side === 'src' ? { ...ed.cell, s: ed.cursor.index } : { ...ed.cell, t: ed.cursor.index };
 }
 

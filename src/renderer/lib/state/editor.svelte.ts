@@ -36,12 +36,13 @@ export class EditorState {
 
   readonly layer: GoldLayer = $derived({ links: this.pair?.gold ?? [], untranslated: this.pair?.untranslated ?? [] });
   readonly modelLinks: Link[] = $derived(this.pair?.alignments.find((a) => a.alignmentId === this.modelId)?.links ?? []);
-  /** Model links not in gold and never rejected, most confident first. */
+  /** Model links not in gold, never rejected and not on a "not translated" token, most confident first. */
   readonly suggestions: Link[] = $derived.by(() => {
     const pair = this.pair;
     if (!pair) return [];
     const skip = new Set([...pair.gold, ...pair.rejected].map((l) => `${l.s}:${l.t}`));
-    return this.modelLinks.filter((l) => !skip.has(`${l.s}:${l.t}`)).sort((a, b) => (b.score ?? 1) - (a.score ?? 1) || a.s - b.s || a.t - b.t);
+    const mute = new Set(pair.untranslated.map((m) => `${m.side}:${m.index}`));
+    return this.modelLinks.filter((l) => !skip.has(`${l.s}:${l.t}`) && !mute.has(`src:${l.s}`) && !mute.has(`tgt:${l.t}`)).sort((a, b) => (b.score ?? 1) - (a.score ?? 1) || a.s - b.s || a.t - b.t);
   });
 
   private chain: Promise<void> = Promise.resolve();
@@ -61,10 +62,6 @@ export class EditorState {
     this.cursor = { side: 'src', index: 0 };
     this.cell = { s: 0, t: 0 };
     this.clearSelection();
-  }
-
-  close(): void {
-    this.pair = null;
   }
 
   clearSelection(): void {
