@@ -142,6 +142,8 @@ describe('alignment editor', () => {
     await page.getByRole('button', { name: 'Matrix' }).click();
     const matrix = page.getByTestId('matrix-view');
     await matrix.locator('rect.hit').waitFor();
+    const rejected = committed(h.ctx, pairId).rejected.map((r) => `${r.s}-${r.t}`);
+    expect(await matrix.locator('path.rejected').evaluateAll((els) => els.map((e) => e.getAttribute('data-rejected')))).toEqual(rejected);
     const has = (s: number, t: number) => committed(h.ctx, pairId).gold.some((l) => l.s === s && l.t === t);
     const had = has(0, 2);
     const had12 = has(1, 2);

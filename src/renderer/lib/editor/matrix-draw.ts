@@ -59,8 +59,11 @@ function cells(g: d3.Selection<SVGGElement, unknown, null, undefined>, d: Matrix
     .attr('class', 'heat').attr('x', (l) => l.t * s).attr('y', (l) => l.s * s).attr('width', s).attr('height', s)
     .attr('fill', (l) => heat(l.score ?? 1)).attr('data-cell', (l) => `${l.s}-${l.t}`)
     .append('title').text((l) => `model ${l.s}-${l.t}: ${(l.score ?? 1).toFixed(2)}`);
-  g.append('g').selectAll('path').data(d.rejected).join('path')
-    .attr('class', 'rejected').attr('d', (l) => `M${l.t * s + s * 0.3},${l.s * s + s * 0.3}l${s * 0.4},${s * 0.4}m0,${-s * 0.4}l${-s * 0.4},${s * 0.4}`);
+  const rejected = g.append('g');
+  rejected.selectAll('rect').data(d.rejected).join('rect')
+    .attr('class', 'rejected-cell').attr('x', (l) => l.t * s + 1).attr('y', (l) => l.s * s + 1).attr('width', s - 2).attr('height', s - 2);
+  rejected.selectAll('path').data(d.rejected).join('path')
+    .attr('class', 'rejected').attr('data-rejected', (l) => `${l.s}-${l.t}`).attr('d', (l) => `M${l.t * s + s * 0.3},${l.s * s + s * 0.3}l${s * 0.4},${s * 0.4}m0,${-s * 0.4}l${-s * 0.4},${s * 0.4}`);
   const m = Math.max(2, s * 0.2);
   g.append('g').selectAll('rect').data(d.gold).join('rect')
     .attr('class', (l) => `gold ${l.kind}`).attr('x', (l) => l.t * s + m).attr('y', (l) => l.s * s + m)
