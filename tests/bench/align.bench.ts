@@ -51,7 +51,7 @@ function loadSet(s: GoldSet): { src: string[][]; tgt: string[][]; n: number } {
 async function aerTable(methods: string[]): Promise<void> {
   const columns = methods.flatMap((m) => [`${m} gdfa`, `${m} post`]);
   console.log(`\nAER (lower is better), lowercased, each set aligned on its own sentences\n`);
-  console.log(['set', ...columns, 'fast_align', 'eflomal', 'mgiza'].map((c) => c.padEnd(12)).join(''));
+  console.log(['set'.padEnd(18), ...[...columns, 'fast_align', 'eflomal', 'mgiza'].map((c) => c.padEnd(12))].join(''));
   for (const s of SETS) {
     const { src, tgt, n } = loadSet(s);
     const gold = parsePharaoh(readFileSync(join(GOLD, s.gold), 'utf8'), s.base, s.gold);
@@ -64,7 +64,7 @@ async function aerTable(methods: string[]): Promise<void> {
       }
     }
     row.push(...[s.ref.fast_align, s.ref.eflomal, s.ref.mgiza].map((x) => x.toFixed(3)));
-    console.log(row.map((c) => c.padEnd(12)).join(''));
+    console.log([row[0].padEnd(18), ...row.slice(1).map((c) => c.padEnd(12))].join(''));
   }
 }
 

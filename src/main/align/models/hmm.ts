@@ -17,6 +17,8 @@
 import type { DirectionalModel, ModelParams } from '../model.ts';
 
 export const MAX_JUMP = 25;
+/** Relative emission below which a gen position is left out of forward–backward. */
+const PRUNE = 1e-4;
 const NJ = 2 * MAX_JUMP + 1;
 
 export interface HmmParams extends ModelParams {
@@ -56,6 +58,8 @@ export class Hmm implements DirectionalModel {
   private beta = new Float64Array(0);
   private scale = new Float64Array(0);
   private mem = new Float64Array(0);
+  private act = new Int32Array(0);
+  private nAct = new Int32Array(0);
 
   constructor(saved?: Partial<HmmParams>) {
     this.p0 = saved?.p0 ?? 0.2;
@@ -92,15 +96,35 @@ export class Hmm implements DirectionalModel {
     if (this.beta.length < I * J) this.beta = new Float64Array(I * J * 2);
     if (this.scale.length < J) this.scale = new Float64Array(J * 2);
     if (this.mem.length < I) this.mem = new Float64Array(I * 2);
+    if (this.act.length < I * J) this.act = new Int32Array(I * J * 2);
+    if (this.nAct.length < J) this.nAct = new Int32Array(J * 2);
   }
 
   posteriors(em: Float64Array, I: number, J: number, post: Float64Array, learn: boolean): void {
     this.ensure(I, J);
     const A = this.transitions(I);
+    this.prune(em, I, J);
     this.forward(em, I, J, A);
     this.backward(em, I, J, A);
     this.gamma(I, J, post);
     if (learn) this.countJumps(post, I, J);
+  }
+
+  /**
+   * Active gen positions per obs position b: act[b*I .. b*I + nAct[b]) lists the a with
+   * em(a,b) ≥ PRUNE·max_a' em(a',b). The others get α̂ = 0 and are skipped in both passes,
+   * which turns the O(I²) step into O(I·#active); their posteriors are below ~PRUNE anyway.
+   */
+  private prune(em: Float64Array, I: number, J: number): void {
+    const { act, nAct } = this;
+    for (let b = 0; b < J; b++) {
+      let max = 0;
+      for (let a = 0; a < I; a++) if (em[a * J + b] > max) max = em[a * J + b];
+      const th = max * PRUNE;
+      let n = 0;
+      for (let a = 0; a < I; a++) if (em[a * J + b] >= th) act[b * I + n++] = a;
+      nAct[b] = n;
+    }
   }
 
   /** α̂ stored per obs position b as 2I values: real states then null states. */
@@ -117,7 +141,12 @@ export class Hmm implements DirectionalModel {
       } else {
         const prev = row - 2 * I;
         for (let q = 0; q < I; q++) mem[q] = alpha[prev + q] + alpha[prev + I + q];
-        for (let a = 0, T = (I + 1) * I; a < I; a++) alpha[row + a] = dot(mem, A, T + a * I, I) * em[a * J + b];
+        for (let a = 0; a < I; a++) alpha[row + a] = 0;
+        const T = (I + 1) * I, ab = b * I;
+        for (let n = 0; n < this.nAct[b]; n++) {
+          const a = this.act[ab + n];
+          alpha[row + a] = dot(mem, A, T + a * I, I) * em[a * J + b];
+        }
         const en = p0 * em[nullRow + b];
         for (let q = 0; q < I; q++) alpha[row + I + q] = mem[q] * en;
       }
@@ -136,10 +165,16 @@ export class Hmm implements DirectionalModel {
     for (let q = 0; q < I; q++) beta[(J - 1) * I + q] = 1;
     for (let b = J - 1; b > 0; b--) {
       const cur = b * I, prev = cur - I;
-      for (let a = 0; a < I; a++) mem[a] = em[a * J + b] * beta[cur + a];
+      const { act } = this, na = this.nAct[b], ab = b * I;
+      for (let n = 0; n < na; n++) mem[n] = em[act[ab + n] * J + b] * beta[cur + act[ab + n]];
       const en = p0 * em[nullRow + b];
       const inv = 1 / scale[b];
-      for (let q = 0; q < I; q++) beta[prev + q] = (dot(mem, A, (q + 1) * I, I) + en * beta[cur + q]) * inv;
+      for (let q = 0; q < I; q++) {
+        let s = 0;
+        const r = (q + 1) * I;
+        for (let n = 0; n < na; n++) s += A[r + act[ab + n]] * mem[n];
+        beta[prev + q] = (s + en * beta[cur + q]) * inv;
+      }
     }
   }
 
