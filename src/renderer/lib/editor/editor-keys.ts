@@ -93,10 +93,10 @@ function space(ed: EditorState, shift: boolean): void {
   else pickToken(ed, ed.cursor.side, ed.cursor.index, shift);
 }
 
-type Command = (ed: EditorState, event: KeyboardEvent) => void;
+type Command = (ed: EditorState, shift: boolean) => void;
 
 const COMMANDS: Record<string, Command> = {
-  ' ': (ed, e) => space(ed, e.shiftKey),
+  ' ': (ed, shift) => space(ed, shift),
   p: (ed) => void ed.editGold((layer) => toggleKind(layer, atCursor(ed, layer.links))),
   Delete: (ed) => void ed.editGold((layer) => removeLinks(layer, atCursor(ed, layer.links))),
   Backspace: (ed) => void ed.editGold((layer) => removeLinks(layer, atCursor(ed, layer.links))),
@@ -128,8 +128,13 @@ export function handleEditorKey(ed: EditorState, event: KeyboardEvent): boolean 
     (ed.mode === 'matrix' ? moveCell : moveLine)(ed, event.key);
     return true;
   }
-  const command = COMMANDS[event.key.length === 1 ? event.key.toLowerCase() : event.key] ?? COMMANDS[event.key];
-  if (!command) return false;
-  command(ed, event);
+  return runCommand(ed, event.key, event.shiftKey);
+}
+
+/** Runs the command of a key (the toolbar's buttons use these too); false when none. */
+export function runCommand(ed: EditorState, key: string, shift = false): boolean {
+  const command = COMMANDS[key.length === 1 ? key.toLowerCase() : key] ?? COMMANDS[key];
+  if (!command || !ed.pair) return false;
+  command(ed, shift);
   return true;
 }
