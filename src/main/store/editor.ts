@@ -7,7 +7,7 @@ import { UserError } from '../errors.ts';
 import { goldAlignmentOf } from './alignments.ts';
 import type { Db } from './database.ts';
 import { deferCheckpoint } from './checkpoints.ts';
-import type { PairPatch, UntranslatedMark } from './edits.ts';
+import { recordEdit, type PairPatch, type UntranslatedMark } from './edits.ts';
 import type { ProjectStore } from './project-store.ts';
 
 /** The annotator's gold alignment id, or null if they have none yet (never creates one). */
@@ -56,7 +56,7 @@ export function setGold(store: ProjectStore, annotator: string, pairId: number, 
     const key = String(goldAlignmentOf(store.db, annotator));
     const before: PairPatch = { links: { [key]: current.gold }, untranslated: { [key]: current.untranslated } };
     const after: PairPatch = { links: { [key]: nextLinks }, untranslated: { [key]: nextMarks } };
-    store.edit(annotator, pairId, 'links.set', before, after);
+    recordEdit(store.db, annotator, pairId, 'links.set', before, after);
   })();
   deferCheckpoint(store.db);
   return editorPair(store, annotator, pairId);
@@ -68,7 +68,7 @@ export function setRejected(store: ProjectStore, annotator: string, pairId: numb
   checkIndices(current, rejected, []);
   const next = [...new Map(rejected.map((r) => [`${r.s}:${r.t}`, { s: r.s, t: r.t }])).values()].sort((a, b) => a.s - b.s || a.t - b.t);
   if (JSON.stringify(next) === JSON.stringify(current.rejected)) return current;
-  store.edit(annotator, pairId, 'links.reject', { rejected: current.rejected }, { rejected: next });
+  recordEdit(store.db, annotator, pairId, 'links.reject', { rejected: current.rejected }, { rejected: next });
   deferCheckpoint(store.db);
   return editorPair(store, annotator, pairId);
 }
