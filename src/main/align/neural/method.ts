@@ -1,5 +1,7 @@
 // The neural alignment methods offered next to the statistical ones (CLI --method): each
-// is a configuration of the neural aligner. Gold links switch on the word-level objectives
+// is a configuration of the neural aligner. Word-level supervision per pair is its gold
+// links where a linguist gave them, else a previous model's links scoring at least the
+// threshold (default 0.9, seed 000); any supervision switches on the word-level objectives
 // with seed 000's weights unless the caller gives its own.
 //   bilstm-ctl  Wada et al. + multi-view contrastive loss (seed 003)
 //   bilstm      Wada et al. alone (λ = 0), the ablation baseline
@@ -13,17 +15,33 @@ export const NEURAL_METHODS: Record<string, Partial<NeuralConfig>> = {
   bilstm: { ctlWeight: 0 },
 };
 
+export const MODEL_LINK_THRESHOLD = 0.9;
+
+export interface CorrectionData extends TrainData {
+  /** a previous model run's links per pair (scores are confidences) */
+  modelLinks?: readonly (readonly Link[] | undefined)[];
+  threshold?: number;
+}
+
+/** Gold links where given, else model links at or above the threshold. */
+export function supervision(d: CorrectionData): PairLinks[] | undefined {
+  if (!d.gold && !d.modelLinks) return undefined;
+  const th = d.threshold ?? MODEL_LINK_THRESHOLD;
+  return d.src.map((_, k) => (d.gold?.[k]?.length ? d.gold[k] : d.modelLinks?.[k]?.filter((l) => (l.score ?? 1) >= th)));
+}
+
 export function isNeuralMethod(name: string | undefined): boolean {
   return name !== undefined && name in NEURAL_METHODS;
 }
 
 /** Trains the named method on the data (gold links, if any, as supervision) and aligns it. */
 export async function runNeuralMethod(
-  name: string, data: TrainData, overrides: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {},
+  name: string, data: CorrectionData, overrides: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {},
 ): Promise<NeuralAlignResult> {
-  const supervised = data.gold?.some((g) => g?.length) ?? false;
+  const sup = supervision(data);
+  const supervised = sup?.some((g) => g?.length) ?? false;
   const config = { ...NEURAL_METHODS[name], ...(supervised ? { weights: SUPERVISED_WEIGHTS } : {}), ...overrides };
-  const r = await alignNeural(data, config, hooks);
+  const r = await alignNeural({ src: data.src, tgt: data.tgt, gold: sup, rejected: data.rejected }, config, hooks);
   return { ...r, links: r.links.map((ls, k) => withGold(ls, data.gold?.[k])) };
 }
 

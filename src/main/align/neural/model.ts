@@ -12,11 +12,12 @@
 // (reconstruction) and of its translation (translation); the decoder states do not depend
 // on the source, so each decoder runs once and only attention and output run twice.
 // L_ED = mean over the 8 (language, direction, source) terms of the token cross-entropy.
-import { biLstm, linear, lstm, type Scope, type Value } from '../../nn/index.ts';
+import { linear, type Scope, type Value } from '../../nn/index.ts';
 import {
   add, concat, div, expandAs, gather, gatherElements, logSoftmax, matmul, max, mul, neg, reduceSum, slice, softmax, squeeze, sub,
   transposeLast, unsqueeze,
 } from '../../nn/ops/index.ts';
+import { groupedLstm } from './grouped-lstm.ts';
 
 export interface ModelDims {
   dim: number;
@@ -59,9 +60,23 @@ export function embed(s: Scope, x: 's' | 't', inp: SideInputs, d: ModelDims): Va
   return add(gather(wordTable(s, x, d), inp.ids), subAvg);
 }
 
-/** Eq. 1–2: contextual embeddings u [B, T, D] (the shared BiLSTM). */
-export function encode(s: Scope, r: Value, mask: Value, d: ModelDims): Value {
-  return biLstm(s.sub('enc'), r, mask, d.dim / 2);
+/** Each row's words in reverse order: y_b,i = x_b,rev_b,i (padding maps to position 0). */
+function reversed(x: Value, rev: Value): Value {
+  return gatherElements(x, expandAs(unsqueeze(rev, [-1]), x), 1);
+}
+
+export interface Embedded {
+  inp: SideInputs;
+  /** eq. 10 embeddings [B, T, D] */
+  r: Value;
+}
+
+/** Eq. 1–2 for both sides: u = [→h ; ←h] of the shared BiLSTM (D/2 per direction), masked. */
+export function encodePair(s: Scope, a: Embedded, b: Embedded, d: ModelDims): [Value, Value] {
+  const fwd = s.sub('enc.fwd'), bwd = s.sub('enc.bwd');
+  const [af, ab, bf, bb] = groupedLstm([fwd, bwd, fwd, bwd], [a.r, reversed(a.r, a.inp.rev), b.r, reversed(b.r, b.inp.rev)], d.dim / 2);
+  const join = (f: Value, back: Value, e: Embedded) => mul(concat([f, reversed(back, e.inp.rev)], 2), unsqueeze(e.inp.mask, [-1]));
+  return [join(af, ab, a), join(bf, bb, b)];
 }
 
 /** A learned start vector placed before a sequence: [B, T, D] → [B, T+1, D]. */
@@ -70,12 +85,20 @@ function withStart(s: Scope, name: string, seq: Value, d: ModelDims): Value {
   return concat([add(zero, s.filled(name, [d.dim], 0)), seq], 1);
 }
 
-/** Decoder states of language x, both directions: [B, T+1, D] each (eq. 5, 7). */
-export function decode(s: Scope, x: 's' | 't', r: Value, inp: SideInputs, d: ModelDims): { fwd: Value; bwd: Value } {
-  const reversed = gatherElements(r, expandAs(unsqueeze(inp.rev, [-1]), r), 1);
-  const fwd = lstm(s.sub(`dec.${x}.fwd`), withStart(s, `dec.${x}.bos`, r, d), inp.dmask, d.dim);
-  const bwd = lstm(s.sub(`dec.${x}.bwd`), withStart(s, `dec.${x}.eos`, reversed, d), inp.dmask, d.dim);
-  return { fwd, bwd };
+export interface DecoderStates {
+  fwd: Value;
+  bwd: Value;
+}
+
+/** Eq. 5, 7: both decoders of both languages, states [B, T+1, D] (unmasked). */
+export function decodePair(s: Scope, a: Embedded, b: Embedded, d: ModelDims): { s: DecoderStates; t: DecoderStates } {
+  const scopes = ['s.fwd', 's.bwd', 't.fwd', 't.bwd'].map((n) => s.sub(`dec.${n}`));
+  const inputs = [
+    withStart(s, 'dec.s.bos', a.r, d), withStart(s, 'dec.s.eos', reversed(a.r, a.inp.rev), d),
+    withStart(s, 'dec.t.bos', b.r, d), withStart(s, 'dec.t.eos', reversed(b.r, b.inp.rev), d),
+  ];
+  const [sf, sb, tf, tb] = groupedLstm(scopes, inputs, d.dim);
+  return { s: { fwd: sf, bwd: sb }, t: { fwd: tf, bwd: tb } };
 }
 
 /** Eq. 9: h' = W(ū + r̄ + h) for decoder states h [B, T1, D] over an encoded sentence. */

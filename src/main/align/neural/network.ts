@@ -7,7 +7,7 @@
 import { Graph, Rng, Scope, type Value } from '../../nn/index.ts';
 import { add, l2Normalize, mul, sum } from '../../nn/ops/index.ts';
 import { contrastiveLoss, pool, type CtlOptions } from './contrastive.ts';
-import { attend, decode, embed, encode, type ModelDims, sideInputs, type SideInputs, tokenLoss, wordTable } from './model.ts';
+import { attend, decodePair, embed, type Embedded, encodePair, type ModelDims, sideInputs, tokenLoss, wordTable } from './model.ts';
 import { awpLoss, rejectedLoss, type SupervisionInputs, wtrLoss } from './supervision.ts';
 
 export interface ObjectiveWeights {
@@ -35,24 +35,22 @@ export interface Network {
   ut: Value;
 }
 
-interface Side {
-  inp: SideInputs;
-  r: Value;
+interface Side extends Embedded {
   u: Value;
 }
 
-function side(s: Scope, x: 's' | 't', T: number, d: ModelDims): Side {
+function embedded(s: Scope, x: 's' | 't', T: number, d: ModelDims): Embedded {
   const inp = sideInputs(s, x, T, d.maxSubwords);
-  const r = embed(s, x, inp, d);
-  return { inp, r, u: encode(s, r, inp.mask, d) };
+  return { inp, r: embed(s, x, inp, d) };
 }
 
 /** L_ED: both decoders of each language against both encodings; and the pooled decoder views. */
 function encoderDecoder(s: Scope, a: Side, b: Side, d: ModelDims, o: NetworkOptions): { loss: Value; views: Value[] } {
   const terms: Value[] = [];
   const views: Value[] = [];
+  const decoders = decodePair(s, a, b, d);
   for (const [x, own] of [['s', a], ['t', b]] as const) {
-    const dec = decode(s, x, own.r, own.inp, d);
+    const dec = decoders[x];
     const table = wordTable(s, x, d);
     for (const src of [a, b]) {
       terms.push(tokenLoss(attend(s, dec.fwd, src.u, src.r, src.inp.mask), table, own.inp.next, own.inp.dmask));
@@ -66,8 +64,11 @@ function encoderDecoder(s: Scope, a: Side, b: Side, d: ModelDims, o: NetworkOpti
 export function buildNetwork(T: number, d: ModelDims, o: NetworkOptions): Network {
   const graph = new Graph();
   const s = new Scope(graph, new Rng(o.seed));
-  const a = side(s, 's', T, d);
-  const b = side(s, 't', T, d);
+  const ea = embedded(s, 's', T, d);
+  const eb = embedded(s, 't', T, d);
+  const [ua, ub] = encodePair(s, ea, eb, d);
+  const a: Side = { ...ea, u: ua };
+  const b: Side = { ...eb, u: ub };
   const ed = encoderDecoder(s, a, b, d, o);
   const ctl = contrastiveLoss(s, { encS: pool(a.u, a.inp.mask, o.pooling), encT: pool(b.u, b.inp.mask, o.pooling), decS: ed.views[0], decT: ed.views[1] }, o);
   const sup: SupervisionInputs = {

@@ -1,0 +1,60 @@
+// `npm run bench -- neural [--epochs N] [--sets zh-en,ro-en] [--loop 50,100,200] [--dim D]`
+// (a) AER of bilstm-ctl against the statistical aligner (agree, gdfa) on the
+//     ../shared/data/std-gold-align sets, each aligned on its own sentences, lowercased;
+// (c) the correction loop: gold links of the first N pairs as supervision, AER on the rest,
+//     against the unsupervised model's AER on the same rest. Prints training time per run.
+// Skips when ../shared/data is absent.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Link } from '../../src/shared/domain.ts';
+import { alignCorpus } from '../../src/main/align/engine.ts';
+import { runNeuralMethod } from '../../src/main/align/neural/method.ts';
+import { scoreAer } from '../../src/main/eval/aer.ts';
+import { type AlignedPair, parsePharaoh } from '../../src/main/eval/pharaoh.ts';
+
+const GOLD = join(import.meta.dirname, '../../../shared/data/std-gold-align');
+const SETS: Record<string, { text: string; gold: string; base: number }> = {
+  'zh-en': { text: 'test.ch-en', gold: 'chen.talp', base: 1 },
+  'ro-en': { text: 'test.ro-en', gold: 'roen.talp', base: 1 },
+  'de-en': { text: 'test.de-en', gold: 'deen.talp', base: 1 },
+  'en-fr': { text: 'test.en-fr', gold: 'enfr.talp', base: 1 },
+  'ja-en': { text: 'test.ja-en', gold: 'jaen.talp', base: 0 },
+};
+
+const tokens = (line: string) => line.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+
+function load(name: string): { src: string[][]; tgt: string[][]; gold: AlignedPair[] } {
+  const s = SETS[name];
+  const pairs = readFileSync(join(GOLD, s.text), 'utf8').split('\n').filter((l) => l.includes('|||')).map((l) => l.split('|||'));
+  const gold = parsePharaoh(readFileSync(join(GOLD, s.gold), 'utf8'), s.base, s.gold);
+  return { src: pairs.map((p) => tokens(p[0])), tgt: pairs.map((p) => tokens(p[1])), gold };
+}
+
+function aer(links: Link[][], gold: AlignedPair[], from = 0): string {
+  return scoreAer(gold.slice(from), links.slice(from).map((ls) => ls.map((l): [number, number] => [l.s, l.t]))).aer.toFixed(3);
+}
+
+function arg(args: string[], name: string, dflt: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+}
+
+export default async function bench(args: string[]): Promise<void> {
+  if (!existsSync(GOLD)) return console.log('neural bench: ../shared/data/std-gold-align missing, skipped');
+  const epochs = Number(arg(args, 'epochs', '20'));
+  const dim = Number(arg(args, 'dim', '128'));
+  const loop = arg(args, 'loop', '50,100,200').split(',').filter(Boolean).map(Number);
+  for (const name of arg(args, 'sets', 'zh-en,ro-en').split(',')) {
+    const { src, tgt, gold } = load(name);
+    const stat = await alignCorpus(src, tgt, { method: 'agree' });
+    let t0 = Date.now();
+    const base = await runNeuralMethod('bilstm-ctl', { src, tgt }, { epochs, dim });
+    console.log(`${name} (${src.length} pairs): AER agree ${aer(stat.links, gold)} · bilstm-ctl ${aer(base.links, gold)} (${epochs} epochs, dim ${dim}, ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    for (const n of loop.filter((x) => x < src.length)) {
+      const links = gold.slice(0, n).map((g) => [...g.sure, ...g.possible].map(([s, t]) => ({ s, t })));
+      t0 = Date.now();
+      const sup = await runNeuralMethod('bilstm-ctl', { src, tgt, gold: links }, { epochs, dim });
+      console.log(`  loop ${n} gold pairs: AER on the other ${src.length - n}: unsupervised ${aer(base.links, gold, n)} · supervised ${aer(sup.links, gold, n)} · agree ${aer(stat.links, gold, n)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    }
+  }
+}
