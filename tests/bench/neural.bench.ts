@@ -1,18 +1,28 @@
-// `npm run bench -- neural [--epochs N] [--sets zh-en,ro-en] [--loop 50,100,200] [--dim D]`
+// `npm run bench -- neural [--epochs N] [--sets zh-en,ro-en] [--loop 50,100,200] [--dim D]
+//                          [--p1 vie,ind,cmn,tha]`
 // (a) AER of bilstm-ctl against the statistical aligner (agree, gdfa) on the
 //     ../shared/data/std-gold-align sets, each aligned on its own sentences, lowercased;
 // (c) the correction loop: gold links of the first N pairs as supervision, AER on the rest,
 //     against the unsupervised model's AER on the same rest. Prints training time per run.
+// (b) word-translation P@1 (x→en, MUSE dictionaries) of bilstm-ctl and agree on the Tatoeba
+//     pairs of each language (≤ 1,000 pairs), segmented by text/segment.ts, lowercased.
 // Skips when ../shared/data is absent.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Link } from '../../src/shared/domain.ts';
 import { alignCorpus } from '../../src/main/align/engine.ts';
 import { runNeuralMethod } from '../../src/main/align/neural/method.ts';
+import { neuralLexicon, type LexiconEntry } from '../../src/main/align/neural/lexicon.ts';
+import { statLexicon } from '../../src/main/cli/lexicon.ts';
 import { scoreAer } from '../../src/main/eval/aer.ts';
+import { parseDictionary, scoreP1 } from '../../src/main/eval/p1.ts';
+import { normalizeText } from '../../src/main/text/normalize.ts';
+import { segment } from '../../src/main/text/segment.ts';
 import { type AlignedPair, parsePharaoh } from '../../src/main/eval/pharaoh.ts';
 
-const GOLD = join(import.meta.dirname, '../../../shared/data/std-gold-align');
+const DATA = join(import.meta.dirname, '../../../shared/data');
+const GOLD = join(DATA, 'std-gold-align');
+const P1_LANGS: Record<string, string> = { vie: 'vi', ind: 'id', cmn: 'zh', tha: 'th' };
 const SETS: Record<string, { text: string; gold: string; base: number }> = {
   'zh-en': { text: 'test.ch-en', gold: 'chen.talp', base: 1 },
   'ro-en': { text: 'test.ro-en', gold: 'roen.talp', base: 1 },
@@ -39,12 +49,38 @@ function arg(args: string[], name: string, dflt: string): string {
   return i >= 0 ? args[i + 1] : dflt;
 }
 
+function tatoeba(lang: string): { src: string[][]; tgt: string[][] } {
+  const side = (file: string, code: string) =>
+    readFileSync(join(DATA, 'tatoeba-v1', file), 'utf8').split('\n').filter(Boolean)
+      .map((l) => segment(normalizeText(l), code).map((t) => t.text.toLowerCase()).filter((w) => /[\p{L}\p{N}]/u.test(w)));
+  return { src: side(`tatoeba.${lang}-eng.${lang}`, P1_LANGS[lang]), tgt: side(`tatoeba.${lang}-eng.eng`, 'en') };
+}
+
+function best(entries: LexiconEntry[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of entries) if (!out.has(e.src)) out.set(e.src, e.tgt);
+  return out;
+}
+
+async function p1Table(langs: string[], epochs: number, dim: number): Promise<void> {
+  for (const lang of langs) {
+    const corpus = tatoeba(lang);
+    const dict = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
+    const stat = scoreP1(best(statLexicon((await alignCorpus(corpus.src, corpus.tgt, { method: 'agree' })).model)), dict, corpus);
+    const t0 = Date.now();
+    const r = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim });
+    const neural = scoreP1(best(neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1)), dict, corpus);
+    console.log(`P@1 ${lang}-en (${corpus.src.length} pairs, ${neural.evaluated} words): agree ${stat.p1.toFixed(3)} · bilstm-ctl ${neural.p1.toFixed(3)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  }
+}
+
 export default async function bench(args: string[]): Promise<void> {
   if (!existsSync(GOLD)) return console.log('neural bench: ../shared/data/std-gold-align missing, skipped');
   const epochs = Number(arg(args, 'epochs', '20'));
   const dim = Number(arg(args, 'dim', '128'));
   const loop = arg(args, 'loop', '50,100,200').split(',').filter(Boolean).map(Number);
-  for (const name of arg(args, 'sets', 'zh-en,ro-en').split(',')) {
+  await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), epochs, dim);
+  for (const name of arg(args, 'sets', 'zh-en,ro-en').split(',').filter(Boolean)) {
     const { src, tgt, gold } = load(name);
     const stat = await alignCorpus(src, tgt, { method: 'agree' });
     let t0 = Date.now();

@@ -1,7 +1,7 @@
 // `mekong align`: word-aligns a parallel text with a statistical aligner (src/main/align).
 //   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
 //                [--save-model DIR] [--model DIR] [--dict D] [--lowercase]
-//                [--epochs N] [--gold G]        (neural methods: cli/lexicon.ts)
+//                [--epochs N] [--gold G] [--weights B,A,W]   (neural methods: cli/lexicon.ts)
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
 import { writeFileSync } from 'node:fs';
@@ -30,12 +30,13 @@ interface AlignCliOptions {
   lowercase?: boolean;
   epochs?: string;
   gold?: string;
+  weights?: string;
 }
 
 async function run(o: AlignCliOptions): Promise<void> {
   const { src, tgt } = readParallel(o.src, o.tgt);
   if (isNeuralMethod(o.method)) {
-    const links = await alignNeuralCli(src, tgt, { method: o.method!, epochs: o.epochs, gold: o.gold, sym: o.sym });
+    const links = await alignNeuralCli(src, tgt, { method: o.method!, epochs: o.epochs, gold: o.gold, sym: o.sym, weights: o.weights });
     writeFileSync(o.out, links.map((l) => formatPharaoh(l) + '\n').join(''));
     if (o.scores) writeFileSync(o.scores, links.map((l) => formatPharaoh(l, true) + '\n').join(''));
     return;
@@ -67,5 +68,6 @@ export function register(program: Command): void {
     .option('--lowercase', 'lowercase both sides before aligning')
     .option('--epochs <n>', 'training epochs (neural methods)')
     .option('--gold <file>', 'gold links (Pharaoh) of the first pairs, as supervision (neural methods)')
+    .option('--weights <b,a,w>', 'objective weights base,AWP,WTR (neural methods; default 0.8,0.1,0.1 with --gold)')
     .action(run);
 }

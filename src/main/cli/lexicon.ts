@@ -3,14 +3,16 @@
 // L gets each source word's best translations, src<TAB>tgt<TAB>score, up to 5 per word,
 // best first: for statistical methods p(t | s) from the trained forward table, for neural
 // methods CSLS over type embeddings (align/neural/lexicon.ts).
-//   mekong align --method bilstm-ctl [--epochs N] [--gold G] …  trains on S/T (G: Pharaoh
-// gold links of the first pairs, used as supervision) and aligns.
+//   mekong align --method bilstm-ctl [--epochs N] [--gold G] [--weights B,A,W] …  trains on
+// S/T (G: Pharaoh gold links of the first pairs, used as supervision through WTR and AWP with
+// objective weights B,A,W, default 0.8,0.1,0.1 when G is given) and aligns.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Link } from '../../shared/domain.ts';
 import { alignCorpus } from '../align/engine.ts';
 import { neuralLexicon, type LexiconEntry } from '../align/neural/lexicon.ts';
 import { isNeuralMethod, runNeuralMethod } from '../align/neural/method.ts';
+import type { NeuralConfig } from '../align/neural/train.ts';
 import type { SavedModel } from '../align/saved-model.ts';
 import { readParallel } from '../align/text-io.ts';
 import { parsePharaoh } from '../eval/pharaoh.ts';
@@ -23,13 +25,23 @@ export interface NeuralCliOptions {
   epochs?: string;
   gold?: string;
   sym?: string;
+  weights?: string;
 }
 
-function epochs(o: { epochs?: string }): { epochs?: number } {
-  if (o.epochs === undefined) return {};
-  const n = Number(o.epochs);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`--epochs must be a positive integer, got "${o.epochs}"`);
-  return { epochs: n };
+/** Config overrides from --epochs N and --weights base,awp,wtr. */
+function overrides(o: { epochs?: string; weights?: string }): Partial<NeuralConfig> {
+  const out: Partial<NeuralConfig> = {};
+  if (o.epochs !== undefined) {
+    const n = Number(o.epochs);
+    if (!Number.isInteger(n) || n < 1) throw new UserError(`--epochs must be a positive integer, got "${o.epochs}"`);
+    out.epochs = n;
+  }
+  if (o.weights !== undefined) {
+    const w = o.weights.split(',').map(Number);
+    if (w.length !== 3 || w.some((x) => !(x >= 0))) throw new UserError(`--weights must be three numbers ≥ 0 (base,awp,wtr), got "${o.weights}"`);
+    out.weights = { base: w[0], awp: w[1], wtr: w[2] };
+  }
+  return out;
 }
 
 function readGold(file: string, pairs: number): { s: number; t: number }[][] {
@@ -41,11 +53,11 @@ function readGold(file: string, pairs: number): { s: number; t: number }[][] {
 /** The neural branch of `align`: links per pair. */
 export async function alignNeuralCli(src: string[][], tgt: string[][], o: NeuralCliOptions): Promise<Link[][]> {
   const gold = o.gold ? readGold(o.gold, src.length) : undefined;
-  const r = await runNeuralMethod(o.method, { src, tgt, gold }, epochs(o), { sym: o.sym });
+  const r = await runNeuralMethod(o.method, { src, tgt, gold }, overrides(o), { sym: o.sym });
   return r.links;
 }
 
-function statLexicon(m: SavedModel): LexiconEntry[] {
+export function statLexicon(m: SavedModel): LexiconEntry[] {
   const byWord = new Map<number, LexiconEntry[]>();
   for (let p = 0; p < m.pairSrc.length; p++) {
     const e = { src: m.srcVocab[m.pairSrc[p]], tgt: m.tgtVocab[m.pairTgt[p]], score: m.fwd.lex.t[p] };
@@ -69,7 +81,7 @@ async function run(o: LexiconCliOptions): Promise<void> {
   const src = lower(read.src), tgt = lower(read.tgt);
   let entries: LexiconEntry[];
   if (isNeuralMethod(o.method)) {
-    const r = await runNeuralMethod(o.method, { src, tgt }, epochs(o));
+    const r = await runNeuralMethod(o.method, { src, tgt }, overrides(o));
     entries = neuralLexicon(src, tgt, r.embeddings, PER_WORD);
   } else {
     entries = statLexicon((await alignCorpus(src, tgt, { method: o.method })).model);

@@ -34,8 +34,11 @@ test('align with gold supervision, then lexicon and P@1', () => {
   expect(p1.p1).toBeGreaterThan(0.5);
 }, 120_000);
 
-test('a bad --epochs is a one-line error', () => {
-  const r = mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'x'), '--method', 'bilstm-ctl', '--epochs', 'zero');
+test.each([
+  [['--epochs', 'zero'], /--epochs must be a positive integer/],
+  [['--weights', '0.8,0.1'], /--weights must be three numbers/],
+])('a bad option is a one-line error: %s', (opt, message) => {
+  const r = mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'x'), '--method', 'bilstm-ctl', ...opt);
   expect(r.code).toBe(1);
-  expect(r.err).toMatch(/--epochs must be a positive integer/);
+  expect(r.err).toMatch(message);
 });
