@@ -5,12 +5,15 @@
 // methods CSLS over type embeddings (align/neural/lexicon.ts).
 //   mekong align --method bilstm-ctl [--epochs N] [--gold G] [--weights B,A,W] …  trains on
 // S/T (G: Pharaoh gold links of the first pairs, used as supervision through WTR and AWP with
-// objective weights B,A,W, default 0.8,0.1,0.1 when G is given) and aligns.
+// objective weights B,A,W, default 0.8,0.1,0.1 when G is given) and aligns; --save-model DIR
+// keeps the trained model, --model DIR aligns with a saved one instead of training.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Link } from '../../shared/domain.ts';
 import { alignCorpus } from '../align/engine.ts';
+import { embedPairs, extractLinks } from '../align/neural/aligner.ts';
 import { neuralLexicon, type LexiconEntry } from '../align/neural/lexicon.ts';
+import { loadNeuralModel, saveNeuralModel } from '../align/neural/saved.ts';
 import { isNeuralMethod, runNeuralMethod } from '../align/neural/method.ts';
 import type { NeuralConfig } from '../align/neural/train.ts';
 import type { SavedModel } from '../align/saved-model.ts';
@@ -26,6 +29,8 @@ export interface NeuralCliOptions {
   gold?: string;
   sym?: string;
   weights?: string;
+  saveModel?: string;
+  model?: string;
 }
 
 /** Config overrides from --epochs N and --weights base,awp,wtr. */
@@ -52,8 +57,10 @@ function readGold(file: string, pairs: number): { s: number; t: number }[][] {
 
 /** The neural branch of `align`: links per pair. */
 export async function alignNeuralCli(src: string[][], tgt: string[][], o: NeuralCliOptions): Promise<Link[][]> {
+  if (o.model) return extractLinks(await embedPairs(loadNeuralModel(o.model), src, tgt), o.sym);
   const gold = o.gold ? readGold(o.gold, src.length) : undefined;
   const r = await runNeuralMethod(o.method, { src, tgt, gold }, overrides(o), { sym: o.sym });
+  if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;
 }
 

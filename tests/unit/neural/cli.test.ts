@@ -20,10 +20,15 @@ function mekong(...args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-test('align with gold supervision, then lexicon and P@1', () => {
+test('align with gold supervision, save and reuse the model; lexicon and P@1', () => {
   const out = join(dir, 'links.txt');
-  const r = mekong('align', '--src', S, '--tgt', T, '--out', out, '--method', 'bilstm-ctl', '--epochs', '8', '--gold', G);
+  const saved = join(dir, 'model');
+  const r = mekong('align', '--src', S, '--tgt', T, '--out', out, '--method', 'bilstm-ctl', '--epochs', '8', '--gold', G, '--save-model', saved);
   expect(r.code, r.err).toBe(0);
+  const again = join(dir, 'again.txt');
+  expect(mekong('align', '--src', S, '--tgt', T, '--out', again, '--method', 'bilstm-ctl', '--model', saved).code).toBe(0);
+  const [first, second] = [readFileSync(out, 'utf8').split('\n'), readFileSync(again, 'utf8').split('\n')];
+  expect(second.slice(10)).toEqual(first.slice(10)); // same model links (the first 10 pairs also carry gold)
   const pred = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => l.split(' ').map((x) => ({ s: Number(x.split('-')[0]), t: Number(x.split('-')[1]) })));
   expect(pred).toHaveLength(160);
   expect(aer(pred.slice(10), corpus.gold.slice(10))).toBeLessThan(0.4);

@@ -12,7 +12,7 @@ import { floats, int64s, type Tensor } from '../../nn/tensor.ts';
 import { type Bpe, segmentWord, trainBpe } from './subword.ts';
 
 export const PAD = 0, UNK = 1, BOS = 2, EOS = 3;
-const RESERVED = 4;
+export const RESERVED = 4;
 
 export interface SideVocab {
   ids: Map<string, number>;

@@ -1,0 +1,52 @@
+// A trained neural aligner on disk: a folder with model.safetensors (parameters) and
+// model.json (format tag, configuration, vocabularies as word lists in id order with each
+// word's subword ids). Loading rebuilds the same NeuralModel, so a saved model aligns new
+// text (unknown words fall back to id 1) or seeds the Models page's re-alignment.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readSafetensors, writeSafetensors } from '../../nn/index.ts';
+import { UserError } from '../../errors.ts';
+import { modelDims, type NeuralConfig, type NeuralModel } from './train.ts';
+import { type NeuralVocab, RESERVED, type SideVocab } from './vocab.ts';
+
+const FORMAT = 'mekong-neural-aligner/1';
+
+interface SavedSide {
+  words: string[];
+  subwords: number[][];
+}
+
+interface SavedMeta {
+  format: string;
+  config: NeuralConfig;
+  src: SavedSide;
+  tgt: SavedSide;
+  subwordCount: number;
+  maxSubwords: number;
+}
+
+const saveSide = (v: SideVocab): SavedSide => ({ words: [...v.ids.keys()], subwords: v.subwords });
+
+function loadSide(s: SavedSide): SideVocab {
+  return { ids: new Map(s.words.map((w, i) => [w, i + RESERVED])), subwords: s.subwords };
+}
+
+export function saveNeuralModel(dir: string, m: NeuralModel): void {
+  mkdirSync(dir, { recursive: true });
+  const meta: SavedMeta = { format: FORMAT, config: m.config, src: saveSide(m.vocab.src), tgt: saveSide(m.vocab.tgt), subwordCount: m.vocab.subwordCount, maxSubwords: m.vocab.maxSubwords };
+  writeFileSync(join(dir, 'model.json'), JSON.stringify(meta));
+  writeSafetensors(join(dir, 'model.safetensors'), m.params, { format: FORMAT });
+}
+
+export function loadNeuralModel(dir: string): NeuralModel {
+  let meta: SavedMeta;
+  try {
+    meta = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8'));
+  } catch (err) {
+    throw new UserError(`${dir}: not a saved neural aligner (${(err as Error).message})`);
+  }
+  if (meta.format !== FORMAT) throw new UserError(`${dir}: unknown model format ${meta.format}`);
+  const vocab: NeuralVocab = { src: loadSide(meta.src), tgt: loadSide(meta.tgt), subwordCount: meta.subwordCount, maxSubwords: meta.maxSubwords };
+  const { tensors } = readSafetensors(join(dir, 'model.safetensors'));
+  return { config: meta.config, vocab, dims: modelDims(vocab, meta.config.dim), params: tensors };
+}
