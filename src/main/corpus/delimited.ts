@@ -1,16 +1,16 @@
-// TSV and CSV: reader with csv-parse for quoted records, writer on csv-stringify. Fields
-// may be quoted with '"' (quoted fields may hold delimiters and line breaks: the embassy
-// CSV has multi-line paragraphs); a quote inside an unquoted field, or text after a
-// closing quote, is read as plain text (csv-parse's relax_quotes).
+// TSV and CSV: a streaming reader, and a writer on csv-stringify. Fields may be quoted
+// with '"' (quoted fields may hold delimiters and line breaks: the embassy CSV has
+// multi-line paragraphs; a doubled quote is a quote); a quote inside an unquoted field,
+// or text after a closing quote, is read as plain text (csv-parse's relax_quotes).
 // Columns are chosen by header name or 0-based index (default 0 and 1). Line breaks
 // inside quoted fields are read as '\n'.
 //
-// Why not csv-parse's streaming API for everything: it measured ~90k records/s here
-// (~200k with its sync API), under the 300k pairs/s the import pipeline needs. Lines
-// without a quote character mean the same in every CSV dialect, so they are split on the
-// delimiter directly; a line with a quote is joined with the following lines until its
-// quoted fields close (`quotedRecordEnds`) and that record alone is parsed by csv-parse.
-import { parse, CsvError } from 'csv-parse/sync';
+// Hand-written rather than csv-parse: its streaming API measured ~90k records/s here and
+// its sync API ~20 MB/s on long quoted fields (80 µs per embassy record), which made CSV
+// parsing the bottleneck of a segmenting import. Lines without a quote character mean the
+// same in every CSV dialect, so they are split on the delimiter directly; a line with a
+// quote is joined with the following lines until its quoted fields close
+// (`quotedRecordEnds`), then split by `splitQuotedRecord`, the same scan.
 import { stringify } from 'csv-stringify/sync';
 import { InputError } from '../errors.ts';
 import { ByteProgress, checkSides, readLineBatches, type ReadOptions } from './input.ts';
@@ -58,40 +58,30 @@ function quotedRecordEnds(text: string, delimiter: string, quote: string): boole
   }
 }
 
-/** Parses complete quoted records with csv-parse; `line` is where the first starts. */
-function parseQuoted(text: string, delimiter: string, quote: string, file: string, line: number): string[][] {
-  try {
-    return parse(text, { delimiter, quote, relax_quotes: true, relax_column_count: true }) as string[][];
-  } catch (err) {
-    if (err instanceof CsvError) throw new InputError(file, line, err.message.replace(/ (on|at) line \d+/g, ''));
-    throw err;
-  }
-}
-
-/** Consecutive quoted records, parsed by csv-parse in one call when flushed. */
-class QuotedRun {
-  private texts: string[] = [];
-  private starts: number[] = [];
-
-  constructor(
-    private readonly delimiter: string,
-    private readonly quote: string,
-    private readonly file: string,
-  ) {}
-
-  add(text: string, line: number): void {
-    this.texts.push(text);
-    this.starts.push(line);
-  }
-
-  /** The records added so far as [fields, start line]; one by one if the run does not split cleanly. */
-  flush(): [string[], number][] {
-    const { texts, starts, delimiter, quote, file } = this;
-    if (texts.length === 0) return [];
-    [this.texts, this.starts] = [[], []];
-    const rows = texts.length === 1 ? [] : parseQuoted(texts.join('\n'), delimiter, quote, file, starts[0]);
-    if (rows.length === texts.length) return rows.map((r, k) => [r, starts[k]]);
-    return texts.map((t, k) => [parseQuoted(t, delimiter, quote, file, starts[k])[0] ?? [], starts[k]]);
+/**
+ * The fields of a record whose quoted fields all close (see quotedRecordEnds). A quoted
+ * field followed by more text before the delimiter is kept as written, quotes included.
+ */
+function splitQuotedRecord(text: string, delimiter: string, quote: string): string[] {
+  const fields: string[] = [];
+  for (let start = 0; ;) {
+    let i = start;
+    let field = '';
+    if (text.startsWith(quote, i)) {
+      for (i += quote.length; ; i += quote.length) {
+        const q = text.indexOf(quote, i);
+        field += text.slice(i, q);
+        i = q + quote.length;
+        if (!text.startsWith(quote, i)) break;
+        field += quote;
+      }
+    }
+    const d = text.indexOf(delimiter, i);
+    const end = d === -1 ? text.length : d;
+    const closedAtEnd = i > start && i === end;
+    fields.push(closedAtEnd ? field : text.slice(start, end));
+    if (d === -1) return fields;
+    start = d + delimiter.length;
   }
 }
 
@@ -103,7 +93,6 @@ async function* delimitedRecords(
 ): AsyncGenerator<[string[], number]> {
   const delimiter = opts.delimiter ?? delimiterFor(file);
   const quote = opts.quote ?? '"';
-  const run = new QuotedRun(delimiter, quote || '"', file);
   let pending: string[] = [];
   let start = 0;
   for await (const batch of readLineBatches(file, progress, opts.signal)) {
@@ -112,7 +101,6 @@ async function* delimitedRecords(
       if (pending.length === 0) {
         if (text === '') continue;
         if (quote === false || text.indexOf(quote) === -1) {
-          yield* run.flush();
           yield [text.split(delimiter), batch.line + i];
           continue;
         }
@@ -121,13 +109,12 @@ async function* delimitedRecords(
       pending.push(text);
       const joined = pending.length === 1 ? text : pending.join('\n');
       if (quotedRecordEnds(joined, delimiter, quote as string)) {
-        run.add(joined, start);
+        yield [splitQuotedRecord(joined, delimiter, quote as string), start];
         pending = [];
       } else if (pending.length >= MAX_RECORD_LINES) {
         throw new InputError(file, start, `quoted field not closed within ${MAX_RECORD_LINES} lines`);
       }
     }
-    yield* run.flush();
   }
   if (pending.length) throw new InputError(file, start, 'quoted field not closed before the end of the file');
 }

@@ -105,3 +105,12 @@ describe('writeDelimited', () => {
     expect(readFileSync(join(dir, 'w.tsv'), 'utf8')).toBe('lo\tth\n"ກ\tຂ"\t"ก\nข"\n"""quoted"""\tplain\na,b\t"c\r\nd"\n');
   });
 });
+
+describe('quoted records split by hand', () => {
+  const dir = tempDir();
+  it('keeps empty quoted fields empty, doubles as quotes, delimiters and newlines inside quotes', async () => {
+    const f = put(dir, 'e.csv', 'a,b,c\n"",x,"say ""hi"""\n"one, two","three\nfour",z\n');
+    const recs = await collect(readDelimited(f, { header: true, srcColumn: 0, tgtColumn: 2, allowEmpty: true }));
+    expect(recs.map((r) => [r.line, r.src, r.tgt])).toEqual([[2, '', 'say "hi"'], [3, 'one, two', 'z']]);
+  });
+});
