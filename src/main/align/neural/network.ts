@@ -33,9 +33,6 @@ export interface Network {
   /** L2-normalised contextual embeddings [B, T, D] */
   us: Value;
   ut: Value;
-  /** L2-normalised static (eq. 10) embeddings [B, T, D] */
-  rs: Value;
-  rt: Value;
 }
 
 interface Side extends Embedded {
@@ -88,5 +85,5 @@ export function buildNetwork(T: number, d: ModelDims, o: NetworkOptions): Networ
     parts.awp = awpLoss(s, sup, { tableS: wordTable(s, 's', d), tableT: wordTable(s, 't', d), idsS: a.inp.ids, idsT: b.inp.ids });
     loss = add(loss, mul(parts.awp, o.weights.awp));
   }
-  return { graph, loss, parts, us: l2Normalize(a.u), ut: l2Normalize(b.u), rs: l2Normalize(a.r), rt: l2Normalize(b.r) };
+  return { graph, loss, parts, us: l2Normalize(a.u), ut: l2Normalize(b.u) };
 }
