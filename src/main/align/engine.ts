@@ -118,9 +118,9 @@ export async function alignCorpus(src: string[][], tgt: string[][], o: AlignOpti
 async function align(src: string[][], tgt: string[][], o: AlignOptions, hooks: AlignHooks, workers: WorkerPair | null): Promise<AlignResult> {
   const lower = o.model ? o.model.lowercase : (o.lowercase ?? false);
   const norm = (side: string[][]) => (lower ? side.map((s) => s.map((w) => w.toLowerCase())) : side);
-  const decode: DecodeOptions = { sym: o.sym ?? 'gdfa', threshold: o.threshold };
-  symmetriser(decode.sym);
   const { name, plan } = planFor(o);
+  const decode: DecodeOptions = { sym: o.sym ?? 'gdfa', threshold: o.threshold, agreed: plan.agreement };
+  symmetriser(decode.sym);
   const b = buildBitext(norm(src), norm(tgt));
   const constraints = buildConstraints(b.n, hooks.gold, hooks.rejected);
   const jobs = makeJobs(b, plan, constraints, o, workers ? decode : undefined);
