@@ -3,6 +3,12 @@
 // and falls back to CPU; a forced provider falls back to CPU too. A provider that failed
 // once is not tried again in this process. One log line names the provider in use
 // (per requested setting). The setting comes from the caller or MEKONG_NN_DEVICE.
+// CUDA is only tried when its provider library is installed beside onnxruntime's binding
+// (it is fetched separately, see scripts/postinstall.js): asking onnxruntime for a missing
+// CUDA provider can abort the whole process from native code instead of throwing.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import ort from 'onnxruntime-node';
 
 export type DeviceName = 'cuda' | 'dml' | 'coreml' | 'webgpu' | 'cpu';
@@ -38,6 +44,15 @@ export interface OpenOptions {
 }
 
 const failed = new Map<DeviceName, string>();
+
+/** Why a provider cannot work here without asking onnxruntime, or null. */
+function missingLibrary(device: DeviceName): string | null {
+  if (device !== 'cuda') return null;
+  const pkg = dirname(createRequire(import.meta.url).resolve('onnxruntime-node/package.json'));
+  const file = process.platform === 'win32' ? 'onnxruntime_providers_cuda.dll' : 'libonnxruntime_providers_cuda.so';
+  const found = existsSync(join(pkg, 'bin', 'napi-v6', process.platform, process.arch, file));
+  return found ? null : 'CUDA provider library not installed (`npm run setup:native` fetches it)';
+}
 const announced = new Set<string>();
 
 function sessionOptions(device: DeviceName, o: OpenOptions): ort.InferenceSession.SessionOptions {
@@ -55,8 +70,9 @@ export async function openSession(model: Uint8Array, o: OpenOptions = {}): Promi
   const setting = o.device ?? parseDevice(process.env.MEKONG_NN_DEVICE);
   const skipped: string[] = [];
   for (const device of preferenceOrder(setting)) {
-    const why = failed.get(device);
+    const why = failed.get(device) ?? missingLibrary(device);
     if (why) {
+      failed.set(device, why);
       skipped.push(`${device}: ${why}`);
       continue;
     }
