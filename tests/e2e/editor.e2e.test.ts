@@ -114,18 +114,22 @@ describe('alignment editor', () => {
     await press('m');
     await expect.poll(() => committed(h.ctx, pairId).srcTokens.map((t) => t.text)).toEqual(before.srcTokens.map((t) => t.text));
     expect(committed(h.ctx, pairId).gold).toEqual(before.gold);
+    // The view, too, is back to the merged tokens before the next test reads it.
+    await expect.poll(() => page.locator('[data-testid="line-view"] [data-side="src"][data-index]').count()).toBe(before.srcTokens.length);
+    await saved();
   });
 
   it('accepts and rejects suggestions; rejected ones are not shown again', async () => {
     const panel = page.getByTestId('suggestions');
-    const first = panel.getByTestId('suggestion').first();
-    const accepted = (await first.getAttribute('data-link'))!;
-    await first.getByRole('button', { name: /^Accept/ }).click();
+    // Pin each suggestion by its link: `.first()` re-resolves at click time, and the list can
+    // re-render in between.
+    const suggestion = (link: string) => panel.locator(`[data-testid="suggestion"][data-link="${link}"]`);
+    const accepted = (await panel.getByTestId('suggestion').first().getAttribute('data-link'))!;
+    await suggestion(accepted).getByRole('button', { name: /^Accept/ }).click();
     await expect.poll(gold).toContain(accepted);
     await panel.locator(`[data-link="${accepted}"]`).waitFor({ state: 'detached' });
-    const next = panel.getByTestId('suggestion').first();
-    const rejected = (await next.getAttribute('data-link'))!;
-    await next.getByRole('button', { name: /^Reject/ }).click();
+    const rejected = (await panel.getByTestId('suggestion').first().getAttribute('data-link'))!;
+    await suggestion(rejected).getByRole('button', { name: /^Reject/ }).click();
     await expect.poll(() => committed(h.ctx, pairId).rejected.map((r) => `${r.s}-${r.t}`)).toEqual([rejected]);
     await panel.locator(`[data-link="${rejected}"]`).waitFor({ state: 'detached' });
     await panel.getByLabel('Threshold').fill('0');
