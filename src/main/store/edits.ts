@@ -171,7 +171,3 @@ export function redo(db: Db, annotator: string): number | null {
   }
   return null;
 }
-
-export function eventsOfPair(db: Db, pairId: number): EditEvent[] {
-  return (db.prepare(`SELECT * FROM edit_events WHERE pair_id = ? ORDER BY id`).all(pairId) as EventRow[]).map(toEvent);
-}

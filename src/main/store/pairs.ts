@@ -104,14 +104,6 @@ export function listPairs(db: Db, filter: PairFilter, offset: number, limit: num
   return rows.map(summaryOf);
 }
 
-/** The position (0-based, in id order) of a pair within a filter, or -1. */
-export function pairIndex(db: Db, filter: PairFilter, pairId: number): number {
-  const { where, params } = filterSql(filter);
-  const row = db.prepare(`SELECT count(*) AS n, (SELECT count(*) FROM pairs p WHERE ${where} AND p.id = ?) AS hit
-    FROM pairs p WHERE ${where} AND p.id < ?`).get(...params, pairId, ...params, pairId) as { n: number; hit: number };
-  return row.hit ? row.n : -1;
-}
-
 export function getPairRow(db: Db, id: number): PairRow | undefined {
   return db.prepare(`SELECT p.* FROM pairs p WHERE p.id = ? AND ${VISIBLE}`).get(id) as PairRow | undefined;
 }
