@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { AlignmentOrigin, Link, PairStatus, Split, Token } from './domain.ts';
 import { editorChannels, type EditorResults } from './editor-api.ts';
+import { modelsChannels, type ModelsResults } from './models-api.ts';
 
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
 const split = z.enum(['train', 'dev', 'test']);
@@ -72,6 +73,7 @@ export const channels = {
   'dialog.openFile': z.object({ purpose: z.enum(['corpus', 'links', 'project']) }).strict(),
   'dialog.saveFile': z.object({ purpose: z.enum(['export', 'project']), defaultName: z.string().max(255).optional() }).strict(),
   ...editorChannels,
+  ...modelsChannels,
 } as const;
 
 export type Channel = keyof typeof channels;
@@ -130,7 +132,7 @@ export interface AppInfo {
 }
 
 /** What each channel resolves to. */
-export interface Results extends EditorResults {
+export interface Results extends EditorResults, ModelsResults {
   'app.info': AppInfo;
   'project.create': ProjectInfo;
   'project.open': ProjectInfo;

@@ -15,6 +15,7 @@ import { DEFAULT_METHOD, METHODS, methodPlan } from '../align/methods.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
 import type { AppContext } from './context.ts';
 import { editorHandlers } from './editor-handlers.ts';
+import { modelsHandlers } from './models-handlers.ts';
 
 type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
 type Handler<C extends Channel> = (ctx: AppContext, input: Input<C>) => Promise<Results[C]> | Results[C];
@@ -99,4 +100,5 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   'dialog.openFile': (ctx, i) => dialogs(ctx).openFile(i.purpose),
   'dialog.saveFile': (ctx, i) => dialogs(ctx).saveFile(i.purpose, i.defaultName),
   ...editorHandlers,
+  ...modelsHandlers,
 };

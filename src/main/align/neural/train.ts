@@ -48,7 +48,10 @@ export interface NeuralModel {
 }
 
 export interface TrainHooks {
-  onEpoch?: (epoch: number, meanLoss: number) => void;
+  /** after each optimiser step: its global index (0-based) and loss */
+  onStep?: (step: number, loss: number) => void;
+  /** after each epoch (0-based) with its mean loss and the model as it stands (parameters are live: copy to keep) */
+  onEpoch?: (epoch: number, meanLoss: number, model: NeuralModel) => void | Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -116,9 +119,11 @@ export async function trainNeural(data: TrainData, config: Partial<NeuralConfig>
         const t = await trainers.get(b.T);
         t.state.step = step++;
         const pick = <X>(xs: readonly X[] | undefined) => (xs ? b.idx.map((k) => xs[k]) : undefined);
-        total += await t.step(batchFeeds(vocab, { src: pick(data.src)!, tgt: pick(data.tgt)!, gold: pick(data.gold), rejected: pick(data.rejected) }, b.T));
+        const loss = await t.step(batchFeeds(vocab, { src: pick(data.src)!, tgt: pick(data.tgt)!, gold: pick(data.gold), rejected: pick(data.rejected) }, b.T));
+        hooks.onStep?.(step - 1, loss);
+        total += loss;
       }
-      hooks.onEpoch?.(epoch, total / Math.max(1, batches.length));
+      await hooks.onEpoch?.(epoch, total / Math.max(1, batches.length), { config: c, vocab, dims, params: trainers.params });
     }
     return { config: c, vocab, dims, params: trainers.params };
   } finally {

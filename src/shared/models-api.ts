@@ -1,0 +1,109 @@
+// The Models page's part of the API contract (spread into `channels` and `Results` in
+// api.ts): training a neural aligner on the project's pairs and the linguists'
+// corrections, its runs with their curves and checkpoints, and re-aligning the project
+// with a chosen checkpoint (the result is a model alignment the review queue can rank).
+import { z } from 'zod';
+
+const id = z.number().int().nonnegative();
+const weight = z.number().min(0).max(10);
+
+/** Neural methods the Models page trains (first = default). */
+export const trainMethods = ['bilstm-ctl', 'bilstm'] as const;
+
+export const trainOptionsSchema = z.object({
+  /** Display name of the new model; defaults to method and date. */
+  name: z.string().trim().min(1).max(200).optional(),
+  method: z.enum(trainMethods).default('bilstm-ctl'),
+  epochs: z.number().int().min(1).max(1000).default(20),
+  /** Objective weights: encoder–decoder (+ contrastive) base, AWP, WTR (seed 000 defaults 0.8/0.1/0.1). */
+  weights: z.object({ base: weight, awp: weight, wtr: weight }).strict().optional(),
+  /** Contrastive loss weight λ (0 = the base model of Wada et al.). */
+  ctlWeight: weight.optional(),
+  temperature: z.number().min(0.01).max(10).optional(),
+  dim: z.number().int().min(16).max(1024).multipleOf(2).optional(),
+  lr: z.number().positive().max(1).optional(),
+  batchSize: z.number().int().min(1).max(512).optional(),
+  /** Use every annotator's gold links of train-split pairs as word-level supervision. */
+  useGold: z.boolean().default(true),
+  /** Use rejected links as hard negatives. */
+  useRejected: z.boolean().default(true),
+  /** A model alignment whose links at or above `threshold` supervise pairs without gold. */
+  pseudoAlignmentId: id.optional(),
+  threshold: z.number().min(0).max(1).default(0.9),
+  /** Save a checkpoint (and evaluate) every this many epochs; the last epoch always is. */
+  checkpointEvery: z.number().int().min(1).max(1000).default(1),
+  lowercase: z.boolean().default(true),
+}).strict();
+
+export type TrainOptions = z.infer<typeof trainOptionsSchema>;
+
+export const modelsChannels = {
+  'models.list': z.object({}).strict(),
+  'models.train': trainOptionsSchema,
+  'models.metrics': z.object({ runId: id }).strict(),
+  'models.realign': z.object({
+    runId: id,
+    /** The checkpoint's epoch; defaults to the run's best (lowest dev AER, else last). */
+    epoch: z.number().int().min(1).optional(),
+    sym: z.string().min(1).max(40).default('gdfa'),
+  }).strict(),
+  'models.delete': z.object({ modelId: id }).strict(),
+} as const;
+
+export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface CheckpointInfo {
+  epoch: number;
+  /** Global optimiser step at the checkpoint. */
+  step: number;
+  /** Mean training loss of that epoch. */
+  loss: number;
+  /** AER / precision / recall on the gold links of dev and test pairs; null without such gold. */
+  aer: number | null;
+  precision: number | null;
+  recall: number | null;
+}
+
+export interface RunInfo {
+  id: number;
+  modelId: number;
+  state: RunState;
+  /** The TrainOptions the run was started with, completed with defaults. */
+  config: TrainOptions;
+  startedAt: string;
+  finishedAt: string | null;
+  /** Training data the run saw. */
+  pairs: number;
+  goldPairs: number;
+  pseudoPairs: number;
+  /** Pairs (dev/test split with gold) the evaluation curve is measured on. */
+  evalPairs: number;
+  checkpoints: CheckpointInfo[];
+  /** Model alignments produced by re-aligning with this run's checkpoints. */
+  alignmentIds: number[];
+  /** The job training it, while running. */
+  jobId: string | null;
+}
+
+export interface ModelInfo {
+  id: number;
+  name: string;
+  kind: string;
+  createdAt: string;
+  runs: RunInfo[];
+}
+
+/** One curve point; names: 'loss' (per step), 'epoch_loss', 'aer', 'precision', 'recall' (per epoch, x = step). */
+export interface MetricPoint {
+  name: string;
+  step: number;
+  value: number;
+}
+
+export interface ModelsResults {
+  'models.list': { models: ModelInfo[]; methods: string[] };
+  'models.train': { jobId: string; modelId: number; runId: number };
+  'models.metrics': { runId: number; state: RunState; points: MetricPoint[] };
+  'models.realign': { jobId: string };
+  'models.delete': null;
+}
