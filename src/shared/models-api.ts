@@ -72,6 +72,8 @@ export interface RunInfo {
   config: TrainOptions;
   startedAt: string;
   finishedAt: string | null;
+  /** Why a 'failed' run failed (an app crash mid-run says so); null otherwise. */
+  error: string | null;
   /** Training data the run saw. */
   pairs: number;
   goldPairs: number;
