@@ -1,22 +1,75 @@
 // The Models page's API handlers (spread into handlers.ts): training runs of the neural
-// aligner on the project, their curves and checkpoints, re-alignment with a checkpoint.
-// (Being built: every channel answers with a clear error until its handler lands.)
+// aligner on the project, their curves and checkpoints, re-alignment with a checkpoint,
+// deleting a model with its files. Long work runs as jobs (train/train-job.ts,
+// train/realign-job.ts); these handlers check the input first, so bad input is a clear
+// error at once rather than a failed job.
 import type { z } from 'zod';
-import type { modelsChannels, ModelsResults } from '../../shared/models-api.ts';
+import { type modelsChannels, type ModelsResults, trainMethods } from '../../shared/models-api.ts';
+import { symmetriser } from '../align/symmetrise.ts';
 import { UserError } from '../errors.ts';
+import { countPairs } from '../store/pairs.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import {
+  bestCheckpoint, checkpointsOf, createModelRun, deleteModelRows, getRun, listModels, metricsOf, runsOfModel,
+} from '../store/training-runs.ts';
+import { jobUsing, trackJob, trainingJobOf } from '../train/active-jobs.ts';
+import { realignRun } from '../train/realign-job.ts';
+import { removeRunFiles } from '../train/run-files.ts';
+import { trainRun } from '../train/train-job.ts';
 import type { AppContext } from './context.ts';
 
 type Channel = keyof ModelsResults;
 type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof modelsChannels)[C]>) => ModelsResults[C] | Promise<ModelsResults[C]>;
 
-const pending = (): never => {
-  throw new UserError('model training is not available in this build yet');
-};
+function store(ctx: AppContext): ProjectStore {
+  if (!ctx.store) throw new UserError('no project is open');
+  return ctx.store;
+}
 
 export const modelsHandlers: { [C in Channel]: Handler<C> } = {
-  'models.list': pending,
-  'models.train': pending,
-  'models.metrics': pending,
-  'models.realign': pending,
-  'models.delete': pending,
+  'models.list': (ctx) => {
+    const db = store(ctx).db;
+    return { models: listModels(db, (runId) => trainingJobOf(db, runId)), methods: [...trainMethods] };
+  },
+  'models.train': (ctx, o) => {
+    const s = store(ctx);
+    if (!countPairs(s.db, {})) throw new UserError('the project has no sentence pairs to train on (import a corpus first)');
+    if (o.pseudoAlignmentId !== undefined && !s.db.prepare(`SELECT 1 FROM alignments WHERE id = ?`).get(o.pseudoAlignmentId)) {
+      throw new UserError(`no alignment ${o.pseudoAlignmentId} in this project`);
+    }
+    const name = o.name ?? `${o.method} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
+    const { modelId, runId } = createModelRun(s.db, name, o);
+    const job = ctx.jobs.start('train', (progress, signal) => trainRun(s, runId, o, { progress, signal }));
+    trackJob(s.db, runId, 'train', job);
+    return { jobId: job.jobId, modelId, runId };
+  },
+  'models.metrics': (ctx, i) => {
+    const db = store(ctx).db;
+    return { runId: i.runId, state: getRun(db, i.runId).state, points: metricsOf(db, i.runId) };
+  },
+  'models.realign': (ctx, i) => {
+    const s = store(ctx);
+    getRun(s.db, i.runId);
+    symmetriser(i.sym);
+    const checkpoints = checkpointsOf(s.db, i.runId);
+    const chosen = i.epoch === undefined ? bestCheckpoint(checkpoints) : checkpoints.find((c) => c.epoch === i.epoch);
+    if (!chosen) {
+      const have = checkpoints.map((c) => c.epoch).join(', ') || 'none yet';
+      throw new UserError(`run ${i.runId} has no checkpoint${i.epoch === undefined ? '' : ` at epoch ${i.epoch}`} (saved epochs: ${have})`);
+    }
+    const job = ctx.jobs.start('realign', (progress, signal) => realignRun(s, { runId: i.runId, epoch: chosen.epoch, sym: i.sym }, { progress, signal }));
+    trackJob(s.db, i.runId, 'realign', job);
+    return { jobId: job.jobId };
+  },
+  'models.delete': (ctx, i) => {
+    const s = store(ctx);
+    const runs = runsOfModel(s.db, i.modelId);
+    const busy = jobUsing(s.db, runs.map((r) => r.id));
+    if (busy || runs.some((r) => r.state === 'running')) {
+      throw new UserError(`model ${i.modelId} is in use by a ${busy?.kind === 'realign' ? 're-alignment' : 'training'} job; cancel it or wait for it to finish`);
+    }
+    deleteModelRows(s.db, i.modelId);
+    for (const r of runs) removeRunFiles(s.path, r.id);
+    return null;
+  },
 };

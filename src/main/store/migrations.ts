@@ -129,4 +129,16 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE edit_events ADD COLUMN group_id INTEGER;
   CREATE INDEX edit_events_annotator ON edit_events(annotator, id);
   `,
+  /* 3: training runs — what a run trained on, why it failed, its saved checkpoints */ `
+  ALTER TABLE training_runs ADD COLUMN stats TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE training_runs ADD COLUMN error TEXT;
+
+  -- A checkpoint's files live in <project>.models/run-<run_id>/epoch-<epoch>/ (train/run-files.ts).
+  CREATE TABLE run_checkpoints (
+    run_id INTEGER NOT NULL REFERENCES training_runs(id) ON DELETE CASCADE,
+    epoch  INTEGER NOT NULL CHECK (epoch >= 1),
+    step   INTEGER NOT NULL,
+    PRIMARY KEY (run_id, epoch)
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -9,6 +9,7 @@ import { openDatabase, type Db } from './database.ts';
 import { recordEdit, redo, undo, type PairPatch } from './edits.ts';
 import { countPairs, getPairRow, listPairs, summaryOf } from './pairs.ts';
 import { finishImport } from './imports.ts';
+import { failInterruptedRuns } from './training-runs.ts';
 
 export interface ProjectMeta {
   name: string;
@@ -37,6 +38,7 @@ export class ProjectStore {
   static open(path: string): ProjectStore {
     const store = new ProjectStore(openDatabase(path), path);
     store.discardUnfinishedImports();
+    failInterruptedRuns(store.db);
     return store;
   }
 

@@ -1,0 +1,138 @@
+// Trained models, their training runs, curves and checkpoints (tables models,
+// training_runs, metrics, run_checkpoints): what the Models page lists, and the writes a
+// training job makes as it goes. Step metrics arrive many per second, so they are buffered
+// and written in one transaction per flush.
+import type { CheckpointInfo, MetricPoint, ModelInfo, RunInfo, RunState, TrainOptions } from '../../shared/models-api.ts';
+import { trainMethods } from '../../shared/models-api.ts';
+import { UserError } from '../errors.ts';
+import type { Db } from './database.ts';
+
+/** What a run trained and was evaluated on (training_runs.stats). */
+export interface RunStats {
+  pairs: number;
+  goldPairs: number;
+  pseudoPairs: number;
+  evalPairs: number;
+}
+
+export interface RunRow {
+  id: number;
+  model_id: number;
+  state: RunState;
+  config: string;
+  stats: string;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+const now = () => new Date().toISOString();
+
+/** A new model (kind = method) with its first run, state 'running'. */
+export function createModelRun(db: Db, name: string, config: TrainOptions): { modelId: number; runId: number } {
+  return db.transaction(() => {
+    const when = now();
+    const modelId = Number(db.prepare(`INSERT INTO models (name, kind, config, created_at) VALUES (?, ?, ?, ?)`)
+      .run(name, config.method, JSON.stringify(config), when).lastInsertRowid);
+    const runId = Number(db.prepare(`INSERT INTO training_runs (model_id, state, config, started_at) VALUES (?, 'running', ?, ?)`)
+      .run(modelId, JSON.stringify(config), when).lastInsertRowid);
+    return { modelId, runId };
+  })();
+}
+
+/** Once the job has read its data: the options completed with the values used, and what it trains on. */
+export function setRunSetup(db: Db, runId: number, config: TrainOptions, stats: RunStats): void {
+  db.prepare(`UPDATE training_runs SET config = ?, stats = ? WHERE id = ?`).run(JSON.stringify(config), JSON.stringify(stats), runId);
+}
+
+export function finishRun(db: Db, runId: number, state: Exclude<RunState, 'running'>, error: string | null = null): void {
+  db.prepare(`UPDATE training_runs SET state = ?, error = ?, finished_at = ? WHERE id = ?`).run(state, error, now(), runId);
+}
+
+/** Runs a crash or kill left 'running' (no process trains them any more) become 'failed'. */
+export function failInterruptedRuns(db: Db): void {
+  db.prepare(`UPDATE training_runs SET state = 'failed', error = 'the app stopped while this run was training', finished_at = ?
+    WHERE state = 'running'`).run(now());
+}
+
+export function getRun(db: Db, runId: number): RunRow {
+  const row = db.prepare(`SELECT * FROM training_runs WHERE id = ?`).get(runId) as RunRow | undefined;
+  if (!row) throw new UserError(`no training run ${runId} in this project`);
+  return row;
+}
+
+export function runsOfModel(db: Db, modelId: number): RunRow[] {
+  if (!db.prepare(`SELECT 1 FROM models WHERE id = ?`).get(modelId)) throw new UserError(`no model ${modelId} in this project`);
+  return db.prepare(`SELECT * FROM training_runs WHERE model_id = ? ORDER BY id`).all(modelId) as RunRow[];
+}
+
+/** Buffers metric points; `flush` writes them in one transaction (a point written twice keeps the last value). */
+export function metricWriter(db: Db, runId: number): { add(name: string, step: number, value: number): void; flush(): void } {
+  const insert = db.prepare(`INSERT OR REPLACE INTO metrics (run_id, step, name, value) VALUES (?, ?, ?, ?)`);
+  const write = db.transaction((points: MetricPoint[]) => {
+    for (const p of points) insert.run(runId, p.step, p.name, p.value);
+  });
+  let buffer: MetricPoint[] = [];
+  return {
+    add: (name, step, value) => void (Number.isFinite(value) && buffer.push({ name, step, value })),
+    flush: () => {
+      if (!buffer.length) return;
+      const points = buffer;
+      buffer = [];
+      write(points);
+    },
+  };
+}
+
+export function recordCheckpoint(db: Db, runId: number, epoch: number, step: number): void {
+  db.prepare(`INSERT OR REPLACE INTO run_checkpoints (run_id, epoch, step) VALUES (?, ?, ?)`).run(runId, epoch, step);
+}
+
+export function metricsOf(db: Db, runId: number): MetricPoint[] {
+  return db.prepare(`SELECT name, step, value FROM metrics WHERE run_id = ? ORDER BY name, step`).all(runId) as MetricPoint[];
+}
+
+/** A run's checkpoints in epoch order, with the metrics measured at their step. */
+export function checkpointsOf(db: Db, runId: number): CheckpointInfo[] {
+  const rows = db.prepare(`SELECT c.epoch, c.step,
+      (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'epoch_loss') AS loss,
+      (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'aer') AS aer,
+      (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'precision') AS precision,
+      (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'recall') AS recall
+    FROM run_checkpoints c WHERE c.run_id = ? ORDER BY c.epoch`).all(runId) as (CheckpointInfo & { loss: number | null })[];
+  return rows.map((r) => ({ ...r, loss: r.loss ?? Number.NaN }));
+}
+
+/** The checkpoint to use by default: lowest dev AER, else the last one; null when the run saved none. */
+export function bestCheckpoint(checkpoints: readonly CheckpointInfo[]): CheckpointInfo | null {
+  const scored = checkpoints.filter((c) => c.aer !== null);
+  if (scored.length) return scored.reduce((a, b) => (b.aer! < a.aer! ? b : a));
+  return checkpoints.at(-1) ?? null;
+}
+
+function runInfo(db: Db, r: RunRow, jobOf: (runId: number) => string | null): RunInfo {
+  const stats: Partial<RunStats> = JSON.parse(r.stats);
+  const alignments = db.prepare(`SELECT id FROM alignments WHERE run_id = ? ORDER BY id`).all(r.id) as { id: number }[];
+  return {
+    id: r.id, modelId: r.model_id, state: r.state, config: JSON.parse(r.config) as TrainOptions,
+    startedAt: r.started_at, finishedAt: r.finished_at, error: r.error,
+    pairs: stats.pairs ?? 0, goldPairs: stats.goldPairs ?? 0, pseudoPairs: stats.pseudoPairs ?? 0, evalPairs: stats.evalPairs ?? 0,
+    checkpoints: checkpointsOf(db, r.id), alignmentIds: alignments.map((a) => a.id), jobId: r.state === 'running' ? jobOf(r.id) : null,
+  };
+}
+
+/** Models of the trainable kinds (trainMethods), newest first, each with its runs. */
+export function listModels(db: Db, jobOf: (runId: number) => string | null): ModelInfo[] {
+  const kinds = trainMethods.map(() => '?').join(', ');
+  const models = db.prepare(`SELECT id, name, kind, created_at FROM models WHERE kind IN (${kinds}) ORDER BY id DESC`)
+    .all(...trainMethods) as { id: number; name: string; kind: string; created_at: string }[];
+  return models.map((m) => ({
+    id: m.id, name: m.name, kind: m.kind, createdAt: m.created_at,
+    runs: (db.prepare(`SELECT * FROM training_runs WHERE model_id = ? ORDER BY id`).all(m.id) as RunRow[]).map((r) => runInfo(db, r, jobOf)),
+  }));
+}
+
+/** Deletes a model with its runs, metrics and checkpoint rows; alignments made from it stay, unlinked. */
+export function deleteModelRows(db: Db, modelId: number): void {
+  db.prepare(`DELETE FROM models WHERE id = ?`).run(modelId);
+}

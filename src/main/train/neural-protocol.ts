@@ -1,0 +1,46 @@
+// Messages between the Models page's jobs (main thread) and their worker thread
+// (neural.worker.ts), which trains a run or aligns with a saved checkpoint. Cancel goes
+// through shared memory (cancel[0] = 1), not a message: a worker busy in ONNX sessions
+// reads it between steps without returning to its event loop.
+import type { Link } from '../../shared/domain.ts';
+import type { NeuralConfig, TrainData } from '../align/neural/train.ts';
+import type { AerScore } from '../eval/aer.ts';
+import type { AlignedPair } from '../eval/pharaoh.ts';
+
+export interface TrainRequest {
+  type: 'train';
+  data: TrainData;
+  config: NeuralConfig;
+  /** pairs scored at each checkpoint (CSLS + gdfa against their gold) */
+  eval: { src: string[][]; tgt: string[][]; gold: AlignedPair[] };
+  /** the run's folder: checkpoints go to its epoch-<n>/ */
+  runFolder: string;
+  checkpointEvery: number;
+  cancel: SharedArrayBuffer;
+}
+
+export interface AlignRequest {
+  type: 'align';
+  modelDir: string;
+  src: string[][];
+  tgt: string[][];
+  sym: string;
+  cancel: SharedArrayBuffer;
+}
+
+export type WorkerRequest = TrainRequest | AlignRequest;
+
+/** `step` counts optimiser steps done (1-based); epochs are 1-based. */
+export type WorkerReport =
+  | { type: 'plan'; stepsPerEpoch: number; epochs: number }
+  | { type: 'step'; step: number; loss: number }
+  | { type: 'epoch'; epoch: number; step: number; loss: number; saved: boolean; score: AerScore | null }
+  | { type: 'aligned'; done: number; total: number }
+  | { type: 'links'; links: Link[][] }
+  | { type: 'done' }
+  | { type: 'cancelled' }
+  | { type: 'error'; message: string };
+
+export const cancelFlag = (): SharedArrayBuffer => new SharedArrayBuffer(4);
+export const isCancelled = (flag: SharedArrayBuffer): boolean => Atomics.load(new Int32Array(flag), 0) === 1;
+export const setCancelled = (flag: SharedArrayBuffer): void => void Atomics.store(new Int32Array(flag), 0, 1);

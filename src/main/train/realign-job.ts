@@ -1,0 +1,62 @@
+// The Models page's Re-align job: aligns every pair of the project with one checkpoint of
+// a training run (in the worker thread: CSLS both ways, symmetrised), keeps the linguists'
+// corrections — every gold link is added with score 1, no rejected link is proposed —
+// and stores the result as a model alignment of that model and run, each link's
+// confidence as its score, so the review queue ranks pairs by the model's uncertainty.
+import type { Link } from '../../shared/domain.ts';
+import type { TrainOptions } from '../../shared/models-api.ts';
+import type { AlignedPair } from '../eval/pharaoh.ts';
+import { CancelledError } from '../errors.ts';
+import type { Progress } from '../jobs/job-registry.ts';
+import { createAlignment, linkInserter } from '../store/alignments.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import { getRun } from '../store/training-runs.ts';
+import { cancelFlag, type WorkerReport } from './neural-protocol.ts';
+import { goldByPair, loadCorpus, rejectedByPair } from './project-data.ts';
+import { checkpointDir, runDir } from './run-files.ts';
+import { runInWorker } from './worker-run.ts';
+
+const key = (s: number, t: number) => s * 0x100000 + t;
+
+/** Model links without the rejected ones, with the gold ones (score 1, the gold's kind) in place. */
+export function withCorrections(links: readonly Link[], gold: AlignedPair | undefined, rejected: readonly { s: number; t: number }[] | undefined): Link[] {
+  const out = new Map<number, Link>();
+  const no = new Set(rejected?.map((r) => key(r.s, r.t)));
+  for (const l of links) if (!no.has(key(l.s, l.t))) out.set(key(l.s, l.t), l);
+  for (const [s, t] of gold?.possible ?? []) out.set(key(s, t), { s, t, kind: 'possible', score: 1 });
+  for (const [s, t] of gold?.sure ?? []) out.set(key(s, t), { s, t, kind: 'sure', score: 1 });
+  return [...out.values()].sort((a, b) => a.s - b.s || a.t - b.t);
+}
+
+/** Runs the job; returns a one-line summary. */
+export async function realignRun(
+  store: ProjectStore, target: { runId: number; epoch: number; sym: string }, run: { progress: Progress; signal: AbortSignal },
+): Promise<string> {
+  const db = store.db;
+  const row = getRun(db, target.runId);
+  const options = JSON.parse(row.config) as TrainOptions;
+  const corpus = loadCorpus(db, options.lowercase);
+  let found: Link[][] = [];
+  const onReport = (r: WorkerReport) => {
+    if (r.type === 'aligned') run.progress(r.done, r.total, `aligning with epoch ${target.epoch}`);
+    else if (r.type === 'links') found = r.links;
+  };
+  const modelDir = checkpointDir(runDir(store.path, target.runId), target.epoch);
+  const request = { type: 'align' as const, modelDir, src: corpus.src, tgt: corpus.tgt, sym: target.sym, cancel: cancelFlag() };
+  if ((await runInWorker(request, onReport, run.signal)) === 'cancelled') throw new CancelledError();
+  const gold = goldByPair(db, corpus.ids);
+  const rejected = rejectedByPair(db, corpus.ids);
+  const name = `${options.method} run ${target.runId} · epoch ${target.epoch} + ${target.sym}`;
+  const count = db.transaction(() => {
+    const alignmentId = createAlignment(db, { origin: 'model', name, modelId: row.model_id, runId: target.runId });
+    const insert = linkInserter(db, alignmentId);
+    let n = 0;
+    corpus.ids.forEach((id, k) => {
+      const links = withCorrections(found[k] ?? [], gold[k], rejected[k]);
+      insert(id, links);
+      n += links.length;
+    });
+    return n;
+  })();
+  return `re-aligned ${corpus.ids.length} pairs with ${name}: ${count} links`;
+}

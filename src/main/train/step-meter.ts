@@ -1,0 +1,45 @@
+// The progress line of a training job, e.g. "epoch 3/20 · loss 4.12 · 12.3 steps/s · ETA 1m20s":
+// loss is the mean of the current epoch so far, speed is measured over the last WINDOW
+// steps (so graph compilation and checkpoint evaluation fade out of it quickly), and the
+// ETA is the remaining steps at that speed.
+const WINDOW = 20;
+
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+export class StepMeter {
+  private readonly times: number[] = [];
+  private epochSum = 0;
+  private epochSteps = 0;
+
+  constructor(
+    readonly stepsPerEpoch: number,
+    readonly epochs: number,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
+
+  get total(): number {
+    return this.stepsPerEpoch * this.epochs;
+  }
+
+  /** Records step `step` (1-based) and returns the progress line. */
+  step(step: number, loss: number): string {
+    if (this.epochSteps >= this.stepsPerEpoch) this.epochSum = this.epochSteps = 0;
+    this.epochSum += loss;
+    this.epochSteps++;
+    this.times.push(this.clock());
+    if (this.times.length > WINDOW + 1) this.times.shift();
+    const epoch = Math.min(this.epochs, Math.ceil(step / Math.max(1, this.stepsPerEpoch)));
+    const parts = [`epoch ${epoch}/${this.epochs}`, `loss ${(this.epochSum / this.epochSteps).toFixed(2)}`];
+    const span = (this.times[this.times.length - 1] - this.times[0]) / 1000;
+    if (span > 0) {
+      const rate = (this.times.length - 1) / span;
+      parts.push(`${rate.toFixed(1)} steps/s`, `ETA ${formatDuration((this.total - step) / rate)}`);
+    }
+    return parts.join(' · ');
+  }
+}

@@ -1,0 +1,76 @@
+// The Models page's Train job: reads the training set from the project (project-data.ts),
+// trains the neural aligner in a worker thread (neural.worker.ts) and records the run as
+// it goes — step losses (buffered, one transaction per FLUSH_MS), each epoch's mean loss,
+// each checkpoint with its AER / precision / recall on the evaluation pairs — then marks
+// the run done, cancelled (checkpoints saved so far stay usable) or failed with its error.
+import type { TrainOptions } from '../../shared/models-api.ts';
+import type { NeuralConfig } from '../align/neural/train.ts';
+import { CancelledError } from '../errors.ts';
+import type { Progress } from '../jobs/job-registry.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import { bestCheckpoint, checkpointsOf, finishRun, metricWriter, recordCheckpoint, setRunSetup } from '../store/training-runs.ts';
+import { completed, neuralConfig } from './neural-options.ts';
+import { cancelFlag, type TrainRequest, type WorkerReport } from './neural-protocol.ts';
+import { trainingSet, type TrainingSet } from './project-data.ts';
+import { pruneCheckpoints, runDir } from './run-files.ts';
+import { StepMeter } from './step-meter.ts';
+import { runInWorker } from './worker-run.ts';
+
+const FLUSH_MS = 1000;
+
+function request(set: TrainingSet, config: NeuralConfig, runFolder: string, checkpointEvery: number): TrainRequest {
+  const { src, tgt } = set.corpus;
+  return {
+    type: 'train', config, runFolder, checkpointEvery, cancel: cancelFlag(),
+    data: { src, tgt, gold: set.supervision, rejected: set.rejected },
+    eval: { src: set.evalIndex.map((k) => src[k]), tgt: set.evalIndex.map((k) => tgt[k]), gold: set.evalGold },
+  };
+}
+
+function summary(store: ProjectStore, runId: number, o: TrainOptions, set: TrainingSet): string {
+  const best = bestCheckpoint(checkpointsOf(store.db, runId));
+  const evalPart = best?.aer != null ? `, best dev AER ${best.aer.toFixed(3)} at epoch ${best.epoch}` : '';
+  return `trained ${o.method} run ${runId}: ${o.epochs} epochs on ${set.stats.pairs} pairs (${set.stats.goldPairs} with gold)${evalPart}`;
+}
+
+/** Runs the job for a run created by createModelRun; returns a one-line summary. */
+export async function trainRun(store: ProjectStore, runId: number, o: TrainOptions, run: { progress: Progress; signal: AbortSignal }): Promise<string> {
+  const db = store.db;
+  const folder = runDir(store.path, runId);
+  const metrics = metricWriter(db, runId);
+  const flusher = setInterval(() => db.open && metrics.flush(), FLUSH_MS);
+  try {
+    const set = trainingSet(db, o);
+    const supervised = [...set.supervision, ...set.rejected].some((l) => l?.length);
+    const config = neuralConfig(o, supervised);
+    setRunSetup(db, runId, completed(o, config), set.stats);
+    let meter = new StepMeter(1, o.epochs);
+    const onReport = (r: WorkerReport) => {
+      if (r.type === 'plan') meter = new StepMeter(r.stepsPerEpoch, r.epochs);
+      else if (r.type === 'step') {
+        metrics.add('loss', r.step, r.loss);
+        run.progress(r.step, meter.total, meter.step(r.step, r.loss));
+      } else if (r.type === 'epoch') {
+        metrics.add('epoch_loss', r.step, r.loss);
+        if (r.score) for (const name of ['aer', 'precision', 'recall'] as const) metrics.add(name, r.step, r.score[name]);
+        metrics.flush();
+        if (r.saved) recordCheckpoint(db, runId, r.epoch, r.step);
+      }
+    };
+    const outcome = await runInWorker(request(set, config, folder, o.checkpointEvery), onReport, run.signal);
+    metrics.flush();
+    if (outcome === 'cancelled') throw new CancelledError();
+    finishRun(db, runId, 'done');
+    return summary(store, runId, o, set);
+  } catch (err) {
+    if (db.open) {
+      metrics.flush();
+      const cancelled = err instanceof CancelledError || run.signal.aborted;
+      finishRun(db, runId, cancelled ? 'cancelled' : 'failed', cancelled ? null : (err as Error).message ?? String(err));
+      pruneCheckpoints(folder, new Set(checkpointsOf(db, runId).map((c) => c.epoch)));
+    }
+    throw err;
+  } finally {
+    clearInterval(flusher);
+  }
+}

@@ -1,0 +1,175 @@
+// The Models page's channels through the real dispatch, on real project files and real
+// ONNX training (tiny configurations): train → run, curves and loadable checkpoints;
+// re-align → a scored model alignment that keeps gold and honours rejections; cancel;
+// delete; bad input; a run an app crash left 'running'.
+import { existsSync, writeFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import type { JobEvent } from '../../../src/shared/api.ts';
+import type { ModelsResults } from '../../../src/shared/models-api.ts';
+import { createContext } from '../../../src/main/api/create-context.ts';
+import { dispatch } from '../../../src/main/api/dispatch.ts';
+import type { AppContext } from '../../../src/main/api/context.ts';
+import { loadNeuralModel } from '../../../src/main/align/neural/saved.ts';
+import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
+import { ProjectStore } from '../../../src/main/store/project-store.ts';
+import { checkpointDir, runDir } from '../../../src/main/train/run-files.ts';
+import { project, sure } from '../editor/fixture.ts';
+import { syntheticCorpus } from '../neural/synthetic.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+
+const dir = tempDir('mekong-models-');
+const tiny = { dim: 16, batchSize: 8, lr: 1e-2 };
+
+/** A 16-pair project: pairs 0–3 train with gold, 12–15 dev (with gold when `devGold`). */
+function setup(devGold = true) {
+  const c = syntheticCorpus(16, 12);
+  const { store, ids } = project(dir, c.src.map((s, k) => [s.join(' '), c.tgt[k].join(' ')]));
+  const gold = goldAlignmentOf(store.db, 'anna');
+  const insert = linkInserter(store.db, gold);
+  const withGold = devGold ? [0, 1, 2, 3, 12, 13, 14, 15] : [0, 1, 2, 3];
+  store.db.transaction(() => withGold.forEach((k) => insert(ids[k], c.gold[k].map((l) => sure(l.s, l.t)))))();
+  store.db.prepare(`UPDATE pairs SET split = 'dev' WHERE id >= ?`).run(ids[12]);
+  const events: JobEvent[] = [];
+  const ctx: AppContext = { ...createContext('browser', 'anna', dir), store };
+  ctx.jobs.onEvent((e) => events.push(e));
+  return { ctx, store, ids, corpus: c, events };
+}
+
+async function call<C extends keyof ModelsResults>(ctx: AppContext, channel: C, input: unknown): Promise<ModelsResults[C]> {
+  const r = await dispatch(ctx, channel, input);
+  if (!r.ok) throw new Error(r.error.error);
+  return r.value as ModelsResults[C];
+}
+
+async function failure(ctx: AppContext, channel: string, input: unknown): Promise<string> {
+  const r = await dispatch(ctx, channel, input);
+  expect(r).toMatchObject({ ok: false, error: { kind: 'input' } });
+  return r.ok ? '' : r.error.error;
+}
+
+async function outcome(events: JobEvent[], jobId: string): Promise<JobEvent> {
+  for (;;) {
+    const e = events.find((x) => x.jobId === jobId && x.type !== 'job.progress');
+    if (e) return e;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('models channels', () => {
+  test('train: run done, curves, checkpoints on disk; re-align keeps gold, drops rejected, ranks the queue', async () => {
+    const { ctx, store, ids, events } = setup();
+    const started = await call(ctx, 'models.train', { epochs: 2, ...tiny });
+    expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.done', message: expect.stringMatching(/best dev AER/) });
+    const progress = events.filter((e) => e.type === 'job.progress');
+    expect(progress.at(-1)).toMatchObject({ message: expect.stringMatching(/^epoch 2\/2 · loss \d+\.\d\d · [\d.]+ steps\/s · ETA \d+s$/) });
+
+    const { models, methods } = await call(ctx, 'models.list', {});
+    expect(methods).toEqual(['bilstm-ctl', 'bilstm']);
+    const run = models[0].runs[0];
+    expect(models[0]).toMatchObject({ id: started.modelId, kind: 'bilstm-ctl' });
+    expect(run).toMatchObject({ id: started.runId, state: 'done', error: null, pairs: 16, goldPairs: 4, pseudoPairs: 0, evalPairs: 4, jobId: null });
+    expect(run.config).toMatchObject({ epochs: 2, dim: 16, weights: { base: 0.8, awp: 0.1, wtr: 0.1 } });
+    expect(run.checkpoints.map((c) => c.epoch)).toEqual([1, 2]);
+    for (const c of run.checkpoints) {
+      expect(c.aer).toBeGreaterThanOrEqual(0);
+      expect(c.aer).toBeLessThanOrEqual(1);
+      expect(c.loss).toBeGreaterThan(0);
+      expect(loadNeuralModel(checkpointDir(runDir(store.path, run.id), c.epoch)).dims.dim).toBe(16);
+    }
+    const { points } = await call(ctx, 'models.metrics', { runId: run.id });
+    const named = (n: string) => points.filter((p) => p.name === n);
+    expect(named('loss').length).toBe(run.checkpoints[1].step);
+    expect(named('epoch_loss').map((p) => p.step)).toEqual(run.checkpoints.map((c) => c.step));
+    for (const n of ['aer', 'precision', 'recall']) expect(named(n)).toHaveLength(2);
+
+    store.db.prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 0, 0, 'anna', 'now')`).run(ids[5]);
+    const gold0 = store.getPair(ids[0]).alignments[0].links;
+    const { jobId } = await call(ctx, 'models.realign', { runId: run.id, epoch: 1 });
+    expect(await outcome(events, jobId)).toMatchObject({ type: 'job.done', message: expect.stringMatching(/re-aligned 16 pairs with bilstm-ctl run \d+ · epoch 1 \+ gdfa/) });
+    const alignment = store.info().alignments.find((a) => a.origin === 'model')!;
+    expect(alignment.name).toBe(`bilstm-ctl run ${run.id} · epoch 1 + gdfa`);
+    expect(store.db.prepare(`SELECT model_id, run_id FROM alignments WHERE id = ?`).get(alignment.id)).toEqual({ model_id: started.modelId, run_id: run.id });
+    const linksOf = (k: number) => store.getPair(ids[k]).alignments.find((a) => a.alignmentId === alignment.id)?.links ?? [];
+    for (const g of gold0) expect(linksOf(0)).toContainEqual({ s: g.s, t: g.t, kind: 'sure', score: 1 });
+    expect(linksOf(5)).not.toContainEqual(expect.objectContaining({ s: 0, t: 0 }));
+    for (let k = 0; k < 16; k++) for (const l of linksOf(k)) expect(l.score).toBeGreaterThanOrEqual(0);
+    const queue = await dispatch(ctx, 'queue.list', { alignmentId: alignment.id, offset: 0, limit: 20 });
+    expect(queue).toMatchObject({ ok: true, value: { total: 16 } });
+    expect((await call(ctx, 'models.list', {})).models[0].runs[0].alignmentIds).toEqual([alignment.id]);
+
+    expect(await call(ctx, 'models.delete', { modelId: started.modelId })).toBeNull();
+    expect((await call(ctx, 'models.list', {})).models).toEqual([]);
+    expect(existsSync(runDir(store.path, run.id))).toBe(false);
+    expect(store.db.prepare(`SELECT model_id, run_id FROM alignments WHERE id = ?`).get(alignment.id)).toEqual({ model_id: null, run_id: null });
+    expect(store.db.prepare(`SELECT count(*) AS n FROM metrics`).get()).toEqual({ n: 0 });
+    store.close();
+  }, 120_000);
+
+  test('without dev gold the evaluation curve is empty and checkpoints have no AER', async () => {
+    const { ctx, store, events } = setup(false);
+    const started = await call(ctx, 'models.train', { epochs: 2, checkpointEvery: 5, method: 'bilstm', ...tiny });
+    expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.done' });
+    const run = (await call(ctx, 'models.list', {})).models[0].runs[0];
+    expect(run).toMatchObject({ evalPairs: 0, goldPairs: 4, config: { ctlWeight: 0 } });
+    expect(run.checkpoints).toEqual([expect.objectContaining({ epoch: 2, aer: null, precision: null, recall: null })]);
+    const { points } = await call(ctx, 'models.metrics', { runId: run.id });
+    expect(points.filter((p) => p.name === 'aer')).toEqual([]);
+    expect(points.filter((p) => p.name === 'epoch_loss')).toHaveLength(2);
+    store.close();
+  }, 120_000);
+
+  test('cancel mid-run: cancelled, delete refused while training, project intact', async () => {
+    const { ctx, store, events } = setup();
+    const started = await call(ctx, 'models.train', { epochs: 200, ...tiny });
+    while (!events.some((e) => e.type === 'job.progress')) await new Promise((r) => setTimeout(r, 50));
+    expect((await call(ctx, 'models.list', {})).models[0].runs[0]).toMatchObject({ state: 'running', jobId: started.jobId });
+    expect(await failure(ctx, 'models.delete', { modelId: started.modelId })).toMatch(/in use by a training job/);
+    await dispatch(ctx, 'jobs.cancel', { jobId: started.jobId });
+    expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.cancelled' });
+    const run = (await call(ctx, 'models.list', {})).models[0].runs[0];
+    expect(run).toMatchObject({ state: 'cancelled', error: null, jobId: null });
+    expect(run.finishedAt).not.toBeNull();
+    const path = store.path;
+    store.close();
+    const again = ProjectStore.open(path);
+    expect(again.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(again.info().pairs).toBe(16);
+    again.close();
+  }, 120_000);
+
+  test('a failing run is marked failed with its error; a run left running by a crash fails at the next open', async () => {
+    const { ctx, store, events } = setup();
+    writeFileSync(`${store.path}.models`, 'not a folder');
+    const started = await call(ctx, 'models.train', { epochs: 1, ...tiny });
+    expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.failed' });
+    const run = (await call(ctx, 'models.list', {})).models[0].runs[0];
+    expect(run.state).toBe('failed');
+    expect(run.error).toMatch(/ENOTDIR|EEXIST|not a directory/i);
+    store.db.prepare(`UPDATE training_runs SET state = 'running', error = NULL, finished_at = NULL`).run();
+    const path = store.path;
+    store.close();
+    const again = ProjectStore.open(path);
+    expect(again.db.prepare(`SELECT state, error FROM training_runs`).get()).toEqual({ state: 'failed', error: expect.stringMatching(/stopped/) });
+    again.close();
+  }, 120_000);
+
+  test('bad input is a clear error', async () => {
+    const noProject = createContext('browser', 'anna', dir);
+    expect(await failure(noProject, 'models.list', {})).toMatch(/no project is open/);
+    expect(await failure(noProject, 'models.train', {})).toMatch(/no project is open/);
+    const empty = { ...noProject, store: project(dir, []).store };
+    expect(await failure(empty, 'models.train', {})).toMatch(/no sentence pairs/);
+    expect(await failure(empty, 'models.metrics', { runId: 42 })).toMatch(/no training run 42/);
+    expect(await failure(empty, 'models.realign', { runId: 42 })).toMatch(/no training run 42/);
+    expect(await failure(empty, 'models.delete', { modelId: 42 })).toMatch(/no model 42/);
+    expect(await failure(empty, 'models.train', { method: 'giza' })).toMatch(/method/);
+    const { ctx, store } = setup();
+    expect(await failure(ctx, 'models.train', { pseudoAlignmentId: 99 })).toMatch(/no alignment 99/);
+    store.db.prepare(`INSERT INTO models (id, name, kind, created_at) VALUES (7, 'm', 'bilstm-ctl', 'now')`).run();
+    store.db.prepare(`INSERT INTO training_runs (id, model_id, state, started_at) VALUES (8, 7, 'failed', 'now')`).run();
+    expect(await failure(ctx, 'models.realign', { runId: 8 })).toMatch(/run 8 has no checkpoint \(saved epochs: none yet\)/);
+    expect(await failure(ctx, 'models.realign', { runId: 8, sym: 'nope' })).toMatch(/unknown symmetrisation/);
+    empty.store.close();
+    store.close();
+  });
+});
