@@ -1,5 +1,6 @@
-// One long-running job as the UI follows it (an import or an export): started through
-// a channel that answers with a job id, then driven by that job's pushed events.
+// One long-running job as the UI follows it (an import, an export, a training run): started
+// through a channel that answers with a job id (or already running, then followed by its id),
+// then driven by that job's pushed events.
 // Events that arrive before the id does (a job can fail at once) are kept and replayed.
 import type { JobEvent, MekongApi } from '../../../shared/api.ts';
 import { errorMessage } from '../api/api-error.ts';
@@ -37,6 +38,15 @@ export class JobState {
     } catch (err) {
       this.finish('failed', errorMessage(err));
     }
+  }
+
+  /** Follows a job started elsewhere (a training run the server lists as running) from its next event on. */
+  follow(jobId: string, onDone?: () => void): void {
+    this.reset();
+    this.onDone = onDone;
+    this.jobId = jobId;
+    this.phase = 'running';
+    this.unsubscribe = this.api.onEvent((e) => this.apply(e));
   }
 
   async cancel(): Promise<void> {

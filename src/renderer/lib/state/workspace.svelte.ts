@@ -1,20 +1,31 @@
 // Which part of the project screen is shown (the pair list, the editor, the review
-// queue, the lexicon or the agreement report) and the one editor they all open pairs in.
-// The list and the queue each hand the editor their own "next pair" for Enter.
+// queue, the lexicon, the agreement report or the models) and the one editor they all open
+// pairs in. The list and the queue each hand the editor their own "next pair" for Enter.
+// The queue's state lives here so other views can open it on a chosen model alignment.
 import type { MekongApi, PairFilter } from '../../../shared/api.ts';
 import { EditorState, type NextPair } from './editor.svelte.ts';
+import { QueueState } from './queue.svelte.ts';
 
-export type View = 'pairs' | 'editor' | 'queue' | 'lexicon' | 'agreement';
+export type View = 'pairs' | 'editor' | 'queue' | 'lexicon' | 'agreement' | 'models';
 
 export class WorkspaceState {
   view = $state<View>('pairs');
   readonly editor: EditorState;
+  readonly queue: QueueState;
 
   constructor(
     private readonly api: MekongApi,
     onEdited: () => void,
   ) {
     this.editor = new EditorState(api, onEdited);
+    this.queue = new QueueState(api);
+  }
+
+  /** Shows the review queue ranked by uncertainty under model alignment `alignmentId` (the view loads it). */
+  openQueue(alignmentId: number): void {
+    this.queue.alignmentId = alignmentId;
+    this.queue.versusId = null;
+    this.view = 'queue';
   }
 
   /** Opens a pair in the editor; Enter then walks `next` (default: id order under `filter`). */

@@ -1,0 +1,77 @@
+// The "Train…" form's state: every TrainOptions field as the form edits it (numbers are
+// null while their input is empty), prefilled with the neural aligner's defaults, and its
+// validation. Limits come from the contract's schema (one source of truth); its issues
+// are turned into one short message per field, shown beside that field.
+import type { z } from 'zod';
+import { trainMethods, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
+
+export type TrainMethod = (typeof trainMethods)[number];
+export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'threshold' | 'checkpointEvery';
+export type FieldErrors = Partial<Record<NumberField | 'name' | 'weights', string>>;
+
+/** The aligner's defaults (src/main/align/neural/train.ts) and seed 000's objective weights. */
+export const TRAIN_DEFAULTS: Record<NumberField, number> = {
+  epochs: 20, base: 0.8, awp: 0.1, wtr: 0.1, ctlWeight: 1, temperature: 0.5,
+  dim: 128, lr: 0.005, batchSize: 32, threshold: 0.9, checkpointEvery: 1,
+};
+
+const WEIGHT_FIELDS = ['base', 'awp', 'wtr'] as const;
+
+/** "at least 1", "a whole number", … from one schema issue. */
+function describe(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_small': return issue.inclusive ? `at least ${issue.minimum}` : `more than ${issue.minimum}`;
+    case 'too_big': return issue.inclusive ? `at most ${issue.maximum}` : `less than ${issue.maximum}`;
+    case 'not_multiple_of': return `a multiple of ${issue.divisor}`;
+    case 'invalid_type': return issue.expected === 'int' ? 'a whole number' : 'a number';
+    default: return issue.message;
+  }
+}
+
+export class TrainFormState {
+  name = $state('');
+  method = $state<TrainMethod>(trainMethods[0]);
+  values = $state<Record<NumberField, number | null>>({ ...TRAIN_DEFAULTS });
+  useGold = $state(true);
+  useRejected = $state(true);
+  /** A model alignment whose confident links supervise pairs without gold; null: none. */
+  pseudoAlignmentId = $state<number | null>(null);
+
+  /** The options to send, or the message of each field in the way. */
+  readonly checked: { options: TrainOptions; errors: null } | { options: null; errors: FieldErrors } = $derived.by(() => this.check());
+  readonly errors: FieldErrors = $derived(this.checked.errors ?? {});
+
+  /** Whether a field counts: the contrastive ones with bilstm-ctl, the threshold with pseudo-labels. */
+  uses(field: NumberField): boolean {
+    if (field === 'ctlWeight' || field === 'temperature') return this.method === 'bilstm-ctl';
+    if (field === 'threshold') return this.pseudoAlignmentId !== null;
+    return true;
+  }
+
+  private check(): { options: TrainOptions; errors: null } | { options: null; errors: FieldErrors } {
+    const errors: FieldErrors = {};
+    const v = this.values;
+    for (const [field, value] of Object.entries(v) as [NumberField, number | null][]) {
+      if (this.uses(field) && (value === null || !Number.isFinite(value))) errors[field] = 'required';
+    }
+    if (WEIGHT_FIELDS.every((w) => v[w] === 0)) errors.weights = 'at least one objective weight must be above 0';
+    const n = (field: NumberField) => v[field] ?? Number.NaN;
+    const parsed = trainOptionsSchema.safeParse({
+      ...(this.name.trim() ? { name: this.name.trim() } : {}),
+      method: this.method,
+      epochs: n('epochs'),
+      weights: { base: n('base'), awp: n('awp'), wtr: n('wtr') },
+      ...(this.uses('ctlWeight') ? { ctlWeight: n('ctlWeight'), temperature: n('temperature') } : {}),
+      dim: n('dim'), lr: n('lr'), batchSize: n('batchSize'),
+      useGold: this.useGold, useRejected: this.useRejected,
+      ...(this.uses('threshold') ? { pseudoAlignmentId: this.pseudoAlignmentId, threshold: n('threshold') } : {}),
+      checkpointEvery: n('checkpointEvery'),
+    });
+    for (const issue of parsed.error?.issues ?? []) {
+      const field = String(issue.path[issue.path.length - 1]) as NumberField | 'name';
+      errors[field] ??= describe(issue);
+    }
+    if (parsed.success && !Object.keys(errors).length) return { options: parsed.data, errors: null };
+    return { options: null, errors };
+  }
+}
