@@ -1,24 +1,24 @@
 // Worker thread of the Models page's jobs (ONNX sessions block their thread): given one
 // request (neural-protocol.ts) it either trains a run — reporting every step, saving a
 // checkpoint every `checkpointEvery` epochs and at the last, scoring each checkpoint on
-// the evaluation pairs — or aligns pairs with a saved checkpoint. It ends with one
-// 'done', 'cancelled' or 'error' report.
+// the evaluation pairs (CSLS + gdfa) — or aligns pairs with a saved checkpoint. It ends
+// with one 'done', 'cancelled' or 'error' report.
 import { parentPort } from 'node:worker_threads';
 import type { Link } from '../../shared/domain.ts';
-import { embedPairs, extractLinks } from '../align/neural/aligner.ts';
+import { extractLinks } from '../align/neural/aligner.ts';
 import { loadNeuralModel, saveNeuralModel } from '../align/neural/saved.ts';
 import { makeBatches, type NeuralModel, trainNeural } from '../align/neural/train.ts';
 import { type AerScore, scoreAer } from '../eval/aer.ts';
 import { Rng } from '../nn/index.ts';
 import { type AlignRequest, isCancelled, type TrainRequest, type WorkerReport, type WorkerRequest } from './neural-protocol.ts';
+import { Embedder } from './embedder.ts';
 import { checkpointDir, writeAtomically } from './run-files.ts';
 
-const ALIGN_CHUNK = 4000;
 const post = (r: WorkerReport) => parentPort!.postMessage(r);
 
-async function score(model: NeuralModel, ev: TrainRequest['eval']): Promise<AerScore | null> {
+async function score(embedder: Embedder, model: NeuralModel, ev: TrainRequest['eval']): Promise<AerScore | null> {
   if (!ev.src.length) return null;
-  const links = extractLinks(await embedPairs(model, ev.src, ev.tgt), 'gdfa');
+  const links = extractLinks(await embedder.embed(model, ev.src, ev.tgt), 'gdfa');
   return scoreAer(ev.gold, links.map((ls) => ls.map((l): [number, number] => [l.s, l.t])));
 }
 
@@ -26,6 +26,7 @@ async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
   const c = r.config;
   post({ type: 'plan', stepsPerEpoch: makeBatches(r.data, c, new Rng(c.seed)).length, epochs: c.epochs });
   const abort = new AbortController();
+  const embedder = new Embedder();
   let steps = 0;
   try {
     await trainNeural(r.data, c, {
@@ -38,7 +39,7 @@ async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
         const epoch = e + 1;
         const saved = epoch % r.checkpointEvery === 0 || epoch === c.epochs;
         if (saved) writeAtomically(checkpointDir(r.runFolder, epoch), (tmp) => saveNeuralModel(tmp, model));
-        const s = saved && !isCancelled(r.cancel) ? await score(model, r.eval) : null;
+        const s = saved && !isCancelled(r.cancel) ? await score(embedder, model, r.eval) : null;
         post({ type: 'epoch', epoch, step: steps, loss, saved, score: s });
         if (isCancelled(r.cancel)) abort.abort();
       },
@@ -47,22 +48,33 @@ async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
   } catch (err) {
     if (abort.signal.aborted) return 'cancelled';
     throw err;
+  } finally {
+    await embedder.release();
   }
 }
 
 async function align(r: AlignRequest): Promise<'done' | 'cancelled'> {
   const model = loadNeuralModel(r.modelDir);
-  const links: Link[][] = r.src.map(() => []);
   const todo = r.src.flatMap((s, k) => (s.length && r.tgt[k].length ? [k] : []));
-  for (let i = 0; i < todo.length; i += ALIGN_CHUNK) {
-    if (isCancelled(r.cancel)) return 'cancelled';
-    const ks = todo.slice(i, i + ALIGN_CHUNK);
-    const found = extractLinks(await embedPairs(model, ks.map((k) => r.src[k]), ks.map((k) => r.tgt[k])), r.sym);
-    ks.forEach((k, n) => (links[k] = found[n]));
-    post({ type: 'aligned', done: Math.min(i + ALIGN_CHUNK, todo.length), total: todo.length });
+  const embedder = new Embedder();
+  const cancelled = new Error('cancelled');
+  try {
+    post({ type: 'aligned', done: 0, total: todo.length });
+    const e = await embedder.embed(model, todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k]), (done) => {
+      if (isCancelled(r.cancel)) throw cancelled;
+      post({ type: 'aligned', done, total: todo.length });
+    });
+    const found = extractLinks(e, r.sym);
+    const links: Link[][] = r.src.map(() => []);
+    todo.forEach((k, n) => (links[k] = found[n]));
+    post({ type: 'links', links });
+    return 'done';
+  } catch (err) {
+    if (err === cancelled) return 'cancelled';
+    throw err;
+  } finally {
+    await embedder.release();
   }
-  post({ type: 'links', links });
-  return 'done';
 }
 
 parentPort!.once('message', (r: WorkerRequest) => {

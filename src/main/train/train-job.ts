@@ -46,8 +46,10 @@ export async function trainRun(store: ProjectStore, runId: number, o: TrainOptio
     setRunSetup(db, runId, completed(o, config), set.stats);
     let meter = new StepMeter(1, o.epochs);
     const onReport = (r: WorkerReport) => {
-      if (r.type === 'plan') meter = new StepMeter(r.stepsPerEpoch, r.epochs);
-      else if (r.type === 'step') {
+      if (r.type === 'plan') {
+        meter = new StepMeter(r.stepsPerEpoch, r.epochs);
+        run.progress(0, meter.total, `epoch 1/${r.epochs} · building the model`);
+      } else if (r.type === 'step') {
         metrics.add('loss', r.step, r.loss);
         run.progress(r.step, meter.total, meter.step(r.step, r.loss));
       } else if (r.type === 'epoch') {

@@ -2,7 +2,7 @@
 // ONNX training (tiny configurations): train → run, curves and loadable checkpoints;
 // re-align → a scored model alignment that keeps gold and honours rejections; cancel;
 // delete; bad input; a run an app crash left 'running'.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import type { JobEvent } from '../../../src/shared/api.ts';
 import type { ModelsResults } from '../../../src/shared/models-api.ts';
@@ -121,14 +121,19 @@ describe('models channels', () => {
   test('cancel mid-run: cancelled, delete refused while training, project intact', async () => {
     const { ctx, store, events } = setup();
     const started = await call(ctx, 'models.train', { epochs: 200, ...tiny });
-    while (!events.some((e) => e.type === 'job.progress')) await new Promise((r) => setTimeout(r, 50));
-    expect((await call(ctx, 'models.list', {})).models[0].runs[0]).toMatchObject({ state: 'running', jobId: started.jobId });
+    const running = async () => (await call(ctx, 'models.list', {})).models[0].runs[0];
+    while (!(await running()).checkpoints.length) await new Promise((r) => setTimeout(r, 50));
+    expect(await running()).toMatchObject({ state: 'running', jobId: started.jobId });
     expect(await failure(ctx, 'models.delete', { modelId: started.modelId })).toMatch(/in use by a training job/);
     await dispatch(ctx, 'jobs.cancel', { jobId: started.jobId });
     expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.cancelled' });
     const run = (await call(ctx, 'models.list', {})).models[0].runs[0];
     expect(run).toMatchObject({ state: 'cancelled', error: null, jobId: null });
     expect(run.finishedAt).not.toBeNull();
+    const saved = run.checkpoints.map((c) => `epoch-${c.epoch}`);
+    expect(saved.length).toBeGreaterThan(0);
+    expect(readdirSync(runDir(store.path, run.id)).sort()).toEqual(saved.sort());
+    expect(loadNeuralModel(checkpointDir(runDir(store.path, run.id), run.checkpoints[0].epoch)).dims.dim).toBe(16);
     const path = store.path;
     store.close();
     const again = ProjectStore.open(path);

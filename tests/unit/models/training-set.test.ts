@@ -1,0 +1,53 @@
+// What a run trains and is evaluated on (train/project-data.ts), and its progress line
+// (train/step-meter.ts): gold of train pairs supervises, dev/test gold is held out with its
+// pair's rejected and pseudo links, pseudo links count from the threshold up.
+import { describe, expect, test } from 'vitest';
+import { trainOptionsSchema } from '../../../src/shared/models-api.ts';
+import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
+import { trainingSet } from '../../../src/main/train/project-data.ts';
+import { formatDuration, StepMeter } from '../../../src/main/train/step-meter.ts';
+import { model, possible, project, sure } from '../editor/fixture.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+
+const dir = tempDir('mekong-training-set-');
+
+describe('training set', () => {
+  test('supervision, hard negatives and the evaluation set', () => {
+    const { store, ids } = project(dir, [['A b', 'x y'], ['a c', 'x z'], ['b', 'y'], ['c', 'z']]);
+    const insert = linkInserter(store.db, goldAlignmentOf(store.db, 'anna'));
+    const other = linkInserter(store.db, goldAlignmentOf(store.db, 'ben'));
+    store.db.transaction(() => {
+      insert(ids[0], [sure(0, 0)]);
+      other(ids[0], [possible(0, 0), possible(1, 1)]);
+      insert(ids[3], [sure(0, 0)]);
+    })();
+    store.db.prepare(`UPDATE pairs SET split = 'test' WHERE id = ?`).run(ids[3]);
+    const reject = store.db.prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 0, 0, 'anna', 'now')`);
+    reject.run(ids[1]);
+    reject.run(ids[3]);
+    const pseudo = model(store, ids, [[[0, 0, 0.95]], [[0, 0, 0.95], [1, 1, 0.5]], [[0, 0, 0.9]], [[0, 0, 1]]]);
+    const set = trainingSet(store.db, trainOptionsSchema.parse({ pseudoAlignmentId: pseudo }));
+    expect(set.corpus.src[0]).toEqual(['a', 'b']);
+    expect(set.supervision).toEqual([[{ s: 0, t: 0 }, { s: 1, t: 1 }], [{ s: 0, t: 0 }], [{ s: 0, t: 0 }], undefined]);
+    expect(set.rejected).toEqual([undefined, [{ s: 0, t: 0 }], undefined, undefined]);
+    expect(set.evalIndex).toEqual([3]);
+    expect(set.evalGold).toEqual([{ sure: [[0, 0]], possible: [] }]);
+    expect(set.stats).toEqual({ pairs: 4, goldPairs: 1, pseudoPairs: 2, evalPairs: 1 });
+    const noGold = trainingSet(store.db, trainOptionsSchema.parse({ useGold: false, useRejected: false, lowercase: false }));
+    expect(noGold.corpus.src[0]).toEqual(['A', 'b']);
+    expect(noGold.supervision.every((l) => l === undefined)).toBe(true);
+    expect(noGold.rejected.every((l) => l === undefined)).toBe(true);
+    store.close();
+  });
+});
+
+test('progress line: epoch, epoch mean loss, speed over recent steps, ETA', () => {
+  let now = 0;
+  const meter = new StepMeter(10, 3, () => now);
+  expect(meter.step(1, 4)).toBe('epoch 1/3 · loss 4.00');
+  now = 500;
+  expect(meter.step(2, 2)).toBe('epoch 1/3 · loss 3.00 · 2.0 steps/s · ETA 14s');
+  for (let s = 3; s <= 11; s++) meter.step(s, 1);
+  expect(meter.step(12, 3)).toMatch(/^epoch 2\/3 · loss 2\.00 · /);
+  expect([formatDuration(59.6), formatDuration(80), formatDuration(3725)]).toEqual(['1m00s', '1m20s', '1h02m']);
+});
