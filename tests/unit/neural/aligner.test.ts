@@ -12,7 +12,7 @@ const config = { dim: 32, epochs: 12, batchSize: 24, merges: 10, lr: 1e-2 };
 describe('bilstm-ctl on a generated corpus', () => {
   test('trains, aligns and builds a lexicon', async () => {
     const losses: number[] = [];
-    const r = await alignNeural(corpus, config, { onEpoch: (_, l) => losses.push(l) });
+    const r = await alignNeural(corpus, config, { onEpoch: (_, l) => void losses.push(l) });
     expect(losses[losses.length - 1]).toBeLessThan(losses[0] * 0.7);
     const trainedAer = aer(r.links, corpus.gold);
     console.info(`neural: synthetic AER ${trainedAer.toFixed(3)}, loss ${losses[0].toFixed(2)} → ${losses[losses.length - 1].toFixed(2)}`);
