@@ -2,7 +2,8 @@
 // reports go to `onReport` as they arrive; the job's AbortSignal sets the shared cancel
 // flag (the worker stops at its next step) and, should the worker not stop within
 // CANCEL_GRACE_MS, terminates it. A worker that throws, crashes or exits early rejects
-// with its error. The thread is always terminated at the end.
+// with its error. The thread is always terminated, and gone, before the outcome settles
+// (so no checkpoint is still being written when the job tidies the run's folder).
 import { spawnWorker } from '../jobs/spawn-worker.ts';
 import { setCancelled, type WorkerReport, type WorkerRequest } from './neural-protocol.ts';
 
@@ -32,9 +33,9 @@ export function runInWorker(request: WorkerRequest, onReport: (r: WorkerReport) 
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
   worker.postMessage(request);
-  return outcome.finally(() => {
+  return outcome.finally(async () => {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
-    void worker.terminate();
+    await worker.terminate();
   });
 }
