@@ -66,8 +66,13 @@ export function runsOfModel(db: Db, modelId: number): RunRow[] {
   return db.prepare(`SELECT * FROM training_runs WHERE model_id = ? ORDER BY id`).all(modelId) as RunRow[];
 }
 
-/** Buffers metric points; `flush` writes them in one transaction (a point written twice keeps the last value). */
-export function metricWriter(db: Db, runId: number): { add(name: string, step: number, value: number): void; flush(): void } {
+/** Buffers metric points; `flush` writes them in one transaction (a point written twice keeps the last value) or, failing, keeps them. */
+export interface MetricWriter {
+  add(name: string, step: number, value: number): void;
+  flush(): void;
+}
+
+export function metricWriter(db: Db, runId: number): MetricWriter {
   const insert = db.prepare(`INSERT OR REPLACE INTO metrics (run_id, step, name, value) VALUES (?, ?, ?, ?)`);
   const write = db.transaction((points: MetricPoint[]) => {
     for (const p of points) insert.run(runId, p.step, p.name, p.value);
@@ -79,7 +84,12 @@ export function metricWriter(db: Db, runId: number): { add(name: string, step: n
       if (!buffer.length) return;
       const points = buffer;
       buffer = [];
-      write(points);
+      try {
+        write(points);
+      } catch (err) {
+        buffer = points.concat(buffer);
+        throw err;
+      }
     },
   };
 }

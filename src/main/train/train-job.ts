@@ -8,7 +8,8 @@ import type { NeuralConfig } from '../align/neural/train.ts';
 import { CancelledError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import type { ProjectStore } from '../store/project-store.ts';
-import { bestCheckpoint, checkpointsOf, finishRun, metricWriter, recordCheckpoint, setRunSetup } from '../store/training-runs.ts';
+import type { Db } from '../store/database.ts';
+import { bestCheckpoint, checkpointsOf, finishRun, metricWriter, type MetricWriter, recordCheckpoint, setRunSetup } from '../store/training-runs.ts';
 import { completed, neuralConfig } from './neural-options.ts';
 import { cancelFlag, type TrainRequest, type WorkerReport } from './neural-protocol.ts';
 import { trainingSet, type TrainingSet } from './project-data.ts';
@@ -33,12 +34,23 @@ function summary(store: ProjectStore, runId: number, o: TrainOptions, set: Train
   return `trained ${o.method} run ${runId}: ${o.epochs} epochs on ${set.stats.pairs} pairs (${set.stats.goldPairs} with gold)${evalPart}`;
 }
 
+/** A timer flushing `metrics`; a flush that fails (the project locked past its busy timeout) keeps its points for the next. */
+function flushEvery(db: Db, metrics: MetricWriter): ReturnType<typeof setInterval> {
+  return setInterval(() => {
+    try {
+      if (db.open) metrics.flush();
+    } catch {
+      // retried at the next tick; the job's last flush reports a lasting failure
+    }
+  }, FLUSH_MS);
+}
+
 /** Runs the job for a run created by createModelRun; returns a one-line summary. */
 export async function trainRun(store: ProjectStore, runId: number, o: TrainOptions, run: { progress: Progress; signal: AbortSignal }): Promise<string> {
   const db = store.db;
   const folder = runDir(store.path, runId);
   const metrics = metricWriter(db, runId);
-  const flusher = setInterval(() => db.open && metrics.flush(), FLUSH_MS);
+  const flusher = flushEvery(db, metrics);
   try {
     const set = trainingSet(db, o);
     const supervised = [...set.supervision, ...set.rejected].some((l) => l?.length);
