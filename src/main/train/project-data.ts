@@ -10,6 +10,7 @@ import type { AlignedPair } from '../eval/pharaoh.ts';
 import { UserError } from '../errors.ts';
 import type { Db } from '../store/database.ts';
 import { iteratePairRows, offsetsOf } from '../store/pairs.ts';
+import type { RunStats } from '../store/training-runs.ts';
 
 type Links = { s: number; t: number }[];
 
@@ -27,7 +28,7 @@ export interface TrainingSet {
   /** indices into corpus of the evaluation pairs, and their gold */
   evalIndex: number[];
   evalGold: AlignedPair[];
-  stats: { pairs: number; goldPairs: number; pseudoPairs: number; evalPairs: number };
+  stats: RunStats;
 }
 
 function tokenTexts(text: string, blob: Buffer, lowercase: boolean): string[] {
@@ -88,7 +89,7 @@ export function rejectedByPair(db: Db, ids: number[]): (Links | undefined)[] {
 }
 
 /** Links of an alignment scoring at least `threshold` (a link without a score counts as certain). */
-export function confidentLinks(db: Db, ids: number[], alignmentId: number, threshold: number): (Links | undefined)[] {
+function confidentLinks(db: Db, ids: number[], alignmentId: number, threshold: number): (Links | undefined)[] {
   if (!db.prepare(`SELECT 1 FROM alignments WHERE id = ?`).get(alignmentId)) throw new UserError(`no alignment ${alignmentId} in this project`);
   return byPair(db, ids, `SELECT pair_id, s, t FROM links WHERE alignment_id = ? AND coalesce(score, 1) >= ?`, [alignmentId, threshold], pushLink);
 }

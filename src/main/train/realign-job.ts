@@ -19,7 +19,7 @@ import { runInWorker } from './worker-run.ts';
 const key = (s: number, t: number) => s * 0x100000 + t;
 
 /** Model links without the rejected ones, with the gold ones (score 1, the gold's kind) in place. */
-export function withCorrections(links: readonly Link[], gold: AlignedPair | undefined, rejected: readonly { s: number; t: number }[] | undefined): Link[] {
+function withCorrections(links: readonly Link[], gold: AlignedPair | undefined, rejected: readonly { s: number; t: number }[] | undefined): Link[] {
   const out = new Map<number, Link>();
   const no = new Set(rejected?.map((r) => key(r.s, r.t)));
   for (const l of links) if (!no.has(key(l.s, l.t))) out.set(key(l.s, l.t), l);
