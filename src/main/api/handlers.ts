@@ -33,7 +33,7 @@ function dialogs(ctx: AppContext): NonNullable<AppContext['dialogs']> {
 function replaceStore(ctx: AppContext, next: ProjectStore): void {
   if (ctx.jobs.active > 0) {
     next.close();
-    throw new UserError('wait for the running import or export to finish first');
+    throw new UserError('wait for the running job to finish, or cancel it, first');
   }
   ctx.store?.close();
   ctx.store = next;
@@ -60,6 +60,7 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     return store(ctx).info();
   },
   'project.close': (ctx) => {
+    if (ctx.jobs.active > 0) throw new UserError('wait for the running job to finish, or cancel it, before closing the project');
     ctx.store?.close();
     ctx.store = null;
     return null;

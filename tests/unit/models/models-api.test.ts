@@ -125,6 +125,7 @@ describe('models channels', () => {
     while (!(await running()).checkpoints.length) await new Promise((r) => setTimeout(r, 50));
     expect(await running()).toMatchObject({ state: 'running', jobId: started.jobId });
     expect(await failure(ctx, 'models.delete', { modelId: started.modelId })).toMatch(/in use by a training job/);
+    expect(await failure(ctx, 'project.close', {})).toMatch(/wait for the running job/);
     await dispatch(ctx, 'jobs.cancel', { jobId: started.jobId });
     expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.cancelled' });
     const run = (await call(ctx, 'models.list', {})).models[0].runs[0];
