@@ -16,6 +16,8 @@ export interface Series {
   color: string;
   points: CurvePoint[];
   style: 'line' | 'faint' | 'dots';
+  /** Mark each point of a line (per-epoch curves have few). */
+  markers?: boolean;
 }
 
 export interface ChartFrame {
@@ -63,8 +65,9 @@ export function drawCurves(g: SVGGElement, frame: ChartFrame, series: readonly S
   const bottom = frame.height - MARGIN.bottom;
   root.append('g').attr('class', 'grid').attr('transform', `translate(${MARGIN.left},0)`)
     .call(d3.axisLeft(s.y).ticks(5).tickSize(-(frame.width - MARGIN.left - MARGIN.right)).tickFormat(() => ''));
+  const steps = s.x.ticks(Math.max(2, Math.floor(frame.width / 90))).filter(Number.isInteger);
   root.append('g').attr('class', 'axis x').attr('transform', `translate(0,${bottom})`)
-    .call(d3.axisBottom(s.x).ticks(Math.max(2, Math.floor(frame.width / 90))).tickFormat(d3.format('~s')));
+    .call(d3.axisBottom(s.x).tickValues(steps).tickFormat(d3.format('~s')));
   root.append('g').attr('class', 'axis y').attr('transform', `translate(${MARGIN.left},0)`)
     .call(d3.axisLeft(s.y).ticks(5).tickFormat(d3.format('~g')));
   root.append('text').attr('class', 'axis-label').attr('x', (MARGIN.left + frame.width - MARGIN.right) / 2).attr('y', frame.height - 4)
@@ -74,12 +77,13 @@ export function drawCurves(g: SVGGElement, frame: ChartFrame, series: readonly S
 
   const line = d3.line<CurvePoint>().x((p) => s.x(p.x)).y((p) => s.y(p.y));
   for (const se of series) {
-    if (se.style === 'dots') {
-      root.append('g').attr('class', `series dots ${se.key}`).attr('data-series', se.key).selectAll('circle').data(se.points).join('circle')
-        .attr('cx', (p) => s.x(p.x)).attr('cy', (p) => s.y(p.y)).attr('r', 3.5).attr('fill', se.color);
-    } else {
+    if (se.style !== 'dots') {
       root.append('path').attr('class', `series ${se.style} ${se.key}`).attr('data-series', se.key).attr('data-points', se.points.length)
         .attr('fill', 'none').attr('stroke', se.color).attr('d', line(se.points));
+    }
+    if (se.style === 'dots' || se.markers) {
+      root.append('g').attr('class', `series dots ${se.key}`).attr('data-series', se.key).selectAll('circle').data(se.points).join('circle')
+        .attr('cx', (p) => s.x(p.x)).attr('cy', (p) => s.y(p.y)).attr('r', se.markers ? 2.5 : 3.5).attr('fill', se.color);
     }
   }
 }
