@@ -11,7 +11,7 @@ import { makeBatches, type NeuralModel, trainNeural } from '../align/neural/trai
 import { type AerScore, scoreAer } from '../eval/aer.ts';
 import { Rng } from '../nn/index.ts';
 import { type AlignRequest, isCancelled, type TrainRequest, type WorkerReport, type WorkerRequest } from './neural-protocol.ts';
-import { Embedder } from './embedder.ts';
+import { Embedder } from '../align/neural/embedder.ts';
 import { checkpointDir, writeAtomically } from './run-files.ts';
 
 const post = (r: WorkerReport) => parentPort!.postMessage(r);

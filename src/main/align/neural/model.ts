@@ -61,7 +61,7 @@ export function embed(s: Scope, x: 's' | 't', inp: SideInputs, d: ModelDims): Va
 }
 
 /** Each row's words in reverse order: y_b,i = x_b,rev_b,i (padding maps to position 0). */
-function reversed(x: Value, rev: Value): Value {
+export function reversed(x: Value, rev: Value): Value {
   return gatherElements(x, expandAs(unsqueeze(rev, [-1]), x), 1);
 }
 

@@ -5,5 +5,6 @@ export * from './matmul.ts';
 export * from './shape.ts';
 export * from './select.ts';
 export * from './random.ts';
+export * from './lstm-sequence.ts';
 export { unbroadcast, zerosLike } from './grad-helpers.ts';
 export * from './composite.ts';

@@ -1,13 +1,19 @@
-// Contextual embeddings of pairs under a model whose parameters change between calls (a
-// training run scored at each checkpoint): like align/neural/aligner.ts embedPairs, but
-// each bucket's compiled encoder program is kept for the next call (parameters are fed
-// at run time), so only the first checkpoint pays for compiling; `onBatch` reports pairs
-// done, so a long re-alignment shows progress.
-import type { PairEmbeddings } from '../align/neural/aligner.ts';
-import { buildNetwork } from '../align/neural/network.ts';
-import type { NeuralModel } from '../align/neural/train.ts';
-import { batchFeeds, bucketOf } from '../align/neural/vocab.ts';
-import { Program, type Tensor } from '../nn/index.ts';
+// Contextual embeddings of sentence pairs under a model (the inference encoder of
+// encoder.ts, one compiled program per bucket length): pairs are grouped by bucket and run
+// in batches. Programs are kept for the next call, with parameters fed at run time, so a
+// training run scored at every checkpoint compiles each bucket once; `onBatch` reports
+// pairs done, so a long re-alignment shows progress.
+import { Program, type Tensor } from '../../nn/index.ts';
+import { buildEncoder } from './encoder.ts';
+import type { NeuralModel } from './train.ts';
+import { batchFeeds, bucketOf } from './vocab.ts';
+
+export interface PairEmbeddings {
+  /** per pair, L2-normalised rows [I·D] and [J·D] */
+  src: Float32Array[];
+  tgt: Float32Array[];
+  dim: number;
+}
 
 const BATCH = 64;
 
@@ -21,8 +27,8 @@ export class Embedder {
   private async program(m: NeuralModel, T: number): Promise<Program> {
     let p = this.programs.get(T);
     if (!p) {
-      const net = buildNetwork(T, m.dims, m.config);
-      p = await Program.compile(net.graph, { us: net.us, ut: net.ut }, { device: 'cpu', threads: m.config.threads });
+      const enc = buildEncoder(T, m.dims, m.config.seed);
+      p = await Program.compile(enc.graph, { us: enc.us, ut: enc.ut }, { device: 'cpu', threads: m.config.threads });
       this.programs.set(T, p);
     }
     return p;
