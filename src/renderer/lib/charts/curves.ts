@@ -27,6 +27,8 @@ export interface ChartFrame {
   yLabel: string;
   /** Fixed y domain (rates in [0, 1]); otherwise the data's extent, padded. */
   yDomain?: [number, number];
+  /** The x axis runs at least this far (charts of one run share their steps). */
+  xMax?: number;
 }
 
 export interface Scales {
@@ -50,8 +52,8 @@ export function smooth(points: readonly CurvePoint[]): CurvePoint[] {
 
 export function scales(frame: ChartFrame, series: readonly Series[]): Scales {
   const all = series.flatMap((s) => s.points);
-  const [x0, x1] = d3.extent(all, (p) => p.x) as [number, number];
-  const x = d3.scaleLinear().domain(all.length ? [Math.min(0, x0), Math.max(x1, 1)] : [0, 1]).range([MARGIN.left, frame.width - MARGIN.right]);
+  const [x0, x1] = all.length ? (d3.extent(all, (p) => p.x) as [number, number]) : [0, 1];
+  const x = d3.scaleLinear().domain([Math.min(0, x0), Math.max(x1, frame.xMax ?? 1)]).range([MARGIN.left, frame.width - MARGIN.right]);
   const [y0, y1] = frame.yDomain ?? (all.length ? (d3.extent(all, (p) => p.y) as [number, number]) : [0, 1]);
   const pad = frame.yDomain ? 0 : (y1 - y0) * 0.05 || 1;
   const y = d3.scaleLinear().domain([y0 - pad, y1 + pad]).nice().range([frame.height - MARGIN.bottom, MARGIN.top]);

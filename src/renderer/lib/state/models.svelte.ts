@@ -1,7 +1,8 @@
 // The Models page's state: the project's models with their runs, the run on show and its
 // curves. While that run trains, its curves are re-read on the job's progress events at
-// most once per REFRESH_MS (and once more after the last event); when any job ends the
-// list is re-read, so run states, checkpoints and alignments stay current.
+// most once per REFRESH_MS (and once more after the last event), and the list too when an
+// epoch has ended (its checkpoint is then listed); when any job ends the list is re-read,
+// so run states, checkpoints and alignments stay current.
 import type { MekongApi } from '../../../shared/api.ts';
 import type { MetricPoint, ModelInfo, RunInfo } from '../../../shared/models-api.ts';
 import { errorMessage } from '../api/api-error.ts';
@@ -86,7 +87,11 @@ export class ModelsState {
     this.lastRead = Date.now();
     try {
       const res = await this.api.invoke('models.metrics', { runId });
-      if (res.runId === this.runId) this.points = res.points;
+      if (res.runId !== this.runId) return;
+      const epochs = (points: MetricPoint[]) => points.filter((p) => p.name === 'epoch_loss').length;
+      const newEpoch = epochs(res.points) > epochs(this.points);
+      this.points = res.points;
+      if (newEpoch && this.run?.state === 'running') await this.refresh();
     } catch (err) {
       this.error = errorMessage(err);
     }
