@@ -17,22 +17,6 @@ function symbols(word: string): string[] {
   return chars;
 }
 
-function isHan(sym: string): boolean {
-  return HAN.test(sym);
-}
-
-function pairCounts(words: string[][], freq: number[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  words.forEach((w, k) => {
-    for (let i = 0; i + 1 < w.length; i++) {
-      if (isHan(w[i]) || isHan(w[i + 1])) continue;
-      const key = `${w[i]} ${w[i + 1]}`;
-      counts.set(key, (counts.get(key) ?? 0) + freq[k]);
-    }
-  });
-  return counts;
-}
-
 function mergeWord(w: string[], a: string, b: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < w.length; i++) {
@@ -44,20 +28,63 @@ function mergeWord(w: string[], a: string, b: string): string[] {
   return out;
 }
 
-/** Learns up to `merges` merges from word counts (pairs seen fewer than twice stop it). */
+/** Pair counts kept up to date as words change; `where` lists the words each pair occurs in. */
+class PairTable {
+  readonly counts = new Map<string, number>();
+  readonly where = new Map<string, Set<number>>();
+  private readonly han = new Map<string, boolean>();
+
+  private isHan(sym: string): boolean {
+    let h = this.han.get(sym);
+    if (h === undefined) this.han.set(sym, (h = HAN.test(sym)));
+    return h;
+  }
+
+  /** Adds (sign 1) or removes (sign −1) the pairs of word k, w, seen f times. */
+  update(w: readonly string[], k: number, f: number, sign: 1 | -1): void {
+    for (let i = 0; i + 1 < w.length; i++) {
+      if (this.isHan(w[i]) || this.isHan(w[i + 1])) continue;
+      const key = `${w[i]} ${w[i + 1]}`;
+      const c = (this.counts.get(key) ?? 0) + sign * f;
+      if (c > 0) this.counts.set(key, c);
+      else this.counts.delete(key);
+      if (sign > 0) (this.where.get(key) ?? this.where.set(key, new Set()).get(key)!).add(k);
+    }
+  }
+
+  /** The most frequent pair seen at least twice (ties: the smaller key), or ''. */
+  best(): string {
+    let best = '';
+    let bestCount = 1;
+    for (const [key, c] of this.counts) if (c > bestCount || (c === bestCount && best && key < best)) [best, bestCount] = [key, c];
+    return best;
+  }
+}
+
+/**
+ * Learns up to `merges` merges from word counts (pairs seen fewer than twice stop it).
+ * Pair counts are updated only for the words a merge changes, so a merge costs a scan of
+ * the pair table rather than of every word.
+ */
 export function trainBpe(counts: ReadonlyMap<string, number>, merges: number): Bpe {
   const types = [...counts.keys()];
   const freq = types.map((w) => counts.get(w)!);
-  let words = types.map(symbols);
+  const words = types.map(symbols);
+  const table = new PairTable();
+  words.forEach((w, k) => table.update(w, k, freq[k], 1));
   const ranks = new Map<string, number>();
   for (let m = 0; m < merges; m++) {
-    let best = '';
-    let bestCount = 1;
-    for (const [key, c] of pairCounts(words, freq)) if (c > bestCount || (c === bestCount && best && key < best)) [best, bestCount] = [key, c];
+    const best = table.best();
     if (!best) break;
     ranks.set(best, m);
     const [a, b] = best.split(' ');
-    words = words.map((w) => (w.length > 1 ? mergeWord(w, a, b) : w));
+    for (const k of table.where.get(best)!) {
+      const merged = mergeWord(words[k], a, b);
+      if (merged.length === words[k].length) continue;
+      table.update(words[k], k, freq[k], -1);
+      table.update((words[k] = merged), k, freq[k], 1);
+    }
+    table.where.delete(best);
   }
   return { ranks };
 }
