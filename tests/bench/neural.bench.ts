@@ -1,16 +1,20 @@
 // `npm run bench -- neural [--epochs N] [--sets zh-en,ro-en] [--loop 50,100,200] [--dim D]
-//                          [--p1 vie,ind,cmn,tha]`
+//                          [--p1 vie,ind,cmn,tha] [--speed 5000]`
 // (a) AER of bilstm-ctl against the statistical aligner (agree, gdfa) on the
 //     ../shared/data/std-gold-align sets, each aligned on its own sentences, lowercased;
 // (c) the correction loop: gold links of the first N pairs as supervision, AER on the rest,
 //     against the unsupervised model's AER on the same rest. Prints training time per run.
 // (b) word-translation P@1 (x→en, MUSE dictionaries) of bilstm-ctl and agree on the Tatoeba
 //     pairs of each language (≤ 1,000 pairs), segmented by text/segment.ts, lowercased.
+// --speed N: training time of bilstm-ctl on the first N pairs of bench-corpora/uniq39k
+//     (en-de news, ~23 tokens a sentence) for --epochs epochs. No corpus of more than
+//     1,000 pairs in ../shared/data has a MUSE or Lao dictionary, so (b) stays at Tatoeba size.
 // Skips when ../shared/data is absent.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Link } from '../../src/shared/domain.ts';
 import { alignCorpus } from '../../src/main/align/engine.ts';
+import { trainNeural } from '../../src/main/align/neural/train.ts';
 import { runNeuralMethod } from '../../src/main/align/neural/method.ts';
 import { neuralLexicon, type LexiconEntry } from '../../src/main/align/neural/lexicon.ts';
 import { statLexicon } from '../../src/main/cli/lexicon.ts';
@@ -74,11 +78,22 @@ async function p1Table(langs: string[], epochs: number, dim: number): Promise<vo
   }
 }
 
+async function speed(pairs: number, epochs: number, dim: number): Promise<void> {
+  const side = (x: string) => readFileSync(join(DATA, 'bench-corpora', `uniq39k.${x}`), 'utf8').split('\n').slice(0, pairs).map(tokens);
+  const src = side('en'), tgt = side('de');
+  const t0 = Date.now();
+  await trainNeural({ src, tgt }, { epochs, dim });
+  const s = (Date.now() - t0) / 1000;
+  console.log(`speed: bilstm-ctl training, ${src.length} en-de pairs x ${epochs} epochs, dim ${dim}: ${s.toFixed(0)} s (${(s / epochs).toFixed(1)} s an epoch)`);
+}
+
 export default async function bench(args: string[]): Promise<void> {
   if (!existsSync(GOLD)) return console.log('neural bench: ../shared/data/std-gold-align missing, skipped');
   const epochs = Number(arg(args, 'epochs', '20'));
   const dim = Number(arg(args, 'dim', '128'));
   const loop = arg(args, 'loop', '50,100,200').split(',').filter(Boolean).map(Number);
+  const speedPairs = Number(arg(args, 'speed', '0'));
+  if (speedPairs > 0) await speed(speedPairs, epochs, dim);
   await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), epochs, dim);
   for (const name of arg(args, 'sets', 'zh-en,ro-en').split(',').filter(Boolean)) {
     const { src, tgt, gold } = load(name);
