@@ -8,6 +8,7 @@
 //           input [EOS, w_M…w₁]), one pair per language, read only the words of ℓ
 //   eq. 9   α_ij = softmax_j(h_i·u_j),  h'_i = W(Σ_j α_ij u_j + Σ_j α_ij r_j + h_i)  (W shared)
 //   eq. 8   p(y_i) = softmax(E^ℓ h'_i)  (output tied to ℓ's word table)
+//           (over the output vocabulary x.out of vocab.ts: all words unless the vocabulary is large)
 // Every decoder of ℓ is scored against both encodings: of the sentence itself
 // (reconstruction) and of its translation (translation); the decoder states do not depend
 // on the source, so each decoder runs once and only attention and output run twice.
@@ -36,6 +37,8 @@ export interface SideInputs {
   rev: Value;
   next: Value;
   prev: Value;
+  /** the output vocabulary's word ids; next and prev index into it */
+  out: Value;
   dmask: Value;
 }
 
@@ -46,6 +49,7 @@ export function sideInputs(s: Scope, x: 's' | 't', T: number, K: number): SideIn
   return {
     ids: i64('ids', ['B', T]), sub: i64('sub', ['B', T, K]), subw: f32('subw', ['B', T, K]), mask: f32('mask', ['B', T]),
     rev: i64('rev', ['B', T]), next: i64('next', ['B', T + 1]), prev: i64('prev', ['B', T + 1]), dmask: f32('dmask', ['B', T + 1]),
+    out: i64('out', [`V${x}`]),
   };
 }
 

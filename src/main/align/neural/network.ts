@@ -5,7 +5,7 @@
 // and the normalised contextual embeddings used for extraction. Parameter names do not
 // depend on T, so every bucket's graph shares one set of parameters.
 import { Graph, Rng, Scope, type Value } from '../../nn/index.ts';
-import { add, l2Normalize, mul, sum } from '../../nn/ops/index.ts';
+import { add, gather, l2Normalize, mul, sum } from '../../nn/ops/index.ts';
 import { contrastiveLoss, pool, type CtlOptions } from './contrastive.ts';
 import { attend, decodePair, embed, type Embedded, encodePair, type ModelDims, sideInputs, tokenLoss, wordTable } from './model.ts';
 import { awpLoss, rejectedLoss, type SupervisionInputs, wtrLoss } from './supervision.ts';
@@ -51,7 +51,7 @@ function encoderDecoder(s: Scope, a: Side, b: Side, d: ModelDims, o: NetworkOpti
   const decoders = decodePair(s, a, b, d);
   for (const [x, own] of [['s', a], ['t', b]] as const) {
     const dec = decoders[x];
-    const table = wordTable(s, x, d);
+    const table = gather(wordTable(s, x, d), own.inp.out);
     for (const src of [a, b]) {
       terms.push(tokenLoss(attend(s, dec.fwd, src.u, src.r, src.inp.mask), table, own.inp.next, own.inp.dmask));
       terms.push(tokenLoss(attend(s, dec.bwd, src.u, src.r, src.inp.mask), table, own.inp.prev, own.inp.dmask));
