@@ -12,7 +12,7 @@ import { createAlignment, linkInserter } from '../store/alignments.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { getRun } from '../store/training-runs.ts';
 import { cancelFlag, type WorkerReport } from './neural-protocol.ts';
-import { goldByPair, loadCorpus, rejectedByPair } from './project-data.ts';
+import { goldByPair, loadCorpus, rejectedByPair } from '../store/pair-corpus.ts';
 import { checkpointDir, runDir } from './run-files.ts';
 import { runInWorker } from './worker-run.ts';
 

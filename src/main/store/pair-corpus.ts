@@ -1,0 +1,76 @@
+// A project's pairs as token lists for the aligners (statistical Align job, Models-page
+// training and re-alignment), and the linguists' corrections per pair in the same order:
+// the union of all annotators' gold links, and rejected links.
+import type { Split } from '../../shared/domain.ts';
+import type { AlignedPair } from '../eval/pharaoh.ts';
+import type { Db } from './database.ts';
+import { iteratePairRows, offsetsOf } from './pairs.ts';
+
+export type Links = { s: number; t: number }[];
+
+export interface ProjectCorpus {
+  ids: number[];
+  src: string[][];
+  tgt: string[][];
+  split: Split[];
+}
+
+function tokenTexts(text: string, blob: Buffer, lowercase: boolean): string[] {
+  const o = offsetsOf(blob);
+  const out = new Array<string>(o.length / 2);
+  for (let i = 0; i < out.length; i++) {
+    const w = text.slice(o[2 * i], o[2 * i + 1]);
+    out[i] = lowercase ? w.toLowerCase() : w;
+  }
+  return out;
+}
+
+export function loadCorpus(db: Db, lowercase: boolean): ProjectCorpus {
+  const c: ProjectCorpus = { ids: [], src: [], tgt: [], split: [] };
+  for (const rows of iteratePairRows(db, {}, 5000)) {
+    for (const r of rows) {
+      c.ids.push(r.id);
+      c.src.push(tokenTexts(r.src_text, r.src_tokens, lowercase));
+      c.tgt.push(tokenTexts(r.tgt_text, r.tgt_tokens, lowercase));
+      c.split.push(r.split);
+    }
+  }
+  return c;
+}
+
+export type Row = { pair_id: number; s: number; t: number };
+
+/** Per pair (in `ids` order), the rows of `sql`, grouped with `add`. */
+export function byPair<R extends Row, X>(db: Db, ids: number[], sql: string, params: unknown[], add: (into: X | undefined, r: R) => X): (X | undefined)[] {
+  const index = new Map(ids.map((id, k) => [id, k]));
+  const out: (X | undefined)[] = new Array(ids.length);
+  for (const r of db.prepare(sql).iterate(...params) as IterableIterator<R>) {
+    const k = index.get(r.pair_id);
+    if (k !== undefined) out[k] = add(out[k], r);
+  }
+  return out;
+}
+
+export function pushLink(into: Links | undefined, r: Row): Links {
+  const links = into ?? [];
+  links.push({ s: r.s, t: r.t });
+  return links;
+}
+
+/** Gold of every pair: the union over annotators, a link sure if any annotator made it sure. */
+export function goldByPair(db: Db, ids: number[]): (AlignedPair | undefined)[] {
+  const sql = `SELECT l.pair_id, l.s, l.t, max(l.kind = 'sure') AS sure FROM links l JOIN alignments a ON a.id = l.alignment_id
+    WHERE a.origin = 'gold' GROUP BY l.pair_id, l.s, l.t`;
+  return byPair<Row & { sure: number }, AlignedPair>(db, ids, sql, [], (into, r) => {
+    const g = into ?? { sure: [], possible: [] };
+    (r.sure ? g.sure : g.possible).push([r.s, r.t]);
+    return g;
+  });
+}
+
+export function rejectedByPair(db: Db, ids: number[]): (Links | undefined)[] {
+  return byPair(db, ids, `SELECT pair_id, s, t FROM rejected_links`, [], pushLink);
+}
+
+/** A pair's gold as plain links, sure and possible alike. */
+export const goldLinks = (g: AlignedPair): Links => [...g.sure, ...g.possible].map(([s, t]) => ({ s, t }));
