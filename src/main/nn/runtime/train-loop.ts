@@ -26,9 +26,13 @@ export async function runTraining(job: TrainJob, recipe: Recipe, ctl: LoopContro
   const start = performance.now();
   const first = trainer.state.step;
   let lastReport = 0;
+  let cancelled = false;
   try {
     while (trainer.state.step < job.steps) {
-      if ((await ctl.checkpoint()) === 'cancel') return ctl.report({ type: 'cancelled', step: trainer.state.step, losses });
+      if ((await ctl.checkpoint()) === 'cancel') {
+        cancelled = true;
+        break;
+      }
       const l = await trainer.step(await recipe.batch(job.config, trainer.state.step, rng));
       losses.push(l);
       const now = performance.now();
@@ -42,10 +46,14 @@ export async function runTraining(job: TrainJob, recipe: Recipe, ctl: LoopContro
         saveCheckpoint(job.checkpointDir, trainer.state, { model: job.config });
       }
     }
-    ctl.report({ type: 'done', step: trainer.state.step, loss: losses.at(-1) ?? NaN, losses });
   } finally {
     await trainer.release();
   }
+  // The outcome is reported only once the sessions are released: the job's owner
+  // terminates the worker on it, and a thread torn down while onnxruntime frees a session
+  // aborts the whole process ("terminate called after throwing … Napi::Error").
+  const step = trainer.state.step;
+  ctl.report(cancelled ? { type: 'cancelled', step, losses } : { type: 'done', step, loss: losses.at(-1) ?? NaN, losses });
 }
 
 function progress(step: number, first: number, total: number, loss: number, seconds: number, perStep: number): Progress {
