@@ -85,6 +85,8 @@ export interface RunInfo {
   alignmentIds: number[];
   /** The job training it, while running. */
   jobId: string | null;
+  /** The job re-aligning the project with one of its checkpoints, while that runs. */
+  realignJobId: string | null;
 }
 
 export interface ModelInfo {

@@ -12,7 +12,7 @@ import type { ProjectStore } from '../store/project-store.ts';
 import {
   bestCheckpoint, checkpointsOf, createModelRun, deleteModelRows, getRun, listModels, metricsOf, runsOfModel,
 } from '../store/training-runs.ts';
-import { jobUsing, trackJob, trainingJobOf } from '../train/active-jobs.ts';
+import { jobOf, jobUsing, trackJob } from '../train/active-jobs.ts';
 import { realignRun } from '../train/realign-job.ts';
 import { removeRunFiles } from '../train/run-files.ts';
 import { trainRun } from '../train/train-job.ts';
@@ -29,7 +29,7 @@ function store(ctx: AppContext): ProjectStore {
 export const modelsHandlers: { [C in Channel]: Handler<C> } = {
   'models.list': (ctx) => {
     const db = store(ctx).db;
-    return { models: listModels(db, (runId) => trainingJobOf(db, runId)), methods: [...trainMethods] };
+    return { models: listModels(db, (runId, kind) => jobOf(db, runId, kind)), methods: [...trainMethods] };
   },
   'models.train': (ctx, o) => {
     const s = store(ctx);

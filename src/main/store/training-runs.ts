@@ -120,19 +120,23 @@ export function bestCheckpoint(checkpoints: readonly CheckpointInfo[]): Checkpoi
   return checkpoints.at(-1) ?? null;
 }
 
-function runInfo(db: Db, r: RunRow, jobOf: (runId: number) => string | null): RunInfo {
+/** The jobs at work on a run right now (train/active-jobs.ts), by kind. */
+export type RunJobs = (runId: number, kind: 'train' | 'realign') => string | null;
+
+function runInfo(db: Db, r: RunRow, jobOf: RunJobs): RunInfo {
   const stats: Partial<RunStats> = JSON.parse(r.stats);
   const alignments = db.prepare(`SELECT id FROM alignments WHERE run_id = ? ORDER BY id`).all(r.id) as { id: number }[];
   return {
     id: r.id, modelId: r.model_id, state: r.state, config: JSON.parse(r.config) as TrainOptions,
     startedAt: r.started_at, finishedAt: r.finished_at, error: r.error,
     pairs: stats.pairs ?? 0, goldPairs: stats.goldPairs ?? 0, pseudoPairs: stats.pseudoPairs ?? 0, evalPairs: stats.evalPairs ?? 0,
-    checkpoints: checkpointsOf(db, r.id), alignmentIds: alignments.map((a) => a.id), jobId: r.state === 'running' ? jobOf(r.id) : null,
+    checkpoints: checkpointsOf(db, r.id), alignmentIds: alignments.map((a) => a.id),
+    jobId: r.state === 'running' ? jobOf(r.id, 'train') : null, realignJobId: jobOf(r.id, 'realign'),
   };
 }
 
 /** Models of the trainable kinds (trainMethods), newest first, each with its runs. */
-export function listModels(db: Db, jobOf: (runId: number) => string | null): ModelInfo[] {
+export function listModels(db: Db, jobOf: RunJobs): ModelInfo[] {
   const kinds = trainMethods.map(() => '?').join(', ');
   const models = db.prepare(`SELECT id, name, kind, created_at FROM models WHERE kind IN (${kinds}) ORDER BY id DESC`)
     .all(...trainMethods) as { id: number; name: string; kind: string; created_at: string }[];

@@ -1,5 +1,5 @@
 // The Models page's jobs at work right now, per open project connection: which job trains
-// a run (RunInfo.jobId) and whether any job uses a run's files (a model cannot be deleted
+// a run or re-aligns with it (RunInfo.jobId, realignJobId) and whether any job uses a run's files (a model cannot be deleted
 // under a running training or re-alignment).
 import type { Db } from '../store/database.ts';
 
@@ -26,8 +26,8 @@ export function trackJob(db: Db, runId: number, kind: ModelJobKind, job: { jobId
   void job.done.finally(() => entries(db).delete(e));
 }
 
-export function trainingJobOf(db: Db, runId: number): string | null {
-  for (const e of entries(db)) if (e.runId === runId && e.kind === 'train') return e.jobId;
+export function jobOf(db: Db, runId: number, kind: ModelJobKind): string | null {
+  for (const e of entries(db)) if (e.runId === runId && e.kind === kind) return e.jobId;
   return null;
 }
 

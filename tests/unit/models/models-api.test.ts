@@ -67,7 +67,7 @@ describe('models channels', () => {
     expect(methods).toEqual(['bilstm-ctl', 'bilstm']);
     const run = models[0].runs[0];
     expect(models[0]).toMatchObject({ id: started.modelId, kind: 'bilstm-ctl' });
-    expect(run).toMatchObject({ id: started.runId, state: 'done', error: null, pairs: 16, goldPairs: 4, pseudoPairs: 0, evalPairs: 4, jobId: null });
+    expect(run).toMatchObject({ id: started.runId, state: 'done', error: null, pairs: 16, goldPairs: 4, pseudoPairs: 0, evalPairs: 4, jobId: null, realignJobId: null });
     expect(run.config).toMatchObject({ epochs: 2, dim: 16, weights: { base: 0.8, awp: 0.1, wtr: 0.1 } });
     expect(run.checkpoints.map((c) => c.epoch)).toEqual([1, 2]);
     for (const c of run.checkpoints) {
@@ -85,6 +85,8 @@ describe('models channels', () => {
     store.db.prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 0, 0, 'anna', 'now')`).run(ids[5]);
     const gold0 = store.getPair(ids[0]).alignments[0].links;
     const { jobId } = await call(ctx, 'models.realign', { runId: run.id, epoch: 1 });
+    // listed while it runs, so a page opened meanwhile follows it
+    expect((await call(ctx, 'models.list', {})).models[0].runs[0]).toMatchObject({ jobId: null, realignJobId: jobId });
     expect(await outcome(events, jobId)).toMatchObject({ type: 'job.done', message: expect.stringMatching(/re-aligned 16 pairs with bilstm-ctl run \d+ · epoch 1 \+ gdfa/) });
     const alignment = store.info().alignments.find((a) => a.origin === 'model')!;
     expect(alignment.name).toBe(`bilstm-ctl run ${run.id} · epoch 1 + gdfa`);
@@ -95,7 +97,7 @@ describe('models channels', () => {
     for (let k = 0; k < 16; k++) for (const l of linksOf(k)) expect(l.score).toBeGreaterThanOrEqual(0);
     const queue = await dispatch(ctx, 'queue.list', { alignmentId: alignment.id, offset: 0, limit: 20 });
     expect(queue).toMatchObject({ ok: true, value: { total: 16 } });
-    expect((await call(ctx, 'models.list', {})).models[0].runs[0].alignmentIds).toEqual([alignment.id]);
+    expect((await call(ctx, 'models.list', {})).models[0].runs[0]).toMatchObject({ alignmentIds: [alignment.id], realignJobId: null });
 
     expect(await call(ctx, 'models.delete', { modelId: started.modelId })).toBeNull();
     expect((await call(ctx, 'models.list', {})).models).toEqual([]);

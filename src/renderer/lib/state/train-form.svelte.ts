@@ -34,6 +34,7 @@ export class TrainFormState {
   values = $state<Record<NumberField, number | null>>({ ...TRAIN_DEFAULTS });
   useGold = $state(true);
   useRejected = $state(true);
+  lowercase = $state(true);
   /** A model alignment whose confident links supervise pairs without gold; null: none. */
   pseudoAlignmentId = $state<number | null>(null);
 
@@ -63,7 +64,7 @@ export class TrainFormState {
       weights: { base: n('base'), awp: n('awp'), wtr: n('wtr') },
       ...(this.uses('ctlWeight') ? { ctlWeight: n('ctlWeight'), temperature: n('temperature') } : {}),
       dim: n('dim'), lr: n('lr'), batchSize: n('batchSize'),
-      useGold: this.useGold, useRejected: this.useRejected,
+      useGold: this.useGold, useRejected: this.useRejected, lowercase: this.lowercase,
       ...(this.uses('threshold') ? { pseudoAlignmentId: this.pseudoAlignmentId, threshold: n('threshold') } : {}),
       checkpointEvery: n('checkpointEvery'),
     });
