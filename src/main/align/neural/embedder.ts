@@ -4,12 +4,12 @@
 // training run scored at every checkpoint compiles each bucket once; `onBatch` reports
 // pairs done, so a long re-alignment shows progress.
 import { Program, type Tensor } from '../../nn/index.ts';
-import { buildEncoder } from './encoder.ts';
+import { buildEncoder, STATIC_WEIGHT } from './encoder.ts';
 import type { NeuralModel } from './train.ts';
 import { batchFeeds, bucketOf } from './vocab.ts';
 
 export interface PairEmbeddings {
-  /** per pair, L2-normalised rows [I·D] and [J·D] */
+  /** per pair, unit-length rows [I·dim] and [J·dim] (encoder.ts: dim is twice the model's with a static weight) */
   src: Float32Array[];
   tgt: Float32Array[];
   dim: number;
@@ -24,10 +24,12 @@ function rows(t: Tensor, b: number, n: number, T: number, d: number): Float32Arr
 export class Embedder {
   private readonly programs = new Map<number, Program>();
 
+  constructor(private readonly staticWeight = STATIC_WEIGHT) {}
+
   private async program(m: NeuralModel, T: number): Promise<Program> {
     let p = this.programs.get(T);
     if (!p) {
-      const enc = buildEncoder(T, m.dims, m.config.seed);
+      const enc = buildEncoder(T, m.dims, m.config.seed, this.staticWeight);
       p = await Program.compile(enc.graph, { us: enc.us, ut: enc.ut }, { device: 'cpu', threads: m.config.threads });
       this.programs.set(T, p);
     }
@@ -36,7 +38,7 @@ export class Embedder {
 
   /** Embeddings of every pair (both sides non-empty) under `m`'s current parameters. */
   async embed(m: NeuralModel, src: readonly string[][], tgt: readonly string[][], onBatch?: (done: number) => void): Promise<PairEmbeddings> {
-    const d = m.dims.dim;
+    const d = m.dims.dim * (this.staticWeight ? 2 : 1);
     const out: PairEmbeddings = { src: new Array(src.length), tgt: new Array(src.length), dim: d };
     const byBucket = new Map<number, number[]>();
     src.forEach((s, k) => {
