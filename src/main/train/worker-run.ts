@@ -1,30 +1,30 @@
 // Runs one request in a fresh neural.worker.ts thread and settles with its outcome:
 // reports go to `onReport` as they arrive; the job's AbortSignal sets the shared cancel
-// flag (the worker stops at its next step) and, should the worker not stop within
-// CANCEL_GRACE_MS, terminates it. A worker that throws, crashes or exits early rejects
-// with its error. The thread is always terminated, and gone, before the outcome settles
-// (so no checkpoint is still being written when the job tidies the run's folder).
+// flag, and the worker stops at its next step or batch and says so. It is never terminated
+// while it works: a thread torn down inside onnxruntime (building or freeing a session)
+// aborts the whole process, so a cancel during the first session builds waits for them.
+// A worker that throws, crashes or exits early, or a report `onReport` throws on, rejects
+// with that error. The thread is
+// terminated, idle, and gone before the outcome settles (so no checkpoint is still being
+// written when the job tidies the run's folder).
 import { spawnWorker } from '../jobs/spawn-worker.ts';
 import { setCancelled, type WorkerReport, type WorkerRequest } from './neural-protocol.ts';
 
-const CANCEL_GRACE_MS = 15_000;
-
 export function runInWorker(request: WorkerRequest, onReport: (r: WorkerReport) => void, signal: AbortSignal): Promise<'done' | 'cancelled'> {
   const worker = spawnWorker(new URL('./neural.worker.ts', import.meta.url));
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort = () => {};
+  const onAbort = () => setCancelled(request.cancel);
+  // A report the job cannot take (onReport throws) stops the worker the same way as a cancel.
+  let failure: unknown = null;
   const outcome = new Promise<'done' | 'cancelled'>((resolve, reject) => {
-    onAbort = () => {
-      setCancelled(request.cancel);
-      timer = setTimeout(() => resolve('cancelled'), CANCEL_GRACE_MS);
-    };
     worker.on('message', (r: WorkerReport) => {
-      if (r.type === 'done' || r.type === 'cancelled') return resolve(r.type);
-      if (r.type === 'error') return reject(new Error(r.message));
+      if (r.type === 'done' || r.type === 'cancelled') return failure === null ? resolve(r.type) : reject(failure);
+      if (r.type === 'error') return reject(failure ?? new Error(r.message));
+      if (failure !== null) return;
       try {
         onReport(r);
       } catch (err) {
-        reject(err);
+        failure = err;
+        setCancelled(request.cancel);
       }
     });
     worker.on('error', reject);
@@ -34,7 +34,6 @@ export function runInWorker(request: WorkerRequest, onReport: (r: WorkerReport) 
   else signal.addEventListener('abort', onAbort, { once: true });
   worker.postMessage(request);
   return outcome.finally(async () => {
-    clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
     await worker.terminate();
   });

@@ -1,0 +1,43 @@
+// The Models page's worker thread as its jobs drive it (train/worker-run.ts), on a real
+// ONNX training run: a cancel given before the first step (while the sessions are being
+// built) ends the run as cancelled once the worker stops by itself; a report the job
+// cannot take stops the worker the same way and fails the run with that error. Neither
+// tears the thread down inside onnxruntime (which would abort this test process).
+import { expect, test } from 'vitest';
+import { DEFAULT_CONFIG } from '../../../src/main/align/neural/train.ts';
+import { cancelFlag, type TrainRequest, type WorkerReport } from '../../../src/main/train/neural-protocol.ts';
+import { runInWorker } from '../../../src/main/train/worker-run.ts';
+import { syntheticCorpus } from '../neural/synthetic.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+
+const dir = tempDir('mekong-worker-run-');
+const c = syntheticCorpus(16, 12);
+
+const request = (name: string): TrainRequest => ({
+  type: 'train',
+  data: { src: c.src, tgt: c.tgt },
+  config: { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 500 },
+  eval: { src: [], tgt: [], gold: [] },
+  runFolder: `${dir}/${name}`,
+  checkpointEvery: 1000,
+  cancel: cancelFlag(),
+});
+
+test('a cancel before the first step ends as cancelled, with no step taken', async () => {
+  const seen: WorkerReport['type'][] = [];
+  const abort = new AbortController();
+  const outcome = runInWorker(request('cancel'), (r) => seen.push(r.type), abort.signal);
+  abort.abort();
+  await expect(outcome).resolves.toBe('cancelled');
+  expect(seen.filter((t) => t === 'epoch')).toEqual([]);
+  expect(seen.filter((t) => t === 'step').length).toBeLessThanOrEqual(1);
+}, 120_000);
+
+test('a report the job cannot take stops the worker and fails the run with that error', async () => {
+  let steps = 0;
+  const outcome = runInWorker(request('failing'), (r) => {
+    if (r.type === 'step' && ++steps === 2) throw new Error('disk full');
+  }, new AbortController().signal);
+  await expect(outcome).rejects.toThrow('disk full');
+  expect(steps).toBe(2);
+}, 120_000);
