@@ -9,10 +9,14 @@
 // candidates t are the target types co-occurring with s; each source type keeps its `top`.
 // On Tatoeba vi→en (1,000 pairs, 20 epochs) P@1 was 0.497 with V alone, 0.516 with A alone
 // and 0.554 with both (λ 0.5: 0.536, λ 2: 0.549). `npm run bench -- neural` (20 epochs), vi/id/
-// zh/th: 0.551/0.616/0.555/0.555, where type vectors alone gave 0.41/0.49/0.43/0.43 (agree:
+// zh/th: 0.551/0.616/0.555/0.555 on encoder states, 0.544/0.638/0.564/0.560 on the vectors of
+// encoder.ts (with the eq. 10 part), where type vectors alone gave 0.41/0.49/0.43/0.43 (agree:
 // 0.604/0.677/0.662/0.642). Also tried: static eq. 10 vectors (0.380), type vectors of [u; r]
 // (0.495), counts of gdfa links (0.468) or of competitive linking (0.509), attention weights
-// of the translation decoders as counts (zh 0.569 with A and V, 0.522 alone).
+// of the translation decoders as counts (zh 0.569 with A and V, 0.522 alone); a model trained
+// on agree's links ≥ 0.9 as seed-000 pseudo-labels (vi/id/zh 0.604/0.660/0.631, agree
+// 0.604/0.677/0.662); adding μ·t(t|s) of agree to the score (pseudo-labelled model, μ = 2:
+// 0.609/0.671/0.653; unsupervised model, μ = 4: 0.597/0.676/0.657): never clearly above agree.
 // V's neighbourhoods are computed row by row (no I×J matrix is kept).
 import type { PairEmbeddings } from './aligner.ts';
 import { bestPartners, cosines, csls } from './csls.ts';
