@@ -33,6 +33,8 @@ export const trainOptionsSchema = z.object({
   /** Save a checkpoint (and evaluate) every this many epochs; the last epoch always is. */
   checkpointEvery: z.number().int().min(1).max(1000).default(1),
   lowercase: z.boolean().default(true),
+  /** Continue from this checkpoint (its model's method, dimension and vocabulary) as a new run of the same model, instead of starting from scratch. */
+  startFrom: z.object({ runId: id, epoch: z.number().int().min(1) }).strict().optional(),
 }).strict();
 
 export type TrainOptions = z.infer<typeof trainOptionsSchema>;

@@ -4,13 +4,13 @@
 // train/realign-job.ts); these handlers check the input first, so bad input is a clear
 // error at once rather than a failed job.
 import type { z } from 'zod';
-import { type modelsChannels, type ModelsResults, trainMethods } from '../../shared/models-api.ts';
+import { type CheckpointInfo, type modelsChannels, type ModelsResults, type TrainOptions, trainMethods } from '../../shared/models-api.ts';
 import { symmetriser } from '../align/symmetrise.ts';
 import { UserError } from '../errors.ts';
 import { countPairs } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import {
-  bestCheckpoint, checkpointsOf, createModelRun, deleteModelRows, getRun, listModels, metricsOf, runsOfModel,
+  bestCheckpoint, checkpointsOf, createModelRun, createRun, deleteModelRows, getRun, listModels, metricsOf, runsOfModel,
 } from '../store/training-runs.ts';
 import { jobOf, jobUsing, trackJob } from '../train/active-jobs.ts';
 import { realignRun } from '../train/realign-job.ts';
@@ -26,6 +26,39 @@ function store(ctx: AppContext): ProjectStore {
   return ctx.store;
 }
 
+/** The run's checkpoint at `epoch`, or its best when no epoch is given. */
+function checkpoint(s: ProjectStore, runId: number, epoch: number | undefined): CheckpointInfo {
+  getRun(s.db, runId);
+  const checkpoints = checkpointsOf(s.db, runId);
+  const chosen = epoch === undefined ? bestCheckpoint(checkpoints) : checkpoints.find((c) => c.epoch === epoch);
+  if (!chosen) {
+    const have = checkpoints.map((c) => c.epoch).join(', ') || 'none yet';
+    throw new UserError(`run ${runId} has no checkpoint${epoch === undefined ? '' : ` at epoch ${epoch}`} (saved epochs: ${have})`);
+  }
+  return chosen;
+}
+
+interface NewRun {
+  modelId: number;
+  runId: number;
+  /** the options the run trains with */
+  options: TrainOptions;
+}
+
+/** A new run of the model whose checkpoint `o.startFrom` names: what the checkpoint fixes must match. */
+function continuedRun(s: ProjectStore, o: TrainOptions & { startFrom: { runId: number; epoch: number } }): NewRun {
+  checkpoint(s, o.startFrom.runId, o.startFrom.epoch);
+  const from = getRun(s.db, o.startFrom.runId);
+  const fixed = JSON.parse(from.config) as TrainOptions;
+  for (const key of ['method', 'dim', 'lowercase'] as const) {
+    if (o[key] !== undefined && o[key] !== fixed[key]) {
+      throw new UserError(`${key} is fixed by the checkpoint of run ${from.id} (${String(fixed[key])}); got ${String(o[key])}`);
+    }
+  }
+  const options = { ...o, dim: fixed.dim };
+  return { modelId: from.model_id, runId: createRun(s.db, from.model_id, options), options };
+}
+
 export const modelsHandlers: { [C in Channel]: Handler<C> } = {
   'models.list': (ctx) => {
     const db = store(ctx).db;
@@ -38,8 +71,8 @@ export const modelsHandlers: { [C in Channel]: Handler<C> } = {
       throw new UserError(`no alignment ${o.pseudoAlignmentId} in this project`);
     }
     const name = o.name ?? `${o.method} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
-    const { modelId, runId } = createModelRun(s.db, name, o);
-    const job = ctx.jobs.start('train', (progress, signal) => trainRun(s, runId, o, { progress, signal }));
+    const { modelId, runId, options } = o.startFrom ? continuedRun(s, { ...o, startFrom: o.startFrom }) : { ...createModelRun(s.db, name, o), options: o };
+    const job = ctx.jobs.start('train', (progress, signal) => trainRun(s, runId, options, { progress, signal }));
     trackJob(s.db, runId, 'train', job);
     return { jobId: job.jobId, modelId, runId };
   },
@@ -49,14 +82,8 @@ export const modelsHandlers: { [C in Channel]: Handler<C> } = {
   },
   'models.realign': (ctx, i) => {
     const s = store(ctx);
-    getRun(s.db, i.runId);
     symmetriser(i.sym);
-    const checkpoints = checkpointsOf(s.db, i.runId);
-    const chosen = i.epoch === undefined ? bestCheckpoint(checkpoints) : checkpoints.find((c) => c.epoch === i.epoch);
-    if (!chosen) {
-      const have = checkpoints.map((c) => c.epoch).join(', ') || 'none yet';
-      throw new UserError(`run ${i.runId} has no checkpoint${i.epoch === undefined ? '' : ` at epoch ${i.epoch}`} (saved epochs: ${have})`);
-    }
+    const chosen = checkpoint(s, i.runId, i.epoch);
     const job = ctx.jobs.start('realign', (progress, signal) => realignRun(s, { runId: i.runId, epoch: chosen.epoch, sym: i.sym }, { progress, signal }));
     trackJob(s.db, i.runId, 'realign', job);
     return { jobId: job.jobId };

@@ -34,10 +34,14 @@ export function createModelRun(db: Db, name: string, config: TrainOptions): { mo
     const when = now();
     const modelId = Number(db.prepare(`INSERT INTO models (name, kind, config, created_at) VALUES (?, ?, ?, ?)`)
       .run(name, config.method, JSON.stringify(config), when).lastInsertRowid);
-    const runId = Number(db.prepare(`INSERT INTO training_runs (model_id, state, config, started_at) VALUES (?, 'running', ?, ?)`)
-      .run(modelId, JSON.stringify(config), when).lastInsertRowid);
-    return { modelId, runId };
+    return { modelId, runId: createRun(db, modelId, config) };
   })();
+}
+
+/** A further run of an existing model (continued from one of its checkpoints). */
+export function createRun(db: Db, modelId: number, config: TrainOptions): number {
+  return Number(db.prepare(`INSERT INTO training_runs (model_id, state, config, started_at) VALUES (?, 'running', ?, ?)`)
+    .run(modelId, JSON.stringify(config), now()).lastInsertRowid);
 }
 
 /** Once the job has read its data: the options completed with the values used, and what it trains on. */

@@ -16,6 +16,8 @@ export interface TrainRequest {
   /** the run's folder: checkpoints go to its epoch-<n>/ */
   runFolder: string;
   checkpointEvery: number;
+  /** a checkpoint to continue from (its vocabulary and parameters); absent: from scratch */
+  startDir?: string;
   cancel: SharedArrayBuffer;
 }
 

@@ -1,5 +1,6 @@
 // Worker thread of the Models page's jobs (ONNX sessions block their thread): given one
-// request (neural-protocol.ts) it either trains a run — reporting every step, saving a
+// request (neural-protocol.ts) it either trains a run (from scratch or continuing from a
+// checkpoint) — reporting every step, saving a
 // checkpoint every `checkpointEvery` epochs and at the last, scoring each checkpoint on
 // the evaluation pairs (CSLS + gdfa) — or aligns pairs with a saved checkpoint. It ends
 // with one 'done', 'cancelled' or 'error' report.
@@ -27,6 +28,7 @@ async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
   post({ type: 'plan', stepsPerEpoch: makeBatches(r.data, c, new Rng(c.seed)).length, epochs: c.epochs });
   const abort = new AbortController();
   const embedder = new Embedder();
+  const start = r.startDir ? loadNeuralModel(r.startDir) : undefined;
   let steps = 0;
   try {
     await trainNeural(r.data, c, {
@@ -43,7 +45,7 @@ async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
         post({ type: 'epoch', epoch, step: steps, loss, saved, score: s });
         if (isCancelled(r.cancel)) abort.abort();
       },
-    });
+    }, start);
     return 'done';
   } catch (err) {
     if (abort.signal.aborted) return 'cancelled';

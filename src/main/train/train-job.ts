@@ -13,16 +13,16 @@ import { bestCheckpoint, checkpointsOf, finishRun, metricWriter, type MetricWrit
 import { completed, neuralConfig } from './neural-options.ts';
 import { cancelFlag, type TrainRequest, type WorkerReport } from './neural-protocol.ts';
 import { trainingSet, type TrainingSet } from './project-data.ts';
-import { pruneCheckpoints, runDir } from './run-files.ts';
+import { checkpointDir, pruneCheckpoints, runDir } from './run-files.ts';
 import { StepMeter } from './step-meter.ts';
 import { runInWorker } from './worker-run.ts';
 
 const FLUSH_MS = 1000;
 
-function request(set: TrainingSet, config: NeuralConfig, runFolder: string, checkpointEvery: number): TrainRequest {
+function request(set: TrainingSet, config: NeuralConfig, runFolder: string, checkpointEvery: number, startDir?: string): TrainRequest {
   const { src, tgt } = set.corpus;
   return {
-    type: 'train', config, runFolder, checkpointEvery, cancel: cancelFlag(),
+    type: 'train', config, runFolder, checkpointEvery, cancel: cancelFlag(), ...(startDir ? { startDir } : {}),
     data: { src, tgt, gold: set.supervision, rejected: set.rejected },
     eval: { src: set.evalIndex.map((k) => src[k]), tgt: set.evalIndex.map((k) => tgt[k]), gold: set.evalGold },
   };
@@ -71,7 +71,8 @@ export async function trainRun(store: ProjectStore, runId: number, o: TrainOptio
         if (r.saved) recordCheckpoint(db, runId, r.epoch, r.step);
       }
     };
-    const outcome = await runInWorker(request(set, config, folder, o.checkpointEvery), onReport, run.signal);
+    const from = o.startFrom && checkpointDir(runDir(store.path, o.startFrom.runId), o.startFrom.epoch);
+    const outcome = await runInWorker(request(set, config, folder, o.checkpointEvery, from), onReport, run.signal);
     metrics.flush();
     if (outcome === 'cancelled') throw new CancelledError();
     finishRun(db, runId, 'done');

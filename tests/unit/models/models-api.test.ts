@@ -107,6 +107,28 @@ describe('models channels', () => {
     store.close();
   }, 120_000);
 
+  test('continue from a checkpoint: a new run of the same model that starts where the checkpoint was', async () => {
+    const { ctx, events } = setup();
+    const first = await call(ctx, 'models.train', { epochs: 3, ...tiny });
+    expect(await outcome(events, first.jobId)).toMatchObject({ type: 'job.done' });
+    expect(await failure(ctx, 'models.train', { epochs: 1, ...tiny, startFrom: { runId: first.runId, epoch: 9 } })).toMatch(/no checkpoint at epoch 9 \(saved epochs: 1, 2, 3\)/);
+    expect(await failure(ctx, 'models.train', { epochs: 1, ...tiny, method: 'bilstm', startFrom: { runId: first.runId, epoch: 3 } })).toMatch(/method is fixed by the checkpoint/);
+    expect(await failure(ctx, 'models.train', { epochs: 1, ...tiny, dim: 32, startFrom: { runId: first.runId, epoch: 3 } })).toMatch(/dim is fixed by the checkpoint of run \d+ \(16\); got 32/);
+
+    const { dim: _dim, ...sameButDim } = tiny;
+    const next = await call(ctx, 'models.train', { epochs: 1, ...sameButDim, startFrom: { runId: first.runId, epoch: 3 } });
+    expect(next.modelId).toBe(first.modelId);
+    expect(await outcome(events, next.jobId)).toMatchObject({ type: 'job.done' });
+    const { models } = await call(ctx, 'models.list', {});
+    expect(models).toHaveLength(1);
+    expect(models[0].runs.map((r) => r.id)).toEqual([first.runId, next.runId]);
+    expect(models[0].runs[1].config).toMatchObject({ dim: 16, startFrom: { runId: first.runId, epoch: 3 } });
+    const losses = async (runId: number) => (await call(ctx, 'models.metrics', { runId })).points.filter((p) => p.name === 'epoch_loss').map((p) => p.value);
+    const [a, b] = [await losses(first.runId), await losses(next.runId)];
+    // the continued run's first epoch is as good as the checkpoint's last, far below a fresh start
+    expect(b[0]).toBeLessThan(a[0] - 0.5 * (a[0] - a[2]));
+  }, 120_000);
+
   test('without dev gold the evaluation curve is empty and checkpoints have no AER', async () => {
     const { ctx, store, events } = setup(false);
     const started = await call(ctx, 'models.train', { epochs: 2, checkpointEvery: 5, method: 'bilstm', ...tiny });

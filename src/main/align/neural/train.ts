@@ -4,7 +4,7 @@
 // in place by the host optimiser), so batches of any bucket advance one model.
 // Pairs with gold links are repeated `goldRepeat` times per epoch so that a few dozen
 // corrected pairs weigh against thousands of unsupervised ones.
-import { Rng, type Tensor, Trainer } from '../../nn/index.ts';
+import { cloneTensor, Rng, type Tensor, Trainer } from '../../nn/index.ts';
 import { buildNetwork, type NetworkOptions } from './network.ts';
 import type { ModelDims } from './model.ts';
 import { batchFeeds, bucketOf, buildVocab, type NeuralVocab, type PairLinks, sideSize } from './vocab.ts';
@@ -85,7 +85,10 @@ export function makeBatches(data: TrainData, c: NeuralConfig, rng: Rng): { T: nu
 class BucketTrainers {
   private readonly trainers = new Map<number, Trainer>();
   private first: Trainer | null = null;
-  constructor(private readonly dims: ModelDims, private readonly c: NeuralConfig, private readonly totalSteps: number) {}
+  constructor(
+    private readonly dims: ModelDims, private readonly c: NeuralConfig, private readonly totalSteps: number,
+    private readonly start?: ReadonlyMap<string, Tensor>,
+  ) {}
 
   async get(T: number): Promise<Trainer> {
     const hit = this.trainers.get(T);
@@ -94,7 +97,10 @@ class BucketTrainers {
     const schedule = { base: this.c.lr, warmup: Math.min(100, this.totalSteps / 10), total: this.totalSteps, decay: 'linear' as const, minRatio: 0.05 };
     const t = await Trainer.create(net.graph, net.loss, { schedule, clipNorm: 5, weightDecay: 0, device: 'cpu', threads: this.c.threads });
     if (this.first) Object.assign(t.state, { params: this.first.state.params, m: this.first.state.m, v: this.first.state.v });
-    else this.first = t;
+    else {
+      this.first = t;
+      for (const [name, p] of this.start ?? []) if (t.state.params.has(name)) t.state.params.set(name, cloneTensor(p));
+    }
     this.trainers.set(T, t);
     return t;
   }
@@ -108,13 +114,18 @@ class BucketTrainers {
   }
 }
 
-export async function trainNeural(data: TrainData, config: Partial<NeuralConfig> = {}, hooks: TrainHooks = {}): Promise<NeuralModel> {
-  const c = { ...DEFAULT_CONFIG, ...config };
-  const vocab = buildVocab(data.src, data.tgt, c.merges, c.maxSubwords);
+/**
+ * Trains a model on `data`: from scratch, or continuing from `start` (a saved model: its
+ * vocabulary, dimension and parameters are kept; the optimiser starts afresh). Words
+ * `start` never saw are unknown words with no subwords of their own.
+ */
+export async function trainNeural(data: TrainData, config: Partial<NeuralConfig> = {}, hooks: TrainHooks = {}, start?: NeuralModel): Promise<NeuralModel> {
+  const c = { ...DEFAULT_CONFIG, ...config, ...(start ? { dim: start.dims.dim, maxSubwords: start.vocab.maxSubwords } : {}) };
+  const vocab = start?.vocab ?? buildVocab(data.src, data.tgt, c.merges, c.maxSubwords);
   const dims = modelDims(vocab, c.dim);
   const rng = new Rng(c.seed + 1);
   const perEpoch = makeBatches(data, c, new Rng(c.seed)).length;
-  const trainers = new BucketTrainers(dims, c, Math.max(1, perEpoch * c.epochs));
+  const trainers = new BucketTrainers(dims, c, Math.max(1, perEpoch * c.epochs), start?.params);
   let step = 0;
   try {
     for (let epoch = 0; epoch < c.epochs; epoch++) {
