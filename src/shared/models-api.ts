@@ -83,6 +83,8 @@ export interface RunInfo {
   /** Pairs (dev/test split with gold) the evaluation curve is measured on. */
   evalPairs: number;
   checkpoints: CheckpointInfo[];
+  /** The checkpoint used by default: lowest dev AER, else the last; null while there is none. */
+  bestEpoch: number | null;
   /** Model alignments produced by re-aligning with this run's checkpoints. */
   alignmentIds: number[];
   /** The job training it, while running. */

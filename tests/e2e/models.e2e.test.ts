@@ -3,7 +3,8 @@
 // model from the Train… form, watch the loss and evaluation curves and the checkpoints fill
 // in while it trains, read values by hovering and by keyboard, cancel it after two epochs
 // (its checkpoints stay usable), re-align the project with one (leaving the page and coming
-// back meanwhile) and open the review queue on the new alignment, delete the model. Every wait is on UI state.
+// back meanwhile) and open the review queue on the new alignment, continue the model from a
+// checkpoint as a new run, delete the model. Every wait is on UI state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { dispatch } from '../../src/main/api/dispatch.ts';
@@ -127,6 +128,28 @@ describe('models page', () => {
     await expect(queue.getByLabel('Queue model').inputValue()).resolves.toBe(String(alignmentId));
     await h.screenshot('25-models-queue');
   });
+
+  it('continues the model from a checkpoint as a new run', async () => {
+    await page.getByRole('tab', { name: 'Models' }).click();
+    const first = runs()[0];
+    await run(first.id).getByRole('button', { name: 'Continue training…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Continue training' });
+    await dialog.getByTestId('continue-from').filter({ hasText: `run #${first.id}` }).waitFor();
+    await expect(dialog.getByLabel('Continue from checkpoint').inputValue()).resolves.toBe(String(first.bestEpoch));
+    expect(await dialog.getByLabel('Dimension').isDisabled()).toBe(true);
+    await expect(dialog.getByLabel('Dimension').inputValue()).resolves.toBe('32');
+    expect(await dialog.getByLabel(/lowercase both sides/).isChecked()).toBe(false);
+    await dialog.getByLabel('Epochs', { exact: true }).fill('1');
+    await h.screenshot('26-models-continue');
+    await dialog.getByRole('button', { name: 'Start training' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const next = page.locator('[data-testid="run-view"][data-state="running"]');
+    await next.getByText(`continued from run #${first.id} · epoch ${first.bestEpoch}`).waitFor();
+    await next.getByRole('button', { name: 'Cancel training' }).click();
+    await page.locator('[data-testid="run-view"][data-state="cancelled"]').waitFor({ timeout: 120_000 });
+    expect(runs().map((r) => r.modelId)).toEqual([first.modelId, first.modelId]);
+    expect(runs()[1].config).toMatchObject({ dim: 32, lowercase: false, startFrom: { runId: first.id, epoch: first.bestEpoch } });
+  }, 180_000);
 
   it('deletes a model after asking', async () => {
     await page.getByRole('tab', { name: 'Models' }).click();

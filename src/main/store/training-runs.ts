@@ -130,11 +130,12 @@ export type RunJobs = (runId: number, kind: 'train' | 'realign') => string | nul
 function runInfo(db: Db, r: RunRow, jobOf: RunJobs): RunInfo {
   const stats: Partial<RunStats> = JSON.parse(r.stats);
   const alignments = db.prepare(`SELECT id FROM alignments WHERE run_id = ? ORDER BY id`).all(r.id) as { id: number }[];
+  const checkpoints = checkpointsOf(db, r.id);
   return {
     id: r.id, modelId: r.model_id, state: r.state, config: JSON.parse(r.config) as TrainOptions,
     startedAt: r.started_at, finishedAt: r.finished_at, error: r.error,
     pairs: stats.pairs ?? 0, goldPairs: stats.goldPairs ?? 0, pseudoPairs: stats.pseudoPairs ?? 0, evalPairs: stats.evalPairs ?? 0,
-    checkpoints: checkpointsOf(db, r.id), alignmentIds: alignments.map((a) => a.id),
+    checkpoints, bestEpoch: bestCheckpoint(checkpoints)?.epoch ?? null, alignmentIds: alignments.map((a) => a.id),
     jobId: r.state === 'running' ? jobOf(r.id, 'train') : null, realignJobId: jobOf(r.id, 'realign'),
   };
 }

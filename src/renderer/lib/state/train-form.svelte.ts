@@ -1,9 +1,10 @@
 // The "Train…" form's state: every TrainOptions field as the form edits it (numbers are
-// null while their input is empty), prefilled with the neural aligner's defaults, and its
+// null while their input is empty), prefilled with the neural aligner's defaults — or, to
+// continue a run from one of its checkpoints, with that run's settings — and its
 // validation. Limits come from the contract's schema (one source of truth); its issues
 // are turned into one short message per field, shown beside that field.
 import type { z } from 'zod';
-import { trainMethods, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
+import { type RunInfo, trainMethods, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
 
 export type TrainMethod = (typeof trainMethods)[number];
 export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'threshold' | 'checkpointEvery';
@@ -35,12 +36,32 @@ export class TrainFormState {
   useGold = $state(true);
   useRejected = $state(true);
   lowercase = $state(true);
+  /** The checkpoint to continue from (its run's method, dimension and lowercasing are fixed); null: from scratch. */
+  startFrom = $state<{ runId: number; epoch: number } | null>(null);
   /** A model alignment whose confident links supervise pairs without gold; null: none. */
   pseudoAlignmentId = $state<number | null>(null);
 
   /** The options to send, or the message of each field in the way. */
   readonly checked: { options: TrainOptions; errors: null } | { options: null; errors: FieldErrors } = $derived.by(() => this.check());
   readonly errors: FieldErrors = $derived(this.checked.errors ?? {});
+
+  /** A form for a new run continuing `run` from its checkpoint at `epoch`, prefilled with the run's settings. */
+  static continuing(run: RunInfo, epoch: number): TrainFormState {
+    const f = new TrainFormState();
+    const c = run.config;
+    f.startFrom = { runId: run.id, epoch };
+    f.method = c.method;
+    f.lowercase = c.lowercase;
+    f.useGold = c.useGold;
+    f.useRejected = c.useRejected;
+    const w = c.weights;
+    const given: Partial<Record<NumberField, number | undefined>> = {
+      base: w?.base, awp: w?.awp, wtr: w?.wtr, ctlWeight: c.ctlWeight, temperature: c.temperature, dim: c.dim, lr: c.lr, batchSize: c.batchSize,
+      checkpointEvery: c.checkpointEvery,
+    };
+    for (const [field, value] of Object.entries(given) as [NumberField, number | undefined][]) if (value !== undefined) f.values[field] = value;
+    return f;
+  }
 
   /** Whether a field counts: the contrastive ones with bilstm-ctl, the threshold with pseudo-labels. */
   uses(field: NumberField): boolean {
@@ -58,7 +79,8 @@ export class TrainFormState {
     if (WEIGHT_FIELDS.every((w) => v[w] === 0)) errors.weights = 'at least one objective weight must be above 0';
     const n = (field: NumberField) => v[field] ?? Number.NaN;
     const parsed = trainOptionsSchema.safeParse({
-      ...(this.name.trim() ? { name: this.name.trim() } : {}),
+      ...(this.name.trim() && !this.startFrom ? { name: this.name.trim() } : {}),
+      ...(this.startFrom ? { startFrom: this.startFrom } : {}),
       method: this.method,
       epochs: n('epochs'),
       weights: { base: n('base'), awp: n('awp'), wtr: n('wtr') },
