@@ -146,7 +146,10 @@ describe('models page', () => {
     const next = page.locator('[data-testid="run-view"][data-state="running"]');
     await next.getByText(`continued from run #${first.id} · epoch ${first.bestEpoch}`).waitFor();
     await next.getByRole('button', { name: 'Cancel training' }).click();
-    await page.locator('[data-testid="run-view"][data-state="cancelled"]').waitFor({ timeout: 120_000 });
+    // cancelled during its first session builds, the run stops once they are done; meanwhile the button says so
+    const cancelled = page.locator('[data-testid="run-view"][data-state="cancelled"]');
+    await next.getByRole('button', { name: 'Cancelling…' }).or(cancelled).first().waitFor();
+    await cancelled.waitFor({ timeout: 120_000 });
     expect(runs().map((r) => r.modelId)).toEqual([first.modelId, first.modelId]);
     expect(runs()[1].config).toMatchObject({ dim: 32, lowercase: false, startFrom: { runId: first.id, epoch: first.bestEpoch } });
   }, 180_000);

@@ -13,6 +13,8 @@ export class JobState {
   total = $state(0);
   message = $state('');
   error = $state<string | null>(null);
+  /** A cancel was asked for and the job has not ended yet (a training run stops at its next step). */
+  cancelling = $state(false);
   readonly active = $derived(this.phase === 'starting' || this.phase === 'running');
   /** Progress in [0, 1], or null while the total is unknown. */
   readonly fraction = $derived(this.total > 0 ? Math.min(1, this.done / this.total) : null);
@@ -51,6 +53,7 @@ export class JobState {
 
   async cancel(): Promise<void> {
     if (this.phase !== 'running' || this.jobId === null) return;
+    this.cancelling = true;
     try {
       await this.api.invoke('jobs.cancel', { jobId: this.jobId });
     } catch (err) {
@@ -82,6 +85,7 @@ export class JobState {
 
   private finish(phase: 'done' | 'failed' | 'cancelled', error: string | null): void {
     this.phase = phase;
+    this.cancelling = false;
     this.error = error;
     this.dispose();
     if (phase === 'done') this.onDone?.();
@@ -95,5 +99,6 @@ export class JobState {
     this.total = 0;
     this.message = '';
     this.error = null;
+    this.cancelling = false;
   }
 }
