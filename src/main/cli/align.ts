@@ -1,7 +1,7 @@
 // `mekong align`: word-aligns a parallel text with a statistical aligner (src/main/align).
 //   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
 //                [--save-model DIR] [--model DIR] [--dict D] [--lowercase]
-//                [--epochs N] [--gold G] [--weights B,A,W]   (neural methods: cli/lexicon.ts)
+//                [--epochs N] [--gold G] [--weights B,A,W] [--continue DIR]   (neural methods: cli/lexicon.ts)
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
 import { writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { loadModel, saveModel } from '../align/saved-model.ts';
 import { readParallel } from '../align/text-io.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { formatPharaoh } from '../eval/pharaoh.ts';
+import { UserError } from '../errors.ts';
 import { isNeuralMethod, NEURAL_METHODS } from '../align/neural/method.ts';
 import { alignNeuralCli } from './lexicon.ts';
 
@@ -31,16 +32,18 @@ interface AlignCliOptions {
   epochs?: string;
   gold?: string;
   weights?: string;
+  continue?: string;
 }
 
 async function run(o: AlignCliOptions): Promise<void> {
   const { src, tgt } = readParallel(o.src, o.tgt);
   if (isNeuralMethod(o.method)) {
-    const links = await alignNeuralCli(src, tgt, { method: o.method!, epochs: o.epochs, gold: o.gold, sym: o.sym, weights: o.weights, saveModel: o.saveModel, model: o.model });
+    const links = await alignNeuralCli(src, tgt, { method: o.method!, epochs: o.epochs, gold: o.gold, sym: o.sym, weights: o.weights, saveModel: o.saveModel, model: o.model, continue: o.continue });
     writeFileSync(o.out, links.map((l) => formatPharaoh(l) + '\n').join(''));
     if (o.scores) writeFileSync(o.scores, links.map((l) => formatPharaoh(l, true) + '\n').join(''));
     return;
   }
+  if (o.continue) throw new UserError('--continue is for the neural methods (bilstm-ctl, bilstm)');
   const model = o.model ? loadModel(o.model) : undefined;
   const lowercase = model ? model.lowercase : (o.lowercase ?? false);
   const dictionary = o.dict ? readDictionary(o.dict, lowercase) : undefined;
@@ -69,5 +72,6 @@ export function register(program: Command): void {
     .option('--epochs <n>', 'training epochs (neural methods)')
     .option('--gold <file>', 'gold links (Pharaoh) of the first pairs, as supervision (neural methods)')
     .option('--weights <b,a,w>', 'objective weights base,AWP,WTR (neural methods; default 0.8,0.1,0.1 with --gold)')
+    .option('--continue <dir>', 'train starting from a saved neural model (its vocabulary and parameters), e.g. on more gold')
     .action(run);
 }

@@ -6,7 +6,9 @@
 //   mekong align --method bilstm-ctl [--epochs N] [--gold G] [--weights B,A,W] …  trains on
 // S/T (G: Pharaoh gold links of the first pairs, used as supervision through WTR and AWP with
 // objective weights B,A,W, default 0.8,0.1,0.1 when G is given) and aligns; --save-model DIR
-// keeps the trained model, --model DIR aligns with a saved one instead of training.
+// keeps the trained model, --model DIR aligns with a saved one instead of training,
+// --continue DIR trains starting from a saved one (its vocabulary and parameters), e.g. on
+// more gold links.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Link } from '../../shared/domain.ts';
@@ -31,6 +33,7 @@ export interface NeuralCliOptions {
   weights?: string;
   saveModel?: string;
   model?: string;
+  continue?: string;
 }
 
 /** Config overrides from --epochs N and --weights base,awp,wtr. */
@@ -57,9 +60,11 @@ function readGold(file: string, pairs: number): { s: number; t: number }[][] {
 
 /** The neural branch of `align`: links per pair. */
 export async function alignNeuralCli(src: string[][], tgt: string[][], o: NeuralCliOptions): Promise<Link[][]> {
+  if (o.model && o.continue) throw new UserError('--model aligns without training and --continue trains: give one of them');
   if (o.model) return extractLinks(await embedPairs(loadNeuralModel(o.model), src, tgt), o.sym);
   const gold = o.gold ? readGold(o.gold, src.length) : undefined;
-  const r = await runNeuralMethod(o.method, { src, tgt, gold }, overrides(o), { sym: o.sym });
+  const start = o.continue ? loadNeuralModel(o.continue) : undefined;
+  const r = await runNeuralMethod(o.method, { src, tgt, gold }, overrides(o), { sym: o.sym }, start);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;
 }

@@ -1,5 +1,6 @@
-// `mekong align --method bilstm-ctl`, `mekong lexicon` and `mekong eval p1` end to end on a
-// generated corpus (synthetic.ts) written to a temporary folder.
+// `mekong align --method bilstm-ctl` (training, saving, reusing and continuing a model),
+// `mekong lexicon` and `mekong eval p1` end to end on a generated corpus (synthetic.ts)
+// written to a temporary folder.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +33,13 @@ test('align with gold supervision, save and reuse the model; lexicon and P@1', (
   const pred = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => l.split(' ').map((x) => ({ s: Number(x.split('-')[0]), t: Number(x.split('-')[1]) })));
   expect(pred).toHaveLength(160);
   expect(aer(pred.slice(10), corpus.gold.slice(10))).toBeLessThan(0.4);
+  // continuing the saved model for 1 epoch keeps what it learnt; a fresh 1-epoch model has not learnt it
+  const continued = join(dir, 'continued.txt'), fresh = join(dir, 'fresh.txt');
+  expect(mekong('align', '--src', S, '--tgt', T, '--out', continued, '--method', 'bilstm-ctl', '--epochs', '1', '--gold', G, '--continue', saved).code).toBe(0);
+  expect(mekong('align', '--src', S, '--tgt', T, '--out', fresh, '--method', 'bilstm-ctl', '--epochs', '1', '--gold', G).code).toBe(0);
+  const links = (f: string) => readFileSync(f, 'utf8').trimEnd().split('\n').map((l) => l.split(' ').map((x) => ({ s: Number(x.split('-')[0]), t: Number(x.split('-')[1]) })));
+  expect(aer(links(continued).slice(10), corpus.gold.slice(10))).toBeLessThan(0.4);
+  expect(aer(links(fresh).slice(10), corpus.gold.slice(10))).toBeGreaterThan(aer(links(continued).slice(10), corpus.gold.slice(10)) + 0.05); // 0.14 vs 0.03 here
   const lex = join(dir, 'lex.tsv');
   expect(mekong('lexicon', '--src', S, '--tgt', T, '--out', lex, '--method', 'ibm2').code).toBe(0);
   const p1 = JSON.parse(mekong('eval', 'p1', '--lexicon', lex, '--dict', D, '--src', S, '--tgt', T).out);
@@ -42,6 +50,7 @@ test('align with gold supervision, save and reuse the model; lexicon and P@1', (
 test.each([
   [['--epochs', 'zero'], /--epochs must be a positive integer/],
   [['--weights', '0.8,0.1'], /--weights must be three numbers/],
+  [['--continue', 'a', '--model', 'b'], /give one of them/],
 ])('a bad option is a one-line error: %s', (opt, message) => {
   const r = mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'x'), '--method', 'bilstm-ctl', ...opt);
   expect(r.code).toBe(1);

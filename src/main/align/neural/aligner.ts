@@ -41,8 +41,11 @@ export interface NeuralAlignResult {
   embeddings: PairEmbeddings;
 }
 
-export async function alignNeural(data: TrainData, config: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {}): Promise<NeuralAlignResult> {
-  const model = await trainNeural(data, config, hooks);
+/** Trains (from scratch, or continuing `start`: train.ts) and aligns the training pairs. */
+export async function alignNeural(
+  data: TrainData, config: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {}, start?: NeuralModel,
+): Promise<NeuralAlignResult> {
+  const model = await trainNeural(data, config, hooks, start);
   const embeddings = await embedPairs(model, data.src, data.tgt);
   return { links: extractLinks(embeddings, hooks.sym), model, embeddings };
 }

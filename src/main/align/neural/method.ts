@@ -7,7 +7,7 @@
 //   bilstm      Wada et al. alone (λ = 0), the ablation baseline
 import type { Link } from '../../../shared/domain.ts';
 import { alignNeural, type NeuralAlignResult } from './aligner.ts';
-import { type NeuralConfig, SUPERVISED_WEIGHTS, type TrainData, type TrainHooks } from './train.ts';
+import { type NeuralConfig, type NeuralModel, SUPERVISED_WEIGHTS, type TrainData, type TrainHooks } from './train.ts';
 import type { PairLinks } from './vocab.ts';
 
 export const NEURAL_METHODS: Record<string, Partial<NeuralConfig>> = {
@@ -34,14 +34,14 @@ export function isNeuralMethod(name: string | undefined): boolean {
   return name !== undefined && name in NEURAL_METHODS;
 }
 
-/** Trains the named method on the data (gold links, if any, as supervision) and aligns it. */
+/** Trains the named method on the data (gold links, if any, as supervision; from `start` if given) and aligns it. */
 export async function runNeuralMethod(
-  name: string, data: CorrectionData, overrides: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {},
+  name: string, data: CorrectionData, overrides: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {}, start?: NeuralModel,
 ): Promise<NeuralAlignResult> {
   const sup = supervision(data);
   const supervised = sup?.some((g) => g?.length) ?? false;
   const config = { ...NEURAL_METHODS[name], ...(supervised ? { weights: SUPERVISED_WEIGHTS } : {}), ...overrides };
-  const r = await alignNeural({ src: data.src, tgt: data.tgt, gold: sup, rejected: data.rejected }, config, hooks);
+  const r = await alignNeural({ src: data.src, tgt: data.tgt, gold: sup, rejected: data.rejected }, config, hooks, start);
   return { ...r, links: r.links.map((ls, k) => withGold(ls, data.gold?.[k])) };
 }
 
