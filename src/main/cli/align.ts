@@ -38,7 +38,7 @@ interface AlignCliOptions {
 async function run(o: AlignCliOptions): Promise<void> {
   const { src, tgt } = readParallel(o.src, o.tgt);
   if (isNeuralMethod(o.method)) {
-    const links = await alignNeuralCli(src, tgt, { method: o.method!, epochs: o.epochs, gold: o.gold, sym: o.sym, weights: o.weights, saveModel: o.saveModel, model: o.model, continue: o.continue });
+    const links = await alignNeuralCli(src, tgt, { ...o, method: o.method! });
     writeFileSync(o.out, links.map((l) => formatPharaoh(l) + '\n').join(''));
     if (o.scores) writeFileSync(o.scores, links.map((l) => formatPharaoh(l, true) + '\n').join(''));
     return;

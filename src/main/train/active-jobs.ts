@@ -1,6 +1,6 @@
 // The Models page's jobs at work right now, per open project connection: which job trains
-// a run or re-aligns with it (RunInfo.jobId, realignJobId) and whether any job uses a run's files (a model cannot be deleted
-// under a running training or re-alignment).
+// a run or re-aligns with it (RunInfo.jobId, realignJobId) and whether any job uses a run's
+// files (a model cannot be deleted under a running training or re-alignment).
 import type { Db } from '../store/database.ts';
 
 export type ModelJobKind = 'train' | 'realign';

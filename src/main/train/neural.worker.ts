@@ -1,9 +1,8 @@
 // Worker thread of the Models page's jobs (ONNX sessions block their thread): given one
-// request (neural-protocol.ts) it either trains a run (from scratch or continuing from a
-// checkpoint) — reporting every step, saving a
-// checkpoint every `checkpointEvery` epochs and at the last, scoring each checkpoint on
-// the evaluation pairs (CSLS + gdfa) — or aligns pairs with a saved checkpoint. It ends
-// with one 'done', 'cancelled' or 'error' report.
+// request (neural-protocol.ts) it either trains a run, from scratch or continuing from a
+// checkpoint — reporting every step, saving a checkpoint every `checkpointEvery` epochs and
+// at the last, scoring each checkpoint on the evaluation pairs (CSLS + gdfa) — or aligns
+// pairs with a saved checkpoint. It ends with one 'done', 'cancelled' or 'error' report.
 import { parentPort } from 'node:worker_threads';
 import type { Link } from '../../shared/domain.ts';
 import { extractLinks } from '../align/neural/aligner.ts';
@@ -26,9 +25,9 @@ async function score(embedder: Embedder, model: NeuralModel, ev: TrainRequest['e
 async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
   const c = r.config;
   post({ type: 'plan', stepsPerEpoch: makeBatches(r.data, c, new Rng(c.seed)).length, epochs: c.epochs });
+  const start = r.startDir ? loadNeuralModel(r.startDir) : undefined;
   const abort = new AbortController();
   const embedder = new Embedder();
-  const start = r.startDir ? loadNeuralModel(r.startDir) : undefined;
   let steps = 0;
   try {
     await trainNeural(r.data, c, {

@@ -4,12 +4,12 @@
 // training run scored at every checkpoint compiles each bucket once; `onBatch` reports
 // pairs done, so a long re-alignment shows progress.
 import { Program, type Tensor } from '../../nn/index.ts';
-import { buildEncoder, STATIC_WEIGHT } from './encoder.ts';
+import { buildEncoder, encoderWidth, STATIC_WEIGHT } from './encoder.ts';
 import type { NeuralModel } from './train.ts';
 import { batchFeeds, bucketOf } from './vocab.ts';
 
 export interface PairEmbeddings {
-  /** per pair, unit-length rows [I·dim] and [J·dim] (encoder.ts: dim is twice the model's with a static weight) */
+  /** per pair, unit-length rows [I·dim] and [J·dim] (dim: encoderWidth of encoder.ts) */
   src: Float32Array[];
   tgt: Float32Array[];
   dim: number;
@@ -38,7 +38,7 @@ export class Embedder {
 
   /** Embeddings of every pair (both sides non-empty) under `m`'s current parameters. */
   async embed(m: NeuralModel, src: readonly string[][], tgt: readonly string[][], onBatch?: (done: number) => void): Promise<PairEmbeddings> {
-    const d = m.dims.dim * (this.staticWeight ? 2 : 1);
+    const d = encoderWidth(m.dims, this.staticWeight);
     const out: PairEmbeddings = { src: new Array(src.length), tgt: new Array(src.length), dim: d };
     const byBucket = new Map<number, number[]>();
     src.forEach((s, k) => {

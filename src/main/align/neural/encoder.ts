@@ -5,8 +5,8 @@
 // tokens is (1−w)·cos(u) + w·cos(r). The context-free half keeps a word near its own
 // subwords where the encoder state drifts with the context: on ro-en (248 pairs, 40 epochs,
 // gdfa) AER 0.540 with û alone, 0.511 at w = 0.2, 0.513 at 0.3, 0.526 at 0.5; with 200 gold
-// pairs 0.321 → 0.319 (w 0.3); Tatoeba P@1 id 0.620 → 0.639, zh 0.556 → 0.561 (w 0.3). The two directions run as whole-sequence LSTM
-// nodes (nn/ops/lstm-sequence.ts) with the training graph's parameters (same names, so a
+// pairs 0.321 → 0.319 (w 0.3); Tatoeba P@1 id 0.620 → 0.639, zh 0.556 → 0.561 (w 0.3).
+// The two directions run as whole-sequence LSTM nodes (nn/ops/lstm-sequence.ts) with the training graph's parameters (same names, so a
 // trained model's parameters feed it as they are): a bucket of any length compiles in
 // milliseconds, where the unrolled training encoder of a 270-token bucket took tens of
 // seconds to build. The backward direction reads each row reversed within its own length
@@ -36,7 +36,10 @@ function encode(s: Scope, e: Embedded, d: ModelDims): Value {
 
 export const STATIC_WEIGHT = 0.3;
 
-/** `staticWeight` 0 gives the encoder states alone ([B, T, D]); above 0, [B, T, 2D]. */
+/** The width of a token's vector: the encoder state's D alone at `staticWeight` 0, else 2D. */
+export const encoderWidth = (d: ModelDims, staticWeight: number): number => d.dim * (staticWeight ? 2 : 1);
+
+/** `staticWeight` 0 gives the encoder states alone; above 0, with the eq. 10 half (encoderWidth). */
 export function buildEncoder(T: number, d: ModelDims, seed = 1, staticWeight = STATIC_WEIGHT): EncoderGraph {
   const graph = new Graph();
   const s = new Scope(graph, new Rng(seed));

@@ -58,7 +58,10 @@ export class JobState {
       await this.api.invoke('jobs.cancel', { jobId: this.jobId });
     } catch (err) {
       // The job may have ended meanwhile; its own event then tells the outcome.
-      if (this.active) this.error = errorMessage(err);
+      if (this.active) {
+        this.error = errorMessage(err);
+        this.cancelling = false;
+      }
     }
   }
 

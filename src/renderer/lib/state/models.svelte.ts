@@ -48,6 +48,12 @@ export class ModelsState {
     }
   }
 
+  /** Shows a run just started: re-reads the list (which then holds it) and selects it. */
+  async show(runId: number): Promise<void> {
+    await this.refresh();
+    this.select(runId);
+  }
+
   select(runId: number): void {
     if (runId === this.runId) return;
     this.runId = runId;
