@@ -2,7 +2,8 @@
 //   mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--lowercase]
 // L gets each source word's best translations, src<TAB>tgt<TAB>score, up to 5 per word,
 // best first: for statistical methods p(t | s) from the trained forward table, for neural
-// methods CSLS over type embeddings (align/neural/lexicon.ts).
+// methods t(t | s)·t(s | t) of EM with agreement over the model's similarities
+// (align/neural/lexicon.ts).
 //   mekong align --method bilstm-ctl [--epochs N] [--gold G] [--weights B,A,W] …  trains on
 // S/T (G: Pharaoh gold links of the first pairs, used as supervision through WTR and AWP with
 // objective weights B,A,W, default 0.8,0.1,0.1 when G is given) and aligns; --save-model DIR
