@@ -18,7 +18,7 @@
 // 0.617, so the priors carry the gain; the statistical aligner (agree) 0.604/0.677/0.662/0.642.
 // Also tried here: t(t|s) alone as the score (0.600/0.664/0.623/0.639), adding the old score
 // (lower), τ 0.05–0.2 (lower), a null word (lower), 20 passes (no better), EM in one direction
-// without agreement (th 0.55–0.58). Tried for the old lexicon and not kept: type vectors alone
+// without agreement (th 0.52–0.58). Tried for the old lexicon and not kept: type vectors alone
 // (0.41/0.49/0.43/0.43), static eq. 10 vectors, counts of gdfa or competitive-linking links,
 // decoder attention as counts, a model trained on agree's links ≥ 0.9 as seed-000
 // pseudo-labels (0.604/0.660/0.631 on vi/id/zh), self-training on the model's own links ≥ 0.9
