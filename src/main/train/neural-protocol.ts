@@ -11,7 +11,7 @@ export interface TrainRequest {
   type: 'train';
   data: TrainData;
   config: NeuralConfig;
-  /** pairs scored at each checkpoint (CSLS + gdfa against their gold) */
+  /** pairs scored at each checkpoint (aligner.ts extraction, gdfa, against their gold) */
   eval: { src: string[][]; tgt: string[][]; gold: AlignedPair[] };
   /** the run's folder: checkpoints go to its epoch-<n>/ */
   runFolder: string;

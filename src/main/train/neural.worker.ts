@@ -1,7 +1,7 @@
 // Worker thread of the Models page's jobs (ONNX sessions block their thread): given one
 // request (neural-protocol.ts) it either trains a run, from scratch or continuing from a
 // checkpoint — reporting every step, saving a checkpoint every `checkpointEvery` epochs and
-// at the last, scoring each checkpoint on the evaluation pairs (CSLS + gdfa) — or aligns
+// at the last, scoring each checkpoint on the evaluation pairs (aligner.ts extraction, gdfa, EM over those pairs) — or aligns
 // pairs with a saved checkpoint. It ends with one 'done', 'cancelled' or 'error' report.
 import { parentPort } from 'node:worker_threads';
 import type { Link } from '../../shared/domain.ts';
@@ -18,7 +18,7 @@ const post = (r: WorkerReport) => parentPort!.postMessage(r);
 
 async function score(embedder: Embedder, model: NeuralModel, ev: TrainRequest['eval']): Promise<AerScore | null> {
   if (!ev.src.length) return null;
-  const links = extractLinks(await embedder.embed(model, ev.src, ev.tgt), 'gdfa');
+  const links = extractLinks(ev.src, ev.tgt, await embedder.embed(model, ev.src, ev.tgt), 'gdfa');
   return scoreAer(ev.gold, links.map((ls) => ls.map((l): [number, number] => [l.s, l.t])));
 }
 
@@ -65,7 +65,7 @@ async function align(r: AlignRequest): Promise<'done' | 'cancelled'> {
       if (isCancelled(r.cancel)) throw cancelled;
       post({ type: 'aligned', done, total: todo.length });
     });
-    const found = extractLinks(e, r.sym);
+    const found = extractLinks(todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k]), e, r.sym);
     const links: Link[][] = r.src.map(() => []);
     todo.forEach((k, n) => (links[k] = found[n]));
     post({ type: 'links', links });

@@ -1,5 +1,5 @@
 // The Models page's Re-align job: aligns every pair of the project with one checkpoint of
-// a training run (in the worker thread: CSLS both ways, symmetrised), keeps the linguists'
+// a training run (in the worker thread: aligner.ts extraction), keeps the linguists'
 // corrections — every gold link is added with score 1, no rejected link is proposed —
 // and stores the result as a model alignment of that model and run, each link's
 // confidence as its score, so the review queue ranks pairs by the model's uncertainty.

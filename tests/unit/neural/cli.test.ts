@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { loadNeuralModel } from '../../../src/main/align/neural/saved.ts';
 import { aer, syntheticCorpus } from './synthetic.ts';
 
 const dir = tempDir();
@@ -33,13 +34,28 @@ test('align with gold supervision, save and reuse the model; lexicon and P@1', (
   const pred = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => l.split(' ').map((x) => ({ s: Number(x.split('-')[0]), t: Number(x.split('-')[1]) })));
   expect(pred).toHaveLength(160);
   expect(aer(pred.slice(10), corpus.gold.slice(10))).toBeLessThan(0.4);
-  // continuing the saved model for 1 epoch keeps what it learnt; a fresh 1-epoch model has not learnt it
-  const continued = join(dir, 'continued.txt'), fresh = join(dir, 'fresh.txt');
-  expect(mekong('align', '--src', S, '--tgt', T, '--out', continued, '--method', 'bilstm-ctl', '--epochs', '1', '--gold', G, '--continue', saved).code).toBe(0);
-  expect(mekong('align', '--src', S, '--tgt', T, '--out', fresh, '--method', 'bilstm-ctl', '--epochs', '1', '--gold', G).code).toBe(0);
-  const links = (f: string) => readFileSync(f, 'utf8').trimEnd().split('\n').map((l) => l.split(' ').map((x) => ({ s: Number(x.split('-')[0]), t: Number(x.split('-')[1]) })));
-  expect(aer(links(continued).slice(10), corpus.gold.slice(10))).toBeLessThan(0.4);
-  expect(aer(links(fresh).slice(10), corpus.gold.slice(10))).toBeGreaterThan(aer(links(continued).slice(10), corpus.gold.slice(10)) + 0.05); // 0.14 vs 0.03 here
+  // continuing the saved model for 1 epoch starts from its parameters (they move little); a
+  // fresh 1-epoch model does not. (Links cannot tell them apart here: on this generated corpus
+  // the extraction's EM finds the alignment even from a 1-epoch model.)
+  const continued = join(dir, 'continued'), fresh = join(dir, 'fresh');
+  const run = (...more: string[]) => mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'x.txt'), '--method', 'bilstm-ctl', '--epochs', '1', ...more);
+  expect(run('--continue', saved, '--save-model', continued).code).toBe(0);
+  expect(run('--save-model', fresh).code).toBe(0);
+  const [from, cont, scratch] = [saved, continued, fresh].map((d) => loadNeuralModel(d).params);
+  const distance = (p: typeof from) => {
+    let diff = 0, norm = 0;
+    for (const [name, t] of from) {
+      const a = t.data as Float32Array, b = p.get(name)!.data as Float32Array;
+      expect(b.length).toBe(a.length);
+      for (let x = 0; x < a.length; x++) {
+        diff += (a[x] - b[x]) ** 2;
+        norm += a[x] ** 2;
+      }
+    }
+    return Math.sqrt(diff / norm);
+  };
+  console.info(`neural CLI: relative distance to the saved parameters after 1 epoch: continued ${distance(cont).toFixed(3)}, fresh ${distance(scratch).toFixed(3)}`);
+  expect(distance(cont)).toBeLessThan(distance(scratch) / 2);
   const lex = join(dir, 'lex.tsv');
   expect(mekong('lexicon', '--src', S, '--tgt', T, '--out', lex, '--method', 'ibm2').code).toBe(0);
   const p1 = JSON.parse(mekong('eval', 'p1', '--lexicon', lex, '--dict', D, '--src', S, '--tgt', T).out);

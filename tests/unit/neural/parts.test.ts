@@ -2,7 +2,7 @@
 // checked against the formula computed by hand) and P@1 scoring.
 import { describe, expect, test } from 'vitest';
 import { contrastiveLoss, viewLoss } from '../../../src/main/align/neural/contrastive.ts';
-import { bestPartners, csls, topK } from '../../../src/main/align/neural/csls.ts';
+import { csls, topK } from '../../../src/main/align/neural/csls.ts';
 import { segmentWord, trainBpe } from '../../../src/main/align/neural/subword.ts';
 import { Graph, Program, Rng, Scope, floats } from '../../../src/main/nn/index.ts';
 import { l2Normalize } from '../../../src/main/nn/ops/index.ts';
@@ -29,11 +29,7 @@ describe('CSLS', () => {
     const c = Float32Array.from([0.9, 0.1, 0.9, 0.2, 0.9, 0.85]);
     const m = csls(c, 3, 2, 2);
     expect(m[2 * 2 + 1]).toBeGreaterThan(m[2 * 2 + 0]);
-    const d = bestPartners(m, 3, 2);
-    expect([...d.fwd]).toEqual([1, 0, 1, 0, 0, 1]);
-    expect([...d.rev]).toEqual([1, 0, 0, 0, 0, 1]);
-    expect(d.mean[0]).toBeGreaterThan(0.5);
-    for (const v of d.mean) expect(v).toBeLessThanOrEqual(1);
+    expect(m[0]).toBeGreaterThan(m[1]);
   });
 });
 

@@ -1,15 +1,18 @@
 // The neural aligner end to end: contextual embeddings of every pair from a trained model
-// (embedder.ts), each pair aligned by CSLS (csls.ts) in both directions and symmetrised.
+// (embedder.ts); the pairs' eq. 17 similarities refined by EM with agreement over the corpus
+// (agreement-em.ts); in each pair, each word's most probable partner in both directions,
+// symmetrised, scored by the mean of the two directional posteriors.
 //   alignNeural(src, tgt, config?, hooks?) → { links[k] (sorted by s, t; score = confidence), model }
+// AER, gdfa, ro-en 248 pairs (40 epochs, one trained model): 0.514 with each pair's CSLS
+// alone (seed 003's extraction) → 0.440 after the EM (τ 0.3/0.5: 0.442/0.437; links where
+// √(g·h) ≥ 0.4 instead of gdfa: 0.473).
 import type { Link } from '../../../shared/domain.ts';
 import { symmetriser } from '../symmetrise.ts';
-import { bestPartners, cosines, csls } from './csls.ts';
+import { AgreementEm, type PairPosteriors } from './agreement-em.ts';
 import { Embedder, type PairEmbeddings } from './embedder.ts';
 import { type NeuralConfig, type NeuralModel, type TrainData, type TrainHooks, trainNeural } from './train.ts';
 
 export type { PairEmbeddings } from './embedder.ts';
-
-export const CSLS_K = 3;
 
 /** Contextual embeddings of every pair under a trained model. */
 export async function embedPairs(m: NeuralModel, src: readonly string[][], tgt: readonly string[][]): Promise<PairEmbeddings> {
@@ -21,16 +24,34 @@ export async function embedPairs(m: NeuralModel, src: readonly string[][], tgt: 
   }
 }
 
-/** Eq. 17 per pair, symmetrised with `sym`; scores are the cell confidences. */
-export function extractLinks(e: PairEmbeddings, sym = 'gdfa', K = CSLS_K): Link[][] {
-  const h = symmetriser(sym);
-  return e.src.map((x, k) => {
-    const I = x.length / e.dim, J = e.tgt[k].length / e.dim;
-    if (!I || !J) return [];
-    const dir = bestPartners(csls(cosines(x, e.tgt[k], e.dim), I, J, K), I, J);
-    const keep = h({ I, J, ...dir });
+/** Each word's most probable partner in both directions, and the mean posterior per cell. */
+function directional({ I, J, g, h }: PairPosteriors): { fwd: Uint8Array; rev: Uint8Array; mean: Float32Array } {
+  const fwd = new Uint8Array(I * J), rev = new Uint8Array(I * J), mean = new Float32Array(I * J);
+  for (let i = 0; i < I; i++) {
+    let best = 0;
+    for (let j = 1; j < J; j++) if (h[i * J + j] > h[i * J + best]) best = j;
+    fwd[i * J + best] = 1;
+  }
+  for (let j = 0; j < J; j++) {
+    let best = 0;
+    for (let i = 1; i < I; i++) if (g[i * J + j] > g[best * J + j]) best = i;
+    rev[best * J + j] = 1;
+  }
+  for (let x = 0; x < I * J; x++) mean[x] = (g[x] + h[x]) / 2;
+  return { fwd, rev, mean };
+}
+
+/** Links of every pair (tokens and their embeddings), symmetrised with `sym`; scores are the cell confidences. */
+export function extractLinks(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, sym = 'gdfa'): Link[][] {
+  const keep = symmetriser(sym);
+  const em = new AgreementEm(src, tgt, e);
+  return e.src.map((_, k) => {
+    const p = em.posteriors(k);
+    if (!p) return [];
+    const dir = directional(p);
+    const on = keep({ I: p.I, J: p.J, ...dir });
     const links: Link[] = [];
-    for (let i = 0; i < I; i++) for (let j = 0; j < J; j++) if (keep[i * J + j]) links.push({ s: i, t: j, kind: 'sure', score: dir.mean[i * J + j] });
+    for (let x = 0; x < on.length; x++) if (on[x]) links.push({ s: Math.floor(x / p.J), t: x % p.J, kind: 'sure', score: dir.mean[x] });
     return links;
   });
 }
@@ -47,5 +68,5 @@ export async function alignNeural(
 ): Promise<NeuralAlignResult> {
   const model = await trainNeural(data, config, hooks, start);
   const embeddings = await embedPairs(model, data.src, data.tgt);
-  return { links: extractLinks(embeddings, hooks.sym), model, embeddings };
+  return { links: extractLinks(data.src, data.tgt, embeddings, hooks.sym), model, embeddings };
 }

@@ -3,9 +3,7 @@
 //   r_T(i) = mean of the K largest C_i·  (x_i's K nearest target words),
 //   r_S(j) = mean of the K largest C_·j (y_j's K nearest source words),
 //   CSLS_ij = 2·C_ij − r_T(i) − r_S(j).
-// K is capped by the number of candidates. Both directions pick each word's best partner;
-// the confidence of cell ij is ½(softmax_j(CSLS_i·/τ)_j + softmax_i(CSLS_·j/τ)_i), τ = 0.1.
-export const CONFIDENCE_TEMPERATURE = 0.1;
+// K is capped by the number of candidates. agreement-em.ts turns CSLS into alignment priors.
 
 export function cosines(x: Float32Array, y: Float32Array, d: number): Float32Array {
   const I = x.length / d, J = y.length / d;
@@ -45,30 +43,4 @@ export function csls(c: Float32Array, I: number, J: number, K: number): Float32A
   const out = new Float32Array(I * J);
   for (let i = 0; i < I; i++) for (let j = 0; j < J; j++) out[i * J + j] = 2 * c[i * J + j] - rT[i] - rS[j];
   return out;
-}
-
-export interface Directional {
-  fwd: Uint8Array;
-  rev: Uint8Array;
-  mean: Float32Array;
-}
-
-/** Each word's best partner in both directions, and the cell confidences. */
-export function bestPartners(m: Float32Array, I: number, J: number, tau = CONFIDENCE_TEMPERATURE): Directional {
-  const fwd = new Uint8Array(I * J), rev = new Uint8Array(I * J), mean = new Float32Array(I * J);
-  for (let i = 0; i < I; i++) {
-    const row = Array.from({ length: J }, (_, j) => m[i * J + j]);
-    const best = Math.max(...row);
-    const z = row.reduce((a, v) => a + Math.exp((v - best) / tau), 0);
-    row.forEach((v, j) => (mean[i * J + j] += Math.exp((v - best) / tau) / z / 2));
-    fwd[i * J + row.indexOf(best)] = 1;
-  }
-  for (let j = 0; j < J; j++) {
-    const col = Array.from({ length: I }, (_, i) => m[i * J + j]);
-    const best = Math.max(...col);
-    const z = col.reduce((a, v) => a + Math.exp((v - best) / tau), 0);
-    col.forEach((v, i) => (mean[i * J + j] += Math.exp((v - best) / tau) / z / 2));
-    rev[col.indexOf(best) * J + j] = 1;
-  }
-  return { fwd, rev, mean };
 }

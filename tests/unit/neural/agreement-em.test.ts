@@ -1,0 +1,55 @@
+// EM with agreement over the pairs' similarity priors, through the neural lexicon and the
+// link extraction, on hand-made embeddings: the priors decide where they are clear, the
+// corpus decides where they are not (a word whose pairs say nothing is resolved by what its
+// neighbours already explain), lexicon entries come best first, at most `top` per word, and
+// empty pairs are skipped.
+import { expect, test } from 'vitest';
+import { extractLinks } from '../../../src/main/align/neural/aligner.ts';
+import { neuralLexicon } from '../../../src/main/align/neural/lexicon.ts';
+import type { PairEmbeddings } from '../../../src/main/align/neural/embedder.ts';
+
+const X = [1, 0], Y = [0, 1];
+const rows = (...vs: number[][]) => Float32Array.from(vs.flat());
+
+type Pair = [string, string, number[][], number[][]];
+const split = (s: string) => s.split(' ').filter(Boolean);
+const embeddings = (pairs: Pair[]): PairEmbeddings => ({ dim: 2, src: pairs.map((p) => rows(...p[2])), tgt: pairs.map((p) => rows(...p[3])) });
+const lexicon = (pairs: Pair[], top = 5) => neuralLexicon(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs), top);
+const links = (pairs: Pair[], sym = 'gdfa') =>
+  extractLinks(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs), sym).map((ls) => ls.map((l) => `${l.s}-${l.t}`));
+
+const bestOf = (entries: ReturnType<typeof lexicon>, w: string) => entries.find((e) => e.src === w)?.tgt;
+
+test('the similarity priors decide within a pair', () => {
+  const lex = lexicon([['a b', 'x y', [Y, X], [X, Y]]]);
+  expect(bestOf(lex, 'a')).toBe('y');
+  expect(bestOf(lex, 'b')).toBe('x');
+});
+
+test('the corpus decides where the priors are flat: b takes what a does not explain', () => {
+  const flat: Pair[] = [['a b', 'x y', [X, X], [X, X]], ['a', 'x', [X], [X]]];
+  const lex = lexicon(flat);
+  expect(bestOf(lex, 'a')).toBe('x');
+  expect(bestOf(lex, 'b')).toBe('y');
+  const b = lex.filter((e) => e.src === 'b');
+  expect(b[0].score).toBeGreaterThan(2 * b[1].score);
+});
+
+test('best first, at most `top` per word, scores in (0, 1], empty pairs skipped', () => {
+  const lex = lexicon([['a b c', 'x y z', [X, Y, X], [Y, X, X]], ['', 'x', [], [X]], ['c', 'z', [X], [X]]], 2);
+  for (const w of ['a', 'b', 'c']) {
+    const mine = lex.filter((e) => e.src === w);
+    expect(mine.length).toBe(2);
+    expect(mine[0].score).toBeGreaterThanOrEqual(mine[1].score);
+    for (const e of mine) expect(e.score > 0 && e.score <= 1).toBe(true);
+  }
+  expect(bestOf(lex, 'c')).toBe('z');
+});
+
+test('links: the corpus resolves a pair whose similarities are flat; confidences in (0, 1]', () => {
+  const pairs: Pair[] = [['a b', 'x y', [X, X], [X, X]], ['a', 'x', [X], [X]], ['b a', 'y x', [Y, X], [Y, X]]];
+  expect(links(pairs)).toEqual([['0-0', '1-1'], ['0-0'], ['0-0', '1-1']]);
+  expect(links(pairs, 'intersect')[0]).toEqual(['0-0', '1-1']);
+  const all = extractLinks(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs)).flat();
+  for (const l of all) expect(l.score! > 0 && l.score! <= 1).toBe(true);
+});
