@@ -5,7 +5,7 @@
 // pairs with a saved checkpoint. It ends with one 'done', 'cancelled' or 'error' report.
 import { parentPort } from 'node:worker_threads';
 import type { Link } from '../../shared/domain.ts';
-import { extractLinks } from '../align/neural/aligner.ts';
+import { extraction, extractLinks } from '../align/neural/aligner.ts';
 import { loadNeuralModel, saveNeuralModel } from '../align/neural/saved.ts';
 import { makeBatches, type NeuralModel, trainNeural } from '../align/neural/train.ts';
 import { type AerScore, scoreAer } from '../eval/aer.ts';
@@ -18,7 +18,7 @@ const post = (r: WorkerReport) => parentPort!.postMessage(r);
 
 async function score(embedder: Embedder, model: NeuralModel, ev: TrainRequest['eval']): Promise<AerScore | null> {
   if (!ev.src.length) return null;
-  const links = extractLinks(ev.src, ev.tgt, await embedder.embed(model, ev.src, ev.tgt), 'gdfa');
+  const links = extractLinks(ev.src, ev.tgt, await embedder.embed(model, ev.src, ev.tgt), 'gdfa', extraction(model.config));
   return scoreAer(ev.gold, links.map((ls) => ls.map((l): [number, number] => [l.s, l.t])));
 }
 
@@ -65,7 +65,7 @@ async function align(r: AlignRequest): Promise<'done' | 'cancelled'> {
       if (isCancelled(r.cancel)) throw cancelled;
       post({ type: 'aligned', done, total: todo.length });
     });
-    const found = extractLinks(todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k]), e, r.sym);
+    const found = extractLinks(todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k]), e, r.sym, extraction(model.config));
     const links: Link[][] = r.src.map(() => []);
     todo.forEach((k, n) => (links[k] = found[n]));
     post({ type: 'links', links });
