@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Link } from '../../shared/domain.ts';
 import { alignCorpus } from '../align/engine.ts';
-import { embedPairs, extraction, extractLinks } from '../align/neural/aligner.ts';
+import { embedPairs, extractLinks } from '../align/neural/aligner.ts';
 import { neuralLexicon, type LexiconEntry } from '../align/neural/lexicon.ts';
 import { loadNeuralModel, saveNeuralModel } from '../align/neural/saved.ts';
 import { isNeuralMethod, runNeuralMethod } from '../align/neural/method.ts';
@@ -62,10 +62,7 @@ function readGold(file: string, pairs: number): { s: number; t: number }[][] {
 /** The neural branch of `align`: links per pair. */
 export async function alignNeuralCli(src: string[][], tgt: string[][], o: NeuralCliOptions): Promise<Link[][]> {
   if (o.model && o.continue) throw new UserError('--model aligns without training and --continue trains: give one of them');
-  if (o.model) {
-    const model = loadNeuralModel(o.model);
-    return extractLinks(src, tgt, await embedPairs(model, src, tgt), o.sym, extraction(model.config));
-  }
+  if (o.model) return extractLinks(src, tgt, await embedPairs(loadNeuralModel(o.model), src, tgt), o.sym);
   const gold = o.gold ? readGold(o.gold, src.length) : undefined;
   const start = o.continue ? loadNeuralModel(o.continue) : undefined;
   const r = await runNeuralMethod(o.method, { src, tgt, gold }, overrides(o), { sym: o.sym }, start);

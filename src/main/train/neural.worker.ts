@@ -6,7 +6,7 @@
 // 'cancelled' or 'error' report.
 import { parentPort } from 'node:worker_threads';
 import type { Link } from '../../shared/domain.ts';
-import { extraction, extractLinks } from '../align/neural/aligner.ts';
+import { extractLinks } from '../align/neural/aligner.ts';
 import { loadNeuralModel, saveNeuralModel } from '../align/neural/saved.ts';
 import { makeBatches, type NeuralModel, trainNeural } from '../align/neural/train.ts';
 import { type AerScore, scoreAer } from '../eval/aer.ts';
@@ -19,7 +19,7 @@ const post = (r: WorkerReport) => parentPort!.postMessage(r);
 
 async function score(embedder: Embedder, model: NeuralModel, ev: TrainRequest['eval']): Promise<AerScore | null> {
   if (!ev.src.length) return null;
-  const links = extractLinks(ev.src, ev.tgt, await embedder.embed(model, ev.src, ev.tgt), 'gdfa', extraction(model.config));
+  const links = extractLinks(ev.src, ev.tgt, await embedder.embed(model, ev.src, ev.tgt), 'gdfa');
   return scoreAer(ev.gold, links.map((ls) => ls.map((l): [number, number] => [l.s, l.t])));
 }
 
@@ -66,7 +66,7 @@ async function align(r: AlignRequest): Promise<'done' | 'cancelled'> {
       if (isCancelled(r.cancel)) throw cancelled;
       post({ type: 'aligned', done, total: todo.length });
     });
-    const found = extractLinks(todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k]), e, r.sym, extraction(model.config));
+    const found = extractLinks(todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k]), e, r.sym);
     const links: Link[][] = r.src.map(() => []);
     todo.forEach((k, n) => (links[k] = found[n]));
     post({ type: 'links', links });

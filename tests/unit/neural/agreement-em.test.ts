@@ -4,9 +4,7 @@
 // neighbours already explain), lexicon entries come best first, at most `top` per word, and
 // empty pairs are skipped.
 import { expect, test } from 'vitest';
-import { extraction, extractLinks } from '../../../src/main/align/neural/aligner.ts';
-import { CORPUS_EM, type EmSettings, PAIR_ONLY } from '../../../src/main/align/neural/agreement-em.ts';
-import { DEFAULT_CONFIG, SUPERVISED_WEIGHTS } from '../../../src/main/align/neural/train.ts';
+import { extractLinks } from '../../../src/main/align/neural/aligner.ts';
 import { neuralLexicon } from '../../../src/main/align/neural/lexicon.ts';
 import type { PairEmbeddings } from '../../../src/main/align/neural/embedder.ts';
 
@@ -17,8 +15,8 @@ type Pair = [string, string, number[][], number[][]];
 const split = (s: string) => s.split(' ').filter(Boolean);
 const embeddings = (pairs: Pair[]): PairEmbeddings => ({ dim: 2, src: pairs.map((p) => rows(...p[2])), tgt: pairs.map((p) => rows(...p[3])) });
 const lexicon = (pairs: Pair[], top = 5) => neuralLexicon(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs), top);
-const links = (pairs: Pair[], sym = 'gdfa', settings?: EmSettings) =>
-  extractLinks(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs), sym, settings).map((ls) => ls.map((l) => `${l.s}-${l.t}`));
+const links = (pairs: Pair[], sym = 'gdfa') =>
+  extractLinks(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs), sym).map((ls) => ls.map((l) => `${l.s}-${l.t}`));
 
 const bestOf = (entries: ReturnType<typeof lexicon>, w: string) => entries.find((e) => e.src === w)?.tgt;
 
@@ -48,20 +46,10 @@ test('best first, at most `top` per word, scores in (0, 1], empty pairs skipped'
   expect(bestOf(lex, 'c')).toBe('z');
 });
 
-const resolvable: Pair[] = [['a b', 'x y', [X, X], [X, X]], ['a', 'x', [X], [X]], ['b a', 'y x', [Y, X], [Y, X]]];
-
 test('links: the corpus resolves a pair whose similarities are flat; confidences in (0, 1]', () => {
-  const pairs = resolvable;
+  const pairs: Pair[] = [['a b', 'x y', [X, X], [X, X]], ['a', 'x', [X], [X]], ['b a', 'y x', [Y, X], [Y, X]]];
   expect(links(pairs)).toEqual([['0-0', '1-1'], ['0-0'], ['0-0', '1-1']]);
   expect(links(pairs, 'intersect')[0]).toEqual(['0-0', '1-1']);
   const all = extractLinks(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs)).flat();
   for (const l of all) expect(l.score! > 0 && l.score! <= 1).toBe(true);
-});
-
-test('PAIR_ONLY leaves each pair to its own similarities; models trained on links get it', () => {
-  const own = links(resolvable, 'gdfa', PAIR_ONLY);
-  expect(own[0]).not.toEqual(['0-0', '1-1']);
-  expect(own[2]).toEqual(['0-0', '1-1']);
-  expect(extraction(DEFAULT_CONFIG)).toBe(CORPUS_EM);
-  expect(extraction({ ...DEFAULT_CONFIG, weights: SUPERVISED_WEIGHTS })).toBe(PAIR_ONLY);
 });

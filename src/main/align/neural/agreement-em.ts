@@ -2,14 +2,12 @@
 // similarities into the corpus's alignments (aligner.ts) and its lexicon (lexicon.ts).
 // Per pair, C = CSLS (K = 3) of the contextual embeddings, and two alignment priors:
 //   f_ij = softmax_i(C_·j / τ)  (which source word target word j comes from)
-//   r_ij = softmax_j(C_i· / τ)  (which target word source word i goes to).
+//   r_ij = softmax_j(C_i· / τ)  (which target word source word i goes to),  τ = 0.8.
 // EM over the corpus, both directions at once: posteriors
 //   g_ij ∝ t(t_j | s_i)·f_ij (normalised over i),  h_ij ∝ t(s_i | t_j)·r_ij (over j),
 // agreed as q_ij = √(g_ij·h_ij) (the geometric mean of Liang et al.'s agreement), counts
 // c(s, t) = Σ q over the cells of s and t, then t(t | s) = c / c(s·), t(s | t) = c / c(·t).
-// CORPUS_EM: τ = 0.8, the first pass from the priors alone (tables at 1), 10 more follow.
-// PAIR_ONLY: no pass, τ = 0.1: the posteriors are the priors, i.e. seed 003's extraction
-// (each word's CSLS-nearest partner, confidence the mean of the two softmaxes). Per-pair similarities
+// The first pass uses the priors alone (tables at 1); 10 more follow. Per-pair similarities
 // lack corpus-level competition: with it, a target word already explained by a frequent
 // source word stops being credited to its neighbours, in the lexicon and in each pair.
 // Measured: see lexicon.ts (P@1) and aligner.ts (AER).
@@ -20,16 +18,8 @@ import type { PairEmbeddings } from './embedder.ts';
 import { cosines, csls } from './csls.ts';
 
 export const PAIR_CSLS_K = 3;
-
-export interface EmSettings {
-  /** τ of the priors */
-  temperature: number;
-  /** E+M passes over the corpus (0: the priors are the posteriors) */
-  passes: number;
-}
-
-export const CORPUS_EM: EmSettings = { temperature: 0.8, passes: 11 };
-export const PAIR_ONLY: EmSettings = { temperature: 0.1, passes: 0 };
+export const PRIOR_TEMPERATURE = 0.8;
+export const EM_PASSES = 11;
 
 /** Type indices of a side's words. */
 class Types {
@@ -89,8 +79,7 @@ export class AgreementEm {
   private sGivenT = new Float64Array(0);
 
   /** Runs the EM on the pairs (tokens and their embeddings, pair by pair). */
-  constructor(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, settings = CORPUS_EM) {
-    const tau = settings.temperature;
+  constructor(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings) {
     const cellOf = new Map<number, number>();
     this.pairs = e.src.map((x, k) => {
       const I = x.length / e.dim, J = e.tgt[k].length / e.dim;
@@ -109,11 +98,11 @@ export class AgreementEm {
           }
           cell[i * J + j] = n;
         }
-      return { I, J, cell, fromSrc: softmaxAxis(c, I, J, tau, true), toTgt: softmaxAxis(c, I, J, tau, false) };
+      return { I, J, cell, fromSrc: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, true), toTgt: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, false) };
     });
     this.tGivenS = new Float64Array(this.cellSrc.length).fill(1);
     this.sGivenT = new Float64Array(this.cellSrc.length).fill(1);
-    for (let pass = 0; pass < settings.passes; pass++) this.pass();
+    for (let pass = 0; pass < EM_PASSES; pass++) this.pass();
   }
 
   private pass(): void {

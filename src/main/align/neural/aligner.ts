@@ -1,19 +1,16 @@
 // The neural aligner end to end: contextual embeddings of every pair from a trained model
-// (embedder.ts); alignment posteriors from the pairs' eq. 17 similarities (agreement-em.ts);
-// in each pair, each word's most probable partner in both directions, symmetrised, scored by
-// the mean of the two directional posteriors.
+// (embedder.ts); the pairs' eq. 17 similarities refined by EM with agreement over the corpus
+// (agreement-em.ts); in each pair, each word's most probable partner in both directions,
+// symmetrised, scored by the mean of the two directional posteriors.
 //   alignNeural(src, tgt, config?, hooks?) → { links[k] (sorted by s, t; score = confidence), model }
-// A model trained without word-level supervision gets the corpus EM; one trained with gold or
-// pseudo-labelled links gets each pair's CSLS alone (seed 003's extraction). AER, gdfa, ro-en
-// (40 epochs; `.exp` runs on the same trained models): unsupervised, all 248 pairs, 0.514 per
-// pair → 0.440 with the EM (zh-en 450 pairs: 0.556 → 0.407); supervised by the gold of 200
-// pairs, on the other 48: 0.319 per pair, 0.331–0.357 with the EM (τ 0.05–0.8), which adds
-// co-occurrence noise to similarities the gold has already made sharp.
+// AER, gdfa, ro-en 248 pairs (40 epochs, one trained model): 0.514 with each pair's CSLS
+// alone (seed 003's extraction) → 0.440 after the EM (τ 0.3/0.5: 0.442/0.437; links where
+// √(g·h) ≥ 0.4 instead of gdfa: 0.473).
 import type { Link } from '../../../shared/domain.ts';
 import { symmetriser } from '../symmetrise.ts';
-import { AgreementEm, CORPUS_EM, type EmSettings, PAIR_ONLY, type PairPosteriors } from './agreement-em.ts';
+import { AgreementEm, type PairPosteriors } from './agreement-em.ts';
 import { Embedder, type PairEmbeddings } from './embedder.ts';
-import { type NeuralConfig, type NeuralModel, type TrainData, type TrainHooks, trainNeural, wordSupervised } from './train.ts';
+import { type NeuralConfig, type NeuralModel, type TrainData, type TrainHooks, trainNeural } from './train.ts';
 
 export type { PairEmbeddings } from './embedder.ts';
 
@@ -44,15 +41,10 @@ function directional({ I, J, g, h }: PairPosteriors): { fwd: Uint8Array; rev: Ui
   return { fwd, rev, mean };
 }
 
-/** The extraction for a model's embeddings (module header). */
-export function extraction(c: NeuralConfig): EmSettings {
-  return wordSupervised(c) ? PAIR_ONLY : CORPUS_EM;
-}
-
 /** Links of every pair (tokens and their embeddings), symmetrised with `sym`; scores are the cell confidences. */
-export function extractLinks(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, sym = 'gdfa', settings = CORPUS_EM): Link[][] {
+export function extractLinks(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, sym = 'gdfa'): Link[][] {
   const keep = symmetriser(sym);
-  const em = new AgreementEm(src, tgt, e, settings);
+  const em = new AgreementEm(src, tgt, e);
   return e.src.map((_, k) => {
     const p = em.posteriors(k);
     if (!p) return [];
@@ -76,5 +68,5 @@ export async function alignNeural(
 ): Promise<NeuralAlignResult> {
   const model = await trainNeural(data, config, hooks, start);
   const embeddings = await embedPairs(model, data.src, data.tgt);
-  return { links: extractLinks(data.src, data.tgt, embeddings, hooks.sym, extraction(model.config)), model, embeddings };
+  return { links: extractLinks(data.src, data.tgt, embeddings, hooks.sym), model, embeddings };
 }

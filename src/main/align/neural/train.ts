@@ -39,11 +39,6 @@ export const DEFAULT_CONFIG: NeuralConfig = {
 /** Seed 000's weights (TR-like base / AWP / WTR), used when gold links are given. */
 export const SUPERVISED_WEIGHTS = { base: 0.8, awp: 0.1, wtr: 0.1 };
 
-/** Whether a model was trained with word-level objectives (gold or pseudo-labelled links). */
-export function wordSupervised(c: NeuralConfig): boolean {
-  return c.weights.awp > 0 || c.weights.wtr > 0;
-}
-
 export interface TrainData {
   src: readonly string[][];
   tgt: readonly string[][];
