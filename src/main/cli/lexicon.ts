@@ -62,8 +62,8 @@ function readGold(file: string, pairs: number): { s: number; t: number }[][] {
 /** The neural branch of `align`: links per pair. */
 export async function alignNeuralCli(src: string[][], tgt: string[][], o: NeuralCliOptions): Promise<Link[][]> {
   if (o.model && o.continue) throw new UserError('--model aligns without training and --continue trains: give one of them');
-  if (o.model) return extractLinks(src, tgt, await embedPairs(loadNeuralModel(o.model), src, tgt), o.sym);
   const gold = o.gold ? readGold(o.gold, src.length) : undefined;
+  if (o.model) return extractLinks(src, tgt, await embedPairs(loadNeuralModel(o.model), src, tgt), { sym: o.sym, gold });
   const start = o.continue ? loadNeuralModel(o.continue) : undefined;
   const r = await runNeuralMethod(o.method, { src, tgt, gold }, overrides(o), { sym: o.sym }, start);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);

@@ -26,6 +26,8 @@ export interface AlignRequest {
   modelDir: string;
   src: string[][];
   tgt: string[][];
+  /** each pair's gold links (sure and possible), empty where none */
+  gold: { s: number; t: number }[][];
   sym: string;
   cancel: SharedArrayBuffer;
 }

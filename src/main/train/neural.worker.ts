@@ -18,7 +18,7 @@ const post = (r: WorkerReport) => parentPort!.postMessage(r);
 
 async function score(embedder: Embedder, model: NeuralModel, ev: TrainRequest['eval']): Promise<AerScore | null> {
   if (!ev.src.length) return null;
-  const links = extractLinks(ev.src, ev.tgt, await embedder.embed(model, ev.src, ev.tgt), 'gdfa');
+  const links = extractLinks(ev.src, ev.tgt, await embedder.embed(model, ev.src, ev.tgt), { sym: 'gdfa' });
   return scoreAer(ev.gold, links.map((ls) => ls.map((l): [number, number] => [l.s, l.t])));
 }
 
@@ -65,7 +65,7 @@ async function align(r: AlignRequest): Promise<'done' | 'cancelled'> {
       if (isCancelled(r.cancel)) throw cancelled;
       post({ type: 'aligned', done, total: todo.length });
     });
-    const found = extractLinks(todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k]), e, r.sym);
+    const found = extractLinks(todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k]), e, { sym: r.sym, gold: todo.map((k) => r.gold[k]) });
     const links: Link[][] = r.src.map(() => []);
     todo.forEach((k, n) => (links[k] = found[n]));
     post({ type: 'links', links });

@@ -1,5 +1,6 @@
 // The Models page's Re-align job: aligns every pair of the project with one checkpoint of
-// a training run (in the worker thread: aligner.ts extraction), keeps the linguists'
+// a training run (in the worker thread: aligner.ts extraction, its EM counting the gold
+// links), keeps the linguists'
 // corrections — every gold link is added with score 1, no rejected link is proposed —
 // and stores the result as a model alignment of that model and run, each link's
 // confidence as its score, so the review queue ranks pairs by the model's uncertainty.
@@ -42,9 +43,10 @@ export async function realignRun(
     else if (r.type === 'links') found = r.links;
   };
   const modelDir = checkpointDir(runDir(store.path, target.runId), target.epoch);
-  const request = { type: 'align' as const, modelDir, src: corpus.src, tgt: corpus.tgt, sym: target.sym, cancel: cancelFlag() };
-  if ((await runInWorker(request, onReport, run.signal)) === 'cancelled') throw new CancelledError();
   const gold = goldByPair(db, corpus.ids);
+  const goldLinks = corpus.ids.map((_, k) => [...(gold[k]?.sure ?? []), ...(gold[k]?.possible ?? [])].map(([s, t]) => ({ s, t })));
+  const request = { type: 'align' as const, modelDir, src: corpus.src, tgt: corpus.tgt, gold: goldLinks, sym: target.sym, cancel: cancelFlag() };
+  if ((await runInWorker(request, onReport, run.signal)) === 'cancelled') throw new CancelledError();
   const rejected = rejectedByPair(db, corpus.ids);
   const name = `${options.method} run ${target.runId} · epoch ${target.epoch} + ${target.sym}`;
   const count = db.transaction(() => {

@@ -1,10 +1,10 @@
 // EM with agreement over the pairs' similarity priors, through the neural lexicon and the
 // link extraction, on hand-made embeddings: the priors decide where they are clear, the
 // corpus decides where they are not (a word whose pairs say nothing is resolved by what its
-// neighbours already explain), lexicon entries come best first, at most `top` per word, and
-// empty pairs are skipped.
+// neighbours already explain, or what a gold link says), lexicon entries come best first, at
+// most `top` per word, and empty pairs are skipped.
 import { expect, test } from 'vitest';
-import { extractLinks } from '../../../src/main/align/neural/aligner.ts';
+import { type ExtractOptions, extractLinks } from '../../../src/main/align/neural/aligner.ts';
 import { neuralLexicon } from '../../../src/main/align/neural/lexicon.ts';
 import type { PairEmbeddings } from '../../../src/main/align/neural/embedder.ts';
 
@@ -15,8 +15,8 @@ type Pair = [string, string, number[][], number[][]];
 const split = (s: string) => s.split(' ').filter(Boolean);
 const embeddings = (pairs: Pair[]): PairEmbeddings => ({ dim: 2, src: pairs.map((p) => rows(...p[2])), tgt: pairs.map((p) => rows(...p[3])) });
 const lexicon = (pairs: Pair[], top = 5) => neuralLexicon(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs), top);
-const links = (pairs: Pair[], sym = 'gdfa') =>
-  extractLinks(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs), sym).map((ls) => ls.map((l) => `${l.s}-${l.t}`));
+const links = (pairs: Pair[], o: ExtractOptions = {}) =>
+  extractLinks(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs), o).map((ls) => ls.map((l) => `${l.s}-${l.t}`));
 
 const bestOf = (entries: ReturnType<typeof lexicon>, w: string) => entries.find((e) => e.src === w)?.tgt;
 
@@ -49,7 +49,15 @@ test('best first, at most `top` per word, scores in (0, 1], empty pairs skipped'
 test('links: the corpus resolves a pair whose similarities are flat; confidences in (0, 1]', () => {
   const pairs: Pair[] = [['a b', 'x y', [X, X], [X, X]], ['a', 'x', [X], [X]], ['b a', 'y x', [Y, X], [Y, X]]];
   expect(links(pairs)).toEqual([['0-0', '1-1'], ['0-0'], ['0-0', '1-1']]);
-  expect(links(pairs, 'intersect')[0]).toEqual(['0-0', '1-1']);
+  expect(links(pairs, { sym: 'intersect' })[0]).toEqual(['0-0', '1-1']);
   const all = extractLinks(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs)).flat();
   for (const l of all) expect(l.score! > 0 && l.score! <= 1).toBe(true);
+});
+
+test('gold links steer the EM: a pair whose similarities are flat follows the gold of another', () => {
+  // without gold the flat pairs stay flat; the gold b–x of pair 1 decides pair 0 (and not b–y)
+  const pairs: Pair[] = [['a b', 'x y', [X, X], [X, X]], ['b a', 'x y', [X, X], [X, X]]];
+  const gold = [undefined, [{ s: 0, t: 0 }, { s: 1, t: 1 }]];
+  expect(links(pairs, { gold })[0]).toEqual(['0-1', '1-0']);
+  expect(links(pairs)[0]).not.toEqual(['0-1', '1-0']);
 });

@@ -7,6 +7,8 @@
 //   g_ij ∝ t(t_j | s_i)·f_ij (normalised over i),  h_ij ∝ t(s_i | t_j)·r_ij (over j),
 // agreed as q_ij = √(g_ij·h_ij) (the geometric mean of Liang et al.'s agreement), counts
 // c(s, t) = Σ q over the cells of s and t, then t(t | s) = c / c(s·), t(s | t) = c / c(·t).
+// Pairs with gold links count those links (1 each) instead of their posteriors, in every
+// pass: a linguist's corrections steer the tables, and through them every other pair.
 // The first pass uses the priors alone (tables at 1); 10 more follow. Per-pair similarities
 // lack corpus-level competition: with it, a target word already explained by a frequent
 // source word stops being credited to its neighbours, in the lexicon and in each pair.
@@ -16,6 +18,7 @@
 // matrices.
 import type { PairEmbeddings } from './embedder.ts';
 import { cosines, csls } from './csls.ts';
+import type { PairLinks } from './vocab.ts';
 
 export const PAIR_CSLS_K = 3;
 export const PRIOR_TEMPERATURE = 0.8;
@@ -35,6 +38,8 @@ class Types {
 interface PairCells {
   I: number;
   J: number;
+  /** gold links, counted instead of the posteriors */
+  fixed?: PairLinks;
   /** cell of (s_i, t_j) [I·J] */
   cell: Int32Array;
   /** f_ij, normalised over i for each j [I·J] */
@@ -78,8 +83,8 @@ export class AgreementEm {
   private tGivenS = new Float64Array(0);
   private sGivenT = new Float64Array(0);
 
-  /** Runs the EM on the pairs (tokens and their embeddings, pair by pair). */
-  constructor(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings) {
+  /** Runs the EM on the pairs (tokens and their embeddings, pair by pair; gold links where known). */
+  constructor(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, gold?: readonly PairLinks[]) {
     const cellOf = new Map<number, number>();
     this.pairs = e.src.map((x, k) => {
       const I = x.length / e.dim, J = e.tgt[k].length / e.dim;
@@ -98,7 +103,8 @@ export class AgreementEm {
           }
           cell[i * J + j] = n;
         }
-      return { I, J, cell, fromSrc: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, true), toTgt: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, false) };
+      const fixed = gold?.[k]?.filter((l) => l.s < I && l.t < J);
+      return { I, J, cell, fixed: fixed?.length ? fixed : undefined, fromSrc: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, true), toTgt: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, false) };
     });
     this.tGivenS = new Float64Array(this.cellSrc.length).fill(1);
     this.sGivenT = new Float64Array(this.cellSrc.length).fill(1);
@@ -108,15 +114,19 @@ export class AgreementEm {
   private pass(): void {
     const c = new Float64Array(this.cellSrc.length);
     const bySrc = new Float64Array(this.src.words.length), byTgt = new Float64Array(this.tgt.words.length);
+    const count = (cl: number, q: number) => {
+      c[cl] += q;
+      bySrc[this.cellSrc[cl]] += q;
+      byTgt[this.cellTgt[cl]] += q;
+    };
     for (const p of this.pairs) {
       if (!p) continue;
-      const { g, h } = this.posteriorsOf(p);
-      for (let x = 0; x < g.length; x++) {
-        const q = Math.sqrt(g[x] * h[x]), cl = p.cell[x];
-        c[cl] += q;
-        bySrc[this.cellSrc[cl]] += q;
-        byTgt[this.cellTgt[cl]] += q;
+      if (p.fixed) {
+        for (const l of p.fixed) count(p.cell[l.s * p.J + l.t], 1);
+        continue;
       }
+      const { g, h } = this.posteriorsOf(p);
+      for (let x = 0; x < g.length; x++) count(p.cell[x], Math.sqrt(g[x] * h[x]));
     }
     this.tGivenS = c.map((v, cl) => v / bySrc[this.cellSrc[cl]]);
     this.sGivenT = c.map((v, cl) => v / byTgt[this.cellTgt[cl]]);

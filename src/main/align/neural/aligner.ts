@@ -1,7 +1,8 @@
 // The neural aligner end to end: contextual embeddings of every pair from a trained model
 // (embedder.ts); the pairs' eq. 17 similarities refined by EM with agreement over the corpus
-// (agreement-em.ts); in each pair, each word's most probable partner in both directions,
-// symmetrised, scored by the mean of the two directional posteriors.
+// (agreement-em.ts; pairs with gold links count those); in each pair, each word's most
+// probable partner in both directions, symmetrised, scored by the mean of the two
+// directional posteriors.
 //   alignNeural(src, tgt, config?, hooks?) → { links[k] (sorted by s, t; score = confidence), model }
 // AER, gdfa, ro-en 248 pairs (40 epochs, one trained model): 0.514 with each pair's CSLS
 // alone (seed 003's extraction) → 0.440 after the EM (τ 0.3/0.5: 0.442/0.437; links where
@@ -11,6 +12,7 @@ import { symmetriser } from '../symmetrise.ts';
 import { AgreementEm, type PairPosteriors } from './agreement-em.ts';
 import { Embedder, type PairEmbeddings } from './embedder.ts';
 import { type NeuralConfig, type NeuralModel, type TrainData, type TrainHooks, trainNeural } from './train.ts';
+import type { PairLinks } from './vocab.ts';
 
 export type { PairEmbeddings } from './embedder.ts';
 
@@ -41,10 +43,17 @@ function directional({ I, J, g, h }: PairPosteriors): { fwd: Uint8Array; rev: Ui
   return { fwd, rev, mean };
 }
 
-/** Links of every pair (tokens and their embeddings), symmetrised with `sym`; scores are the cell confidences. */
-export function extractLinks(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, sym = 'gdfa'): Link[][] {
-  const keep = symmetriser(sym);
-  const em = new AgreementEm(src, tgt, e);
+export interface ExtractOptions {
+  /** symmetrisation heuristic (symmetrise.ts), default gdfa */
+  sym?: string;
+  /** known gold links per pair, counted by the EM */
+  gold?: readonly PairLinks[];
+}
+
+/** Links of every pair (tokens and their embeddings); scores are the cell confidences. */
+export function extractLinks(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, o: ExtractOptions = {}): Link[][] {
+  const keep = symmetriser(o.sym ?? 'gdfa');
+  const em = new AgreementEm(src, tgt, e, o.gold);
   return e.src.map((_, k) => {
     const p = em.posteriors(k);
     if (!p) return [];
@@ -64,9 +73,9 @@ export interface NeuralAlignResult {
 
 /** Trains (from scratch, or continuing `start`: train.ts) and aligns the training pairs. */
 export async function alignNeural(
-  data: TrainData, config: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {}, start?: NeuralModel,
+  data: TrainData, config: Partial<NeuralConfig> = {}, hooks: TrainHooks & ExtractOptions = {}, start?: NeuralModel,
 ): Promise<NeuralAlignResult> {
   const model = await trainNeural(data, config, hooks, start);
   const embeddings = await embedPairs(model, data.src, data.tgt);
-  return { links: extractLinks(data.src, data.tgt, embeddings, hooks.sym), model, embeddings };
+  return { links: extractLinks(data.src, data.tgt, embeddings, hooks), model, embeddings };
 }

@@ -41,7 +41,7 @@ export async function runNeuralMethod(
   const sup = supervision(data);
   const supervised = sup?.some((g) => g?.length) ?? false;
   const config = { ...NEURAL_METHODS[name], ...(supervised ? { weights: SUPERVISED_WEIGHTS } : {}), ...overrides };
-  const r = await alignNeural({ src: data.src, tgt: data.tgt, gold: sup, rejected: data.rejected }, config, hooks, start);
+  const r = await alignNeural({ src: data.src, tgt: data.tgt, gold: sup, rejected: data.rejected }, config, { ...hooks, gold: data.gold }, start);
   return { ...r, links: r.links.map((ls, k) => withGold(ls, data.gold?.[k])) };
 }
 
