@@ -61,3 +61,12 @@ test('gold links steer the EM: a pair whose similarities are flat follows the go
   expect(links(pairs, { gold })[0]).toEqual(['0-1', '1-0']);
   expect(links(pairs)[0]).not.toEqual(['0-1', '1-0']);
 });
+
+test('a word seen only in a gold pair, unlinked there, gets no NaN', () => {
+  const pairs: Pair[] = [['a z', 'x', [X, Y], [X]], ['a', 'x', [X], [X]]];
+  const gold = [[{ s: 0, t: 0 }], undefined];
+  const src = pairs.map((p) => split(p[0])), tgt = pairs.map((p) => split(p[1]));
+  const found = extractLinks(src, tgt, embeddings(pairs), { gold });
+  expect(found.flat().length).toBeGreaterThan(0);
+  for (const l of found.flat()) expect(Number.isFinite(l.score)).toBe(true);
+});

@@ -128,8 +128,9 @@ export class AgreementEm {
       const { g, h } = this.posteriorsOf(p);
       for (let x = 0; x < g.length; x++) count(p.cell[x], Math.sqrt(g[x] * h[x]));
     }
-    this.tGivenS = c.map((v, cl) => v / bySrc[this.cellSrc[cl]]);
-    this.sGivenT = c.map((v, cl) => v / byTgt[this.cellTgt[cl]]);
+    // a word seen only in gold pairs, unlinked there, has no counts: its table entries are 0
+    this.tGivenS = c.map((v, cl) => v / (bySrc[this.cellSrc[cl]] || 1));
+    this.sGivenT = c.map((v, cl) => v / (byTgt[this.cellTgt[cl]] || 1));
   }
 
   private posteriorsOf(p: PairCells): PairPosteriors {
