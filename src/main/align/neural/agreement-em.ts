@@ -13,34 +13,26 @@
 // lack corpus-level competition: with it, a target word already explained by a frequent
 // source word stops being credited to its neighbours, in the lexicon and in each pair.
 // Measured: see lexicon.ts (P@1) and aligner.ts (AER).
-// Memory: per pair two Float32 priors and an Int32 cell index per word pair (12 bytes each;
-// 5k pairs of 25 words ≈ 40 MB). Hand-written: no library does EM over ragged per-sentence
-// matrices.
+// Word types and cells (the word pair of each source × target position) come from the
+// statistical aligners' Bitext (corpus.ts), over the tokens that have embeddings.
+// Memory: per word pair of each sentence pair, two Float32 priors and the Bitext's Int32
+// cell (12 bytes; 5k pairs of 25 words ≈ 40 MB). Hand-written: no library does EM over
+// ragged per-sentence matrices.
+import { type Bitext, buildBitext } from '../corpus.ts';
 import type { PairEmbeddings } from './embedder.ts';
 import { cosines, csls } from './csls.ts';
 import type { PairLinks } from './vocab.ts';
 
-export const PAIR_CSLS_K = 3;
-export const PRIOR_TEMPERATURE = 0.8;
-export const EM_PASSES = 11;
-
-/** Type indices of a side's words. */
-class Types {
-  readonly index = new Map<string, number>();
-  readonly words: string[] = [];
-  id(w: string): number {
-    let n = this.index.get(w);
-    if (n === undefined) this.index.set(w, (n = this.words.push(w) - 1));
-    return n;
-  }
-}
+const PAIR_CSLS_K = 3;
+const PRIOR_TEMPERATURE = 0.8;
+const EM_PASSES = 11;
 
 interface PairCells {
   I: number;
   J: number;
   /** gold links, counted instead of the posteriors */
   fixed?: PairLinks;
-  /** cell of (s_i, t_j) [I·J] */
+  /** the word pair (index into the Bitext's pairSrc/pairTgt) of (s_i, t_j) [I·J] */
   cell: Int32Array;
   /** f_ij, normalised over i for each j [I·J] */
   fromSrc: Float32Array;
@@ -74,50 +66,39 @@ function softmaxAxis(m: Float32Array, I: number, J: number, tau: number, overRow
 }
 
 export class AgreementEm {
-  private readonly src = new Types();
-  private readonly tgt = new Types();
-  private readonly cellSrc: number[] = [];
-  private readonly cellTgt: number[] = [];
+  private readonly b: Bitext;
   /** per input pair; null where a side is empty */
   private readonly pairs: (PairCells | null)[];
-  private tGivenS = new Float64Array(0);
-  private sGivenT = new Float64Array(0);
+  private tGivenS: Float64Array;
+  private sGivenT: Float64Array;
 
   /** Runs the EM on the pairs (tokens and their embeddings, pair by pair; gold links where known). */
   constructor(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, gold?: readonly PairLinks[]) {
-    const cellOf = new Map<number, number>();
+    const embedded = (side: readonly string[][], vecs: Float32Array[]) => side.map((s, k) => s.slice(0, vecs[k].length / e.dim));
+    const b = (this.b = buildBitext(embedded(src, e.src), embedded(tgt, e.tgt)));
     this.pairs = e.src.map((x, k) => {
       const I = x.length / e.dim, J = e.tgt[k].length / e.dim;
       if (!I || !J) return null;
       const c = csls(cosines(x, e.tgt[k], e.dim), I, J, PAIR_CSLS_K);
-      const si = src[k].slice(0, I).map((w) => this.src.id(w)), tj = tgt[k].slice(0, J).map((w) => this.tgt.id(w));
-      const cell = new Int32Array(I * J);
-      for (let i = 0; i < I; i++)
-        for (let j = 0; j < J; j++) {
-          const key = si[i] * 2 ** 26 + tj[j];
-          let n = cellOf.get(key);
-          if (n === undefined) {
-            cellOf.set(key, (n = this.cellSrc.length));
-            this.cellSrc.push(si[i]);
-            this.cellTgt.push(tj[j]);
-          }
-          cell[i * J + j] = n;
-        }
       const fixed = gold?.[k]?.filter((l) => l.s < I && l.t < J);
-      return { I, J, cell, fixed: fixed?.length ? fixed : undefined, fromSrc: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, true), toTgt: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, false) };
+      return {
+        I, J, fixed: fixed?.length ? fixed : undefined, cell: b.cellPair.subarray(b.cellOff[k], b.cellOff[k + 1]),
+        fromSrc: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, true), toTgt: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, false),
+      };
     });
-    this.tGivenS = new Float64Array(this.cellSrc.length).fill(1);
-    this.sGivenT = new Float64Array(this.cellSrc.length).fill(1);
+    this.tGivenS = new Float64Array(b.pairSrc.length).fill(1);
+    this.sGivenT = new Float64Array(b.pairSrc.length).fill(1);
     for (let pass = 0; pass < EM_PASSES; pass++) this.pass();
   }
 
   private pass(): void {
-    const c = new Float64Array(this.cellSrc.length);
-    const bySrc = new Float64Array(this.src.words.length), byTgt = new Float64Array(this.tgt.words.length);
+    const { pairSrc, pairTgt } = this.b;
+    const c = new Float64Array(pairSrc.length);
+    const bySrc = new Float64Array(this.b.srcVocab.length), byTgt = new Float64Array(this.b.tgtVocab.length);
     const count = (cl: number, q: number) => {
       c[cl] += q;
-      bySrc[this.cellSrc[cl]] += q;
-      byTgt[this.cellTgt[cl]] += q;
+      bySrc[pairSrc[cl]] += q;
+      byTgt[pairTgt[cl]] += q;
     };
     for (const p of this.pairs) {
       if (!p) continue;
@@ -129,8 +110,8 @@ export class AgreementEm {
       for (let x = 0; x < g.length; x++) count(p.cell[x], Math.sqrt(g[x] * h[x]));
     }
     // a word seen only in gold pairs, unlinked there, has no counts: its table entries are 0
-    this.tGivenS = c.map((v, cl) => v / (bySrc[this.cellSrc[cl]] || 1));
-    this.sGivenT = c.map((v, cl) => v / (byTgt[this.cellTgt[cl]] || 1));
+    this.tGivenS = c.map((v, cl) => v / (bySrc[pairSrc[cl]] || 1));
+    this.sGivenT = c.map((v, cl) => v / (byTgt[pairTgt[cl]] || 1));
   }
 
   private posteriorsOf(p: PairCells): PairPosteriors {
@@ -157,8 +138,9 @@ export class AgreementEm {
 
   /** Every co-occurring (source word, target word) with t(t | s)·t(s | t), grouped by source word. */
   translations(): { src: string; tgt: { word: string; score: number }[] }[] {
-    const out = this.src.words.map((src) => ({ src, tgt: [] as { word: string; score: number }[] }));
-    this.cellSrc.forEach((s, cl) => out[s].tgt.push({ word: this.tgt.words[this.cellTgt[cl]], score: this.tGivenS[cl] * this.sGivenT[cl] }));
+    const { srcVocab, tgtVocab, pairSrc, pairTgt } = this.b;
+    const out = srcVocab.map((src) => ({ src, tgt: [] as { word: string; score: number }[] }));
+    pairSrc.forEach((s, cl) => out[s].tgt.push({ word: tgtVocab[pairTgt[cl]], score: this.tGivenS[cl] * this.sGivenT[cl] }));
     return out;
   }
 }
