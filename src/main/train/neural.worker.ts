@@ -1,8 +1,10 @@
 // Worker thread of the Models page's jobs (ONNX sessions block their thread): given one
 // request (neural-protocol.ts) it either trains a run, from scratch or continuing from a
 // checkpoint — reporting every step, saving a checkpoint every `checkpointEvery` epochs and
-// at the last, scoring each checkpoint on the evaluation pairs (aligner.ts extraction, gdfa, EM over those pairs) — or aligns
-// pairs with a saved checkpoint. It ends with one 'done', 'cancelled' or 'error' report.
+// at the last, scoring each checkpoint on the evaluation pairs (aligner.ts extraction over
+// those pairs, their gold unseen, gdfa) — or aligns pairs with a saved checkpoint (the
+// project's gold links counted by the extraction's EM). It ends with one 'done',
+// 'cancelled' or 'error' report.
 import { parentPort } from 'node:worker_threads';
 import type { Link } from '../../shared/domain.ts';
 import { extractLinks } from '../align/neural/aligner.ts';

@@ -1,9 +1,9 @@
 // The Models page's Re-align job: aligns every pair of the project with one checkpoint of
 // a training run (in the worker thread: aligner.ts extraction, its EM counting the gold
-// links), keeps the linguists'
-// corrections — every gold link is added with score 1, no rejected link is proposed —
-// and stores the result as a model alignment of that model and run, each link's
-// confidence as its score, so the review queue ranks pairs by the model's uncertainty.
+// links), keeps the linguists' corrections — every gold link is added with score 1, no
+// rejected link is proposed — and stores the result as a model alignment of that model and
+// run, each link's confidence as its score, so the review queue ranks pairs by the model's
+// uncertainty.
 import type { Link } from '../../shared/domain.ts';
 import type { TrainOptions } from '../../shared/models-api.ts';
 import type { AlignedPair } from '../eval/pharaoh.ts';
@@ -13,7 +13,7 @@ import { createAlignment, linkInserter } from '../store/alignments.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { getRun } from '../store/training-runs.ts';
 import { cancelFlag, type WorkerReport } from './neural-protocol.ts';
-import { goldByPair, loadCorpus, rejectedByPair } from '../store/pair-corpus.ts';
+import { goldByPair, goldLinks, loadCorpus, rejectedByPair } from '../store/pair-corpus.ts';
 import { checkpointDir, runDir } from './run-files.ts';
 import { runInWorker } from './worker-run.ts';
 
@@ -44,8 +44,9 @@ export async function realignRun(
   };
   const modelDir = checkpointDir(runDir(store.path, target.runId), target.epoch);
   const gold = goldByPair(db, corpus.ids);
-  const goldLinks = corpus.ids.map((_, k) => [...(gold[k]?.sure ?? []), ...(gold[k]?.possible ?? [])].map(([s, t]) => ({ s, t })));
-  const request = { type: 'align' as const, modelDir, src: corpus.src, tgt: corpus.tgt, gold: goldLinks, sym: target.sym, cancel: cancelFlag() };
+  const request = {
+    type: 'align' as const, modelDir, src: corpus.src, tgt: corpus.tgt, gold: gold.map((g) => (g ? goldLinks(g) : [])), sym: target.sym, cancel: cancelFlag(),
+  };
   if ((await runInWorker(request, onReport, run.signal)) === 'cancelled') throw new CancelledError();
   const rejected = rejectedByPair(db, corpus.ids);
   const name = `${options.method} run ${target.runId} · epoch ${target.epoch} + ${target.sym}`;

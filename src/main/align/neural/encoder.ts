@@ -6,10 +6,10 @@
 // subwords where the encoder state drifts with the context: on ro-en (248 pairs, 40 epochs,
 // gdfa) AER 0.540 with û alone, 0.511 at w = 0.2, 0.513 at 0.3, 0.526 at 0.5; with 200 gold
 // pairs 0.321 → 0.319 (w 0.3); Tatoeba P@1 id 0.620 → 0.639, zh 0.556 → 0.561 (w 0.3).
-// The two directions run as whole-sequence LSTM nodes (nn/ops/lstm-sequence.ts) with the training graph's parameters (same names, so a
-// trained model's parameters feed it as they are): a bucket of any length compiles in
-// milliseconds, where the unrolled training encoder of a 270-token bucket took tens of
-// seconds to build. The backward direction reads each row reversed within its own length
+// The two directions run as whole-sequence LSTM nodes (nn/ops/lstm-sequence.ts) with the
+// training graph's parameters (same names, so a trained model's parameters feed it as they
+// are): a bucket of any length compiles in milliseconds, where the unrolled training
+// encoder of a 270-token bucket took tens of seconds to build. The backward direction reads each row reversed within its own length
 // (as in training), so padding never reaches a sentence's states.
 import { Graph, Rng, Scope, type Value } from '../../nn/index.ts';
 import { concat, l2Normalize, lstmSequence, mul, unsqueeze } from '../../nn/ops/index.ts';
