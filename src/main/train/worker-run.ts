@@ -4,9 +4,8 @@
 // while it works: a thread torn down inside onnxruntime (building or freeing a session)
 // aborts the whole process, so a cancel during the first session builds waits for them.
 // A worker that throws, crashes or exits early, or a report `onReport` throws on, rejects
-// with that error. The thread is
-// terminated, idle, and gone before the outcome settles (so no checkpoint is still being
-// written when the job tidies the run's folder).
+// with that error. The thread is terminated, idle, and gone before the outcome settles (so
+// no checkpoint is still being written when the job tidies the run's folder).
 import { spawnWorker } from '../jobs/spawn-worker.ts';
 import { setCancelled, type WorkerReport, type WorkerRequest } from './neural-protocol.ts';
 
