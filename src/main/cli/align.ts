@@ -1,7 +1,8 @@
 // `mekong align`: word-aligns a parallel text with a statistical aligner (src/main/align).
 //   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
 //                [--save-model DIR] [--model DIR] [--dict D] [--lowercase]
-//                [--epochs N] [--gold G] [--weights B,A,W] [--continue DIR]   (neural methods: cli/lexicon.ts)
+//                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--continue DIR]
+//                (neural methods: cli/lexicon.ts)
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
 import { writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { readParallel } from '../align/text-io.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { formatPharaoh } from '../eval/pharaoh.ts';
 import { UserError } from '../errors.ts';
-import { isNeuralMethod, NEURAL_METHODS } from '../align/neural/method.ts';
+import { HELD_OUT_SHARE, isNeuralMethod, MIN_GOLD_PAIRS_TO_HOLD_OUT, NEURAL_METHODS } from '../align/neural/method.ts';
 import { alignNeuralCli } from './lexicon.ts';
 
 interface AlignCliOptions {
@@ -32,6 +33,7 @@ interface AlignCliOptions {
   epochs?: string;
   gold?: string;
   weights?: string;
+  heldOut?: string;
   continue?: string;
 }
 
@@ -71,6 +73,7 @@ export function register(program: Command): void {
     .option('--lowercase', 'lowercase both sides before aligning')
     .option('--epochs <n>', 'training epochs (neural methods)')
     .option('--gold <file>', 'gold links (Pharaoh) of the first pairs, as supervision (neural methods)')
+    .option('--held-out <share>', `share of the --gold pairs (from ${MIN_GOLD_PAIRS_TO_HOLD_OUT} of them) held out of training to learn the link decision (neural methods)`, String(HELD_OUT_SHARE))
     .option('--weights <b,a,w>', 'objective weights base,AWP,WTR (neural methods; default 0.8,0.1,0.1 with --gold)')
     .option('--continue <dir>', 'train starting from a saved neural model (its vocabulary and parameters), e.g. on more gold')
     .action(run);

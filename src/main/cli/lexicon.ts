@@ -6,8 +6,10 @@
 // (align/neural/lexicon.ts).
 //   mekong align --method bilstm-ctl [--epochs N] [--gold G] [--weights B,A,W] …  trains on
 // S/T (G: Pharaoh gold links of the first pairs, used as supervision through WTR and AWP with
-// objective weights B,A,W, default 0.8,0.1,0.1 when G is given) and aligns; --save-model DIR
-// keeps the trained model, --model DIR aligns with a saved one instead of training,
+// objective weights B,A,W, default 0.8,0.1,0.1 when G is given) and aligns; from 80 gold
+// pairs on, a share of them (--held-out, default 0.25) is held out of training and teaches
+// the link decision instead (align/neural/link-classifier.ts); --save-model DIR keeps the
+// trained model (and that decision), --model DIR aligns with a saved one instead of training,
 // --continue DIR trains starting from a saved one (its vocabulary and parameters), e.g. on
 // more gold links.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +34,7 @@ export interface NeuralCliOptions {
   gold?: string;
   sym?: string;
   weights?: string;
+  heldOut?: string;
   saveModel?: string;
   model?: string;
   continue?: string;
@@ -53,6 +56,14 @@ function overrides(o: { epochs?: string; weights?: string }): Partial<NeuralConf
   return out;
 }
 
+/** --held-out: a share in [0, 1). */
+function share(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const x = Number(v);
+  if (!(x >= 0 && x < 1)) throw new UserError(`--held-out must be a number in [0, 1), got "${v}"`);
+  return x;
+}
+
 function readGold(file: string, pairs: number): { s: number; t: number }[][] {
   const gold = parsePharaoh(readFileSync(file, 'utf8'), 0, file);
   if (gold.length > pairs) throw new UserError(`${file} has ${gold.length} lines but the corpus has ${pairs} pairs`);
@@ -63,9 +74,12 @@ function readGold(file: string, pairs: number): { s: number; t: number }[][] {
 export async function alignNeuralCli(src: string[][], tgt: string[][], o: NeuralCliOptions): Promise<Link[][]> {
   if (o.model && o.continue) throw new UserError('--model aligns without training and --continue trains: give one of them');
   const gold = o.gold ? readGold(o.gold, src.length) : undefined;
-  if (o.model) return extractLinks(src, tgt, await embedPairs(loadNeuralModel(o.model), src, tgt), { sym: o.sym, gold });
+  if (o.model) {
+    const model = loadNeuralModel(o.model);
+    return extractLinks(src, tgt, await embedPairs(model, src, tgt), { sym: o.sym, gold, decision: model.decision });
+  }
   const start = o.continue ? loadNeuralModel(o.continue) : undefined;
-  const r = await runNeuralMethod(o.method, { src, tgt, gold }, overrides(o), { sym: o.sym }, start);
+  const r = await runNeuralMethod(o.method, { src, tgt, gold, heldOutShare: share(o.heldOut) }, overrides(o), { sym: o.sym }, start);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;
 }

@@ -26,8 +26,10 @@ export interface AlignRequest {
   modelDir: string;
   src: string[][];
   tgt: string[][];
-  /** each pair's gold links (sure and possible), empty where none */
+  /** each pair's gold links (sure and possible) that the model may have trained on, empty where none */
   gold: { s: number; t: number }[][];
+  /** gold links of the pairs the model never trained on (evaluation splits), which teach the link decision */
+  heldOut: { s: number; t: number }[][];
   sym: string;
   cancel: SharedArrayBuffer;
 }
@@ -40,7 +42,8 @@ export type WorkerReport =
   | { type: 'step'; step: number; loss: number }
   | { type: 'epoch'; epoch: number; step: number; loss: number; saved: boolean; score: AerScore | null }
   | { type: 'aligned'; done: number; total: number }
-  | { type: 'links'; links: Link[][] }
+  /** `decidedBy`: the symmetrisation heuristic's name, or 'learned decision' (aligner.ts) */
+  | { type: 'links'; links: Link[][]; decidedBy: string }
   | { type: 'done' }
   | { type: 'cancelled' }
   | { type: 'error'; message: string };

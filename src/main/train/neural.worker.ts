@@ -3,11 +3,12 @@
 // checkpoint — reporting every step, saving a checkpoint every `checkpointEvery` epochs and
 // at the last, scoring each checkpoint on the evaluation pairs (aligner.ts extraction over
 // those pairs, their gold unseen, gdfa) — or aligns pairs with a saved checkpoint (the
-// project's gold links counted by the extraction's EM). It ends with one 'done',
-// 'cancelled' or 'error' report.
+// project's gold links counted by the extraction's EM; the link decision learned from the
+// gold of the pairs the model never trained on, when there is enough of it). It ends with
+// one 'done', 'cancelled' or 'error' report.
 import { parentPort } from 'node:worker_threads';
 import type { Link } from '../../shared/domain.ts';
-import { extractLinks } from '../align/neural/aligner.ts';
+import { extractLinks, learnLinkDecision } from '../align/neural/aligner.ts';
 import { loadNeuralModel, saveNeuralModel } from '../align/neural/saved.ts';
 import { makeBatches, type NeuralModel, trainNeural } from '../align/neural/train.ts';
 import { type AerScore, scoreAer } from '../eval/aer.ts';
@@ -67,10 +68,13 @@ async function align(r: AlignRequest): Promise<'done' | 'cancelled'> {
       if (isCancelled(r.cancel)) throw cancelled;
       post({ type: 'aligned', done, total: todo.length });
     });
-    const found = extractLinks(todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k]), e, { sym: r.sym, gold: todo.map((k) => r.gold[k]) });
+    const [src, tgt] = [todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k])];
+    const known = { sym: r.sym, gold: todo.map((k) => r.gold[k]), heldOut: todo.map((k) => r.heldOut[k]) };
+    const decision = model.decision ?? learnLinkDecision(src, tgt, e, known) ?? undefined;
+    const found = extractLinks(src, tgt, e, { ...known, decision });
     const links: Link[][] = r.src.map(() => []);
     todo.forEach((k, n) => (links[k] = found[n]));
-    post({ type: 'links', links });
+    post({ type: 'links', links, decidedBy: decision ? 'learned decision' : r.sym });
     return 'done';
   } catch (err) {
     if (err === cancelled) return 'cancelled';

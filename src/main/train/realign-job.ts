@@ -1,6 +1,7 @@
 // The Models page's Re-align job: aligns every pair of the project with one checkpoint of
 // a training run (in the worker thread: aligner.ts extraction, its EM counting the gold
-// links), keeps the linguists' corrections — every gold link is added with score 1, no
+// links; the gold of dev and test pairs, which no run trains on, teaches the link decision
+// when there is enough of it), keeps the linguists' corrections — every gold link is added with score 1, no
 // rejected link is proposed — and stores the result as a model alignment of that model and
 // run, each link's confidence as its score, so the review queue ranks pairs by the model's
 // uncertainty.
@@ -38,18 +39,20 @@ export async function realignRun(
   const options = JSON.parse(row.config) as TrainOptions;
   const corpus = loadCorpus(db, options.lowercase);
   let found: Link[][] = [];
+  let decidedBy = target.sym;
   const onReport = (r: WorkerReport) => {
     if (r.type === 'aligned') run.progress(r.done, r.total, `aligning with epoch ${target.epoch}`);
-    else if (r.type === 'links') found = r.links;
+    else if (r.type === 'links') [found, decidedBy] = [r.links, r.decidedBy];
   };
   const modelDir = checkpointDir(runDir(store.path, target.runId), target.epoch);
   const gold = goldByPair(db, corpus.ids);
+  const linksOf = (inTrain: boolean) => gold.map((g, k) => (g && (corpus.split[k] === 'train') === inTrain ? goldLinks(g) : []));
   const request = {
-    type: 'align' as const, modelDir, src: corpus.src, tgt: corpus.tgt, gold: gold.map((g) => (g ? goldLinks(g) : [])), sym: target.sym, cancel: cancelFlag(),
+    type: 'align' as const, modelDir, src: corpus.src, tgt: corpus.tgt, gold: linksOf(true), heldOut: linksOf(false), sym: target.sym, cancel: cancelFlag(),
   };
   if ((await runInWorker(request, onReport, run.signal)) === 'cancelled') throw new CancelledError();
   const rejected = rejectedByPair(db, corpus.ids);
-  const name = `${options.method} run ${target.runId} · epoch ${target.epoch} + ${target.sym}`;
+  const name = `${options.method} run ${target.runId} · epoch ${target.epoch} + ${decidedBy}`;
   const count = db.transaction(() => {
     const alignmentId = createAlignment(db, { origin: 'model', name, modelId: row.model_id, runId: target.runId });
     const insert = linkInserter(db, alignmentId);

@@ -20,15 +20,16 @@ import { tempDir } from '../helpers/temp-dir.ts';
 const dir = tempDir('mekong-models-');
 const tiny = { dim: 16, batchSize: 8, lr: 1e-2 };
 
-/** A 16-pair project: pairs 0–3 train with gold, 12–15 dev (with gold when `devGold`). */
-function setup(devGold = true) {
-  const c = syntheticCorpus(16, 12);
+/** A project of `pairs` pairs (16): pairs 0–3 train with gold, the last `dev` (4) are the dev split (with gold when `devGold`). */
+function setup(devGold = true, pairs = 16, dev = 4) {
+  const c = syntheticCorpus(pairs, 12);
   const { store, ids } = project(dir, c.src.map((s, k) => [s.join(' '), c.tgt[k].join(' ')]));
   const gold = goldAlignmentOf(store.db, 'anna');
   const insert = linkInserter(store.db, gold);
-  const withGold = devGold ? [0, 1, 2, 3, 12, 13, 14, 15] : [0, 1, 2, 3];
+  const devPairs = Array.from({ length: dev }, (_, n) => pairs - dev + n);
+  const withGold = [0, 1, 2, 3, ...(devGold ? devPairs : [])];
   store.db.transaction(() => withGold.forEach((k) => insert(ids[k], c.gold[k].map((l) => sure(l.s, l.t)))))();
-  store.db.prepare(`UPDATE pairs SET split = 'dev' WHERE id >= ?`).run(ids[12]);
+  store.db.prepare(`UPDATE pairs SET split = 'dev' WHERE id >= ?`).run(ids[pairs - dev]);
   const events: JobEvent[] = [];
   const ctx: AppContext = { ...createContext('browser', 'anna', dir), store };
   ctx.jobs.onEvent((e) => events.push(e));
@@ -104,6 +105,20 @@ describe('models channels', () => {
     expect(existsSync(runDir(store.path, run.id))).toBe(false);
     expect(store.db.prepare(`SELECT model_id, run_id FROM alignments WHERE id = ?`).get(alignment.id)).toEqual({ model_id: null, run_id: null });
     expect(store.db.prepare(`SELECT count(*) AS n FROM metrics`).get()).toEqual({ n: 0 });
+    store.close();
+  }, 120_000);
+
+  test('re-align learns its link decision from the dev gold when there is enough of it', async () => {
+    const { ctx, store, ids, events } = setup(true, 48, 40);
+    const started = await call(ctx, 'models.train', { epochs: 1, ...tiny });
+    expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.done' });
+    const { jobId } = await call(ctx, 'models.realign', { runId: started.runId, epoch: 1 });
+    expect(await outcome(events, jobId)).toMatchObject({ type: 'job.done', message: expect.stringMatching(/epoch 1 \+ learned decision: \d+ links/) });
+    const alignment = store.info().alignments.find((a) => a.origin === 'model')!;
+    const model = (k: number) => store.getPair(ids[k]).alignments.find((a) => a.alignmentId === alignment.id)!.links;
+    const scores = [4, 5, 6, 7].flatMap((k) => model(k).map((l) => l.score!));
+    expect(scores.length).toBeGreaterThan(0);
+    for (const p of scores) expect(p > 0 && p < 1).toBe(true);
     store.close();
   }, 120_000);
 

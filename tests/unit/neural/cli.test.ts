@@ -63,8 +63,24 @@ test('align with gold supervision, save and reuse the model; lexicon and P@1', (
   expect(p1.p1).toBeGreaterThan(0.5);
 }, 120_000);
 
+test('from 80 gold pairs on, a quarter teach the link decision, saved with the model and reused by --model', () => {
+  const G100 = join(dir, 'gold100.txt'), out = join(dir, 'held.txt'), again = join(dir, 'held-again.txt'), saved = join(dir, 'held-model');
+  writeFileSync(G100, corpus.gold.slice(0, 100).map((g) => g.map((l) => `${l.s}-${l.t}`).join(' ') + '\n').join(''));
+  const common = ['align', '--src', S, '--tgt', T, '--method', 'bilstm-ctl', '--gold', G100];
+  expect(mekong(...common, '--out', out, '--epochs', '2', '--save-model', saved, '--scores', out + '.p').code).toBe(0);
+  const { decision } = loadNeuralModel(saved);
+  expect(decision?.weights).toHaveLength(21);
+  expect(decision!.threshold > 0 && decision!.threshold < 1).toBe(true);
+  expect(mekong(...common, '--out', again, '--model', saved).code).toBe(0);
+  expect(readFileSync(again, 'utf8').split('\n').slice(100)).toEqual(readFileSync(out, 'utf8').split('\n').slice(100));
+  const scores = readFileSync(out + '.p', 'utf8').split('\n').slice(100).join(' ').split(/\s+/).filter(Boolean).map((l) => Number(l.split(':')[1]));
+  expect(scores.length).toBeGreaterThan(100);
+  for (const p of scores) expect(p >= decision!.threshold && p < 1).toBe(true);
+}, 120_000);
+
 test.each([
   [['--epochs', 'zero'], /--epochs must be a positive integer/],
+  [['--held-out', '1'], /--held-out must be a number in \[0, 1\)/],
   [['--weights', '0.8,0.1'], /--weights must be three numbers/],
   [['--continue', 'a', '--model', 'b'], /give one of them/],
 ])('a bad option is a one-line error: %s', (opt, message) => {

@@ -20,10 +20,9 @@
 // ragged per-sentence matrices.
 import { type Bitext, buildBitext } from '../corpus.ts';
 import type { PairEmbeddings } from './embedder.ts';
-import { cosines, csls } from './csls.ts';
+import { cosines, csls, PAIR_CSLS_K } from './csls.ts';
 import type { PairLinks } from './vocab.ts';
 
-const PAIR_CSLS_K = 3;
 const PRIOR_TEMPERATURE = 0.8;
 const EM_PASSES = 11;
 

@@ -13,6 +13,8 @@
 // 0.442/0.437 vs 0.440 at 0.8; links where √(g·h) ≥ 0.4 instead of gdfa: 0.473.
 import type { Link } from '../../../shared/domain.ts';
 import { symmetriser } from '../symmetrise.ts';
+import { cosines, csls, PAIR_CSLS_K } from './csls.ts';
+import { cellsAbove, fitLinkClassifier, type LinkClassifier, linkProbabilities, type PairSignals } from './link-classifier.ts';
 import { AgreementEm, type PairPosteriors } from './agreement-em.ts';
 import { Embedder, type PairEmbeddings } from './embedder.ts';
 import { type NeuralConfig, type NeuralModel, type TrainData, type TrainHooks, trainNeural } from './train.ts';
@@ -52,19 +54,50 @@ export interface ExtractOptions {
   sym?: string;
   /** known gold links per pair, counted by the EM */
   gold?: readonly PairLinks[];
+  /** gold links of pairs the model did not train on: with at least MIN_HELD_OUT_LINKS of
+   *  them, the link decision is learned from them (link-classifier.ts) instead of `sym` */
+  heldOut?: readonly PairLinks[];
+  /** a link decision learned earlier (a saved model's): used instead of learning one from `heldOut` */
+  decision?: LinkClassifier;
 }
 
-/** Links of every pair (tokens and their embeddings); scores are the cell confidences. */
+/** Fewer held-out gold links than this leave the decision to the symmetrisation heuristic. */
+export const MIN_HELD_OUT_LINKS = 100;
+
+const gdfa = symmetriser('gdfa');
+
+/** Pair k's signals for the link decision under the EM's tables. */
+function pairSignals(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, em: AgreementEm, k: number): PairSignals | null {
+  const p = em.posteriors(k);
+  if (!p) return null;
+  const dir = directional(p);
+  return { ...p, ...dir, src: src[k], tgt: tgt[k], gdfa: gdfa({ I: p.I, J: p.J, ...dir }), csls: csls(cosines(e.src[k], e.tgt[k], e.dim), p.I, p.J, PAIR_CSLS_K) };
+}
+
+/** The link decision learned on the held-out pairs, their signals from an EM that does not count their links. */
+export function learnLinkDecision(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, o: ExtractOptions): LinkClassifier | null {
+  const held = (o.heldOut ?? []).flatMap((ls, k) => (ls?.length && e.src[k].length && e.tgt[k].length ? [k] : []));
+  if (held.reduce((n, k) => n + o.heldOut![k]!.length, 0) < MIN_HELD_OUT_LINKS) return null;
+  const em = new AgreementEm(src, tgt, e, o.gold);
+  return fitLinkClassifier(held.map((k) => pairSignals(src, tgt, e, em, k)!), held.map((k) => o.heldOut![k]));
+}
+
+/** Links of every pair (tokens and their embeddings); scores are link probabilities under a
+ *  learned decision, else the mean of the two directional posteriors. */
 export function extractLinks(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, o: ExtractOptions = {}): Link[][] {
   const keep = symmetriser(o.sym ?? 'gdfa');
-  const em = new AgreementEm(src, tgt, e, o.gold);
+  const decision = o.decision ?? learnLinkDecision(src, tgt, e, o);
+  const em = new AgreementEm(src, tgt, e, o.heldOut ? e.src.map((_, k) => (o.gold?.[k]?.length ? o.gold[k] : o.heldOut![k])) : o.gold);
   return e.src.map((_, k) => {
-    const p = em.posteriors(k);
+    const p = pairSignals(src, tgt, e, em, k);
     if (!p) return [];
-    const dir = directional(p);
-    const on = keep({ I: p.I, J: p.J, ...dir });
+    if (decision) {
+      const prob = linkProbabilities(decision, p);
+      return cellsAbove(prob, p.J, decision.threshold).map(([s, t]): Link => ({ s, t, kind: 'sure', score: prob[s * p.J + t] }));
+    }
+    const mean = Float32Array.from(p.g, (g, x) => (g + p.h[x]) / 2);
     const links: Link[] = [];
-    for (let x = 0; x < on.length; x++) if (on[x]) links.push({ s: Math.floor(x / p.J), t: x % p.J, kind: 'sure', score: dir.mean[x] });
+    keep({ ...p, mean }).forEach((on, x) => on && links.push({ s: Math.floor(x / p.J), t: x % p.J, kind: 'sure', score: mean[x] }));
     return links;
   });
 }
@@ -81,5 +114,6 @@ export async function alignNeural(
 ): Promise<NeuralAlignResult> {
   const model = await trainNeural(data, config, hooks, start);
   const embeddings = await embedPairs(model, data.src, data.tgt);
-  return { links: extractLinks(data.src, data.tgt, embeddings, hooks), model, embeddings };
+  model.decision = learnLinkDecision(data.src, data.tgt, embeddings, hooks) ?? undefined;
+  return { links: extractLinks(data.src, data.tgt, embeddings, { ...hooks, decision: model.decision }), model, embeddings };
 }

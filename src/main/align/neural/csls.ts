@@ -5,6 +5,9 @@
 //   CSLS_ij = 2·C_ij − r_T(i) − r_S(j).
 // K is capped by the number of candidates. agreement-em.ts turns CSLS into alignment priors.
 
+/** K within a sentence pair (eq. 17's neighbourhood). */
+export const PAIR_CSLS_K = 3;
+
 export function cosines(x: Float32Array, y: Float32Array, d: number): Float32Array {
   const I = x.length / d, J = y.length / d;
   const c = new Float32Array(I * J);

@@ -2,7 +2,10 @@
 // is a configuration of the neural aligner. Word-level supervision per pair is its gold
 // links where a linguist gave them, else a previous model's links scoring at least the
 // threshold (default 0.9, seed 000); any supervision switches on the word-level objectives
-// with seed 000's weights unless the caller gives its own.
+// with seed 000's weights unless the caller gives its own. From MIN_GOLD_PAIRS_TO_HOLD_OUT
+// gold pairs on, an evenly spread share of them (HELD_OUT_SHARE) is held out of training:
+// the model never sees their links, so its signals on them are what it will show on new
+// pairs, and the link decision (aligner.ts, link-classifier.ts) is learned from them.
 //   bilstm-ctl  Wada et al. + multi-view contrastive loss (seed 003)
 //   bilstm      Wada et al. alone (λ = 0), the ablation baseline
 import type { Link } from '../../../shared/domain.ts';
@@ -21,6 +24,21 @@ export interface CorrectionData extends TrainData {
   /** a previous model run's links per pair (scores are confidences) */
   modelLinks?: readonly (readonly Link[] | undefined)[];
   threshold?: number;
+  /** share of the gold pairs held out of training to teach the link decision (default HELD_OUT_SHARE) */
+  heldOutShare?: number;
+}
+
+/** A quarter of the gold pairs teach the link decision (aligner.ts) rather than the model, once there are MIN_GOLD_PAIRS_TO_HOLD_OUT. */
+export const HELD_OUT_SHARE = 0.25;
+export const MIN_GOLD_PAIRS_TO_HOLD_OUT = 80;
+
+/** Which pairs' gold is held out of training: evenly spread, `share` of the pairs with gold; none below the minimum. */
+export function heldOutPairs(gold: readonly PairLinks[] | undefined, share: number): boolean[] {
+  const withGold = (gold ?? []).flatMap((g, k) => (g?.length ? [k] : []));
+  const held = new Array<boolean>(gold?.length ?? 0).fill(false);
+  if (withGold.length < MIN_GOLD_PAIRS_TO_HOLD_OUT) return held;
+  withGold.forEach((k, n) => (held[k] = Math.floor((n + 1) * share) > Math.floor(n * share)));
+  return held;
 }
 
 /** Gold links where given, else model links at or above the threshold. */
@@ -38,10 +56,13 @@ export function isNeuralMethod(name: string | undefined): boolean {
 export async function runNeuralMethod(
   name: string, data: CorrectionData, overrides: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {}, start?: NeuralModel,
 ): Promise<NeuralAlignResult> {
-  const sup = supervision(data);
+  const held = heldOutPairs(data.gold, data.heldOutShare ?? HELD_OUT_SHARE);
+  const trainGold = data.gold?.map((g, k) => (held[k] ? undefined : g));
+  const sup = supervision({ ...data, gold: trainGold })?.map((s, k) => (held[k] ? undefined : s));
   const supervised = sup?.some((g) => g?.length) ?? false;
   const config = { ...NEURAL_METHODS[name], ...(supervised ? { weights: SUPERVISED_WEIGHTS } : {}), ...overrides };
-  const r = await alignNeural({ src: data.src, tgt: data.tgt, gold: sup, rejected: data.rejected }, config, { ...hooks, gold: data.gold }, start);
+  const heldOut = held.includes(true) ? data.gold?.map((g, k) => (held[k] ? g : undefined)) : undefined;
+  const r = await alignNeural({ src: data.src, tgt: data.tgt, gold: sup, rejected: data.rejected }, config, { ...hooks, gold: trainGold, heldOut }, start);
   return { ...r, links: r.links.map((ls, k) => withGold(ls, data.gold?.[k])) };
 }
 

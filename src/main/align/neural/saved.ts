@@ -1,12 +1,13 @@
 // A trained neural aligner on disk: a folder with model.safetensors (parameters) and
 // model.json (format tag, configuration, vocabularies as word lists in id order with each
-// word's subword ids). Loading rebuilds the same NeuralModel, so a saved model aligns new
+// word's subword ids, the link decision learned from held-out gold links if there was one). Loading rebuilds the same NeuralModel, so a saved model aligns new
 // text (unknown words fall back to id 1) or seeds the Models page's re-alignment.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSafetensors, writeSafetensors } from '../../nn/index.ts';
 import { UserError } from '../../errors.ts';
 import { modelDims, type NeuralConfig, type NeuralModel } from './train.ts';
+import type { LinkClassifier } from './link-classifier.ts';
 import { type NeuralVocab, RESERVED, type SideVocab } from './vocab.ts';
 
 const FORMAT = 'mekong-neural-aligner/1';
@@ -23,6 +24,7 @@ interface SavedMeta {
   tgt: SavedSide;
   subwordCount: number;
   maxSubwords: number;
+  decision?: LinkClassifier;
 }
 
 const saveSide = (v: SideVocab): SavedSide => ({ words: [...v.ids.keys()], subwords: v.subwords });
@@ -33,7 +35,7 @@ function loadSide(s: SavedSide): SideVocab {
 
 export function saveNeuralModel(dir: string, m: NeuralModel): void {
   mkdirSync(dir, { recursive: true });
-  const meta: SavedMeta = { format: FORMAT, config: m.config, src: saveSide(m.vocab.src), tgt: saveSide(m.vocab.tgt), subwordCount: m.vocab.subwordCount, maxSubwords: m.vocab.maxSubwords };
+  const meta: SavedMeta = { format: FORMAT, config: m.config, src: saveSide(m.vocab.src), tgt: saveSide(m.vocab.tgt), subwordCount: m.vocab.subwordCount, maxSubwords: m.vocab.maxSubwords, decision: m.decision };
   writeFileSync(join(dir, 'model.json'), JSON.stringify(meta));
   writeSafetensors(join(dir, 'model.safetensors'), m.params, { format: FORMAT });
 }
@@ -48,5 +50,5 @@ export function loadNeuralModel(dir: string): NeuralModel {
   if (meta.format !== FORMAT) throw new UserError(`${dir}: unknown model format ${meta.format}`);
   const vocab: NeuralVocab = { src: loadSide(meta.src), tgt: loadSide(meta.tgt), subwordCount: meta.subwordCount, maxSubwords: meta.maxSubwords };
   const { tensors } = readSafetensors(join(dir, 'model.safetensors'));
-  return { config: meta.config, vocab, dims: modelDims(vocab, meta.config.dim), params: tensors };
+  return { config: meta.config, vocab, dims: modelDims(vocab, meta.config.dim), params: tensors, decision: meta.decision };
 }

@@ -5,6 +5,7 @@
 // Pairs with gold links are repeated `goldRepeat` times per epoch so that a few dozen
 // corrected pairs weigh against thousands of unsupervised ones.
 import { cloneTensor, Rng, type Tensor, Trainer } from '../../nn/index.ts';
+import type { LinkClassifier } from './link-classifier.ts';
 import { buildNetwork, type NetworkOptions } from './network.ts';
 import type { ModelDims } from './model.ts';
 import { batchFeeds, bucketOf, buildVocab, type NeuralVocab, type PairLinks, sideSize } from './vocab.ts';
@@ -51,6 +52,8 @@ export interface NeuralModel {
   vocab: NeuralVocab;
   dims: ModelDims;
   params: Map<string, Tensor>;
+  /** the link decision learned from held-out gold links (aligner.ts), if any was */
+  decision?: LinkClassifier;
 }
 
 export interface TrainHooks {
