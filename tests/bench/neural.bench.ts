@@ -2,7 +2,7 @@
 //                          [--p1 vie,ind,cmn,tha] [--speed 5000]`
 // (a) AER of bilstm-ctl against the statistical aligner (agree, gdfa) on the
 //     ../shared/data/std-gold-align sets, each aligned on its own sentences, lowercased;
-// (c) the correction loop: gold links of the first N pairs as supervision (from 80 pairs on,
+// (c) the correction loop: gold links of the first N pairs as supervision (from 40 pairs on,
 //     a quarter of them held out of training to teach the link decision: method.ts), AER on
 //     the rest, against the unsupervised model's AER on the same rest. Prints training time per run.
 // (b) word-translation P@1 (x→en, MUSE dictionaries) of bilstm-ctl and agree on the Tatoeba

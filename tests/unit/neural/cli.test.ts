@@ -63,7 +63,7 @@ test('align with gold supervision, save and reuse the model; lexicon and P@1', (
   expect(p1.p1).toBeGreaterThan(0.5);
 }, 120_000);
 
-test('from 80 gold pairs on, a quarter teach the link decision, saved with the model and reused by --model', () => {
+test('from 40 gold pairs on, a quarter teach the link decision, saved with the model and reused by --model', () => {
   const G100 = join(dir, 'gold100.txt'), out = join(dir, 'held.txt'), again = join(dir, 'held-again.txt'), saved = join(dir, 'held-model');
   writeFileSync(G100, corpus.gold.slice(0, 100).map((g) => g.map((l) => `${l.s}-${l.t}`).join(' ') + '\n').join(''));
   const common = ['align', '--src', S, '--tgt', T, '--method', 'bilstm-ctl', '--gold', G100];

@@ -2,9 +2,11 @@
 // extraction), on embeddings that say nothing (random vectors): whatever the linguist's
 // held-out links show — here, that words link along the diagonal — the learned decision
 // reproduces on the other pairs, which the symmetrisation heuristic cannot; with too few
-// held-out links the heuristic decides as before; scores are link probabilities.
+// held-out links the heuristic decides as before; scores are link probabilities. Which gold
+// pairs are held out of training: an even share of those with gold, from a minimum on.
 import { expect, test } from 'vitest';
 import { extractLinks, MIN_HELD_OUT_LINKS } from '../../../src/main/align/neural/aligner.ts';
+import { HELD_OUT_SHARE, heldOutPairs, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../../../src/main/align/neural/method.ts';
 import type { PairEmbeddings } from '../../../src/main/align/neural/embedder.ts';
 import { Rng } from '../../../src/main/nn/index.ts';
 import { aer } from './synthetic.ts';
@@ -44,4 +46,15 @@ test('too few held-out links leave the decision to the symmetrisation heuristic'
   const few = heldOut(3);
   expect(few.flat().length).toBeLessThan(MIN_HELD_OUT_LINKS);
   expect(extractLinks(c.src, c.tgt, c.e, { heldOut: few })).toEqual(extractLinks(c.src, c.tgt, c.e, { gold: few }));
+});
+
+test('held-out pairs: an even share of the pairs with gold, none below the minimum or at share 0', () => {
+  const link = [{ s: 0, t: 0 }];
+  const gold = (n: number) => Array.from({ length: 2 * n }, (_, k) => (k % 2 ? link : undefined));
+  const held = heldOutPairs(gold(MIN_GOLD_PAIRS_TO_HOLD_OUT), HELD_OUT_SHARE);
+  expect(held.filter(Boolean)).toHaveLength(MIN_GOLD_PAIRS_TO_HOLD_OUT * HELD_OUT_SHARE);
+  expect(held.slice(0, 8)).toEqual([false, false, false, false, false, false, false, true]);
+  held.forEach((h, k) => h && expect(k % 2).toBe(1));
+  expect(heldOutPairs(gold(MIN_GOLD_PAIRS_TO_HOLD_OUT - 1), HELD_OUT_SHARE).some(Boolean)).toBe(false);
+  expect(heldOutPairs(gold(MIN_GOLD_PAIRS_TO_HOLD_OUT), 0).some(Boolean)).toBe(false);
 });

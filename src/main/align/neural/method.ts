@@ -30,7 +30,7 @@ export interface CorrectionData extends TrainData {
 
 /** A quarter of the gold pairs teach the link decision (aligner.ts) rather than the model, once there are MIN_GOLD_PAIRS_TO_HOLD_OUT. */
 export const HELD_OUT_SHARE = 0.25;
-export const MIN_GOLD_PAIRS_TO_HOLD_OUT = 80;
+export const MIN_GOLD_PAIRS_TO_HOLD_OUT = 40;
 
 /** Which pairs' gold is held out of training: evenly spread, `share` of the pairs with gold; none below the minimum. */
 export function heldOutPairs(gold: readonly PairLinks[] | undefined, share: number): boolean[] {
