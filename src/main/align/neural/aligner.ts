@@ -16,6 +16,7 @@ import { symmetriser } from '../symmetrise.ts';
 import { cosines, csls, PAIR_CSLS_K } from './csls.ts';
 import { cellsAbove, fitLinkClassifier, type LinkClassifier, linkProbabilities, type PairSignals } from './link-classifier.ts';
 import { AgreementEm, type PairPosteriors } from './agreement-em.ts';
+import { GoldStats } from './gold-stats.ts';
 import { Embedder, type PairEmbeddings } from './embedder.ts';
 import { type NeuralConfig, type NeuralModel, type TrainData, type TrainHooks, trainNeural } from './train.ts';
 import type { PairLinks } from './vocab.ts';
@@ -67,11 +68,11 @@ export const MIN_HELD_OUT_LINKS = 100;
 const gdfa = symmetriser('gdfa');
 
 /** Pair k's signals for the link decision under the EM's tables. */
-function pairSignals(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, em: AgreementEm, k: number): PairSignals | null {
+function pairSignals(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, em: AgreementEm, stats: GoldStats, k: number): PairSignals | null {
   const p = em.posteriors(k);
   if (!p) return null;
   const dir = directional(p);
-  return { ...p, ...dir, src: src[k], tgt: tgt[k], gdfa: gdfa({ I: p.I, J: p.J, ...dir }), csls: csls(cosines(e.src[k], e.tgt[k], e.dim), p.I, p.J, PAIR_CSLS_K) };
+  return { ...p, ...dir, stats, src: src[k], tgt: tgt[k], gdfa: gdfa({ I: p.I, J: p.J, ...dir }), csls: csls(cosines(e.src[k], e.tgt[k], e.dim), p.I, p.J, PAIR_CSLS_K) };
 }
 
 /** The link decision learned on the held-out pairs, their signals from an EM that does not count their links. */
@@ -79,7 +80,8 @@ export function learnLinkDecision(src: readonly string[][], tgt: readonly string
   const held = (o.heldOut ?? []).flatMap((ls, k) => (ls?.length && e.src[k].length && e.tgt[k].length ? [k] : []));
   if (held.reduce((n, k) => n + o.heldOut![k]!.length, 0) < MIN_HELD_OUT_LINKS) return null;
   const em = new AgreementEm(src, tgt, e, o.gold);
-  return fitLinkClassifier(held.map((k) => pairSignals(src, tgt, e, em, k)!), held.map((k) => o.heldOut![k]));
+  const stats = new GoldStats(src, tgt, o.gold ?? []);
+  return fitLinkClassifier(held.map((k) => pairSignals(src, tgt, e, em, stats, k)!), held.map((k) => o.heldOut![k]));
 }
 
 /** Links of every pair (tokens and their embeddings); scores are link probabilities under a
@@ -87,9 +89,11 @@ export function learnLinkDecision(src: readonly string[][], tgt: readonly string
 export function extractLinks(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, o: ExtractOptions = {}): Link[][] {
   const keep = symmetriser(o.sym ?? 'gdfa');
   const decision = o.decision ?? learnLinkDecision(src, tgt, e, o);
-  const em = new AgreementEm(src, tgt, e, o.heldOut ? e.src.map((_, k) => (o.gold?.[k]?.length ? o.gold[k] : o.heldOut![k])) : o.gold);
+  const known = o.heldOut ? e.src.map((_, k) => (o.gold?.[k]?.length ? o.gold[k] : o.heldOut![k])) : o.gold;
+  const em = new AgreementEm(src, tgt, e, known);
+  const stats = new GoldStats(src, tgt, known ?? []);
   return e.src.map((_, k) => {
-    const p = pairSignals(src, tgt, e, em, k);
+    const p = pairSignals(src, tgt, e, em, stats, k);
     if (!p) return [];
     if (decision) {
       const prob = linkProbabilities(decision, p);

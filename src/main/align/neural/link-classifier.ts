@@ -10,7 +10,9 @@
 //   |(i + ½)/I − (j + ½)/J|; identical strings; the best agreed posterior √(g·h) at the
 //   diagonal and at the anti-diagonal neighbours; punctuation on either side; how many
 //   source words take j as their most probable partner and how many target words take i;
-//   min(g, h) and g·h.
+//   min(g, h) and g·h; what the known gold says about the words (gold-stats.ts): how often
+//   the source word and the target word are left unlinked, how often the two are linked
+//   where they meet (held-out zh-en, 150 gold pairs trained on: AER 0.363 → 0.329).
 // A second stage (stacking) adds what the first decided around the cell (contextFeatures:
 // the cell's first-stage probability, the best other cell of its row and of its column, its
 // best diagonal neighbour, the rows' and columns' other totals), so a word already linked
@@ -24,6 +26,7 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { scoreAer } from '../../eval/aer.ts';
 import type { PairPosteriors } from './agreement-em.ts';
+import type { GoldStats } from './gold-stats.ts';
 import type { PairLinks } from './vocab.ts';
 
 const L2 = 1;
@@ -45,6 +48,8 @@ export interface PairSignals extends PairPosteriors {
   /** j is i's most probable partner (h) / i is j's (g) [I·J] */
   fwd: Uint8Array;
   rev: Uint8Array;
+  /** what the known gold links say about the pair's words */
+  stats: GoldStats;
 }
 
 /** One logistic regression over standardised features. */
@@ -84,6 +89,7 @@ export function cellFeatures(p: PairSignals): number[][] {
       Math.max(agreed(i - 1, j - 1), agreed(i + 1, j + 1)), Math.max(agreed(i - 1, j + 1), agreed(i + 1, j - 1)),
       PUNCTUATION.test(p.src[i]) ? 1 : 0, PUNCTUATION.test(p.tgt[j]) ? 1 : 0,
       intoCol[j], fromRow[i], Math.min(g[x], h[x]), g[x] * h[x],
+      p.stats.unlinkedSrc(p.src[i]), p.stats.unlinkedTgt(p.tgt[j]), p.stats.linkRate(p.src[i], p.tgt[j]),
     ]);
   }
   return rows;

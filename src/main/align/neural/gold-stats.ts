@@ -1,0 +1,60 @@
+// What the known gold links say about words, for the learned link decision
+// (link-classifier.ts): how often a word is left unlinked where it occurs in a gold pair (the
+// Chinese 的 and 了, English articles), and how often a source and a target word that occur
+// together in a gold pair are linked. Rates are smoothed towards the side's overall rate
+// (SMOOTHING pseudo-occurrences), so unseen words get the average.
+import type { PairLinks } from './vocab.ts';
+
+const SMOOTHING = 2;
+
+class Rate {
+  private readonly hits = new Map<string, number>();
+  private readonly seen = new Map<string, number>();
+  private totalHits = 0;
+  private totalSeen = 0;
+
+  add(key: string, hit: boolean): void {
+    this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
+    this.totalSeen++;
+    if (!hit) return;
+    this.hits.set(key, (this.hits.get(key) ?? 0) + 1);
+    this.totalHits++;
+  }
+
+  of(key: string): number {
+    const prior = this.totalSeen ? this.totalHits / this.totalSeen : 0;
+    return ((this.hits.get(key) ?? 0) + SMOOTHING * prior) / ((this.seen.get(key) ?? 0) + SMOOTHING);
+  }
+}
+
+export class GoldStats {
+  private readonly srcUnlinked = new Rate();
+  private readonly tgtUnlinked = new Rate();
+  private readonly linked = new Rate();
+
+  /** From the pairs (tokens) whose gold links are known (empty or absent elsewhere). */
+  constructor(src: readonly string[][], tgt: readonly string[][], gold: readonly PairLinks[]) {
+    gold.forEach((links, k) => {
+      if (!links?.length) return;
+      const S = src[k], T = tgt[k];
+      const on = new Set(links.map((l) => l.s * T.length + l.t));
+      const sLinked = new Set(links.map((l) => l.s)), tLinked = new Set(links.map((l) => l.t));
+      S.forEach((w, i) => this.srcUnlinked.add(w, !sLinked.has(i)));
+      T.forEach((w, j) => this.tgtUnlinked.add(w, !tLinked.has(j)));
+      for (let i = 0; i < S.length; i++) for (let j = 0; j < T.length; j++) this.linked.add(`${S[i]}\t${T[j]}`, on.has(i * T.length + j));
+    });
+  }
+
+  unlinkedSrc(w: string): number {
+    return this.srcUnlinked.of(w);
+  }
+
+  unlinkedTgt(w: string): number {
+    return this.tgtUnlinked.of(w);
+  }
+
+  /** How often s and t are linked where they occur in the same gold pair. */
+  linkRate(s: string, t: string): number {
+    return this.linked.of(`${s}\t${t}`);
+  }
+}
