@@ -67,7 +67,7 @@ describe('models page', () => {
     await dialog.waitFor({ state: 'detached' });
     await run().waitFor();
     const [r] = runs();
-    expect(r.config).toMatchObject({ method: 'bilstm-ctl', epochs: EPOCHS, dim: 32, lowercase: false, weights: { base: 0.8, awp: 0.1, wtr: 0.1 } });
+    expect(r.config).toMatchObject({ method: 'bilstm-ctl', epochs: EPOCHS, dim: 32, lowercase: false, weights: { base: 0.5, awp: 0.25, wtr: 0.25 } });
     await run().getByText('case kept').waitFor();
   });
 

@@ -74,7 +74,7 @@ export function register(program: Command): void {
     .option('--epochs <n>', 'training epochs (neural methods)')
     .option('--gold <file>', 'gold links (Pharaoh) of the first pairs, as supervision (neural methods)')
     .option('--held-out <share>', `share of the --gold pairs (from ${MIN_GOLD_PAIRS_TO_HOLD_OUT} of them) held out of training to learn the link decision (neural methods)`, String(HELD_OUT_SHARE))
-    .option('--weights <b,a,w>', 'objective weights base,AWP,WTR (neural methods; default 0.8,0.1,0.1 with --gold)')
+    .option('--weights <b,a,w>', 'objective weights base,AWP,WTR (neural methods; default 0.5,0.25,0.25 with --gold)')
     .option('--continue <dir>', 'train starting from a saved neural model (its vocabulary and parameters), e.g. on more gold')
     .action(run);
 }

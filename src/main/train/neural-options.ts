@@ -1,5 +1,5 @@
 // From the Models page's TrainOptions to the neural aligner's configuration: the method's
-// preset (align/neural/method.ts), seed 000's objective weights when the run has any
+// preset (align/neural/method.ts), the supervised objective weights (train.ts) when the run has any
 // word-level signal (gold, pseudo or rejected links; the rejected-link loss rides on the
 // WTR weight), then the options the user set. `completed` writes the values used back
 // into the options, so a run's stored config says what it trained with.

@@ -12,7 +12,7 @@ export type FieldErrors = Partial<Record<NumberField | 'name' | 'weights', strin
 
 /** The aligner's defaults (src/main/align/neural/train.ts) and seed 000's objective weights. */
 export const TRAIN_DEFAULTS: Record<NumberField, number> = {
-  epochs: 20, base: 0.8, awp: 0.1, wtr: 0.1, ctlWeight: 1, temperature: 0.5,
+  epochs: 20, base: 0.5, awp: 0.25, wtr: 0.25, ctlWeight: 1, temperature: 0.5,
   dim: 128, lr: 0.005, batchSize: 32, threshold: 0.9, checkpointEvery: 1,
 };
 
