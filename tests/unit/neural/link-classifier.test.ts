@@ -58,3 +58,11 @@ test('held-out pairs: an even share of the pairs with gold, none below the minim
   expect(heldOutPairs(gold(MIN_GOLD_PAIRS_TO_HOLD_OUT - 1), HELD_OUT_SHARE).some(Boolean)).toBe(false);
   expect(heldOutPairs(gold(MIN_GOLD_PAIRS_TO_HOLD_OUT), 0).some(Boolean)).toBe(false);
 });
+
+test('held-out pairs whose every cell is linked still give a decision (it links every cell)', () => {
+  const one = diagonalCorpus(120, 9);
+  const src = one.src.map((s) => s.slice(0, 1)), tgt = one.tgt.map((t) => t.slice(0, 1));
+  const e: PairEmbeddings = { dim: DIM, src: one.e.src.map((v) => v.slice(0, DIM)), tgt: one.e.tgt.map((v) => v.slice(0, DIM)) };
+  const links = extractLinks(src, tgt, e, { heldOut: src.map((_, k) => (k < 110 ? [{ s: 0, t: 0 }] : [])) });
+  for (const ls of links.slice(110)) expect(ls).toEqual([{ s: 0, t: 0, kind: 'sure', score: expect.closeTo(1, 3) }]);
+});

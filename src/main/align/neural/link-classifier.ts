@@ -30,6 +30,8 @@ import type { GoldStats } from './gold-stats.ts';
 import type { PairLinks } from './vocab.ts';
 
 const L2 = 1;
+/** a token penalty on the bias keeps the Newton system positive definite even if every fitting cell is linked */
+const BIAS_L2 = 1e-6;
 const STAGES = 2;
 const MAX_NEWTON_STEPS = 50;
 const CONVERGED = 1e-6;
@@ -144,7 +146,7 @@ function standardiser(rows: number[][]): { mean: number[]; scale: number[] } {
 function fitWeights(X: Matrix, y: Float64Array): number[] {
   const Xt = X.transpose();
   const penalty = Matrix.eye(X.columns).mul(L2);
-  penalty.set(0, 0, 0);
+  penalty.set(0, 0, BIAS_L2);
   let w = Matrix.zeros(X.columns, 1);
   for (let step = 0; step < MAX_NEWTON_STEPS; step++) {
     const p = X.mmul(w).to1DArray().map(sigmoid);
