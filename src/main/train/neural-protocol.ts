@@ -42,6 +42,8 @@ export type WorkerReport =
   | { type: 'step'; step: number; loss: number }
   | { type: 'epoch'; epoch: number; step: number; loss: number; saved: boolean; score: AerScore | null }
   | { type: 'aligned'; done: number; total: number }
+  /** after the embeddings: the extraction's phases (EM passes, pairs linked) */
+  | { type: 'linking'; done: number; total: number; phase: string }
   /** `decidedBy`: the symmetrisation heuristic's name, or 'learned decision' (aligner.ts) */
   | { type: 'links'; links: Link[][]; decidedBy: string }
   | { type: 'done' }

@@ -69,7 +69,11 @@ async function align(r: AlignRequest): Promise<'done' | 'cancelled'> {
       post({ type: 'aligned', done, total: todo.length });
     });
     const [src, tgt] = [todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k])];
-    const known = { sym: r.sym, gold: todo.map((k) => r.gold[k]), heldOut: todo.map((k) => r.heldOut[k]) };
+    const onProgress = (done: number, total: number, phase: string) => {
+      if (isCancelled(r.cancel)) throw cancelled;
+      post({ type: 'linking', done, total, phase });
+    };
+    const known = { sym: r.sym, gold: todo.map((k) => r.gold[k]), heldOut: todo.map((k) => r.heldOut[k]), onProgress };
     const decision = model.decision ?? learnLinkDecision(src, tgt, e, known) ?? undefined;
     const found = extractLinks(src, tgt, e, { ...known, decision });
     const links: Link[][] = r.src.map(() => []);

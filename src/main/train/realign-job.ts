@@ -42,6 +42,7 @@ export async function realignRun(
   let decidedBy = target.sym;
   const onReport = (r: WorkerReport) => {
     if (r.type === 'aligned') run.progress(r.done, r.total, `aligning with epoch ${target.epoch}`);
+    else if (r.type === 'linking') run.progress(r.done, r.total, `epoch ${target.epoch}: ${r.phase}`);
     else if (r.type === 'links') [found, decidedBy] = [r.links, r.decidedBy];
   };
   const modelDir = checkpointDir(runDir(store.path, target.runId), target.epoch);

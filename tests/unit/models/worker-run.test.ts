@@ -2,9 +2,11 @@
 // ONNX training run: a cancel given before the first step (while the sessions are being
 // built) ends the run as cancelled once the worker stops by itself; a report the job
 // cannot take stops the worker the same way and fails the run with that error. Neither
-// tears the thread down inside onnxruntime (which would abort this test process).
+// tears the thread down inside onnxruntime (which would abort this test process). Aligning
+// with a saved model reports the extraction's phases after the embeddings.
 import { expect, test } from 'vitest';
-import { DEFAULT_CONFIG } from '../../../src/main/align/neural/train.ts';
+import { saveNeuralModel } from '../../../src/main/align/neural/saved.ts';
+import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/align/neural/train.ts';
 import { cancelFlag, type TrainRequest, type WorkerReport } from '../../../src/main/train/neural-protocol.ts';
 import { runInWorker } from '../../../src/main/train/worker-run.ts';
 import { syntheticCorpus } from '../neural/synthetic.ts';
@@ -40,4 +42,21 @@ test('a report the job cannot take stops the worker and fails the run with that 
   }, new AbortController().signal);
   await expect(outcome).rejects.toThrow('disk full');
   expect(steps).toBe(2);
+}, 120_000);
+
+test('aligning with a saved model reports the EM passes and the linking, then the links', async () => {
+  const big = syntheticCorpus(80, 12, 7);
+  const modelDir = `${dir}/saved`;
+  saveNeuralModel(modelDir, await trainNeural({ src: big.src, tgt: big.tgt }, { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 }));
+  const reports: WorkerReport[] = [];
+  const outcome = await runInWorker({
+    type: 'align', modelDir, src: big.src, tgt: big.tgt, sym: 'gdfa', cancel: cancelFlag(),
+    gold: big.gold.map(() => []), heldOut: big.gold.map((g, k) => (k < 40 ? g : [])),
+  }, (r) => reports.push(r), new AbortController().signal);
+  expect(outcome).toBe('done');
+  const phases = reports.flatMap((r) => (r.type === 'linking' ? [r.phase] : []));
+  // the decision's EM (held-out gold unseen), then the extraction's, then the pairs
+  expect([...new Set(phases)]).toEqual(['EM without the held-out gold', 'EM', 'linking']);
+  const links = reports.find((r) => r.type === 'links');
+  expect(links).toMatchObject({ decidedBy: 'learned decision' });
 }, 120_000);

@@ -71,8 +71,11 @@ export class AgreementEm {
   private tGivenS: Float64Array;
   private sGivenT: Float64Array;
 
-  /** Runs the EM on the pairs (tokens and their embeddings, pair by pair; gold links where known). */
-  constructor(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, gold?: readonly PairLinks[]) {
+  /** Runs the EM on the pairs (tokens and their embeddings, pair by pair; gold links where
+   *  known), calling `onPass` after each pass (it may throw to stop). */
+  constructor(
+    src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, gold?: readonly PairLinks[], onPass?: (done: number, passes: number) => void,
+  ) {
     const embedded = (side: readonly string[][], vecs: Float32Array[]) => side.map((s, k) => s.slice(0, vecs[k].length / e.dim));
     const b = (this.b = buildBitext(embedded(src, e.src), embedded(tgt, e.tgt)));
     this.pairs = e.src.map((x, k) => {
@@ -87,7 +90,10 @@ export class AgreementEm {
     });
     this.tGivenS = new Float64Array(b.pairSrc.length).fill(1);
     this.sGivenT = new Float64Array(b.pairSrc.length).fill(1);
-    for (let pass = 0; pass < EM_PASSES; pass++) this.pass();
+    for (let pass = 0; pass < EM_PASSES; pass++) {
+      this.pass();
+      onPass?.(pass + 1, EM_PASSES);
+    }
   }
 
   private pass(): void {

@@ -60,7 +60,12 @@ export interface ExtractOptions {
   heldOut?: readonly PairLinks[];
   /** a link decision learned earlier (a saved model's): used instead of learning one from `heldOut` */
   decision?: LinkClassifier;
+  /** progress of each phase (EM passes, pairs linked); may throw to stop */
+  onProgress?: (done: number, total: number, phase: string) => void;
 }
+
+/** How often (in pairs) extraction reports progress. */
+const PROGRESS_EVERY = 64;
 
 /** Fewer held-out gold links than this leave the decision to the symmetrisation heuristic. */
 export const MIN_HELD_OUT_LINKS = 100;
@@ -79,7 +84,7 @@ function pairSignals(src: readonly string[][], tgt: readonly string[][], e: Pair
 export function learnLinkDecision(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, o: ExtractOptions): LinkClassifier | null {
   const held = (o.heldOut ?? []).flatMap((ls, k) => (ls?.length && e.src[k].length && e.tgt[k].length ? [k] : []));
   if (held.reduce((n, k) => n + o.heldOut![k]!.length, 0) < MIN_HELD_OUT_LINKS) return null;
-  const em = new AgreementEm(src, tgt, e, o.gold);
+  const em = new AgreementEm(src, tgt, e, o.gold, (d, n) => o.onProgress?.(d, n, 'EM without the held-out gold'));
   const stats = new GoldStats(src, tgt, o.gold ?? []);
   return fitLinkClassifier(held.map((k) => pairSignals(src, tgt, e, em, stats, k)!), held.map((k) => o.heldOut![k]));
 }
@@ -90,18 +95,21 @@ export function extractLinks(src: readonly string[][], tgt: readonly string[][],
   const keep = symmetriser(o.sym ?? 'gdfa');
   const decision = o.decision ?? learnLinkDecision(src, tgt, e, o);
   const known = o.heldOut ? e.src.map((_, k) => (o.gold?.[k]?.length ? o.gold[k] : o.heldOut![k])) : o.gold;
-  const em = new AgreementEm(src, tgt, e, known);
+  const em = new AgreementEm(src, tgt, e, known, (d, n) => o.onProgress?.(d, n, 'EM'));
   const stats = new GoldStats(src, tgt, known ?? []);
   return e.src.map((_, k) => {
-    const p = pairSignals(src, tgt, e, em, stats, k);
-    if (!p) return [];
+    if (k % PROGRESS_EVERY === 0) o.onProgress?.(k, e.src.length, 'linking');
     if (decision) {
+      const p = pairSignals(src, tgt, e, em, stats, k);
+      if (!p) return [];
       const prob = linkProbabilities(decision, p);
       return cellsAbove(prob, p.J, decision.threshold).map(([s, t]): Link => ({ s, t, kind: 'sure', score: prob[s * p.J + t] }));
     }
-    const mean = Float32Array.from(p.g, (g, x) => (g + p.h[x]) / 2);
+    const p = em.posteriors(k);
+    if (!p) return [];
+    const dir = directional(p);
     const links: Link[] = [];
-    keep({ ...p, mean }).forEach((on, x) => on && links.push({ s: Math.floor(x / p.J), t: x % p.J, kind: 'sure', score: mean[x] }));
+    keep({ I: p.I, J: p.J, ...dir }).forEach((on, x) => on && links.push({ s: Math.floor(x / p.J), t: x % p.J, kind: 'sure', score: dir.mean[x] }));
     return links;
   });
 }

@@ -97,16 +97,32 @@ export function cellFeatures(p: PairSignals): number[][] {
   return rows;
 }
 
+/** The largest value of `values` at indices other than `skip`, given the largest two and where the largest is. */
+const bestOther = (top: [number, number, number], skip: number) => (skip === top[2] ? top[1] : top[0]);
+
+/** Largest, second largest value and the largest's index among value(n), n < count. */
+function topTwo(count: number, value: (n: number) => number): [number, number, number] {
+  const top: [number, number, number] = [0, 0, -1];
+  for (let n = 0; n < count; n++) {
+    const v = value(n);
+    if (v > top[0]) [top[1], top[0], top[2]] = [top[0], v, n];
+    else if (v > top[1]) top[1] = v;
+  }
+  return top;
+}
+
 /** What a previous stage decided around each cell: its probability, the best other one of its
  *  row and of its column, the best diagonal neighbour, the other cells' total in row and column. */
 function contextFeatures(prob: Float64Array, I: number, J: number): number[][] {
   const at = (i: number, j: number) => (i < 0 || j < 0 || i >= I || j >= J ? 0 : prob[i * J + j]);
+  const rowTop = Array.from({ length: I }, (_, i) => topTwo(J, (j) => prob[i * J + j]));
+  const colTop = Array.from({ length: J }, (_, j) => topTwo(I, (i) => prob[i * J + j]));
+  const rowSum = rowTop.map((_, i) => prob.subarray(i * J, (i + 1) * J).reduce((a, v) => a + v, 0));
+  const colSum = colTop.map((_, j) => rowTop.reduce((a, _r, i) => a + prob[i * J + j], 0));
   const rows: number[][] = [];
   for (let i = 0; i < I; i++) for (let j = 0; j < J; j++) {
-    let rowBest = 0, colBest = 0, rowSum = 0, colSum = 0;
-    for (let jj = 0; jj < J; jj++) if (jj !== j) ((rowBest = Math.max(rowBest, at(i, jj))), (rowSum += at(i, jj)));
-    for (let ii = 0; ii < I; ii++) if (ii !== i) ((colBest = Math.max(colBest, at(ii, j))), (colSum += at(ii, j)));
-    rows.push([at(i, j), rowBest, colBest, Math.max(at(i - 1, j - 1), at(i + 1, j + 1), at(i - 1, j + 1), at(i + 1, j - 1)), rowSum, colSum]);
+    const p = prob[i * J + j];
+    rows.push([p, bestOther(rowTop[i], j), bestOther(colTop[j], i), Math.max(at(i - 1, j - 1), at(i + 1, j + 1), at(i - 1, j + 1), at(i + 1, j - 1)), rowSum[i] - p, colSum[j] - p]);
   }
   return rows;
 }
