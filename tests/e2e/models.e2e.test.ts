@@ -52,7 +52,7 @@ describe('models page', () => {
     await page.getByTestId('models').getByText('No model yet.').waitFor();
     await page.getByRole('button', { name: 'Train…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Train a model' });
-    await expect(dialog.getByLabel('Base').inputValue()).resolves.toBe('0.8');
+    await expect(dialog.getByLabel('Base').inputValue()).resolves.toBe('0.5');
     await dialog.getByLabel('Epochs', { exact: true }).fill('0');
     await dialog.getByTestId('field-error').filter({ hasText: 'at least 1' }).waitFor();
     expect(await dialog.getByRole('button', { name: 'Start training' }).isDisabled()).toBe(true);
