@@ -6,10 +6,10 @@
 // (align/neural/lexicon.ts).
 //   mekong align --method bilstm-ctl [--epochs N] [--gold G] [--weights B,A,W] …  trains on
 // S/T (G: Pharaoh gold links of the first pairs, used as supervision through WTR and AWP with
-// objective weights B,A,W, default 0.5,0.25,0.25 when G is given: train.ts) and aligns; from 40 gold
-// pairs on, a share of them (--held-out, default 0.25) is held out of training and teaches
-// the link decision instead (align/neural/link-classifier.ts); --save-model DIR keeps the
-// trained model (and that decision), --model DIR aligns with a saved one instead of training,
+// objective weights B,A,W, default 0.5,0.25,0.25 when G is given: train.ts) and aligns; from
+// 40 gold pairs on, a share of them (--held-out, default 0.25) is held out of training and
+// teaches the link decision instead (align/neural/link-classifier.ts); --save-model DIR keeps
+// the trained model (and that decision), --model DIR aligns with a saved one instead of training,
 // --continue DIR trains starting from a saved one (its vocabulary and parameters), e.g. on
 // more gold links.
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,8 @@
 // A trained neural aligner on disk: a folder with model.safetensors (parameters) and
 // model.json (format tag, configuration, vocabularies as word lists in id order with each
-// word's subword ids, the link decision learned from held-out gold links if there was one). Loading rebuilds the same NeuralModel, so a saved model aligns new
-// text (unknown words fall back to id 1) or seeds the Models page's re-alignment.
+// word's subword ids, the link decision learned from held-out gold links if there was one).
+// Loading rebuilds the same NeuralModel, so a saved model aligns new text (unknown words fall
+// back to id 1) or seeds the Models page's re-alignment.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSafetensors, writeSafetensors } from '../../nn/index.ts';
