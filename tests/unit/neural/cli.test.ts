@@ -69,7 +69,7 @@ test('from 40 gold pairs on, a quarter teach the link decision, saved with the m
   const common = ['align', '--src', S, '--tgt', T, '--method', 'bilstm-ctl', '--gold', G100];
   expect(mekong(...common, '--out', out, '--epochs', '2', '--save-model', saved, '--scores', out + '.p').code).toBe(0);
   const { decision } = loadNeuralModel(saved);
-  expect(decision?.stages.map((st) => st.weights.length)).toEqual([24, 30]);
+  expect(decision?.stages.map((st) => st.weights.length)).toEqual([25, 31]);
   expect(decision!.threshold > 0 && decision!.threshold < 1).toBe(true);
   expect(mekong(...common, '--out', again, '--model', saved).code).toBe(0);
   expect(readFileSync(again, 'utf8').split('\n').slice(100)).toEqual(readFileSync(out, 'utf8').split('\n').slice(100));

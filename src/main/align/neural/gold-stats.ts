@@ -1,11 +1,21 @@
 // What the known gold links say about words, for the learned link decision
 // (link-classifier.ts): how often a word is left unlinked where it occurs in a gold pair (the
 // Chinese 的 and 了, English articles), and how often a source and a target word that occur
-// together in a gold pair are linked. Rates are smoothed towards the side's overall rate
-// (SMOOTHING pseudo-occurrences), so unseen words get the average.
+// together in a gold pair are linked — also by stems (a word's Han characters, else its
+// first STEM_LENGTH letters; the best over the two words' stems), which carries what the
+// gold says to inflected forms and to Chinese words sharing a character. Rates are smoothed
+// towards the overall rate (SMOOTHING pseudo-occurrences), so unseen words get the average.
 import type { PairLinks } from './vocab.ts';
 
 const SMOOTHING = 2;
+const STEM_LENGTH = 4;
+const HAN = /\p{Script=Han}/u;
+
+/** A word's stems: its Han characters if it has any, else its first STEM_LENGTH characters. */
+function stems(w: string): string[] {
+  const han = [...new Set([...w].filter((c) => HAN.test(c)))];
+  return han.length ? han : [[...w].slice(0, STEM_LENGTH).join('')];
+}
 
 class Rate {
   private readonly hits = new Map<string, number>();
@@ -31,6 +41,7 @@ export class GoldStats {
   private readonly srcUnlinked = new Rate();
   private readonly tgtUnlinked = new Rate();
   private readonly linked = new Rate();
+  private readonly stemsLinked = new Rate();
 
   /** From the pairs (tokens) whose gold links are known (empty or absent elsewhere). */
   constructor(src: readonly string[][], tgt: readonly string[][], gold: readonly PairLinks[]) {
@@ -41,7 +52,12 @@ export class GoldStats {
       const sLinked = new Set(links.map((l) => l.s)), tLinked = new Set(links.map((l) => l.t));
       S.forEach((w, i) => this.srcUnlinked.add(w, !sLinked.has(i)));
       T.forEach((w, j) => this.tgtUnlinked.add(w, !tLinked.has(j)));
-      for (let i = 0; i < S.length; i++) for (let j = 0; j < T.length; j++) this.linked.add(`${S[i]}\t${T[j]}`, on.has(i * T.length + j));
+      const [sStems, tStems] = [S.map(stems), T.map(stems)];
+      for (let i = 0; i < S.length; i++) for (let j = 0; j < T.length; j++) {
+        const hit = on.has(i * T.length + j);
+        this.linked.add(`${S[i]}\t${T[j]}`, hit);
+        for (const a of sStems[i]) for (const b of tStems[j]) this.stemsLinked.add(`${a}\t${b}`, hit);
+      }
     });
   }
 
@@ -51,6 +67,13 @@ export class GoldStats {
 
   unlinkedTgt(w: string): number {
     return this.tgtUnlinked.of(w);
+  }
+
+  /** The best link rate of a stem of s with a stem of t. */
+  stemLinkRate(s: string, t: string): number {
+    let best = 0;
+    for (const a of stems(s)) for (const b of stems(t)) best = Math.max(best, this.stemsLinked.of(`${a}\t${b}`));
+    return best;
   }
 
   /** How often s and t are linked where they occur in the same gold pair. */

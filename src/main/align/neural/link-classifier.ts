@@ -12,7 +12,8 @@
 //   source words take j as their most probable partner and how many target words take i;
 //   min(g, h) and g·h; what the known gold says about the words (gold-stats.ts): how often
 //   the source word and the target word are left unlinked, how often the two are linked
-//   where they meet (held-out zh-en, 150 gold pairs trained on: AER 0.363 → 0.329).
+//   where they meet (held-out zh-en, 150 gold pairs trained on: AER 0.363 → 0.329), and
+//   how often their stems are (zh-en 0.329 → 0.305, ro-en 0.264 → 0.239).
 // A second stage (stacking) adds what the first decided around the cell (contextFeatures:
 // the cell's first-stage probability, the best other cell of its row and of its column, its
 // best diagonal neighbour, the rows' and columns' other totals), so a word already linked
@@ -92,6 +93,7 @@ export function cellFeatures(p: PairSignals): number[][] {
       PUNCTUATION.test(p.src[i]) ? 1 : 0, PUNCTUATION.test(p.tgt[j]) ? 1 : 0,
       intoCol[j], fromRow[i], Math.min(g[x], h[x]), g[x] * h[x],
       p.stats.unlinkedSrc(p.src[i]), p.stats.unlinkedTgt(p.tgt[j]), p.stats.linkRate(p.src[i], p.tgt[j]),
+      p.stats.stemLinkRate(p.src[i], p.tgt[j]),
     ]);
   }
   return rows;
