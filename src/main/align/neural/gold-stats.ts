@@ -12,7 +12,7 @@ const STEM_LENGTH = 4;
 const HAN = /\p{Script=Han}/u;
 
 /** A word's stems: its Han characters if it has any, else its first STEM_LENGTH characters. */
-function stems(w: string): string[] {
+function stemsOf(w: string): string[] {
   const han = [...new Set([...w].filter((c) => HAN.test(c)))];
   return han.length ? han : [[...w].slice(0, STEM_LENGTH).join('')];
 }
@@ -42,6 +42,7 @@ export class GoldStats {
   private readonly tgtUnlinked = new Rate();
   private readonly linked = new Rate();
   private readonly stemsLinked = new Rate();
+  private readonly stemCache = new Map<string, string[]>();
 
   /** From the pairs (tokens) whose gold links are known (empty or absent elsewhere). */
   constructor(src: readonly string[][], tgt: readonly string[][], gold: readonly PairLinks[]) {
@@ -52,7 +53,7 @@ export class GoldStats {
       const sLinked = new Set(links.map((l) => l.s)), tLinked = new Set(links.map((l) => l.t));
       S.forEach((w, i) => this.srcUnlinked.add(w, !sLinked.has(i)));
       T.forEach((w, j) => this.tgtUnlinked.add(w, !tLinked.has(j)));
-      const [sStems, tStems] = [S.map(stems), T.map(stems)];
+      const [sStems, tStems] = [S.map((w) => this.stems(w)), T.map((w) => this.stems(w))];
       for (let i = 0; i < S.length; i++) for (let j = 0; j < T.length; j++) {
         const hit = on.has(i * T.length + j);
         this.linked.add(`${S[i]}\t${T[j]}`, hit);
@@ -69,10 +70,16 @@ export class GoldStats {
     return this.tgtUnlinked.of(w);
   }
 
+  private stems(w: string): string[] {
+    let out = this.stemCache.get(w);
+    if (!out) this.stemCache.set(w, (out = stemsOf(w)));
+    return out;
+  }
+
   /** The best link rate of a stem of s with a stem of t. */
   stemLinkRate(s: string, t: string): number {
     let best = 0;
-    for (const a of stems(s)) for (const b of stems(t)) best = Math.max(best, this.stemsLinked.of(`${a}\t${b}`));
+    for (const a of this.stems(s)) for (const b of this.stems(t)) best = Math.max(best, this.stemsLinked.of(`${a}\t${b}`));
     return best;
   }
 
