@@ -9,10 +9,11 @@
 // unsupervised (gdfa), ro-en 248 pairs 0.511 with each pair's CSLS alone (seed 003's
 // extraction) → 0.438 with the EM, zh-en 450 pairs 0.557 → 0.409. With gold pairs (a quarter
 // held out for the decision), AER on the rest: see the bench's loop and the issue notes;
-// ro-en 200 gold pairs: gdfa on the EM counting the gold 0.325, the learned decision 0.264.
+// ro-en 200 gold pairs: gdfa on the EM counting the gold 0.325, the learned decision 0.239.
 // τ 0.3/0.5 (unsupervised ro-en): 0.442/0.437 vs 0.440 at 0.8; links where √(g·h) ≥ 0.4
 // instead of gdfa: 0.473. Extraction of 5k random pairs of 15–35 words (one core, another
-// two processes running): gdfa 12 s (the EM 11 of them), the learned decision 48 s (two EMs).
+// two processes running): gdfa 12–13 s (the EM 11 of them), the learned decision 48–56 s (two
+// EMs, the per-cell features).
 import type { Link } from '../../../shared/domain.ts';
 import { symmetriser } from '../symmetrise.ts';
 import { cosines, csls, PAIR_CSLS_K } from './csls.ts';
