@@ -99,10 +99,10 @@ export function extractLinks(src: readonly string[][], tgt: readonly string[][],
   const decision = o.decision ?? learnLinkDecision(src, tgt, e, o);
   const known = o.heldOut ? e.src.map((_, k) => (o.gold?.[k]?.length ? o.gold[k] : o.heldOut![k])) : o.gold;
   const em = new AgreementEm(src, tgt, e, known, (d, n) => o.onProgress?.(d, n, 'EM'));
-  const stats = new GoldStats(src, tgt, known ?? []);
+  const stats = decision ? new GoldStats(src, tgt, known ?? []) : null;
   return e.src.map((_, k) => {
     if (k % PROGRESS_EVERY === 0) o.onProgress?.(k, e.src.length, 'linking');
-    if (decision) {
+    if (decision && stats) {
       const p = pairSignals(src, tgt, e, em, stats, k);
       if (!p) return [];
       const prob = linkProbabilities(decision, p);

@@ -119,8 +119,8 @@ function contextFeatures(prob: Float64Array, I: number, J: number): number[][] {
   const at = (i: number, j: number) => (i < 0 || j < 0 || i >= I || j >= J ? 0 : prob[i * J + j]);
   const rowTop = Array.from({ length: I }, (_, i) => topTwo(J, (j) => prob[i * J + j]));
   const colTop = Array.from({ length: J }, (_, j) => topTwo(I, (i) => prob[i * J + j]));
-  const rowSum = rowTop.map((_, i) => prob.subarray(i * J, (i + 1) * J).reduce((a, v) => a + v, 0));
-  const colSum = colTop.map((_, j) => rowTop.reduce((a, _r, i) => a + prob[i * J + j], 0));
+  const rowSum = new Float64Array(I), colSum = new Float64Array(J);
+  prob.forEach((v, x) => ((rowSum[Math.floor(x / J)] += v), (colSum[x % J] += v)));
   const rows: number[][] = [];
   for (let i = 0; i < I; i++) for (let j = 0; j < J; j++) {
     const p = prob[i * J + j];
