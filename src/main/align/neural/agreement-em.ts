@@ -141,11 +141,11 @@ export class AgreementEm {
     return p ? this.posteriorsOf(p) : null;
   }
 
-  /** Every co-occurring (source word, target word) with t(t | s)·t(s | t), grouped by source word. */
+  /** Every co-occurring (source word, target word) with t(t | s)·√t(s | t), grouped by source word. */
   translations(): { src: string; tgt: { word: string; score: number }[] }[] {
     const { srcVocab, tgtVocab, pairSrc, pairTgt } = this.b;
     const out = srcVocab.map((src) => ({ src, tgt: [] as { word: string; score: number }[] }));
-    pairSrc.forEach((s, cl) => out[s].tgt.push({ word: tgtVocab[pairTgt[cl]], score: this.tGivenS[cl] * this.sGivenT[cl] }));
+    pairSrc.forEach((s, cl) => out[s].tgt.push({ word: tgtVocab[pairTgt[cl]], score: this.tGivenS[cl] * Math.sqrt(this.sGivenT[cl]) }));
     return out;
   }
 }

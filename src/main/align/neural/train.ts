@@ -3,12 +3,14 @@
 // one set of parameters and AdamW moments (their state maps are the same objects, updated
 // in place by the host optimiser), so batches of any bucket advance one model.
 // Pairs with gold links are repeated `goldRepeat` times per epoch so that a few dozen
-// corrected pairs weigh against thousands of unsupervised ones.
+// corrected pairs weigh against thousands of unsupervised ones. Rare input words are
+// dropped to the unknown word now and then (word-dropout.ts).
 import { cloneTensor, Rng, type Tensor, Trainer } from '../../nn/index.ts';
 import type { LinkClassifier } from './link-classifier.ts';
 import { buildNetwork, type NetworkOptions } from './network.ts';
 import type { ModelDims } from './model.ts';
 import { batchFeeds, bucketOf, buildVocab, type NeuralVocab, type PairLinks, sideSize } from './vocab.ts';
+import { dropWords, wordCounts } from './word-dropout.ts';
 
 export interface NeuralConfig extends NetworkOptions {
   dim: number;
@@ -20,6 +22,8 @@ export interface NeuralConfig extends NetworkOptions {
   /** longer sentences are cut to this length for training */
   maxLength: number;
   goldRepeat: number;
+  /** α of the frequency-based word dropout (word-dropout.ts); 0 = off */
+  wordDropout: number;
   threads?: number;
 }
 
@@ -32,7 +36,7 @@ export interface NeuralConfig extends NetworkOptions {
 // (P@1 of type-vector CSLS 0.498 at 20, 0.502 at 30: flat).
 // 5k en-de news pairs (23 tokens a sentence) × 20 epochs: see `npm run bench -- neural --speed 5000`.
 export const DEFAULT_CONFIG: NeuralConfig = {
-  dim: 128, epochs: 20, batchSize: 32, lr: 5e-3, merges: 2000, maxSubwords: 6, maxLength: 64, goldRepeat: 4,
+  dim: 128, epochs: 20, batchSize: 32, lr: 5e-3, merges: 2000, maxSubwords: 6, maxLength: 64, goldRepeat: 4, wordDropout: 1,
   temperature: 0.5, negatives: 'inter+intra', pooling: 'mean', ctlWeight: 1, wordTemperature: 0.1,
   weights: { base: 1, awp: 0, wtr: 0 }, seed: 1,
 };
@@ -130,6 +134,8 @@ export async function trainNeural(data: TrainData, config: Partial<NeuralConfig>
   const vocab = start?.vocab ?? buildVocab(data.src, data.tgt, c.merges, c.maxSubwords);
   const dims = modelDims(vocab, c.dim);
   const rng = new Rng(c.seed + 1);
+  const dropRng = new Rng(c.seed + 2);
+  const counts = { s: wordCounts(vocab.src, data.src), t: wordCounts(vocab.tgt, data.tgt) };
   const perEpoch = makeBatches(data, c, new Rng(c.seed)).length;
   const trainers = new BucketTrainers(dims, c, Math.max(1, perEpoch * c.epochs), start?.params);
   let step = 0;
@@ -142,7 +148,9 @@ export async function trainNeural(data: TrainData, config: Partial<NeuralConfig>
         const t = await trainers.get(b.T);
         t.state.step = step++;
         const pick = <X>(xs: readonly X[] | undefined) => (xs ? b.idx.map((k) => xs[k]) : undefined);
-        const loss = await t.step(batchFeeds(vocab, { src: pick(data.src)!, tgt: pick(data.tgt)!, gold: pick(data.gold), rejected: pick(data.rejected) }, b.T));
+        const feeds = batchFeeds(vocab, { src: pick(data.src)!, tgt: pick(data.tgt)!, gold: pick(data.gold), rejected: pick(data.rejected) }, b.T);
+        if (c.wordDropout > 0) for (const x of ['s', 't'] as const) dropWords(feeds[`${x}.ids`].data as BigInt64Array, counts[x], c.wordDropout, dropRng);
+        const loss = await t.step(feeds);
         hooks.onStep?.(step - 1, loss);
         total += loss;
       }
