@@ -3,7 +3,8 @@
 // built) ends the run as cancelled once the worker stops by itself; a report the job
 // cannot take stops the worker the same way and fails the run with that error. Neither
 // tears the thread down inside onnxruntime (which would abort this test process). Aligning
-// with a saved model reports the extraction's phases after the embeddings.
+// with a saved model reports the extraction's phases after the embeddings, and a cancel
+// given during them stops the extraction before any links.
 import { expect, test } from 'vitest';
 import { saveNeuralModel } from '../../../src/main/align/neural/saved.ts';
 import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/align/neural/train.ts';
@@ -59,4 +60,28 @@ test('aligning with a saved model reports the EM passes and the linking, then th
   expect([...new Set(phases)]).toEqual(['EM without the held-out gold', 'EM', 'linking']);
   const links = reports.find((r) => r.type === 'links');
   expect(links).toMatchObject({ decidedBy: 'learned decision' });
+}, 120_000);
+
+test('a cancel during the EM of the extraction ends the alignment as cancelled, before any links', async () => {
+  const small = syntheticCorpus(80, 12, 5);
+  const modelDir = `${dir}/saved-for-cancel`;
+  saveNeuralModel(modelDir, await trainNeural({ src: small.src, tgt: small.tgt }, { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 }));
+  // long pairs (six generated pairs end to end), so that the EM outlasts a report's round trip
+  const parts = syntheticCorpus(12_000, 12, 9);
+  const join = (side: string[][]) => Array.from({ length: 2000 }, (_, k) => side.slice(6 * k, 6 * k + 6).flat());
+  const cancel = cancelFlag();
+  const abort = new AbortController();
+  const reports: WorkerReport[] = [];
+  const outcome = await runInWorker({
+    type: 'align', modelDir, src: join(parts.src), tgt: join(parts.tgt), sym: 'gdfa', cancel,
+    gold: Array.from({ length: 2000 }, () => []), heldOut: Array.from({ length: 2000 }, () => []),
+  }, (r) => {
+    reports.push(r);
+    if (r.type === 'linking') abort.abort();
+  }, abort.signal);
+  expect(outcome).toBe('cancelled');
+  const linking = reports.flatMap((r) => (r.type === 'linking' ? [r] : []));
+  expect(linking.length).toBeGreaterThan(0);
+  expect(linking.some((r) => r.phase === 'linking' && r.done === r.total)).toBe(false);
+  expect(reports.some((r) => r.type === 'links')).toBe(false);
 }, 120_000);

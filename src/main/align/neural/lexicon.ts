@@ -4,25 +4,26 @@
 // marks down frequent target words that other source words share ("but" for 但是), t(t|s)
 // alone marks down nothing; on one model per language vi/id/zh/th P@1 0.608/0.679/0.628/0.658
 // against 0.601/0.676/0.617/0.657 (product) and 0.600/0.664/0.623/0.639 (t(t|s) alone).
-// Measured (Tatoeba x→en, MUSE, 20 epochs; vi/id/zh/th P@1): `npm run bench -- neural` gave
-// 0.603/0.674/0.614/0.651 with the product score (previous lexicon, summed cell confidences / count + type-vector
-// CSLS: 0.544/0.638/0.564/0.560). On one trained model per language, τ 0.8 gave
-// 0.601/0.676/0.617/0.657, τ 0.4 0.606/—/—/0.649, τ 0.5 —/0.679/0.592/—;
-// the same EM with uniform priors (no neural model: IBM-1 with agreement) 0.570/0.617/0.592/
-// 0.617, so the priors carry the gain; the statistical aligner (agree) 0.604/0.677/0.662/0.642.
-// Also tried here: adding the old score
-// (lower), τ 0.05–0.2 (lower), a null word (lower), 20 passes (no better), EM in one direction
-// without agreement (th 0.52–0.58). Tried for the old lexicon and not kept: type vectors alone
-// (0.41/0.49/0.43/0.43), static eq. 10 vectors, counts of gdfa or competitive-linking links,
-// decoder attention as counts, a model trained on agree's links ≥ 0.9 as seed-000
-// pseudo-labels (0.604/0.660/0.631 on vi/id/zh), self-training on the model's own links ≥ 0.9
-// (th 0.562 → 0.569 → 0.557), 60 epochs (th 0.571), three seeds' scores summed (th 0.580).
-// Tried for this lexicon (zh, one model): an HMM jump model in the EM (0.634–0.646, but the
-// aligner's AER much worse: zh-en 0.41 → 0.51), priors flattened for rare words (≤ 0.625),
-// uniform priors for the first passes (0.614–0.617), agree's links ≥ 0.9 as seed-000
-// pseudo-labels (zh 0.639, vi 0.590), two seeds' embeddings concatenated (0.620 vs 0.617/
-// 0.625 alone), and the other way round, the CSLS priors as emission factors of the agree
-// aligner's own EM (zh 0.632–0.606 vs agree's 0.662: the similarities mislead it on Chinese).
+// Measured (Tatoeba x→en, MUSE, 20 epochs; vi/id/zh/th P@1), `npm run bench -- neural`:
+// 0.609/0.683/0.621/0.660 with word dropout (train.ts) and this score; 0.603/0.674/0.614/0.651
+// with the product score; the statistical aligner (agree) 0.604/0.677/0.662/0.642; the
+// previous lexicon (summed cell confidences / count + type-vector CSLS) 0.544/0.638/0.564/0.560.
+// On one trained model per language (product score), τ 0.8 gave 0.601/0.676/0.617/0.657,
+// τ 0.4 0.606/—/—/0.649, τ 0.5 —/0.679/0.592/—, τ 1.2–2 no better; the same EM with uniform
+// priors (no neural model: IBM-1 with agreement) 0.570/0.617/0.592/0.617, so the priors carry
+// the gain. Also tried here: adding the old score (lower), τ 0.05–0.2 (lower), a null word
+// (lower), 20 passes (no better), EM in one direction without agreement (th 0.52–0.58).
+// Tried for the old lexicon and not kept: type vectors alone (0.41/0.49/0.43/0.43), static
+// eq. 10 vectors, counts of gdfa or competitive-linking links, decoder attention as counts,
+// self-training on the model's own links ≥ 0.9 (th 0.562 → 0.569 → 0.557), 60 epochs (th
+// 0.571), three seeds' scores summed (th 0.580), agree's links ≥ 0.9 as seed-000
+// pseudo-labels (0.604/0.660/0.631 on vi/id/zh; with this lexicon zh 0.639, vi 0.590).
+// Tried for this lexicon on Chinese (one model): an HMM jump model in the EM (0.634–0.646,
+// but the aligner's AER much worse: zh-en 0.41 → 0.51), priors flattened for rare words
+// (≤ 0.625), uniform priors for the first passes (no change), two seeds' embeddings
+// concatenated (0.620 vs 0.617 / 0.625 alone), 30 epochs (0.623), and the other way round,
+// the CSLS priors as emission factors in the agree aligner's own EM (zh 0.606–0.632 vs its
+// 0.662 alone): on Chinese the model's similarities mislead more than they add.
 import type { PairEmbeddings } from './embedder.ts';
 import { AgreementEm } from './agreement-em.ts';
 
