@@ -23,6 +23,8 @@ export const trainOptionsSchema = z.object({
   dim: z.number().int().min(16).max(1024).multipleOf(2).optional(),
   lr: z.number().positive().max(1).optional(),
   batchSize: z.number().int().min(1).max(512).optional(),
+  /** α of the frequency-based word dropout: a word seen n times is dropped with probability α/(α+n); 0 = off. */
+  wordDropout: z.number().min(0).max(100).optional(),
   /** Use every annotator's gold links of train-split pairs as word-level supervision. */
   useGold: z.boolean().default(true),
   /** Use rejected links as hard negatives. */

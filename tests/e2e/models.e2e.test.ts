@@ -60,6 +60,10 @@ describe('models page', () => {
     await dialog.getByLabel('Epochs', { exact: true }).fill(String(EPOCHS));
     await dialog.getByText('Advanced').click();
     await dialog.getByLabel('Dimension').fill('32');
+    await expect(dialog.getByLabel('Word dropout α').inputValue()).resolves.toBe('1');
+    await dialog.getByLabel('Word dropout α').fill('-1');
+    await dialog.getByTestId('field-error').filter({ hasText: 'at least 0' }).waitFor();
+    await dialog.getByLabel('Word dropout α').fill('0.5');
     await dialog.getByLabel(/lowercase both sides/).uncheck();
     await dialog.getByLabel('Model name').fill('tiny e2e model');
     await h.screenshot('21-models-train-form');
@@ -67,8 +71,9 @@ describe('models page', () => {
     await dialog.waitFor({ state: 'detached' });
     await run().waitFor();
     const [r] = runs();
-    expect(r.config).toMatchObject({ method: 'bilstm-ctl', epochs: EPOCHS, dim: 32, lowercase: false, weights: { base: 0.5, awp: 0.25, wtr: 0.25 } });
+    expect(r.config).toMatchObject({ method: 'bilstm-ctl', epochs: EPOCHS, dim: 32, wordDropout: 0.5, lowercase: false, weights: { base: 0.5, awp: 0.25, wtr: 0.25 } });
     await run().getByText('case kept').waitFor();
+    await run().getByText(/word dropout 0\.5/).waitFor();
   });
 
   it('draws the loss and evaluation curves live, lists checkpoints, and cancels', async () => {

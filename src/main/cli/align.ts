@@ -1,7 +1,8 @@
 // `mekong align`: word-aligns a parallel text with a statistical aligner (src/main/align).
 //   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
 //                [--save-model DIR] [--model DIR] [--dict D] [--lowercase]
-//                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--continue DIR]
+//                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--word-dropout α]
+//                [--continue DIR]
 //                (neural methods: cli/lexicon.ts)
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
@@ -33,6 +34,7 @@ interface AlignCliOptions {
   epochs?: string;
   gold?: string;
   weights?: string;
+  wordDropout?: string;
   heldOut?: string;
   continue?: string;
 }
@@ -75,6 +77,7 @@ export function register(program: Command): void {
     .option('--gold <file>', 'gold links (Pharaoh) of the first pairs, as supervision (neural methods)')
     .option('--held-out <share>', `share of the --gold pairs (from ${MIN_GOLD_PAIRS_TO_HOLD_OUT} of them) held out of training to learn the link decision (neural methods)`, String(HELD_OUT_SHARE))
     .option('--weights <b,a,w>', 'objective weights base,AWP,WTR (neural methods; default 0.5,0.25,0.25 with --gold)')
+    .option('--word-dropout <alpha>', 'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)')
     .option('--continue <dir>', 'train starting from a saved neural model (its vocabulary and parameters), e.g. on more gold')
     .action(run);
 }

@@ -1,9 +1,10 @@
 // `mekong lexicon` and the neural branch of `mekong align`.
-//   mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--lowercase]
+//   mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--lowercase]
 // L gets each source word's best translations, src<TAB>tgt<TAB>score, up to 5 per word,
 // best first: for statistical methods p(t | s) from the trained forward table, for neural
-// methods t(t | s)·t(s | t) of EM with agreement over the model's similarities
-// (align/neural/lexicon.ts).
+// methods t(t | s)·√t(s | t) of EM with agreement over the model's similarities
+// (align/neural/lexicon.ts). --word-dropout sets the neural training's word dropout
+// (align/neural/word-dropout.ts; default 1, 0 = off).
 //   mekong align --method bilstm-ctl [--epochs N] [--gold G] [--weights B,A,W] …  trains on
 // S/T (G: Pharaoh gold links of the first pairs, used as supervision through WTR and AWP with
 // objective weights B,A,W, default 0.5,0.25,0.25 when G is given: train.ts) and aligns; from
@@ -34,14 +35,15 @@ export interface NeuralCliOptions {
   gold?: string;
   sym?: string;
   weights?: string;
+  wordDropout?: string;
   heldOut?: string;
   saveModel?: string;
   model?: string;
   continue?: string;
 }
 
-/** Config overrides from --epochs N and --weights base,awp,wtr. */
-function overrides(o: { epochs?: string; weights?: string }): Partial<NeuralConfig> {
+/** Config overrides from --epochs N, --weights base,awp,wtr and --word-dropout α. */
+function overrides(o: { epochs?: string; weights?: string; wordDropout?: string }): Partial<NeuralConfig> {
   const out: Partial<NeuralConfig> = {};
   if (o.epochs !== undefined) {
     const n = Number(o.epochs);
@@ -52,6 +54,11 @@ function overrides(o: { epochs?: string; weights?: string }): Partial<NeuralConf
     const w = o.weights.split(',').map(Number);
     if (w.length !== 3 || w.some((x) => !(x >= 0))) throw new UserError(`--weights must be three numbers ≥ 0 (base,awp,wtr), got "${o.weights}"`);
     out.weights = { base: w[0], awp: w[1], wtr: w[2] };
+  }
+  if (o.wordDropout !== undefined) {
+    const a = Number(o.wordDropout);
+    if (!(a >= 0 && a <= 100)) throw new UserError(`--word-dropout must be a number from 0 to 100, got "${o.wordDropout}"`);
+    out.wordDropout = a;
   }
   return out;
 }
@@ -99,6 +106,7 @@ interface LexiconCliOptions {
   out: string;
   method: string;
   epochs?: string;
+  wordDropout?: string;
   lowercase?: boolean;
 }
 
@@ -125,6 +133,7 @@ export function register(program: Command): void {
     .requiredOption('--out <file>', 'lexicon file')
     .option('--method <name>', 'ibm1|ibm2|hmm|agree|bilstm-ctl|bilstm', 'bilstm-ctl')
     .option('--epochs <n>', 'training epochs (neural methods)')
+    .option('--word-dropout <alpha>', 'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)')
     .option('--lowercase', 'lowercase both sides')
     .action(run);
 }

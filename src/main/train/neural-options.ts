@@ -18,9 +18,10 @@ export function neuralConfig(o: TrainOptions, supervised: boolean): NeuralConfig
   set('dim', o.dim);
   set('lr', o.lr);
   set('batchSize', o.batchSize);
+  set('wordDropout', o.wordDropout);
   return c;
 }
 
 export function completed(o: TrainOptions, c: NeuralConfig): TrainOptions {
-  return { ...o, weights: { ...c.weights }, ctlWeight: c.ctlWeight, temperature: c.temperature, dim: c.dim, lr: c.lr, batchSize: c.batchSize };
+  return { ...o, weights: { ...c.weights }, ctlWeight: c.ctlWeight, temperature: c.temperature, dim: c.dim, lr: c.lr, batchSize: c.batchSize, wordDropout: c.wordDropout };
 }

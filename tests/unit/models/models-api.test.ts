@@ -69,7 +69,7 @@ describe('models channels', () => {
     const run = models[0].runs[0];
     expect(models[0]).toMatchObject({ id: started.modelId, kind: 'bilstm-ctl' });
     expect(run).toMatchObject({ id: started.runId, state: 'done', error: null, pairs: 16, goldPairs: 4, pseudoPairs: 0, evalPairs: 4, jobId: null, realignJobId: null });
-    expect(run.config).toMatchObject({ epochs: 2, dim: 16, weights: { base: 0.5, awp: 0.25, wtr: 0.25 } });
+    expect(run.config).toMatchObject({ epochs: 2, dim: 16, wordDropout: 1, weights: { base: 0.5, awp: 0.25, wtr: 0.25 } });
     expect(run.checkpoints.map((c) => c.epoch)).toEqual([1, 2]);
     for (const c of run.checkpoints) {
       expect(c.aer).toBeGreaterThanOrEqual(0);

@@ -67,8 +67,9 @@ test('from 40 gold pairs on, a quarter teach the link decision, saved with the m
   const G100 = join(dir, 'gold100.txt'), out = join(dir, 'held.txt'), again = join(dir, 'held-again.txt'), saved = join(dir, 'held-model');
   writeFileSync(G100, corpus.gold.slice(0, 100).map((g) => g.map((l) => `${l.s}-${l.t}`).join(' ') + '\n').join(''));
   const common = ['align', '--src', S, '--tgt', T, '--method', 'bilstm-ctl', '--gold', G100];
-  expect(mekong(...common, '--out', out, '--epochs', '2', '--save-model', saved, '--scores', out + '.p').code).toBe(0);
-  const { decision } = loadNeuralModel(saved);
+  expect(mekong(...common, '--out', out, '--epochs', '2', '--word-dropout', '0.5', '--save-model', saved, '--scores', out + '.p').code).toBe(0);
+  const { decision, config } = loadNeuralModel(saved);
+  expect(config.wordDropout).toBe(0.5);
   expect(decision?.stages.map((st) => st.weights.length)).toEqual([25, 31]);
   expect(decision!.threshold > 0 && decision!.threshold < 1).toBe(true);
   expect(mekong(...common, '--out', again, '--model', saved).code).toBe(0);
@@ -82,6 +83,7 @@ test.each([
   [['--epochs', 'zero'], /--epochs must be a positive integer/],
   [['--held-out', '1'], /--held-out must be a number in \[0, 1\)/],
   [['--weights', '0.8,0.1'], /--weights must be three numbers/],
+  [['--word-dropout', '-1'], /--word-dropout must be a number from 0 to 100/],
   [['--continue', 'a', '--model', 'b'], /give one of them/],
 ])('a bad option is a one-line error: %s', (opt, message) => {
   const r = mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'x'), '--method', 'bilstm-ctl', ...opt);

@@ -7,13 +7,13 @@ import type { z } from 'zod';
 import { type RunInfo, trainMethods, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
 
 export type TrainMethod = (typeof trainMethods)[number];
-export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'threshold' | 'checkpointEvery';
+export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'wordDropout' | 'threshold' | 'checkpointEvery';
 export type FieldErrors = Partial<Record<NumberField | 'name' | 'weights', string>>;
 
 /** The aligner's defaults (src/main/align/neural/train.ts) and seed 000's objective weights. */
 export const TRAIN_DEFAULTS: Record<NumberField, number> = {
   epochs: 20, base: 0.5, awp: 0.25, wtr: 0.25, ctlWeight: 1, temperature: 0.5,
-  dim: 128, lr: 0.005, batchSize: 32, threshold: 0.9, checkpointEvery: 1,
+  dim: 128, lr: 0.005, batchSize: 32, wordDropout: 1, threshold: 0.9, checkpointEvery: 1,
 };
 
 const WEIGHT_FIELDS = ['base', 'awp', 'wtr'] as const;
@@ -57,7 +57,7 @@ export class TrainFormState {
     const w = c.weights;
     const given: Partial<Record<NumberField, number | undefined>> = {
       base: w?.base, awp: w?.awp, wtr: w?.wtr, ctlWeight: c.ctlWeight, temperature: c.temperature, dim: c.dim, lr: c.lr, batchSize: c.batchSize,
-      checkpointEvery: c.checkpointEvery,
+      wordDropout: c.wordDropout, checkpointEvery: c.checkpointEvery,
     };
     for (const [field, value] of Object.entries(given) as [NumberField, number | undefined][]) if (value !== undefined) f.values[field] = value;
     return f;
@@ -85,7 +85,7 @@ export class TrainFormState {
       epochs: n('epochs'),
       weights: { base: n('base'), awp: n('awp'), wtr: n('wtr') },
       ...(this.uses('ctlWeight') ? { ctlWeight: n('ctlWeight'), temperature: n('temperature') } : {}),
-      dim: n('dim'), lr: n('lr'), batchSize: n('batchSize'),
+      dim: n('dim'), lr: n('lr'), batchSize: n('batchSize'), wordDropout: n('wordDropout'),
       useGold: this.useGold, useRejected: this.useRejected, lowercase: this.lowercase,
       ...(this.uses('threshold') ? { pseudoAlignmentId: this.pseudoAlignmentId, threshold: n('threshold') } : {}),
       checkpointEvery: n('checkpointEvery'),
