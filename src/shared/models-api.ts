@@ -15,7 +15,7 @@ export const trainOptionsSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   method: z.enum(trainMethods).default('bilstm-ctl'),
   epochs: z.number().int().min(1).max(1000).default(20),
-  /** Objective weights: encoder–decoder (+ contrastive) base, AWP, WTR (seed 000 defaults 0.8/0.1/0.1). */
+  /** Objective weights: encoder–decoder (+ contrastive) base, AWP, WTR (defaults: SUPERVISED_WEIGHTS of align/neural/train.ts when there is word-level supervision). */
   weights: z.object({ base: weight, awp: weight, wtr: weight }).strict().optional(),
   /** Contrastive loss weight λ (0 = the base model of Wada et al.). */
   ctlWeight: weight.optional(),

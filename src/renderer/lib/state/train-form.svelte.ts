@@ -10,7 +10,7 @@ export type TrainMethod = (typeof trainMethods)[number];
 export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'wordDropout' | 'threshold' | 'checkpointEvery';
 export type FieldErrors = Partial<Record<NumberField | 'name' | 'weights', string>>;
 
-/** The aligner's defaults (src/main/align/neural/train.ts) and seed 000's objective weights. */
+/** The aligner's defaults and supervised objective weights (DEFAULT_CONFIG, SUPERVISED_WEIGHTS of src/main/align/neural/train.ts). */
 export const TRAIN_DEFAULTS: Record<NumberField, number> = {
   epochs: 20, base: 0.5, awp: 0.25, wtr: 0.25, ctlWeight: 1, temperature: 0.5,
   dim: 128, lr: 0.005, batchSize: 32, wordDropout: 1, threshold: 0.9, checkpointEvery: 1,
