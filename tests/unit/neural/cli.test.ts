@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { loadNeuralModel } from '../../../src/main/align/neural/saved.ts';
+import { decisionMismatch } from '../../../src/main/align/neural/link-classifier.ts';
 import { aer, syntheticCorpus } from './synthetic.ts';
 
 const dir = tempDir();
@@ -70,13 +71,21 @@ test('from 40 gold pairs on, a quarter teach the link decision, saved with the m
   expect(mekong(...common, '--out', out, '--epochs', '2', '--word-dropout', '0.5', '--save-model', saved, '--scores', out + '.p').code).toBe(0);
   const { decision, config } = loadNeuralModel(saved);
   expect(config.wordDropout).toBe(0.5);
-  expect(decision?.stages.map((st) => st.weights.length)).toEqual([25, 31]);
+  expect(decision?.stages.map((st) => st.weights.length)).toEqual([25, 33]);
+  expect(decisionMismatch(decision!)).toBeNull();
   expect(decision!.threshold > 0 && decision!.threshold < 1).toBe(true);
   expect(mekong(...common, '--out', again, '--model', saved).code).toBe(0);
   expect(readFileSync(again, 'utf8').split('\n').slice(100)).toEqual(readFileSync(out, 'utf8').split('\n').slice(100));
   const scores = readFileSync(out + '.p', 'utf8').split('\n').slice(100).join(' ').split(/\s+/).filter(Boolean).map((l) => Number(l.split(':')[1]));
   expect(scores.length).toBeGreaterThan(100);
   for (const p of scores) expect(p >= decision!.threshold && p < 1).toBe(true);
+  // a decision fitted by an older version (fewer second-stage features) is refused, not misapplied
+  const meta = JSON.parse(readFileSync(join(saved, 'model.json'), 'utf8'));
+  meta.decision.stages[1].weights = meta.decision.stages[1].weights.slice(0, 31);
+  writeFileSync(join(saved, 'model.json'), JSON.stringify(meta));
+  const old = mekong(...common, '--out', again, '--model', saved);
+  expect(old.code).toBe(1);
+  expect(old.err).toMatch(/held-model: its link decision has 25 \+ 31 weights where this version of Mekong computes 25 \+ 33; align again/);
 }, 120_000);
 
 test.each([

@@ -16,9 +16,13 @@
 //   how often their stems are (zh-en 0.329 → 0.305, ro-en 0.264 → 0.239).
 // A second stage (stacking) adds what the first decided around the cell (contextFeatures:
 // the cell's first-stage probability, the best other cell of its row and of its column, its
-// best diagonal neighbour, the rows' and columns' other totals), so a word already linked
-// elsewhere or a link continuing a diagonal weighs in. On held-out ro-en pairs (aligner.ts)
-// it took AER from 0.289 to 0.264; a third stage did not help (0.267).
+// best diagonal neighbour, its best neighbour in its row and in its column, the rows' and
+// columns' other totals), so a word already linked elsewhere, a link continuing a diagonal or
+// a word linked to the neighbour of its partner (one word to a phrase) weighs in. On held-out
+// ro-en pairs (aligner.ts) it took AER from 0.289 to 0.264 (a third stage did not help:
+// 0.267); the row and column neighbours then took zh-en from 0.303 to 0.292 and ro-en from
+// 0.242 to 0.234 (200 gold pairs, `.exp`-style held-out runs on one model per set; the same
+// neighbours as first-stage features of the EM posteriors: 0.297 / 0.239).
 // Fitting: Newton–Raphson (IRLS) with an L2 penalty, the linear solves by ml-matrix's
 // Cholesky decomposition; the decision threshold is the one of THRESHOLDS with the lowest
 // AER on the fitting pairs (AER rewards recall more than a 0.5 cut-off does). Hand-written
@@ -67,6 +71,19 @@ export interface LinkClassifier {
   /** the first over cellFeatures, each next one over cellFeatures + contextFeatures of the previous one's probabilities */
   stages: LinkStage[];
   threshold: number;
+}
+
+/** Length of cellFeatures' and contextFeatures' rows: a saved decision must have weights for these. */
+const CELL_FEATURES = 24;
+const CONTEXT_FEATURES = 8;
+
+/** Why a saved decision does not fit this version's features (fitted by an older one), or null if it does. */
+export function decisionMismatch(c: LinkClassifier): string | null {
+  const want = c.stages.map((_, n) => 1 + CELL_FEATURES + (n > 0 ? CONTEXT_FEATURES : 0));
+  const have = c.stages.map((st) => st.weights.length);
+  return have.every((w, n) => w === want[n]) && have.length > 0
+    ? null
+    : `its link decision has ${have.join(' + ')} weights where this version of Mekong computes ${want.join(' + ')}`;
 }
 
 /** Feature rows of every cell of a pair, source-major. */
@@ -124,7 +141,10 @@ function contextFeatures(prob: Float64Array, I: number, J: number): number[][] {
   const rows: number[][] = [];
   for (let i = 0; i < I; i++) for (let j = 0; j < J; j++) {
     const p = prob[i * J + j];
-    rows.push([p, bestOther(rowTop[i], j), bestOther(colTop[j], i), Math.max(at(i - 1, j - 1), at(i + 1, j + 1), at(i - 1, j + 1), at(i + 1, j - 1)), rowSum[i] - p, colSum[j] - p]);
+    rows.push([
+      p, bestOther(rowTop[i], j), bestOther(colTop[j], i), Math.max(at(i - 1, j - 1), at(i + 1, j + 1), at(i - 1, j + 1), at(i + 1, j - 1)),
+      Math.max(at(i, j - 1), at(i, j + 1)), Math.max(at(i - 1, j), at(i + 1, j)), rowSum[i] - p, colSum[j] - p,
+    ]);
   }
   return rows;
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { readSafetensors, writeSafetensors } from '../../nn/index.ts';
 import { UserError } from '../../errors.ts';
 import { modelDims, type NeuralConfig, type NeuralModel } from './train.ts';
-import type { LinkClassifier } from './link-classifier.ts';
+import { decisionMismatch, type LinkClassifier } from './link-classifier.ts';
 import { type NeuralVocab, RESERVED, type SideVocab } from './vocab.ts';
 
 const FORMAT = 'mekong-neural-aligner/1';
@@ -49,6 +49,8 @@ export function loadNeuralModel(dir: string): NeuralModel {
     throw new UserError(`${dir}: not a saved neural aligner (${(err as Error).message})`);
   }
   if (meta.format !== FORMAT) throw new UserError(`${dir}: unknown model format ${meta.format}`);
+  const mismatch = meta.decision && decisionMismatch(meta.decision);
+  if (mismatch) throw new UserError(`${dir}: ${mismatch}; align again with gold links to learn it anew`);
   const vocab: NeuralVocab = { src: loadSide(meta.src), tgt: loadSide(meta.tgt), subwordCount: meta.subwordCount, maxSubwords: meta.maxSubwords };
   const { tensors } = readSafetensors(join(dir, 'model.safetensors'));
   return { config: meta.config, vocab, dims: modelDims(vocab, meta.config.dim), params: tensors, decision: meta.decision };
