@@ -2,7 +2,7 @@
 //   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
 //                [--save-model DIR] [--model DIR] [--dict D] [--lowercase]
 //                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--word-dropout α]
-//                [--continue DIR]
+//                [--continue DIR] [--pseudo P] [--pseudo-threshold p]
 //                (neural methods: cli/lexicon.ts)
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
@@ -16,7 +16,7 @@ import { readParallel } from '../align/text-io.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { formatPharaoh } from '../eval/pharaoh.ts';
 import { UserError } from '../errors.ts';
-import { HELD_OUT_SHARE, isNeuralMethod, MIN_GOLD_PAIRS_TO_HOLD_OUT, NEURAL_METHODS } from '../align/neural/method.ts';
+import { HELD_OUT_SHARE, isNeuralMethod, MIN_GOLD_PAIRS_TO_HOLD_OUT, MODEL_LINK_THRESHOLD, NEURAL_METHODS } from '../align/neural/method.ts';
 import { alignNeuralCli } from './lexicon.ts';
 
 interface AlignCliOptions {
@@ -37,6 +37,8 @@ interface AlignCliOptions {
   wordDropout?: string;
   heldOut?: string;
   continue?: string;
+  pseudo?: string;
+  pseudoThreshold?: string;
 }
 
 async function run(o: AlignCliOptions): Promise<void> {
@@ -47,7 +49,8 @@ async function run(o: AlignCliOptions): Promise<void> {
     if (o.scores) writeFileSync(o.scores, links.map((l) => formatPharaoh(l, true) + '\n').join(''));
     return;
   }
-  if (o.continue) throw new UserError('--continue is for the neural methods (bilstm-ctl, bilstm)');
+  const neuralOnly = o.continue ? '--continue' : o.pseudo ? '--pseudo' : null;
+  if (neuralOnly) throw new UserError(`${neuralOnly} is for the neural methods (bilstm-ctl, bilstm)`);
   const model = o.model ? loadModel(o.model) : undefined;
   const lowercase = model ? model.lowercase : (o.lowercase ?? false);
   const dictionary = o.dict ? readDictionary(o.dict, lowercase) : undefined;
@@ -79,5 +82,7 @@ export function register(program: Command): void {
     .option('--weights <b,a,w>', 'objective weights base,AWP,WTR (neural methods; default 0.5,0.25,0.25 with --gold)')
     .option('--word-dropout <alpha>', 'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)')
     .option('--continue <dir>', 'train starting from a saved neural model (its vocabulary and parameters), e.g. on more gold')
+    .option('--pseudo <file>', "another aligner's links (i-j or i-j:score, as --scores writes them): on pairs without gold, those scoring at least --pseudo-threshold supervise training (neural methods)")
+    .option('--pseudo-threshold <p>', `the score a --pseudo link needs to be used (default ${MODEL_LINK_THRESHOLD})`)
     .action(run);
 }

@@ -12,7 +12,11 @@
 // teaches the link decision instead (align/neural/link-classifier.ts); --save-model DIR keeps
 // the trained model (and that decision), --model DIR aligns with a saved one instead of training,
 // --continue DIR trains starting from a saved one (its vocabulary and parameters), e.g. on
-// more gold links.
+// more gold links. --pseudo P gives another aligner's links (Pharaoh, `i-j` or `i-j:score` as
+// `--scores` writes them): on pairs without gold, its links scoring at least
+// --pseudo-threshold (default 0.9) supervise the model as gold would (seed 000's pseudo-labels).
+//   mekong align --method agree --src S --tgt T --out A --scores A.p
+//   mekong align --method bilstm-ctl --src S --tgt T --out O --pseudo A.p
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Link } from '../../shared/domain.ts';
@@ -20,11 +24,12 @@ import { alignCorpus } from '../align/engine.ts';
 import { embedPairs, extractLinks } from '../align/neural/aligner.ts';
 import { neuralLexicon, type LexiconEntry } from '../align/neural/lexicon.ts';
 import { loadNeuralModel, saveNeuralModel } from '../align/neural/saved.ts';
-import { isNeuralMethod, runNeuralMethod } from '../align/neural/method.ts';
+import { isNeuralMethod, MODEL_LINK_THRESHOLD, runNeuralMethod } from '../align/neural/method.ts';
 import type { NeuralConfig } from '../align/neural/train.ts';
 import type { SavedModel } from '../align/saved-model.ts';
 import { readParallel } from '../align/text-io.ts';
 import { parsePharaoh } from '../eval/pharaoh.ts';
+import { parsePharaohLine } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
 
 const PER_WORD = 5;
@@ -40,6 +45,8 @@ export interface NeuralCliOptions {
   saveModel?: string;
   model?: string;
   continue?: string;
+  pseudo?: string;
+  pseudoThreshold?: string;
 }
 
 /** Config overrides from --epochs N, --weights base,awp,wtr and --word-dropout α. */
@@ -71,22 +78,46 @@ function share(v: string | undefined): number | undefined {
   return x;
 }
 
+const tooLong = (file: string, lines: number, pairs: number) =>
+  new UserError(`${file} has ${lines} lines but the corpus has ${pairs} pairs`);
+
 function readGold(file: string, pairs: number): { s: number; t: number }[][] {
   const gold = parsePharaoh(readFileSync(file, 'utf8'), 0, file);
-  if (gold.length > pairs) throw new UserError(`${file} has ${gold.length} lines but the corpus has ${pairs} pairs`);
+  if (gold.length > pairs) throw tooLong(file, gold.length, pairs);
   return gold.map((g) => [...g.sure, ...g.possible].map(([s, t]) => ({ s, t })));
+}
+
+/** --pseudo: another aligner's links of the first pairs, with their scores (a link without one counts as certain). */
+function readPseudo(file: string, pairs: number): Link[][] {
+  const lines = readFileSync(file, 'utf8').split(/\r?\n/);
+  if (lines.at(-1) === '') lines.pop();
+  if (lines.length > pairs) throw tooLong(file, lines.length, pairs);
+  return lines.map((l, n) => parsePharaohLine(l, 0, file, n + 1));
+}
+
+/** --pseudo-threshold: a score in [0, 1], only with --pseudo. */
+function pseudoThreshold(o: NeuralCliOptions): number {
+  if (o.pseudoThreshold === undefined) return MODEL_LINK_THRESHOLD;
+  if (!o.pseudo) throw new UserError('--pseudo-threshold is for the links of --pseudo: give --pseudo too');
+  const x = Number(o.pseudoThreshold);
+  if (!(x >= 0 && x <= 1)) throw new UserError(`--pseudo-threshold must be a number in [0, 1], got "${o.pseudoThreshold}"`);
+  return x;
 }
 
 /** The neural branch of `align`: links per pair. */
 export async function alignNeuralCli(src: string[][], tgt: string[][], o: NeuralCliOptions): Promise<Link[][]> {
   if (o.model && o.continue) throw new UserError('--model aligns without training and --continue trains: give one of them');
+  if (o.model && o.pseudo) throw new UserError('--model aligns without training: --pseudo links would not be used');
   const gold = o.gold ? readGold(o.gold, src.length) : undefined;
   if (o.model) {
     const model = loadNeuralModel(o.model);
     return extractLinks(src, tgt, await embedPairs(model, src, tgt), { sym: o.sym, gold, decision: model.decision });
   }
   const start = o.continue ? loadNeuralModel(o.continue) : undefined;
-  const r = await runNeuralMethod(o.method, { src, tgt, gold, heldOutShare: share(o.heldOut) }, overrides(o), { sym: o.sym }, start);
+  const threshold = pseudoThreshold(o);
+  const modelLinks = o.pseudo ? readPseudo(o.pseudo, src.length) : undefined;
+  const data = { src, tgt, gold, modelLinks, threshold, heldOutShare: share(o.heldOut) };
+  const r = await runNeuralMethod(o.method, data, overrides(o), { sym: o.sym }, start);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;
 }

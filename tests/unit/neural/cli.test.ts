@@ -8,6 +8,7 @@ import { expect, test } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { loadNeuralModel } from '../../../src/main/align/neural/saved.ts';
 import { decisionMismatch } from '../../../src/main/align/neural/link-classifier.ts';
+import { DEFAULT_CONFIG, SUPERVISED_WEIGHTS } from '../../../src/main/align/neural/train.ts';
 import { aer, syntheticCorpus } from './synthetic.ts';
 
 const dir = tempDir();
@@ -88,8 +89,29 @@ test('from 40 gold pairs on, a quarter teach the link decision, saved with the m
   expect(old.err).toMatch(/held-model: its link decision has 25 \+ 31 weights where this version of Mekong computes 25 \+ 33; align again/);
 }, 120_000);
 
+test("--pseudo: another aligner's links scoring at least the threshold supervise training", () => {
+  const P = join(dir, 'pseudo.p');
+  // the first 80 pairs' true links scored 0.95, one wrong link each scored 0.5, as `--scores` writes them
+  writeFileSync(P, corpus.gold.slice(0, 80).map((g) => [...g.map((l) => `${l.s}-${l.t}:0.95`), `0-${g.length - 1}:0.5`].join(' ') + '\n').join(''));
+  const train = (model: string, ...more: string[]) =>
+    mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'p.txt'), '--method', 'bilstm-ctl', '--epochs', '1', '--pseudo', P, '--save-model', join(dir, model), ...more);
+  expect(train('pseudo-model').code).toBe(0);
+  expect(loadNeuralModel(join(dir, 'pseudo-model')).config.weights).toEqual(SUPERVISED_WEIGHTS);
+  expect(train('pseudo-none', '--pseudo-threshold', '0.99').code).toBe(0);
+  expect(loadNeuralModel(join(dir, 'pseudo-none')).config.weights).toEqual(DEFAULT_CONFIG.weights);
+  writeFileSync(join(dir, 'bad.p'), '0-0:0.9\n0-1:1.5\n');
+  const bad = mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'p.txt'), '--method', 'bilstm-ctl', '--pseudo', join(dir, 'bad.p'));
+  expect(bad.code).toBe(1);
+  expect(bad.err).toMatch(/bad\.p:2: bad link "0-1:1\.5": score above 1/);
+  const statistical = mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'p.txt'), '--method', 'ibm2', '--pseudo', P);
+  expect(statistical.err).toMatch(/--pseudo is for the neural methods/);
+}, 120_000);
+
 test.each([
   [['--epochs', 'zero'], /--epochs must be a positive integer/],
+  [['--pseudo', G, '--pseudo-threshold', '2'], /--pseudo-threshold must be a number in \[0, 1\]/],
+  [['--pseudo-threshold', '0.5'], /give --pseudo too/],
+  [['--pseudo', G, '--model', 'b'], /--pseudo links would not be used/],
   [['--held-out', '1'], /--held-out must be a number in \[0, 1\)/],
   [['--weights', '0.8,0.1'], /--weights must be three numbers/],
   [['--word-dropout', '-1'], /--word-dropout must be a number from 0 to 100/],
