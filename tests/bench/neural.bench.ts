@@ -1,12 +1,13 @@
 // `npm run bench -- neural [--epochs N] [--sets zh-en,ro-en] [--loop 50,100,200] [--dim D]
-//                          [--p1 vie,ind,cmn,tha] [--speed 5000]`
+//                          [--p1 vie,ind,cmn,tha] [--self-train N] [--speed 5000]`
 // (a) AER of bilstm-ctl against the statistical aligner (agree, gdfa) on the
 //     ../shared/data/std-gold-align sets, each aligned on its own sentences, lowercased;
 // (c) the correction loop: gold links of the first N pairs as supervision (from 40 pairs on,
 //     a quarter of them held out of training to teach the link decision: method.ts), AER on
 //     the rest, against the unsupervised model's AER on the same rest. Prints training time per run.
 // (b) word-translation P@1 (x→en, MUSE dictionaries) of bilstm-ctl and agree on the Tatoeba
-//     pairs of each language (≤ 1,000 pairs), segmented by text/segment.ts, lowercased.
+//     pairs of each language (≤ 1,000 pairs), segmented by text/segment.ts, lowercased; with
+//     --self-train N also after N epochs of self-training (method.ts) from that model.
 // --speed N: training time of bilstm-ctl on the first N pairs of bench-corpora/uniq39k
 //     (en-de news, ~23 tokens a sentence) for --epochs epochs. No corpus of more than
 //     1,000 pairs in ../shared/data has a MUSE or Lao dictionary, so (b) stays at Tatoeba size.
@@ -16,8 +17,9 @@ import { join } from 'node:path';
 import type { Link } from '../../src/shared/domain.ts';
 import { alignCorpus } from '../../src/main/align/engine.ts';
 import { trainNeural } from '../../src/main/align/neural/train.ts';
-import { HELD_OUT_SHARE, heldOutPairs, runNeuralMethod } from '../../src/main/align/neural/method.ts';
+import { HELD_OUT_SHARE, heldOutPairs, runNeuralMethod, selfTrain } from '../../src/main/align/neural/method.ts';
 import { neuralLexicon, type LexiconEntry } from '../../src/main/align/neural/lexicon.ts';
+import type { NeuralAlignResult } from '../../src/main/align/neural/aligner.ts';
 import { statLexicon } from '../../src/main/cli/lexicon.ts';
 import { scoreAer } from '../../src/main/eval/aer.ts';
 import { parseDictionary, scoreP1 } from '../../src/main/eval/p1.ts';
@@ -67,15 +69,22 @@ function best(entries: LexiconEntry[]): Map<string, string> {
   return out;
 }
 
-async function p1Table(langs: string[], epochs: number, dim: number): Promise<void> {
+async function p1Table(langs: string[], epochs: number, dim: number, selfTrainEpochs: number): Promise<void> {
   for (const lang of langs) {
     const corpus = tatoeba(lang);
     const dict = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
     const stat = scoreP1(best(statLexicon((await alignCorpus(corpus.src, corpus.tgt, { method: 'agree' })).model)), dict, corpus);
+    const p1 = (r: NeuralAlignResult) => scoreP1(best(neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1)), dict, corpus).p1.toFixed(3);
     const t0 = Date.now();
     const r = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim });
-    const neural = scoreP1(best(neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1)), dict, corpus);
-    console.log(`P@1 ${lang}-en (${corpus.src.length} pairs, ${neural.evaluated} words): agree ${stat.p1.toFixed(3)} · bilstm-ctl ${neural.p1.toFixed(3)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    const s1 = ((Date.now() - t0) / 1000).toFixed(0);
+    let line = `P@1 ${lang}-en (${corpus.src.length} pairs, ${scoreP1(new Map(), dict, corpus).evaluated} words): agree ${stat.p1.toFixed(3)} · bilstm-ctl ${p1(r)} (${s1} s)`;
+    if (selfTrainEpochs) {
+      const t1 = Date.now();
+      const again = await selfTrain('bilstm-ctl', { ...corpus, selfTrainEpochs }, r, { dim });
+      line += ` · + ${selfTrainEpochs} self-training epochs ${p1(again)} (${((Date.now() - t1) / 1000).toFixed(0)} s more)`;
+    }
+    console.log(line);
   }
 }
 
@@ -95,7 +104,7 @@ export default async function bench(args: string[]): Promise<void> {
   const loop = arg(args, 'loop', '50,100,200').split(',').filter(Boolean).map(Number);
   const speedPairs = Number(arg(args, 'speed', '0'));
   if (speedPairs > 0) await speed(speedPairs, epochs, dim);
-  await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), epochs, dim);
+  await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), epochs, dim, Number(arg(args, 'self-train', '0')));
   for (const name of arg(args, 'sets', 'zh-en,ro-en').split(',').filter(Boolean)) {
     const { src, tgt, gold } = load(name);
     const stat = await alignCorpus(src, tgt, { method: 'agree' });

@@ -2,7 +2,7 @@
 //   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
 //                [--save-model DIR] [--model DIR] [--dict D] [--lowercase]
 //                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--word-dropout α]
-//                [--continue DIR] [--pseudo P] [--pseudo-threshold p]
+//                [--continue DIR] [--pseudo P] [--pseudo-threshold p] [--self-train N]
 //                (neural methods: cli/lexicon.ts)
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
@@ -39,6 +39,7 @@ interface AlignCliOptions {
   continue?: string;
   pseudo?: string;
   pseudoThreshold?: string;
+  selfTrain?: string;
 }
 
 async function run(o: AlignCliOptions): Promise<void> {
@@ -49,7 +50,7 @@ async function run(o: AlignCliOptions): Promise<void> {
     if (o.scores) writeFileSync(o.scores, links.map((l) => formatPharaoh(l, true) + '\n').join(''));
     return;
   }
-  const neuralOnly = o.continue ? '--continue' : o.pseudo ? '--pseudo' : null;
+  const neuralOnly = o.continue ? '--continue' : o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : null;
   if (neuralOnly) throw new UserError(`${neuralOnly} is for the neural methods (bilstm-ctl, bilstm)`);
   const model = o.model ? loadModel(o.model) : undefined;
   const lowercase = model ? model.lowercase : (o.lowercase ?? false);
@@ -84,5 +85,6 @@ export function register(program: Command): void {
     .option('--continue <dir>', 'train starting from a saved neural model (its vocabulary and parameters), e.g. on more gold')
     .option('--pseudo <file>', "another aligner's links (i-j or i-j:score, as --scores writes them): on pairs without gold, those scoring at least --pseudo-threshold supervise training (neural methods)")
     .option('--pseudo-threshold <p>', `the score a --pseudo link needs to be used (default ${MODEL_LINK_THRESHOLD})`)
+    .option('--self-train <epochs>', "once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default 0)")
     .action(run);
 }

@@ -1,5 +1,5 @@
 // `mekong lexicon` and the neural branch of `mekong align`.
-//   mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--lowercase]
+//   mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lowercase]
 // L gets each source word's best translations, src<TAB>tgt<TAB>score, up to 5 per word,
 // best first: for statistical methods p(t | s) from the trained forward table, for neural
 // methods t(t | s)·√t(s | t) of EM with agreement over the model's similarities
@@ -17,6 +17,8 @@
 // --pseudo-threshold (default 0.9) supervise the model as gold would (seed 000's pseudo-labels).
 //   mekong align --method agree --src S --tgt T --out A --scores A.p
 //   mekong align --method bilstm-ctl --src S --tgt T --out O --pseudo A.p
+// --self-train N (align and lexicon): once trained, N epochs more on the model's own links
+// scoring at least the threshold (method.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Link } from '../../shared/domain.ts';
@@ -47,6 +49,7 @@ export interface NeuralCliOptions {
   continue?: string;
   pseudo?: string;
   pseudoThreshold?: string;
+  selfTrain?: string;
 }
 
 /** Config overrides from --epochs N, --weights base,awp,wtr and --word-dropout α. */
@@ -68,6 +71,14 @@ function overrides(o: { epochs?: string; weights?: string; wordDropout?: string 
     out.wordDropout = a;
   }
   return out;
+}
+
+/** --self-train: epochs, 0 or more. */
+function selfTrainEpochs(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new UserError(`--self-train must be a whole number of epochs (0 = none), got "${v}"`);
+  return n;
 }
 
 /** --held-out: a share in [0, 1). */
@@ -95,10 +106,10 @@ function readPseudo(file: string, pairs: number): Link[][] {
   return lines.map((l, n) => parsePharaohLine(l, 0, file, n + 1));
 }
 
-/** --pseudo-threshold: a score in [0, 1], only with --pseudo. */
+/** --pseudo-threshold: a score in [0, 1], only with --pseudo or --self-train. */
 function pseudoThreshold(o: NeuralCliOptions): number {
   if (o.pseudoThreshold === undefined) return MODEL_LINK_THRESHOLD;
-  if (!o.pseudo) throw new UserError('--pseudo-threshold is for the links of --pseudo: give --pseudo too');
+  if (!o.pseudo && !o.selfTrain) throw new UserError('--pseudo-threshold is for the links of --pseudo or --self-train: give one of them too');
   const x = Number(o.pseudoThreshold);
   if (!(x >= 0 && x <= 1)) throw new UserError(`--pseudo-threshold must be a number in [0, 1], got "${o.pseudoThreshold}"`);
   return x;
@@ -116,7 +127,7 @@ export async function alignNeuralCli(src: string[][], tgt: string[][], o: Neural
   const start = o.continue ? loadNeuralModel(o.continue) : undefined;
   const threshold = pseudoThreshold(o);
   const modelLinks = o.pseudo ? readPseudo(o.pseudo, src.length) : undefined;
-  const data = { src, tgt, gold, modelLinks, threshold, heldOutShare: share(o.heldOut) };
+  const data = { src, tgt, gold, modelLinks, threshold, heldOutShare: share(o.heldOut), selfTrainEpochs: selfTrainEpochs(o.selfTrain) };
   const r = await runNeuralMethod(o.method, data, overrides(o), { sym: o.sym }, start);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;
@@ -138,6 +149,7 @@ interface LexiconCliOptions {
   method: string;
   epochs?: string;
   wordDropout?: string;
+  selfTrain?: string;
   lowercase?: boolean;
 }
 
@@ -147,7 +159,7 @@ async function run(o: LexiconCliOptions): Promise<void> {
   const src = lower(read.src), tgt = lower(read.tgt);
   let entries: LexiconEntry[];
   if (isNeuralMethod(o.method)) {
-    const r = await runNeuralMethod(o.method, { src, tgt }, overrides(o));
+    const r = await runNeuralMethod(o.method, { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain) }, overrides(o));
     entries = neuralLexicon(src, tgt, r.embeddings, PER_WORD);
   } else {
     entries = statLexicon((await alignCorpus(src, tgt, { method: o.method })).model);
@@ -165,6 +177,7 @@ export function register(program: Command): void {
     .option('--method <name>', 'ibm1|ibm2|hmm|agree|bilstm-ctl|bilstm', 'bilstm-ctl')
     .option('--epochs <n>', 'training epochs (neural methods)')
     .option('--word-dropout <alpha>', 'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)')
+    .option('--self-train <epochs>', "neural methods: once trained, this many epochs more on the model's own links scoring at least 0.9 (default 0)")
     .option('--lowercase', 'lowercase both sides')
     .action(run);
 }

@@ -107,10 +107,23 @@ test("--pseudo: another aligner's links scoring at least the threshold supervise
   expect(statistical.err).toMatch(/--pseudo is for the neural methods/);
 }, 120_000);
 
+test("--self-train N: N epochs more from the trained model, on its own links scoring at least the threshold", () => {
+  const train = (model: string, ...more: string[]) =>
+    mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 's.txt'), '--method', 'bilstm-ctl', '--epochs', '2', '--self-train', '1', '--save-model', join(dir, model), ...more);
+  expect(train('self-model').code).toBe(0);
+  const { config } = loadNeuralModel(join(dir, 'self-model'));
+  expect([config.epochs, config.selfTrainEpochs]).toEqual([2, 1]);
+  expect(config.weights).toEqual(SUPERVISED_WEIGHTS); // the second round learned from the first one's links
+  expect(train('self-none', '--self-train', '0').code).toBe(0); // 0 = none (the later option wins)
+  const none = loadNeuralModel(join(dir, 'self-none')).config;
+  expect([none.selfTrainEpochs, none.weights]).toEqual([undefined, DEFAULT_CONFIG.weights]);
+}, 120_000);
+
 test.each([
   [['--epochs', 'zero'], /--epochs must be a positive integer/],
   [['--pseudo', G, '--pseudo-threshold', '2'], /--pseudo-threshold must be a number in \[0, 1\]/],
-  [['--pseudo-threshold', '0.5'], /give --pseudo too/],
+  [['--pseudo-threshold', '0.5'], /give one of them too/],
+  [['--self-train', '1.5'], /--self-train must be a whole number of epochs/],
   [['--pseudo', G, '--model', 'b'], /--pseudo links would not be used/],
   [['--held-out', '1'], /--held-out must be a number in \[0, 1\)/],
   [['--weights', '0.8,0.1'], /--weights must be three numbers/],

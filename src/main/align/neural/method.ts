@@ -8,6 +8,15 @@
 // what it will show on new pairs, and the link decision (aligner.ts, link-classifier.ts) is
 // learned from them. (Holding out half instead of a quarter did not help the decision:
 // zh-en, unsupervised model, 200 gold pairs, AER 0.342 vs 0.343.)
+// Self-training (selfTrainEpochs > 0): once trained, the model aligns the corpus and trains
+// that many epochs more from where it stands, its own links scoring at least the threshold
+// supervising the pairs without gold — seed 000's pseudo-labels, taken from the model's own
+// EM-refined alignment instead of an external aligner. Tatoeba x→en P@1 (20 epochs, then 10
+// self-training epochs at 0.9; `.exp`-style runs, one model per line): zh 0.626 → 0.659 (second
+// seed 0.625 → 0.657), id 0.683 → 0.694, th 0.658 → 0.658, vi 0.609 → 0.606. Not the restart:
+// 40 more epochs without pseudo-labels gave zh 0.618 → 0.621. Threshold 0.8: zh 0.636; 5
+// epochs 0.650, 20 epochs 0.639. It costs about 1.5× the first training's time (the
+// pseudo-labelled pairs are repeated goldRepeat times, as gold is).
 //   bilstm-ctl  Wada et al. + multi-view contrastive loss (seed 003)
 //   bilstm      Wada et al. alone (λ = 0), the ablation baseline
 import type { Link } from '../../../shared/domain.ts';
@@ -28,6 +37,8 @@ export interface CorrectionData extends TrainData {
   threshold?: number;
   /** share of the gold pairs held out of training to teach the link decision (default HELD_OUT_SHARE) */
   heldOutShare?: number;
+  /** epochs of self-training after the training (default 0: none) */
+  selfTrainEpochs?: number;
 }
 
 /** A quarter of the gold pairs teach the link decision (aligner.ts) rather than the model, once there are MIN_GOLD_PAIRS_TO_HOLD_OUT. */
@@ -65,7 +76,19 @@ export async function runNeuralMethod(
   const config = { ...NEURAL_METHODS[name], ...(supervised ? { weights: SUPERVISED_WEIGHTS } : {}), ...overrides };
   const heldOut = held.includes(true) ? data.gold?.map((g, k) => (held[k] ? g : undefined)) : undefined;
   const r = await alignNeural({ src: data.src, tgt: data.tgt, gold: sup, rejected: data.rejected }, config, { ...hooks, gold: trainGold, heldOut }, start);
-  return { ...r, links: r.links.map((ls, k) => withGold(ls, data.gold?.[k])) };
+  const result = { ...r, links: r.links.map((ls, k) => withGold(ls, data.gold?.[k])) };
+  return data.selfTrainEpochs ? selfTrain(name, data, result, overrides, hooks) : result;
+}
+
+/** The self-training that follows a training (`trained`): data.selfTrainEpochs more epochs from its model, its links as pseudo-labels. */
+export async function selfTrain(
+  name: string, data: CorrectionData, trained: NeuralAlignResult, overrides: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {},
+): Promise<NeuralAlignResult> {
+  const epochs = data.selfTrainEpochs ?? 0;
+  const again = await runNeuralMethod(name, { ...data, modelLinks: trained.links, selfTrainEpochs: 0 }, { ...overrides, epochs }, hooks, trained.model);
+  // the saved config: the self-training's (its objective weights), with the first training's epochs
+  again.model.config = { ...again.model.config, epochs: trained.model.config.epochs, selfTrainEpochs: epochs };
+  return again;
 }
 
 /** A pair's model links with its gold links added (score 1), sorted by (s, t). */

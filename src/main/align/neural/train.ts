@@ -24,6 +24,8 @@ export interface NeuralConfig extends NetworkOptions {
   goldRepeat: number;
   /** α of the frequency-based word dropout (word-dropout.ts); 0 = off */
   wordDropout: number;
+  /** epochs of self-training that followed (method.ts): recorded on a saved model, not read by training */
+  selfTrainEpochs?: number;
   threads?: number;
 }
 
