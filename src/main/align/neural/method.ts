@@ -12,11 +12,12 @@
 // that many epochs more from where it stands, its own links scoring at least the threshold
 // supervising the pairs without gold — seed 000's pseudo-labels, taken from the model's own
 // EM-refined alignment instead of an external aligner. Tatoeba x→en P@1 (20 epochs, then 10
-// self-training epochs at 0.9; `.exp`-style runs, one model per line): zh 0.626 → 0.659 (second
+// self-training epochs at 0.9; one model per language, each line one run): zh 0.626 → 0.659 (second
 // seed 0.625 → 0.657), id 0.683 → 0.694, th 0.658 → 0.658, vi 0.609 → 0.606. Not the restart:
-// 40 more epochs without pseudo-labels gave zh 0.618 → 0.621. Threshold 0.8: zh 0.636; 5
-// epochs 0.650, 20 epochs 0.639. It costs about 1.5× the first training's time (the
-// pseudo-labelled pairs are repeated goldRepeat times, as gold is).
+// 40 more epochs without pseudo-labels gave zh 0.618 → 0.621. Threshold 0.8: zh 0.636;
+// 0.95: zh 0.626 → 0.664, id 0.683 → 0.689, th 0.662 → 0.637, vi 0.614 → 0.611; 5 epochs: zh
+// 0.650, 20 epochs 0.639. Its 10 epochs take about 1.5× as long as the first 20 (the pseudo-labelled
+// pairs are repeated goldRepeat times, as gold is).
 //   bilstm-ctl  Wada et al. + multi-view contrastive loss (seed 003)
 //   bilstm      Wada et al. alone (λ = 0), the ablation baseline
 import type { Link } from '../../../shared/domain.ts';
