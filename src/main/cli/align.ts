@@ -84,7 +84,7 @@ export function register(program: Command): void {
     .option('--word-dropout <alpha>', 'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)')
     .option('--continue <dir>', 'train starting from a saved neural model (its vocabulary and parameters), e.g. on more gold')
     .option('--pseudo <file>', "another aligner's links (i-j or i-j:score, as --scores writes them): on pairs without gold, those scoring at least --pseudo-threshold supervise training (neural methods)")
-    .option('--pseudo-threshold <p>', `the score a --pseudo link needs to be used (default ${MODEL_LINK_THRESHOLD})`)
+    .option('--pseudo-threshold <p>', `the score a link of --pseudo or of --self-train needs to supervise training (default ${MODEL_LINK_THRESHOLD})`)
     .option('--self-train <epochs>', "once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default 0)")
     .action(run);
 }

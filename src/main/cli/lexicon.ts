@@ -118,7 +118,8 @@ function pseudoThreshold(o: NeuralCliOptions): number {
 /** The neural branch of `align`: links per pair. */
 export async function alignNeuralCli(src: string[][], tgt: string[][], o: NeuralCliOptions): Promise<Link[][]> {
   if (o.model && o.continue) throw new UserError('--model aligns without training and --continue trains: give one of them');
-  if (o.model && o.pseudo) throw new UserError('--model aligns without training: --pseudo links would not be used');
+  const training = o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : null;
+  if (o.model && training) throw new UserError(`--model aligns without training: ${training} would not be used`);
   const gold = o.gold ? readGold(o.gold, src.length) : undefined;
   if (o.model) {
     const model = loadNeuralModel(o.model);
