@@ -16,7 +16,7 @@
 // seed 0.625 → 0.657), id 0.683 → 0.694, th 0.658 → 0.658, vi 0.609 → 0.606. Not the restart:
 // 40 more epochs without pseudo-labels gave zh 0.618 → 0.621. Threshold 0.8: zh 0.636;
 // 0.95: zh 0.626 → 0.664, id 0.683 → 0.689, th 0.662 → 0.637, vi 0.614 → 0.611; 5 epochs: zh
-// 0.650, 20 epochs 0.639. Its 10 epochs take about 1.5× as long as the first 20 (the pseudo-labelled
+// 0.650, 20 epochs 0.639. Its 10 epochs take 1.5–1.8× as long as the first 20 (the pseudo-labelled
 // pairs are repeated goldRepeat times, as gold is).
 //   bilstm-ctl  Wada et al. + multi-view contrastive loss (seed 003)
 //   bilstm      Wada et al. alone (λ = 0), the ablation baseline
