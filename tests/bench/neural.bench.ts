@@ -78,7 +78,7 @@ async function p1Table(langs: string[], epochs: number, dim: number, selfTrainEp
     const t0 = Date.now();
     const r = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim });
     const s1 = ((Date.now() - t0) / 1000).toFixed(0);
-    let line = `P@1 ${lang}-en (${corpus.src.length} pairs, ${scoreP1(new Map(), dict, corpus).evaluated} words): agree ${stat.p1.toFixed(3)} · bilstm-ctl ${p1(r)} (${s1} s)`;
+    let line = `P@1 ${lang}-en (${corpus.src.length} pairs, ${stat.evaluated} words): agree ${stat.p1.toFixed(3)} · bilstm-ctl ${p1(r)} (${s1} s)`;
     if (selfTrainEpochs) {
       const t1 = Date.now();
       const again = await selfTrain('bilstm-ctl', { ...corpus, selfTrainEpochs }, r, { dim });

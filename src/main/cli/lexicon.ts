@@ -31,7 +31,7 @@ import type { NeuralConfig } from '../align/neural/train.ts';
 import type { SavedModel } from '../align/saved-model.ts';
 import { readParallel } from '../align/text-io.ts';
 import { parsePharaoh } from '../eval/pharaoh.ts';
-import { parsePharaohLine } from '../corpus/pharaoh.ts';
+import { readPharaoh } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
 
 const PER_WORD = 5;
@@ -99,11 +99,11 @@ function readGold(file: string, pairs: number): { s: number; t: number }[][] {
 }
 
 /** --pseudo: another aligner's links of the first pairs, with their scores (a link without one counts as certain). */
-function readPseudo(file: string, pairs: number): Link[][] {
-  const lines = readFileSync(file, 'utf8').split(/\r?\n/);
-  if (lines.at(-1) === '') lines.pop();
-  if (lines.length > pairs) throw tooLong(file, lines.length, pairs);
-  return lines.map((l, n) => parsePharaohLine(l, 0, file, n + 1));
+async function readPseudo(file: string, pairs: number): Promise<Link[][]> {
+  const out: Link[][] = [];
+  for await (const g of readPharaoh(file)) out.push(g.links);
+  if (out.length > pairs) throw tooLong(file, out.length, pairs);
+  return out;
 }
 
 /** --pseudo-threshold: a score in [0, 1], only with --pseudo or --self-train. */
@@ -127,7 +127,7 @@ export async function alignNeuralCli(src: string[][], tgt: string[][], o: Neural
   }
   const start = o.continue ? loadNeuralModel(o.continue) : undefined;
   const threshold = pseudoThreshold(o);
-  const modelLinks = o.pseudo ? readPseudo(o.pseudo, src.length) : undefined;
+  const modelLinks = o.pseudo ? await readPseudo(o.pseudo, src.length) : undefined;
   const data = { src, tgt, gold, modelLinks, threshold, heldOutShare: share(o.heldOut), selfTrainEpochs: selfTrainEpochs(o.selfTrain) };
   const r = await runNeuralMethod(o.method, data, overrides(o), { sym: o.sym }, start);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
