@@ -31,6 +31,8 @@ export const trainOptionsSchema = z.object({
   useRejected: z.boolean().default(true),
   /** A model alignment whose links at or above `threshold` supervise pairs without gold. */
   pseudoAlignmentId: id.optional(),
+  /** After the epochs, the model aligns the training pairs and trains this many epochs more, its own links at or above `threshold` supervising the train-split pairs without gold (self-training; 0 = none). */
+  selfTrainEpochs: z.number().int().min(0).max(1000).default(0),
   threshold: z.number().min(0).max(1).default(0.9),
   /** Save a checkpoint (and evaluate) every this many epochs; the last epoch always is. */
   checkpointEvery: z.number().int().min(1).max(1000).default(1),

@@ -145,18 +145,23 @@ describe('models page', () => {
     await expect(dialog.getByLabel('Dimension').inputValue()).resolves.toBe('32');
     expect(await dialog.getByLabel(/lowercase both sides/).isChecked()).toBe(false);
     await dialog.getByLabel('Epochs', { exact: true }).fill('1');
+    // the threshold counts with pseudo-labels or self-training, else it is greyed out
+    expect(await dialog.getByLabel('Confidence threshold').isDisabled()).toBe(true);
+    await dialog.getByLabel('Self-training epochs').fill('2');
+    expect(await dialog.getByLabel('Confidence threshold').isDisabled()).toBe(false);
     await h.screenshot('26-models-continue');
     await dialog.getByRole('button', { name: 'Start training' }).click();
     await dialog.waitFor({ state: 'detached' });
     const next = page.locator('[data-testid="run-view"][data-state="running"]');
     await next.getByText(`continued from run #${first.id} · epoch ${first.bestEpoch}`).waitFor();
+    await next.getByText(/2 self-training epochs, links ≥ 0\.9/).waitFor();
     await next.getByRole('button', { name: 'Cancel training' }).click();
     // cancelled during its first session builds, the run stops once they are done; meanwhile the button says so
     const cancelled = page.locator('[data-testid="run-view"][data-state="cancelled"]');
     await next.getByRole('button', { name: 'Cancelling…' }).or(cancelled).first().waitFor();
     await cancelled.waitFor({ timeout: 120_000 });
     expect(runs().map((r) => r.modelId)).toEqual([first.modelId, first.modelId]);
-    expect(runs()[1].config).toMatchObject({ dim: 32, lowercase: false, startFrom: { runId: first.id, epoch: first.bestEpoch } });
+    expect(runs()[1].config).toMatchObject({ dim: 32, lowercase: false, selfTrainEpochs: 2, threshold: 0.9, startFrom: { runId: first.id, epoch: first.bestEpoch } });
   }, 180_000);
 
   it('deletes a model after asking', async () => {

@@ -18,6 +18,10 @@ export interface TrainRequest {
   checkpointEvery: number;
   /** a checkpoint to continue from (its vocabulary and parameters); absent: from scratch */
   startDir?: string;
+  /** after the training, `selfTrain.config.epochs` more of self-training (method.ts): the
+   *  model's own links at or above `threshold` supervise the pairs without gold, except
+   *  those of `skip` (the evaluation pairs) */
+  selfTrain?: { config: NeuralConfig; threshold: number; skip: number[] };
   cancel: SharedArrayBuffer;
 }
 
@@ -38,7 +42,8 @@ export type WorkerRequest = TrainRequest | AlignRequest;
 
 /** `step` counts optimiser steps done (1-based); epochs are 1-based. */
 export type WorkerReport =
-  | { type: 'plan'; stepsPerEpoch: number; epochs: number }
+  /** before each phase of a training: the first training (firstEpoch 0), then any self-training (firstEpoch = the first training's epochs) */
+  | { type: 'plan'; stepsPerEpoch: number; epochs: number; firstEpoch: number }
   | { type: 'step'; step: number; loss: number }
   | { type: 'epoch'; epoch: number; step: number; loss: number; saved: boolean; score: AerScore | null }
   | { type: 'aligned'; done: number; total: number }

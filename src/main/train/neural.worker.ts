@@ -2,7 +2,8 @@
 // request (neural-protocol.ts) it either trains a run, from scratch or continuing from a
 // checkpoint — reporting every step, saving a checkpoint every `checkpointEvery` epochs and
 // at the last, scoring each checkpoint on the evaluation pairs (aligner.ts extraction over
-// those pairs, their gold unseen, gdfa) — or aligns pairs with a saved checkpoint (the
+// those pairs, their gold unseen, gdfa), then, if asked, self-training (the trained model
+// aligns the training pairs and trains on, its confident links as pseudo-labels) — or aligns pairs with a saved checkpoint (the
 // project's gold links counted by the extraction's EM; the link decision learned from the
 // gold of the pairs the model never trained on, when there is enough of it). It ends with
 // one 'done', 'cancelled' or 'error' report.
@@ -10,12 +11,13 @@ import { parentPort } from 'node:worker_threads';
 import type { Link } from '../../shared/domain.ts';
 import { extractLinks, learnLinkDecision } from '../align/neural/aligner.ts';
 import { loadNeuralModel, saveNeuralModel } from '../align/neural/saved.ts';
-import { makeBatches, type NeuralModel, trainNeural } from '../align/neural/train.ts';
+import { makeBatches, type NeuralConfig, type NeuralModel, type TrainData, trainNeural } from '../align/neural/train.ts';
 import { type AerScore, scoreAer } from '../eval/aer.ts';
 import { Rng } from '../nn/index.ts';
 import { type AlignRequest, isCancelled, type TrainRequest, type WorkerReport, type WorkerRequest } from './neural-protocol.ts';
 import { Embedder } from '../align/neural/embedder.ts';
 import { checkpointDir, writeAtomically } from './run-files.ts';
+import { pseudoLabelled } from './pseudo-labels.ts';
 
 const post = (r: WorkerReport) => parentPort!.postMessage(r);
 
@@ -25,29 +27,44 @@ async function score(embedder: Embedder, model: NeuralModel, ev: TrainRequest['e
   return scoreAer(ev.gold, links.map((ls) => ls.map((l): [number, number] => [l.s, l.t])));
 }
 
+/** Trains the run's epochs, then any self-training; checkpoints are numbered on across both. */
 async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
   const c = r.config;
-  post({ type: 'plan', stepsPerEpoch: makeBatches(r.data, c, new Rng(c.seed)).length, epochs: c.epochs });
   const start = r.startDir ? loadNeuralModel(r.startDir) : undefined;
   const abort = new AbortController();
   const embedder = new Embedder();
+  const stopIfCancelled = () => isCancelled(r.cancel) && abort.abort();
   let steps = 0;
-  try {
-    await trainNeural(r.data, c, {
+  /** One phase: `config.epochs` epochs on `data` from `from`, its epochs numbered after `firstEpoch`. */
+  const phase = (data: TrainData, config: NeuralConfig, firstEpoch: number, from?: NeuralModel) => {
+    post({ type: 'plan', stepsPerEpoch: makeBatches(data, config, new Rng(config.seed)).length, epochs: config.epochs, firstEpoch });
+    return trainNeural(data, config, {
       signal: abort.signal,
       onStep: (_, loss) => {
         post({ type: 'step', step: ++steps, loss });
-        if (isCancelled(r.cancel)) abort.abort();
+        stopIfCancelled();
       },
       onEpoch: async (e, loss, model) => {
-        const epoch = e + 1;
-        const saved = epoch % r.checkpointEvery === 0 || epoch === c.epochs;
-        if (saved) writeAtomically(checkpointDir(r.runFolder, epoch), (tmp) => saveNeuralModel(tmp, model));
+        const epoch = firstEpoch + e + 1;
+        const saved = (e + 1) % r.checkpointEvery === 0 || e + 1 === config.epochs;
+        const recorded = firstEpoch ? { ...model, config: { ...model.config, epochs: firstEpoch, selfTrainEpochs: e + 1 } } : model;
+        if (saved) writeAtomically(checkpointDir(r.runFolder, epoch), (tmp) => saveNeuralModel(tmp, recorded));
         const s = saved && !isCancelled(r.cancel) ? await score(embedder, model, r.eval) : null;
         post({ type: 'epoch', epoch, step: steps, loss, saved, score: s });
-        if (isCancelled(r.cancel)) abort.abort();
+        stopIfCancelled();
       },
-    }, start);
+    }, from);
+  };
+  try {
+    const trained = await phase(r.data, c, 0, start);
+    if (r.selfTrain) {
+      const data = await pseudoLabelled(embedder, trained, r.data, r.selfTrain, (done, total, what) => {
+        if (isCancelled(r.cancel)) abort.abort();
+        if (abort.signal.aborted) throw new Error('cancelled');
+        post({ type: 'linking', done, total, phase: what });
+      });
+      await phase(data, r.selfTrain.config, c.epochs, trained);
+    }
     return 'done';
   } catch (err) {
     if (abort.signal.aborted) return 'cancelled';

@@ -11,30 +11,43 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
+/** Which phase of a run a meter counts: its steps follow `firstStep` earlier ones; its line starts with `label` (default "epoch"). */
+export interface MeterPhase {
+  firstStep?: number;
+  label?: string;
+}
+
 export class StepMeter {
   private readonly times: number[] = [];
   private epochSum = 0;
   private epochSteps = 0;
+  private readonly firstStep: number;
+  private readonly label: string;
 
   constructor(
     readonly stepsPerEpoch: number,
     readonly epochs: number,
+    phase: MeterPhase = {},
     private readonly clock: () => number = () => performance.now(),
-  ) {}
-
-  get total(): number {
-    return this.stepsPerEpoch * this.epochs;
+  ) {
+    this.firstStep = phase.firstStep ?? 0;
+    this.label = phase.label ?? 'epoch';
   }
 
-  /** Records step `step` (1-based) and returns the progress line. */
+  /** The run's step count at the end of this phase. */
+  get total(): number {
+    return this.firstStep + this.stepsPerEpoch * this.epochs;
+  }
+
+  /** Records step `step` (1-based, counted over the run) and returns the progress line. */
   step(step: number, loss: number): string {
     if (this.epochSteps >= this.stepsPerEpoch) this.epochSum = this.epochSteps = 0;
     this.epochSum += loss;
     this.epochSteps++;
     this.times.push(this.clock());
     if (this.times.length > WINDOW + 1) this.times.shift();
-    const epoch = Math.min(this.epochs, Math.ceil(step / Math.max(1, this.stepsPerEpoch)));
-    const parts = [`epoch ${epoch}/${this.epochs}`, `loss ${(this.epochSum / this.epochSteps).toFixed(2)}`];
+    const epoch = Math.min(this.epochs, Math.ceil((step - this.firstStep) / Math.max(1, this.stepsPerEpoch)));
+    const parts = [`${this.label} ${epoch}/${this.epochs}`, `loss ${(this.epochSum / this.epochSteps).toFixed(2)}`];
     const span = (this.times[this.times.length - 1] - this.times[0]) / 1000;
     if (span > 0) {
       const rate = (this.times.length - 1) / span;

@@ -1,5 +1,6 @@
 // The Models page's Train job: reads the training set from the project (project-data.ts),
-// trains the neural aligner in a worker thread (neural.worker.ts) and records the run as
+// trains the neural aligner in a worker thread (neural.worker.ts), then any self-training
+// (its checkpoints numbered on after the run's epochs), and records the run as
 // it goes — step losses (buffered, one transaction per FLUSH_MS), each epoch's mean loss,
 // each checkpoint with its AER / precision / recall on the evaluation pairs — then marks
 // the run done, cancelled (checkpoints saved so far stay usable) or failed with its error.
@@ -19,10 +20,12 @@ import { runInWorker } from './worker-run.ts';
 
 const FLUSH_MS = 1000;
 
-function request(set: TrainingSet, config: NeuralConfig, runFolder: string, checkpointEvery: number, startDir?: string): TrainRequest {
+function request(set: TrainingSet, o: TrainOptions, config: NeuralConfig, runFolder: string, startDir?: string): TrainRequest {
   const { src, tgt } = set.corpus;
+  // self-training always has word-level signal (its pseudo-labels): the supervised weights unless the user set some
+  const selfTrain = o.selfTrainEpochs ? { config: { ...neuralConfig(o, true), epochs: o.selfTrainEpochs }, threshold: o.threshold, skip: set.evalIndex } : undefined;
   return {
-    type: 'train', config, runFolder, checkpointEvery, cancel: cancelFlag(), ...(startDir ? { startDir } : {}),
+    type: 'train', config, runFolder, checkpointEvery: o.checkpointEvery, cancel: cancelFlag(), ...(startDir ? { startDir } : {}), ...(selfTrain ? { selfTrain } : {}),
     data: { src, tgt, gold: set.supervision, rejected: set.rejected },
     eval: { src: set.evalIndex.map((k) => src[k]), tgt: set.evalIndex.map((k) => tgt[k]), gold: set.evalGold },
   };
@@ -31,7 +34,8 @@ function request(set: TrainingSet, config: NeuralConfig, runFolder: string, chec
 function summary(store: ProjectStore, runId: number, o: TrainOptions, set: TrainingSet): string {
   const best = bestCheckpoint(checkpointsOf(store.db, runId));
   const evalPart = best?.aer != null ? `, best dev AER ${best.aer.toFixed(3)} at epoch ${best.epoch}` : '';
-  return `trained ${o.method} run ${runId}: ${o.epochs} epochs on ${set.stats.pairs} pairs (${set.stats.goldPairs} with gold)${evalPart}`;
+  const self = o.selfTrainEpochs ? ` + ${o.selfTrainEpochs} of self-training` : '';
+  return `trained ${o.method} run ${runId}: ${o.epochs} epochs${self} on ${set.stats.pairs} pairs (${set.stats.goldPairs} with gold)${evalPart}`;
 }
 
 /** A timer flushing `metrics`; a flush that fails (the project locked past its busy timeout) keeps its points for the next. */
@@ -57,13 +61,21 @@ export async function trainRun(store: ProjectStore, runId: number, o: TrainOptio
     const config = neuralConfig(o, supervised);
     setRunSetup(db, runId, completed(o, config), set.stats);
     let meter = new StepMeter(1, o.epochs);
+    // the progress bar's end: the phase's, plus the self-training's estimated from the first phase's steps per epoch until it starts
+    let end = 0;
+    let lastStep = 0;
     const onReport = (r: WorkerReport) => {
       if (r.type === 'plan') {
-        meter = new StepMeter(r.stepsPerEpoch, r.epochs);
-        run.progress(0, meter.total, `epoch 1/${r.epochs} · building the model`);
+        const self = r.firstEpoch > 0;
+        meter = new StepMeter(r.stepsPerEpoch, r.epochs, self ? { firstStep: lastStep, label: 'self-training epoch' } : {});
+        end = meter.total + (self ? 0 : r.stepsPerEpoch * o.selfTrainEpochs);
+        run.progress(lastStep, end, `${self ? 'self-training epoch' : 'epoch'} 1/${r.epochs} · building the model`);
       } else if (r.type === 'step') {
+        lastStep = r.step;
         metrics.add('loss', r.step, r.loss);
-        run.progress(r.step, meter.total, meter.step(r.step, r.loss));
+        run.progress(r.step, end, meter.step(r.step, r.loss));
+      } else if (r.type === 'linking') {
+        run.progress(lastStep, end, `${r.phase} ${r.done}/${r.total}`);
       } else if (r.type === 'epoch') {
         metrics.add('epoch_loss', r.step, r.loss);
         if (r.score) for (const name of ['aer', 'precision', 'recall'] as const) metrics.add(name, r.step, r.score[name]);
@@ -72,7 +84,7 @@ export async function trainRun(store: ProjectStore, runId: number, o: TrainOptio
       }
     };
     const from = o.startFrom && checkpointDir(runDir(store.path, o.startFrom.runId), o.startFrom.epoch);
-    const outcome = await runInWorker(request(set, config, folder, o.checkpointEvery, from), onReport, run.signal);
+    const outcome = await runInWorker(request(set, o, config, folder, from), onReport, run.signal);
     metrics.flush();
     if (outcome === 'cancelled') throw new CancelledError();
     finishRun(db, runId, 'done');

@@ -144,6 +144,28 @@ describe('models channels', () => {
     expect(b[0]).toBeLessThan(a[0] - 0.5 * (a[0] - a[2]));
   }, 120_000);
 
+  test('self-training: the trained model aligns the pairs, then trains on with its links as pseudo-labels, checkpoints numbered on', async () => {
+    const { ctx, store, events } = setup();
+    const started = await call(ctx, 'models.train', { epochs: 2, selfTrainEpochs: 2, threshold: 0, ...tiny });
+    expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.done', message: expect.stringMatching(/: 2 epochs \+ 2 of self-training on 16 pairs/) });
+    const messages = events.filter((e) => e.type === 'job.progress').map((e) => (e as { message: string }).message);
+    expect(messages.at(-1)).toMatch(/^self-training epoch 2\/2 · loss/);
+    const run = (await call(ctx, 'models.list', {})).models[0].runs[0];
+    expect(run.config).toMatchObject({ epochs: 2, selfTrainEpochs: 2, threshold: 0 });
+    expect(run.checkpoints.map((c) => c.epoch)).toEqual([1, 2, 3, 4]);
+    for (const c of run.checkpoints) expect(c.aer).toBeGreaterThanOrEqual(0);
+    const saved = (epoch: number) => loadNeuralModel(checkpointDir(runDir(store.path, run.id), epoch)).config;
+    expect(saved(4)).toMatchObject({ epochs: 2, selfTrainEpochs: 2, weights: { base: 0.5, awp: 0.25, wtr: 0.25 } });
+    expect(saved(2).selfTrainEpochs).toBeUndefined();
+    // pseudo-labelled pairs are repeated like gold ones: a self-training epoch takes more steps
+    const steps = run.checkpoints.map((c) => c.step);
+    expect(steps[3] - steps[2]).toBeGreaterThan(steps[1] - steps[0]);
+    const { points } = await call(ctx, 'models.metrics', { runId: run.id });
+    expect(points.filter((p) => p.name === 'loss').length).toBe(steps[3]);
+    expect(await failure(ctx, 'models.train', { selfTrainEpochs: -1 })).toMatch(/selfTrainEpochs/);
+    store.close();
+  }, 120_000);
+
   test('without dev gold the evaluation curve is empty and checkpoints have no AER', async () => {
     const { ctx, store, events } = setup(false);
     const started = await call(ctx, 'models.train', { epochs: 2, checkpointEvery: 5, method: 'bilstm', ...tiny });

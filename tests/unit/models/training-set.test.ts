@@ -43,11 +43,24 @@ describe('training set', () => {
 
 test('progress line: epoch, epoch mean loss, speed over recent steps, ETA', () => {
   let now = 0;
-  const meter = new StepMeter(10, 3, () => now);
+  const meter = new StepMeter(10, 3, {}, () => now);
   expect(meter.step(1, 4)).toBe('epoch 1/3 · loss 4.00');
   now = 500;
   expect(meter.step(2, 2)).toBe('epoch 1/3 · loss 3.00 · 2.0 steps/s · ETA 14s');
   for (let s = 3; s <= 11; s++) meter.step(s, 1);
   expect(meter.step(12, 3)).toMatch(/^epoch 2\/3 · loss 2\.00 · /);
   expect([formatDuration(59.6), formatDuration(80), formatDuration(3725)]).toEqual(['1m00s', '1m20s', '1h02m']);
+});
+
+test('progress line of a later phase: its own label and epochs, steps counted over the run', () => {
+  let now = 0;
+  const meter = new StepMeter(5, 2, { firstStep: 40, label: 'self-training epoch' }, () => now);
+  expect(meter.total).toBe(50);
+  expect(meter.step(41, 2)).toBe('self-training epoch 1/2 · loss 2.00');
+  for (let s = 42; s <= 45; s++) {
+    now += 1000;
+    meter.step(s, 2);
+  }
+  now += 1000;
+  expect(meter.step(46, 1)).toBe('self-training epoch 2/2 · loss 1.00 · 1.0 steps/s · ETA 4s');
 });

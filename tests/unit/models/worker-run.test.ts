@@ -4,7 +4,9 @@
 // cannot take stops the worker the same way and fails the run with that error. Neither
 // tears the thread down inside onnxruntime (which would abort this test process). Aligning
 // with a saved model reports the extraction's phases after the embeddings, and a cancel
-// given during them stops the extraction before any links.
+// given during them stops the extraction before any links. Self-training aligns the pairs
+// after the first phase and trains a second, its epochs numbered on; a cancel while it
+// aligns stops the run before that second phase.
 import { expect, test } from 'vitest';
 import { saveNeuralModel } from '../../../src/main/align/neural/saved.ts';
 import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/align/neural/train.ts';
@@ -84,4 +86,37 @@ test('a cancel during the EM of the extraction ends the alignment as cancelled, 
   expect(linking.length).toBeGreaterThan(0);
   expect(linking.some((r) => r.phase === 'linking' && r.done === r.total)).toBe(false);
   expect(reports.some((r) => r.type === 'links')).toBe(false);
+}, 120_000);
+
+test('self-training: after the epochs the worker aligns the pairs, plans a second phase and numbers its epochs on', async () => {
+  const reports: WorkerReport[] = [];
+  const config = { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 2 };
+  const outcome = await runInWorker({
+    ...request('self-training'), config, checkpointEvery: 1, selfTrain: { config, threshold: 0, skip: [] },
+  }, (r) => reports.push(r), new AbortController().signal);
+  expect(outcome).toBe('done');
+  const plans = reports.flatMap((r) => (r.type === 'plan' ? [r] : []));
+  expect(plans.map((p) => p.firstEpoch)).toEqual([0, 2]);
+  // every pair now has links to learn from, repeated goldRepeat times an epoch
+  expect(plans[1].stepsPerEpoch).toBeGreaterThan(plans[0].stepsPerEpoch);
+  expect(reports.flatMap((r) => (r.type === 'epoch' ? [r.epoch] : []))).toEqual([1, 2, 3, 4]);
+  const phases = reports.flatMap((r) => (r.type === 'linking' ? [r.phase] : []));
+  expect([...new Set(phases)]).toEqual(['self-training: embedding the pairs', 'self-training: EM', 'self-training: linking']);
+  // between the first phase's last epoch and the second phase's plan
+  const at = (test: (r: WorkerReport) => boolean) => reports.findIndex(test);
+  expect(at((r) => r.type === 'linking')).toBeGreaterThan(at((r) => r.type === 'epoch' && r.epoch === 2));
+  expect(reports.findLastIndex((r) => r.type === 'linking')).toBeLessThan(reports.indexOf(plans[1]));
+}, 120_000);
+
+test('a cancel while self-training aligns the pairs ends the run as cancelled, before its second phase', async () => {
+  const reports: WorkerReport[] = [];
+  const abort = new AbortController();
+  const config = { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 };
+  const outcome = await runInWorker({ ...request('self-training-cancel'), config, selfTrain: { config, threshold: 0, skip: [] } }, (r) => {
+    reports.push(r);
+    if (r.type === 'linking') abort.abort();
+  }, abort.signal);
+  expect(outcome).toBe('cancelled');
+  expect(reports.filter((r) => r.type === 'plan')).toHaveLength(1);
+  expect(reports.flatMap((r) => (r.type === 'epoch' ? [r.epoch] : []))).toEqual([1]);
 }, 120_000);

@@ -7,13 +7,13 @@ import type { z } from 'zod';
 import { type RunInfo, trainMethods, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
 
 export type TrainMethod = (typeof trainMethods)[number];
-export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'wordDropout' | 'threshold' | 'checkpointEvery';
+export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'wordDropout' | 'selfTrainEpochs' | 'threshold' | 'checkpointEvery';
 export type FieldErrors = Partial<Record<NumberField | 'name' | 'weights', string>>;
 
 /** The aligner's defaults and supervised objective weights (DEFAULT_CONFIG, SUPERVISED_WEIGHTS of src/main/align/neural/train.ts). */
 export const TRAIN_DEFAULTS: Record<NumberField, number> = {
   epochs: 20, base: 0.5, awp: 0.25, wtr: 0.25, ctlWeight: 1, temperature: 0.5,
-  dim: 128, lr: 0.005, batchSize: 32, wordDropout: 1, threshold: 0.9, checkpointEvery: 1,
+  dim: 128, lr: 0.005, batchSize: 32, wordDropout: 1, selfTrainEpochs: 0, threshold: 0.9, checkpointEvery: 1,
 };
 
 const WEIGHT_FIELDS = ['base', 'awp', 'wtr'] as const;
@@ -57,16 +57,16 @@ export class TrainFormState {
     const w = c.weights;
     const given: Partial<Record<NumberField, number | undefined>> = {
       base: w?.base, awp: w?.awp, wtr: w?.wtr, ctlWeight: c.ctlWeight, temperature: c.temperature, dim: c.dim, lr: c.lr, batchSize: c.batchSize,
-      wordDropout: c.wordDropout, checkpointEvery: c.checkpointEvery,
+      wordDropout: c.wordDropout, selfTrainEpochs: c.selfTrainEpochs, checkpointEvery: c.checkpointEvery,
     };
     for (const [field, value] of Object.entries(given) as [NumberField, number | undefined][]) if (value !== undefined) f.values[field] = value;
     return f;
   }
 
-  /** Whether a field counts: the contrastive ones with bilstm-ctl, the threshold with pseudo-labels. */
+  /** Whether a field counts: the contrastive ones with bilstm-ctl, the threshold with pseudo-labels or self-training. */
   uses(field: NumberField): boolean {
     if (field === 'ctlWeight' || field === 'temperature') return this.method === 'bilstm-ctl';
-    if (field === 'threshold') return this.pseudoAlignmentId !== null;
+    if (field === 'threshold') return this.pseudoAlignmentId !== null || (this.values.selfTrainEpochs ?? 0) > 0;
     return true;
   }
 
@@ -87,7 +87,9 @@ export class TrainFormState {
       ...(this.uses('ctlWeight') ? { ctlWeight: n('ctlWeight'), temperature: n('temperature') } : {}),
       dim: n('dim'), lr: n('lr'), batchSize: n('batchSize'), wordDropout: n('wordDropout'),
       useGold: this.useGold, useRejected: this.useRejected, lowercase: this.lowercase,
-      ...(this.uses('threshold') ? { pseudoAlignmentId: this.pseudoAlignmentId, threshold: n('threshold') } : {}),
+      selfTrainEpochs: n('selfTrainEpochs'),
+      ...(this.pseudoAlignmentId !== null ? { pseudoAlignmentId: this.pseudoAlignmentId } : {}),
+      ...(this.uses('threshold') ? { threshold: n('threshold') } : {}),
       checkpointEvery: n('checkpointEvery'),
     });
     for (const issue of parsed.error?.issues ?? []) {
