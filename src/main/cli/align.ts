@@ -82,7 +82,7 @@ export function register(program: Command): void {
     .option('--held-out <share>', `share of the --gold pairs (from ${MIN_GOLD_PAIRS_TO_HOLD_OUT} of them) held out of training to learn the link decision (neural methods)`, String(HELD_OUT_SHARE))
     .option('--weights <b,a,w>', 'objective weights base,AWP,WTR (neural methods; default 0.5,0.25,0.25 with --gold)')
     .option('--word-dropout <alpha>', 'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)')
-    .option('--continue <dir>', 'train starting from a saved neural model (its vocabulary and parameters), e.g. on more gold')
+    .option('--continue <dir>', 'train starting from a saved neural model (its parameters and vocabulary, which gains the words it lacks), e.g. on more pairs or gold')
     .option('--pseudo <file>', "another aligner's links (i-j or i-j:score, as --scores writes them): on pairs without gold, those scoring at least --pseudo-threshold supervise training (neural methods)")
     .option('--pseudo-threshold <p>', `the score a link of --pseudo or of --self-train needs to supervise training (default ${MODEL_LINK_THRESHOLD})`)
     .option('--self-train <epochs>', "once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default 0)")

@@ -1,15 +1,16 @@
 // A trained neural aligner on disk: a folder with model.safetensors (parameters) and
 // model.json (format tag, configuration, vocabularies as word lists in id order with each
-// word's subword ids, the link decision learned from held-out gold links if there was one).
-// Loading rebuilds the same NeuralModel, so a saved model aligns new text (unknown words fall
-// back to id 1) or seeds the Models page's re-alignment.
+// word's subword ids, the BPE model, the link decision learned from held-out gold links if
+// there was one). Loading rebuilds the same NeuralModel, so a saved model aligns new text
+// (a word it lacks is the unknown word plus its subwords) or seeds the Models page's
+// re-alignment.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSafetensors, writeSafetensors } from '../../nn/index.ts';
 import { UserError } from '../../errors.ts';
 import { modelDims, type NeuralConfig, type NeuralModel } from './train.ts';
 import { decisionMismatch, type LinkClassifier } from './link-classifier.ts';
-import { type NeuralVocab, RESERVED, type SideVocab } from './vocab.ts';
+import { type NeuralVocab, RESERVED, type SideVocab, type SubwordModel } from './vocab.ts';
 
 const FORMAT = 'mekong-neural-aligner/1';
 
@@ -25,6 +26,8 @@ interface SavedMeta {
   tgt: SavedSide;
   subwordCount: number;
   maxSubwords: number;
+  /** the BPE model (absent in models saved before it was kept) */
+  subwordModel?: SubwordModel;
   decision?: LinkClassifier;
 }
 
@@ -36,7 +39,10 @@ function loadSide(s: SavedSide): SideVocab {
 
 export function saveNeuralModel(dir: string, m: NeuralModel): void {
   mkdirSync(dir, { recursive: true });
-  const meta: SavedMeta = { format: FORMAT, config: m.config, src: saveSide(m.vocab.src), tgt: saveSide(m.vocab.tgt), subwordCount: m.vocab.subwordCount, maxSubwords: m.vocab.maxSubwords, decision: m.decision };
+  const meta: SavedMeta = {
+    format: FORMAT, config: m.config, src: saveSide(m.vocab.src), tgt: saveSide(m.vocab.tgt), subwordCount: m.vocab.subwordCount, maxSubwords: m.vocab.maxSubwords,
+    subwordModel: m.vocab.subwordModel, decision: m.decision,
+  };
   writeFileSync(join(dir, 'model.json'), JSON.stringify(meta));
   writeSafetensors(join(dir, 'model.safetensors'), m.params, { format: FORMAT });
 }
@@ -51,7 +57,10 @@ export function loadNeuralModel(dir: string): NeuralModel {
   if (meta.format !== FORMAT) throw new UserError(`${dir}: unknown model format ${meta.format}`);
   const mismatch = meta.decision && decisionMismatch(meta.decision);
   if (mismatch) throw new UserError(`${dir}: ${mismatch}; align again with gold links to learn it anew`);
-  const vocab: NeuralVocab = { src: loadSide(meta.src), tgt: loadSide(meta.tgt), subwordCount: meta.subwordCount, maxSubwords: meta.maxSubwords };
+  const vocab: NeuralVocab = {
+    src: loadSide(meta.src), tgt: loadSide(meta.tgt), subwordCount: meta.subwordCount, maxSubwords: meta.maxSubwords,
+    ...(meta.subwordModel ? { subwordModel: meta.subwordModel } : {}),
+  };
   const { tensors } = readSafetensors(join(dir, 'model.safetensors'));
   return { config: meta.config, vocab, dims: modelDims(vocab, meta.config.dim), params: tensors, decision: meta.decision };
 }

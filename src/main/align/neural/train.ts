@@ -10,6 +10,7 @@ import type { LinkClassifier } from './link-classifier.ts';
 import { buildNetwork, type NetworkOptions } from './network.ts';
 import type { ModelDims } from './model.ts';
 import { batchFeeds, bucketOf, buildVocab, type NeuralVocab, type PairLinks, sideSize } from './vocab.ts';
+import { grownParams, grownVocab } from './vocab-growth.ts';
 import { dropWords, wordCounts } from './word-dropout.ts';
 
 export interface NeuralConfig extends NetworkOptions {
@@ -128,18 +129,18 @@ class BucketTrainers {
 
 /**
  * Trains a model on `data`: from scratch, or continuing from `start` (a saved model: its
- * vocabulary, dimension and parameters are kept; the optimiser starts afresh). Words
- * `start` never saw are unknown words with no subwords of their own.
+ * dimension, parameters and vocabulary are kept, the vocabulary grown by the words of `data`
+ * it lacks (vocab-growth.ts); the optimiser starts afresh).
  */
 export async function trainNeural(data: TrainData, config: Partial<NeuralConfig> = {}, hooks: TrainHooks = {}, start?: NeuralModel): Promise<NeuralModel> {
   const c = { ...DEFAULT_CONFIG, ...config, ...(start ? { dim: start.dims.dim, maxSubwords: start.vocab.maxSubwords } : {}) };
-  const vocab = start?.vocab ?? buildVocab(data.src, data.tgt, c.merges, c.maxSubwords);
+  const vocab = start ? grownVocab(start.vocab, data.src, data.tgt) : buildVocab(data.src, data.tgt, c.merges, c.maxSubwords);
   const dims = modelDims(vocab, c.dim);
   const rng = new Rng(c.seed + 1);
   const dropRng = new Rng(c.seed + 2);
   const counts = { s: wordCounts(vocab.src, data.src), t: wordCounts(vocab.tgt, data.tgt) };
   const perEpoch = makeBatches(data, c, new Rng(c.seed)).length;
-  const trainers = new BucketTrainers(dims, c, Math.max(1, perEpoch * c.epochs), start?.params);
+  const trainers = new BucketTrainers(dims, c, Math.max(1, perEpoch * c.epochs), start && grownParams(start.params, start.dims, dims));
   let step = 0;
   try {
     for (let epoch = 0; epoch < c.epochs; epoch++) {

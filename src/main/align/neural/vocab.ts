@@ -1,7 +1,10 @@
 // Vocabularies and batch tensors of the neural aligner. Each language has its own word
 // vocabulary (ids 0 pad, 1 unknown, 2 BOS, 3 EOS, then words by frequency); subwords come
 // from one BPE model trained on both sides and share one table (ids 0 pad, then subwords).
-// A word keeps at most `maxSubwords` subwords (its first ones).
+// A word keeps at most `maxSubwords` subwords (its first ones). The BPE model is kept with
+// the vocabulary (subwordModel), so a word it lacks (new text for a saved model) is the
+// unknown word plus its subwords that have an id — what word dropout (word-dropout.ts)
+// trains the model to read — and a continued training can add words (vocab-growth.ts).
 // A batch of B pairs in a bucket of length T (both sides right-padded to T) becomes, per
 // side x ∈ {s, t}: x.ids [B,T] int64, x.sub [B,T,K] int64 and x.subw [B,T,K] (1/|Q(w)| on
 // a word's subwords, 0 elsewhere: eq. 10's average as a weighted sum), x.mask [B,T],
@@ -28,24 +31,35 @@ export interface SideVocab {
   subwords: number[][];
 }
 
+/** The BPE model behind the subword table, so words the vocabulary lacks still get subwords. */
+export interface SubwordModel {
+  /** merge rules ("a b") in the order learned */
+  merges: string[];
+  /** each subword id's piece: pieces[id − 1] */
+  pieces: string[];
+}
+
 export interface NeuralVocab {
   src: SideVocab;
   tgt: SideVocab;
   subwordCount: number;
   maxSubwords: number;
+  /** absent in models saved before it was kept: unknown words then have no subwords */
+  subwordModel?: SubwordModel;
 }
 
 export type PairLinks = readonly { s: number; t: number }[] | undefined;
 
-function countWords(side: readonly string[][], counts: Map<string, number>): Map<string, number> {
+export function countWords(side: readonly string[][], counts: Map<string, number>): Map<string, number> {
   for (const sent of side) for (const w of sent) counts.set(w, (counts.get(w) ?? 0) + 1);
   return counts;
 }
 
-function sideVocab(counts: Map<string, number>, bpe: Bpe, subIds: Map<string, number>, maxSub: number): SideVocab {
-  const ids = new Map<string, number>();
-  const subwords: number[][] = [[], [], [], []];
-  const words = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)! || (a < b ? -1 : 1));
+/** Appends the counted words `side` lacks, most frequent first, with their subwords (new pieces get new ids in `subIds`). */
+export function addWords(side: SideVocab, counts: Map<string, number>, bpe: Bpe, subIds: Map<string, number>, maxSub: number): SideVocab {
+  const ids = new Map(side.ids);
+  const subwords = [...side.subwords];
+  const words = [...counts.keys()].filter((w) => !ids.has(w)).sort((a, b) => counts.get(b)! - counts.get(a)! || (a < b ? -1 : 1));
   for (const w of words) {
     ids.set(w, ids.size + RESERVED);
     const pieces = segmentWord(bpe, w).slice(0, maxSub);
@@ -54,14 +68,37 @@ function sideVocab(counts: Map<string, number>, bpe: Bpe, subIds: Map<string, nu
   return { ids, subwords };
 }
 
+const emptySide = (): SideVocab => ({ ids: new Map(), subwords: [[], [], [], []] });
+
 export function buildVocab(src: readonly string[][], tgt: readonly string[][], merges: number, maxSubwords: number): NeuralVocab {
   const sc = countWords(src, new Map());
   const tc = countWords(tgt, new Map());
   const both = countWords(tgt, countWords(src, new Map()));
   const bpe = trainBpe(both, merges);
   const subIds = new Map<string, number>();
-  const vocab = { src: sideVocab(sc, bpe, subIds, maxSubwords), tgt: sideVocab(tc, bpe, subIds, maxSubwords) };
-  return { ...vocab, subwordCount: subIds.size + 1, maxSubwords };
+  const vocab = { src: addWords(emptySide(), sc, bpe, subIds, maxSubwords), tgt: addWords(emptySide(), tc, bpe, subIds, maxSubwords) };
+  return { ...vocab, subwordCount: subIds.size + 1, maxSubwords, subwordModel: { merges: [...bpe.ranks.keys()], pieces: [...subIds.keys()] } };
+}
+
+/** The BPE model and piece ids of a subword model (cached per model). */
+const expanded = new WeakMap<SubwordModel, { bpe: Bpe; subIds: Map<string, number> }>();
+export function expandSubwordModel(m: SubwordModel): { bpe: Bpe; subIds: Map<string, number> } {
+  let e = expanded.get(m);
+  if (!e) expanded.set(m, (e = { bpe: { ranks: new Map(m.merges.map((r, k) => [r, k])) }, subIds: new Map(m.pieces.map((p, k) => [p, k + 1])) }));
+  return e;
+}
+
+
+/** Subword ids of a word the vocabulary lacks: its first maxSubwords BPE pieces, those with an id. */
+function unknownSubwords(v: NeuralVocab): (word: string) => number[] {
+  if (!v.subwordModel) return () => [];
+  const { bpe, subIds } = expandSubwordModel(v.subwordModel);
+  const seen = new Map<string, number[]>();
+  return (w) => {
+    let ids = seen.get(w);
+    if (!ids) seen.set(w, (ids = segmentWord(bpe, w).slice(0, v.maxSubwords).flatMap((p) => subIds.get(p) ?? [])));
+    return ids;
+  };
 }
 
 export function sideSize(v: SideVocab): number {
@@ -82,7 +119,7 @@ function outputIds(v: SideVocab, sents: readonly string[][], T: number): { out: 
   return { out, at: (id) => pos.get(id)! };
 }
 
-function sideFeeds(x: 's' | 't', v: SideVocab, sents: readonly string[][], T: number, K: number): Record<string, Tensor> {
+function sideFeeds(x: 's' | 't', v: SideVocab, sents: readonly string[][], T: number, K: number, unknown: (word: string) => number[]): Record<string, Tensor> {
   const B = sents.length;
   const { out, at } = outputIds(v, sents, T);
   const ids = new Array<number>(B * T).fill(PAD), mask = new Array<number>(B * T).fill(0), rev = new Array<number>(B * T).fill(0);
@@ -96,7 +133,7 @@ function sideFeeds(x: 's' | 't', v: SideVocab, sents: readonly string[][], T: nu
       ids[b * T + i] = id;
       mask[b * T + i] = 1;
       rev[b * T + i] = n - 1 - i;
-      const pieces = v.subwords[id];
+      const pieces = id === UNK ? unknown(sent[i]) : v.subwords[id];
       pieces.forEach((p, k) => ((sub[(b * T + i) * K + k] = p), (subw[(b * T + i) * K + k] = 1 / pieces.length)));
       next[b * (T + 1) + i] = at(id);
       prev[b * (T + 1) + n - 1 - i] = at(id);
@@ -130,8 +167,8 @@ export interface BatchInput {
 export function batchFeeds(v: NeuralVocab, b: BatchInput, T: number): Record<string, Tensor> {
   const none = b.src.map(() => undefined);
   return {
-    ...sideFeeds('s', v.src, b.src, T, v.maxSubwords),
-    ...sideFeeds('t', v.tgt, b.tgt, T, v.maxSubwords),
+    ...sideFeeds('s', v.src, b.src, T, v.maxSubwords, unknownSubwords(v)),
+    ...sideFeeds('t', v.tgt, b.tgt, T, v.maxSubwords, unknownSubwords(v)),
     gold: linkTensor(b.gold ?? none, T),
     rejected: linkTensor(b.rejected ?? none, T),
   };
