@@ -1,5 +1,5 @@
 // `npm run bench -- neural [--epochs N] [--sets zh-en,ro-en] [--loop 50,100,200] [--dim D]
-//                          [--p1 vie,ind,cmn,tha] [--self-train N] [--speed 5000]`
+//                          [--p1 vie,ind,cmn,tha] [--self-train N] [--seeds 1,2,3] [--speed 5000]`
 // (a) AER of bilstm-ctl against the statistical aligner (agree, gdfa) on the
 //     ../shared/data/std-gold-align sets, each aligned on its own sentences, lowercased;
 // (c) the correction loop: gold links of the first N pairs as supervision (from 40 pairs on,
@@ -7,7 +7,9 @@
 //     the rest, against the unsupervised model's AER on the same rest. Prints training time per run.
 // (b) word-translation P@1 (x→en, MUSE dictionaries) of bilstm-ctl and agree on the Tatoeba
 //     pairs of each language (≤ 1,000 pairs), segmented by text/segment.ts, lowercased; with
-//     --self-train N also after N epochs of self-training (method.ts) from that model.
+//     --self-train N also after N epochs of self-training (method.ts) from that model; with
+//     --seeds one model per seed and their mean ± standard deviation (seed 003 reports the
+//     mean of three seeds).
 // --speed N: training time of bilstm-ctl on the first N pairs of bench-corpora/uniq39k
 //     (en-de news, ~23 tokens a sentence) for --epochs epochs. No corpus of more than
 //     1,000 pairs in ../shared/data has a MUSE or Lao dictionary, so (b) stays at Tatoeba size.
@@ -69,22 +71,36 @@ function best(entries: LexiconEntry[]): Map<string, string> {
   return out;
 }
 
-async function p1Table(langs: string[], epochs: number, dim: number, selfTrainEpochs: number): Promise<void> {
+const meanSd = (xs: number[]) => {
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, xs.length - 1));
+  return `${m.toFixed(3)} ± ${sd.toFixed(3)}`;
+};
+
+async function p1Table(langs: string[], epochs: number, dim: number, selfTrainEpochs: number, seeds: number[]): Promise<void> {
   for (const lang of langs) {
     const corpus = tatoeba(lang);
     const dict = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
     const stat = scoreP1(best(statLexicon((await alignCorpus(corpus.src, corpus.tgt, { method: 'agree' })).model)), dict, corpus);
-    const p1 = (r: NeuralAlignResult) => scoreP1(best(neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1)), dict, corpus).p1.toFixed(3);
-    const t0 = Date.now();
-    const r = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim });
-    const s1 = ((Date.now() - t0) / 1000).toFixed(0);
-    let line = `P@1 ${lang}-en (${corpus.src.length} pairs, ${stat.evaluated} words): agree ${stat.p1.toFixed(3)} · bilstm-ctl ${p1(r)} (${s1} s)`;
-    if (selfTrainEpochs) {
-      const t1 = Date.now();
-      const again = await selfTrain('bilstm-ctl', { ...corpus, selfTrainEpochs }, r, { dim });
-      line += ` · + ${selfTrainEpochs} self-training epochs ${p1(again)} (${((Date.now() - t1) / 1000).toFixed(0)} s more)`;
+    const p1 = (r: NeuralAlignResult) => scoreP1(best(neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1)), dict, corpus).p1;
+    const plain: number[] = [], self: number[] = [];
+    for (const seed of seeds) {
+      const t0 = Date.now();
+      const r = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim, seed });
+      plain.push(p1(r));
+      const s1 = ((Date.now() - t0) / 1000).toFixed(0);
+      let line = `P@1 ${lang}-en (${corpus.src.length} pairs, ${stat.evaluated} words): agree ${stat.p1.toFixed(3)} · bilstm-ctl seed ${seed} ${plain.at(-1)!.toFixed(3)} (${s1} s)`;
+      if (selfTrainEpochs) {
+        const t1 = Date.now();
+        self.push(p1(await selfTrain('bilstm-ctl', { ...corpus, selfTrainEpochs }, r, { dim, seed })));
+        line += ` · + ${selfTrainEpochs} self-training epochs ${self.at(-1)!.toFixed(3)} (${((Date.now() - t1) / 1000).toFixed(0)} s more)`;
+      }
+      console.log(line);
     }
-    console.log(line);
+    if (seeds.length > 1) {
+      const after = self.length ? ` · + self-training ${meanSd(self)}` : '';
+      console.log(`  ${lang}-en over seeds ${seeds.join(', ')}: agree ${stat.p1.toFixed(3)} · bilstm-ctl ${meanSd(plain)}${after}`);
+    }
   }
 }
 
@@ -104,7 +120,8 @@ export default async function bench(args: string[]): Promise<void> {
   const loop = arg(args, 'loop', '50,100,200').split(',').filter(Boolean).map(Number);
   const speedPairs = Number(arg(args, 'speed', '0'));
   if (speedPairs > 0) await speed(speedPairs, epochs, dim);
-  await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), epochs, dim, Number(arg(args, 'self-train', '0')));
+  const seeds = arg(args, 'seeds', '1').split(',').filter(Boolean).map(Number);
+  await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), epochs, dim, Number(arg(args, 'self-train', '0')), seeds);
   for (const name of arg(args, 'sets', 'zh-en,ro-en').split(',').filter(Boolean)) {
     const { src, tgt, gold } = load(name);
     const stat = await alignCorpus(src, tgt, { method: 'agree' });

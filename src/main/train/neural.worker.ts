@@ -3,10 +3,11 @@
 // checkpoint — reporting every step, saving a checkpoint every `checkpointEvery` epochs and
 // at the last, scoring each checkpoint on the evaluation pairs (aligner.ts extraction over
 // those pairs, their gold unseen, gdfa), then, if asked, self-training (the trained model
-// aligns the training pairs and trains on, its confident links as pseudo-labels) — or aligns pairs with a saved checkpoint (the
-// project's gold links counted by the extraction's EM; the link decision learned from the
-// gold of the pairs the model never trained on, when there is enough of it). It ends with
-// one 'done', 'cancelled' or 'error' report.
+// aligns the training pairs and trains on, its confident links as pseudo-labels) — or
+// aligns pairs with a saved checkpoint (the project's gold links counted by the
+// extraction's EM; the link decision learned from the gold of the pairs the model never
+// trained on, when there is enough of it). It ends with one 'done', 'cancelled' or 'error'
+// report.
 import { parentPort } from 'node:worker_threads';
 import type { Link } from '../../shared/domain.ts';
 import { extractLinks, learnLinkDecision } from '../align/neural/aligner.ts';
@@ -59,7 +60,7 @@ async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
     const trained = await phase(r.data, c, 0, start);
     if (r.selfTrain) {
       const data = await pseudoLabelled(embedder, trained, r.data, r.selfTrain, (done, total, what) => {
-        if (isCancelled(r.cancel)) abort.abort();
+        stopIfCancelled();
         if (abort.signal.aborted) throw new Error('cancelled');
         post({ type: 'linking', done, total, phase: what });
       });
