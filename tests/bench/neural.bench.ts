@@ -1,5 +1,6 @@
 // `npm run bench -- neural [--epochs N] [--sets zh-en,ro-en] [--loop 50,100,200] [--dim D]
-//                          [--p1 vie,ind,cmn,tha] [--self-train N] [--seeds 1,2,3] [--speed 5000]`
+//                          [--p1 vie,ind,cmn,tha] [--self-train N] [--seeds 1,2,3] [--speed 5000]
+//                          [--growth zh-en,ro-en]`
 // (a) AER of bilstm-ctl against the statistical aligner (agree, gdfa) on the
 //     ../shared/data/std-gold-align sets, each aligned on its own sentences, lowercased;
 // (c) the correction loop: gold links of the first N pairs as supervision (from 40 pairs on,
@@ -10,6 +11,11 @@
 //     --self-train N also after N epochs of self-training (method.ts) from that model; with
 //     --seeds one model per seed and their mean ± standard deviation (seed 003 reports the
 //     mean of three seeds).
+// --growth: new pairs after a training — a model trained on a set's first half (--epochs)
+//     aligns the second half (words it lacks read by their subwords, or as before, not at
+//     all), then continues a quarter of the epochs on both halves with its vocabulary grown
+//     (vocab-growth.ts) or kept as before; AER on the second half (gdfa), and a model
+//     trained from scratch on both halves for reference.
 // --speed N: training time of bilstm-ctl on the first N pairs of bench-corpora/uniq39k
 //     (en-de news, ~23 tokens a sentence) for --epochs epochs. No corpus of more than
 //     1,000 pairs in ../shared/data has a MUSE or Lao dictionary, so (b) stays at Tatoeba size.
@@ -18,10 +24,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Link } from '../../src/shared/domain.ts';
 import { alignCorpus } from '../../src/main/align/engine.ts';
-import { trainNeural } from '../../src/main/align/neural/train.ts';
+import { type NeuralModel, trainNeural } from '../../src/main/align/neural/train.ts';
 import { HELD_OUT_SHARE, heldOutPairs, runNeuralMethod, selfTrain } from '../../src/main/align/neural/method.ts';
 import { neuralLexicon, type LexiconEntry } from '../../src/main/align/neural/lexicon.ts';
-import type { NeuralAlignResult } from '../../src/main/align/neural/aligner.ts';
+import { embedPairs, extractLinks, type NeuralAlignResult } from '../../src/main/align/neural/aligner.ts';
 import { statLexicon } from '../../src/main/cli/lexicon.ts';
 import { scoreAer } from '../../src/main/eval/aer.ts';
 import { parseDictionary, scoreP1 } from '../../src/main/eval/p1.ts';
@@ -104,6 +110,24 @@ async function p1Table(langs: string[], epochs: number, dim: number, selfTrainEp
   }
 }
 
+/** --growth: the second half of a set arrives after a model was trained on the first. */
+async function growth(name: string, epochs: number, dim: number): Promise<void> {
+  const { src, tgt, gold } = load(name);
+  const n = Math.floor(src.length / 2);
+  const aerOfSecondHalf = async (m: NeuralModel) => aer(extractLinks(src, tgt, await embedPairs(m, src, tgt)), gold, n);
+  const before = (m: NeuralModel): NeuralModel => ({ ...m, vocab: { ...m.vocab, subwordModel: undefined } });
+  const t0 = Date.now();
+  const first = await trainNeural({ src: src.slice(0, n), tgt: tgt.slice(0, n) }, { epochs, dim });
+  const more = Math.max(1, Math.round(epochs / 4));
+  const grown = await trainNeural({ src, tgt }, { epochs: more, dim }, {}, first);
+  const kept = await trainNeural({ src, tgt }, { epochs: more, dim }, {}, before(first));
+  const scratch = await trainNeural({ src, tgt }, { epochs, dim });
+  console.log(`growth ${name}: trained on the first ${n} pairs (${epochs} epochs), AER on the other ${src.length - n}: ` +
+    `as it stands ${await aerOfSecondHalf(first)} (words it lacks ignored, as before: ${await aerOfSecondHalf(before(first))}) · ` +
+    `continued ${more} epochs on all, vocabulary grown ${await aerOfSecondHalf(grown)} (source words ${first.dims.srcVocab} → ${grown.dims.srcVocab}), ` +
+    `kept ${await aerOfSecondHalf(before(kept))} · from scratch on all ${await aerOfSecondHalf(scratch)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+}
+
 async function speed(pairs: number, epochs: number, dim: number): Promise<void> {
   const side = (x: string) => readFileSync(join(DATA, 'bench-corpora', `uniq39k.${x}`), 'utf8').split('\n').slice(0, pairs).map(tokens);
   const src = side('en'), tgt = side('de');
@@ -122,6 +146,7 @@ export default async function bench(args: string[]): Promise<void> {
   if (speedPairs > 0) await speed(speedPairs, epochs, dim);
   const seeds = arg(args, 'seeds', '1').split(',').filter(Boolean).map(Number);
   await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), epochs, dim, Number(arg(args, 'self-train', '0')), seeds);
+  for (const name of arg(args, 'growth', '').split(',').filter(Boolean)) await growth(name, epochs, dim);
   for (const name of arg(args, 'sets', 'zh-en,ro-en').split(',').filter(Boolean)) {
     const { src, tgt, gold } = load(name);
     const stat = await alignCorpus(src, tgt, { method: 'agree' });

@@ -23,7 +23,12 @@
 // (≤ 0.625), uniform priors for the first passes (no change), two seeds' embeddings
 // concatenated (0.620 vs 0.617 / 0.625 alone), 30 epochs (0.623), and the other way round,
 // the CSLS priors as emission factors in the agree aligner's own EM (zh 0.606–0.632 vs its
-// 0.662 alone): on Chinese the model's similarities mislead more than they add.
+// 0.662 alone): on Chinese the model's similarities mislead more than they add. Also tried,
+// on one cached model per language (vi/id/zh/th 0.617/0.679/0.629/0.658): that HMM with its
+// jumps flattened (weight^p, 5 passes after the others), p 0.15/0.3/0.45/0.6: zh 0.637/0.643/
+// 0.650/0.651 but th 0.657/0.651/0.642/0.641, id 0.688/0.688/0.677/0.673, vi 0.612–0.617;
+// one dual step of bijectivity posterior regularisation per pair (as agree's HMM has, against
+// rare words collecting links), η 0.5/1: zh 0.621/0.629, th 0.657/0.653, vi 0.625/0.622.
 import type { PairEmbeddings } from './embedder.ts';
 import { AgreementEm } from './agreement-em.ts';
 

@@ -7,6 +7,12 @@
 // before (the unknown word plus its subwords, as word dropout trains it), and the subword
 // table a zero row per new piece. A model saved before its BPE model was kept cannot grow:
 // its new words stay unknown, as they were.
+// Measured (`npm run bench -- neural --epochs 40 --growth ro-en,zh-en --p1 '' --sets ''`: 40
+// epochs on a gold set's first half, AER on the second half, gdfa): ro-en as it stands 0.433
+// (0.481 before subwords read unknown words), continued 10 epochs on both halves 0.407 with
+// the vocabulary grown vs 0.459 kept, from scratch 0.419; zh-en 0.486 (0.497), 0.454 vs 0.469,
+// 0.435. Of the second half's word types the first half lacks, 86% (zh) to 99% (en, ro) have
+// subwords the model knows.
 import { floats, type Tensor } from '../../nn/tensor.ts';
 import type { ModelDims } from './model.ts';
 import { addWords, countWords, expandSubwordModel, type NeuralVocab, UNK } from './vocab.ts';
@@ -14,8 +20,8 @@ import { addWords, countWords, expandSubwordModel, type NeuralVocab, UNK } from 
 /** `v` with the words of src / tgt it lacks (v itself when it cannot grow or nothing is new). */
 export function grownVocab(v: NeuralVocab, src: readonly string[][], tgt: readonly string[][]): NeuralVocab {
   if (!v.subwordModel) return v;
-  const { bpe } = expandSubwordModel(v.subwordModel);
-  const subIds = new Map(expandSubwordModel(v.subwordModel).subIds);
+  const { bpe, subIds: known } = expandSubwordModel(v.subwordModel);
+  const subIds = new Map(known);
   const side = { src: addWords(v.src, countWords(src, new Map()), bpe, subIds, v.maxSubwords), tgt: addWords(v.tgt, countWords(tgt, new Map()), bpe, subIds, v.maxSubwords) };
   if (side.src.ids.size === v.src.ids.size && side.tgt.ids.size === v.tgt.ids.size) return v;
   return { ...side, subwordCount: subIds.size + 1, maxSubwords: v.maxSubwords, subwordModel: { merges: v.subwordModel.merges, pieces: [...subIds.keys()] } };
