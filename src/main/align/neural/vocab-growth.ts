@@ -8,10 +8,10 @@
 // table a zero row per new piece. A model saved before its BPE model was kept cannot grow:
 // its new words stay unknown, as they were.
 // Measured (`npm run bench -- neural --epochs 40 --growth ro-en,zh-en --p1 '' --sets ''`: 40
-// epochs on a gold set's first half, AER on the second half, gdfa): ro-en as it stands 0.433
-// (0.481 before subwords read unknown words), continued 10 epochs on both halves 0.407 with
-// the vocabulary grown vs 0.459 kept, from scratch 0.419; zh-en 0.486 (0.497), 0.454 vs 0.469,
-// 0.435. Of the second half's word types the first half lacks, 86% (zh) to 99% (en, ro) have
+// epochs on a gold set's first half, AER on the second half, gdfa): ro-en as it stands 0.434
+// (0.484 before subwords read unknown words), continued 10 epochs on both halves 0.404 with
+// the vocabulary grown vs 0.458 kept, from scratch 0.421; zh-en 0.487 (0.497), 0.456 vs 0.470,
+// 0.437. Of the second half's word types the first half lacks, 86% (zh) to 99% (en, ro) have
 // subwords the model knows.
 import { floats, type Tensor } from '../../nn/tensor.ts';
 import type { ModelDims } from './model.ts';
