@@ -4,7 +4,8 @@
 // in while it trains, read values by hovering and by keyboard, cancel it after two epochs
 // (its checkpoints stay usable), re-align the project with one (leaving the page and coming
 // back meanwhile) and open the review queue on the new alignment, continue the model from a
-// checkpoint as a new run, delete the model. Every wait is on UI state.
+// checkpoint as a new run, delete the model; then a run that self-trains after its epoch,
+// its self-training checkpoint marked. Every wait is on UI state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { dispatch } from '../../src/main/api/dispatch.ts';
@@ -176,4 +177,25 @@ describe('models page', () => {
     expect(runs()).toEqual([]);
     expect(h.pageErrors).toEqual([]);
   });
+
+  it('self-trains after the epochs and marks the checkpoints of that phase', async () => {
+    await page.getByRole('button', { name: 'Train…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Train a model' });
+    await dialog.getByLabel('Epochs', { exact: true }).fill('1');
+    await dialog.getByLabel('Self-training epochs').fill('1');
+    await dialog.getByLabel('Confidence threshold').fill('0.5');
+    await dialog.getByText('Advanced').click();
+    await dialog.getByLabel('Dimension').fill('16');
+    await dialog.getByRole('button', { name: 'Start training' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const done = page.locator('[data-testid="run-view"][data-state="done"]');
+    await done.waitFor({ timeout: 300_000 });
+    await done.getByText(/1 epoch · .* · 1 self-training epoch, links ≥ 0\.5/).waitFor();
+    await expect.poll(() => done.getByTestId('checkpoint-row').count()).toBe(2);
+    await done.locator('[data-testid="checkpoint-row"][data-epoch="2"]').getByTestId('self-training-tag').waitFor();
+    expect(await done.locator('[data-testid="checkpoint-row"][data-epoch="1"]').getByTestId('self-training-tag').count()).toBe(0);
+    expect(runs()[0].config).toMatchObject({ epochs: 1, selfTrainEpochs: 1, threshold: 0.5 });
+    await h.screenshot('27-models-self-trained');
+    expect(h.pageErrors).toEqual([]);
+  }, 360_000);
 });
