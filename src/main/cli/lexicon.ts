@@ -11,10 +11,11 @@
 // 40 gold pairs on, a share of them (--held-out, default 0.25) is held out of training and
 // teaches the link decision instead (align/neural/link-classifier.ts); --save-model DIR keeps
 // the trained model (and that decision), --model DIR aligns with a saved one instead of training,
-// --continue DIR trains starting from a saved one (its vocabulary and parameters), e.g. on
-// more gold links. --pseudo P gives another aligner's links (Pharaoh, `i-j` or `i-j:score` as
-// `--scores` writes them): on pairs without gold, its links scoring at least
-// --pseudo-threshold (default 0.9) supervise the model as gold would (seed 000's pseudo-labels).
+// --continue DIR trains starting from a saved one (its parameters and vocabulary, which gains
+// the words of S and T it lacks: vocab-growth.ts), e.g. on more pairs or gold links.
+// --pseudo P gives another aligner's links (Pharaoh, `i-j` or `i-j:score` as `--scores`
+// writes them): on pairs without gold, its links scoring at least --pseudo-threshold
+// (default 0.9) supervise the model as gold would (seed 000's pseudo-labels).
 //   mekong align --method agree --src S --tgt T --out A --scores A.p
 //   mekong align --method bilstm-ctl --src S --tgt T --out O --pseudo A.p
 // --self-train N (align and lexicon): once trained, N epochs more on the model's own links
