@@ -86,6 +86,8 @@ export interface RunInfo {
   pseudoPairs: number;
   /** Pairs (dev/test split with gold) the evaluation curve is measured on. */
   evalPairs: number;
+  /** A continued run: the words of the project its starting checkpoint lacked, which joined its vocabulary (null: from scratch, or not known yet). */
+  newWords: { src: number; tgt: number } | null;
   checkpoints: CheckpointInfo[];
   /** The checkpoint used by default: lowest dev AER, else the last; null while there is none. */
   bestEpoch: number | null;

@@ -13,6 +13,8 @@ export interface RunStats {
   goldPairs: number;
   pseudoPairs: number;
   evalPairs: number;
+  /** a continued run: words its starting checkpoint lacked, added to its vocabulary */
+  newWords?: { src: number; tgt: number };
 }
 
 export interface RunRow {
@@ -135,7 +137,7 @@ function runInfo(db: Db, r: RunRow, jobOf: RunJobs): RunInfo {
     id: r.id, modelId: r.model_id, state: r.state, config: JSON.parse(r.config) as TrainOptions,
     startedAt: r.started_at, finishedAt: r.finished_at, error: r.error,
     pairs: stats.pairs ?? 0, goldPairs: stats.goldPairs ?? 0, pseudoPairs: stats.pseudoPairs ?? 0, evalPairs: stats.evalPairs ?? 0,
-    checkpoints, bestEpoch: bestCheckpoint(checkpoints)?.epoch ?? null, alignmentIds: alignments.map((a) => a.id),
+    newWords: stats.newWords ?? null, checkpoints, bestEpoch: bestCheckpoint(checkpoints)?.epoch ?? null, alignmentIds: alignments.map((a) => a.id),
     jobId: r.state === 'running' ? jobOf(r.id, 'train') : null, realignJobId: jobOf(r.id, 'realign'),
   };
 }

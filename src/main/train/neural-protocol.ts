@@ -44,6 +44,8 @@ export type WorkerRequest = TrainRequest | AlignRequest;
 export type WorkerReport =
   /** before each phase of a training: the first training (firstEpoch 0), then any self-training (firstEpoch = the first training's epochs) */
   | { type: 'plan'; stepsPerEpoch: number; epochs: number; firstEpoch: number }
+  /** a continued training: the words of the data its checkpoint lacked, now in its vocabulary */
+  | { type: 'vocabulary'; src: number; tgt: number }
   | { type: 'step'; step: number; loss: number }
   | { type: 'epoch'; epoch: number; step: number; loss: number; saved: boolean; score: AerScore | null }
   | { type: 'aligned'; done: number; total: number }

@@ -1,13 +1,13 @@
 // Worker thread of the Models page's jobs (ONNX sessions block their thread): given one
 // request (neural-protocol.ts) it either trains a run, from scratch or continuing from a
-// checkpoint — reporting every step, saving a checkpoint every `checkpointEvery` epochs and
-// at the last, scoring each checkpoint on the evaluation pairs (aligner.ts extraction over
-// those pairs, their gold unseen, gdfa), then, if asked, self-training (the trained model
-// aligns the training pairs and trains on, its confident links as pseudo-labels) — or
-// aligns pairs with a saved checkpoint (the project's gold links counted by the
-// extraction's EM; the link decision learned from the gold of the pairs the model never
-// trained on, when there is enough of it). It ends with one 'done', 'cancelled' or 'error'
-// report.
+// checkpoint (whose vocabulary gains the data's new words, their count reported) —
+// reporting every step, saving a checkpoint every `checkpointEvery` epochs and at the last,
+// scoring each checkpoint on the evaluation pairs (aligner.ts extraction over those pairs,
+// their gold unseen, gdfa), then, if asked, self-training (the trained model aligns the
+// training pairs and trains on, its confident links as pseudo-labels) — or aligns pairs
+// with a saved checkpoint (the project's gold links counted by the extraction's EM; the link
+// decision learned from the gold of the pairs the model never trained on, when there is
+// enough of it). It ends with one 'done', 'cancelled' or 'error' report.
 import { parentPort } from 'node:worker_threads';
 import type { Link } from '../../shared/domain.ts';
 import { extractLinks, learnLinkDecision } from '../align/neural/aligner.ts';
@@ -19,6 +19,7 @@ import { type AlignRequest, isCancelled, type TrainRequest, type WorkerReport, t
 import { Embedder } from '../align/neural/embedder.ts';
 import { checkpointDir, writeAtomically } from './run-files.ts';
 import { pseudoLabelled } from './pseudo-labels.ts';
+import { grownVocab } from '../align/neural/vocab-growth.ts';
 
 const post = (r: WorkerReport) => parentPort!.postMessage(r);
 
@@ -57,6 +58,10 @@ async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
     }, from);
   };
   try {
+    if (start) {
+      const grown = grownVocab(start.vocab, r.data.src, r.data.tgt);
+      post({ type: 'vocabulary', src: grown.src.ids.size - start.vocab.src.ids.size, tgt: grown.tgt.ids.size - start.vocab.tgt.ids.size });
+    }
     const trained = await phase(r.data, c, 0, start);
     if (r.selfTrain) {
       const data = await pseudoLabelled(embedder, trained, r.data, r.selfTrain, (done, total, what) => {

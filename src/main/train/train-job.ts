@@ -74,6 +74,8 @@ export async function trainRun(store: ProjectStore, runId: number, o: TrainOptio
         lastStep = r.step;
         metrics.add('loss', r.step, r.loss);
         run.progress(r.step, end, meter.step(r.step, r.loss));
+      } else if (r.type === 'vocabulary') {
+        setRunSetup(db, runId, completed(o, config), { ...set.stats, newWords: { src: r.src, tgt: r.tgt } });
       } else if (r.type === 'linking') {
         run.progress(lastStep, end, `${r.phase} ${r.done}/${r.total}`);
       } else if (r.type === 'epoch') {

@@ -138,6 +138,8 @@ describe('models channels', () => {
     expect(models).toHaveLength(1);
     expect(models[0].runs.map((r) => r.id)).toEqual([first.runId, next.runId]);
     expect(models[0].runs[1].config).toMatchObject({ dim: 16, startFrom: { runId: first.runId, epoch: 3 } });
+    // the same pairs: no word is new to the checkpoint (a run from scratch has no count)
+    expect(models[0].runs.map((r) => r.newWords)).toEqual([null, { src: 0, tgt: 0 }]);
     const losses = async (runId: number) => (await call(ctx, 'models.metrics', { runId })).points.filter((p) => p.name === 'epoch_loss').map((p) => p.value);
     const [a, b] = [await losses(first.runId), await losses(next.runId)];
     // the continued run's first epoch is as good as the checkpoint's last, far below a fresh start

@@ -6,7 +6,8 @@
 // with a saved model reports the extraction's phases after the embeddings, and a cancel
 // given during them stops the extraction before any links. Self-training aligns the pairs
 // after the first phase and trains a second, its epochs numbered on; a cancel while it
-// aligns stops the run before that second phase.
+// aligns stops the run before that second phase. A run continuing a checkpoint on pairs with
+// words it lacks reports how many joined its vocabulary.
 import { expect, test } from 'vitest';
 import { saveNeuralModel } from '../../../src/main/align/neural/saved.ts';
 import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/align/neural/train.ts';
@@ -119,4 +120,16 @@ test('a cancel while self-training aligns the pairs ends the run as cancelled, b
   expect(outcome).toBe('cancelled');
   expect(reports.filter((r) => r.type === 'plan')).toHaveLength(1);
   expect(reports.flatMap((r) => (r.type === 'epoch' ? [r.epoch] : []))).toEqual([1]);
+}, 120_000);
+
+test('continuing a checkpoint on pairs with words it lacks reports how many joined its vocabulary', async () => {
+  const startDir = `${dir}/start`;
+  saveNeuralModel(startDir, await trainNeural({ src: c.src, tgt: c.tgt }, { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 }));
+  const reports: WorkerReport[] = [];
+  const more = { src: [...c.src, ['novel', 's1'], ['novel', 'unseen']], tgt: [...c.tgt, ['t1', 'fresh'], ['fresh', 't2']] };
+  const outcome = await runInWorker({ ...request('continue-new-words'), data: more, config: { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 }, startDir },
+    (r) => reports.push(r), new AbortController().signal);
+  expect(outcome).toBe('done');
+  expect(reports.filter((r) => r.type === 'vocabulary')).toEqual([{ type: 'vocabulary', src: 2, tgt: 1 }]);
+  expect(reports.findIndex((r) => r.type === 'vocabulary')).toBeLessThan(reports.findIndex((r) => r.type === 'plan'));
 }, 120_000);
