@@ -88,7 +88,6 @@ export function expandSubwordModel(m: SubwordModel): { bpe: Bpe; subIds: Map<str
   return e;
 }
 
-
 /** Subword ids of a word the vocabulary lacks: its first maxSubwords BPE pieces, those with an id. */
 function unknownSubwords(v: NeuralVocab): (word: string) => number[] {
   if (!v.subwordModel) return () => [];
@@ -166,9 +165,10 @@ export interface BatchInput {
 /** All feeds of one batch in a bucket of length T. */
 export function batchFeeds(v: NeuralVocab, b: BatchInput, T: number): Record<string, Tensor> {
   const none = b.src.map(() => undefined);
+  const unknown = unknownSubwords(v);
   return {
-    ...sideFeeds('s', v.src, b.src, T, v.maxSubwords, unknownSubwords(v)),
-    ...sideFeeds('t', v.tgt, b.tgt, T, v.maxSubwords, unknownSubwords(v)),
+    ...sideFeeds('s', v.src, b.src, T, v.maxSubwords, unknown),
+    ...sideFeeds('t', v.tgt, b.tgt, T, v.maxSubwords, unknown),
     gold: linkTensor(b.gold ?? none, T),
     rejected: linkTensor(b.rejected ?? none, T),
   };
