@@ -1,16 +1,18 @@
 // `npm run bench -- neural [--epochs N] [--sets zh-en,ro-en] [--loop 50,100,200] [--dim D]
 //                          [--p1 vie,ind,cmn,tha] [--self-train N] [--seeds 1,2,3] [--speed 5000]
-//                          [--growth zh-en,ro-en]`
+//                          [--growth zh-en,ro-en] [--pairs 250,500]`
 // (a) AER of bilstm-ctl against the statistical aligner (agree, gdfa) on the
 //     ../shared/data/std-gold-align sets, each aligned on its own sentences, lowercased;
 // (c) the correction loop: gold links of the first N pairs as supervision (from 40 pairs on,
 //     a quarter of them held out of training to teach the link decision: method.ts), AER on
 //     the rest, against the unsupervised model's AER on the same rest. Prints training time per run.
-// (b) word-translation P@1 (x→en, MUSE dictionaries) of bilstm-ctl and agree on the Tatoeba
+// (b) word-translation P@1 (x→en, MUSE dictionaries) of bilstm-ctl and agree (and of ibm2 and
+//     hmm, our counterparts of the fast_align and GIZA++ baselines of seed 003) on the Tatoeba
 //     pairs of each language (≤ 1,000 pairs), segmented by text/segment.ts, lowercased; with
 //     --self-train N also after N epochs of self-training (method.ts) from that model; with
 //     --seeds one model per seed and their mean ± standard deviation (seed 003 reports the
-//     mean of three seeds).
+//     mean of three seeds); with --pairs on the first N pairs of each language's corpus too
+//     (smaller corpora: the regime seed 003 argues for); --seeds '' prints the statistical rows alone.
 // --growth: new pairs after a training — a model trained on a set's first half (--epochs)
 //     aligns the second half (words it lacks read by their subwords, or as before, not at
 //     all), then continues a quarter of the epochs on both halves with its vocabulary grown
@@ -38,6 +40,8 @@ import { type AlignedPair, parsePharaoh } from '../../src/main/eval/pharaoh.ts';
 const DATA = join(import.meta.dirname, '../../../shared/data');
 const GOLD = join(DATA, 'std-gold-align');
 const P1_LANGS: Record<string, string> = { vie: 'vi', ind: 'id', cmn: 'zh', tha: 'th' };
+/** The statistical aligners seed 003 compared with, as our methods: fast_align (a reparameterised IBM-2) and GIZA++ (IBM-1 → HMM → …). */
+const SEED_003_BASELINES = ['ibm2', 'hmm'];
 const SETS: Record<string, { text: string; gold: string; base: number }> = {
   'zh-en': { text: 'test.ch-en', gold: 'chen.talp', base: 1 },
   'ro-en': { text: 'test.ro-en', gold: 'roen.talp', base: 1 },
@@ -83,30 +87,42 @@ const meanSd = (xs: number[]) => {
   return `${m.toFixed(3)} ± ${sd.toFixed(3)}`;
 };
 
-async function p1Table(langs: string[], epochs: number, dim: number, selfTrainEpochs: number, seeds: number[]): Promise<void> {
+async function p1Table(langs: string[], sizes: number[], epochs: number, dim: number, selfTrainEpochs: number, seeds: number[]): Promise<void> {
   for (const lang of langs) {
-    const corpus = tatoeba(lang);
-    const dict = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
-    const stat = scoreP1(best(statLexicon((await alignCorpus(corpus.src, corpus.tgt, { method: 'agree' })).model)), dict, corpus);
-    const p1 = (r: NeuralAlignResult) => scoreP1(best(neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1)), dict, corpus).p1;
-    const plain: number[] = [], self: number[] = [];
-    for (const seed of seeds) {
-      const t0 = Date.now();
-      const r = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim, seed });
-      plain.push(p1(r));
-      const s1 = ((Date.now() - t0) / 1000).toFixed(0);
-      let line = `P@1 ${lang}-en (${corpus.src.length} pairs, ${stat.evaluated} words): agree ${stat.p1.toFixed(3)} · bilstm-ctl seed ${seed} ${plain.at(-1)!.toFixed(3)} (${s1} s)`;
-      if (selfTrainEpochs) {
-        const t1 = Date.now();
-        self.push(p1(await selfTrain('bilstm-ctl', { ...corpus, selfTrainEpochs }, r, { dim, seed })));
-        line += ` · + ${selfTrainEpochs} self-training epochs ${self.at(-1)!.toFixed(3)} (${((Date.now() - t1) / 1000).toFixed(0)} s more)`;
-      }
-      console.log(line);
+    const all = tatoeba(lang);
+    for (const n of [...sizes.filter((x) => x < all.src.length), all.src.length]) {
+      await p1Row(lang, { src: all.src.slice(0, n), tgt: all.tgt.slice(0, n) }, epochs, dim, selfTrainEpochs, seeds);
     }
-    if (seeds.length > 1) {
-      const after = self.length ? ` · + self-training ${meanSd(self)}` : '';
-      console.log(`  ${lang}-en over seeds ${seeds.join(', ')}: agree ${stat.p1.toFixed(3)} · bilstm-ctl ${meanSd(plain)}${after}`);
+  }
+}
+
+async function p1Row(
+  lang: string, corpus: { src: string[][]; tgt: string[][] }, epochs: number, dim: number, selfTrainEpochs: number, seeds: number[],
+): Promise<void> {
+  const dict = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
+  const statP1 = async (method: string) => scoreP1(best(statLexicon((await alignCorpus(corpus.src, corpus.tgt, { method })).model)), dict, corpus);
+  const stat = await statP1('agree');
+  const seed003: string[] = [];
+  for (const m of SEED_003_BASELINES) seed003.push(`${m} ${(await statP1(m)).p1.toFixed(3)}`);
+  console.log(`P@1 ${lang}-en (${corpus.src.length} pairs, ${stat.evaluated} words): agree ${stat.p1.toFixed(3)} · seed 003's baselines: ${seed003.join(' · ')}`);
+  const p1 = (r: NeuralAlignResult) => scoreP1(best(neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1)), dict, corpus).p1;
+  const plain: number[] = [], self: number[] = [];
+  for (const seed of seeds) {
+    const t0 = Date.now();
+    const r = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim, seed });
+    plain.push(p1(r));
+    const s1 = ((Date.now() - t0) / 1000).toFixed(0);
+    let line = `P@1 ${lang}-en (${corpus.src.length} pairs, ${stat.evaluated} words): agree ${stat.p1.toFixed(3)} · bilstm-ctl seed ${seed} ${plain.at(-1)!.toFixed(3)} (${s1} s)`;
+    if (selfTrainEpochs) {
+      const t1 = Date.now();
+      self.push(p1(await selfTrain('bilstm-ctl', { ...corpus, selfTrainEpochs }, r, { dim, seed })));
+      line += ` · + ${selfTrainEpochs} self-training epochs ${self.at(-1)!.toFixed(3)} (${((Date.now() - t1) / 1000).toFixed(0)} s more)`;
     }
+    console.log(line);
+  }
+  if (seeds.length > 1) {
+    const after = self.length ? ` · + self-training ${meanSd(self)}` : '';
+    console.log(`  ${lang}-en over seeds ${seeds.join(', ')}: agree ${stat.p1.toFixed(3)} · bilstm-ctl ${meanSd(plain)}${after}`);
   }
 }
 
@@ -145,7 +161,8 @@ export default async function bench(args: string[]): Promise<void> {
   const speedPairs = Number(arg(args, 'speed', '0'));
   if (speedPairs > 0) await speed(speedPairs, epochs, dim);
   const seeds = arg(args, 'seeds', '1').split(',').filter(Boolean).map(Number);
-  await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), epochs, dim, Number(arg(args, 'self-train', '0')), seeds);
+  const sizes = arg(args, 'pairs', '').split(',').filter(Boolean).map(Number);
+  await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), sizes, epochs, dim, Number(arg(args, 'self-train', '0')), seeds);
   for (const name of arg(args, 'growth', '').split(',').filter(Boolean)) await growth(name, epochs, dim);
   for (const name of arg(args, 'sets', 'zh-en,ro-en').split(',').filter(Boolean)) {
     const { src, tgt, gold } = load(name);

@@ -30,7 +30,9 @@
 // jumps flattened (weight^p, 5 passes after the others), p 0.15/0.3/0.45/0.6: zh 0.637/0.643/
 // 0.650/0.651 but th 0.657/0.651/0.642/0.641, id 0.688/0.688/0.677/0.673, vi 0.612–0.617;
 // one dual step of bijectivity posterior regularisation per pair (as agree's HMM has, against
-// rare words collecting links), η 0.5/1: zh 0.621/0.629, th 0.657/0.653, vi 0.625/0.622.
+// rare words collecting links), η 0.5/1: zh 0.621/0.629, th 0.657/0.653, vi 0.625/0.622;
+// the priors mixed with a uniform floor, (1 − α)·softmax + α/n, α 0.1/0.2/0.4: zh 0.631/
+// 0.629/0.629, th 0.655/0.657/0.646, vi 0.606–0.604, id 0.678–0.676 (none of them helps).
 import type { PairEmbeddings } from './embedder.ts';
 import { AgreementEm } from './agreement-em.ts';
 

@@ -22,7 +22,10 @@
 // Its 10 epochs take 1.5–1.8× as long as the first 20 (the pseudo-labelled pairs are
 // repeated goldRepeat times, as gold is; once an epoch took half the time but gave zh 0.621 →
 // 0.654, th 0.657 → 0.646). Unsupervised AER (gdfa, 40 epochs, then 10 self-training
-// epochs): ro-en 0.444 → 0.431, zh-en 0.408 → 0.389.
+// epochs): ro-en 0.444 → 0.431, zh-en 0.408 → 0.389. Pseudo-labels checked against the
+// statistical aligner (agree's links ∩ the model's ≥ 0.9) or joined with them (agree's ≥ 0.9
+// added) instead of the model's own: zh 0.650 / 0.651, th 0.639 / 0.648 (seed 1; own links
+// 0.648 / 0.649), so not kept.
 //   bilstm-ctl  Wada et al. + multi-view contrastive loss (seed 003)
 //   bilstm      Wada et al. alone (λ = 0), the ablation baseline
 import type { Link } from '../../../shared/domain.ts';
