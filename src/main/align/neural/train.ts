@@ -2,6 +2,10 @@
 // each bucket's graph is compiled once into a Trainer on first use, and all Trainers share
 // one set of parameters and AdamW moments (their state maps are the same objects, updated
 // in place by the host optimiser), so batches of any bucket advance one model.
+// Compiling a bucket's session takes onnxruntime 1–8 s (T 16–64), most of it spent on the
+// symbolic batch dimension: with the batch fixed at 32 it took 0.9–1.7 s, but a fixed batch
+// needs a second session per bucket for its last, smaller batch, and steps were no faster
+// at T = 32 (533–547 vs 528–556 ms), so the batch stays symbolic.
 // Pairs with gold links are repeated `goldRepeat` times per epoch so that a few dozen
 // corrected pairs weigh against thousands of unsupervised ones. Rare input words are
 // dropped to the unknown word now and then (word-dropout.ts).
