@@ -14,6 +14,7 @@ export const trainOptionsSchema = z.object({
   /** Display name of the new model; defaults to method and date. */
   name: z.string().trim().min(1).max(200).optional(),
   method: z.enum(trainMethods).default('bilstm-ctl'),
+  /** The Train… form proposes defaultEpochs (shared/epochs.ts) for the project's size. */
   epochs: z.number().int().min(1).max(1000).default(20),
   /** Objective weights: encoder–decoder (+ contrastive) base, AWP, WTR (defaults: SUPERVISED_WEIGHTS of align/neural/train.ts when there is word-level supervision). */
   weights: z.object({ base: weight, awp: weight, wtr: weight }).strict().optional(),

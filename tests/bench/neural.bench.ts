@@ -21,12 +21,14 @@
 // --speed N: training time of bilstm-ctl on the first N pairs of bench-corpora/uniq39k
 //     (en-de news, ~23 tokens a sentence) for --epochs epochs. No corpus of more than
 //     1,000 pairs in ../shared/data has a MUSE or Lao dictionary, so (b) stays at Tatoeba size.
-// Skips when ../shared/data is absent.
+// --epochs N for every training; without it each corpus gets the trainer's default for its size
+// (shared/epochs.ts), --speed 20. Skips when ../shared/data is absent.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Link } from '../../src/shared/domain.ts';
 import { alignCorpus } from '../../src/main/align/engine.ts';
-import { type NeuralModel, trainNeural } from '../../src/main/align/neural/train.ts';
+import { DEFAULT_CONFIG, type NeuralModel, trainNeural } from '../../src/main/align/neural/train.ts';
+import { defaultEpochs } from '../../src/shared/epochs.ts';
 import { HELD_OUT_SHARE, heldOutPairs, runNeuralMethod, selfTrain } from '../../src/main/align/neural/method.ts';
 import { neuralLexicon, type LexiconEntry } from '../../src/main/align/neural/lexicon.ts';
 import { embedPairs, extractLinks, type NeuralAlignResult } from '../../src/main/align/neural/aligner.ts';
@@ -87,7 +89,7 @@ const meanSd = (xs: number[]) => {
   return `${m.toFixed(3)} ± ${sd.toFixed(3)}`;
 };
 
-async function p1Table(langs: string[], sizes: number[], epochs: number, dim: number, selfTrainEpochs: number, seeds: number[]): Promise<void> {
+async function p1Table(langs: string[], sizes: number[], epochs: number | undefined, dim: number, selfTrainEpochs: number, seeds: number[]): Promise<void> {
   for (const lang of langs) {
     const all = tatoeba(lang);
     for (const n of [...sizes.filter((x) => x < all.src.length), all.src.length]) {
@@ -97,8 +99,9 @@ async function p1Table(langs: string[], sizes: number[], epochs: number, dim: nu
 }
 
 async function p1Row(
-  lang: string, corpus: { src: string[][]; tgt: string[][] }, epochs: number, dim: number, selfTrainEpochs: number, seeds: number[],
+  lang: string, corpus: { src: string[][]; tgt: string[][] }, epochsGiven: number | undefined, dim: number, selfTrainEpochs: number, seeds: number[],
 ): Promise<void> {
+  const epochs = epochsGiven ?? defaultEpochs(corpus.src.length);
   const dict = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
   const statP1 = async (method: string) => scoreP1(best(statLexicon((await alignCorpus(corpus.src, corpus.tgt, { method })).model)), dict, corpus);
   const stat = await statP1('agree');
@@ -112,7 +115,7 @@ async function p1Row(
     const r = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim, seed });
     plain.push(p1(r));
     const s1 = ((Date.now() - t0) / 1000).toFixed(0);
-    let line = `P@1 ${lang}-en (${corpus.src.length} pairs, ${stat.evaluated} words): agree ${stat.p1.toFixed(3)} · bilstm-ctl seed ${seed} ${plain.at(-1)!.toFixed(3)} (${s1} s)`;
+    let line = `P@1 ${lang}-en (${corpus.src.length} pairs, ${stat.evaluated} words): agree ${stat.p1.toFixed(3)} · bilstm-ctl seed ${seed} ${plain.at(-1)!.toFixed(3)} (${epochs} epochs, ${s1} s)`;
     if (selfTrainEpochs) {
       const t1 = Date.now();
       self.push(p1(await selfTrain('bilstm-ctl', { ...corpus, selfTrainEpochs }, r, { dim, seed })));
@@ -127,12 +130,13 @@ async function p1Row(
 }
 
 /** --growth: the second half of a set arrives after a model was trained on the first. */
-async function growth(name: string, epochs: number, dim: number): Promise<void> {
+async function growth(name: string, epochsGiven: number | undefined, dim: number): Promise<void> {
   const { src, tgt, gold } = load(name);
   const n = Math.floor(src.length / 2);
   const aerOfSecondHalf = async (m: NeuralModel) => aer(extractLinks(src, tgt, await embedPairs(m, src, tgt)), gold, n);
   const before = (m: NeuralModel): NeuralModel => ({ ...m, vocab: { ...m.vocab, subwordModel: undefined } });
   const t0 = Date.now();
+  const epochs = epochsGiven ?? defaultEpochs(n);
   const first = await trainNeural({ src: src.slice(0, n), tgt: tgt.slice(0, n) }, { epochs, dim });
   const more = Math.max(1, Math.round(epochs / 4));
   const grown = await trainNeural({ src, tgt }, { epochs: more, dim }, {}, first);
@@ -155,11 +159,11 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<void> 
 
 export default async function bench(args: string[]): Promise<void> {
   if (!existsSync(GOLD)) return console.log('neural bench: ../shared/data/std-gold-align missing, skipped');
-  const epochs = Number(arg(args, 'epochs', '20'));
+  const epochs = args.includes('--epochs') ? Number(arg(args, 'epochs', '')) : undefined;
   const dim = Number(arg(args, 'dim', '128'));
   const loop = arg(args, 'loop', '50,100,200').split(',').filter(Boolean).map(Number);
   const speedPairs = Number(arg(args, 'speed', '0'));
-  if (speedPairs > 0) await speed(speedPairs, epochs, dim);
+  if (speedPairs > 0) await speed(speedPairs, epochs ?? DEFAULT_CONFIG.epochs, dim);
   const seeds = arg(args, 'seeds', '1').split(',').filter(Boolean).map(Number);
   const sizes = arg(args, 'pairs', '').split(',').filter(Boolean).map(Number);
   await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), sizes, epochs, dim, Number(arg(args, 'self-train', '0')), seeds);
@@ -168,12 +172,13 @@ export default async function bench(args: string[]): Promise<void> {
     const { src, tgt, gold } = load(name);
     const stat = await alignCorpus(src, tgt, { method: 'agree' });
     let t0 = Date.now();
-    const base = await runNeuralMethod('bilstm-ctl', { src, tgt }, { epochs, dim });
-    console.log(`${name} (${src.length} pairs): AER agree ${aer(stat.links, gold)} · bilstm-ctl ${aer(base.links, gold)} (${epochs} epochs, dim ${dim}, ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    const e = epochs ?? defaultEpochs(src.length);
+    const base = await runNeuralMethod('bilstm-ctl', { src, tgt }, { epochs: e, dim });
+    console.log(`${name} (${src.length} pairs): AER agree ${aer(stat.links, gold)} · bilstm-ctl ${aer(base.links, gold)} (${e} epochs, dim ${dim}, ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
     for (const n of loop.filter((x) => x < src.length)) {
       const links = gold.slice(0, n).map((g) => [...g.sure, ...g.possible].map(([s, t]) => ({ s, t })));
       t0 = Date.now();
-      const sup = await runNeuralMethod('bilstm-ctl', { src, tgt, gold: links }, { epochs, dim });
+      const sup = await runNeuralMethod('bilstm-ctl', { src, tgt, gold: links }, { epochs: e, dim });
       const held = heldOutPairs(links, HELD_OUT_SHARE).filter(Boolean).length;
       const how = held ? ` (${n - held} trained on, ${held} teach the link decision)` : '';
       console.log(`  loop ${n} gold pairs${how}: AER on the other ${src.length - n}: unsupervised ${aer(base.links, gold, n)} · supervised ${aer(sup.links, gold, n)} · agree ${aer(stat.links, gold, n)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);

@@ -54,6 +54,10 @@ describe('models page', () => {
     await page.getByRole('button', { name: 'Train…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Train a model' });
     await expect(dialog.getByLabel('Base').inputValue()).resolves.toBe('0.5');
+    // 265 pairs: the default for the size, 20,000 pair-passes (shared/epochs.ts)
+    await expect(dialog.getByLabel('Epochs', { exact: true }).inputValue()).resolves.toBe('75');
+    await dialog.getByText('75 proposed for 265 pairs (fewer pairs, more epochs)').waitFor();
+    await h.screenshot('20-models-train-defaults');
     await dialog.getByLabel('Epochs', { exact: true }).fill('0');
     await dialog.getByTestId('field-error').filter({ hasText: 'at least 1' }).waitFor();
     expect(await dialog.getByRole('button', { name: 'Start training' }).isDisabled()).toBe(true);

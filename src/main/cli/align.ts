@@ -77,7 +77,7 @@ export function register(program: Command): void {
     .option('--model <dir>', 'align with a saved model instead of training')
     .option('--dict <file>', 'bilingual dictionary used as a prior')
     .option('--lowercase', 'lowercase both sides before aligning')
-    .option('--epochs <n>', 'training epochs (neural methods)')
+    .option('--epochs <n>', 'training epochs (neural methods; default 20, more for fewer than 1,000 pairs: 20,000 / pairs, at most 80)')
     .option('--gold <file>', 'gold links (Pharaoh) of the first pairs, as supervision (neural methods)')
     .option('--held-out <share>', `share of the --gold pairs (from ${MIN_GOLD_PAIRS_TO_HOLD_OUT} of them) held out of training to learn the link decision (neural methods)`, String(HELD_OUT_SHARE))
     .option('--weights <b,a,w>', 'objective weights base,AWP,WTR (neural methods; default 0.5,0.25,0.25 with --gold)')

@@ -16,6 +16,7 @@ import type { ModelDims } from './model.ts';
 import { batchFeeds, bucketOf, buildVocab, type NeuralVocab, type PairLinks, sideSize } from './vocab.ts';
 import { grownParams, grownVocab } from './vocab-growth.ts';
 import { dropWords, wordCounts } from './word-dropout.ts';
+import { defaultEpochs } from '../../../shared/epochs.ts';
 
 export interface NeuralConfig extends NetworkOptions {
   dim: number;
@@ -42,6 +43,8 @@ export interface NeuralConfig extends NetworkOptions {
 // time); dropout 0.3 on embeddings and encoder states (AER 0.566 vs 0.540); more epochs
 // (P@1 of type-vector CSLS 0.498 at 20, 0.502 at 30: flat).
 // 5k en-de news pairs (23 tokens a sentence) × 20 epochs: see `npm run bench -- neural --speed 5000`.
+// Without `epochs` in its config, trainNeural trains defaultEpochs(pairs) (shared/epochs.ts:
+// 20 from 1,000 pairs on, up to 80 below); DEFAULT_CONFIG's 20 is for callers spelling it out.
 export const DEFAULT_CONFIG: NeuralConfig = {
   dim: 128, epochs: 20, batchSize: 32, lr: 5e-3, merges: 2000, maxSubwords: 6, maxLength: 64, goldRepeat: 4, wordDropout: 1,
   temperature: 0.5, negatives: 'inter+intra', pooling: 'mean', ctlWeight: 1, wordTemperature: 0.1,
@@ -137,7 +140,7 @@ class BucketTrainers {
  * it lacks (vocab-growth.ts); the optimiser starts afresh).
  */
 export async function trainNeural(data: TrainData, config: Partial<NeuralConfig> = {}, hooks: TrainHooks = {}, start?: NeuralModel): Promise<NeuralModel> {
-  const c = { ...DEFAULT_CONFIG, ...config, ...(start ? { dim: start.dims.dim, maxSubwords: start.vocab.maxSubwords } : {}) };
+  const c = { ...DEFAULT_CONFIG, epochs: defaultEpochs(data.src.length), ...config, ...(start ? { dim: start.dims.dim, maxSubwords: start.vocab.maxSubwords } : {}) };
   const vocab = start ? grownVocab(start.vocab, data.src, data.tgt) : buildVocab(data.src, data.tgt, c.merges, c.maxSubwords);
   const dims = modelDims(vocab, c.dim);
   const rng = new Rng(c.seed + 1);

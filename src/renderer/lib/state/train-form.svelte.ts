@@ -1,9 +1,11 @@
 // The "Train…" form's state: every TrainOptions field as the form edits it (numbers are
-// null while their input is empty), prefilled with the neural aligner's defaults — or, to
+// null while their input is empty), prefilled with the neural aligner's defaults (the
+// epochs for the project's size, shared/epochs.ts) — or, to
 // continue a run from one of its checkpoints, with that run's settings — and its
 // validation. Limits come from the contract's schema (one source of truth); its issues
 // are turned into one short message per field, shown beside that field.
 import type { z } from 'zod';
+import { defaultEpochs } from '../../../shared/epochs.ts';
 import { type RunInfo, trainMethods, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
 
 export type TrainMethod = (typeof trainMethods)[number];
@@ -45,9 +47,14 @@ export class TrainFormState {
   readonly checked: { options: TrainOptions; errors: null } | { options: null; errors: FieldErrors } = $derived.by(() => this.check());
   readonly errors: FieldErrors = $derived(this.checked.errors ?? {});
 
+  /** A form for a project of `pairs` sentence pairs: its epochs are the default for that size. */
+  constructor(pairs?: number) {
+    if (pairs !== undefined) this.values.epochs = defaultEpochs(pairs);
+  }
+
   /** A form for a new run continuing `run` from its checkpoint at `epoch`, prefilled with the run's settings. */
-  static continuing(run: RunInfo, epoch: number): TrainFormState {
-    const f = new TrainFormState();
+  static continuing(run: RunInfo, epoch: number, pairs?: number): TrainFormState {
+    const f = new TrainFormState(pairs);
     const c = run.config;
     f.startFrom = { runId: run.id, epoch };
     f.method = c.method;
