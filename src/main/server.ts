@@ -4,10 +4,11 @@
 // this server are refused, so other web pages cannot drive it. Static files are the built
 // renderer, sent with the same strict Content-Security-Policy as the desktop window.
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, normalize, sep } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { WebSocketServer } from 'ws';
 import type { AppContext } from './api/context.ts';
@@ -27,6 +28,26 @@ const MIME: Record<string, string> = {
   '.woff2': 'font/woff2', '.woff': 'font/woff', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon',
 };
 const MAX_JSON = 1 << 20;
+/** Largest file the browser can upload for import (2 GiB: a 200k-pair TMX is ~60 MB). */
+export const MAX_UPLOAD = 2 ** 31;
+
+/** A request's URL, or null when the request line does not parse (`GET http://[`). */
+function requestUrl(req: IncomingMessage): URL | null {
+  try {
+    return new URL(req.url ?? '/', 'http://x');
+  } catch {
+    return null;
+  }
+}
+
+/** decodeURIComponent that answers null for a bad escape (`/%c0`) instead of throwing. */
+function decodePath(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -50,10 +71,11 @@ const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
-function serveStatic(req: IncomingMessage, res: ServerResponse, root: string): void {
-  const url = new URL(req.url ?? '/', 'http://x');
+function serveStatic(url: URL, res: ServerResponse, root: string): void {
   if (url.pathname === '/favicon.ico') return void res.writeHead(204, PAGE_HEADERS).end();
-  const rel = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
+  const decoded = decodePath(url.pathname);
+  if (decoded === null || decoded.includes('\0')) return void res.writeHead(400, PAGE_HEADERS).end('bad path');
+  const rel = normalize(decoded).replace(/^([/\\])+/, '');
   let file = join(root, rel || 'index.html');
   if (!file.startsWith(root + sep) && file !== root) return void res.writeHead(403, PAGE_HEADERS).end();
   if (!existsSync(file) || statSync(file).isDirectory()) file = join(root, 'index.html');
@@ -62,40 +84,90 @@ function serveStatic(req: IncomingMessage, res: ServerResponse, root: string): v
   createReadStream(file).pipe(res);
 }
 
-async function receiveUpload(req: IncomingMessage, res: ServerResponse, uploadDir: string): Promise<void> {
-  const name = basename(new URL(req.url ?? '/', 'http://x').searchParams.get('name') ?? 'upload.txt');
+async function receiveUpload(url: URL, req: IncomingMessage, res: ServerResponse, uploadDir: string): Promise<void> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_UPLOAD) return send(res, 413, { error: `upload larger than ${MAX_UPLOAD} bytes`, kind: 'input' });
+  const name = basename(url.searchParams.get('name') ?? 'upload.txt');
   const target = join(uploadDir, `${Date.now()}-${name.replace(/[^\w.\-]+/g, '_')}`);
-  await pipeline(req, createWriteStream(target));
+  let size = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      done(size > MAX_UPLOAD ? new Error(`upload larger than ${MAX_UPLOAD} bytes`) : null, chunk);
+    },
+  });
+  try {
+    await pipeline(req, limit, createWriteStream(target));
+  } catch (e) {
+    rmSync(target, { force: true });
+    throw e;
+  }
   send(res, 200, { path: target });
+}
+
+/** Upload folders of earlier runs that ended without closing (killed): removed after a day. */
+function removeStaleUploads(): void {
+  const dayAgo = Date.now() - 86_400_000;
+  for (const d of readdirSync(tmpdir())) {
+    if (!d.startsWith('mekong-upload-')) continue;
+    const path = join(tmpdir(), d);
+    try {
+      if (statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // another process removed it first
+    }
+  }
 }
 
 export async function startServer(ctx: AppContext, options: { port?: number } = {}): Promise<ServerHandle> {
   const token = randomBytes(24).toString('base64url');
   const root = rendererDir();
+  removeStaleUploads();
   const uploadDir = mkdtempSync(join(tmpdir(), 'mekong-upload-'));
   let origin = '';
   const authorised = (req: IncomingMessage, given: string | null) =>
     given === token && (req.headers.origin === undefined || req.headers.origin === origin);
 
+  // Every request is answered inside one try: a malformed request line, URL or escape is a
+  // 400 for that request, never an exception that ends the process (and the training with it).
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
+    try {
+      handle(req, res);
+    } catch (e) {
+      if (!res.headersSent) send(res, 400, { error: (e as Error).message, kind: 'input' });
+      else res.destroy();
+    }
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = requestUrl(req);
+    if (url === null) return send(res, 400, { error: 'malformed request URL', kind: 'input' });
     const isApi = url.pathname.startsWith('/api/') || url.pathname === '/upload';
-    if (!isApi) return req.method === 'GET' ? serveStatic(req, res, root) : void res.writeHead(405).end();
+    if (!isApi) return req.method === 'GET' ? serveStatic(url, res, root) : void res.writeHead(405).end();
     if (req.method !== 'POST') return void res.writeHead(405).end();
-    if (!authorised(req, req.headers['x-mekong-token'] as string | undefined ?? null)) return send(res, 401, { error: 'missing or wrong token', kind: 'input' });
+    if (!authorised(req, (req.headers['x-mekong-token'] as string | undefined) ?? null)) return send(res, 401, { error: 'missing or wrong token', kind: 'input' });
+    const channel = decodePath(url.pathname.slice(5));
+    if (channel === null) return send(res, 400, { error: 'malformed channel name', kind: 'input' });
     const work = url.pathname === '/upload'
-      ? receiveUpload(req, res, uploadDir)
+      ? receiveUpload(url, req, res, uploadDir)
       : readJson(req).then(async (input) => {
-        const r = await dispatch(ctx, decodeURIComponent(url.pathname.slice(5)), input);
+        const r = await dispatch(ctx, channel, input);
         send(res, r.ok ? 200 : r.error.kind === 'input' ? 400 : 500, r.ok ? r.value : r.error);
       });
-    work.catch((err: Error) => send(res, 400, { error: err.message, kind: 'input' }));
-  });
+    work.catch((err: Error) => {
+      if (!res.headersSent) send(res, 400, { error: err.message, kind: 'input' });
+      else res.destroy();
+    });
+  }
 
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname !== '/events' || !authorised(req, url.searchParams.get('token'))) return void socket.destroy();
+    const url = requestUrl(req);
+    if (url === null || url.pathname !== '/events' || !authorised(req, url.searchParams.get('token'))) return void socket.destroy();
     wss.handleUpgrade(req, socket, head, (ws) => {
       const off = ctx.jobs.onEvent((e) => ws.send(JSON.stringify(e)));
       ws.on('close', off);
@@ -113,7 +185,10 @@ export async function startServer(ctx: AppContext, options: { port?: number } = 
       for (const c of wss.clients) c.terminate();
       wss.close();
       server.closeAllConnections();
-      server.close(() => resolve());
+      server.close(() => {
+        rmSync(uploadDir, { recursive: true, force: true });
+        resolve();
+      });
     }),
   };
 }
