@@ -81,21 +81,29 @@ async function* batches(records: AsyncIterable<PairRecord>): AsyncGenerator<Pair
   if (batch.length) yield batch;
 }
 
-/** Texts and token offsets of a batch (normalised and tokenized in the pool's workers); tokens a record brings are kept. */
+/** Texts and token offsets of a batch (normalised and tokenized in the pool's workers); a
+ * side that brings its own tokens is kept as given, the other side is segmented. */
 async function prepare(records: PairRecord[], mode: ImportOptions['tokenization'], meta: { srcLang: string; tgtLang: string },
   pool: SegmentPool): Promise<Prepared> {
-  const need = records.flatMap((r, i) => (r.srcTokens ? [] : [i]));
-  const done = await pool.prepareBatch(need.flatMap((i) => [
-    { text: records[i].src, lang: meta.srcLang },
-    { text: records[i].tgt, lang: meta.tgtLang },
-  ]), mode);
-  const slot = new Map(need.map((i, k) => [i, k]));
+  const need: { i: number; side: 'src' | 'tgt' }[] = [];
+  records.forEach((r, i) => {
+    if (!r.srcTokens) need.push({ i, side: 'src' });
+    if (!r.tgtTokens) need.push({ i, side: 'tgt' });
+  });
+  const done = await pool.prepareBatch(need.map(({ i, side }) => ({
+    text: records[i][side],
+    lang: side === 'src' ? meta.srcLang : meta.tgtLang,
+  })), mode);
+  const slot = new Map(need.map(({ i, side }, k) => [`${i}${side}`, k]));
+  const sideOf = (r: PairRecord, i: number, side: 'src' | 'tgt') => {
+    const k = slot.get(`${i}${side}`);
+    const given = side === 'src' ? r.srcTokens : r.tgtTokens;
+    return k === undefined ? { text: r[side], offsets: encodeOffsets(given!) } : done[k];
+  };
   const pairs = records.map((r, i): NewPair => {
-    const k = slot.get(i);
-    const side = k === undefined
-      ? { src: r.src, tgt: r.tgt, srcOffsets: encodeOffsets(r.srcTokens!), tgtOffsets: encodeOffsets(r.tgtTokens!) }
-      : { src: done[2 * k].text, tgt: done[2 * k + 1].text, srcOffsets: done[2 * k].offsets, tgtOffsets: done[2 * k + 1].offsets };
-    return { ...side, status: r.status, split: r.split, note: r.note };
+    const src = sideOf(r, i, 'src');
+    const tgt = sideOf(r, i, 'tgt');
+    return { src: src.text, tgt: tgt.text, srcOffsets: src.offsets, tgtOffsets: tgt.offsets, status: r.status, split: r.split, note: r.note };
   });
   return { records, pairs };
 }

@@ -7,9 +7,11 @@
 //    "status":"done","split":"train","note":"checked \"twice\""}
 //
 // - src/tgt: `text` is the sentence; `tokens` (optional) are [start, end] UTF-16 offsets
-//   into `text` (end exclusive); the token text is `text.slice(start, end)`, or a third
-//   element [start, end, "text"] when it differs (e.g. a normalised form). Readers also
-//   accept a bare string as shorthand for {"text": …}.
+//   into `text` (end exclusive), non-empty, in order, not overlapping, not all whitespace;
+//   the token text is `text.slice(start, end)`. A third element [start, end, "text"] is
+//   accepted when it equals that slice (the store keeps tokens as spans, so a differing
+//   normalised form is refused with its line). Readers also accept a bare string as
+//   shorthand for {"text": …}.
 // - alignments (optional): origin gold|model|import, source = annotator, model run or file,
 //   links = [s, t, "sure"|"possible", score|null] with 0-based token indices.
 // - status new|in-review|done|flagged, split train|dev|test, note: optional.

@@ -59,17 +59,27 @@ export function parseJsonLine(text: string, file: string, line: number): PairRec
   return rec;
 }
 
+/**
+ * Tokens of one side, checked the way the store and every view need them: non-empty spans
+ * inside the text, in order and not overlapping, each holding a non-space character. The
+ * store keeps a token as a span of its sentence, so a third element (the token's text) must
+ * equal that span; a normalised form that differs is refused, not silently dropped.
+ */
 function tokensFromJson(side: SideJsonValue, name: string, file: string, line: number): Token[] {
   const text = side.text;
+  let prevEnd = 0;
   return (side.tokens ?? []).map(([start, end, given], k) => {
-    if (start > end || end > text.length) {
-      throw new InputError(
-        file,
-        line,
-        `field ${name}.tokens.${k}: offsets [${start},${end}] out of range (text has ${text.length} characters)`,
-      );
+    const fail = (why: string) => new InputError(file, line, `field ${name}.tokens.${k}: ${why}`);
+    if (end > text.length) throw fail(`offsets [${start},${end}] out of range (text has ${text.length} characters)`);
+    if (start >= end) throw fail(`empty or reversed span [${start},${end}]`);
+    if (start < prevEnd) throw fail(`span [${start},${end}] overlaps or precedes the previous token (ends at ${prevEnd})`);
+    const span = text.slice(start, end);
+    if (span.trim() === '') throw fail(`span [${start},${end}] holds only whitespace`);
+    if (given !== undefined && given !== span) {
+      throw fail(`token text ${JSON.stringify(given)} differs from the text at [${start},${end}] (${JSON.stringify(span)}); tokens must be spans of the sentence`);
     }
-    return { text: given ?? text.slice(start, end), start, end };
+    prevEnd = end;
+    return { text: span, start, end };
   });
 }
 
@@ -80,11 +90,7 @@ function alignmentFromJson(a: AlignmentJsonValue): AlignmentRecord {
 
 function sideToJson(text: string, tokens: Token[] | undefined): SideJsonValue {
   if (!tokens) return { text };
-  const json: TokenJsonValue[] = tokens.map((tok) =>
-    text.slice(tok.start, tok.end) === tok.text
-      ? [tok.start, tok.end]
-      : [tok.start, tok.end, tok.text],
-  );
+  const json: TokenJsonValue[] = tokens.map((tok) => [tok.start, tok.end]);
   return { text, tokens: json };
 }
 

@@ -67,6 +67,28 @@ describe('import', () => {
     store.close();
   });
 
+  test('a zero-width JSONL token fails the import with its line, and the project stays usable', async () => {
+    const store = fresh('en', 'th');
+    const bad = write('zero.jsonl', '{"src":"ok","tgt":"ok"}\n{"src":{"text":"abc","tokens":[[0,0]]},"tgt":{"text":"x","tokens":[[0,1]]}}\n');
+    await expect(runImport(store, { file: bad, format: 'jsonl', tokenization: 'segment' }))
+      .rejects.toThrow(`${bad}:2: field src.tokens.0: empty or reversed span [0,0]`);
+    expect(store.info().pairs).toBe(0);
+    await runExport(store, { file: join(dir, 'after-zero.jsonl'), format: 'jsonl' });
+    store.close();
+  });
+
+  test('tokens on one side only: that side is kept, the other is segmented', async () => {
+    const store = fresh('en', 'th');
+    const f = write('one-side.jsonl', '{"src":{"text":"good day","tokens":[[0,4],[5,8]]},"tgt":"สวัสดีครับ"}\n{"src":"hello there","tgt":{"text":"ดี ครับ","tokens":[[0,2],[3,7]]}}\n');
+    await runImport(store, { file: f, format: 'jsonl', tokenization: 'segment' });
+    const [a, b] = store.listPairs({}, 0, 2).pairs;
+    expect(a.srcTokens.map((t) => t.text)).toEqual(['good', 'day']);
+    expect(a.tgtTokens.map((t) => t.text)).toEqual(['สวัสดี', 'ครับ']);
+    expect(b.srcTokens.map((t) => t.text)).toEqual(['hello', 'there']);
+    expect(b.tgtTokens.map((t) => t.text)).toEqual(['ดี', 'ครับ']);
+    store.close();
+  });
+
   test('cancel mid-import leaves the project as it was', async () => {
     const store = fresh();
     const controller = new AbortController();
