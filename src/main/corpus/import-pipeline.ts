@@ -146,7 +146,7 @@ class BatchWriter {
     if (!insert) {
       const db = this.store.db;
       const id = a.origin === 'gold'
-        ? goldAlignmentOf(db, a.source)
+        ? goldAlignmentOf(db, a.source, this.importId)
         : createAlignment(db, { origin: a.origin, name: a.source, importId: this.importId });
       insert = linkInserter(db, id);
       this.inserters.set(key, insert);

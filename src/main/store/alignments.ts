@@ -20,10 +20,13 @@ export function createAlignment(db: Db, a: NewAlignment): number {
   return Number(r.lastInsertRowid);
 }
 
-/** The gold alignment of an annotator, created on first use. */
-export function goldAlignmentOf(db: Db, annotator: string): number {
+/**
+ * The gold alignment of an annotator, created on first use. An import that creates it passes
+ * its id, so that a failed import takes the new alignment with it (all or nothing).
+ */
+export function goldAlignmentOf(db: Db, annotator: string, importId: number | null = null): number {
   const row = db.prepare(`SELECT id FROM alignments WHERE origin = 'gold' AND annotator = ?`).get(annotator) as { id: number } | undefined;
-  return row?.id ?? createAlignment(db, { origin: 'gold', name: `gold (${annotator})`, annotator });
+  return row?.id ?? createAlignment(db, { origin: 'gold', name: `gold (${annotator})`, annotator, importId });
 }
 
 export function listAlignments(db: Db): AlignmentInfo[] {

@@ -89,6 +89,18 @@ describe('import', () => {
     store.close();
   });
 
+  test('a failed import takes the gold alignment of a new annotator it created with it', async () => {
+    const store = fresh('en', 'th');
+    const good = Array.from({ length: 3000 }, (_, i) => `{"src":{"text":"a${i}","tokens":[[0,${String(i).length + 1}]]},"tgt":{"text":"b","tokens":[[0,1]]},"alignments":[{"origin":"gold","source":"newcomer","links":[[0,0,"sure",null]]}]}`);
+    const f = write('gold-then-bad.jsonl', [...good, '{"src":"a"}'].join('\n') + '\n');
+    await expect(runImport(store, { file: f, format: 'jsonl', tokenization: 'segment' })).rejects.toThrow(`${f}:3001: field tgt: missing`);
+    expect(store.info().alignments).toEqual([]);
+    expect(store.info().pairs).toBe(0);
+    await runImport(store, { file: write('gold-ok.jsonl', good.slice(0, 2).join('\n')), format: 'jsonl', tokenization: 'segment' });
+    expect(store.info().alignments).toEqual([expect.objectContaining({ origin: 'gold', annotator: 'newcomer', links: 2 })]);
+    store.close();
+  });
+
   test('cancel mid-import leaves the project as it was', async () => {
     const store = fresh();
     const controller = new AbortController();
