@@ -21,6 +21,8 @@ export const pairFilterSchema = z.object({
 }).strict();
 
 export const importFormats = ['tsv', 'csv', 'moses', 'fastalign', 'tmx', 'jsonl'] as const;
+/** How a links export (Pharaoh, TALP) may hold several alignments without mixing them. */
+export const linksFromChoices = ['merged-gold', 'each'] as const;
 export const exportFormats = ['jsonl', 'pharaoh', 'talp', 'tmx', 'tsv', 'fastalign'] as const;
 
 export const importOptionsSchema = z.object({
@@ -43,6 +45,8 @@ export const exportOptionsSchema = z.object({
   status: z.array(status).max(4).optional(),
   split: z.array(split).max(3).optional(),
   alignmentIds: z.array(id).max(100).optional(),
+  /** Pharaoh/TALP hold one alignment a file: this one (by id), the union of the gold, or one file each. */
+  linksFrom: z.union([id, z.enum(linksFromChoices)]).optional(),
   oneBased: z.boolean().optional(),
 }).strict();
 

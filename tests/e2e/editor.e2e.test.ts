@@ -3,6 +3,7 @@
 // undo/redo from the log, split and merge, accepting and rejecting suggestions, the matrix
 // view, Enter to the next pair, the review queue's order, the lexicon's bulk fix with one
 // undo, and the agreement report. Every check reads what the store committed.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -236,6 +237,36 @@ describe('alignment editor', () => {
     await page.getByRole('button', { name: 'Compare' }).click();
     await page.getByTestId('agreement-aer').waitFor();
     expect(await page.getByTestId('agreement-overall').textContent()).toMatch(/Precision\s*\d/);
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('exports Pharaoh holding one alignment (the gold by default), or one file per alignment', async () => {
+    const store = h.ctx.store!;
+    const goldId = store.info().alignments.find((a) => a.origin === 'gold' && a.annotator === 'souk')!.id;
+    const goldPairs = (store.db.prepare('SELECT count(DISTINCT pair_id) AS n FROM links WHERE alignment_id = ?').get(goldId) as { n: number }).n;
+    await page.getByRole('tab', { name: 'Pairs' }).click();
+    await page.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export the corpus' });
+    await dialog.getByLabel('Format').selectOption('pharaoh');
+    expect(await dialog.getByLabel('Links from').inputValue()).toBe(String(goldId));
+    const out = join(h.dir, 'gold.pharaoh');
+    await dialog.getByLabel('Output file').fill(out);
+    await h.screenshot('16-export-pharaoh');
+    await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+    await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor();
+    const lines = readFileSync(out, 'utf8').split('\n').slice(0, -1);
+    expect(lines).toHaveLength(store.info().pairs);
+    expect(lines.filter((l) => l !== '')).toHaveLength(goldPairs);
+
+    await dialog.getByLabel('Links from').selectOption('each');
+    await dialog.getByLabel('Output file').fill(join(h.dir, 'all.pharaoh'));
+    await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+    await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    const files = readdirSync(h.dir).filter((f) => /^all\..+\.pharaoh$/.test(f));
+    expect(files).toEqual(expect.arrayContaining(['all.gold-souk.pharaoh']));
+    expect(files).toHaveLength(store.info().alignments.length);
+    expect(readFileSync(join(h.dir, 'all.gold-souk.pharaoh'), 'utf8')).toBe(readFileSync(out, 'utf8'));
     expect(h.pageErrors).toEqual([]);
   });
 });

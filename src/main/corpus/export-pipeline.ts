@@ -1,13 +1,18 @@
 // An export from start to end: the store's pairs (filtered by status, split and chosen
 // alignments) become PairRecords streamed into a format writer. Writers produce the file
 // atomically (output.ts), so a failed or cancelled export never leaves a truncated file.
+// A links file (Pharaoh, TALP) cannot say whose links a line holds, so it holds exactly one
+// alignment: the one chosen, the union of the annotators' gold, or one file per alignment.
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { ExportOptions } from '../../shared/api.ts';
 import type { Link } from '../../shared/domain.ts';
-import { CancelledError } from '../errors.ts';
+import { CancelledError, UserError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import type { Db } from '../store/database.ts';
 import { countPairs, iteratePairRows, tokensOf } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
+import { unionLinks } from './links.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
 import { writeRecords } from './records.ts';
 
@@ -16,25 +21,24 @@ export interface ExportRun {
   signal?: AbortSignal;
 }
 
-interface AlignmentMeta { id: number; origin: AlignmentRecord['origin']; source: string }
+interface AlignmentMeta { id: number; origin: AlignmentRecord['origin']; source: string; name: string }
 
 const ORIGIN_ORDER = { gold: 0, model: 1, import: 2 } as const;
 
 /** Chosen alignments in a stable order (origin, then name), independent of their ids. */
 function alignmentsToExport(db: Db, ids: number[] | undefined): AlignmentMeta[] {
-  const rows = db.prepare(`SELECT id, origin, coalesce(annotator, name) AS source FROM alignments`).all() as AlignmentMeta[];
+  const rows = db.prepare(`SELECT id, origin, coalesce(annotator, name) AS source, name FROM alignments`).all() as AlignmentMeta[];
   return rows
     .filter((r) => !ids || ids.includes(r.id))
     .sort((a, b) => ORIGIN_ORDER[a.origin] - ORIGIN_ORDER[b.origin] || (a.source < b.source ? -1 : a.source > b.source ? 1 : a.id - b.id));
 }
 
-/** The store's pairs as records, each with the chosen alignments' links (empty ones omitted). */
-export async function* storeRecords(store: ProjectStore, options: Omit<ExportOptions, 'file' | 'format'>,
+/** The store's pairs as records, each with the given alignments' links (empty ones omitted). */
+async function* recordsOf(store: ProjectStore, options: Omit<ExportOptions, 'file' | 'format'>, chosen: AlignmentMeta[],
   run: ExportRun = {}): AsyncGenerator<PairRecord> {
   const db = store.db;
   const filter = { status: options.status, split: options.split };
   const total = countPairs(db, filter);
-  const chosen = alignmentsToExport(db, options.alignmentIds);
   const linkStmt = db.prepare(`SELECT s, t, kind, score FROM links WHERE alignment_id = ? AND pair_id = ? ORDER BY s, t`);
   let done = 0;
   for (const rows of iteratePairRows(db, filter)) {
@@ -54,17 +58,98 @@ export async function* storeRecords(store: ProjectStore, options: Omit<ExportOpt
   }
 }
 
+/** The store's pairs as records with the alignments `options.alignmentIds` chooses (all by default). */
+export function storeRecords(store: ProjectStore, options: Omit<ExportOptions, 'file' | 'format'>,
+  run: ExportRun = {}): AsyncGenerator<PairRecord> {
+  return recordsOf(store, options, alignmentsToExport(store.db, options.alignmentIds), run);
+}
+
+/** One file of a links export: where it goes, which alignments it reads, whether their gold is merged. */
+interface LinksFile { file: string; alignments: AlignmentMeta[]; merge: boolean; label: string }
+
+const LINK_FORMATS: ReadonlySet<string> = new Set(['pharaoh', 'talp']);
+
+const alignmentLabel = (a: AlignmentMeta) => `#${a.id} ${a.name} (${a.origin})`;
+
+/** `out.pharaoh` + "gold anna" → `out.gold-anna.pharaoh`. */
+function fileFor(file: string, label: string): string {
+  const ext = extname(file);
+  const slug = label.normalize('NFKD').replace(/[^\w]+/g, '-').replace(/^-|-$/g, '').toLowerCase() || 'alignment';
+  return join(dirname(file), `${basename(file, ext)}.${slug}${ext}`);
+}
+
+/** What a Pharaoh or TALP export writes: see the header. Refuses a choice that would mix alignments. */
+function linksFiles(store: ProjectStore, options: ExportOptions): LinksFile[] {
+  const all = alignmentsToExport(store.db, options.alignmentIds);
+  const from = options.linksFrom;
+  if (from === 'merged-gold') {
+    const gold = all.filter((a) => a.origin === 'gold');
+    if (gold.length === 0) throw new UserError('no gold alignment to merge: the project has no annotator\'s links yet');
+    return [{ file: options.file, alignments: gold, merge: true, label: `merged gold of ${gold.map((a) => a.source).join(', ')}` }];
+  }
+  if (from === 'each') {
+    const used = new Set<string>();
+    return all.map((a) => {
+      let file = fileFor(options.file, `${a.origin} ${a.source}`);
+      if (used.has(file)) file = fileFor(options.file, `${a.origin} ${a.source} ${a.id}`);
+      used.add(file);
+      return { file, alignments: [a], merge: false, label: alignmentLabel(a) };
+    });
+  }
+  if (typeof from === 'number') {
+    const one = alignmentsToExport(store.db, [from]);
+    if (one.length === 0) throw new UserError(`no alignment #${from} in this project`);
+    return [{ file: options.file, alignments: one, merge: false, label: alignmentLabel(one[0]) }];
+  }
+  if (all.length > 1) {
+    throw new UserError(`${options.format} holds one alignment per file and ${all.length} are chosen (${all.map(alignmentLabel).join(', ')}): ` +
+      `pick one, the merged gold, or one file per alignment`);
+  }
+  return [{ file: options.file, alignments: all, merge: false, label: all[0] ? alignmentLabel(all[0]) : 'no alignment' }];
+}
+
+/** Refuses to write over the open project (or its WAL): the export would replace the project. */
+function refuseProjectFile(store: ProjectStore, file: string): void {
+  const project = resolve(store.path);
+  const target = resolve(file);
+  const same = [project, `${project}-wal`, `${project}-shm`, `${project}-journal`].includes(target) ||
+    (existsSync(target) && existsSync(project) && statSync(target).ino === statSync(project).ino && statSync(target).dev === statSync(project).dev);
+  if (same) throw new UserError(`${file} is the project itself; choose another file to export to`);
+}
+
 /** Runs one export; returns a one-line summary. */
 export async function runExport(store: ProjectStore, options: ExportOptions, run: ExportRun = {}): Promise<string> {
   const { srcLang, tgtLang } = store.meta();
-  let count = 0;
-  const counted = async function* (records: AsyncIterable<PairRecord>) {
-    for await (const r of records) {
-      count++;
-      yield r;
-    }
+  const write = async (file: string, records: AsyncIterable<PairRecord>): Promise<number> => {
+    refuseProjectFile(store, file);
+    let count = 0;
+    const counted = async function* () {
+      for await (const r of records) {
+        count++;
+        yield r;
+      }
+    };
+    await writeRecords(options.format, counted(), file, { oneBased: options.oneBased, srcLang, tgtLang, signal: run.signal });
+    return count;
   };
-  await writeRecords(options.format, counted(storeRecords(store, options, run)), options.file,
-    { oneBased: options.oneBased, srcLang, tgtLang, signal: run.signal });
-  return `exported ${count} pairs to ${options.file}`;
+  if (!LINK_FORMATS.has(options.format)) {
+    const count = await write(options.file, storeRecords(store, options, run));
+    return `exported ${count} pairs to ${options.file}`;
+  }
+  const files = linksFiles(store, options);
+  let count = 0;
+  for (const f of files) {
+    const records = recordsOf(store, options, f.alignments, run);
+    count = await write(f.file, f.merge ? merged(records, f.label) : records);
+  }
+  if (files.length === 1) return `exported ${count} pairs to ${files[0].file} (links of ${files[0].label})`;
+  return `exported ${count} pairs to ${files.length} files, one per alignment: ${files.map((f) => `${f.file} (${f.label})`).join('; ')}`;
+}
+
+/** Records whose gold alignments are replaced by their union, one alignment named `label`. */
+async function* merged(records: AsyncIterable<PairRecord>, label: string): AsyncGenerator<PairRecord> {
+  for await (const r of records) {
+    const all = r.alignments ?? [];
+    yield { ...r, alignments: all.length ? [{ origin: 'gold', source: label, links: unionLinks(all) }] : [] };
+  }
 }

@@ -59,17 +59,23 @@ export function addLink(links: Link[], seen: Map<number, number>, link: Link): v
   };
 }
 
-/** How a links writer turns several alignments into one: the first, or the union of all. */
-export type AlignmentChoice = 'first' | 'union';
-
-/** The links to write for `rec`: see AlignmentChoice; [] when it has no alignment. */
-export function chooseLinks(rec: PairRecord, choice: AlignmentChoice = 'first'): Link[] {
+/**
+ * The links a links file (Pharaoh, TALP) writes for `rec`: [] without an alignment, the
+ * links of its one alignment otherwise. A links line cannot say whose links it holds, so a
+ * record with several alignments is a caller's error (the export pipeline picks one, merges
+ * the gold, or writes one file per alignment).
+ */
+export function linksToWrite(rec: PairRecord): Link[] {
   const all = rec.alignments ?? [];
-  if (all.length === 0) return [];
-  if (choice === 'first' || all.length === 1) return all[0].links;
+  if (all.length > 1) throw new Error(`a links file holds one alignment per line; record has ${all.length}`);
+  return all[0]?.links ?? [];
+}
+
+/** The union of several alignments' links (see addLink: sure beats possible, higher score wins). */
+export function unionLinks(alignments: readonly { links: readonly Link[] }[]): Link[] {
   const links: Link[] = [];
   const seen = new Map<number, number>();
-  for (const a of all) for (const l of a.links) addLink(links, seen, l);
+  for (const a of alignments) for (const l of a.links) addLink(links, seen, l);
   return links;
 }
 

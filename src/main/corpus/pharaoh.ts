@@ -5,7 +5,7 @@
 import { InputError } from '../errors.ts';
 import type { Link } from '../../shared/domain.ts';
 import { ByteProgress, readLineBatches, type ReadOptions } from './input.ts';
-import { addLink, chooseLinks, type AlignmentChoice, type IndexBase, type LinkGroup } from './links.ts';
+import { addLink, linksToWrite, type IndexBase, type LinkGroup } from './links.ts';
 import { writeRendered, type RecordSource, type WriteOptions, type WriteTarget } from './output.ts';
 
 export interface LinksReadOptions extends Omit<ReadOptions, 'allowEmpty'> {
@@ -48,8 +48,6 @@ export async function* readPharaoh(file: string, opts: LinksReadOptions = {}): A
 export interface LinksWriteOptions extends WriteOptions {
   /** Index base to write (default 0). */
   base?: IndexBase;
-  /** Which alignment(s) of a record to write (default 'first'; see chooseLinks). */
-  choice?: AlignmentChoice;
   /** Append `:score` to links that have one (default false). */
   scores?: boolean;
 }
@@ -77,7 +75,7 @@ export async function writePharaoh(
   await writeRendered(
     records,
     target,
-    (rec) => sortedLinks(chooseLinks(rec, opts.choice)).map(render).join(' ') + '\n',
+    (rec) => sortedLinks(linksToWrite(rec)).map(render).join(' ') + '\n',
     opts,
   );
 }

@@ -7,7 +7,7 @@
 import { InputError } from '../errors.ts';
 import type { Link } from '../../shared/domain.ts';
 import { ByteProgress, readLineBatches } from './input.ts';
-import { addLink, chooseLinks, type LinkGroup } from './links.ts';
+import { addLink, linksToWrite, type LinkGroup } from './links.ts';
 import { writeRendered, type RecordSource, type WriteTarget } from './output.ts';
 import { sortedLinks, type LinksReadOptions, type LinksWriteOptions } from './pharaoh.ts';
 
@@ -74,7 +74,7 @@ export async function writeTalp(
   await writeRendered(
     records,
     target,
-    (rec, i) => sortedLinks(chooseLinks(rec, opts.choice)).map((l) => render(l, i + 1)).join(''),
+    (rec, i) => sortedLinks(linksToWrite(rec)).map((l) => render(l, i + 1)).join(''),
     opts,
   );
 }

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFastAlign } from '../../../src/main/corpus/fastalign.ts';
-import { attachLinks, checkLinks, type LinkedPair } from '../../../src/main/corpus/links.ts';
+import { attachLinks, checkLinks, unionLinks, type LinkedPair } from '../../../src/main/corpus/links.ts';
+import type { Link } from '../../../src/shared/domain.ts';
 import { readPharaoh, writePharaoh } from '../../../src/main/corpus/pharaoh.ts';
 import type { PairRecord } from '../../../src/main/corpus/record.ts';
 import { readTalp, writeTalp } from '../../../src/main/corpus/talp.ts';
@@ -46,21 +47,19 @@ describe('Pharaoh', () => {
     await expectInputError(readPharaoh(s), s, 1, 'bad link "0-0:1.5": score above 1');
   });
 
-  it('writes 0/1-based, ? or p, with or without scores, first alignment or the union', async () => {
-    const rec: PairRecord = {
-      line: 0, src: 'a b', tgt: 'x y',
-      alignments: [
-        { origin: 'gold', source: 'anna', links: [{ s: 1, t: 1, kind: 'possible', score: null }, { s: 0, t: 0, kind: 'sure', score: null }] },
-        { origin: 'model', source: 'm', links: [{ s: 1, t: 1, kind: 'sure', score: 0.25 }, { s: 0, t: 1, kind: 'possible', score: 0.5 }] },
-      ],
-    };
+  it('writes 0/1-based, ? or p, with or without scores; one alignment per record, never a silent pick', async () => {
+    const gold: Link[] = [{ s: 1, t: 1, kind: 'possible', score: null }, { s: 0, t: 0, kind: 'sure', score: null }];
+    const model: Link[] = [{ s: 1, t: 1, kind: 'sure', score: 0.25 }, { s: 0, t: 1, kind: 'possible', score: 0.5 }];
+    const rec = (links: Link[]): PairRecord => ({ line: 0, src: 'a b', tgt: 'x y', alignments: [{ origin: 'gold', source: 'anna', links }] });
     const out = (name: string) => readFileSync(join(dir, name), 'utf8');
-    await writePharaoh([rec, { line: 0, src: 'c', tgt: 'z' }], join(dir, 'w0.align'));
+    await writePharaoh([rec(gold), { line: 0, src: 'c', tgt: 'z' }], join(dir, 'w0.align'));
     expect(out('w0.align')).toBe('0-0 1?1\n\n');
-    await writePharaoh([rec], join(dir, 'w1.align'), { base: 1, possible: 'p', scores: true, choice: 'union' });
+    await writePharaoh([rec(unionLinks([{ links: gold }, { links: model }]))], join(dir, 'w1.align'), { base: 1, possible: 'p', scores: true });
     expect(out('w1.align')).toBe('1-1 1p2:0.5 2-2:0.25\n');
     const back = await collect(readPharaoh(join(dir, 'w1.align'), { base: 1 }));
     expect(back[0].links).toContainEqual({ s: 1, t: 1, kind: 'sure', score: 0.25 });
+    const two: PairRecord = { ...rec(gold), alignments: [{ origin: 'gold', source: 'anna', links: gold }, { origin: 'model', source: 'm', links: model }] };
+    await expect(writePharaoh([two], join(dir, 'w2.align'))).rejects.toThrow(/one alignment per line; record has 2/);
   });
 });
 

@@ -138,6 +138,50 @@ describe('export', () => {
     again.close();
   });
 
+  test('Pharaoh and TALP hold one alignment a file: chosen, merged gold, or one file each; never a per-pair pick', async () => {
+    const store = fresh('en', 'vi');
+    await runImport(store, { file: write('m2.en', 'a b\nc d\n'), tgtFile: write('m2.vi', 'x y\nz w\n'), format: 'moses', tokenization: 'pretokenized' });
+    const [p1, p2] = store.listPairs({}, 0, 2).pairs.map((p) => p.id);
+    const anna = goldAlignmentOf(store.db, 'anna');
+    const ben = goldAlignmentOf(store.db, 'ben');
+    const model = createAlignment(store.db, { origin: 'model', name: 'ibm2 run 1' });
+    store.db.transaction(() => {
+      linkInserter(store.db, anna)(p1, [{ s: 0, t: 0, kind: 'sure', score: null }]);
+      linkInserter(store.db, ben)(p1, [{ s: 1, t: 1, kind: 'possible', score: null }]);
+      linkInserter(store.db, ben)(p2, [{ s: 0, t: 1, kind: 'sure', score: null }]);
+      linkInserter(store.db, model)(p1, [{ s: 0, t: 1, kind: 'sure', score: 0.9 }]);
+      linkInserter(store.db, model)(p2, [{ s: 1, t: 0, kind: 'sure', score: 0.8 }]);
+    })();
+    const out = join(dir, 'mixed.pharaoh');
+    // Before: line 1 held anna's gold and line 2 the model's links, nothing saying which.
+    await expect(runExport(store, { file: out, format: 'pharaoh' })).rejects.toThrow(/pharaoh holds one alignment per file and 3 are chosen/);
+    await expect(runExport(store, { file: out, format: 'talp', alignmentIds: [anna, model] })).rejects.toThrow(/talp holds one alignment per file and 2 are chosen/);
+    expect(await runExport(store, { file: out, format: 'pharaoh', linksFrom: model })).toMatch(/links of #\d+ ibm2 run 1 \(model\)/);
+    expect(readFileSync(out, 'utf8')).toBe('0-1\n1-0\n');
+    await runExport(store, { file: out, format: 'pharaoh', alignmentIds: [ben] });
+    expect(readFileSync(out, 'utf8')).toBe('1?1\n0-1\n');
+    expect(await runExport(store, { file: out, format: 'pharaoh', linksFrom: 'merged-gold' })).toMatch(/merged gold of anna, ben/);
+    expect(readFileSync(out, 'utf8')).toBe('0-0 1?1\n0-1\n');
+    const each = join(dir, 'each.talp');
+    const summary = await runExport(store, { file: each, format: 'talp', linksFrom: 'each' });
+    expect(summary).toMatch(/to 3 files, one per alignment/);
+    expect(readFileSync(join(dir, 'each.gold-anna.talp'), 'utf8')).toBe('1 1 1 S\n');
+    expect(readFileSync(join(dir, 'each.gold-ben.talp'), 'utf8')).toBe('1 2 2 P\n2 1 2 S\n');
+    expect(readFileSync(join(dir, 'each.model-ibm2-run-1.talp'), 'utf8')).toBe('1 1 2 S\n2 2 1 S\n');
+    store.close();
+  });
+
+  test('an export onto the project file itself is refused and the project survives', async () => {
+    const store = fresh('en', 'vi');
+    await runImport(store, { file: write('self.en', 'a b\n'), tgtFile: write('self.vi', 'x y\n'), format: 'moses', tokenization: 'pretokenized' });
+    await expect(runExport(store, { file: store.path, format: 'tsv' })).rejects.toThrow(/is the project itself/);
+    await expect(runExport(store, { file: `${store.path}-wal`, format: 'tsv' })).rejects.toThrow(/is the project itself/);
+    store.close();
+    const again = ProjectStore.open(store.path);
+    expect(again.info().pairs).toBe(1);
+    again.close();
+  });
+
   test('filters by status and writes Pharaoh, 1-based on request', async () => {
     const store = fresh('en', 'vi');
     await runImport(store, { file: write('f.en', 'a b\nc d\n'), tgtFile: write('f.vi', 'x y\nz w\n'), format: 'moses', tokenization: 'pretokenized',

@@ -1,6 +1,8 @@
 // The export dialog's choices and their translation into the contract's export options.
-// Empty filter lists mean "all"; 0/1-based indices apply to the link formats only.
-import type { ExportOptions, exportFormats } from '../../../shared/api.ts';
+// Empty filter lists mean "all"; 0/1-based indices apply to the link formats only. A links
+// file (Pharaoh, TALP) holds one alignment: `linksFrom` names it (an alignment id), the
+// merged gold, or one file per alignment; the alignment checkboxes apply to the other formats.
+import type { AlignmentInfo, ExportOptions, exportFormats, linksFromChoices } from '../../../shared/api.ts';
 import type { PairStatus, Split } from '../../../shared/domain.ts';
 
 export type ExportFormat = (typeof exportFormats)[number];
@@ -12,6 +14,13 @@ export class ExportForm {
   splits = $state<Split[]>([]);
   alignmentIds = $state<number[]>([]);
   oneBased = $state(false);
+  linksFrom = $state<number | (typeof linksFromChoices)[number]>('each');
+
+  /** The first gold alignment (an annotator's reviewed links), else the first alignment, else one file each. */
+  constructor(alignments: readonly AlignmentInfo[] = []) {
+    const preferred = alignments.find((a) => a.origin === 'gold') ?? alignments[0];
+    if (preferred) this.linksFrom = preferred.id;
+  }
 
   readonly linkFormat = $derived(this.format === 'pharaoh' || this.format === 'talp');
   readonly complete = $derived(this.path.trim() !== '');
@@ -20,8 +29,12 @@ export class ExportForm {
     const options: ExportOptions = { format: this.format, file: this.path.trim() };
     if (this.statuses.length) options.status = [...this.statuses];
     if (this.splits.length) options.split = [...this.splits];
-    if (this.alignmentIds.length) options.alignmentIds = [...this.alignmentIds];
-    if (this.linkFormat) options.oneBased = this.oneBased;
+    if (this.linkFormat) {
+      options.linksFrom = this.linksFrom;
+      options.oneBased = this.oneBased;
+    } else if (this.alignmentIds.length) {
+      options.alignmentIds = [...this.alignmentIds];
+    }
     return options;
   }
 }
