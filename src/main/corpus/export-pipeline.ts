@@ -10,6 +10,9 @@ import type { Link } from '../../shared/domain.ts';
 import { CancelledError, UserError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import type { Db } from '../store/database.ts';
+import { rejectedWithAnnotator } from '../store/alignments.ts';
+import { untranslatedOf } from '../store/editor.ts';
+import type { UntranslatedMark } from '../store/edits.ts';
 import { countPairs, iteratePairRows, tokensOf } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { unionLinks } from './links.ts';
@@ -33,7 +36,10 @@ function alignmentsToExport(db: Db, ids: number[] | undefined): AlignmentMeta[] 
     .sort((a, b) => ORIGIN_ORDER[a.origin] - ORIGIN_ORDER[b.origin] || (a.source < b.source ? -1 : a.source > b.source ? 1 : a.id - b.id));
 }
 
-/** The store's pairs as records, each with the given alignments' links (empty ones omitted). */
+const indicesOn = (marks: readonly UntranslatedMark[], side: 'src' | 'tgt') => marks.filter((m) => m.side === side).map((m) => m.index);
+
+/** The store's pairs as records, each with the given alignments' links and "not translated"
+ * marks (alignments with neither omitted) and the pair's rejected links. */
 async function* recordsOf(store: ProjectStore, options: Omit<ExportOptions, 'file' | 'format'>, chosen: AlignmentMeta[],
   run: ExportRun = {}): AsyncGenerator<PairRecord> {
   const db = store.db;
@@ -45,12 +51,18 @@ async function* recordsOf(store: ProjectStore, options: Omit<ExportOptions, 'fil
     if (run.signal?.aborted) throw new CancelledError();
     for (const row of rows) {
       const alignments = chosen
-        .map((a) => ({ origin: a.origin, source: a.source, links: linkStmt.all(a.id, row.id) as Link[] }))
-        .filter((a) => a.links.length > 0);
+        .map((a): AlignmentRecord => {
+          const marks = untranslatedOf(db, a.id, row.id);
+          const rec: AlignmentRecord = { origin: a.origin, source: a.source, links: linkStmt.all(a.id, row.id) as Link[] };
+          if (marks.length) rec.untranslated = { src: indicesOn(marks, 'src'), tgt: indicesOn(marks, 'tgt') };
+          return rec;
+        })
+        .filter((a) => a.links.length > 0 || a.untranslated);
+      const rejected = rejectedWithAnnotator(db, row.id);
       yield {
         line: 0, src: row.src_text, tgt: row.tgt_text,
         srcTokens: tokensOf(row.src_text, row.src_tokens), tgtTokens: tokensOf(row.tgt_text, row.tgt_tokens),
-        alignments, status: row.status, split: row.split, note: row.note,
+        alignments, ...(rejected.length ? { rejected } : {}), status: row.status, split: row.split, note: row.note,
       };
     }
     done += rows.length;

@@ -12,12 +12,12 @@ import type { Link } from '../../shared/domain.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import { encodeOffsets } from '../text/offsets.ts';
 import { SegmentPool } from '../text/segment-pool.ts';
-import { createAlignment, goldAlignmentOf, linkInserter } from '../store/alignments.ts';
+import { createAlignment, goldAlignmentOf, linkInserter, rejectedInserter, untranslatedInserter } from '../store/alignments.ts';
 import { beginImport, finishImport } from '../store/imports.ts';
 import { pairInserter, type NewPair } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { projectWordLists } from '../store/word-lists.ts';
-import { addLink, checkLinks, type LinkedPair } from './links.ts';
+import { addLink, checkLinks, checkRecordIndices, type LinkedPair } from './links.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
 import { openRecords } from './records.ts';
 
@@ -108,11 +108,17 @@ async function prepare(records: PairRecord[], mode: ImportOptions['tokenization'
   return { records, pairs };
 }
 
-/** Writes prepared batches: pairs, then their alignments' links, one transaction each. */
+interface Inserters {
+  links: ReturnType<typeof linkInserter>;
+  untranslated: ReturnType<typeof untranslatedInserter>;
+}
+
+/** Writes prepared batches: pairs, then their alignments' links, marks and rejected links, one transaction each. */
 class BatchWriter {
   count = 0;
   private readonly insertPairs: (pairs: NewPair[]) => number[];
-  private readonly inserters = new Map<string, (pairId: number, links: readonly Link[]) => void>();
+  private readonly inserters = new Map<string, Inserters>();
+  private rejected: ReturnType<typeof rejectedInserter> | null = null;
 
   constructor(private readonly store: ProjectStore, private readonly importId: number,
     private readonly files: { data: string; links: string; linksBase: 0 | 1 }) {
@@ -123,7 +129,7 @@ class BatchWriter {
     this.store.db.transaction(() => {
       const ids = this.insertPairs(pairs);
       records.forEach((r, i) => {
-        if (r.alignments?.length) this.writeLinks(ids[i], r, pairs[i]);
+        if (r.alignments?.length || r.rejected?.length) this.writeLinks(ids[i], r, pairs[i]);
       });
     })();
     this.count += pairs.length;
@@ -133,25 +139,31 @@ class BatchWriter {
     const nSrc = p.srcOffsets.length / 2;
     const nTgt = p.tgtOffsets.length / 2;
     const linksLine = (r as Partial<LinkedPair>).linksLine;
-    for (const a of r.alignments!) {
-      if (a.origin === 'import' && linksLine !== undefined) checkLinks(a.links, nSrc, nTgt, this.files.links, linksLine, this.files.linksBase);
-      else checkLinks(a.links, nSrc, nTgt, this.files.data, r.line);
-      this.inserterFor(a)(pairId, dedupe(a.links));
+    const fromLinksFile = (a: AlignmentRecord) => a.origin === 'import' && linksLine !== undefined;
+    for (const a of r.alignments ?? []) {
+      if (fromLinksFile(a)) checkLinks(a.links, nSrc, nTgt, this.files.links, linksLine!, this.files.linksBase);
     }
+    checkRecordIndices({ ...r, alignments: r.alignments?.filter((a) => !fromLinksFile(a)) }, nSrc, nTgt, this.files.data, r.line);
+    for (const a of r.alignments ?? []) {
+      const { links, untranslated } = this.insertersFor(a);
+      links(pairId, dedupe(a.links));
+      if (a.untranslated) untranslated(pairId, a.untranslated);
+    }
+    if (r.rejected?.length) (this.rejected ??= rejectedInserter(this.store.db))(pairId, r.rejected);
   }
 
-  private inserterFor(a: AlignmentRecord): (pairId: number, links: readonly Link[]) => void {
+  private insertersFor(a: AlignmentRecord): Inserters {
     const key = `${a.origin}\u0000${a.source}`;
-    let insert = this.inserters.get(key);
-    if (!insert) {
+    let inserters = this.inserters.get(key);
+    if (!inserters) {
       const db = this.store.db;
       const id = a.origin === 'gold'
         ? goldAlignmentOf(db, a.source, this.importId)
         : createAlignment(db, { origin: a.origin, name: a.source, importId: this.importId });
-      insert = linkInserter(db, id);
-      this.inserters.set(key, insert);
+      inserters = { links: linkInserter(db, id), untranslated: untranslatedInserter(db, id) };
+      this.inserters.set(key, inserters);
     }
-    return insert;
+    return inserters;
   }
 }
 

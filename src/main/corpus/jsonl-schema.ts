@@ -3,7 +3,9 @@
 //
 //   {"src":{"text":"ສະບາຍດີ ໂລກ","tokens":[[0,7],[8,11]]},
 //    "tgt":{"text":"สวัสดี โลก","tokens":[[0,6],[7,10]]},
-//    "alignments":[{"origin":"gold","source":"anna","links":[[0,0,"sure",null],[1,1,"possible",0.92]]}],
+//    "alignments":[{"origin":"gold","source":"anna","links":[[0,0,"sure",null],[1,1,"possible",0.92]],
+//                   "untranslated":{"src":[],"tgt":[2]}}],
+//    "rejected":[[1,0,"anna"]],
 //    "status":"done","split":"train","note":"checked \"twice\""}
 //
 // - src/tgt: `text` is the sentence; `tokens` (optional) are [start, end] UTF-16 offsets
@@ -13,7 +15,10 @@
 //   normalised form is refused with its line). Readers also accept a bare string as
 //   shorthand for {"text": …}.
 // - alignments (optional): origin gold|model|import, source = annotator, model run or file,
-//   links = [s, t, "sure"|"possible", score|null] with 0-based token indices.
+//   links = [s, t, "sure"|"possible", score|null] with 0-based token indices; untranslated
+//   (optional) = the token indices per side checked and left unaligned ("not translated"),
+//   so a reviewed empty word can be told from one nobody looked at.
+// - rejected (optional): links a reviewer rejected, [s, t, annotator]: never suggested again.
 // - status new|in-review|done|flagged, split train|dev|test, note: optional.
 // Unknown keys are ignored. Writers emit keys in the order above, omit absent optional
 // keys, write numbers with JSON.stringify (shortest round-trip form) and end each line with
@@ -68,16 +73,26 @@ export const LinkJson = z.custom<[number, number, LinkKind, number | null]>(isLi
   message: 'expected [s, t, "sure"|"possible", score in [0, 1] or null]',
 });
 
+const Index = z.custom<number>(isIndex, { message: 'expected a token index ≥ 0' });
+
 export const AlignmentJson = z.object({
   origin: z.enum(ALIGNMENT_ORIGINS as [AlignmentOrigin, ...AlignmentOrigin[]]),
   source: z.string(),
   links: z.array(LinkJson),
+  untranslated: z.object({ src: z.array(Index), tgt: z.array(Index) }).optional(),
 });
+
+/** [source index, target index, annotator]. */
+export const RejectedJson = z.custom<[number, number, string]>(
+  (v) => Array.isArray(v) && v.length === 3 && isIndex(v[0]) && isIndex(v[1]) && typeof v[2] === 'string',
+  { message: 'expected [s, t, "annotator"]' },
+);
 
 export const PairJson = z.object({
   src: SideJson,
   tgt: SideJson,
   alignments: z.array(AlignmentJson).optional(),
+  rejected: z.array(RejectedJson).optional(),
   status: z.enum(PAIR_STATUSES as [PairStatus, ...PairStatus[]]).optional(),
   split: z.enum(SPLITS as [Split, ...Split[]]).optional(),
   note: z.string().optional(),

@@ -5,7 +5,7 @@
 import { InputError } from '../errors.ts';
 import type { Link, Token } from '../../shared/domain.ts';
 import { ByteProgress, checkSides, readLineBatches, type ReadOptions } from './input.ts';
-import { checkLinks } from './links.ts';
+import { checkRecordIndices } from './links.ts';
 import { writeRendered, type RecordSource, type WriteOptions, type WriteTarget } from './output.ts';
 import {
   describeIssue,
@@ -48,14 +48,11 @@ export function parseJsonLine(text: string, file: string, line: number): PairRec
   if (json.src.tokens) rec.srcTokens = tokensFromJson(json.src, 'src', file, line);
   if (json.tgt.tokens) rec.tgtTokens = tokensFromJson(json.tgt, 'tgt', file, line);
   if (json.alignments) rec.alignments = json.alignments.map(alignmentFromJson);
+  if (json.rejected) rec.rejected = json.rejected.map(([s, t, annotator]) => ({ s, t, annotator }));
   if (json.status !== undefined) rec.status = json.status;
   if (json.split !== undefined) rec.split = json.split;
   if (json.note !== undefined) rec.note = json.note;
-  if (rec.srcTokens && rec.tgtTokens) {
-    for (const a of rec.alignments ?? []) {
-      checkLinks(a.links, rec.srcTokens.length, rec.tgtTokens.length, file, line);
-    }
-  }
+  if (rec.srcTokens && rec.tgtTokens) checkRecordIndices(rec, rec.srcTokens.length, rec.tgtTokens.length, file, line);
   return rec;
 }
 
@@ -85,7 +82,9 @@ function tokensFromJson(side: SideJsonValue, name: string, file: string, line: n
 
 function alignmentFromJson(a: AlignmentJsonValue): AlignmentRecord {
   const links: Link[] = a.links.map(([s, t, kind, score]) => ({ s, t, kind, score }));
-  return { origin: a.origin, source: a.source, links };
+  const rec: AlignmentRecord = { origin: a.origin, source: a.source, links };
+  if (a.untranslated) rec.untranslated = { src: a.untranslated.src, tgt: a.untranslated.tgt };
+  return rec;
 }
 
 function sideToJson(text: string, tokens: Token[] | undefined): SideJsonValue {
@@ -101,12 +100,13 @@ export function pairToJson(rec: PairRecord): PairJsonValue {
     tgt: sideToJson(rec.tgt, rec.tgtTokens),
   };
   if (rec.alignments) {
-    json.alignments = rec.alignments.map((a) => ({
-      origin: a.origin,
-      source: a.source,
-      links: a.links.map((l) => [l.s, l.t, l.kind, l.score]),
-    }));
+    json.alignments = rec.alignments.map((a) => {
+      const out: AlignmentJsonValue = { origin: a.origin, source: a.source, links: a.links.map((l) => [l.s, l.t, l.kind, l.score]) };
+      if (a.untranslated && (a.untranslated.src.length || a.untranslated.tgt.length)) out.untranslated = { src: a.untranslated.src, tgt: a.untranslated.tgt };
+      return out;
+    });
   }
+  if (rec.rejected?.length) json.rejected = rec.rejected.map((r) => [r.s, r.t, r.annotator]);
   if (rec.status !== undefined) json.status = rec.status;
   if (rec.split !== undefined) json.split = rec.split;
   if (rec.note !== undefined) json.note = rec.note;

@@ -41,6 +41,22 @@ export function checkLinks(
   }
 }
 
+/**
+ * Checks every index a record carries against its token counts: its alignments' links and
+ * "not translated" marks and its rejected links (InputError at `file`:`line`).
+ */
+export function checkRecordIndices(rec: PairRecord, nSrc: number, nTgt: number, file: string, line: number): void {
+  for (const a of rec.alignments ?? []) {
+    checkLinks(a.links, nSrc, nTgt, file, line);
+    for (const [side, n] of [['src', nSrc], ['tgt', nTgt]] as const) {
+      const bad = a.untranslated?.[side].find((i) => i >= n);
+      if (bad !== undefined) throw new InputError(file, line, `untranslated ${side} token ${bad} out of range (sentence has ${n} token${n === 1 ? '' : 's'})`);
+    }
+  }
+  const bad = rec.rejected?.find((r) => r.s >= nSrc || r.t >= nTgt);
+  if (bad) throw new InputError(file, line, `rejected link ${bad.s}-${bad.t} out of range (sentence has ${nSrc}×${nTgt} tokens)`);
+}
+
 /** Adds one link to `links` unless (s, t) is there already; sure beats possible, higher score wins. */
 export function addLink(links: Link[], seen: Map<number, number>, link: Link): void {
   const key = link.s * 0x100000 + link.t;

@@ -9,6 +9,15 @@ export interface AlignmentRecord {
   /** Annotator name (gold), model-run name (model) or file name (import). */
   source: string;
   links: Link[];
+  /** Tokens checked and left unaligned ("not translated") in this alignment, by 0-based index. */
+  untranslated?: { src: number[]; tgt: number[] };
+}
+
+/** A link a reviewer rejected: never suggested again for this pair. */
+export interface RejectedLink {
+  s: number;
+  t: number;
+  annotator: string;
 }
 
 export interface PairRecord {
@@ -20,6 +29,7 @@ export interface PairRecord {
   srcTokens?: Token[];
   tgtTokens?: Token[];
   alignments?: AlignmentRecord[];
+  rejected?: RejectedLink[];
   status?: PairStatus;
   split?: Split;
   note?: string;

@@ -67,3 +67,26 @@ export function replacePairLinks(db: Db, alignmentId: number, pairId: number, li
 export function rejectedOfPair(db: Db, pairId: number): { s: number; t: number }[] {
   return db.prepare(`SELECT s, t FROM rejected_links WHERE pair_id = ? ORDER BY s, t`).all(pairId) as { s: number; t: number }[];
 }
+
+/** A pair's rejected links with who rejected them, for export. */
+export function rejectedWithAnnotator(db: Db, pairId: number): { s: number; t: number; annotator: string }[] {
+  return db.prepare(`SELECT s, t, annotator FROM rejected_links WHERE pair_id = ? ORDER BY s, t`).all(pairId) as { s: number; t: number; annotator: string }[];
+}
+
+/** Returns a function adding "not translated" marks of one alignment; call it inside a transaction. */
+export function untranslatedInserter(db: Db, alignmentId: number): (pairId: number, marks: { src: readonly number[]; tgt: readonly number[] }) => void {
+  const insert = db.prepare(`INSERT OR IGNORE INTO untranslated (alignment_id, pair_id, side, idx) VALUES (?, ?, ?, ?)`);
+  return (pairId, marks) => {
+    for (const idx of marks.src) insert.run(alignmentId, pairId, 'src', idx);
+    for (const idx of marks.tgt) insert.run(alignmentId, pairId, 'tgt', idx);
+  };
+}
+
+/** Returns a function adding rejected links (an import's); call it inside a transaction. */
+export function rejectedInserter(db: Db): (pairId: number, rejected: readonly { s: number; t: number; annotator: string }[]) => void {
+  const insert = db.prepare(`INSERT OR IGNORE INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, ?, ?, ?, ?)`);
+  return (pairId, rejected) => {
+    const at = new Date().toISOString();
+    for (const r of rejected) insert.run(pairId, r.s, r.t, r.annotator, at);
+  };
+}

@@ -9,6 +9,7 @@ import { sampleCorpusPath } from '../../../src/main/corpus/sample.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { goldAlignmentOf, linkInserter, createAlignment } from '../../../src/main/store/alignments.ts';
 import { CancelledError } from '../../../src/main/errors.ts';
+import { editorPair, setGold, setRejected } from '../../../src/main/store/editor.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir();
@@ -126,6 +127,9 @@ describe('export', () => {
       linkInserter(store.db, model)(ids[0], [{ s: 0, t: 0, kind: 'sure', score: 0.9731 }, { s: 1, t: 1, kind: 'sure', score: 0.5 }]);
       linkInserter(store.db, model)(ids[2], [{ s: 3, t: 2, kind: 'sure', score: 0.125 }]);
     })();
+    // A word checked and left unaligned, and a rejected model link, must survive the round trip.
+    setGold(store, 'anna', ids[1], [{ s: 1, t: 1, kind: 'sure', score: null }], [{ side: 'src', index: 0 }, { side: 'tgt', index: 3 }]);
+    setRejected(store, 'anna', ids[2], [{ s: 3, t: 2 }]);
     const first = join(dir, 'first.jsonl');
     await runExport(store, { file: first, format: 'jsonl' });
     const again = fresh();
@@ -133,7 +137,13 @@ describe('export', () => {
     const second = join(dir, 'second.jsonl');
     await runExport(again, { file: second, format: 'jsonl' });
     expect(readFileSync(second)).toEqual(readFileSync(first));
-    expect(readFileSync(first, 'utf8').split('\n')[0]).toContain('"anna"');
+    const lines = readFileSync(first, 'utf8').split('\n');
+    expect(lines[0]).toContain('"anna"');
+    expect(JSON.parse(lines[1]).alignments[0]).toEqual({ origin: 'gold', source: 'anna', links: [[1, 1, 'sure', null]], untranslated: { src: [0], tgt: [3] } });
+    expect(JSON.parse(lines[2]).rejected).toEqual([[3, 2, 'anna']]);
+    const [, b, c] = again.listPairs({}, 0, 3).pairs.map((p) => p.id);
+    expect(editorPair(again, 'anna', b).untranslated).toEqual([{ side: 'src', index: 0 }, { side: 'tgt', index: 3 }]);
+    expect(editorPair(again, 'anna', c).rejected).toEqual([{ s: 3, t: 2 }]);
     store.close();
     again.close();
   });
