@@ -3,6 +3,7 @@
 // corrections, its runs with their curves and checkpoints, and re-aligning the project
 // with a chosen checkpoint (the result is a model alignment the review queue can rank).
 import { z } from 'zod';
+import { LINK_THRESHOLD } from './link-score.ts';
 
 const id = z.number().int().nonnegative();
 const weight = z.number().min(0).max(10);
@@ -34,7 +35,7 @@ export const trainOptionsSchema = z.object({
   pseudoAlignmentId: id.optional(),
   /** After the epochs, the model aligns the training pairs and trains this many epochs more, its own links at or above `threshold` supervising the train-split pairs without gold (self-training; 0 = none). */
   selfTrainEpochs: z.number().int().min(0).max(1000).default(0),
-  threshold: z.number().min(0).max(1).default(0.9),
+  threshold: z.number().min(0).max(1).default(LINK_THRESHOLD),
   /** Save a checkpoint (and evaluate) every this many epochs; the last epoch always is. */
   checkpointEvery: z.number().int().min(1).max(1000).default(1),
   lowercase: z.boolean().default(true),

@@ -170,6 +170,8 @@ describe('alignment editor', () => {
     expect(h.ctx.store!.getPair(pairId).status).toBe('done');
     const nextId = Number((await page.getByTestId('editor-pair').textContent())!.replace(/\D/g, ''));
     expect(nextId).toBeGreaterThan(pairId);
+    // The bulk-accept threshold set to 0 on the previous pair does not carry over.
+    expect(await page.getByTestId('suggestions').getByLabel('Threshold').inputValue()).toBe('0.9');
   });
 
   it('orders the review queue by uncertainty, and by disagreement', async () => {

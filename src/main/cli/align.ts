@@ -16,8 +16,9 @@ import { readParallel } from '../align/text-io.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { formatPharaoh } from '../eval/pharaoh.ts';
 import { UserError } from '../errors.ts';
-import { HELD_OUT_SHARE, isNeuralMethod, MIN_GOLD_PAIRS_TO_HOLD_OUT, MODEL_LINK_THRESHOLD, NEURAL_METHODS } from '../align/neural/method.ts';
+import { HELD_OUT_SHARE, isNeuralMethod, MIN_GOLD_PAIRS_TO_HOLD_OUT, NEURAL_METHODS } from '../align/neural/method.ts';
 import { alignNeuralCli } from './lexicon.ts';
+import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 
 interface AlignCliOptions {
   src: string;
@@ -84,7 +85,7 @@ export function register(program: Command): void {
     .option('--word-dropout <alpha>', 'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)')
     .option('--continue <dir>', 'train starting from a saved neural model (its parameters and vocabulary, which gains the words it lacks), e.g. on more pairs or gold')
     .option('--pseudo <file>', "another aligner's links (i-j or i-j:score, as --scores writes them): on pairs without gold, those scoring at least --pseudo-threshold supervise training (neural methods)")
-    .option('--pseudo-threshold <p>', `the score a link of --pseudo or of --self-train needs to supervise training (default ${MODEL_LINK_THRESHOLD})`)
+    .option('--pseudo-threshold <p>', `the score a link of --pseudo or of --self-train needs to supervise training (default ${LINK_THRESHOLD})`)
     .option('--self-train <epochs>', "once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default 0)")
     .action(run);
 }

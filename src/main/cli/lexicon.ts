@@ -27,7 +27,8 @@ import { alignCorpus } from '../align/engine.ts';
 import { embedPairs, extractLinks } from '../align/neural/aligner.ts';
 import { neuralLexicon, type LexiconEntry } from '../align/neural/lexicon.ts';
 import { loadNeuralModel, saveNeuralModel } from '../align/neural/saved.ts';
-import { isNeuralMethod, MODEL_LINK_THRESHOLD, runNeuralMethod } from '../align/neural/method.ts';
+import { isNeuralMethod, runNeuralMethod } from '../align/neural/method.ts';
+import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import type { NeuralConfig } from '../align/neural/train.ts';
 import type { SavedModel } from '../align/saved-model.ts';
 import { readParallel } from '../align/text-io.ts';
@@ -109,7 +110,7 @@ async function readPseudo(file: string, pairs: number): Promise<Link[][]> {
 
 /** --pseudo-threshold: a score in [0, 1], only with --pseudo or --self-train. */
 function pseudoThreshold(o: NeuralCliOptions): number {
-  if (o.pseudoThreshold === undefined) return MODEL_LINK_THRESHOLD;
+  if (o.pseudoThreshold === undefined) return LINK_THRESHOLD;
   if (!o.pseudo && !o.selfTrain) throw new UserError('--pseudo-threshold is for the links of --pseudo or --self-train: give one of them too');
   const x = Number(o.pseudoThreshold);
   if (!(x >= 0 && x <= 1)) throw new UserError(`--pseudo-threshold must be a number in [0, 1], got "${o.pseudoThreshold}"`);

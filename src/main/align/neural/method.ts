@@ -32,13 +32,13 @@ import type { Link } from '../../../shared/domain.ts';
 import { alignNeural, type NeuralAlignResult } from './aligner.ts';
 import { type NeuralConfig, type NeuralModel, SUPERVISED_WEIGHTS, type TrainData, type TrainHooks } from './train.ts';
 import type { PairLinks } from './vocab.ts';
+import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 
 export const NEURAL_METHODS: Record<string, Partial<NeuralConfig>> = {
   'bilstm-ctl': {},
   bilstm: { ctlWeight: 0 },
 };
 
-export const MODEL_LINK_THRESHOLD = 0.9;
 
 export interface CorrectionData extends TrainData {
   /** a previous model run's links per pair (scores are confidences) */
@@ -66,7 +66,7 @@ export function heldOutPairs(gold: readonly PairLinks[] | undefined, share: numb
 /** Gold links where given, else model links at or above the threshold. */
 export function supervision(d: CorrectionData): PairLinks[] | undefined {
   if (!d.gold && !d.modelLinks) return undefined;
-  const th = d.threshold ?? MODEL_LINK_THRESHOLD;
+  const th = d.threshold ?? LINK_THRESHOLD;
   return d.src.map((_, k) => (d.gold?.[k]?.length ? d.gold[k] : d.modelLinks?.[k]?.filter((l) => (l.score ?? 1) >= th)));
 }
 

@@ -7,6 +7,7 @@
 // anywhere on the grid is mapped to its cell and handed to `onCell`.
 import * as d3 from 'd3';
 import type { Link } from '../../../shared/domain.ts';
+import { formatScore } from '../../../shared/link-score.ts';
 
 export interface MatrixData {
   src: string[];
@@ -58,7 +59,7 @@ function cells(g: d3.Selection<SVGGElement, unknown, null, undefined>, d: Matrix
   g.append('g').selectAll('rect').data(d.model).join('rect')
     .attr('class', 'heat').attr('x', (l) => l.t * s).attr('y', (l) => l.s * s).attr('width', s).attr('height', s)
     .attr('fill', (l) => heat(l.score ?? 1)).attr('data-cell', (l) => `${l.s}-${l.t}`)
-    .append('title').text((l) => `model ${l.s}-${l.t}: ${(l.score ?? 1).toFixed(2)}`);
+    .append('title').text((l) => `model ${l.s}-${l.t}: ${formatScore(l.score ?? 1)}`);
   const rejected = g.append('g');
   rejected.selectAll('rect').data(d.rejected).join('rect')
     .attr('class', 'rejected-cell').attr('x', (l) => l.t * s + 1).attr('y', (l) => l.s * s + 1).attr('width', s - 2).attr('height', s - 2);

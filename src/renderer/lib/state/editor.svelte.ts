@@ -8,6 +8,7 @@ import type { EditorPair, TokenSide } from '../../../shared/editor-api.ts';
 import type { Link, PairStatus } from '../../../shared/domain.ts';
 import { errorMessage } from '../api/api-error.ts';
 import { addLinks, type GoldLayer } from '../editor/link-ops.ts';
+import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 
 export type EditorMode = 'line' | 'matrix';
 export type SaveState = 'saved' | 'saving' | 'error';
@@ -28,7 +29,8 @@ export class EditorState {
   cell = $state({ s: 0, t: 0 });
   selected = $state<{ src: number[]; tgt: number[] }>({ src: [], tgt: [] });
   modelId = $state<number | null>(null);
-  threshold = $state(0.9);
+  /** Bulk-accept threshold of the open pair: back to the default on every other pair. */
+  threshold = $state(LINK_THRESHOLD);
   zoom = $state(1);
   help = $state(false);
   /** The token whose split point is being picked. */
@@ -58,6 +60,7 @@ export class EditorState {
 
   async open(pairId: number, next?: NextPair): Promise<void> {
     if (next) this.nextPair = next;
+    if (this.pair?.id !== pairId) this.threshold = LINK_THRESHOLD;
     await this.enqueue(() => this.api.invoke('editor.get', { pairId }));
     this.cursor = { side: 'src', index: 0 };
     this.cell = { s: 0, t: 0 };

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { defaultEpochs } from '../../../shared/epochs.ts';
 import { type RunInfo, trainMethods, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
+import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 
 export type TrainMethod = (typeof trainMethods)[number];
 export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'wordDropout' | 'selfTrainEpochs' | 'threshold' | 'checkpointEvery';
@@ -15,7 +16,7 @@ export type FieldErrors = Partial<Record<NumberField | 'name' | 'weights', strin
 /** The aligner's defaults and supervised objective weights (DEFAULT_CONFIG, SUPERVISED_WEIGHTS of src/main/align/neural/train.ts). */
 export const TRAIN_DEFAULTS: Record<NumberField, number> = {
   epochs: 20, base: 0.5, awp: 0.25, wtr: 0.25, ctlWeight: 1, temperature: 0.5,
-  dim: 128, lr: 0.005, batchSize: 32, wordDropout: 1, selfTrainEpochs: 0, threshold: 0.9, checkpointEvery: 1,
+  dim: 128, lr: 0.005, batchSize: 32, wordDropout: 1, selfTrainEpochs: 0, threshold: LINK_THRESHOLD, checkpointEvery: 1,
 };
 
 const WEIGHT_FIELDS = ['base', 'awp', 'wtr'] as const;
