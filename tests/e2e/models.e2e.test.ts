@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { dispatch } from '../../src/main/api/dispatch.ts';
 import { listModels, metricsOf } from '../../src/main/store/training-runs.ts';
+import { createAlignment, goldAlignmentOf, linkInserter } from '../../src/main/store/alignments.ts';
 import { startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -119,6 +120,16 @@ describe('models page', () => {
   }, 420_000);
 
   it('re-aligns the project with a checkpoint and opens the review queue on it', async () => {
+    // An older model alignment the editor already suggests from: after the re-alignment,
+    // suggestions must come from the new one.
+    const db = h.ctx.store!.db;
+    const older = createAlignment(db, { origin: 'model', name: 'older model' });
+    db.transaction(() => linkInserter(db, older)(1, [{ s: 0, t: 1, kind: 'sure', score: 0.5 }]))();
+    await page.reload();
+    await page.getByTestId('pair-list').locator('[role="row"]').first().click();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('suggestions').getByLabel('Suggestion source').inputValue()).toBe(String(older));
+    await page.getByRole('tab', { name: 'Models' }).click();
     const view = run();
     await view.getByLabel('Use the checkpoint of epoch 1').check();
     await view.getByRole('button', { name: 'Re-align project' }).click();
@@ -137,6 +148,22 @@ describe('models page', () => {
     await queue.getByTestId('queue-item').first().waitFor();
     await expect(queue.getByLabel('Queue model').inputValue()).resolves.toBe(String(alignmentId));
     await h.screenshot('25-models-queue');
+    // The editor suggests from the alignment the queue ranks by, without reopening the project.
+    await queue.getByTestId('queue-item').first().click();
+    const source = page.getByTestId('suggestions').getByLabel('Suggestion source');
+    await expect.poll(() => source.inputValue()).toBe(String(alignmentId));
+    const pairId = Number((await page.getByTestId('editor-pair').textContent())!.replace(/\D/g, ''));
+    const modelLinks = h.ctx.store!.getPair(pairId).alignments.find((a) => a.alignmentId === alignmentId)!.links.length;
+    if (modelLinks > 0) await page.getByTestId('suggestions').getByTestId('suggestion').first().waitFor();
+  });
+
+  it('lists a gold layer made outside this page in Agreement without a reload', async () => {
+    // A second annotator, in another window, links a pair: their gold layer is new.
+    const db = h.ctx.store!.db;
+    db.transaction(() => linkInserter(db, goldAlignmentOf(db, 'kham'))(1, [{ s: 0, t: 0, kind: 'sure', score: null }]))();
+    await page.getByRole('tab', { name: 'Agreement' }).click();
+    const reference = page.getByTestId('agreement').getByLabel('Reference');
+    await expect.poll(() => reference.locator('option').allTextContents()).toContain('gold (kham)');
   });
 
   it('continues the model from a checkpoint as a new run', async () => {

@@ -3,7 +3,7 @@
 // the suggestion source and threshold. Every change goes to the Node side one at a time,
 // in order (each computed from the pair as the previous change left it); `saveState` is
 // 'saved' only once all of them were committed and answered.
-import type { MekongApi } from '../../../shared/api.ts';
+import type { AlignmentInfo, MekongApi } from '../../../shared/api.ts';
 import type { EditorPair, TokenSide } from '../../../shared/editor-api.ts';
 import type { Link, PairStatus } from '../../../shared/domain.ts';
 import { errorMessage } from '../api/api-error.ts';
@@ -47,6 +47,8 @@ export class EditorState {
     return this.modelLinks.filter((l) => !skip.has(`${l.s}:${l.t}`) && !mute.has(`src:${l.s}`) && !mute.has(`tgt:${l.t}`)).sort((a, b) => (b.score ?? 1) - (a.score ?? 1) || a.s - b.s || a.t - b.t);
   });
 
+  /** The newest model alignment the editor has seen: a newer one becomes the suggestion source. */
+  private newestModel = 0;
   private chain: Promise<void> = Promise.resolve();
   private pending = 0;
   private failed = false;
@@ -67,6 +69,25 @@ export class EditorState {
     this.clearSelection();
   }
 
+  /**
+   * Follows the project's alignments: a model alignment newer than any seen (Align…, a
+   * re-alignment) becomes the suggestion source and the open pair is re-read, so suggestions
+   * never come from an older alignment than the one the review queue ranks by; a deleted
+   * source falls back to the newest.
+   */
+  syncAlignments(alignments: readonly AlignmentInfo[]): void {
+    const models = alignments.filter((a) => a.origin !== 'gold');
+    const newest = models.reduce((m, a) => Math.max(m, a.id), 0);
+    if (newest > this.newestModel) {
+      this.newestModel = newest;
+      this.modelId = newest;
+      const open = this.pair;
+      if (open && !open.alignments.some((a) => a.alignmentId === newest)) void this.enqueue(() => this.api.invoke('editor.get', { pairId: open.id }));
+    } else if (this.modelId !== null && !models.some((a) => a.id === this.modelId)) {
+      this.modelId = newest || null;
+    }
+  }
+
   clearSelection(): void {
     this.selected = { src: [], tgt: [] };
   }
@@ -77,7 +98,10 @@ export class EditorState {
       const pair = this.pair;
       if (!pair) return null;
       const next = change({ links: pair.gold, untranslated: pair.untranslated });
-      return this.api.invoke('editor.setGold', { pairId: pair.id, links: next.links, untranslated: next.untranslated });
+      const saved = await this.api.invoke('editor.setGold', { pairId: pair.id, links: next.links, untranslated: next.untranslated });
+      // The annotator's first link created their gold alignment: the project's lists must show it.
+      if (pair.goldId === null && saved.goldId !== null) this.onEdited();
+      return saved;
     });
   }
 

@@ -21,10 +21,12 @@ export class WorkspaceState {
     this.queue = new QueueState(api);
   }
 
-  /** Shows the review queue ranked by uncertainty under model alignment `alignmentId` (the view loads it). */
+  /** Shows the review queue ranked by uncertainty under model alignment `alignmentId` (the view loads it); the editor's suggestions follow it. */
   openQueue(alignmentId: number): void {
     this.queue.alignmentId = alignmentId;
     this.queue.versusId = null;
+    // The editor suggests from the alignment the queue ranks by.
+    this.editor.modelId = alignmentId;
     this.view = 'queue';
   }
 
