@@ -2,7 +2,7 @@
 // `register(program)`; this file only assembles them and turns errors into one line.
 import { Command, CommanderError } from 'commander';
 import { commands } from './cli/registry.ts';
-import { UserError } from './errors.ts';
+import { asUserError } from './errors.ts';
 
 const program = new Command('mekong')
   .description('Mekong: word alignment studio for low-resource language pairs')
@@ -14,7 +14,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 1);
-  const message = err instanceof UserError ? err.message : String((err as Error)?.stack ?? err);
+  const message = asUserError(err)?.message ?? String((err as Error)?.stack ?? err);
   process.stderr.write(`mekong: ${message}\n`);
   process.exit(1);
 }

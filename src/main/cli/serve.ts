@@ -1,14 +1,21 @@
 // `mekong serve`: browser mode — the app's UI and API on a 127.0.0.1 URL with a per-run token.
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { createContext } from '../api/create-context.ts';
 import { dispatch } from '../api/dispatch.ts';
 import { startServer } from '../server.ts';
 import { UserError } from '../errors.ts';
 
+/** A TCP port number 0–65535 (0: any free one), or a one-line usage error. */
+function parsePort(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65535) throw new InvalidArgumentError(`expected a port number from 0 to 65535, got "${v}"`);
+  return n;
+}
+
 export function register(program: Command): void {
   program.command('serve')
     .description('serve the Mekong UI in a browser at a printed http://127.0.0.1 URL')
-    .option('--port <n>', 'port (default: any free one)', (v) => Number(v))
+    .option('--port <n>', 'port (default: any free one)', parsePort)
     .option('--project <file>', 'open this project')
     .option('--sample', 'open the bundled Lao–Thai sample project')
     .option('--annotator <name>', 'your name on every edit (default: the login name)')

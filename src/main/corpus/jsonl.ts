@@ -44,6 +44,7 @@ export function parseJsonLine(text: string, file: string, line: number): PairRec
   const parsed = PairJson.safeParse(value);
   if (!parsed.success) throw new InputError(file, line, describeIssue(parsed.error));
   const json = parsed.data;
+  checkUnicode(json, file, line);
   const rec: PairRecord = { line, src: json.src.text, tgt: json.tgt.text };
   if (json.src.tokens) rec.srcTokens = tokensFromJson(json.src, 'src', file, line);
   if (json.tgt.tokens) rec.tgtTokens = tokensFromJson(json.tgt, 'tgt', file, line);
@@ -62,6 +63,25 @@ export function parseJsonLine(text: string, file: string, line: number): PairRec
  * store keeps a token as a span of its sentence, so a third element (the token's text) must
  * equal that span; a normalised form that differs is refused, not silently dropped.
  */
+/**
+ * Refuses a lone surrogate (`"a\\ud800b"`): JSON escapes can write one, but it is no Unicode
+ * text, and SQLite would store it as bytes other readers of the project cannot decode.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function checkUnicode(json: PairJsonValue, file: string, line: number): void {
+  const fields: [string, string | undefined][] = [
+    ['src.text', json.src.text], ['tgt.text', json.tgt.text], ['note', json.note],
+    ...(json.alignments ?? []).map((a, k): [string, string] => [`alignments.${k}.source`, a.source]),
+    ...(json.rejected ?? []).map((r, k): [string, string] => [`rejected.${k}`, r[2]]),
+  ];
+  for (const [name, value] of fields) {
+    if (value !== undefined && LONE_SURROGATE.test(value)) {
+      throw new InputError(file, line, `field ${name}: a lone surrogate (an escape like \\ud800 without its pair) is not valid text`);
+    }
+  }
+}
+
 function tokensFromJson(side: SideJsonValue, name: string, file: string, line: number): Token[] {
   const text = side.text;
   let prevEnd = 0;

@@ -4,7 +4,7 @@
 // throttled so a fast loop cannot flood the transport.
 import { randomUUID } from 'node:crypto';
 import type { JobEvent } from '../../shared/api.ts';
-import { CancelledError, UserError } from '../errors.ts';
+import { asUserError, CancelledError, UserError } from '../errors.ts';
 
 export type Progress = (done: number, total: number, message?: string) => void;
 export type JobBody = (progress: Progress, signal: AbortSignal) => Promise<string>;
@@ -56,7 +56,7 @@ export class JobRegistry {
       this.emit({ type: 'job.done', jobId, kind, message });
     } catch (err) {
       if (err instanceof CancelledError || signal.aborted) this.emit({ type: 'job.cancelled', jobId, kind });
-      else this.emit({ type: 'job.failed', jobId, kind, error: err instanceof UserError ? err.message : String(err) });
+      else this.emit({ type: 'job.failed', jobId, kind, error: asUserError(err)?.message ?? String(err) });
     }
   }
 }

@@ -1,7 +1,7 @@
 // Opens a project's SQLite file with the settings every connection needs (WAL, foreign
 // keys, a busy timeout) and brings its schema up to date with migrations.ts.
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { UserError } from '../errors.ts';
 import { MIGRATIONS } from './migrations.ts';
 
@@ -18,9 +18,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   if (options.create && existsSync(path)) throw new UserError(`${path}: a file already exists there`);
   // The desktop app runs on Electron's ABI and passes its own build (scripts/electron-native.js).
   const nativeBinding = process.env.MEKONG_SQLITE_BINDING || undefined;
+  if (!options.create && statSync(path).isDirectory()) throw new UserError(`${path}: is a folder, not a project file`);
   const db = new Database(path, { readonly: options.readonly ?? false, nativeBinding });
   try {
-    if (!options.readonly) db.pragma('journal_mode = WAL');
+    if (!options.readonly) setJournal(db, path);
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
@@ -29,6 +30,17 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     return db;
   } catch (err) {
     db.close();
+    throw err;
+  }
+}
+
+/** WAL mode; the first statement that reads the file, so a file that is not SQLite fails here. */
+function setJournal(db: Db, path: string): void {
+  try {
+    db.pragma('journal_mode = WAL');
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new UserError(`${path}: not a Mekong project (not an SQLite database)`);
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 // The `mekong` command end to end: project create, import, info, export, and one-line
 // errors with exit code 1 on bad input.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -43,4 +43,30 @@ test('bad input: exit 1 and one line naming file, line and reason; the project i
   expect(missing.code).toBe(1);
   expect(missing.err).toMatch(/no such project file/);
   expect(mekong('export', project, join(dir, 'x'), '--format', 'docx').code).toBe(1);
+});
+
+test('odd paths and arguments: one line each, never a stack trace', () => {
+  const project = join(dir, 'paths.mekong');
+  mekong('project', 'create', project, '--src-lang', 'lo', '--tgt-lang', 'th');
+  const notDb = join(dir, 'not-a-db.mekong');
+  writeFileSync(notDb, 'hello, not SQLite at all');
+  const loopA = join(dir, 'loop-a');
+  symlinkSync(join(dir, 'loop-b'), loopA);
+  symlinkSync(loopA, join(dir, 'loop-b'));
+  const cases: [string[], RegExp][] = [
+    [['info', notDb], /not-a-db\.mekong: not a Mekong project \(not an SQLite database\)$/],
+    [['info', dir], /: is a folder, not a project file$/],
+    [['import', project, join(dir, 'missing.csv'), '--format', 'csv'], /missing\.csv: no such file or folder$/],
+    [['import', project, loopA, '--format', 'tsv'], /loop-a: too many symbolic links \(a link loop\?\)$/],
+    [['serve', '--port', 'abc'], /expected a port number from 0 to 65535, got "abc"$/],
+    [['export', project, project, '--format', 'tsv'], /paths\.mekong is the project itself; choose another file to export to$/],
+  ];
+  for (const [args, message] of cases) {
+    const r = mekong(...args);
+    expect(r.code, args.join(' ')).toBe(1);
+    const lines = r.err.trim().split('\n');
+    expect(lines, args.join(' ')).toHaveLength(1);
+    expect(lines[0], args.join(' ')).toMatch(message);
+  }
+  expect(JSON.parse(mekong('info', project, '--json').out)).toMatchObject({ pairs: 0 });
 });

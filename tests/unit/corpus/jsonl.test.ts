@@ -92,6 +92,8 @@ describe('JSONL', () => {
       ['{"src":{"text":"a","tokens":[[0,1]]},"tgt":{"text":"b","tokens":[[0,1]]},"alignments":[{"origin":"gold","source":"x","links":[],"untranslated":{"src":[],"tgt":[1]}}]}', 'untranslated tgt token 1 out of range (sentence has 1 token)'],
       ['{"src":{"text":"a","tokens":[[0,1]]},"tgt":{"text":"b","tokens":[[0,1]]},"rejected":[[0,2,"anna"]]}', 'rejected link 0-2 out of range (sentence has 1×1 tokens)'],
       ['{"src":"a","tgt":"b","rejected":[[0,0]]}', 'field rejected.0: expected [s, t, "annotator"]'],
+      ['{"src":"a\\ud800b","tgt":"x"}', 'field src.text: a lone surrogate (an escape like \\ud800 without its pair) is not valid text'],
+      ['{"src":"a","tgt":"b","note":"\\udc00"}', 'field note: a lone surrogate (an escape like \\ud800 without its pair) is not valid text'],
       ['{"src":"a","tgt":""}', 'empty target side'],
       ['{"src":"a",', 'invalid JSON at column 12'],
       ['{"src":"a","tgt":"b"} x', 'invalid JSON at column 23'],
