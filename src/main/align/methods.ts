@@ -38,7 +38,8 @@ export const METHODS: Record<string, TrainPlan> = {
 export const DEFAULT_METHOD = 'agree';
 
 export function methodPlan(name: string): TrainPlan {
-  const plan = METHODS[name];
+  // Own keys only: `constructor` or `toString` must not reach the prototype.
+  const plan = Object.hasOwn(METHODS, name) ? METHODS[name] : undefined;
   if (!plan) throw new UserError(`unknown method "${name}" (one of: ${Object.keys(METHODS).join(', ')})`);
   return plan;
 }

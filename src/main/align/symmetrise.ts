@@ -122,7 +122,8 @@ export const SYMMETRISATIONS: Record<string, Heuristic> = {
 };
 
 export function symmetriser(name: string): Heuristic {
-  const h = SYMMETRISATIONS[name];
+  // Own keys only: `__proto__` or `constructor` must not reach the prototype.
+  const h = Object.hasOwn(SYMMETRISATIONS, name) ? SYMMETRISATIONS[name] : undefined;
   if (!h) throw new UserError(`unknown symmetrisation "${name}" (one of: ${Object.keys(SYMMETRISATIONS).join(', ')})`);
   return h;
 }

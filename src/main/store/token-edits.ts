@@ -34,11 +34,21 @@ function tokensOfSide(pair: PairDetail, side: Side, index: number): Token[] {
   return tokens;
 }
 
+/** The token edit's result; an index or offset outside the pair (a RangeError) is the caller's mistake: a UserError. */
+function asked<T>(pairId: number, edit: () => T): T {
+  try {
+    return edit();
+  } catch (err) {
+    if (err instanceof RangeError) throw new UserError(`pair ${pairId}: ${err.message}`);
+    throw err;
+  }
+}
+
 /** Splits token `index` of one side at character `at` inside it. */
 export function splitTokenEdit(store: ProjectStore, annotator: string, pairId: number, side: Side, index: number, at: number): PairDetail {
   const pair = store.getPair(pairId);
   const tokens = tokensOfSide(pair, side, index);
-  const next = splitToken(tokens, index, at);
+  const next = asked(pairId, () => splitToken(tokens, index, at));
   const links = pair.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindexLinksAfterSplit(a.links, side, index) }));
   const marks = marksOfPair(store.db, pairId);
   const moved = reindexAfterTokenEdit('split', side, index, marks, pair.rejected);
@@ -53,7 +63,7 @@ export function splitTokenEdit(store: ProjectStore, annotator: string, pairId: n
 export function mergeTokensEdit(store: ProjectStore, annotator: string, pairId: number, side: Side, index: number): PairDetail {
   const pair = store.getPair(pairId);
   const tokens = tokensOfSide(pair, side, index + 1);
-  const next = mergeTokens(tokens, index, side === 'src' ? pair.src : pair.tgt);
+  const next = asked(pairId, () => mergeTokens(tokens, index, side === 'src' ? pair.src : pair.tgt));
   const links = pair.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindexLinksAfterMerge(a.links, side, index) }));
   const marks = marksOfPair(store.db, pairId);
   const moved = reindexAfterTokenEdit('merge', side, index, marks, pair.rejected);

@@ -13,7 +13,7 @@ const MODELS: Record<string, Factory> = {
 };
 
 export function createModel(kind: string, saved?: ModelParams): DirectionalModel {
-  const f = MODELS[kind];
+  const f = Object.hasOwn(MODELS, kind) ? MODELS[kind] : undefined;
   if (!f) throw new Error(`unknown alignment model kind: ${kind}`);
   return f(saved);
 }

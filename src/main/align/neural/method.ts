@@ -71,7 +71,7 @@ export function supervision(d: CorrectionData): PairLinks[] | undefined {
 }
 
 export function isNeuralMethod(name: string | undefined): boolean {
-  return name !== undefined && name in NEURAL_METHODS;
+  return name !== undefined && Object.hasOwn(NEURAL_METHODS, name);
 }
 
 /** Trains the named method on the data (gold links, if any, as supervision; from `start` if given) and aligns it. */

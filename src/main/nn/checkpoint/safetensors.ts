@@ -48,7 +48,7 @@ export function decodeSafetensors(bytes: Uint8Array, file = 'safetensors'): { te
   for (const [name, e] of Object.entries(header)) {
     if (name === '__metadata__') continue;
     const { dtype, shape, data_offsets: [b, end] } = e as Entry;
-    const type = CODES[dtype];
+    const type = Object.hasOwn(CODES, dtype) ? CODES[dtype] : undefined;
     if (!type) throw new Error(`${file}: tensor ${name} has unsupported dtype ${dtype}`);
     const raw = bytes.slice(base + b, base + end).buffer;
     tensors.set(name, new Tensor(type, typed(type, raw) as never, shape));
