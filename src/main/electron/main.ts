@@ -1,16 +1,21 @@
 // The desktop app's main process: one sandboxed window on the renderer, the API served
-// over IPC (every call validated by api/dispatch.ts), job events pushed to the window,
-// the strict CSP on every response. Opens the bundled sample project on first start.
+// over IPC (every call validated by api/dispatch.ts, and only from the app's own top frame),
+// job events pushed to the window, the strict CSP on every response. The window never
+// navigates, redirects or frames anything but its own page, grants no permission, and
+// opens an https link in the browser only after asking (window-policy.ts decides).
+// Opens the bundled sample project on first start.
 import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp.ts';
 import { createContext } from '../api/create-context.ts';
 import { dispatch } from '../api/dispatch.ts';
+import { externalLink, isOwnPage, rendererUrl } from '../window-policy.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 process.env.MEKONG_BUNDLE_DIR ??= here;
 
+const appUrl = rendererUrl(join(here, '../renderer/index.html'), process.env.ELECTRON_RENDERER_URL, app.isPackaged);
 const ctx = createContext('electron', undefined, join(app.getPath('userData'), 'projects'));
 
 const FILTERS = {
@@ -45,15 +50,34 @@ function createWindow(): BrowserWindow {
     },
   });
   win.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
+    const link = externalLink(url);
+    if (link) void askToOpen(win, link);
     return { action: 'deny' };
   });
+  const stay = (e: { preventDefault(): void }, url: string) => {
+    if (!isOwnPage(url, appUrl)) e.preventDefault();
+  };
   win.webContents.on('will-navigate', (e) => e.preventDefault());
+  win.webContents.on('will-redirect', (e) => stay(e, e.url));
+  win.webContents.on('will-frame-navigate', (e) => stay(e, e.url));
+  win.webContents.on('will-attach-webview', (e) => e.preventDefault());
   const off = ctx.jobs.onEvent((e) => win.webContents.send('mekong:event', e));
   win.on('closed', off);
-  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(join(here, '../renderer/index.html'));
+  void win.loadURL(appUrl);
   return win;
+}
+
+/** Opens an https link in the user's browser once they agreed, showing the whole address. */
+async function askToOpen(win: BrowserWindow, link: URL): Promise<void> {
+  const r = await dialog.showMessageBox(win, {
+    type: 'question',
+    buttons: ['Open in browser', 'Cancel'],
+    defaultId: 1,
+    cancelId: 1,
+    message: 'Open this address in your web browser?',
+    detail: link.href,
+  });
+  if (r.response === 0) await shell.openExternal(link.href);
 }
 
 app.whenReady().then(async () => {
@@ -61,8 +85,12 @@ app.whenReady().then(async () => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
   });
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
   ipcMain.handle('mekong:invoke', (event, channel: unknown, input: unknown) => {
-    if (event.senderFrame?.parent !== null) return { ok: false, error: { error: 'calls from subframes are refused', kind: 'input' } };
+    const frame = event.senderFrame;
+    if (!frame || frame.parent !== null || !isOwnPage(frame.url, appUrl)) {
+      return { ok: false, error: { error: 'calls from other frames or pages are refused', kind: 'input' } };
+    }
     return dispatch(ctx, String(channel), input);
   });
   await dispatch(ctx, 'project.openSample', {});
