@@ -19,6 +19,12 @@ export interface Link {
   score: number | null;
 }
 
+/** Links split by kind as [s, t] index pairs: the view the AER scorer and the trainers' gold take. */
+export interface AlignedPair {
+  sure: [number, number][];
+  possible: [number, number][];
+}
+
 export type AlignmentOrigin = 'gold' | 'model' | 'import';
 export type PairStatus = 'new' | 'in-review' | 'done' | 'flagged';
 export type Split = 'train' | 'dev' | 'test';

@@ -8,8 +8,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { alignCorpus } from '../../src/main/align/engine.ts';
 import { DEFAULT_METHOD, METHODS } from '../../src/main/align/methods.ts';
-import { scoreAer } from '../../src/main/eval/aer.ts';
-import { parsePharaoh } from '../../src/main/eval/pharaoh.ts';
+import { alignedPair, scoreAer } from '../../src/main/eval/aer.ts';
+import { parsePharaohText } from '../../src/main/corpus/pharaoh.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data');
 const GOLD = join(DATA, 'std-gold-align');
@@ -19,7 +19,7 @@ interface GoldSet {
   name: string;
   text: string;
   gold: string;
-  base: number;
+  base: 0 | 1;
   extra?: [string, string];
   ref: { fast_align: number; eflomal: number; mgiza: number };
 }
@@ -54,7 +54,7 @@ async function aerTable(methods: string[]): Promise<void> {
   console.log(['set'.padEnd(18), ...[...columns, 'fast_align', 'eflomal', 'mgiza'].map((c) => c.padEnd(12))].join(''));
   for (const s of SETS) {
     const { src, tgt, n } = loadSet(s);
-    const gold = parsePharaoh(readFileSync(join(GOLD, s.gold), 'utf8'), s.base, s.gold);
+    const gold = parsePharaohText(readFileSync(join(GOLD, s.gold), 'utf8'), s.base, s.gold).map(alignedPair);
     const row = [s.name];
     for (const method of methods) {
       for (const sym of ['gdfa', 'post']) {

@@ -37,14 +37,16 @@ import { scoreAer } from '../../src/main/eval/aer.ts';
 import { parseDictionary, scoreP1 } from '../../src/main/eval/p1.ts';
 import { normalizeText } from '../../src/main/text/normalize.ts';
 import { segment } from '../../src/main/text/segment.ts';
-import { type AlignedPair, parsePharaoh } from '../../src/main/eval/pharaoh.ts';
+import type { AlignedPair } from '../../src/shared/domain.ts';
+import { parsePharaohText } from '../../src/main/corpus/pharaoh.ts';
+import { alignedPair } from '../../src/main/eval/aer.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data');
 const GOLD = join(DATA, 'std-gold-align');
 const P1_LANGS: Record<string, string> = { vie: 'vi', ind: 'id', cmn: 'zh', tha: 'th' };
 /** The statistical aligners seed 003 compared with, as our methods: fast_align (a reparameterised IBM-2) and GIZA++ (IBM-1 → HMM → …). */
 const SEED_003_BASELINES = ['ibm2', 'hmm'];
-const SETS: Record<string, { text: string; gold: string; base: number }> = {
+const SETS: Record<string, { text: string; gold: string; base: 0 | 1 }> = {
   'zh-en': { text: 'test.ch-en', gold: 'chen.talp', base: 1 },
   'ro-en': { text: 'test.ro-en', gold: 'roen.talp', base: 1 },
   'de-en': { text: 'test.de-en', gold: 'deen.talp', base: 1 },
@@ -57,7 +59,7 @@ const tokens = (line: string) => line.toLowerCase().split(/\s+/).filter((w) => w
 function load(name: string): { src: string[][]; tgt: string[][]; gold: AlignedPair[] } {
   const s = SETS[name];
   const pairs = readFileSync(join(GOLD, s.text), 'utf8').split('\n').filter((l) => l.includes('|||')).map((l) => l.split('|||'));
-  const gold = parsePharaoh(readFileSync(join(GOLD, s.gold), 'utf8'), s.base, s.gold);
+  const gold = parsePharaohText(readFileSync(join(GOLD, s.gold), 'utf8'), s.base, s.gold).map(alignedPair);
   return { src: pairs.map((p) => tokens(p[0])), tgt: pairs.map((p) => tokens(p[1])), gold };
 }
 

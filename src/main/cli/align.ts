@@ -14,7 +14,7 @@ import { DEFAULT_METHOD, METHODS } from '../align/methods.ts';
 import { loadModel, saveModel } from '../align/saved-model.ts';
 import { readParallel } from '../align/text-io.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
-import { formatPharaoh } from '../eval/pharaoh.ts';
+import { formatPharaohLine } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
 import { HELD_OUT_SHARE, isNeuralMethod, MIN_GOLD_PAIRS_TO_HOLD_OUT, NEURAL_METHODS } from '../align/neural/method.ts';
 import { alignNeuralCli } from './lexicon.ts';
@@ -43,12 +43,17 @@ interface AlignCliOptions {
   selfTrain?: string;
 }
 
+/** One output line: every link as `s-t` (the aligners' links are all sure), scores with 4 decimals (1 when a link has none). */
+function pharaohLine(links: readonly { s: number; t: number; score?: number | null }[], scores: boolean): string {
+  return formatPharaohLine(links.map((l) => ({ s: l.s, t: l.t, kind: 'sure', score: scores ? (l.score ?? 1) : null })), { scores, scoreDigits: 4 }) + '\n';
+}
+
 async function run(o: AlignCliOptions): Promise<void> {
   const { src, tgt } = readParallel(o.src, o.tgt);
   if (isNeuralMethod(o.method)) {
     const links = await alignNeuralCli(src, tgt, { ...o, method: o.method! });
-    writeFileSync(o.out, links.map((l) => formatPharaoh(l) + '\n').join(''));
-    if (o.scores) writeFileSync(o.scores, links.map((l) => formatPharaoh(l, true) + '\n').join(''));
+    writeFileSync(o.out, links.map((l) => pharaohLine(l, false)).join(''));
+    if (o.scores) writeFileSync(o.scores, links.map((l) => pharaohLine(l, true)).join(''));
     return;
   }
   const neuralOnly = o.continue ? '--continue' : o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : null;
@@ -58,8 +63,8 @@ async function run(o: AlignCliOptions): Promise<void> {
   const dictionary = o.dict ? readDictionary(o.dict, lowercase) : undefined;
   const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
   const r = await alignCorpus(src, tgt, { method: o.method, sym: o.sym, threshold, lowercase, dictionary, model });
-  writeFileSync(o.out, r.links.map((l) => formatPharaoh(l) + '\n').join(''));
-  if (o.scores) writeFileSync(o.scores, r.links.map((l) => formatPharaoh(l, true) + '\n').join(''));
+  writeFileSync(o.out, r.links.map((l) => pharaohLine(l, false)).join(''));
+  if (o.scores) writeFileSync(o.scores, r.links.map((l) => pharaohLine(l, true)).join(''));
   if (o.saveModel) saveModel(o.saveModel, r.model);
 }
 

@@ -4,8 +4,8 @@
 //   mekong eval p1 --lexicon L --dict D [--src S --tgt T]   (word-translation P@1, eval/p1.ts)
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { scoreAer } from '../eval/aer.ts';
-import { parsePharaoh } from '../eval/pharaoh.ts';
+import { alignedPair, scoreAer } from '../eval/aer.ts';
+import { parsePharaohText } from '../corpus/pharaoh.ts';
 import { parseDictionary, parseLexicon, scoreP1 } from '../eval/p1.ts';
 import { readParallel } from '../align/text-io.ts';
 import { InputError } from '../errors.ts';
@@ -26,12 +26,12 @@ interface AerOptions {
 }
 
 function aer(o: AerOptions): void {
-  const gold = parsePharaoh(read(o.gold), o.goldOneBased ? 1 : 0, o.gold);
-  const pred = parsePharaoh(read(o.pred), o.predOneBased ? 1 : 0, o.pred);
+  const gold = parsePharaohText(read(o.gold), o.goldOneBased ? 1 : 0, o.gold).map(alignedPair);
+  const pred = parsePharaohText(read(o.pred), o.predOneBased ? 1 : 0, o.pred);
   if (gold.length !== pred.length) {
     throw new InputError(o.pred, 0, `has ${pred.length} lines but ${o.gold} has ${gold.length}; line counts must match`);
   }
-  const s = scoreAer(gold, pred.map((p) => [...p.sure, ...p.possible]));
+  const s = scoreAer(gold, pred.map((p) => p.map((l): [number, number] => [l.s, l.t])));
   process.stdout.write(JSON.stringify(s) + '\n');
 }
 

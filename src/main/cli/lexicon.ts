@@ -32,7 +32,7 @@ import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import type { NeuralConfig } from '../align/neural/train.ts';
 import type { SavedModel } from '../align/saved-model.ts';
 import { readParallel } from '../align/text-io.ts';
-import { parsePharaoh } from '../eval/pharaoh.ts';
+import { parsePharaohText } from '../corpus/pharaoh.ts';
 import { readPharaoh } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
 
@@ -95,9 +95,9 @@ const tooLong = (file: string, lines: number, pairs: number) =>
   new UserError(`${file} has ${lines} lines but the corpus has ${pairs} pairs`);
 
 function readGold(file: string, pairs: number): { s: number; t: number }[][] {
-  const gold = parsePharaoh(readFileSync(file, 'utf8'), 0, file);
+  const gold = parsePharaohText(readFileSync(file, 'utf8'), 0, file);
   if (gold.length > pairs) throw tooLong(file, gold.length, pairs);
-  return gold.map((g) => [...g.sure, ...g.possible].map(([s, t]) => ({ s, t })));
+  return gold.map((g) => g.map(({ s, t }) => ({ s, t })));
 }
 
 /** --pseudo: another aligner's links of the first pairs, with their scores (a link without one counts as certain). */

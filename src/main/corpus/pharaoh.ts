@@ -1,7 +1,9 @@
-// Pharaoh links files: line N holds the links of pair N as space-separated `i-j` (sure),
-// `i?j` or `ipj` (possible), each optionally `:score` with a score in [0, 1], e.g.
-// `0-0 1?2 3-4:0.92`. Indices are 0-based (fast_align, eflomal) or 1-based (many gold
-// files) by option. Repeated (i, j) pairs are merged (sure wins, highest score kept).
+// Pharaoh links files, the one reader and writer of the format in Mekong (imports, exports,
+// `mekong align` output, gold files for `eval` and the benchmarks): line N holds the links
+// of pair N as space-separated `i-j` (sure), `i?j` or `ipj` (possible), each optionally
+// `:score` with a score in [0, 1], e.g. `0-0 1?2 3-4:0.92`. Indices are 0-based
+// (fast_align, eflomal) or 1-based (many gold files) by option. Repeated (i, j) pairs are
+// merged (sure wins, highest score kept).
 import { InputError } from '../errors.ts';
 import type { Link } from '../../shared/domain.ts';
 import { ByteProgress, readLineBatches, type ReadOptions } from './input.ts';
@@ -33,6 +35,13 @@ export function parsePharaohLine(text: string, base: IndexBase, file: string, li
   return links;
 }
 
+/** A whole Pharaoh text read at once (a gold file): one link list per line; a final newline ends the last line, it adds no pair. */
+export function parsePharaohText(text: string, base: IndexBase, file: string): Link[][] {
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l, n) => parsePharaohLine(l, base, file, n + 1));
+}
+
 /** Reads a Pharaoh file: one LinkGroup per line (an empty line is a pair without links). */
 export async function* readPharaoh(file: string, opts: LinksReadOptions = {}): AsyncGenerator<LinkGroup> {
   const progress = await ByteProgress.forFiles([file], opts.onBytes);
@@ -52,9 +61,25 @@ export interface LinksWriteOptions extends WriteOptions {
   scores?: boolean;
 }
 
-export interface PharaohWriteOptions extends LinksWriteOptions {
+export interface PharaohLineOptions {
+  /** Index base to write (default 0). */
+  base?: IndexBase;
   /** Mark for possible links: `i?j` (default) or `ipj`. */
   possible?: '?' | 'p';
+  /** Append `:score` to links that have one (default false). */
+  scores?: boolean;
+  /** Decimals of a written score (default: the shortest form that reads back exactly). */
+  scoreDigits?: number;
+}
+
+export interface PharaohWriteOptions extends LinksWriteOptions, PharaohLineOptions {}
+
+/** One Pharaoh line (no newline) of `links`, in the order given. */
+export function formatPharaohLine(links: readonly Link[], o: PharaohLineOptions = {}): string {
+  const base = o.base ?? 0;
+  const mark = { sure: '-', possible: o.possible ?? '?' };
+  const score = (x: number) => (o.scoreDigits === undefined ? String(x) : x.toFixed(o.scoreDigits));
+  return links.map((l) => `${l.s + base}${mark[l.kind]}${l.t + base}${o.scores && l.score !== null ? `:${score(l.score)}` : ''}`).join(' ');
 }
 
 /** Links sorted by source then target index. */
@@ -68,14 +93,5 @@ export async function writePharaoh(
   target: WriteTarget,
   opts: PharaohWriteOptions = {},
 ): Promise<void> {
-  const base = opts.base ?? 0;
-  const mark = { sure: '-', possible: opts.possible ?? '?' };
-  const render = (l: Link): string =>
-    `${l.s + base}${mark[l.kind]}${l.t + base}${opts.scores && l.score !== null ? `:${l.score}` : ''}`;
-  await writeRendered(
-    records,
-    target,
-    (rec) => sortedLinks(linksToWrite(rec)).map(render).join(' ') + '\n',
-    opts,
-  );
+  await writeRendered(records, target, (rec) => formatPharaohLine(sortedLinks(linksToWrite(rec)), opts) + '\n', opts);
 }

@@ -5,7 +5,14 @@
 //   AER = 1 − (|A∩S| + |A∩P|) / (|A| + |S|)
 // counted over the whole corpus (micro-averaged), links as (source, target) index pairs.
 import { UserError } from '../errors.ts';
-import type { AlignedPair } from './pharaoh.ts';
+import type { AlignedPair, Link } from '../../shared/domain.ts';
+
+/** `links` split by kind, the scorer's view of a gold pair. */
+export function alignedPair(links: readonly Link[]): AlignedPair {
+  const out: AlignedPair = { sure: [], possible: [] };
+  for (const l of links) (l.kind === 'sure' ? out.sure : out.possible).push([l.s, l.t]);
+  return out;
+}
 
 export interface AerScore {
   precision: number;

@@ -8,7 +8,7 @@ import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import type { Db } from '../store/database.ts';
 import { scoreAer } from './aer.ts';
-import type { AlignedPair } from './pharaoh.ts';
+import type { AlignedPair } from '../../shared/domain.ts';
 
 type Row = Link & { pair_id: number };
 

@@ -2,7 +2,7 @@
 // training and re-alignment), and the linguists' corrections per pair in the same order:
 // the union of all annotators' gold links, and rejected links.
 import type { Split } from '../../shared/domain.ts';
-import type { AlignedPair } from '../eval/pharaoh.ts';
+import type { AlignedPair } from '../../shared/domain.ts';
 import type { Db } from './database.ts';
 import { iteratePairRows, offsetsOf } from './pairs.ts';
 

@@ -5,7 +5,7 @@
 import type { Link } from '../../shared/domain.ts';
 import type { NeuralConfig, TrainData } from '../align/neural/train.ts';
 import type { AerScore } from '../eval/aer.ts';
-import type { AlignedPair } from '../eval/pharaoh.ts';
+import type { AlignedPair } from '../../shared/domain.ts';
 
 export interface TrainRequest {
   type: 'train';

@@ -5,7 +5,7 @@
 // and test splits that have gold are the evaluation set: their sentences still train the
 // model unsupervised, but neither their gold, rejected nor pseudo links do.
 import type { TrainOptions } from '../../shared/models-api.ts';
-import type { AlignedPair } from '../eval/pharaoh.ts';
+import type { AlignedPair } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import type { Db } from '../store/database.ts';
 import { byPair, goldByPair, goldLinks, type Links, loadCorpus, type ProjectCorpus, pushLink, rejectedByPair } from '../store/pair-corpus.ts';

@@ -7,7 +7,7 @@
 // uncertainty.
 import type { Link } from '../../shared/domain.ts';
 import type { TrainOptions } from '../../shared/models-api.ts';
-import type { AlignedPair } from '../eval/pharaoh.ts';
+import type { AlignedPair } from '../../shared/domain.ts';
 import { CancelledError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import { createAlignment, linkInserter } from '../store/alignments.ts';

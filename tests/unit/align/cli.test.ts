@@ -59,12 +59,12 @@ test('line counts that differ are a clear error naming the files', async () => {
   );
   const pred = join(dir, 'pred.txt');
   writeFileSync(pred, '0-0\n');
-  await expect(mekong('eval', 'aer', '--gold', short, '--pred', pred)).rejects.toThrow(/is not a link/);
+  await expect(mekong('eval', 'aer', '--gold', short, '--pred', pred)).rejects.toThrow(/bad link "[^"]+": expected i-j, i\?j or ipj/);
 });
 
 test('the installed command prints user errors as one line and exits 1', () => {
   const r = spawnSync('node', [join(repo, 'bin/mekong.js'), 'eval', 'aer', '--gold', join(fixtures, 'tiny.en'), '--pred', join(fixtures, 'tiny.en')], { encoding: 'utf8' });
   expect(r.status).toBe(1);
   expect(r.stderr.trim().split('\n')).toHaveLength(1);
-  expect(r.stderr).toContain('tiny.en:1: "the" is not a link');
+  expect(r.stderr).toContain('tiny.en:1: bad link "the": expected i-j, i?j or ipj');
 });

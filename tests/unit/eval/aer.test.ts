@@ -1,7 +1,9 @@
 // The AER scorer against a hand computation, and its input checks.
 import { expect, test } from 'vitest';
-import { scoreAer } from '../../../src/main/eval/aer.ts';
-import { parsePharaoh, parsePharaohLine } from '../../../src/main/eval/pharaoh.ts';
+import { alignedPair, scoreAer } from '../../../src/main/eval/aer.ts';
+import { parsePharaohLine, parsePharaohText } from '../../../src/main/corpus/pharaoh.ts';
+
+const parsePharaoh = (text: string, base: 0 | 1, file: string) => parsePharaohText(text, base, file).map(alignedPair);
 
 test('AER, precision, recall and F1 match a hand computation', () => {
   // Pair 1: S = {0-0, 1-1}, P = S ∪ {1-2}; A = {0-0, 1-2, 2-2}.
@@ -19,7 +21,7 @@ test('AER, precision, recall and F1 match a hand computation', () => {
 });
 
 test('possible links may be written i?j or ipj, 1-based files are shifted', () => {
-  const p = parsePharaohLine('1-1 2?3 3p1', 1, 'g', 1);
+  const p = alignedPair(parsePharaohLine('1-1 2?3 3p1', 1, 'g', 1));
   expect(p.sure).toEqual([[0, 0]]);
   expect(p.possible).toEqual([[1, 2], [2, 0]]);
 });
@@ -31,7 +33,7 @@ test('a perfect prediction has AER 0; an empty line is a pair with no links', ()
 });
 
 test('bad links and mismatched pair counts are clear errors', () => {
-  expect(() => parsePharaoh('0-0\n1:2\n', 0, 'gold.txt')).toThrow('gold.txt:2: "1:2" is not a link');
-  expect(() => parsePharaoh('0-0\n', 1, 'gold.txt')).toThrow('gold.txt:1: "0-0" has index 0');
+  expect(() => parsePharaoh('0-0\n1:2\n', 0, 'gold.txt')).toThrow('gold.txt:2: bad link "1:2": expected i-j, i?j or ipj, optionally with :score');
+  expect(() => parsePharaoh('0-0\n', 1, 'gold.txt')).toThrow('gold.txt:1: bad link "0-0": index 0 in a 1-based links file');
   expect(() => scoreAer(parsePharaoh('0-0\n', 0, 'g'), [])).toThrow('gold has 1 pairs but prediction has 0');
 });
