@@ -2,7 +2,7 @@
 // schema (validated on the Node side before any handler runs, whichever transport
 // carried it: Electron IPC or HTTP) and its result type. Events flow the other way.
 import { z } from 'zod';
-import type { AlignmentOrigin, Link, PairStatus, Split, Token } from './domain.ts';
+import type { AlignmentOrigin, Link, PairDetail, PairStatus, PairSummary, Split, Token } from './domain.ts';
 import { editorChannels, type EditorResults } from './editor-api.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
 
@@ -102,22 +102,6 @@ export interface AlignmentInfo {
   name: string;
   annotator: string | null;
   links: number;
-}
-
-export interface PairSummary {
-  id: number;
-  src: string;
-  tgt: string;
-  srcTokens: Token[];
-  tgtTokens: Token[];
-  status: PairStatus;
-  split: Split;
-  note: string;
-}
-
-export interface PairDetail extends PairSummary {
-  alignments: { alignmentId: number; links: Link[] }[];
-  rejected: { s: number; t: number }[];
 }
 
 export interface EditResult {

@@ -29,6 +29,24 @@ export type AlignmentOrigin = 'gold' | 'model' | 'import';
 export type PairStatus = 'new' | 'in-review' | 'done' | 'flagged';
 export type Split = 'train' | 'dev' | 'test';
 
+/** A sentence pair as lists show it: its texts, tokens and review state. */
+export interface PairSummary {
+  id: number;
+  src: string;
+  tgt: string;
+  srcTokens: Token[];
+  tgtTokens: Token[];
+  status: PairStatus;
+  split: Split;
+  note: string;
+}
+
+/** A pair with the links of every alignment and the links reviewers rejected. */
+export interface PairDetail extends PairSummary {
+  alignments: { alignmentId: number; links: Link[] }[];
+  rejected: { s: number; t: number }[];
+}
+
 export const PAIR_STATUSES: readonly PairStatus[] = ['new', 'in-review', 'done', 'flagged'];
 export const SPLITS: readonly Split[] = ['train', 'dev', 'test'];
 export const ALIGNMENT_ORIGINS: readonly AlignmentOrigin[] = ['gold', 'model', 'import'];

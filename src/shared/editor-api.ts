@@ -2,8 +2,7 @@
 // in api.ts): one pair with the annotator's gold layer, link and rejection edits, the
 // review queue, the lexicon with its concordance and bulk fix, and agreement reports.
 import { z } from 'zod';
-import type { PairDetail, PairSummary } from './api.ts';
-import type { Link, Token } from './domain.ts';
+import type { Link, PairDetail, PairSummary, Token } from './domain.ts';
 
 const id = z.number().int().nonnegative();
 const side = z.enum(['src', 'tgt']);

@@ -2,7 +2,8 @@
 // pair list, one pair in full for the editor, and review-state updates. Only pairs of
 // finished imports are visible (an import in progress or abandoned is not).
 import type { PairStatus, Split, Token } from '../../shared/domain.ts';
-import type { PairFilter, PairSummary } from '../../shared/api.ts';
+import type { PairFilter } from '../../shared/api.ts';
+import type { PairSummary } from '../../shared/domain.ts';
 import { decodeTokens } from '../text/offsets.ts';
 import type { Db } from './database.ts';
 

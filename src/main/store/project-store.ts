@@ -2,7 +2,8 @@
 // import/export pipelines call. Every write runs in a transaction.
 import type { PairStatus, Split } from '../../shared/domain.ts';
 import { PAIR_STATUSES } from '../../shared/domain.ts';
-import type { PairDetail, PairFilter, PairSummary, ProjectInfo } from '../../shared/api.ts';
+import type { PairFilter, ProjectInfo } from '../../shared/api.ts';
+import type { PairDetail, PairSummary } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { listAlignments, linksOfPair, rejectedOfPair } from './alignments.ts';
 import { openDatabase, type Db } from './database.ts';

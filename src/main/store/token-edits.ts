@@ -2,8 +2,7 @@
 // pair's token offsets change, the links of every alignment are re-indexed, the fixed
 // words join the project's word list, "not translated" marks and rejected links follow
 // their tokens (editor.ts), and the whole change is one undoable edit.
-import type { Link, Token } from '../../shared/domain.ts';
-import type { PairDetail } from '../../shared/api.ts';
+import type { Link, PairDetail, Token } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { mergeTokens, reindexLinksAfterMerge, reindexLinksAfterSplit, splitToken } from '../text/token-edits.ts';
 import { encodeOffsets } from '../text/offsets.ts';

@@ -3,7 +3,8 @@
 // near the view are kept, so a list of a million pairs costs a few hundred rows of memory.
 // A generation counter drops answers to requests made under an older filter.
 import { SvelteMap } from 'svelte/reactivity';
-import type { MekongApi, PairFilter, PairSummary } from '../../../shared/api.ts';
+import type { MekongApi, PairFilter } from '../../../shared/api.ts';
+import type { PairSummary } from '../../../shared/domain.ts';
 import type { PairStatus, Split } from '../../../shared/domain.ts';
 import { errorMessage } from '../api/api-error.ts';
 
