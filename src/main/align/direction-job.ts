@@ -5,7 +5,7 @@ import type { Constraints } from './constraints.ts';
 import { decodeRange, type DecodeOptions, type FlatLinks } from './decode.ts';
 import type { BitextArrays } from './corpus.ts';
 import type { Posteriors } from './estep.ts';
-import type { Lexicon } from './lexicon.ts';
+import type { Lexicon } from './translation-table.ts';
 import type { TrainPlan } from './methods.ts';
 import type { ModelParams } from './model.ts';
 import { DirectionTrainer, type TrainerInit } from './trainer.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { UserError } from '../errors.ts';
 import type { Bitext } from './corpus.ts';
 import type { DirectionResult } from './direction-job.ts';
-import type { Lexicon } from './lexicon.ts';
+import type { Lexicon } from './translation-table.ts';
 import { PairTable } from './pair-table.ts';
 
 export interface SavedModel {

@@ -9,7 +9,7 @@
 // output. A plan with zero iterations (saved model) runs one E-step without learning.
 import type { Constraints } from './constraints.ts';
 import { agreementCounts, eStep, type Posteriors } from './estep.ts';
-import { LexTable, type Lexicon } from './lexicon.ts';
+import { LexTable, type Lexicon } from './translation-table.ts';
 import type { TrainPlan } from './methods.ts';
 import type { DirectionalModel, ModelParams } from './model.ts';
 import { createModel } from './models/registry.ts';

@@ -17,7 +17,7 @@ import { countPairs, iteratePairRows, tokensOf } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { unionLinks } from './links.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
-import { writeRecords } from './records.ts';
+import { writeRecords } from './format-streams.ts';
 
 export interface ExportRun {
   progress?: Progress;

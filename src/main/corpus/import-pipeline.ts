@@ -1,4 +1,4 @@
-// An import from start to end: records stream from a format reader (records.ts), are
+// An import from start to end: records stream from a format reader (format-streams.ts), are
 // normalised and segmented, or split on spaces when pre-tokenized, on a worker pool
 // (records that carry their own tokens, as JSONL does, are kept as they are), their links
 // checked against the tokens, and written to the store in committed batches under one
@@ -19,7 +19,7 @@ import type { ProjectStore } from '../store/project-store.ts';
 import { projectWordLists } from '../store/word-lists.ts';
 import { addLink, checkLinks, checkRecordIndices, type LinkedPair } from './links.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
-import { openRecords } from './records.ts';
+import { openRecords } from './format-streams.ts';
 
 const BATCH = 1000;
 const IN_FLIGHT = 3;

@@ -6,7 +6,7 @@ import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { goldAlignmentOf } from './alignments.ts';
 import type { Db } from './database.ts';
-import { deferCheckpoint } from './checkpoints.ts';
+import { deferCheckpoint } from './wal-checkpoints.ts';
 import { recordEdit, type PairPatch, type UntranslatedMark } from './edits.ts';
 import type { ProjectStore } from './project-store.ts';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeFormats, detectFormat, detectLinksFormat, FORMATS, readerFor, writerFor } from '../../../src/main/corpus/formats.ts';
 import type { PairRecord } from '../../../src/main/corpus/record.ts';
-import { openRecords, writeRecords } from '../../../src/main/corpus/records.ts';
+import { openRecords, writeRecords } from '../../../src/main/corpus/format-streams.ts';
 import { UserError } from '../../../src/main/errors.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { collect, FIXTURES, put, SHARED } from './helpers.ts';

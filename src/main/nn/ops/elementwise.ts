@@ -9,7 +9,7 @@ import type { Value } from '../graph.ts';
 import { type DType, isFloat } from '../tensor.ts';
 import { unbroadcast } from './grad-helpers.ts';
 import { defop, type VjpRule } from './registry.ts';
-import { broadcast, req } from './shapes.ts';
+import { broadcast, req } from './shape-rules.ts';
 
 type Operand = Value | number;
 

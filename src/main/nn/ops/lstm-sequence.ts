@@ -13,7 +13,7 @@ import { concat, split } from './select.ts';
 import { squeeze, transpose, unsqueeze } from './shape.ts';
 import { zerosLike } from './grad-helpers.ts';
 import { defop } from './registry.ts';
-import { attrInt, req } from './shapes.ts';
+import { attrInt, req } from './shape-rules.ts';
 
 /** [..., 4H] blocks [i, f, o, g] → [i, o, f, g] along the last axis. */
 function onnxGateOrder(w: Value, hidden: number): Value {

@@ -9,7 +9,7 @@ import type { Value } from '../graph.ts';
 import { mul } from './elementwise.ts';
 import { unbroadcast } from './grad-helpers.ts';
 import { defop } from './registry.ts';
-import { attrFloat, attrInt, broadcast, req } from './shapes.ts';
+import { attrFloat, attrInt, broadcast, req } from './shape-rules.ts';
 import { reshape, transposeLast } from './shape.ts';
 
 export const matmul = (a: Value, b: Value): Value => a.graph.apply('MatMul', [a, b])[0];

@@ -5,7 +5,7 @@
 import type { Value } from '../graph.ts';
 import { cast, mul } from './elementwise.ts';
 import { defop } from './registry.ts';
-import { attrInt, req } from './shapes.ts';
+import { attrInt, req } from './shape-rules.ts';
 
 /** Training-mode dropout; returns the output (the mask stays internal). */
 export function dropout(x: Value, rate: number, seed: number): Value {

@@ -9,7 +9,7 @@ import type { Value } from '../graph.ts';
 import { cast, div, equal, exp, mul, sub } from './elementwise.ts';
 import { range } from './grad-helpers.ts';
 import { defop, type VjpArgs } from './registry.ts';
-import { attrInt, constInts, isStatic, normAxis, req } from './shapes.ts';
+import { attrInt, constInts, isStatic, normAxis, req } from './shape-rules.ts';
 import { expandAs, sizeOf, unsqueeze } from './shape.ts';
 
 function reducer(op: string) {

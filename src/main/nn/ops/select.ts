@@ -8,7 +8,7 @@ import type { Dim, Shape, Value } from '../graph.ts';
 import { sub } from './elementwise.ts';
 import { zerosLike } from './grad-helpers.ts';
 import { defop } from './registry.ts';
-import { attrInt, constInts, normAxis, req } from './shapes.ts';
+import { attrInt, constInts, normAxis, req } from './shape-rules.ts';
 import { shapeOf, unsqueeze } from './shape.ts';
 
 export function concat(xs: readonly Value[], axis: number): Value {

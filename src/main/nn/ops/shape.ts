@@ -6,7 +6,7 @@ import { type DType, Tensor } from '../tensor.ts';
 import { scalarTensor } from '../graph.ts';
 import { unbroadcast } from './grad-helpers.ts';
 import { defop, type OutType } from './registry.ts';
-import { broadcast, constInts, isStatic, normAxis, req } from './shapes.ts';
+import { broadcast, constInts, isStatic, normAxis, req } from './shape-rules.ts';
 
 export const shapeOf = (x: Value): Value => x.graph.apply('Shape', [x])[0];
 export const sizeOf = (x: Value): Value => x.graph.apply('Size', [x])[0];
