@@ -6,6 +6,7 @@ import type { Link } from '../../shared/domain.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import { createAlignment, linkInserter } from '../store/alignments.ts';
 import { goldByPair, goldLinks, loadCorpus, rejectedByPair } from '../store/pair-corpus.ts';
+import { createStatisticalModel } from '../store/training-runs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { alignCorpus } from './engine.ts';
 
@@ -24,9 +25,8 @@ export async function alignProject(store: ProjectStore, o: ProjectAlignOptions, 
     { gold, rejected, signal: run.signal, onProgress: (done, total) => run.progress?.(done, total, `aligning (${o.method})`) });
   const when = new Date().toISOString();
   const count = store.db.transaction(() => {
-    const model = store.db.prepare(`INSERT INTO models (name, kind, config, created_at) VALUES (?, 'statistical', ?, ?)`)
-      .run(`${o.method} ${o.sym}`, JSON.stringify(o), when);
-    const alignmentId = createAlignment(store.db, { origin: 'model', name: `${o.method} + ${o.sym} (${when.slice(0, 16).replace('T', ' ')})`, modelId: Number(model.lastInsertRowid) });
+    const modelId = createStatisticalModel(store.db, `${o.method} ${o.sym}`, o);
+    const alignmentId = createAlignment(store.db, { origin: 'model', name: `${o.method} + ${o.sym} (${when.slice(0, 16).replace('T', ' ')})`, modelId });
     const insert = linkInserter(store.db, alignmentId);
     let n = 0;
     result.links.forEach((links: Link[], k) => {

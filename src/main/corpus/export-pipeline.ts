@@ -6,11 +6,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { ExportOptions } from '../../shared/api.ts';
-import type { Link } from '../../shared/domain.ts';
 import { CancelledError, UserError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import type { Db } from '../store/database.ts';
-import { rejectedWithAnnotator } from '../store/alignments.ts';
+import { alignmentSources, pairLinksReader, rejectedWithAnnotator } from '../store/alignments.ts';
 import { untranslatedOf } from '../store/editor.ts';
 import type { UntranslatedMark } from '../store/edits.ts';
 import { countPairs, iteratePairRows, tokensOf } from '../store/pairs.ts';
@@ -30,8 +29,7 @@ const ORIGIN_ORDER = { gold: 0, model: 1, import: 2 } as const;
 
 /** Chosen alignments in a stable order (origin, then name), independent of their ids. */
 function alignmentsToExport(db: Db, ids: number[] | undefined): AlignmentMeta[] {
-  const rows = db.prepare(`SELECT id, origin, coalesce(annotator, name) AS source, name FROM alignments`).all() as AlignmentMeta[];
-  return rows
+  return alignmentSources(db)
     .filter((r) => !ids || ids.includes(r.id))
     .sort((a, b) => ORIGIN_ORDER[a.origin] - ORIGIN_ORDER[b.origin] || (a.source < b.source ? -1 : a.source > b.source ? 1 : a.id - b.id));
 }
@@ -45,7 +43,7 @@ async function* recordsOf(store: ProjectStore, options: Omit<ExportOptions, 'fil
   const db = store.db;
   const filter = { status: options.status, split: options.split };
   const total = countPairs(db, filter);
-  const linkStmt = db.prepare(`SELECT s, t, kind, score FROM links WHERE alignment_id = ? AND pair_id = ? ORDER BY s, t`);
+  const linksOf = pairLinksReader(db);
   let done = 0;
   for (const rows of iteratePairRows(db, filter)) {
     if (run.signal?.aborted) throw new CancelledError();
@@ -53,7 +51,7 @@ async function* recordsOf(store: ProjectStore, options: Omit<ExportOptions, 'fil
       const alignments = chosen
         .map((a): AlignmentRecord => {
           const marks = untranslatedOf(db, a.id, row.id);
-          const rec: AlignmentRecord = { origin: a.origin, source: a.source, links: linkStmt.all(a.id, row.id) as Link[] };
+          const rec: AlignmentRecord = { origin: a.origin, source: a.source, links: linksOf(a.id, row.id) };
           if (marks.length) rec.untranslated = { src: indicesOn(marks, 'src'), tgt: indicesOn(marks, 'tgt') };
           return rec;
         })

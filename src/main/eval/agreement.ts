@@ -4,31 +4,16 @@
 // over all pairs (micro-averaged). Pairs count when the reference has links there; when
 // both layers are gold, only pairs both annotators linked count.
 import type { AgreementReport, AgreementScore } from '../../shared/editor-api.ts';
-import type { Link } from '../../shared/domain.ts';
+import type { AlignedPair, Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import type { Db } from '../store/database.ts';
-import { scoreAer } from './aer.ts';
-import type { AlignedPair } from '../../shared/domain.ts';
-
-type Row = Link & { pair_id: number };
+import { alignmentLayer } from '../store/alignments.ts';
+import { alignedPair, scoreAer } from './aer.ts';
 
 function layer(db: Db, alignmentId: number): { origin: string; links: Map<number, Link[]> } {
-  const a = db.prepare('SELECT origin FROM alignments WHERE id = ?').get(alignmentId) as { origin: string } | undefined;
-  if (!a) throw new UserError(`no alignment ${alignmentId} in this project`);
-  const links = new Map<number, Link[]>();
-  for (const r of db.prepare('SELECT pair_id, s, t, kind, score FROM links WHERE alignment_id = ?').iterate(alignmentId) as IterableIterator<Row>) {
-    let list = links.get(r.pair_id);
-    if (!list) links.set(r.pair_id, (list = []));
-    list.push(r);
-  }
-  return { origin: a.origin, links };
-}
-
-function asGold(links: readonly Link[]): AlignedPair {
-  return {
-    sure: links.filter((l) => l.kind === 'sure').map((l) => [l.s, l.t]),
-    possible: links.filter((l) => l.kind === 'possible').map((l) => [l.s, l.t]),
-  };
+  const found = alignmentLayer(db, alignmentId);
+  if (!found) throw new UserError(`no alignment ${alignmentId} in this project`);
+  return found;
 }
 
 function score(gold: AlignedPair[], pred: [number, number][][]): AgreementScore {
@@ -48,7 +33,7 @@ export function agreementReport(db: Db, referenceId: number, candidateId: number
   const cand = layer(db, candidateId);
   const bothGold = ref.origin === 'gold' && cand.origin === 'gold';
   const ids = [...ref.links.keys()].filter((id) => !bothGold || cand.links.has(id)).sort((a, b) => a - b);
-  const gold = ids.map((id) => asGold(ref.links.get(id) ?? []));
+  const gold = ids.map((id) => alignedPair(ref.links.get(id) ?? []));
   const pred = ids.map((id) => (cand.links.get(id) ?? []).map((l): [number, number] => [l.s, l.t]));
   return {
     overall: { ...score(gold, pred), pairs: ids.length },

@@ -90,3 +90,32 @@ export function rejectedInserter(db: Db): (pairId: number, rejected: readonly { 
     for (const r of rejected) insert.run(pairId, r.s, r.t, r.annotator, at);
   };
 }
+
+/** Whether alignment `id` exists in this project. */
+export function alignmentExists(db: Db, id: number): boolean {
+  return db.prepare(`SELECT 1 FROM alignments WHERE id = ?`).get(id) !== undefined;
+}
+
+/** Every alignment with the name an export gives its source (the annotator for gold, else its name). */
+export function alignmentSources(db: Db): { id: number; origin: AlignmentOrigin; source: string; name: string }[] {
+  return db.prepare(`SELECT id, origin, coalesce(annotator, name) AS source, name FROM alignments`).all() as { id: number; origin: AlignmentOrigin; source: string; name: string }[];
+}
+
+/** A reader of one pair's links in one alignment, sorted by (s, t); the statement is prepared once. */
+export function pairLinksReader(db: Db): (alignmentId: number, pairId: number) => Link[] {
+  const stmt = db.prepare(`SELECT s, t, kind, score FROM links WHERE alignment_id = ? AND pair_id = ? ORDER BY s, t`);
+  return (alignmentId, pairId) => stmt.all(alignmentId, pairId) as Link[];
+}
+
+/** One alignment's origin and its links grouped by pair, or null when there is no such alignment. */
+export function alignmentLayer(db: Db, alignmentId: number): { origin: AlignmentOrigin; links: Map<number, Link[]> } | null {
+  const a = db.prepare('SELECT origin FROM alignments WHERE id = ?').get(alignmentId) as { origin: AlignmentOrigin } | undefined;
+  if (!a) return null;
+  const links = new Map<number, Link[]>();
+  for (const r of db.prepare('SELECT pair_id, s, t, kind, score FROM links WHERE alignment_id = ?').iterate(alignmentId) as IterableIterator<Link & { pair_id: number }>) {
+    let list = links.get(r.pair_id);
+    if (!list) links.set(r.pair_id, (list = []));
+    list.push({ s: r.s, t: r.t, kind: r.kind, score: r.score });
+  }
+  return { origin: a.origin, links };
+}

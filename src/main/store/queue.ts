@@ -11,6 +11,7 @@
 import type { QueueItem } from '../../shared/editor-api.ts';
 import type { PairStatus } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
+import { alignmentExists } from './alignments.ts';
 import type { Db } from './database.ts';
 import { filterSql, summaryOf, type PairRow } from './pairs.ts';
 
@@ -72,7 +73,7 @@ export function disagreement(a: readonly LinkRow[], b: readonly LinkRow[]): numb
 
 export function reviewQueue(db: Db, q: QueueQuery): { total: number; items: QueueItem[] } {
   for (const id of [q.alignmentId, q.versusId]) {
-    if (id !== undefined && !db.prepare('SELECT 1 FROM alignments WHERE id = ?').get(id)) throw new UserError(`no alignment #${id} in this project`);
+    if (id !== undefined && !alignmentExists(db, id)) throw new UserError(`no alignment #${id} in this project`);
   }
   const pool = candidates(db, q);
   const main = linksByPair(db, q.alignmentId);

@@ -30,6 +30,12 @@ export interface RunRow {
 
 const now = () => new Date().toISOString();
 
+/** A statistical model (no training run: its parameters live in the alignment it made). */
+export function createStatisticalModel(db: Db, name: string, config: unknown): number {
+  return Number(db.prepare(`INSERT INTO models (name, kind, config, created_at) VALUES (?, 'statistical', ?, ?)`)
+    .run(name, JSON.stringify(config), now()).lastInsertRowid);
+}
+
 /** A new model (kind = method) with its first run, state 'running'. */
 export function createModelRun(db: Db, name: string, config: TrainOptions): { modelId: number; runId: number } {
   return db.transaction(() => {
