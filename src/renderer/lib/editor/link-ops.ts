@@ -31,9 +31,12 @@ export function toggleLinks(layer: GoldLayer, sources: readonly number[], target
   return { links: [...layer.links, ...added], untranslated: unmark(layer.untranslated, sources, targets) };
 }
 
-/** Adds links (accepting suggestions), keeping existing ones as they are. */
+/** Adds links (accepting suggestions), keeping existing ones as they are; a cell given twice is added once (the first). */
 export function addLinks(layer: GoldLayer, links: readonly { s: number; t: number; kind?: LinkKind }[]): GoldLayer {
-  const added = links.filter((l) => !has(layer.links, l.s, l.t)).map((l) => ({ s: l.s, t: l.t, kind: l.kind ?? 'sure', score: null }));
+  const added: Link[] = [];
+  for (const l of links) {
+    if (!has(layer.links, l.s, l.t) && !has(added, l.s, l.t)) added.push({ s: l.s, t: l.t, kind: l.kind ?? 'sure', score: null });
+  }
   return { links: [...layer.links, ...added], untranslated: unmark(layer.untranslated, added.map((l) => l.s), added.map((l) => l.t)) };
 }
 

@@ -1,0 +1,98 @@
+// The editor's keyboard over its real state class and the real API: each key's command
+// changes the annotator's gold layer in the project file as the shortcuts table says.
+// EditorState talks to dispatch() directly (the transport both IPC and HTTP end in).
+import { describe, expect, test } from 'vitest';
+import { createContext } from '../../../src/main/api/create-context.ts';
+import { dispatch } from '../../../src/main/api/dispatch.ts';
+import { editorPair } from '../../../src/main/store/editor.ts';
+import type { MekongApi } from '../../../src/shared/api.ts';
+import { handleEditorKey, runCommand } from '../../../src/renderer/lib/editor/editor-keys.ts';
+import { EditorState } from '../../../src/renderer/lib/state/editor.svelte.ts';
+import { model, project } from '../editor/fixture.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+
+const dir = tempDir('mekong-keys-');
+
+function setUp() {
+  const { store, ids } = project(dir, [['a b c', 'x y z'], ['d', 'w']]);
+  const m = model(store, ids, [[[0, 0, 0.95], [1, 1, 0.6], [2, 2, 0.91]], [[0, 0, 0.5]]]);
+  const ctx = { ...createContext('browser', 'lin', dir), store };
+  const api: MekongApi = {
+    async invoke(channel, input) {
+      const r = await dispatch(ctx, channel, input);
+      if (!r.ok) throw new Error(r.error.error);
+      return r.value as never;
+    },
+    onEvent: () => () => {},
+  };
+  let edited = 0;
+  const ed = new EditorState(api, () => edited++);
+  const gold = (id = ids[0]) => editorPair(store, 'lin', id).gold.map((l) => `${l.s}-${l.t}${l.kind === 'possible' ? 'p' : ''}`);
+  return { store, ids, m, ed, gold, edited: () => edited };
+}
+
+const key = (k: string, mods: Partial<KeyboardEvent> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods }) as KeyboardEvent;
+/** Every change sent so far committed and answered (the editor's own save state). */
+const settle = (ed: EditorState) => expect.poll(() => ed.saveState).toBe('saved');
+
+describe('editor keys', () => {
+  test('Space selects, then links across; P flips, Delete removes, N marks, Ctrl+Z undoes', async () => {
+    const { ed, ids, gold, store } = setUp();
+    await ed.open(ids[0]);
+    expect(handleEditorKey(ed, key(' '))).toBe(true); // select src 0
+    expect(ed.selected.src).toEqual([0]);
+    handleEditorKey(ed, key('ArrowDown')); // to the target side
+    expect(ed.cursor).toEqual({ side: 'tgt', index: 0 });
+    handleEditorKey(ed, key('ArrowRight'));
+    handleEditorKey(ed, key(' ')); // link 0-1
+    await settle(ed);
+    expect(gold()).toEqual(['0-1']);
+    expect(ed.selected).toEqual({ src: [], tgt: [] });
+    handleEditorKey(ed, key('p'));
+    await settle(ed);
+    expect(gold()).toEqual(['0-1p']);
+    handleEditorKey(ed, key('Delete'));
+    await settle(ed);
+    expect(gold()).toEqual([]);
+    handleEditorKey(ed, key('n'));
+    await settle(ed);
+    expect(editorPair(store, 'lin', ids[0]).untranslated).toEqual([{ side: 'tgt', index: 1 }]);
+    handleEditorKey(ed, key('z', { ctrlKey: true }));
+    await settle(ed);
+    expect(editorPair(store, 'lin', ids[0]).untranslated).toEqual([]);
+    expect(handleEditorKey(ed, key('q'))).toBe(false);
+    expect(handleEditorKey(ed, key('p', { altKey: true }))).toBe(false);
+  });
+
+  test('A accepts and R rejects the suggestions at the cursor; the matrix toggles its cell', async () => {
+    const { ed, ids, gold, store, m } = setUp();
+    await ed.open(ids[0]);
+    expect(ed.modelId).toBeNull();
+    ed.modelId = m;
+    runCommand(ed, 'a'); // cursor on src 0: suggestion 0-0
+    await settle(ed);
+    expect(gold()).toEqual(['0-0']);
+    handleEditorKey(ed, key('ArrowRight'));
+    runCommand(ed, 'r'); // src 1: suggestion 1-1 rejected
+    await settle(ed);
+    expect(editorPair(store, 'lin', ids[0]).rejected).toEqual([{ s: 1, t: 1 }]);
+    expect(ed.suggestions.map((l) => `${l.s}-${l.t}`)).toEqual(['2-2']);
+    runCommand(ed, 'v');
+    expect(ed.mode).toBe('matrix');
+    expect(ed.cell).toEqual({ s: 1, t: 0 }); // the matrix cursor follows the line cursor's row
+    handleEditorKey(ed, key('ArrowRight'));
+    handleEditorKey(ed, key(' ')); // cell 1-1
+    await settle(ed);
+    expect(gold()).toEqual(['0-0', '1-1']);
+  });
+
+  test('Enter marks the pair done and opens the next; the threshold returns to its default there', async () => {
+    const { ed, ids, store } = setUp();
+    await ed.open(ids[0], async (id) => (id === ids[0] ? ids[1] : null));
+    ed.threshold = 0.3;
+    runCommand(ed, 'Enter');
+    await expect.poll(() => ed.pair?.id).toBe(ids[1]);
+    expect(store.getPair(ids[0]).status).toBe('done');
+    expect(ed.threshold).toBe(0.9);
+  });
+});
