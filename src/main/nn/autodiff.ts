@@ -7,7 +7,7 @@
 // ONNX session computes the loss and its gradients (and, if asked, the optimiser update).
 import type { Node, Value } from './graph.ts';
 import { concat, matmul, sum, transposeLast, zerosLike } from './ops/index.ts';
-import { getOp } from './ops/registry.ts';
+import { getOp } from './graph.ts';
 import { isFloat } from './tensor.ts';
 
 /** Values that depend (differentiably) on any of `wrt`. */

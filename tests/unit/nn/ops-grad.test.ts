@@ -5,7 +5,7 @@ import { Graph, type Value } from '../../../src/main/nn/graph.ts';
 import { gradcheck, type GradcheckOptions } from '../../../src/main/nn/gradcheck.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
 import * as op from '../../../src/main/nn/ops/index.ts';
-import { getOp, registeredOps } from '../../../src/main/nn/ops/registry.ts';
+import { getOp, registeredOps } from '../../../src/main/nn/graph.ts';
 import { Tensor, int64s } from '../../../src/main/nn/tensor.ts';
 
 const rng = new Rng(42);

@@ -3,7 +3,7 @@
 // little-endian data, and can bake chosen inputs in as initializers (a standalone
 // export with weights). Builder-only attributes ('_' prefix) are dropped.
 import type { Attr, Graph, Node, Shape, Value } from '../graph.ts';
-import { getOp } from '../ops/registry.ts';
+import { getOp } from '../graph.ts';
 import { type DType, ONNX_ELEM, type Tensor } from '../tensor.ts';
 import { AttrType, IR_VERSION, ModelProto, OPSET } from './schema.ts';
 

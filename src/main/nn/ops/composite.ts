@@ -3,8 +3,7 @@
 //   layerNorm(x)  = (x − μ)/√(σ² + ε) ⊙ γ + β, μ and σ² over the last axis
 //   l2Normalize(x) = x / √(Σ x² + ε) over `axis`
 import type { Value } from '../graph.ts';
-import { add, div, erf, mul, sqrt, sub } from './elementwise.ts';
-import { reduceMean, reduceSum } from './reduce.ts';
+import { add, div, erf, mul, reduceMean, reduceSum, sqrt, sub } from './core.ts';
 
 export function gelu(x: Value): Value {
   return mul(mul(x, 0.5), add(erf(mul(x, Math.SQRT1_2)), 1));

@@ -8,11 +8,9 @@
 // B [1, 8H] with gate order [i, o, f, c] (the recurrent bias is zero). The input is
 // [B, T, F] (right-padded; positions after a sequence's end do not affect its outputs in
 // the forward direction); the output is [B, T, H], the hidden state at every step.
-import type { Value } from '../graph.ts';
+import { defop, type Value } from '../graph.ts';
 import { concat, split } from './select.ts';
-import { squeeze, transpose, unsqueeze } from './shape.ts';
-import { zerosLike } from './grad-helpers.ts';
-import { defop } from './registry.ts';
+import { squeeze, transpose, unsqueeze, zerosLike } from './core.ts';
 import { attrInt, req } from './shape-rules.ts';
 
 /** [..., 4H] blocks [i, f, o, g] → [i, o, f, g] along the last axis. */

@@ -5,12 +5,9 @@
 // Gemm: Y = α·op(A)·op(B) + β·C with op = optional transpose;
 //   with A' = op(A), B' = op(B): Ā' = α·Ȳ·B'ᵀ, B̄' = α·A'ᵀ·Ȳ, C̄ = β·Ȳ (unbroadcast),
 //   and Ā = Ā'ᵀ when transA (likewise B).
-import type { Value } from '../graph.ts';
-import { mul } from './elementwise.ts';
-import { unbroadcast } from './grad-helpers.ts';
-import { defop } from './registry.ts';
+import { defop, type Value } from '../graph.ts';
+import { mul, reshape, transposeLast, unbroadcast } from './core.ts';
 import { attrFloat, attrInt, broadcast, req } from './shape-rules.ts';
-import { reshape, transposeLast } from './shape.ts';
 
 export const matmul = (a: Value, b: Value): Value => a.graph.apply('MatMul', [a, b])[0];
 

@@ -2,9 +2,8 @@
 //   y = x ⊙ m / (1 − p),   x̄ = ȳ ⊙ m / (1 − p).
 // The seed is an attribute, so a given session draws the same sequence of masks on every
 // run from creation on: runs are reproducible, and each step still gets a fresh mask.
-import type { Value } from '../graph.ts';
-import { cast, mul } from './elementwise.ts';
-import { defop } from './registry.ts';
+import { defop, type Value } from '../graph.ts';
+import { cast, mul } from './core.ts';
 import { attrInt, req } from './shape-rules.ts';
 
 /** Training-mode dropout; returns the output (the mask stays internal). */

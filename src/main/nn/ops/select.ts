@@ -4,12 +4,9 @@
 //   slice (step 1): x̄ = ȳ zero-padded back to x's extent on the sliced axes
 //   gather (axis 0, embeddings): x̄ = zeros(x) scatter-added with ȳ at the indices (ScatterND)
 //   gatherElements: x̄ = zeros(x) scatter-added with ȳ at the indices (ScatterElements)
-import type { Dim, Shape, Value } from '../graph.ts';
-import { sub } from './elementwise.ts';
-import { zerosLike } from './grad-helpers.ts';
-import { defop } from './registry.ts';
+import { defop, type Dim, type Shape, type Value } from '../graph.ts';
+import { shapeOf, sub, unsqueeze, zerosLike } from './core.ts';
 import { attrInt, constInts, normAxis, req } from './shape-rules.ts';
-import { shapeOf, unsqueeze } from './shape.ts';
 
 export function concat(xs: readonly Value[], axis: number): Value {
   return xs[0].graph.apply('Concat', xs, { axis })[0];
