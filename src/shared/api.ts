@@ -3,7 +3,7 @@
 // carried it: Electron IPC or HTTP) and its result type. Events flow the other way.
 import { z } from 'zod';
 import type { AlignmentOrigin, Link, PairDetail, PairStatus, PairSummary, Split, Token } from './domain.ts';
-import { editorChannels, type EditorResults } from './editor-api.ts';
+import { editorChannels, type EditorPair, type EditorResults } from './editor-api.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
 
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
@@ -105,8 +105,8 @@ export interface AlignmentInfo {
 }
 
 export interface EditResult {
-  /** The pair as committed, or null when the undo/redo stack was empty. */
-  pair: PairDetail | null;
+  /** The pair as committed, in the editor's view, or null when the undo/redo stack was empty. */
+  pair: EditorPair | null;
 }
 
 export interface AppInfo {
@@ -130,8 +130,8 @@ export interface Results extends EditorResults, ModelsResults {
   'pairs.list': { total: number; offset: number; pairs: PairSummary[] };
   'pairs.get': PairDetail;
   'pairs.update': PairDetail;
-  'tokens.split': PairDetail;
-  'tokens.merge': PairDetail;
+  'tokens.split': EditorPair;
+  'tokens.merge': EditorPair;
   'edits.undo': EditResult;
   'edits.redo': EditResult;
   'settings.setAnnotator': null;

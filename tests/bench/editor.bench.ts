@@ -15,7 +15,7 @@ import { ProjectStore } from '../../src/main/store/project-store.ts';
 import { beginImport, finishImport } from '../../src/main/store/imports.ts';
 import { pairInserter, type NewPair } from '../../src/main/store/pairs.ts';
 import { createAlignment, linkInserter } from '../../src/main/store/alignments.ts';
-import { setGold } from '../../src/main/store/editor.ts';
+import { setGold } from '../../src/main/review/editor.ts';
 import { encodeOffsets } from '../../src/main/text/offsets.ts';
 import { pretokenized } from '../../src/main/text/segment.ts';
 import { startHarness } from '../e2e/harness.ts';

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { AppContext } from '../../src/main/api/context.ts';
 import { dispatch } from '../../src/main/api/dispatch.ts';
-import { editorPair } from '../../src/main/store/editor.ts';
+import { editorPair } from '../../src/main/review/editor.ts';
 import type { EditorPair } from '../../src/shared/editor-api.ts';
 
 export const SAMPLE = join(import.meta.dirname, '../../resources/sample/vientiane-thaiembassy-sent.csv');

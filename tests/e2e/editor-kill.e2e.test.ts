@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createContext } from '../../src/main/api/create-context.ts';
 import { ProjectStore } from '../../src/main/store/project-store.ts';
-import { editorPair } from '../../src/main/store/editor.ts';
+import { editorPair } from '../../src/main/review/editor.ts';
 import { sampleProject } from './editor-fixture.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

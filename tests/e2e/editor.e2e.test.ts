@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { reviewQueue } from '../../src/main/store/queue.ts';
+import { reviewQueue } from '../../src/main/review/queue.ts';
 import { createAlignment } from '../../src/main/store/alignments.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { committed, linkKeys, sampleProject } from './editor-fixture.ts';

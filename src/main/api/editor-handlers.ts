@@ -1,10 +1,10 @@
 // The alignment editor's API handlers (spread into handlers.ts): one pair with the
 // annotator's gold layer, gold and rejection edits, review queue, lexicon and agreement.
 import type { EditorResults } from '../../shared/editor-api.ts';
-import { editorPair, setGold, setRejected } from '../store/editor.ts';
-import { reviewQueue } from '../store/queue.ts';
+import { editorPair, setGold, setRejected } from '../review/editor.ts';
+import { reviewQueue } from '../review/queue.ts';
 import { bulkFix, defaultModelId, lexiconEntries, occurrences } from '../store/lexicon.ts';
-import { agreementReport } from '../eval/agreement.ts';
+import { agreementReport } from '../review/agreement.ts';
 import type { z } from 'zod';
 import type { editorChannels } from '../../shared/editor-api.ts';
 import { UserError } from '../errors.ts';

@@ -6,7 +6,8 @@ import { channels } from '../../shared/api.ts';
 import type { z } from 'zod';
 import { UserError } from '../errors.ts';
 import { ProjectStore } from '../store/project-store.ts';
-import { mergeTokensEdit, splitTokenEdit } from '../store/token-edits.ts';
+import { editorPair } from '../review/editor.ts';
+import { mergeTokensEdit, splitTokenEdit } from '../review/segmentation-fixes.ts';
 import { runImport } from '../corpus/import-pipeline.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
@@ -39,6 +40,11 @@ function replaceStore(ctx: AppContext, next: ProjectStore): void {
   ctx.store = next;
 }
 
+/** An undo or redo's result: the pair it changed, in the editor's view. */
+function editResult(ctx: AppContext, pair: { id: number } | null): { pair: ReturnType<typeof editorPair> | null } {
+  return { pair: pair && editorPair(store(ctx), ctx.annotator, pair.id) };
+}
+
 export const handlers: { [C in Channel]: Handler<C> } = {
   'app.info': (ctx) => ({
     version: ctx.version, mode: ctx.mode, annotator: ctx.annotator, project: ctx.store?.info() ?? null,
@@ -69,10 +75,11 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   'pairs.list': (ctx, i) => ({ offset: i.offset, ...store(ctx).listPairs(i.filter, i.offset, i.limit) }),
   'pairs.get': (ctx, i) => store(ctx).getPair(i.id),
   'pairs.update': (ctx, i) => store(ctx).updatePair(ctx.annotator, i.id, { status: i.status, split: i.split, note: i.note }),
-  'tokens.split': (ctx, i) => splitTokenEdit(store(ctx), ctx.annotator, i.pairId, i.side, i.index, i.at),
-  'tokens.merge': (ctx, i) => mergeTokensEdit(store(ctx), ctx.annotator, i.pairId, i.side, i.index),
-  'edits.undo': (ctx) => ({ pair: store(ctx).undo(ctx.annotator) }),
-  'edits.redo': (ctx) => ({ pair: store(ctx).redo(ctx.annotator) }),
+  // The editor's channels answer with the editor's view of the pair: one round trip per edit.
+  'tokens.split': (ctx, i) => editorPair(store(ctx), ctx.annotator, splitTokenEdit(store(ctx), ctx.annotator, i.pairId, i.side, i.index, i.at).id),
+  'tokens.merge': (ctx, i) => editorPair(store(ctx), ctx.annotator, mergeTokensEdit(store(ctx), ctx.annotator, i.pairId, i.side, i.index).id),
+  'edits.undo': (ctx) => editResult(ctx, store(ctx).undo(ctx.annotator)),
+  'edits.redo': (ctx) => editResult(ctx, store(ctx).redo(ctx.annotator)),
   'settings.setAnnotator': (ctx, i) => {
     ctx.annotator = i.annotator;
     return null;

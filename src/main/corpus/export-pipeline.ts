@@ -10,7 +10,7 @@ import { CancelledError, UserError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import type { Db } from '../store/database.ts';
 import { alignmentSources, pairLinksReader, rejectedWithAnnotator } from '../store/alignments.ts';
-import { untranslatedOf } from '../store/editor.ts';
+import { untranslatedOf } from '../store/gold-layer.ts';
 import type { UntranslatedMark } from '../store/edits.ts';
 import { countPairs, iteratePairRows, tokensOf } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';

@@ -119,3 +119,17 @@ export function alignmentLayer(db: Db, alignmentId: number): { origin: Alignment
   }
   return { origin: a.origin, links };
 }
+
+/** One link of an alignment with its pair and score, as the review queue ranks them. */
+export type ScoredLink = { pair_id: number; s: number; t: number; score: number | null };
+
+/** All links of one alignment grouped by pair. */
+export function scoredLinksByPair(db: Db, alignmentId: number): Map<number, ScoredLink[]> {
+  const out = new Map<number, ScoredLink[]>();
+  for (const r of db.prepare('SELECT pair_id, s, t, score FROM links WHERE alignment_id = ?').iterate(alignmentId) as IterableIterator<ScoredLink>) {
+    let list = out.get(r.pair_id);
+    if (!list) out.set(r.pair_id, (list = []));
+    list.push(r);
+  }
+  return out;
+}

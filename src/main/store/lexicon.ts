@@ -7,7 +7,7 @@ import type { BulkChange, LexiconEntry, Occurrence } from '../../shared/editor-a
 import type { Link } from '../../shared/domain.ts';
 import { goldAlignmentOf } from './alignments.ts';
 import type { Db } from './database.ts';
-import { goldIdOf } from './editor.ts';
+import { goldIdOf } from './gold-layer.ts';
 import { recordGroup, type PairEdit } from './edits.ts';
 import { iteratePairRows, offsetsOf, tokensOf, type PairRow } from './pairs.ts';
 

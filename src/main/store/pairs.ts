@@ -133,3 +133,14 @@ export function* iteratePairRows(db: Db, filter: PairFilter, batch = 1000): Gene
     last = rows[rows.length - 1].id;
   }
 }
+
+/** A pair the review queue may rank, with its token counts. */
+export interface QueueCandidate { id: number; ns: number; nt: number }
+
+/** The visible pairs matching `filter` (and, with `annotator`, that they edited), in id order, with token counts. */
+export function queueCandidates(db: Db, filter: PairFilter, annotator?: string): QueueCandidate[] {
+  const { where, params } = filterSql(filter);
+  const byAnnotator = annotator ? ' AND EXISTS (SELECT 1 FROM edit_events e WHERE e.pair_id = p.id AND e.annotator = ?)' : '';
+  return db.prepare(`SELECT p.id, length(p.src_tokens) / 8 AS ns, length(p.tgt_tokens) / 8 AS nt FROM pairs p
+    WHERE ${where}${byAnnotator} ORDER BY p.id`).all(...params, ...(annotator ? [annotator] : [])) as QueueCandidate[];
+}

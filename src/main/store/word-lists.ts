@@ -4,6 +4,7 @@
 import { canonicalLang } from '../text/lang.ts';
 import { loadLaoEnglishHeadwords } from '../text/lao-dictionary.ts';
 import { WordList } from '../text/word-list.ts';
+import type { Db } from './database.ts';
 import type { ProjectStore } from './project-store.ts';
 
 let laoHeadwords: Promise<WordList> | null = null;
@@ -24,4 +25,10 @@ export async function projectWordLists(store: ProjectStore): Promise<Record<stri
     if (words.length) lists[lang] = WordList.fromWords(words);
   }
   return lists;
+}
+
+/** Adds words a linguist fixed (split or merge) to the project's list for `lang`; call inside the edit's transaction. */
+export function addFixedWords(db: Db, lang: string, words: readonly string[], annotator: string): void {
+  const put = db.prepare('INSERT OR IGNORE INTO word_list (lang, word, added_by) VALUES (?, ?, ?)');
+  for (const w of words) if (w.trim()) put.run(lang, w, annotator);
 }

@@ -2,11 +2,11 @@
 // (single and grouped), review-queue order, lexicon counts, the bulk fix and agreement.
 import { describe, expect, test } from 'vitest';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
-import { editorPair, setGold, setRejected } from '../../../src/main/store/editor.ts';
-import { reviewQueue } from '../../../src/main/store/queue.ts';
+import { editorPair, setGold, setRejected } from '../../../src/main/review/editor.ts';
+import { reviewQueue } from '../../../src/main/review/queue.ts';
 import { bulkFix, lexiconEntries, occurrences } from '../../../src/main/store/lexicon.ts';
-import { agreementReport } from '../../../src/main/eval/agreement.ts';
-import { mergeTokensEdit, splitTokenEdit } from '../../../src/main/store/token-edits.ts';
+import { agreementReport } from '../../../src/main/review/agreement.ts';
+import { mergeTokensEdit, splitTokenEdit } from '../../../src/main/review/segmentation-fixes.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { model, possible, project, sure } from './fixture.ts';
 

@@ -9,7 +9,7 @@ import { sampleCorpusPath } from '../../../src/main/corpus/sample.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { goldAlignmentOf, linkInserter, createAlignment } from '../../../src/main/store/alignments.ts';
 import { CancelledError } from '../../../src/main/errors.ts';
-import { editorPair, setGold, setRejected } from '../../../src/main/store/editor.ts';
+import { editorPair, setGold, setRejected } from '../../../src/main/review/editor.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir();

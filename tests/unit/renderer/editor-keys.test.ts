@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { createContext } from '../../../src/main/api/create-context.ts';
 import { dispatch } from '../../../src/main/api/dispatch.ts';
-import { editorPair } from '../../../src/main/store/editor.ts';
+import { editorPair } from '../../../src/main/review/editor.ts';
 import type { MekongApi } from '../../../src/shared/api.ts';
 import { handleEditorKey, runCommand } from '../../../src/renderer/lib/editor/editor-keys.ts';
 import { EditorState } from '../../../src/renderer/lib/state/editor.svelte.ts';

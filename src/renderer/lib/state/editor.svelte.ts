@@ -125,8 +125,7 @@ export class EditorState {
     return this.enqueue(async () => {
       const pair = this.pair;
       if (!pair) return null;
-      await this.api.invoke('tokens.split', { pairId: pair.id, side, index, at });
-      return this.api.invoke('editor.get', { pairId: pair.id });
+      return this.api.invoke('tokens.split', { pairId: pair.id, side, index, at });
     });
   }
 
@@ -135,8 +134,7 @@ export class EditorState {
       const pair = this.pair;
       const count = side === 'src' ? pair?.srcTokens.length : pair?.tgtTokens.length;
       if (!pair || count === undefined || index + 1 >= count) return null;
-      await this.api.invoke('tokens.merge', { pairId: pair.id, side, index });
-      return this.api.invoke('editor.get', { pairId: pair.id });
+      return this.api.invoke('tokens.merge', { pairId: pair.id, side, index });
     });
   }
 
@@ -173,7 +171,7 @@ export class EditorState {
     return this.enqueue(async () => {
       const { pair } = await this.api.invoke(channel, {});
       this.onEdited();
-      return pair ? this.api.invoke('editor.get', { pairId: pair.id }) : null;
+      return pair;
     });
   }
 

@@ -6,9 +6,9 @@
 import type { AgreementReport, AgreementScore } from '../../shared/editor-api.ts';
 import type { AlignedPair, Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
-import type { Db } from '../store/database.ts';
+import { alignedPair, scoreAer } from '../eval/aer.ts';
 import { alignmentLayer } from '../store/alignments.ts';
-import { alignedPair, scoreAer } from './aer.ts';
+import type { Db } from '../store/database.ts';
 
 function layer(db: Db, alignmentId: number): { origin: string; links: Map<number, Link[]> } {
   const found = alignmentLayer(db, alignmentId);

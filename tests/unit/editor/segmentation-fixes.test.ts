@@ -6,7 +6,7 @@ import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { beginImport, finishImport } from '../../../src/main/store/imports.ts';
 import { pairInserter } from '../../../src/main/store/pairs.ts';
 import { createAlignment, linkInserter } from '../../../src/main/store/alignments.ts';
-import { mergeTokensEdit, splitTokenEdit } from '../../../src/main/store/token-edits.ts';
+import { mergeTokensEdit, splitTokenEdit } from '../../../src/main/review/segmentation-fixes.ts';
 import { segmentOffsets } from '../../../src/main/text/segment.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

@@ -4,22 +4,11 @@
 import type { EditorPair, TokenSide } from '../../shared/editor-api.ts';
 import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
-import { goldAlignmentOf } from './alignments.ts';
-import type { Db } from './database.ts';
-import { deferCheckpoint } from './wal-checkpoints.ts';
-import { recordEdit, type PairPatch, type UntranslatedMark } from './edits.ts';
-import type { ProjectStore } from './project-store.ts';
-
-/** The annotator's gold alignment id, or null if they have none yet (never creates one). */
-export function goldIdOf(db: Db, annotator: string): number | null {
-  const row = db.prepare(`SELECT id FROM alignments WHERE origin = 'gold' AND annotator = ?`).get(annotator) as { id: number } | undefined;
-  return row?.id ?? null;
-}
-
-export function untranslatedOf(db: Db, alignmentId: number, pairId: number): UntranslatedMark[] {
-  return (db.prepare(`SELECT side, idx FROM untranslated WHERE alignment_id = ? AND pair_id = ? ORDER BY side, idx`)
-    .all(alignmentId, pairId) as { side: TokenSide; idx: number }[]).map((r) => ({ side: r.side, index: r.idx }));
-}
+import { goldAlignmentOf } from '../store/alignments.ts';
+import { recordEdit, type PairPatch, type UntranslatedMark } from '../store/edits.ts';
+import { goldIdOf, untranslatedOf } from '../store/gold-layer.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import { deferCheckpoint } from '../store/wal-checkpoints.ts';
 
 export function editorPair(store: ProjectStore, annotator: string, pairId: number): EditorPair {
   const pair = store.getPair(pairId);
@@ -71,14 +60,6 @@ export function setRejected(store: ProjectStore, annotator: string, pairId: numb
   recordEdit(store.db, annotator, pairId, 'links.reject', { rejected: current.rejected }, { rejected: next });
   deferCheckpoint(store.db);
   return editorPair(store, annotator, pairId);
-}
-
-/** Every alignment's "not translated" marks of one pair, keyed by alignment id. */
-export function marksOfPair(db: Db, pairId: number): Record<string, UntranslatedMark[]> {
-  const out: Record<string, UntranslatedMark[]> = {};
-  const rows = db.prepare('SELECT alignment_id, side, idx FROM untranslated WHERE pair_id = ? ORDER BY alignment_id, side, idx').all(pairId) as { alignment_id: number; side: TokenSide; idx: number }[];
-  for (const r of rows) (out[String(r.alignment_id)] ??= []).push({ side: r.side, index: r.idx });
-  return out;
 }
 
 /** A token index on `side` after a split of token `at` (into at, at+1) or a merge of at and at+1 (into at). */

@@ -11,9 +11,9 @@
 import type { QueueItem } from '../../shared/editor-api.ts';
 import type { PairStatus } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
-import { alignmentExists } from './alignments.ts';
-import type { Db } from './database.ts';
-import { filterSql, summaryOf, type PairRow } from './pairs.ts';
+import { alignmentExists, scoredLinksByPair, type ScoredLink } from '../store/alignments.ts';
+import type { Db } from '../store/database.ts';
+import { getPairRow, queueCandidates, summaryOf, type QueueCandidate } from '../store/pairs.ts';
 
 export interface QueueQuery {
   alignmentId: number;
@@ -25,33 +25,12 @@ export interface QueueQuery {
   limit: number;
 }
 
-interface Candidate { id: number; ns: number; nt: number }
-
 export function binaryEntropy(p: number): number {
   if (p <= 0 || p >= 1) return 0;
   return -(p * Math.log2(p) + (1 - p) * Math.log2(1 - p));
 }
 
-function candidates(db: Db, q: QueueQuery): Candidate[] {
-  const { where, params } = filterSql({ status: q.status, text: q.text || undefined });
-  const byAnnotator = q.annotator ? ' AND EXISTS (SELECT 1 FROM edit_events e WHERE e.pair_id = p.id AND e.annotator = ?)' : '';
-  return db.prepare(`SELECT p.id, length(p.src_tokens) / 8 AS ns, length(p.tgt_tokens) / 8 AS nt FROM pairs p
-    WHERE ${where}${byAnnotator} ORDER BY p.id`).all(...params, ...(q.annotator ? [q.annotator] : [])) as Candidate[];
-}
-
-type LinkRow = { pair_id: number; s: number; t: number; score: number | null };
-
-function linksByPair(db: Db, alignmentId: number): Map<number, LinkRow[]> {
-  const out = new Map<number, LinkRow[]>();
-  for (const r of db.prepare('SELECT pair_id, s, t, score FROM links WHERE alignment_id = ?').iterate(alignmentId) as IterableIterator<LinkRow>) {
-    let list = out.get(r.pair_id);
-    if (!list) out.set(r.pair_id, (list = []));
-    list.push(r);
-  }
-  return out;
-}
-
-export function uncertainty(c: Candidate, links: readonly LinkRow[]): number {
+export function uncertainty(c: QueueCandidate, links: readonly ScoredLink[]): number {
   const src = new Uint8Array(c.ns), tgt = new Uint8Array(c.nt);
   let sum = 0;
   for (const l of links) {
@@ -64,7 +43,7 @@ export function uncertainty(c: Candidate, links: readonly LinkRow[]): number {
   return decisions === 0 ? 0 : (sum + uncovered) / decisions;
 }
 
-export function disagreement(a: readonly LinkRow[], b: readonly LinkRow[]): number {
+export function disagreement(a: readonly ScoredLink[], b: readonly ScoredLink[]): number {
   const keys = new Set(a.map((l) => l.s * 65536 + l.t));
   const both = b.filter((l) => keys.has(l.s * 65536 + l.t)).length;
   const union = a.length + b.length - both;
@@ -75,18 +54,17 @@ export function reviewQueue(db: Db, q: QueueQuery): { total: number; items: Queu
   for (const id of [q.alignmentId, q.versusId]) {
     if (id !== undefined && !alignmentExists(db, id)) throw new UserError(`no alignment #${id} in this project`);
   }
-  const pool = candidates(db, q);
-  const main = linksByPair(db, q.alignmentId);
-  const versus = q.versusId === undefined ? null : linksByPair(db, q.versusId);
+  const pool = queueCandidates(db, { status: q.status, text: q.text || undefined }, q.annotator || undefined);
+  const main = scoredLinksByPair(db, q.alignmentId);
+  const versus = q.versusId === undefined ? null : scoredLinksByPair(db, q.versusId);
   const scored = pool.map((c) => ({
     id: c.id,
     score: versus ? disagreement(main.get(c.id) ?? [], versus.get(c.id) ?? []) : uncertainty(c, main.get(c.id) ?? []),
   }));
   scored.sort((x, y) => y.score - x.score || x.id - y.id);
   const page = scored.slice(q.offset, q.offset + q.limit);
-  const get = db.prepare('SELECT * FROM pairs WHERE id = ?');
   const items = page.map(({ id, score }) => {
-    const { srcTokens, tgtTokens, src, tgt, status } = summaryOf(get.get(id) as PairRow);
+    const { srcTokens, tgtTokens, src, tgt, status } = summaryOf(getPairRow(db, id)!);
     return { id, src, tgt, srcTokens, tgtTokens, status, score };
   });
   return { total: scored.length, items };

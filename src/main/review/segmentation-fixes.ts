@@ -2,13 +2,16 @@
 // pair's token offsets change, the links of every alignment are re-indexed, the fixed
 // words join the project's word list, "not translated" marks and rejected links follow
 // their tokens (editor.ts), and the whole change is one undoable edit.
+// (text/token-edits.ts holds the pure token arithmetic this applies to a stored pair.)
 import type { Link, PairDetail, Token } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { mergeTokens, reindexLinksAfterMerge, reindexLinksAfterSplit, splitToken } from '../text/token-edits.ts';
 import { encodeOffsets } from '../text/offsets.ts';
-import type { PairPatch } from './edits.ts';
-import type { ProjectStore } from './project-store.ts';
-import { marksOfPair, reindexAfterTokenEdit } from './editor.ts';
+import type { PairPatch } from '../store/edits.ts';
+import { marksOfPair } from '../store/gold-layer.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import { addFixedWords } from '../store/word-lists.ts';
+import { reindexAfterTokenEdit } from './editor.ts';
 
 type Side = 'src' | 'tgt';
 
@@ -22,9 +25,7 @@ function patchFor(side: Side, tokens: Token[], links: { alignmentId: number; lin
 
 function addWords(store: ProjectStore, side: Side, words: string[], annotator: string): void {
   const meta = store.meta();
-  const lang = side === 'src' ? meta.srcLang : meta.tgtLang;
-  const put = store.db.prepare('INSERT OR IGNORE INTO word_list (lang, word, added_by) VALUES (?, ?, ?)');
-  for (const w of words) if (w.trim()) put.run(lang, w, annotator);
+  addFixedWords(store.db, side === 'src' ? meta.srcLang : meta.tgtLang, words, annotator);
 }
 
 function tokensOfSide(pair: PairDetail, side: Side, index: number): Token[] {

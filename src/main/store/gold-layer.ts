@@ -1,0 +1,26 @@
+// The annotator's gold layer as the store keeps it: which alignment is an annotator's gold,
+// and the "not translated" marks of alignments on a pair. The review module (review/)
+// builds the editor's operations on these.
+import type { TokenSide } from '../../shared/editor-api.ts';
+import type { Db } from './database.ts';
+import type { UntranslatedMark } from './edits.ts';
+
+/** The annotator's gold alignment id, or null if they have none yet (never creates one). */
+export function goldIdOf(db: Db, annotator: string): number | null {
+  const row = db.prepare(`SELECT id FROM alignments WHERE origin = 'gold' AND annotator = ?`).get(annotator) as { id: number } | undefined;
+  return row?.id ?? null;
+}
+
+/** One alignment's "not translated" marks on one pair, by side then index. */
+export function untranslatedOf(db: Db, alignmentId: number, pairId: number): UntranslatedMark[] {
+  return (db.prepare(`SELECT side, idx FROM untranslated WHERE alignment_id = ? AND pair_id = ? ORDER BY side, idx`)
+    .all(alignmentId, pairId) as { side: TokenSide; idx: number }[]).map((r) => ({ side: r.side, index: r.idx }));
+}
+
+/** Every alignment's "not translated" marks of one pair, keyed by alignment id. */
+export function marksOfPair(db: Db, pairId: number): Record<string, UntranslatedMark[]> {
+  const out: Record<string, UntranslatedMark[]> = {};
+  const rows = db.prepare('SELECT alignment_id, side, idx FROM untranslated WHERE pair_id = ? ORDER BY alignment_id, side, idx').all(pairId) as { alignment_id: number; side: TokenSide; idx: number }[];
+  for (const r of rows) (out[String(r.alignment_id)] ??= []).push({ side: r.side, index: r.idx });
+  return out;
+}
