@@ -3,6 +3,7 @@
 // corrections, its runs with their curves and checkpoints, and re-aligning the project
 // with a chosen checkpoint (the result is a model alignment the review queue can rank).
 import { z } from 'zod';
+import { DEVICE_SETTINGS, type DeviceUse } from './devices.ts';
 import { LINK_THRESHOLD } from './link-score.ts';
 
 const id = z.number().int().nonnegative();
@@ -39,6 +40,8 @@ export const trainOptionsSchema = z.object({
   /** Save a checkpoint (and evaluate) every this many epochs; the last epoch always is. */
   checkpointEvery: z.number().int().min(1).max(1000).default(1),
   lowercase: z.boolean().default(true),
+  /** Where the training runs: a GPU provider when one works here, else the CPU (the provider that ran is recorded per run). */
+  device: z.enum(DEVICE_SETTINGS).default('auto'),
   /** Continue from this checkpoint (its model's method, dimension and vocabulary) as a new run of the same model, instead of starting from scratch. */
   startFrom: z.object({ runId: id, epoch: z.number().int().min(1) }).strict().optional(),
 }).strict();
@@ -90,6 +93,8 @@ export interface RunInfo {
   evalPairs: number;
   /** A continued run: the words of the project its starting checkpoint lacked, which joined its vocabulary (null: from scratch, or not known yet). */
   newWords: { src: number; tgt: number } | null;
+  /** The device asked for and the provider that ran the training (null until its first session opened). */
+  device: DeviceUse | null;
   checkpoints: CheckpointInfo[];
   /** The checkpoint used by default: lowest dev AER, else the last; null while there is none. */
   bestEpoch: number | null;

@@ -72,6 +72,9 @@ describe('models page', () => {
     await dialog.getByLabel('Word dropout α').fill('0.5');
     await dialog.getByLabel(/lowercase both sides/).uncheck();
     await dialog.getByLabel('Model name').fill('tiny e2e model');
+    // No GPU here: a forced CUDA run trains on the CPU and the run says so.
+    expect(await dialog.getByLabel('Device').inputValue()).toBe('auto');
+    await dialog.getByLabel('Device').selectOption('cuda');
     await h.screenshot('21-models-train-form');
     await dialog.getByRole('button', { name: 'Start training' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -80,6 +83,8 @@ describe('models page', () => {
     expect(r.config).toMatchObject({ method: 'bilstm-ctl', epochs: EPOCHS, dim: 32, wordDropout: 0.5, lowercase: false, weights: { base: 0.5, awp: 0.25, wtr: 0.25 } });
     await run().getByText('case kept').waitFor();
     await run().getByText(/word dropout 0\.5/).waitFor();
+    expect(r.config.device).toBe('cuda');
+    await run().getByTestId('run-device').filter({ hasText: 'trained on cpu (cuda requested: unavailable here)' }).waitFor({ timeout: 120_000 });
   });
 
   it('draws the loss and evaluation curves live, lists checkpoints, and cancels', async () => {

@@ -17,10 +17,12 @@ import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { formatPharaohLine } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
 import { HELD_OUT_SHARE, isNeuralMethod, MIN_GOLD_PAIRS_TO_HOLD_OUT, NEURAL_METHODS } from '../align/neural/method.ts';
-import { alignNeuralCli } from './lexicon.ts';
+import { alignNeuralCli, deviceOption } from './lexicon.ts';
+import type { DeviceSetting } from '../../shared/devices.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 
 interface AlignCliOptions {
+  device?: DeviceSetting;
   src: string;
   tgt: string;
   out: string;
@@ -56,7 +58,7 @@ async function run(o: AlignCliOptions): Promise<void> {
     if (o.scores) writeFileSync(o.scores, links.map((l) => pharaohLine(l, true)).join(''));
     return;
   }
-  const neuralOnly = o.continue ? '--continue' : o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : null;
+  const neuralOnly = o.continue ? '--continue' : o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : o.device ? '--device' : null;
   if (neuralOnly) throw new UserError(`${neuralOnly} is for the neural methods (bilstm-ctl, bilstm)`);
   const model = o.model ? loadModel(o.model) : undefined;
   const lowercase = model ? model.lowercase : (o.lowercase ?? false);
@@ -92,5 +94,6 @@ export function register(program: Command): void {
     .option('--pseudo <file>', "another aligner's links (i-j or i-j:score, as --scores writes them): on pairs without gold, those scoring at least --pseudo-threshold supervise training (neural methods)")
     .option('--pseudo-threshold <p>', `the score a link of --pseudo or of --self-train needs to supervise training (default ${LINK_THRESHOLD})`)
     .option('--self-train <epochs>', "once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default 0)")
+    .addOption(deviceOption())
     .action(run);
 }

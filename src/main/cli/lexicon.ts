@@ -21,7 +21,8 @@
 // --self-train N (align and lexicon): once trained, N epochs more on the model's own links
 // scoring at least the threshold (method.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { DEVICE_SETTINGS, type DeviceSetting } from '../../shared/devices.ts';
 import type { Link } from '../../shared/domain.ts';
 import { alignCorpus } from '../align/engine.ts';
 import { embedPairs, extractLinks } from '../align/neural/aligner.ts';
@@ -52,11 +53,13 @@ export interface NeuralCliOptions {
   pseudo?: string;
   pseudoThreshold?: string;
   selfTrain?: string;
+  device?: DeviceSetting;
 }
 
-/** Config overrides from --epochs N, --weights base,awp,wtr and --word-dropout α. */
-function overrides(o: { epochs?: string; weights?: string; wordDropout?: string }): Partial<NeuralConfig> {
+/** Config overrides from --epochs N, --weights base,awp,wtr, --word-dropout α and --device. */
+function overrides(o: { epochs?: string; weights?: string; wordDropout?: string; device?: DeviceSetting }): Partial<NeuralConfig> {
   const out: Partial<NeuralConfig> = {};
+  if (o.device !== undefined) out.device = o.device;
   if (o.epochs !== undefined) {
     const n = Number(o.epochs);
     if (!Number.isInteger(n) || n < 1) throw new UserError(`--epochs must be a positive integer, got "${o.epochs}"`);
@@ -124,7 +127,8 @@ export async function alignNeuralCli(src: string[][], tgt: string[][], o: Neural
   if (o.model && training) throw new UserError(`--model aligns without training: ${training} would not be used`);
   const gold = o.gold ? readGold(o.gold, src.length) : undefined;
   if (o.model) {
-    const model = loadNeuralModel(o.model);
+    const saved = loadNeuralModel(o.model);
+    const model = { ...saved, config: { ...saved.config, device: o.device } };
     return extractLinks(src, tgt, await embedPairs(model, src, tgt), { sym: o.sym, gold, decision: model.decision });
   }
   const start = o.continue ? loadNeuralModel(o.continue) : undefined;
@@ -154,6 +158,7 @@ interface LexiconCliOptions {
   wordDropout?: string;
   selfTrain?: string;
   lowercase?: boolean;
+  device?: DeviceSetting;
 }
 
 async function run(o: LexiconCliOptions): Promise<void> {
@@ -170,6 +175,12 @@ async function run(o: LexiconCliOptions): Promise<void> {
   writeFileSync(o.out, entries.map((e) => `${e.src}\t${e.tgt}\t${e.score.toPrecision(6)}\n`).join(''));
 }
 
+/** `--device`: where neural training and embedding run; a value outside the list is a one-line error. */
+export function deviceOption(): Option {
+  return new Option('--device <name>', 'neural methods: where training and embedding run (default: MEKONG_NN_DEVICE, else auto: the best available, falling back to the CPU)')
+    .choices(DEVICE_SETTINGS);
+}
+
 export function register(program: Command): void {
   program
     .command('lexicon')
@@ -182,5 +193,6 @@ export function register(program: Command): void {
     .option('--word-dropout <alpha>', 'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)')
     .option('--self-train <epochs>', "neural methods: once trained, this many epochs more on the model's own links scoring at least 0.9 (default 0)")
     .option('--lowercase', 'lowercase both sides')
+    .addOption(deviceOption())
     .action(run);
 }

@@ -11,15 +11,20 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ort from 'onnxruntime-node';
 
-export type DeviceName = 'cuda' | 'dml' | 'coreml' | 'webgpu' | 'cpu';
-export type DeviceSetting = 'auto' | DeviceName;
+import { DEVICE_SETTINGS, type DeviceName, type DeviceSetting } from '../../shared/devices.ts';
+import { UserError } from '../errors.ts';
 
-const DEVICES: readonly DeviceSetting[] = ['auto', 'cuda', 'dml', 'coreml', 'webgpu', 'cpu'];
+export type { DeviceName, DeviceSetting };
 
 export function parseDevice(s: string | undefined): DeviceSetting {
   if (!s) return 'auto';
-  if (!(DEVICES as readonly string[]).includes(s)) throw new Error(`unknown device '${s}' (one of ${DEVICES.join(', ')})`);
+  if (!(DEVICE_SETTINGS as readonly string[]).includes(s)) throw new UserError(`unknown device '${s}' (one of ${DEVICE_SETTINGS.join(', ')})`);
   return s as DeviceSetting;
+}
+
+/** The setting in force: the caller's, else MEKONG_NN_DEVICE, else 'auto'. */
+export function deviceSetting(given?: DeviceSetting): DeviceSetting {
+  return given ?? parseDevice(process.env.MEKONG_NN_DEVICE);
 }
 
 /** Providers to try for a setting, best first; always ends with CPU. */
@@ -67,7 +72,7 @@ function sessionOptions(device: DeviceName, o: OpenOptions): ort.InferenceSessio
 
 /** Opens an ONNX model on the best available provider. */
 export async function openSession(model: Uint8Array, o: OpenOptions = {}): Promise<{ session: ort.InferenceSession; device: DeviceName }> {
-  const setting = o.device ?? parseDevice(process.env.MEKONG_NN_DEVICE);
+  const setting = deviceSetting(o.device);
   const skipped: string[] = [];
   for (const device of preferenceOrder(setting)) {
     const why = failed.get(device) ?? missingLibrary(device);

@@ -3,7 +3,6 @@
 export { Graph, Value, type Dim, type Shape, type Param } from './graph.ts';
 export * as op from './ops/index.ts';
 export { grad } from './autodiff.ts';
-export { gradcheck } from './gradcheck.ts';
 export { Program, type Feeds } from './session.ts';
 export { Tensor, floats, int64s, zeros, floatData, cloneTensor, type DType, type FloatDType } from './tensor.ts';
 export { Rng, glorotUniform, normalInit, constantInit } from './init.ts';

@@ -2,6 +2,7 @@
 // training_runs, metrics, run_checkpoints): what the Models page lists, and the writes a
 // training job makes as it goes. Step metrics arrive many per second, so they are buffered
 // and written in one transaction per flush.
+import type { DeviceUse } from '../../shared/devices.ts';
 import type { CheckpointInfo, MetricPoint, ModelInfo, RunInfo, RunState, TrainOptions } from '../../shared/models-api.ts';
 import { trainMethods } from '../../shared/models-api.ts';
 import { UserError } from '../errors.ts';
@@ -15,6 +16,8 @@ export interface RunStats {
   evalPairs: number;
   /** a continued run: words its starting checkpoint lacked, added to its vocabulary */
   newWords?: { src: number; tgt: number };
+  /** the device asked for and the provider that ran the training */
+  device?: DeviceUse;
 }
 
 export interface RunRow {
@@ -143,7 +146,7 @@ function runInfo(db: Db, r: RunRow, jobOf: RunJobs): RunInfo {
     id: r.id, modelId: r.model_id, state: r.state, config: JSON.parse(r.config) as TrainOptions,
     startedAt: r.started_at, finishedAt: r.finished_at, error: r.error,
     pairs: stats.pairs ?? 0, goldPairs: stats.goldPairs ?? 0, pseudoPairs: stats.pseudoPairs ?? 0, evalPairs: stats.evalPairs ?? 0,
-    newWords: stats.newWords ?? null, checkpoints, bestEpoch: bestCheckpoint(checkpoints)?.epoch ?? null, alignmentIds: alignments.map((a) => a.id),
+    newWords: stats.newWords ?? null, device: stats.device ?? null, checkpoints, bestEpoch: bestCheckpoint(checkpoints)?.epoch ?? null, alignmentIds: alignments.map((a) => a.id),
     jobId: r.state === 'running' ? jobOf(r.id, 'train') : null, realignJobId: jobOf(r.id, 'realign'),
   };
 }

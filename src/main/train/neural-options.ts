@@ -19,6 +19,7 @@ export function neuralConfig(o: TrainOptions, supervised: boolean): NeuralConfig
   set('lr', o.lr);
   set('batchSize', o.batchSize);
   set('wordDropout', o.wordDropout);
+  set('device', o.device);
   return c;
 }
 

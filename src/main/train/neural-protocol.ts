@@ -6,6 +6,7 @@ import type { Link } from '../../shared/domain.ts';
 import type { NeuralConfig, TrainData } from '../align/neural/train.ts';
 import type { AerScore } from '../eval/aer.ts';
 import type { AlignedPair } from '../../shared/domain.ts';
+import type { DeviceSetting, DeviceUse } from '../../shared/devices.ts';
 
 export interface TrainRequest {
   type: 'train';
@@ -35,6 +36,8 @@ export interface AlignRequest {
   /** gold links of the pairs the model never trained on (evaluation splits), which teach the link decision */
   heldOut: { s: number; t: number }[][];
   sym: string;
+  /** where the embedding sessions run (the run's Train form setting) */
+  device?: DeviceSetting;
   cancel: SharedArrayBuffer;
 }
 
@@ -46,6 +49,8 @@ export type WorkerReport =
   | { type: 'plan'; stepsPerEpoch: number; epochs: number; firstEpoch: number }
   /** a continued training: the words of the data its checkpoint lacked, now in its vocabulary */
   | { type: 'vocabulary'; src: number; tgt: number }
+  /** once the first training session opened: the device asked for and the provider that runs it */
+  | ({ type: 'device' } & DeviceUse)
   | { type: 'step'; step: number; loss: number }
   | { type: 'epoch'; epoch: number; step: number; loss: number; saved: boolean; score: AerScore | null }
   | { type: 'aligned'; done: number; total: number }

@@ -42,6 +42,7 @@ async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
     post({ type: 'plan', stepsPerEpoch: makeBatches(data, config, new Rng(config.seed)).length, epochs: config.epochs, firstEpoch });
     return trainNeural(data, config, {
       signal: abort.signal,
+      onDevice: (use) => post({ type: 'device', ...use }),
       onStep: (_, loss) => {
         post({ type: 'step', step: ++steps, loss });
         stopIfCancelled();
@@ -81,7 +82,8 @@ async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
 }
 
 async function align(r: AlignRequest): Promise<'done' | 'cancelled'> {
-  const model = loadNeuralModel(r.modelDir);
+  const saved = loadNeuralModel(r.modelDir);
+  const model = { ...saved, config: { ...saved.config, device: r.device } };
   const todo = r.src.flatMap((s, k) => (s.length && r.tgt[k].length ? [k] : []));
   const embedder = new Embedder();
   const cancelled = new Error('cancelled');

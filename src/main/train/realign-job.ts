@@ -49,7 +49,7 @@ export async function realignRun(
   const gold = goldByPair(db, corpus.ids);
   const linksOf = (inTrain: boolean) => gold.map((g, k) => (g && (corpus.split[k] === 'train') === inTrain ? goldLinks(g) : []));
   const request = {
-    type: 'align' as const, modelDir, src: corpus.src, tgt: corpus.tgt, gold: linksOf(true), heldOut: linksOf(false), sym: target.sym, cancel: cancelFlag(),
+    type: 'align' as const, modelDir, src: corpus.src, tgt: corpus.tgt, gold: linksOf(true), heldOut: linksOf(false), sym: target.sym, device: options.device, cancel: cancelFlag(),
   };
   if ((await runInWorker(request, onReport, run.signal)) === 'cancelled') throw new CancelledError();
   const rejected = rejectedByPair(db, corpus.ids);

@@ -10,7 +10,7 @@ import { CancelledError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import type { Db } from '../store/database.ts';
-import { bestCheckpoint, checkpointsOf, finishRun, metricWriter, type MetricWriter, recordCheckpoint, setRunSetup } from '../store/training-runs.ts';
+import { bestCheckpoint, checkpointsOf, finishRun, metricWriter, type MetricWriter, recordCheckpoint, type RunStats, setRunSetup } from '../store/training-runs.ts';
 import { completed, neuralConfig } from './neural-options.ts';
 import { cancelFlag, type TrainRequest, type WorkerReport } from './neural-protocol.ts';
 import { trainingSet, type TrainingSet } from './project-data.ts';
@@ -59,7 +59,8 @@ export async function trainRun(store: ProjectStore, runId: number, o: TrainOptio
     const set = trainingSet(db, o);
     const supervised = [...set.supervision, ...set.rejected].some((l) => l?.length);
     const config = neuralConfig(o, supervised);
-    setRunSetup(db, runId, completed(o, config), set.stats);
+    let stats: RunStats = set.stats;
+    setRunSetup(db, runId, completed(o, config), stats);
     let meter = new StepMeter(1, o.epochs);
     // the progress bar's end: the phase's, plus the self-training's estimated from the first phase's steps per epoch until it starts
     let end = 0;
@@ -75,7 +76,11 @@ export async function trainRun(store: ProjectStore, runId: number, o: TrainOptio
         metrics.add('loss', r.step, r.loss);
         run.progress(r.step, end, meter.step(r.step, r.loss));
       } else if (r.type === 'vocabulary') {
-        setRunSetup(db, runId, completed(o, config), { ...set.stats, newWords: { src: r.src, tgt: r.tgt } });
+        stats = { ...stats, newWords: { src: r.src, tgt: r.tgt } };
+        setRunSetup(db, runId, completed(o, config), stats);
+      } else if (r.type === 'device') {
+        stats = { ...stats, device: { requested: r.requested, used: r.used } };
+        setRunSetup(db, runId, completed(o, config), stats);
       } else if (r.type === 'linking') {
         run.progress(lastStep, end, `${r.phase} ${r.done}/${r.total}`);
       } else if (r.type === 'epoch') {

@@ -122,6 +122,20 @@ describe('models channels', () => {
     store.close();
   }, 120_000);
 
+  test('a run forced onto CUDA here falls back to the CPU and records both; the default is auto', async () => {
+    const { ctx, store, events } = setup(false);
+    const started = await call(ctx, 'models.train', { epochs: 1, device: 'cuda', ...tiny });
+    expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.done' });
+    const runs = (await call(ctx, 'models.list', {})).models.flatMap((m) => m.runs);
+    expect(runs.find((r) => r.id === started.runId)).toMatchObject({ config: { device: 'cuda' }, device: { requested: 'cuda', used: 'cpu' } });
+    const auto = await call(ctx, 'models.train', { epochs: 1, ...tiny });
+    expect(await outcome(events, auto.jobId)).toMatchObject({ type: 'job.done' });
+    const again = (await call(ctx, 'models.list', {})).models.flatMap((m) => m.runs).find((r) => r.id === auto.runId)!;
+    expect(again.device).toEqual({ requested: 'auto', used: 'cpu' });
+    expect(await failure(ctx, 'models.train', { device: 'tpu' })).toMatch(/device/);
+    store.close();
+  }, 120_000);
+
   test('continue from a checkpoint: a new run of the same model that starts where the checkpoint was', async () => {
     const { ctx, events } = setup();
     const first = await call(ctx, 'models.train', { epochs: 3, ...tiny });

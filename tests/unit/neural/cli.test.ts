@@ -135,3 +135,17 @@ test.each([
   expect(r.code).toBe(1);
   expect(r.err).toMatch(message);
 });
+
+test('--device: a forced GPU falls back to the CPU and says so; an unknown device is a one-line error', () => {
+  const out = join(dir, 'device.txt');
+  const r = mekong('align', '--src', S, '--tgt', T, '--out', out, '--method', 'bilstm-ctl', '--epochs', '1', '--device', 'cuda');
+  expect(r.code, r.err).toBe(0);
+  expect(r.out + r.err).toMatch(/nn: execution provider cpu \(requested cuda; unavailable: cuda: /);
+  expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(160);
+  const bad = mekong('lexicon', '--src', S, '--tgt', T, '--out', join(dir, 'x.tsv'), '--device', 'tpu');
+  expect(bad.code).toBe(1);
+  expect(bad.err.trim().split('\n')).toHaveLength(1);
+  expect(bad.err).toMatch(/--device <name>' argument 'tpu' is invalid\. Allowed choices are auto, cuda, dml, coreml, webgpu, cpu/);
+  const statistical = mekong('align', '--src', S, '--tgt', T, '--out', out, '--method', 'ibm1', '--device', 'cpu');
+  expect(statistical.err).toMatch(/--device is for the neural methods/);
+});

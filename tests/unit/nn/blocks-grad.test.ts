@@ -8,7 +8,7 @@ import { biLstm } from '../../../src/main/nn/blocks/lstm.ts';
 import { clsPool, maxPool, meanPool } from '../../../src/main/nn/blocks/pooling.ts';
 import { Scope } from '../../../src/main/nn/blocks/scope.ts';
 import { Graph, type Value } from '../../../src/main/nn/graph.ts';
-import { gradcheck } from '../../../src/main/nn/gradcheck.ts';
+import { gradcheck } from '../helpers/gradcheck.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
 import { add } from '../../../src/main/nn/ops/index.ts';
 import { Program } from '../../../src/main/nn/session.ts';

@@ -2,7 +2,7 @@
 // comparing autodiff against central finite differences in float64.
 import { describe, expect, test } from 'vitest';
 import { Graph, type Value } from '../../../src/main/nn/graph.ts';
-import { gradcheck, type GradcheckOptions } from '../../../src/main/nn/gradcheck.ts';
+import { gradcheck, type GradcheckOptions } from '../helpers/gradcheck.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
 import * as op from '../../../src/main/nn/ops/index.ts';
 import { getOp, registeredOps } from '../../../src/main/nn/graph.ts';

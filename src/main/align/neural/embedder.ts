@@ -30,7 +30,7 @@ export class Embedder {
     let p = this.programs.get(T);
     if (!p) {
       const enc = buildEncoder(T, m.dims, m.config.seed, this.staticWeight);
-      p = await Program.compile(enc.graph, { us: enc.us, ut: enc.ut }, { device: 'cpu', threads: m.config.threads });
+      p = await Program.compile(enc.graph, { us: enc.us, ut: enc.ut }, { device: m.config.device, threads: m.config.threads });
       this.programs.set(T, p);
     }
     return p;

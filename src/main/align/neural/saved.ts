@@ -39,8 +39,10 @@ function loadSide(s: SavedSide): SideVocab {
 
 export function saveNeuralModel(dir: string, m: NeuralModel): void {
   mkdirSync(dir, { recursive: true });
+  // The device is where this machine ran it, not a property of the model.
+  const { device: _device, ...config } = m.config;
   const meta: SavedMeta = {
-    format: FORMAT, config: m.config, src: saveSide(m.vocab.src), tgt: saveSide(m.vocab.tgt), subwordCount: m.vocab.subwordCount, maxSubwords: m.vocab.maxSubwords,
+    format: FORMAT, config, src: saveSide(m.vocab.src), tgt: saveSide(m.vocab.tgt), subwordCount: m.vocab.subwordCount, maxSubwords: m.vocab.maxSubwords,
     subwordModel: m.vocab.subwordModel, decision: m.decision,
   };
   writeFileSync(join(dir, 'model.json'), JSON.stringify(meta));

@@ -17,6 +17,8 @@ import { batchFeeds, bucketOf, buildVocab, type NeuralVocab, type PairLinks, sid
 import { grownParams, grownVocab } from './vocab-growth.ts';
 import { dropWords, wordCounts } from './word-dropout.ts';
 import { defaultEpochs } from '../../../shared/epochs.ts';
+import type { DeviceSetting, DeviceUse } from '../../../shared/devices.ts';
+import { deviceSetting } from '../../nn/devices.ts';
 
 export interface NeuralConfig extends NetworkOptions {
   dim: number;
@@ -33,6 +35,8 @@ export interface NeuralConfig extends NetworkOptions {
   /** epochs of self-training that followed (method.ts): recorded on a saved model, not read by training */
   selfTrainEpochs?: number;
   threads?: number;
+  /** where training and embedding sessions run (default: MEKONG_NN_DEVICE, else auto); not a property of the model, so not saved with it */
+  device?: DeviceSetting;
 }
 
 // lr 5e-3 over 40 epochs beat 3e-3 over 20 on ro-en 248 (AER 0.541 vs 0.629, gdfa); the loss
@@ -79,6 +83,8 @@ export interface TrainHooks {
   /** after each epoch (0-based) with its mean loss and the model as it stands (parameters are live: copy to keep) */
   onEpoch?: (epoch: number, meanLoss: number, model: NeuralModel) => void | Promise<void>;
   signal?: AbortSignal;
+  /** once the first session opened: the device asked for and the provider that runs the training */
+  onDevice?: (use: DeviceUse) => void;
 }
 
 export function modelDims(v: NeuralVocab, dim: number): ModelDims {
@@ -108,6 +114,7 @@ class BucketTrainers {
   constructor(
     private readonly dims: ModelDims, private readonly c: NeuralConfig, private readonly totalSteps: number,
     private readonly start?: ReadonlyMap<string, Tensor>,
+    private readonly onDevice?: (use: DeviceUse) => void,
   ) {}
 
   async get(T: number): Promise<Trainer> {
@@ -115,10 +122,11 @@ class BucketTrainers {
     if (hit) return hit;
     const net = buildNetwork(T, this.dims, this.c);
     const schedule = { base: this.c.lr, warmup: Math.min(100, this.totalSteps / 10), total: this.totalSteps, decay: 'linear' as const, minRatio: 0.05 };
-    const t = await Trainer.create(net.graph, net.loss, { schedule, clipNorm: 5, weightDecay: 0, device: 'cpu', threads: this.c.threads });
+    const t = await Trainer.create(net.graph, net.loss, { schedule, clipNorm: 5, weightDecay: 0, device: this.c.device, threads: this.c.threads });
     if (this.first) Object.assign(t.state, { params: this.first.state.params, m: this.first.state.m, v: this.first.state.v });
     else {
       this.first = t;
+      this.onDevice?.({ requested: deviceSetting(this.c.device), used: t.device });
       for (const [name, p] of this.start ?? []) if (t.state.params.has(name)) t.state.params.set(name, cloneTensor(p));
     }
     this.trainers.set(T, t);
@@ -147,7 +155,7 @@ export async function trainNeural(data: TrainData, config: Partial<NeuralConfig>
   const dropRng = new Rng(c.seed + 2);
   const counts = { s: wordCounts(vocab.src, data.src), t: wordCounts(vocab.tgt, data.tgt) };
   const perEpoch = makeBatches(data, c, new Rng(c.seed)).length;
-  const trainers = new BucketTrainers(dims, c, Math.max(1, perEpoch * c.epochs), start && grownParams(start.params, start.dims, dims));
+  const trainers = new BucketTrainers(dims, c, Math.max(1, perEpoch * c.epochs), start && grownParams(start.params, start.dims, dims), hooks.onDevice);
   let step = 0;
   try {
     for (let epoch = 0; epoch < c.epochs; epoch++) {

@@ -3,7 +3,7 @@
 // feeds parameters, optimiser state and a batch, and keeps their values between steps.
 // Parameters are graph inputs, so one session serves the whole run.
 import { grad } from '../autodiff.ts';
-import type { DeviceSetting } from '../devices.ts';
+import type { DeviceName, DeviceSetting } from '../devices.ts';
 import type { Graph, Value } from '../graph.ts';
 import { type AdamWConfig, adamwUpdate, appendAdamW, clipScale, type Floats, nextName, stateName, zerosLikeTensor } from '../optim/adamw.ts';
 import { makeSchedule, type Schedule, type ScheduleConfig } from '../optim/schedule.ts';
@@ -60,7 +60,7 @@ export class Trainer {
     return new Trainer(prog, params.map((p) => p.value.name), o, state);
   }
 
-  get device(): string {
+  get device(): DeviceName {
     return this.prog.device;
   }
 

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { defaultEpochs } from '../../../shared/epochs.ts';
 import { type RunInfo, trainMethods, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
+import type { DeviceSetting } from '../../../shared/devices.ts';
 
 export type TrainMethod = (typeof trainMethods)[number];
 export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'wordDropout' | 'selfTrainEpochs' | 'threshold' | 'checkpointEvery';
@@ -39,6 +40,8 @@ export class TrainFormState {
   useGold = $state(true);
   useRejected = $state(true);
   lowercase = $state(true);
+  /** Where the run trains; the provider that actually ran it is recorded with the run. */
+  device = $state<DeviceSetting>('auto');
   /** The checkpoint to continue from (its run's method, dimension and lowercasing are fixed); null: from scratch. */
   startFrom = $state<{ runId: number; epoch: number } | null>(null);
   /** A model alignment whose confident links supervise pairs without gold; null: none. */
@@ -62,6 +65,7 @@ export class TrainFormState {
     f.lowercase = c.lowercase;
     f.useGold = c.useGold;
     f.useRejected = c.useRejected;
+    f.device = c.device;
     const w = c.weights;
     const given: Partial<Record<NumberField, number | undefined>> = {
       base: w?.base, awp: w?.awp, wtr: w?.wtr, ctlWeight: c.ctlWeight, temperature: c.temperature, dim: c.dim, lr: c.lr, batchSize: c.batchSize,
@@ -94,7 +98,7 @@ export class TrainFormState {
       weights: { base: n('base'), awp: n('awp'), wtr: n('wtr') },
       ...(this.uses('ctlWeight') ? { ctlWeight: n('ctlWeight'), temperature: n('temperature') } : {}),
       dim: n('dim'), lr: n('lr'), batchSize: n('batchSize'), wordDropout: n('wordDropout'),
-      useGold: this.useGold, useRejected: this.useRejected, lowercase: this.lowercase,
+      useGold: this.useGold, useRejected: this.useRejected, lowercase: this.lowercase, device: this.device,
       selfTrainEpochs: n('selfTrainEpochs'),
       ...(this.pseudoAlignmentId !== null ? { pseudoAlignmentId: this.pseudoAlignmentId } : {}),
       ...(this.uses('threshold') ? { threshold: n('threshold') } : {}),

@@ -1,3 +1,4 @@
+// A test helper (tests only): the gradient check runs on the CPU provider, whose float64 kernels it needs.
 // Numerical gradient check: compares autodiff gradients with central finite differences
 // in float64. The function under test is reduced to a scalar with fixed random weights,
 // L = Σ w ⊙ f(x), so every output element contributes a distinct cotangent.
@@ -6,12 +7,12 @@
 // Parameters the function declares (Graph.param) are checked too, at their initial values.
 // Rows may run in float32 (with a larger h) for ops ORT's CPU provider lacks in float64
 // (Erf); everything else is checked in float64.
-import { grad } from './autodiff.ts';
-import { Graph, type Shape, type Value } from './graph.ts';
-import { Rng } from './init.ts';
-import { mul, reduceSum } from './ops/index.ts';
-import { Program } from './session.ts';
-import { type FloatDType, Tensor } from './tensor.ts';
+import { grad } from '../../../src/main/nn/autodiff.ts';
+import { Graph, type Shape, type Value } from '../../../src/main/nn/graph.ts';
+import { Rng } from '../../../src/main/nn/init.ts';
+import { mul, reduceSum } from '../../../src/main/nn/ops/index.ts';
+import { Program } from '../../../src/main/nn/session.ts';
+import { type FloatDType, Tensor } from '../../../src/main/nn/tensor.ts';
 
 export interface GradcheckOptions {
   /** Static or symbolic shapes for the inputs (default: their concrete shapes). */
