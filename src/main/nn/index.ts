@@ -1,5 +1,5 @@
 // nn/: the public surface other modules build on — graph builder and ops, autodiff,
-// blocks and losses, optimiser, checkpoints and export, devices, and the training runtime.
+// blocks and losses, optimiser, the training step, the model folder format and export, devices.
 export { Graph, Value, type Dim, type Shape, type Param } from './graph.ts';
 export * as op from './ops/index.ts';
 export { grad } from './autodiff.ts';
@@ -14,9 +14,7 @@ export { meanPool, maxPool, clsPool } from './blocks/pooling.ts';
 export { infoNce, marginContrastive, crossEntropy } from './blocks/losses.ts';
 export { type AdamWConfig, adamwUpdate, appendAdamW } from './optim/adamw.ts';
 export { makeSchedule, type Schedule, type ScheduleConfig } from './optim/schedule.ts';
-export { Trainer, type TrainerOptions, type TrainState } from './runtime/trainer.ts';
-export { startTraining, type TrainHandle, type TrainOutcome } from './runtime/train-job.ts';
-export type { Recipe, TrainJob, Progress } from './runtime/protocol.ts';
-export { saveCheckpoint, loadCheckpoint, exportOnnx } from './checkpoint/checkpoint.ts';
-export { readSafetensors, writeSafetensors } from './checkpoint/safetensors.ts';
+export { Trainer, type TrainerOptions, type TrainState } from './trainer.ts';
+export { saveModelFolder, loadModelFolder, exportOnnx, type FolderConfig } from './model-folder.ts';
+export { readSafetensors, writeSafetensors } from './safetensors.ts';
 export { openSession, parseDevice, preferenceOrder, type DeviceName, type DeviceSetting } from './devices.ts';

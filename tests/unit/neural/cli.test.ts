@@ -81,9 +81,9 @@ test('from 40 gold pairs on, a quarter teach the link decision, saved with the m
   expect(scores.length).toBeGreaterThan(100);
   for (const p of scores) expect(p >= decision!.threshold && p < 1).toBe(true);
   // a decision fitted by an older version (fewer second-stage features) is refused, not misapplied
-  const meta = JSON.parse(readFileSync(join(saved, 'model.json'), 'utf8'));
+  const meta = JSON.parse(readFileSync(join(saved, 'config.json'), 'utf8'));
   meta.decision.stages[1].weights = meta.decision.stages[1].weights.slice(0, 31);
-  writeFileSync(join(saved, 'model.json'), JSON.stringify(meta));
+  writeFileSync(join(saved, 'config.json'), JSON.stringify(meta));
   const old = mekong(...common, '--out', again, '--model', saved);
   expect(old.code).toBe(1);
   expect(old.err).toMatch(/held-model: its link decision has 25 \+ 31 weights where this version of Mekong computes 25 \+ 33; align again/);

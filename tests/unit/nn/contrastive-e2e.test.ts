@@ -11,7 +11,7 @@ import { Scope } from '../../../src/main/nn/blocks/scope.ts';
 import { Graph, type Value } from '../../../src/main/nn/graph.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
 import { l2Normalize } from '../../../src/main/nn/ops/index.ts';
-import { Trainer } from '../../../src/main/nn/runtime/trainer.ts';
+import { Trainer } from '../../../src/main/nn/trainer.ts';
 import { Program } from '../../../src/main/nn/session.ts';
 import { floats, int64s, type Tensor } from '../../../src/main/nn/tensor.ts';
 

@@ -1,6 +1,6 @@
 // Device selection with clean fallback, and the safetensors format read by other tools.
 import { expect, test } from 'vitest';
-import { decodeSafetensors, encodeSafetensors } from '../../../src/main/nn/checkpoint/safetensors.ts';
+import { decodeSafetensors, encodeSafetensors } from '../../../src/main/nn/safetensors.ts';
 import { openSession, parseDevice, preferenceOrder } from '../../../src/main/nn/devices.ts';
 import { Graph } from '../../../src/main/nn/graph.ts';
 import { toModelProto } from '../../../src/main/nn/onnx/serialize.ts';

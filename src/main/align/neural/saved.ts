@@ -1,26 +1,28 @@
-// A trained neural aligner on disk: a folder with model.safetensors (parameters) and
-// model.json (format tag, configuration, vocabularies as word lists in id order with each
-// word's subword ids, the BPE model, the link decision learned from held-out gold links if
-// there was one). Loading rebuilds the same NeuralModel, so a saved model aligns new text
-// (a word it lacks is the unknown word plus its subwords) or seeds the Models page's
-// re-alignment.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// A trained neural aligner on disk, in the model folder format of nn/model-folder.ts:
+// model.safetensors (parameters) and config.json (format, model_type, configuration,
+// vocabularies as word lists in id order with each word's subword ids, the BPE model, the
+// link decision learned from held-out gold links if there was one). Loading rebuilds the
+// same NeuralModel, so a saved model aligns new text (a word it lacks is the unknown word
+// plus its subwords) or seeds the Models page's re-alignment. Folders saved before this
+// format (model.json beside model.safetensors) still load.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSafetensors, writeSafetensors } from '../../nn/index.ts';
+import { type FolderConfig, loadModelFolder, readSafetensors, saveModelFolder, type Tensor } from '../../nn/index.ts';
 import { UserError } from '../../errors.ts';
 import { modelDims, type NeuralConfig, type NeuralModel } from './train.ts';
 import { decisionMismatch, type LinkClassifier } from './link-classifier.ts';
 import { type NeuralVocab, RESERVED, type SideVocab, type SubwordModel } from './vocab.ts';
 
-const FORMAT = 'mekong-neural-aligner/1';
+const FORMAT = 'mekong-neural-aligner/2';
+const LEGACY_FORMAT = 'mekong-neural-aligner/1';
+const MODEL_TYPE = 'mekong-bilstm';
 
 interface SavedSide {
   words: string[];
   subwords: number[][];
 }
 
-interface SavedMeta {
-  format: string;
+interface SavedMeta extends FolderConfig {
   config: NeuralConfig;
   src: SavedSide;
   tgt: SavedSide;
@@ -38,31 +40,37 @@ function loadSide(s: SavedSide): SideVocab {
 }
 
 export function saveNeuralModel(dir: string, m: NeuralModel): void {
-  mkdirSync(dir, { recursive: true });
   // The device is where this machine ran it, not a property of the model.
   const { device: _device, ...config } = m.config;
   const meta: SavedMeta = {
-    format: FORMAT, config, src: saveSide(m.vocab.src), tgt: saveSide(m.vocab.tgt), subwordCount: m.vocab.subwordCount, maxSubwords: m.vocab.maxSubwords,
+    format: FORMAT, model_type: MODEL_TYPE, config, src: saveSide(m.vocab.src), tgt: saveSide(m.vocab.tgt), subwordCount: m.vocab.subwordCount, maxSubwords: m.vocab.maxSubwords,
     subwordModel: m.vocab.subwordModel, decision: m.decision,
   };
-  writeFileSync(join(dir, 'model.json'), JSON.stringify(meta));
-  writeSafetensors(join(dir, 'model.safetensors'), m.params, { format: FORMAT });
+  saveModelFolder(dir, meta, m.params);
 }
 
-export function loadNeuralModel(dir: string): NeuralModel {
+/** A folder saved before the model folder format: model.json holds what config.json does now. */
+function readLegacy(dir: string): { config: SavedMeta; params: Map<string, Tensor> } | null {
+  const file = join(dir, 'model.json');
+  if (!existsSync(file) || existsSync(join(dir, 'config.json'))) return null;
   let meta: SavedMeta;
   try {
-    meta = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8'));
+    meta = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new UserError(`${dir}: not a saved neural aligner (${(err as Error).message})`);
   }
-  if (meta.format !== FORMAT) throw new UserError(`${dir}: unknown model format ${meta.format}`);
+  if (meta.format !== LEGACY_FORMAT) throw new UserError(`${dir}: unknown model format ${meta.format}`);
+  return { config: meta, params: readSafetensors(join(dir, 'model.safetensors')).tensors };
+}
+
+export function loadNeuralModel(dir: string): NeuralModel {
+  const { config: meta, params } = readLegacy(dir) ?? loadModelFolder<SavedMeta>(dir, MODEL_TYPE);
+  if (meta.format !== FORMAT && meta.format !== LEGACY_FORMAT) throw new UserError(`${dir}: unknown model format ${meta.format}`);
   const mismatch = meta.decision && decisionMismatch(meta.decision);
   if (mismatch) throw new UserError(`${dir}: ${mismatch}; align again with gold links to learn it anew`);
   const vocab: NeuralVocab = {
     src: loadSide(meta.src), tgt: loadSide(meta.tgt), subwordCount: meta.subwordCount, maxSubwords: meta.maxSubwords,
     ...(meta.subwordModel ? { subwordModel: meta.subwordModel } : {}),
   };
-  const { tensors } = readSafetensors(join(dir, 'model.safetensors'));
-  return { config: meta.config, vocab, dims: modelDims(vocab, meta.config.dim), params: tensors, decision: meta.decision };
+  return { config: meta.config, vocab, dims: modelDims(vocab, meta.config.dim), params, decision: meta.decision };
 }

@@ -2,13 +2,13 @@
 // trainable parameter (and, with optimizer 'graph', the AdamW update too); the Trainer
 // feeds parameters, optimiser state and a batch, and keeps their values between steps.
 // Parameters are graph inputs, so one session serves the whole run.
-import { grad } from '../autodiff.ts';
-import type { DeviceName, DeviceSetting } from '../devices.ts';
-import type { Graph, Value } from '../graph.ts';
-import { type AdamWConfig, adamwUpdate, appendAdamW, clipScale, type Floats, nextName, stateName, zerosLikeTensor } from '../optim/adamw.ts';
-import { makeSchedule, type Schedule, type ScheduleConfig } from '../optim/schedule.ts';
-import { type Feeds, Program } from '../session.ts';
-import { cloneTensor, Tensor } from '../tensor.ts';
+import { grad } from './autodiff.ts';
+import type { DeviceName, DeviceSetting } from './devices.ts';
+import type { Graph, Value } from './graph.ts';
+import { type AdamWConfig, adamwUpdate, appendAdamW, clipScale, type Floats, nextName, stateName, zerosLikeTensor } from './optim/adamw.ts';
+import { makeSchedule, type Schedule, type ScheduleConfig } from './optim/schedule.ts';
+import { type Feeds, Program } from './session.ts';
+import { cloneTensor, Tensor } from './tensor.ts';
 
 const DEFAULT_OPTIMIZER = 'host';
 

@@ -2,7 +2,7 @@
 // N bytes of JSON {name: {dtype, shape, data_offsets: [begin, end]}, __metadata__: {…}},
 // then the tensors' raw little-endian bytes, each at its offsets within the data block.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { type DType, Tensor } from '../tensor.ts';
+import { type DType, Tensor } from './tensor.ts';
 
 const CODES: Record<string, DType> = { F32: 'float32', F64: 'float64', I64: 'int64', BOOL: 'bool' };
 const NAMES: Record<DType, string> = { float32: 'F32', float64: 'F64', int64: 'I64', bool: 'BOOL' };
