@@ -18,7 +18,7 @@ export const trainOptionsSchema = z.object({
   method: z.enum(trainMethods).default('bilstm-ctl'),
   /** The Train… form proposes defaultEpochs (shared/epochs.ts) for the project's size. */
   epochs: z.number().int().min(1).max(1000).default(20),
-  /** Objective weights: encoder–decoder (+ contrastive) base, AWP, WTR (defaults: SUPERVISED_WEIGHTS of align/neural/train.ts when there is word-level supervision). */
+  /** Objective weights: encoder–decoder (+ contrastive) base, AWP, WTR (defaults: SUPERVISED_WEIGHTS of models/bilstm/train.ts when there is word-level supervision). */
   weights: z.object({ base: weight, awp: weight, wtr: weight }).strict().optional(),
   /** Contrastive loss weight λ (0 = the base model of Wada et al.). */
   ctlWeight: weight.optional(),

@@ -16,7 +16,7 @@ import { readParallel } from '../align/text-io.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { formatPharaohLine } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
-import { HELD_OUT_SHARE, isNeuralMethod, MIN_GOLD_PAIRS_TO_HOLD_OUT, NEURAL_METHODS } from '../align/neural/method.ts';
+import { HELD_OUT_SHARE, isNeuralMethod, MIN_GOLD_PAIRS_TO_HOLD_OUT, NEURAL_METHODS } from '../models/bilstm/method.ts';
 import { alignNeuralCli, deviceOption } from './lexicon.ts';
 import type { DeviceSetting } from '../../shared/devices.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';

@@ -3,13 +3,13 @@
 // L gets each source word's best translations, src<TAB>tgt<TAB>score, up to 5 per word,
 // best first: for statistical methods p(t | s) from the trained forward table, for neural
 // methods t(t | s)·√t(s | t) of EM with agreement over the model's similarities
-// (align/neural/lexicon.ts). --word-dropout sets the neural training's word dropout
-// (align/neural/word-dropout.ts; default 1, 0 = off).
+// (models/bilstm/word-translations.ts). --word-dropout sets the neural training's word dropout
+// (models/bilstm/word-dropout.ts; default 1, 0 = off).
 //   mekong align --method bilstm-ctl [--epochs N] [--gold G] [--weights B,A,W] …  trains on
 // S/T (G: Pharaoh gold links of the first pairs, used as supervision through WTR and AWP with
 // objective weights B,A,W, default 0.5,0.25,0.25 when G is given: train.ts) and aligns; from
 // 40 gold pairs on, a share of them (--held-out, default 0.25) is held out of training and
-// teaches the link decision instead (align/neural/link-classifier.ts); --save-model DIR keeps
+// teaches the link decision instead (models/bilstm/link-classifier.ts); --save-model DIR keeps
 // the trained model (and that decision), --model DIR aligns with a saved one instead of training,
 // --continue DIR trains starting from a saved one (its parameters and vocabulary, which gains
 // the words of S and T it lacks: vocab-growth.ts), e.g. on more pairs or gold links.
@@ -25,12 +25,12 @@ import { type Command, Option } from 'commander';
 import { DEVICE_SETTINGS, type DeviceSetting } from '../../shared/devices.ts';
 import type { Link } from '../../shared/domain.ts';
 import { alignCorpus } from '../align/engine.ts';
-import { embedPairs, extractLinks } from '../align/neural/aligner.ts';
-import { neuralLexicon, type LexiconEntry } from '../align/neural/lexicon.ts';
-import { loadNeuralModel, saveNeuralModel } from '../align/neural/saved.ts';
-import { isNeuralMethod, runNeuralMethod } from '../align/neural/method.ts';
+import { embedPairs, extractLinks } from '../models/bilstm/aligner.ts';
+import { neuralLexicon, type LexiconEntry } from '../models/bilstm/word-translations.ts';
+import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/saved.ts';
+import { isNeuralMethod, runNeuralMethod } from '../models/bilstm/method.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
-import type { NeuralConfig } from '../align/neural/train.ts';
+import type { NeuralConfig } from '../models/bilstm/train.ts';
 import type { SavedModel } from '../align/saved-model.ts';
 import { readParallel } from '../align/text-io.ts';
 import { parsePharaohText } from '../corpus/pharaoh.ts';

@@ -1,11 +1,11 @@
 // From the Models page's TrainOptions to the neural aligner's configuration: the method's
-// preset (align/neural/method.ts), the supervised objective weights (train.ts) when the run has any
+// preset (models/bilstm/method.ts), the supervised objective weights (train.ts) when the run has any
 // word-level signal (gold, pseudo or rejected links; the rejected-link loss rides on the
 // WTR weight), then the options the user set. `completed` writes the values used back
 // into the options, so a run's stored config says what it trained with.
 import type { TrainOptions } from '../../shared/models-api.ts';
-import { NEURAL_METHODS } from '../align/neural/method.ts';
-import { DEFAULT_CONFIG, type NeuralConfig, SUPERVISED_WEIGHTS } from '../align/neural/train.ts';
+import { NEURAL_METHODS } from '../models/bilstm/method.ts';
+import { DEFAULT_CONFIG, type NeuralConfig, SUPERVISED_WEIGHTS } from '../models/bilstm/train.ts';
 
 export function neuralConfig(o: TrainOptions, supervised: boolean): NeuralConfig {
   const c: NeuralConfig = { ...DEFAULT_CONFIG, ...NEURAL_METHODS[o.method], ...(supervised ? { weights: SUPERVISED_WEIGHTS } : {}), epochs: o.epochs };

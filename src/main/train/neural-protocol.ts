@@ -3,7 +3,7 @@
 // through shared memory (cancel[0] = 1), not a message: a worker busy in ONNX sessions
 // reads it between steps without returning to its event loop.
 import type { Link } from '../../shared/domain.ts';
-import type { NeuralConfig, TrainData } from '../align/neural/train.ts';
+import type { NeuralConfig, TrainData } from '../models/bilstm/train.ts';
 import type { AerScore } from '../eval/aer.ts';
 import type { AlignedPair } from '../../shared/domain.ts';
 import type { DeviceSetting, DeviceUse } from '../../shared/devices.ts';

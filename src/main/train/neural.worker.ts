@@ -10,16 +10,16 @@
 // enough of it). It ends with one 'done', 'cancelled' or 'error' report.
 import { parentPort } from 'node:worker_threads';
 import type { Link } from '../../shared/domain.ts';
-import { extractLinks, learnLinkDecision } from '../align/neural/aligner.ts';
-import { loadNeuralModel, saveNeuralModel } from '../align/neural/saved.ts';
-import { makeBatches, type NeuralConfig, type NeuralModel, type TrainData, trainNeural } from '../align/neural/train.ts';
+import { extractLinks, learnLinkDecision } from '../models/bilstm/aligner.ts';
+import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/saved.ts';
+import { makeBatches, type NeuralConfig, type NeuralModel, type TrainData, trainNeural } from '../models/bilstm/train.ts';
 import { type AerScore, scoreAer } from '../eval/aer.ts';
 import { Rng } from '../nn/index.ts';
 import { type AlignRequest, isCancelled, type TrainRequest, type WorkerReport, type WorkerRequest } from './neural-protocol.ts';
-import { Embedder } from '../align/neural/embedder.ts';
+import { Embedder } from '../models/bilstm/embedder.ts';
 import { checkpointDir, writeAtomically } from './run-files.ts';
 import { pseudoLabelled } from './pseudo-labels.ts';
-import { grownVocab } from '../align/neural/vocab-growth.ts';
+import { grownVocab } from '../models/bilstm/vocab-growth.ts';
 
 const post = (r: WorkerReport) => parentPort!.postMessage(r);
 

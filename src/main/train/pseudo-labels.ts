@@ -5,10 +5,10 @@
 // from another aligner (method.ts does the same for the CLI). Evaluation pairs are skipped:
 // their curve must stay a measure of pairs the model never learned links of.
 import type { Link } from '../../shared/domain.ts';
-import { extractLinks } from '../align/neural/aligner.ts';
-import type { Embedder } from '../align/neural/embedder.ts';
-import { supervision } from '../align/neural/method.ts';
-import type { NeuralModel, TrainData } from '../align/neural/train.ts';
+import { extractLinks } from '../models/bilstm/aligner.ts';
+import type { Embedder } from '../models/bilstm/embedder.ts';
+import { supervision } from '../models/bilstm/method.ts';
+import type { NeuralModel, TrainData } from '../models/bilstm/train.ts';
 
 /** The training data with the model's own links (gdfa over the EM, which counts the known
  *  links) at or above the threshold as supervision of the pairs without any, except `skip`. */

@@ -1,5 +1,5 @@
 // Where a training run keeps its files: a folder beside the project file,
-//   <project>.models/run-<id>/epoch-<n>/   (config.json + model.safetensors, align/neural/saved.ts)
+//   <project>.models/run-<id>/epoch-<n>/   (config.json + model.safetensors, models/bilstm/saved.ts)
 // A checkpoint is written under a temporary name and renamed when complete, so a folder
 // named epoch-<n> is always whole; only checkpoints recorded in the project count.
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';

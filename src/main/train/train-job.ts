@@ -5,7 +5,7 @@
 // each checkpoint with its AER / precision / recall on the evaluation pairs — then marks
 // the run done, cancelled (checkpoints saved so far stay usable) or failed with its error.
 import type { TrainOptions } from '../../shared/models-api.ts';
-import type { NeuralConfig } from '../align/neural/train.ts';
+import type { NeuralConfig } from '../models/bilstm/train.ts';
 import { CancelledError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import type { ProjectStore } from '../store/project-store.ts';

@@ -1,5 +1,5 @@
 // A whole-sequence LSTM as one ONNX `LSTM` node, for inference graphs: the unrolled cells of
-// blocks/lstm.ts and align/neural/grouped-lstm.ts are what autodiff needs, but an encoder
+// blocks/lstm.ts and nn/blocks/grouped-lstm.ts are what autodiff needs, but an encoder
 // of a 270-token bucket unrolled that way is thousands of nodes, and onnxruntime's session
 // build time grows faster than linearly with the node count; one LSTM node compiles at once
 // and runs in onnxruntime's own kernel. No VJP: training graphs keep the unrolled cells.

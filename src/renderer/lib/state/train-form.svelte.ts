@@ -14,7 +14,7 @@ export type TrainMethod = (typeof trainMethods)[number];
 export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'wordDropout' | 'selfTrainEpochs' | 'threshold' | 'checkpointEvery';
 export type FieldErrors = Partial<Record<NumberField | 'name' | 'weights', string>>;
 
-/** The aligner's defaults and supervised objective weights (DEFAULT_CONFIG, SUPERVISED_WEIGHTS of src/main/align/neural/train.ts). */
+/** The aligner's defaults and supervised objective weights (DEFAULT_CONFIG, SUPERVISED_WEIGHTS of src/main/models/bilstm/train.ts). */
 export const TRAIN_DEFAULTS: Record<NumberField, number> = {
   epochs: 20, base: 0.5, awp: 0.25, wtr: 0.25, ctlWeight: 1, temperature: 0.5,
   dim: 128, lr: 0.005, batchSize: 32, wordDropout: 1, selfTrainEpochs: 0, threshold: LINK_THRESHOLD, checkpointEvery: 1,

@@ -17,10 +17,10 @@
 // two processes running): gdfa 12–13 s (the EM 11 of them), the learned decision 48–56 s (two
 // EMs, the per-cell features).
 import type { Link } from '../../../shared/domain.ts';
-import { symmetriser } from '../symmetrise.ts';
+import { symmetriser } from '../../align/symmetrise.ts';
 import { cosines, csls, PAIR_CSLS_K } from './csls.ts';
-import { cellsAbove, fitLinkClassifier, type LinkClassifier, linkProbabilities, type PairSignals } from './link-classifier.ts';
-import { AgreementEm, type PairPosteriors } from './agreement-em.ts';
+import { cellsAbove, fitLinkClassifier, type LinkClassifier, linkProbabilities, type PairPosteriors, type PairSignals } from './link-classifier.ts';
+import { AgreementEm } from './agreement-em.ts';
 import { GoldStats } from './gold-stats.ts';
 import { Embedder, type PairEmbeddings } from './embedder.ts';
 import { type NeuralConfig, type NeuralModel, type TrainData, type TrainHooks, trainNeural } from './train.ts';

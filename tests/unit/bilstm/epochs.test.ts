@@ -2,7 +2,7 @@
 // config gives none.
 import { expect, test } from 'vitest';
 import { defaultEpochs } from '../../../src/shared/epochs.ts';
-import { trainNeural } from '../../../src/main/align/neural/train.ts';
+import { trainNeural } from '../../../src/main/models/bilstm/train.ts';
 
 test('20 epochs from 1,000 pairs on, 20,000 pair-passes below, at most 80', () => {
   expect([1, 100, 250, 265, 400, 500, 999, 1000, 5000, 100_000].map(defaultEpochs)).toEqual([80, 80, 80, 75, 50, 40, 20, 20, 20, 20]);

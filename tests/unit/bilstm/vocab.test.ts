@@ -2,8 +2,8 @@
 // reserved ids, the most frequent words and the batch's own words, with the decoder targets
 // pointing at the right rows.
 import { expect, test } from 'vitest';
-import { trainNeural } from '../../../src/main/align/neural/train.ts';
-import { batchFeeds, BOS, buildVocab, EOS, OUTPUT_WORDS, RESERVED, sideSize } from '../../../src/main/align/neural/vocab.ts';
+import { trainNeural } from '../../../src/main/models/bilstm/train.ts';
+import { batchFeeds, BOS, buildVocab, EOS, OUTPUT_WORDS, RESERVED, sideSize } from '../../../src/main/models/bilstm/vocab.ts';
 
 const ints = (t: { data: unknown }) => Array.from(t.data as BigInt64Array, Number);
 

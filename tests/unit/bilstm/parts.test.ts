@@ -1,9 +1,9 @@
 // The neural aligner's parts: BPE subwords, CSLS extraction, the contrastive loss (eq. 12,
 // checked against the formula computed by hand) and P@1 scoring.
 import { describe, expect, test } from 'vitest';
-import { contrastiveLoss, viewLoss } from '../../../src/main/align/neural/contrastive.ts';
-import { csls, topK } from '../../../src/main/align/neural/csls.ts';
-import { segmentWord, trainBpe } from '../../../src/main/align/neural/subword.ts';
+import { contrastiveLoss, viewLoss } from '../../../src/main/models/bilstm/contrastive.ts';
+import { csls, topK } from '../../../src/main/models/bilstm/csls.ts';
+import { segmentWord, trainBpe } from '../../../src/main/models/bilstm/subword.ts';
 import { Graph, Program, Rng, Scope, floats } from '../../../src/main/nn/index.ts';
 import { l2Normalize } from '../../../src/main/nn/ops/index.ts';
 import { parseDictionary, parseLexicon, scoreP1 } from '../../../src/main/eval/p1.ts';

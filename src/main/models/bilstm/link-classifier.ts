@@ -31,7 +31,6 @@
 // gradient descent without a penalty, and stacking needs our own feature rows anyway.
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { scoreAer } from '../../eval/aer.ts';
-import type { PairPosteriors } from './agreement-em.ts';
 import type { GoldStats } from './gold-stats.ts';
 import type { PairLinks } from './vocab.ts';
 
@@ -46,6 +45,16 @@ const POSTERIOR_FLOOR = 1e-4;
 const PUNCTUATION = /^\p{P}+$/u;
 
 /** A pair's signals for the link decision. */
+/** One pair's directional posteriors (agreement-em.ts makes them; the decision reads them). */
+export interface PairPosteriors {
+  I: number;
+  J: number;
+  /** g: for each target word, over the source words */
+  g: Float64Array;
+  /** h: for each source word, over the target words */
+  h: Float64Array;
+}
+
 export interface PairSignals extends PairPosteriors {
   src: readonly string[];
   tgt: readonly string[];

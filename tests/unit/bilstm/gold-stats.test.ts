@@ -3,7 +3,7 @@
 // words linked wherever they meet have a high link rate, and so have their stems (Han
 // characters, first letters); pairs without gold count for nothing.
 import { expect, test } from 'vitest';
-import { GoldStats } from '../../../src/main/align/neural/gold-stats.ts';
+import { GoldStats } from '../../../src/main/models/bilstm/gold-stats.ts';
 
 const split = (s: string) => s.split(' ');
 const src = ['a b', 'a c', 'b c', 'a'].map(split), tgt = ['x the', 'x z', 'y z', 'x'].map(split);

@@ -6,11 +6,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { loadNeuralModel, saveNeuralModel } from '../../../src/main/align/neural/saved.ts';
-import { trainNeural } from '../../../src/main/align/neural/train.ts';
-import { grownParams, grownVocab } from '../../../src/main/align/neural/vocab-growth.ts';
-import { batchFeeds, buildVocab, UNK } from '../../../src/main/align/neural/vocab.ts';
-import { modelDims } from '../../../src/main/align/neural/train.ts';
+import { loadNeuralModel, saveNeuralModel } from '../../../src/main/models/bilstm/saved.ts';
+import { trainNeural } from '../../../src/main/models/bilstm/train.ts';
+import { grownParams, grownVocab } from '../../../src/main/models/bilstm/vocab-growth.ts';
+import { batchFeeds, buildVocab, UNK } from '../../../src/main/models/bilstm/vocab.ts';
+import { modelDims } from '../../../src/main/models/bilstm/train.ts';
 import { floats } from '../../../src/main/nn/tensor.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -79,9 +79,9 @@ test('a continued training learns the new words; a model saved without its BPE m
   saveNeuralModel(again, next);
   expect(loadNeuralModel(again).vocab.src.ids.get('runs')).toBe(id);
 
-  const meta = JSON.parse(readFileSync(join(saved, 'model.json'), 'utf8'));
+  const meta = JSON.parse(readFileSync(join(saved, 'config.json'), 'utf8'));
   delete meta.subwordModel;
-  writeFileSync(join(saved, 'model.json'), JSON.stringify(meta));
+  writeFileSync(join(saved, 'config.json'), JSON.stringify(meta));
   const old = loadNeuralModel(saved);
   expect(old.vocab.subwordModel).toBeUndefined();
   const kept = await trainNeural(more, { ...tiny, epochs: 1 }, {}, old);

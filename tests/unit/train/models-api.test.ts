@@ -9,12 +9,12 @@ import type { ModelsResults } from '../../../src/shared/models-api.ts';
 import { createContext } from '../../../src/main/api/create-context.ts';
 import { dispatch } from '../../../src/main/api/dispatch.ts';
 import type { AppContext } from '../../../src/main/api/context.ts';
-import { loadNeuralModel } from '../../../src/main/align/neural/saved.ts';
+import { loadNeuralModel } from '../../../src/main/models/bilstm/saved.ts';
 import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { checkpointDir, runDir } from '../../../src/main/train/run-files.ts';
 import { project, sure } from '../editor/fixture.ts';
-import { syntheticCorpus } from '../neural/synthetic.ts';
+import { syntheticCorpus } from '../bilstm/synthetic.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('mekong-models-');

@@ -3,10 +3,10 @@
 // different lengths on both sides; with a static weight w the extraction vectors are
 // [√(1−w)·u ; √w·r̂], unit rows at real tokens and zero at padding.
 import { expect, test } from 'vitest';
-import { buildEncoder } from '../../../src/main/align/neural/encoder.ts';
-import { buildNetwork } from '../../../src/main/align/neural/network.ts';
-import { DEFAULT_CONFIG, modelDims } from '../../../src/main/align/neural/train.ts';
-import { batchFeeds, buildVocab } from '../../../src/main/align/neural/vocab.ts';
+import { buildEncoder } from '../../../src/main/models/bilstm/encoder.ts';
+import { buildNetwork } from '../../../src/main/models/bilstm/network.ts';
+import { DEFAULT_CONFIG, modelDims } from '../../../src/main/models/bilstm/train.ts';
+import { batchFeeds, buildVocab } from '../../../src/main/models/bilstm/vocab.ts';
 import { type Graph, Program, type Tensor, type Value } from '../../../src/main/nn/index.ts';
 import { syntheticCorpus } from './synthetic.ts';
 

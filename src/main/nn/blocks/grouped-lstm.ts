@@ -7,8 +7,9 @@
 //   c' = f ⊙ c + i ⊙ ĝ;  h' = o ⊙ tanh(c')
 // Sequences are right-padded and states are not masked: positions after a sequence's end
 // carry values the callers mask. Groups given the same scope share their weights.
-import type { Scope, Value } from '../../nn/index.ts';
-import { add, concat, matmul, mul, sigmoid, split, squeeze, tanh, unsqueeze, zerosLike } from '../../nn/ops/index.ts';
+import type { Value } from '../graph.ts';
+import type { Scope } from './scope.ts';
+import { add, concat, matmul, mul, sigmoid, split, squeeze, tanh, unsqueeze, zerosLike } from '../ops/index.ts';
 
 function stacked(scopes: readonly Scope[], make: (s: Scope) => Value): Value {
   return concat(scopes.map((s) => unsqueeze(make(s), [0])), 0);

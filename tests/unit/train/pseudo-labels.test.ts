@@ -2,10 +2,10 @@
 // links keep them, skipped (evaluation) pairs get none, the others the model's own links
 // scoring at least the threshold — fewer as the threshold rises.
 import { afterAll, expect, test } from 'vitest';
-import { Embedder } from '../../../src/main/align/neural/embedder.ts';
-import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/align/neural/train.ts';
+import { Embedder } from '../../../src/main/models/bilstm/embedder.ts';
+import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/models/bilstm/train.ts';
 import { pseudoLabelled } from '../../../src/main/train/pseudo-labels.ts';
-import { syntheticCorpus } from '../neural/synthetic.ts';
+import { syntheticCorpus } from '../bilstm/synthetic.ts';
 
 const c = syntheticCorpus(24, 12, 11);
 const embedder = new Embedder();

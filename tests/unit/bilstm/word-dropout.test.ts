@@ -3,8 +3,8 @@
 // of the time, padding never; the subword feeds stay; α = 0 changes nothing.
 import { expect, test } from 'vitest';
 import { Rng } from '../../../src/main/nn/index.ts';
-import { dropWords, wordCounts } from '../../../src/main/align/neural/word-dropout.ts';
-import { batchFeeds, buildVocab, PAD, UNK } from '../../../src/main/align/neural/vocab.ts';
+import { dropWords, wordCounts } from '../../../src/main/models/bilstm/word-dropout.ts';
+import { batchFeeds, buildVocab, PAD, UNK } from '../../../src/main/models/bilstm/vocab.ts';
 
 const src = [...Array.from({ length: 99 }, () => ['often', 'word']), ['once', 'word']];
 const tgt = src.map(() => ['x']);

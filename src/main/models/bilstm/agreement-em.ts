@@ -18,9 +18,10 @@
 // Memory: per word pair of each sentence pair, two Float32 priors and the Bitext's Int32
 // cell (12 bytes; 5k pairs of 25 words ≈ 40 MB). Hand-written: no library does EM over
 // ragged per-sentence matrices.
-import { type Bitext, buildBitext } from '../corpus.ts';
+import { type Bitext, buildBitext } from '../../align/corpus.ts';
 import type { PairEmbeddings } from './embedder.ts';
 import { cosines, csls, PAIR_CSLS_K } from './csls.ts';
+import type { PairPosteriors } from './link-classifier.ts';
 import type { PairLinks } from './vocab.ts';
 
 const PRIOR_TEMPERATURE = 0.8;
@@ -40,15 +41,6 @@ interface PairCells {
 }
 
 /** A pair's posteriors under the final tables, source-major [I·J]. */
-export interface PairPosteriors {
-  I: number;
-  J: number;
-  /** g: for each target word, over the source words */
-  g: Float64Array;
-  /** h: for each source word, over the target words */
-  h: Float64Array;
-}
-
 /** softmax(m/τ) along one axis of an I×J matrix: over i for each j (`overRows`) or over j for each i. */
 function softmaxAxis(m: Float32Array, I: number, J: number, tau: number, overRows: boolean): Float32Array {
   const out = new Float32Array(I * J);

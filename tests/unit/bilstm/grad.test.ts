@@ -2,10 +2,10 @@
 // the grouped LSTM, the contrastive view loss and the word-level supervision losses; and
 // the choice of supervision links.
 import { describe, expect, test } from 'vitest';
-import { viewLoss } from '../../../src/main/align/neural/contrastive.ts';
-import { groupedLstm } from '../../../src/main/align/neural/grouped-lstm.ts';
-import { supervision } from '../../../src/main/align/neural/method.ts';
-import { awpLoss, rejectedLoss, type SupervisionInputs, wtrLoss } from '../../../src/main/align/neural/supervision.ts';
+import { viewLoss } from '../../../src/main/models/bilstm/contrastive.ts';
+import { groupedLstm } from '../../../src/main/nn/blocks/grouped-lstm.ts';
+import { supervision } from '../../../src/main/models/bilstm/method.ts';
+import { awpLoss, rejectedLoss, type SupervisionInputs, wtrLoss } from '../../../src/main/models/bilstm/supervision.ts';
 import { Graph, Rng, Scope, Tensor, floats, int64s, type Value } from '../../../src/main/nn/index.ts';
 import { gradcheck } from '../helpers/gradcheck.ts';
 import { add, concat, l2Normalize } from '../../../src/main/nn/ops/index.ts';

@@ -4,9 +4,9 @@
 // neighbours already explain, or what a gold link says), lexicon entries come best first, at
 // most `top` per word, and empty pairs are skipped.
 import { expect, test } from 'vitest';
-import { type ExtractOptions, extractLinks } from '../../../src/main/align/neural/aligner.ts';
-import { neuralLexicon } from '../../../src/main/align/neural/lexicon.ts';
-import type { PairEmbeddings } from '../../../src/main/align/neural/embedder.ts';
+import { type ExtractOptions, extractLinks } from '../../../src/main/models/bilstm/aligner.ts';
+import { neuralLexicon } from '../../../src/main/models/bilstm/word-translations.ts';
+import type { PairEmbeddings } from '../../../src/main/models/bilstm/embedder.ts';
 
 const X = [1, 0], Y = [0, 1];
 const rows = (...vs: number[][]) => Float32Array.from(vs.flat());

@@ -2,8 +2,8 @@
 // loss, CSLS extraction recovers the known alignment (random links score an AER near 0.8),
 // and the lexicon finds the known translations.
 import { describe, expect, test } from 'vitest';
-import { alignNeural } from '../../../src/main/align/neural/aligner.ts';
-import { neuralLexicon } from '../../../src/main/align/neural/lexicon.ts';
+import { alignNeural } from '../../../src/main/models/bilstm/aligner.ts';
+import { neuralLexicon } from '../../../src/main/models/bilstm/word-translations.ts';
 import { aer, syntheticCorpus } from './synthetic.ts';
 
 const corpus = syntheticCorpus(240, 30);

@@ -9,11 +9,11 @@
 // aligns stops the run before that second phase. A run continuing a checkpoint on pairs with
 // words it lacks reports how many joined its vocabulary.
 import { expect, test } from 'vitest';
-import { saveNeuralModel } from '../../../src/main/align/neural/saved.ts';
-import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/align/neural/train.ts';
+import { saveNeuralModel } from '../../../src/main/models/bilstm/saved.ts';
+import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/models/bilstm/train.ts';
 import { cancelFlag, type TrainRequest, type WorkerReport } from '../../../src/main/train/neural-protocol.ts';
 import { runInWorker } from '../../../src/main/train/worker-run.ts';
-import { syntheticCorpus } from '../neural/synthetic.ts';
+import { syntheticCorpus } from '../bilstm/synthetic.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('mekong-worker-run-');

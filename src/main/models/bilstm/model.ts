@@ -18,7 +18,7 @@ import {
   add, concat, div, expandAs, gather, gatherElements, logSoftmax, matmul, max, mul, neg, reduceSum, slice, softmax, squeeze, sub,
   transposeLast, unsqueeze,
 } from '../../nn/ops/index.ts';
-import { groupedLstm } from './grouped-lstm.ts';
+import { groupedLstm } from '../../nn/blocks/grouped-lstm.ts';
 
 export interface ModelDims {
   dim: number;

@@ -4,8 +4,8 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { loadNeuralModel, saveNeuralModel } from '../../../src/main/align/neural/saved.ts';
-import { trainNeural } from '../../../src/main/align/neural/train.ts';
+import { loadNeuralModel, saveNeuralModel } from '../../../src/main/models/bilstm/saved.ts';
+import { trainNeural } from '../../../src/main/models/bilstm/train.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { syntheticCorpus } from './synthetic.ts';
 

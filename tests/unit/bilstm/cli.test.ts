@@ -6,9 +6,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { loadNeuralModel } from '../../../src/main/align/neural/saved.ts';
-import { decisionMismatch } from '../../../src/main/align/neural/link-classifier.ts';
-import { DEFAULT_CONFIG, SUPERVISED_WEIGHTS } from '../../../src/main/align/neural/train.ts';
+import { loadNeuralModel } from '../../../src/main/models/bilstm/saved.ts';
+import { decisionMismatch } from '../../../src/main/models/bilstm/link-classifier.ts';
+import { DEFAULT_CONFIG, SUPERVISED_WEIGHTS } from '../../../src/main/models/bilstm/train.ts';
 import { aer, syntheticCorpus } from './synthetic.ts';
 
 const dir = tempDir();
