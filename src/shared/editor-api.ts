@@ -35,7 +35,13 @@ export const editorChannels = {
     limit: z.number().int().min(1).max(2000),
   }).strict(),
   'lexicon.occurrences': z.object({ src: word, tgt: word, modelId: id.optional(), limit: z.number().int().min(1).max(2000) }).strict(),
-  'lexicon.bulk': z.object({ src: word, tgt: word, action: z.enum(['add', 'remove']), apply: z.boolean() }).strict(),
+  'lexicon.bulk': z.object({
+    src: word, tgt: word, action: z.enum(['add', 'remove']), apply: z.boolean(),
+    /** Whose posteriors choose among the occurrences (default: the newest model alignment). */
+    modelId: id.optional(),
+    /** With `apply`: only these of the preview's links (the ones the user kept checked); absent: all. */
+    links: z.array(z.object({ pairId: id, s: id, t: id }).strict()).max(100_000).optional(),
+  }).strict(),
   'agreement.report': z.object({ reference: id, candidate: id }).strict(),
 } as const;
 
@@ -68,15 +74,28 @@ export interface Occurrence {
   /** Token positions of the two words. */
   srcAt: number[];
   tgtAt: number[];
-  /** Links between them: in the annotator's gold, in the model. */
+  /** Links between them: in the annotator's gold, in the model (with its posterior). */
   gold: { s: number; t: number }[];
-  model: { s: number; t: number }[];
+  model: { s: number; t: number; score: number | null }[];
 }
 
+/** One link of a bulk fix: what chose it (the model's posterior, the nearest position, or the gold it removes). */
+export interface BulkLink {
+  s: number;
+  t: number;
+  score: number | null;
+  by: 'model' | 'position' | 'gold';
+}
+
+/** A bulk fix in one pair, with the pair's tokens to show each link in context. */
 export interface BulkChange {
   pairId: number;
-  add: { s: number; t: number }[];
-  remove: { s: number; t: number }[];
+  srcTokens: Token[];
+  tgtTokens: Token[];
+  add: BulkLink[];
+  remove: BulkLink[];
+  /** Occurrences left without a partner (a word twice on one side, once on the other). */
+  unmatched: { src: number[]; tgt: number[] };
 }
 
 export interface AgreementScore {

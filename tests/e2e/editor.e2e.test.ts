@@ -204,7 +204,7 @@ describe('alignment editor', () => {
     expect(disagreeing).toEqual(reviewQueue(db, { alignmentId: modelId, versusId: other, offset: 0, limit: 200 }).items.map((i) => i.id));
   });
 
-  it('bulk-links a word pair from the lexicon with a preview, and undoes it as one', async () => {
+  it('bulk-links a word pair from the lexicon: every link in context with a checkbox, one to one, undone as one', async () => {
     await page.getByRole('tab', { name: 'Lexicon' }).click();
     const entry = page.getByTestId('lexicon-entry').filter({ has: page.locator('td:nth-child(3)', { hasText: /^0$/ }) }).first();
     const src = (await entry.getAttribute('data-src'))!;
@@ -212,20 +212,37 @@ describe('alignment editor', () => {
     await entry.getByRole('button').click();
     await page.getByTestId('occurrence').first().waitFor();
     await page.getByRole('button', { name: 'Link all…', exact: true }).click();
-    const apply = page.getByTestId('bulk-preview').getByRole('button', { name: /^Apply to \d+ pairs$/ });
-    const n = Number((await apply.textContent())!.replace(/\D/g, ''));
-    expect(n).toBeGreaterThan(1);
-    const linkedBefore = page.locator('[data-testid="occurrence"][data-linked="gold"]');
-    expect(await linkedBefore.count()).toBeLessThan(n);
+    const preview = page.getByTestId('bulk-preview');
+    const rows = preview.getByTestId('bulk-link');
+    await rows.first().waitFor();
+    const n = await rows.count();
+    expect(n).toBeGreaterThan(2);
+    expect(await preview.getByTestId('bulk-checked').textContent()).toBe(String(n));
+    // Untick the second proposed link: it must not be applied.
+    const dropped = rows.nth(1);
+    const droppedPair = Number(await dropped.getAttribute('data-pair-id'));
+    const droppedLink = (await dropped.getAttribute('data-link'))!;
+    await dropped.getByRole('checkbox').uncheck();
+    expect(await preview.getByTestId('bulk-checked').textContent()).toBe(String(n - 1));
     await h.screenshot('13-lexicon-preview');
-    await apply.click();
+    const proposed = await rows.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-pair-id')}:${e.getAttribute('data-link')}`));
+    await preview.getByRole('button', { name: `Apply ${n - 1} links` }).click();
     await page.getByTestId('bulk-message').waitFor();
-    const changed = h.ctx.store!.db.prepare(`SELECT count(*) AS n FROM edit_events WHERE kind = 'lexicon.bulk'`).get() as { n: number };
-    expect(changed.n).toBe(n);
-    await expect.poll(() => page.locator('[data-testid="occurrence"]:not([data-linked="gold"])').count()).toBe(0);
+    const goldOf = (id: number) => committed(h.ctx, id).gold.map((l) => `${l.s}-${l.t}`);
+    expect(goldOf(droppedPair)).not.toContain(droppedLink);
+    for (const key of proposed.filter((k) => k !== `${droppedPair}:${droppedLink}`)) {
+      const [id, link] = key.split(':');
+      expect(goldOf(Number(id))).toContain(link);
+    }
+    // One to one: no occurrence of the two words is linked twice by the bulk fix.
+    for (const id of new Set(proposed.map((k) => Number(k.split(':')[0])))) {
+      const added = proposed.filter((k) => k.startsWith(`${id}:`) && k !== `${droppedPair}:${droppedLink}`).map((k) => k.split(':')[1]);
+      expect(new Set(added.map((l) => l.split('-')[0])).size).toBe(added.length);
+      expect(new Set(added.map((l) => l.split('-')[1])).size).toBe(added.length);
+    }
     await h.screenshot('14-lexicon-applied');
     await page.getByTestId('concordance').getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => page.locator('[data-testid="occurrence"][data-linked="gold"]').count()).toBeLessThan(n);
+    await expect.poll(() => proposed.every((k) => !goldOf(Number(k.split(':')[0])).includes(k.split(':')[1]))).toBe(true);
     const first = page.getByTestId('occurrence').first();
     const firstId = (await first.getAttribute('data-pair-id'))!;
     await first.getByRole('button', { name: `#${firstId}` }).click();

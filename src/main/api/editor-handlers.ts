@@ -3,7 +3,7 @@
 import type { EditorResults } from '../../shared/editor-api.ts';
 import { editorPair, setGold, setRejected } from '../review/editor.ts';
 import { reviewQueue } from '../review/queue.ts';
-import { bulkFix, defaultModelId, lexiconEntries, occurrences } from '../store/lexicon.ts';
+import { bulkFix, defaultModelId, lexiconEntries, occurrences } from '../review/concordance.ts';
 import { agreementReport } from '../review/agreement.ts';
 import type { z } from 'zod';
 import type { editorChannels } from '../../shared/editor-api.ts';
@@ -34,6 +34,9 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
     const all = occurrences(db, ctx.annotator, i.src, i.tgt, i.modelId ?? defaultModelId(db));
     return { occurrences: all.slice(0, i.limit), total: all.length };
   },
-  'lexicon.bulk': (ctx, i) => ({ changes: bulkFix(store(ctx).db, ctx.annotator, i.src, i.tgt, i.action, i.apply), applied: i.apply }),
+  'lexicon.bulk': (ctx, i) => {
+    const db = store(ctx).db;
+    return { changes: bulkFix(db, ctx.annotator, i.src, i.tgt, i.action, i.apply, i.modelId ?? defaultModelId(db), i.links), applied: i.apply };
+  },
   'agreement.report': (ctx, i) => agreementReport(store(ctx).db, i.reference, i.candidate),
 };

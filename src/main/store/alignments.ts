@@ -133,3 +133,9 @@ export function scoredLinksByPair(db: Db, alignmentId: number): Map<number, Scor
   }
   return out;
 }
+
+/** The newest model alignment, or null when the project has none. */
+export function newestModelAlignment(db: Db): number | null {
+  const row = db.prepare(`SELECT max(id) AS id FROM alignments WHERE origin = 'model'`).get() as { id: number | null };
+  return row.id;
+}

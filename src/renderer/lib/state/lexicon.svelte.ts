@@ -1,11 +1,14 @@
 // The lexicon's state: the word pairs (counts over the annotator's gold and one model),
-// the chosen pair's concordance, and the bulk fix in two steps — a preview of what would
-// change, then applying it as one undoable group.
+// the chosen pair's concordance, and the bulk fix in two steps — a preview listing every
+// link it would add or remove, each with a checkbox (all checked at first), then applying
+// the checked ones as one undoable group.
 import type { MekongApi } from '../../../shared/api.ts';
 import type { BulkChange, LexiconEntry, Occurrence } from '../../../shared/editor-api.ts';
 import { errorMessage } from '../api/api-error.ts';
 
 export type BulkAction = 'add' | 'remove';
+
+export const linkKey = (pairId: number, l: { s: number; t: number }) => `${pairId}:${l.s}:${l.t}`;
 
 export class LexiconState {
   text = $state('');
@@ -15,6 +18,11 @@ export class LexiconState {
   occurrences = $state<Occurrence[]>([]);
   total = $state(0);
   preview = $state<{ action: BulkAction; changes: BulkChange[] } | null>(null);
+  /** Keys (`pairId:s:t`) of the preview's links the user keeps. */
+  kept = $state<Set<string>>(new Set());
+  /** Every link of the preview, in pair order, with its key. */
+  readonly previewLinks = $derived((this.preview?.changes ?? []).flatMap((c) =>
+    [...c.add, ...c.remove].map((l) => ({ key: linkKey(c.pairId, l), change: c, link: l }))));
   message = $state('');
   error = $state<string | null>(null);
 
@@ -42,8 +50,9 @@ export class LexiconState {
     const c = this.chosen;
     if (!c) return;
     await this.run(async () => {
-      const res = await this.api.invoke('lexicon.bulk', { src: c.src, tgt: c.tgt, action, apply: false });
+      const res = await this.api.invoke('lexicon.bulk', { src: c.src, tgt: c.tgt, action, apply: false, ...(this.modelId !== null ? { modelId: this.modelId } : {}) });
       this.preview = { action, changes: res.changes };
+      this.kept = new Set(this.previewLinks.map((l) => l.key));
     });
   }
 
@@ -51,11 +60,27 @@ export class LexiconState {
     const c = this.chosen, p = this.preview;
     if (!c || !p) return;
     await this.run(async () => {
-      const res = await this.api.invoke('lexicon.bulk', { src: c.src, tgt: c.tgt, action: p.action, apply: true });
-      this.message = `${p.action === 'add' ? 'Linked' : 'Unlinked'} in ${res.changes.length} pairs — one undo reverses it.`;
+      const links = this.previewLinks.filter((l) => this.kept.has(l.key)).map(({ change, link }) => ({ pairId: change.pairId, s: link.s, t: link.t }));
+      const res = await this.api.invoke('lexicon.bulk', {
+        src: c.src, tgt: c.tgt, action: p.action, apply: true, links, ...(this.modelId !== null ? { modelId: this.modelId } : {}),
+      });
+      const n = res.changes.reduce((k, x) => k + x.add.length + x.remove.length, 0);
+      this.message = `${p.action === 'add' ? 'Linked' : 'Unlinked'} ${n} links in ${res.changes.length} pairs — one undo reverses it.`;
       this.preview = null;
     });
     await this.refresh();
+  }
+
+  /** Keeps or drops one of the preview's links. */
+  toggleKept(key: string): void {
+    const next = new Set(this.kept);
+    if (!next.delete(key)) next.add(key);
+    this.kept = next;
+  }
+
+  /** Keeps every link of the preview, or none. */
+  keepAll(all: boolean): void {
+    this.kept = new Set(all ? this.previewLinks.map((l) => l.key) : []);
   }
 
   async undo(): Promise<void> {
