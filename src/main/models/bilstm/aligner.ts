@@ -12,8 +12,7 @@
 // pairs: ro-en 200 gold pairs 0.393 → 0.233 (gdfa on a model trained on all 200, the EM
 // counting them: 0.325), zh-en 0.433 → 0.295; 50 gold pairs: ro-en 0.429 → 0.375, zh-en
 // 0.412 → 0.312.
-// τ 0.3/0.5 (unsupervised ro-en): 0.442/0.437 vs 0.440 at 0.8; links where √(g·h) ≥ 0.4
-// instead of gdfa: 0.473. Extraction of 5k random pairs of 15–35 words (one core, another
+// Extraction of 5k random pairs of 15–35 words (one core, another
 // two processes running): gdfa 12–13 s (the EM 11 of them), the learned decision 48–56 s (two
 // EMs, the per-cell features).
 import type { Link } from '../../../shared/domain.ts';

@@ -19,11 +19,9 @@
 // best diagonal neighbour, its best neighbour in its row and in its column, the rows' and
 // columns' other totals), so a word already linked elsewhere, a link continuing a diagonal or
 // a word linked to the neighbour of its partner (one word to a phrase) weighs in. On held-out
-// ro-en pairs (aligner.ts) it took AER from 0.289 to 0.264 (a third stage did not help:
-// 0.267); the row and column neighbours then took zh-en from 0.303 to 0.292 and ro-en from
+// ro-en pairs (aligner.ts) it took AER from 0.289 to 0.264; the row and column neighbours then took zh-en from 0.303 to 0.292 and ro-en from
 // 0.242 to 0.234 (one model per set trained on 150 of 200 gold pairs, the other 50 teaching
-// the decision, AER on the rest; the same neighbours as first-stage features of the EM
-// posteriors instead: 0.297 / 0.239). In the bench's loop, zh-en 200: 0.303 → 0.295.
+// the decision, AER on the rest). In the bench's loop, zh-en 200: 0.303 → 0.295.
 // Fitting: Newton–Raphson (IRLS) with an L2 penalty, the linear solves by ml-matrix's
 // Cholesky decomposition; the decision threshold is the one of THRESHOLDS with the lowest
 // AER on the fitting pairs (AER rewards recall more than a 0.5 cut-off does). Hand-written

@@ -6,26 +6,15 @@
 // MIN_GOLD_PAIRS_TO_HOLD_OUT gold pairs on, an evenly spread share of them (HELD_OUT_SHARE)
 // is held out of training: the model never sees their links, so its signals on them are
 // what it will show on new pairs, and the link decision (aligner.ts, link-classifier.ts) is
-// learned from them. (Holding out half instead of a quarter did not help the decision:
-// zh-en, unsupervised model, 200 gold pairs, AER 0.342 vs 0.343.)
+// learned from them.
 // Self-training (selfTrainEpochs > 0): once trained, the model aligns the corpus and trains
 // that many epochs more from where it stands, its own links scoring at least the threshold
 // supervising the pairs without gold — seed 000's pseudo-labels, taken from the model's own
 // EM-refined alignment instead of an external aligner. Tatoeba x→en P@1 (20 epochs, then 10
 // self-training epochs at 0.9; `npm run bench -- neural --self-train 10 --seeds 1,2,3`, mean ±
 // sd of three models): vi 0.607 ± 0.005 → 0.608 ± 0.006, id 0.683 ± 0.004 → 0.687 ± 0.004, zh
-// 0.624 ± 0.007 → 0.650 ± 0.005, th 0.645 ± 0.015 → 0.645 ± 0.016 (agree 0.604/0.677/0.662/
-// 0.642). Earlier single runs: zh 0.626 → 0.659 (second seed 0.625 → 0.657), id 0.683 →
-// 0.694, th 0.658 → 0.658, vi 0.609 → 0.606. Not the restart: 40 more epochs without
-// pseudo-labels gave zh 0.618 → 0.621. Threshold 0.8: zh 0.636; 0.95: zh 0.626 → 0.664, id
-// 0.683 → 0.689, th 0.662 → 0.637, vi 0.614 → 0.611; 5 epochs: zh 0.650, 20 epochs 0.639.
-// Its 10 epochs take 1.5–1.8× as long as the first 20 (the pseudo-labelled pairs are
-// repeated goldRepeat times, as gold is; once an epoch took half the time but gave zh 0.621 →
-// 0.654, th 0.657 → 0.646). Unsupervised AER (gdfa, 40 epochs, then 10 self-training
-// epochs): ro-en 0.444 → 0.431, zh-en 0.408 → 0.389. Pseudo-labels checked against the
-// statistical aligner (agree's links ∩ the model's ≥ 0.9) or joined with them (agree's ≥ 0.9
-// added) instead of the model's own: zh 0.650 / 0.651, th 0.639 / 0.648 (seed 1; own links
-// 0.648 / 0.649), so not kept.
+// 0.624 ± 0.007 → 0.650 ± 0.005, th 0.645 ± 0.015 → 0.645 ± 0.016; its 10 epochs take 1.5–1.8×
+// as long as the first 20. Other variants: docs/experiments.md.
 //   bilstm-ctl  Wada et al. + multi-view contrastive loss (seed 003)
 //   bilstm      Wada et al. alone (λ = 0), the ablation baseline
 import type { Link } from '../../../shared/domain.ts';

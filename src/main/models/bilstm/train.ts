@@ -41,11 +41,6 @@ export interface NeuralConfig extends NetworkOptions {
 
 // lr 5e-3 over 40 epochs beat 3e-3 over 20 on ro-en 248 (AER 0.541 vs 0.629, gdfa); the loss
 // was still falling at 40 epochs, so small corpora want more epochs than the default.
-// Tried and not taken (Tatoeba vi-en 1,000 pairs, P@1 of lexicon.ts; ro-en AER at 40 epochs):
-// lr 1e-2 (P@1 of type-vector CSLS 0.467 vs 0.489); batch 16 (ro-en AER 0.520 vs 0.540 but
-// vi-en P@1 0.532 vs 0.554, 1.4× the time an epoch); dim 256 (P@1 0.552 vs 0.554, 2.5× the
-// time); dropout 0.3 on embeddings and encoder states (AER 0.566 vs 0.540); more epochs
-// (P@1 of type-vector CSLS 0.498 at 20, 0.502 at 30: flat).
 // 5k en-de news pairs (23 tokens a sentence) × 20 epochs: see `npm run bench -- neural --speed 5000`.
 // Without `epochs` in its config, trainNeural trains defaultEpochs(pairs) (shared/epochs.ts:
 // 20 from 1,000 pairs on, up to 80 below); DEFAULT_CONFIG's 20 is for callers spelling it out.
@@ -55,10 +50,9 @@ export const DEFAULT_CONFIG: NeuralConfig = {
   weights: { base: 1, awp: 0, wtr: 0 }, seed: 1,
 };
 
-/** Objective weights (TR-like base / AWP / WTR) used when gold links are given. Seed 000's
- *  0.8 / 0.1 / 0.1 gave held-out AER 0.341 on zh-en and 0.268 on ro-en (200 gold pairs, 40
- *  epochs, learned link decision); these 0.329 and 0.264. 0.5 / 0.5 / 0 and 0.5 / 0 / 0.5
- *  (gold repeated 8×) did worse on ro-en (0.293, 0.367 under gdfa). */
+/** Objective weights (TR-like base / AWP / WTR) used when gold links are given: held-out AER
+ *  0.329 on zh-en and 0.264 on ro-en (200 gold pairs, 40 epochs, learned link decision)
+ *  against 0.341 and 0.268 with seed 000's 0.8 / 0.1 / 0.1. */
 export const SUPERVISED_WEIGHTS = { base: 0.5, awp: 0.25, wtr: 0.25 };
 
 export interface TrainData {
