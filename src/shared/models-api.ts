@@ -5,20 +5,19 @@
 import { z } from 'zod';
 import { DEVICE_SETTINGS, type DeviceUse } from './devices.ts';
 import { LINK_THRESHOLD } from './link-score.ts';
+import { BILSTM_DEFAULTS, NEURAL_METHODS } from './methods.ts';
 
 const id = z.number().int().nonnegative();
 const weight = z.number().min(0).max(10);
 
-/** Neural methods the Models page trains (first = default). */
-export const trainMethods = ['bilstm-ctl', 'bilstm'] as const;
 
 export const trainOptionsSchema = z.object({
   /** Display name of the new model; defaults to method and date. */
   name: z.string().trim().min(1).max(200).optional(),
-  method: z.enum(trainMethods).default('bilstm-ctl'),
-  /** The Train… form proposes defaultEpochs (shared/epochs.ts) for the project's size. */
-  epochs: z.number().int().min(1).max(1000).default(20),
-  /** Objective weights: encoder–decoder (+ contrastive) base, AWP, WTR (defaults: SUPERVISED_WEIGHTS of models/bilstm/train.ts when there is word-level supervision). */
+  method: z.enum(NEURAL_METHODS).default(NEURAL_METHODS[0]),
+  /** Absent: defaultEpochs (shared/epochs.ts) for the training pairs; the Train… form proposes the same. */
+  epochs: z.number().int().min(1).max(1000).optional(),
+  /** Objective weights: encoder–decoder (+ contrastive) base, AWP, WTR (defaults: BILSTM_DEFAULTS of shared/methods.ts, supervisedWeights when there is word-level supervision). */
   weights: z.object({ base: weight, awp: weight, wtr: weight }).strict().optional(),
   /** Contrastive loss weight λ (0 = the base model of Wada et al.). */
   ctlWeight: weight.optional(),
@@ -35,10 +34,10 @@ export const trainOptionsSchema = z.object({
   /** A model alignment whose links at or above `threshold` supervise pairs without gold. */
   pseudoAlignmentId: id.optional(),
   /** After the epochs, the model aligns the training pairs and trains this many epochs more, its own links at or above `threshold` supervising the train-split pairs without gold (self-training; 0 = none). */
-  selfTrainEpochs: z.number().int().min(0).max(1000).default(0),
+  selfTrainEpochs: z.number().int().min(0).max(1000).default(BILSTM_DEFAULTS.selfTrainEpochs),
   threshold: z.number().min(0).max(1).default(LINK_THRESHOLD),
   /** Save a checkpoint (and evaluate) every this many epochs; the last epoch always is. */
-  checkpointEvery: z.number().int().min(1).max(1000).default(1),
+  checkpointEvery: z.number().int().min(1).max(1000).default(BILSTM_DEFAULTS.checkpointEvery),
   lowercase: z.boolean().default(true),
   /** Where the training runs: a GPU provider when one works here, else the CPU (the provider that ran is recorded per run). */
   device: z.enum(DEVICE_SETTINGS).default('auto'),

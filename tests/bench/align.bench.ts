@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { alignCorpus } from '../../src/main/align/engine.ts';
-import { DEFAULT_METHOD, METHODS } from '../../src/main/align/methods.ts';
+import { DEFAULT_METHOD, STATISTICAL_METHODS } from '../../src/shared/methods.ts';
 import { alignedPair, scoreAer } from '../../src/main/eval/aer.ts';
 import { parsePharaohText } from '../../src/main/corpus/pharaoh.ts';
 
@@ -102,7 +102,7 @@ export default async function bench(args: string[]): Promise<void> {
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const methods = (opt('--methods') ?? Object.keys(METHODS).join(',')).split(',');
+  const methods = (opt('--methods') ?? STATISTICAL_METHODS.join(',')).split(',');
   // peak RSS is the process's: the first run's figure is the one for 100k pairs
   if (!args.includes('--skip-speed')) await speed(opt('--speed-method') ?? DEFAULT_METHOD, Number(opt('--runs') ?? 2));
   if (!args.includes('--skip-aer')) await aerTable(methods);

@@ -32,7 +32,7 @@ import { defaultEpochs } from '../../src/shared/epochs.ts';
 import { HELD_OUT_SHARE, heldOutPairs, runNeuralMethod, selfTrain } from '../../src/main/models/bilstm/method.ts';
 import { neuralLexicon, type LexiconEntry } from '../../src/main/models/bilstm/word-translations.ts';
 import { embedPairs, extractLinks, type NeuralAlignResult } from '../../src/main/models/bilstm/aligner.ts';
-import { statLexicon } from '../../src/main/cli/lexicon.ts';
+import { alignerFor } from '../../src/main/cli/aligners.ts';
 import { scoreAer } from '../../src/main/eval/aer.ts';
 import { parseDictionary, scoreP1 } from '../../src/main/eval/p1.ts';
 import { normalizeText } from '../../src/main/text/normalize.ts';
@@ -105,7 +105,7 @@ async function p1Row(
 ): Promise<void> {
   const epochs = epochsGiven ?? defaultEpochs(corpus.src.length);
   const dict = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
-  const statP1 = async (method: string) => scoreP1(best(statLexicon((await alignCorpus(corpus.src, corpus.tgt, { method })).model)), dict, corpus);
+  const statP1 = async (method: string) => scoreP1(best(await alignerFor(method).lexicon(corpus.src, corpus.tgt, {})), dict, corpus);
   const stat = await statP1('agree');
   const seed003: string[] = [];
   for (const m of SEED_003_BASELINES) seed003.push(`${m} ${(await statP1(m)).p1.toFixed(3)}`);

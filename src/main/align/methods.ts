@@ -1,6 +1,7 @@
-// The alignment methods offered to users (CLI --method, the app's Align job): each is a
+// The statistical methods of shared/methods.ts (CLI --method, the app's Align job), each a
 // training plan — a sequence of (model, EM iterations) stages sharing one lexicon per
 // direction — plus the lexical prior and whether the two directions train in agreement.
+import { STATISTICAL_METHODS } from '../../shared/methods.ts';
 import { UserError } from '../errors.ts';
 
 export interface Stage {
@@ -14,7 +15,7 @@ export interface TrainPlan {
   agreement: boolean;
 }
 
-export const METHODS: Record<string, TrainPlan> = {
+export const STATISTICAL_PLANS: Readonly<Record<string, TrainPlan>> = {
   ibm1: { stages: [{ model: 'ibm1', iterations: 5 }], agreement: false },
   ibm2: { stages: [{ model: 'ibm2', iterations: 5 }], agreement: false },
   hmm: {
@@ -35,12 +36,10 @@ export const METHODS: Record<string, TrainPlan> = {
   },
 };
 
-export const DEFAULT_METHOD = 'agree';
-
 export function methodPlan(name: string): TrainPlan {
   // Own keys only: `constructor` or `toString` must not reach the prototype.
-  const plan = Object.hasOwn(METHODS, name) ? METHODS[name] : undefined;
-  if (!plan) throw new UserError(`unknown method "${name}" (one of: ${Object.keys(METHODS).join(', ')})`);
+  const plan = Object.hasOwn(STATISTICAL_PLANS, name) ? STATISTICAL_PLANS[name] : undefined;
+  if (!plan) throw new UserError(`unknown method "${name}" (one of: ${STATISTICAL_METHODS.join(', ')})`);
   return plan;
 }
 

@@ -12,7 +12,8 @@ import { runImport } from '../corpus/import-pipeline.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
 import { alignProject } from '../align/project-align.ts';
-import { DEFAULT_METHOD, METHODS, methodPlan } from '../align/methods.ts';
+import { STATISTICAL_METHODS } from '../../shared/methods.ts';
+import { methodPlan } from '../align/methods.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
 import type { AppContext } from './context.ts';
 import { editorHandlers } from './editor-handlers.ts';
@@ -48,7 +49,7 @@ function editResult(ctx: AppContext, pair: { id: number } | null): { pair: Retur
 export const handlers: { [C in Channel]: Handler<C> } = {
   'app.info': (ctx) => ({
     version: ctx.version, mode: ctx.mode, annotator: ctx.annotator, project: ctx.store?.info() ?? null,
-    alignMethods: [DEFAULT_METHOD, ...Object.keys(METHODS).filter((m) => m !== DEFAULT_METHOD)],
+    alignMethods: [...STATISTICAL_METHODS],
     symmetrisations: Object.keys(SYMMETRISATIONS),
   }),
   'project.create': (ctx, i) => {

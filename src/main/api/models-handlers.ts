@@ -4,7 +4,8 @@
 // train/realign-job.ts); these handlers check the input first, so bad input is a clear
 // error at once rather than a failed job.
 import type { z } from 'zod';
-import { type CheckpointInfo, type modelsChannels, type ModelsResults, type TrainOptions, trainMethods } from '../../shared/models-api.ts';
+import { type CheckpointInfo, type modelsChannels, type ModelsResults, type TrainOptions } from '../../shared/models-api.ts';
+import { NEURAL_METHODS } from '../../shared/methods.ts';
 import { symmetriser } from '../align/symmetrise.ts';
 import { UserError } from '../errors.ts';
 import { countPairs } from '../store/pairs.ts';
@@ -62,7 +63,7 @@ function continuedRun(s: ProjectStore, o: TrainOptions & { startFrom: { runId: n
 export const modelsHandlers: { [C in Channel]: Handler<C> } = {
   'models.list': (ctx) => {
     const db = store(ctx).db;
-    return { models: listModels(db, (runId, kind) => jobOf(db, runId, kind)), methods: [...trainMethods] };
+    return { models: listModels(db, (runId, kind) => jobOf(db, runId, kind)), methods: [...NEURAL_METHODS] };
   },
   'models.train': (ctx, o) => {
     const s = store(ctx);

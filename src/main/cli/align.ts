@@ -1,48 +1,28 @@
-// `mekong align`: word-aligns a parallel text with a statistical aligner (src/main/align).
+// `mekong align`: word-aligns a parallel text with any method of shared/methods.ts, through
+// its aligner (aligners.ts: the options each family reads).
 //   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
 //                [--save-model DIR] [--model DIR] [--dict D] [--lowercase]
 //                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--word-dropout α]
-//                [--continue DIR] [--pseudo P] [--pseudo-threshold p] [--self-train N]
-//                (neural methods: cli/lexicon.ts)
+//                [--continue DIR] [--pseudo P] [--pseudo-threshold p] [--self-train N] [--device D]
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { readDictionary } from '../align/dictionary.ts';
-import { alignCorpus } from '../align/engine.ts';
-import { DEFAULT_METHOD, METHODS } from '../align/methods.ts';
-import { loadModel, saveModel } from '../align/saved-model.ts';
-import { readParallel } from '../align/text-io.ts';
-import { SYMMETRISATIONS } from '../align/symmetrise.ts';
-import { formatPharaohLine } from '../corpus/pharaoh.ts';
-import { UserError } from '../errors.ts';
-import { HELD_OUT_SHARE, isNeuralMethod, MIN_GOLD_PAIRS_TO_HOLD_OUT, NEURAL_METHODS } from '../models/bilstm/method.ts';
-import { alignNeuralCli, deviceOption } from './lexicon.ts';
-import type { DeviceSetting } from '../../shared/devices.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
+import { DEFAULT_METHOD, methodNames } from '../../shared/methods.ts';
+import { SYMMETRISATIONS } from '../align/symmetrise.ts';
+import { readParallel } from '../align/text-io.ts';
+import { formatPharaohLine } from '../corpus/pharaoh.ts';
+import { HELD_OUT_SHARE, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../models/bilstm/method.ts';
+import { alignerFor, type AlignerOptions } from './aligners.ts';
+import { deviceOption } from './lexicon.ts';
 
-interface AlignCliOptions {
-  device?: DeviceSetting;
+interface AlignCliOptions extends AlignerOptions {
   src: string;
   tgt: string;
   out: string;
   method?: string;
-  sym: string;
-  threshold?: string;
   scores?: string;
-  saveModel?: string;
-  model?: string;
-  dict?: string;
-  lowercase?: boolean;
-  epochs?: string;
-  gold?: string;
-  weights?: string;
-  wordDropout?: string;
-  heldOut?: string;
-  continue?: string;
-  pseudo?: string;
-  pseudoThreshold?: string;
-  selfTrain?: string;
 }
 
 /** One output line: every link as `s-t` (the aligners' links are all sure), scores with 4 decimals (1 when a link has none). */
@@ -51,23 +31,11 @@ function pharaohLine(links: readonly { s: number; t: number; score?: number | nu
 }
 
 async function run(o: AlignCliOptions): Promise<void> {
-  const { src, tgt } = readParallel(o.src, o.tgt);
-  if (isNeuralMethod(o.method)) {
-    const links = await alignNeuralCli(src, tgt, { ...o, method: o.method! });
-    writeFileSync(o.out, links.map((l) => pharaohLine(l, false)).join(''));
-    if (o.scores) writeFileSync(o.scores, links.map((l) => pharaohLine(l, true)).join(''));
-    return;
-  }
-  const neuralOnly = o.continue ? '--continue' : o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : o.device ? '--device' : null;
-  if (neuralOnly) throw new UserError(`${neuralOnly} is for the neural methods (bilstm-ctl, bilstm)`);
-  const model = o.model ? loadModel(o.model) : undefined;
-  const lowercase = model ? model.lowercase : (o.lowercase ?? false);
-  const dictionary = o.dict ? readDictionary(o.dict, lowercase) : undefined;
-  const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
-  const r = await alignCorpus(src, tgt, { method: o.method, sym: o.sym, threshold, lowercase, dictionary, model });
-  writeFileSync(o.out, r.links.map((l) => pharaohLine(l, false)).join(''));
-  if (o.scores) writeFileSync(o.scores, r.links.map((l) => pharaohLine(l, true)).join(''));
-  if (o.saveModel) saveModel(o.saveModel, r.model);
+  const { src: s, tgt: t, out, method, scores, ...rest } = o;
+  const { src, tgt } = readParallel(s, t);
+  const links = await alignerFor(method).align(src, tgt, rest);
+  writeFileSync(out, links.map((l) => pharaohLine(l, false)).join(''));
+  if (scores) writeFileSync(scores, links.map((l) => pharaohLine(l, true)).join(''));
 }
 
 export function register(program: Command): void {
@@ -77,7 +45,7 @@ export function register(program: Command): void {
     .requiredOption('--src <file>', 'source sentences')
     .requiredOption('--tgt <file>', 'target sentences')
     .requiredOption('--out <file>', 'Pharaoh links (0-based i-j), one line per pair')
-    .option('--method <name>', `${[...Object.keys(METHODS), ...Object.keys(NEURAL_METHODS)].join('|')} (default ${DEFAULT_METHOD})`)
+    .option('--method <name>', `${methodNames()} (default ${DEFAULT_METHOD})`)
     .option('--sym <name>', Object.keys(SYMMETRISATIONS).join('|'), 'gdfa')
     .option('--threshold <p>', 'posterior threshold for --sym post (default 0.5)')
     .option('--scores <file>', 'links with their probability, i-j:p')

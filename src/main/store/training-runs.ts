@@ -4,7 +4,7 @@
 // and written in one transaction per flush.
 import type { DeviceUse } from '../../shared/devices.ts';
 import type { CheckpointInfo, MetricPoint, ModelInfo, RunInfo, RunState, TrainOptions } from '../../shared/models-api.ts';
-import { trainMethods } from '../../shared/models-api.ts';
+import { NEURAL_METHODS } from '../../shared/methods.ts';
 import { UserError } from '../errors.ts';
 import type { Db } from './database.ts';
 
@@ -151,11 +151,11 @@ function runInfo(db: Db, r: RunRow, jobOf: RunJobs): RunInfo {
   };
 }
 
-/** Models of the trainable kinds (trainMethods), newest first, each with its runs. */
+/** Models of the trainable kinds (NEURAL_METHODS), newest first, each with its runs. */
 export function listModels(db: Db, jobOf: RunJobs): ModelInfo[] {
-  const kinds = trainMethods.map(() => '?').join(', ');
+  const kinds = NEURAL_METHODS.map(() => '?').join(', ');
   const models = db.prepare(`SELECT id, name, kind, created_at FROM models WHERE kind IN (${kinds}) ORDER BY id DESC`)
-    .all(...trainMethods) as { id: number; name: string; kind: string; created_at: string }[];
+    .all(...NEURAL_METHODS) as { id: number; name: string; kind: string; created_at: string }[];
   return models.map((m) => ({
     id: m.id, name: m.name, kind: m.kind, createdAt: m.created_at,
     runs: (db.prepare(`SELECT * FROM training_runs WHERE model_id = ? ORDER BY id`).all(m.id) as RunRow[]).map((r) => runInfo(db, r, jobOf)),

@@ -23,7 +23,7 @@ const FLUSH_MS = 1000;
 function request(set: TrainingSet, o: TrainOptions, config: NeuralConfig, runFolder: string, startDir?: string): TrainRequest {
   const { src, tgt } = set.corpus;
   // self-training always has word-level signal (its pseudo-labels): the supervised weights unless the user set some
-  const selfTrain = o.selfTrainEpochs ? { config: { ...neuralConfig(o, true), epochs: o.selfTrainEpochs }, threshold: o.threshold, skip: set.evalIndex } : undefined;
+  const selfTrain = o.selfTrainEpochs ? { config: { ...neuralConfig(o, true, set.stats.pairs), epochs: o.selfTrainEpochs }, threshold: o.threshold, skip: set.evalIndex } : undefined;
   return {
     type: 'train', config, runFolder, checkpointEvery: o.checkpointEvery, cancel: cancelFlag(), ...(startDir ? { startDir } : {}), ...(selfTrain ? { selfTrain } : {}),
     data: { src, tgt, gold: set.supervision, rejected: set.rejected },
@@ -58,10 +58,11 @@ export async function trainRun(store: ProjectStore, runId: number, o: TrainOptio
   try {
     const set = trainingSet(db, o);
     const supervised = [...set.supervision, ...set.rejected].some((l) => l?.length);
-    const config = neuralConfig(o, supervised);
+    const config = neuralConfig(o, supervised, set.stats.pairs);
+    o = { ...o, epochs: config.epochs };
     let stats: RunStats = set.stats;
     setRunSetup(db, runId, completed(o, config), stats);
-    let meter = new StepMeter(1, o.epochs);
+    let meter = new StepMeter(1, config.epochs);
     // the progress bar's end: the phase's, plus the self-training's estimated from the first phase's steps per epoch until it starts
     let end = 0;
     let lastStep = 0;

@@ -22,11 +22,17 @@ import { alignNeural, type NeuralAlignResult } from './aligner.ts';
 import { type NeuralConfig, type NeuralModel, SUPERVISED_WEIGHTS, type TrainData, type TrainHooks } from './train.ts';
 import type { PairLinks } from './vocab.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
+import { NEURAL_PRESETS, type NeuralMethodName } from '../../../shared/methods.ts';
 
-export const NEURAL_METHODS: Record<string, Partial<NeuralConfig>> = {
-  'bilstm-ctl': {},
-  bilstm: { ctlWeight: 0 },
-};
+/**
+ * The configuration a neural method trains with, the one place both the CLI and the Models
+ * page build it: the method's preset (shared/methods.ts), the supervised objective weights
+ * when the run has word-level supervision (gold, pseudo or rejected links; the
+ * rejected-link loss rides on the WTR weight), then the caller's overrides.
+ */
+export function methodConfig(name: NeuralMethodName, supervised: boolean, overrides: Partial<NeuralConfig> = {}): Partial<NeuralConfig> {
+  return { ...NEURAL_PRESETS[name], ...(supervised ? { weights: SUPERVISED_WEIGHTS } : {}), ...overrides };
+}
 
 
 export interface CorrectionData extends TrainData {
@@ -59,19 +65,16 @@ export function supervision(d: CorrectionData): PairLinks[] | undefined {
   return d.src.map((_, k) => (d.gold?.[k]?.length ? d.gold[k] : d.modelLinks?.[k]?.filter((l) => (l.score ?? 1) >= th)));
 }
 
-export function isNeuralMethod(name: string | undefined): boolean {
-  return name !== undefined && Object.hasOwn(NEURAL_METHODS, name);
-}
 
 /** Trains the named method on the data (gold links, if any, as supervision; from `start` if given) and aligns it. */
 export async function runNeuralMethod(
-  name: string, data: CorrectionData, overrides: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {}, start?: NeuralModel,
+  name: NeuralMethodName, data: CorrectionData, overrides: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {}, start?: NeuralModel,
 ): Promise<NeuralAlignResult> {
   const held = heldOutPairs(data.gold, data.heldOutShare ?? HELD_OUT_SHARE);
   const trainGold = data.gold?.map((g, k) => (held[k] ? undefined : g));
   const sup = supervision({ ...data, gold: trainGold })?.map((s, k) => (held[k] ? undefined : s));
   const supervised = sup?.some((g) => g?.length) ?? false;
-  const config = { ...NEURAL_METHODS[name], ...(supervised ? { weights: SUPERVISED_WEIGHTS } : {}), ...overrides };
+  const config = methodConfig(name, supervised, overrides);
   const heldOut = held.includes(true) ? data.gold?.map((g, k) => (held[k] ? g : undefined)) : undefined;
   const r = await alignNeural({ src: data.src, tgt: data.tgt, gold: sup, rejected: data.rejected }, config, { ...hooks, gold: trainGold, heldOut }, start);
   const result = { ...r, links: r.links.map((ls, k) => withGold(ls, data.gold?.[k])) };
@@ -80,7 +83,7 @@ export async function runNeuralMethod(
 
 /** The self-training that follows a training (`trained`): data.selfTrainEpochs more epochs from its model, its links as pseudo-labels. */
 export async function selfTrain(
-  name: string, data: CorrectionData, trained: NeuralAlignResult, overrides: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {},
+  name: NeuralMethodName, data: CorrectionData, trained: NeuralAlignResult, overrides: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {},
 ): Promise<NeuralAlignResult> {
   const epochs = data.selfTrainEpochs ?? 0;
   const again = await runNeuralMethod(name, { ...data, modelLinks: trained.links, selfTrainEpochs: 0 }, { ...overrides, epochs }, hooks, trained.model);

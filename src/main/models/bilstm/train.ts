@@ -17,6 +17,7 @@ import { batchFeeds, bucketOf, buildVocab, type NeuralVocab, type PairLinks, sid
 import { grownParams, grownVocab } from './vocab-growth.ts';
 import { dropWords, wordCounts } from './word-dropout.ts';
 import { defaultEpochs } from '../../../shared/epochs.ts';
+import { BILSTM_DEFAULTS } from '../../../shared/methods.ts';
 import type { DeviceSetting, DeviceUse } from '../../../shared/devices.ts';
 import { deviceSetting } from '../../nn/devices.ts';
 
@@ -44,16 +45,16 @@ export interface NeuralConfig extends NetworkOptions {
 // 5k en-de news pairs (23 tokens a sentence) × 20 epochs: see `npm run bench -- neural --speed 5000`.
 // Without `epochs` in its config, trainNeural trains defaultEpochs(pairs) (shared/epochs.ts:
 // 20 from 1,000 pairs on, up to 80 below); DEFAULT_CONFIG's 20 is for callers spelling it out.
+// The options a user can set default to BILSTM_DEFAULTS (shared/methods.ts); the rest are the model's own.
+const D = BILSTM_DEFAULTS;
 export const DEFAULT_CONFIG: NeuralConfig = {
-  dim: 128, epochs: 20, batchSize: 32, lr: 5e-3, merges: 2000, maxSubwords: 6, maxLength: 64, goldRepeat: 4, wordDropout: 1,
-  temperature: 0.5, negatives: 'inter+intra', pooling: 'mean', ctlWeight: 1, wordTemperature: 0.1,
-  weights: { base: 1, awp: 0, wtr: 0 }, seed: 1,
+  dim: D.dim, epochs: D.epochs, batchSize: D.batchSize, lr: D.lr, merges: 2000, maxSubwords: 6, maxLength: 64, goldRepeat: 4, wordDropout: D.wordDropout,
+  temperature: D.temperature, negatives: 'inter+intra', pooling: 'mean', ctlWeight: D.ctlWeight, wordTemperature: 0.1,
+  weights: { ...D.weights }, seed: 1,
 };
 
-/** Objective weights (TR-like base / AWP / WTR) used when gold links are given: held-out AER
- *  0.329 on zh-en and 0.264 on ro-en (200 gold pairs, 40 epochs, learned link decision)
- *  against 0.341 and 0.268 with seed 000's 0.8 / 0.1 / 0.1. */
-export const SUPERVISED_WEIGHTS = { base: 0.5, awp: 0.25, wtr: 0.25 };
+/** Objective weights (base / AWP / WTR) used when gold links are given (see BILSTM_DEFAULTS). */
+export const SUPERVISED_WEIGHTS = D.supervisedWeights;
 
 export interface TrainData {
   src: readonly string[][];

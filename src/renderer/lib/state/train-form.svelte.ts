@@ -6,18 +6,20 @@
 // are turned into one short message per field, shown beside that field.
 import type { z } from 'zod';
 import { defaultEpochs } from '../../../shared/epochs.ts';
-import { type RunInfo, trainMethods, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
+import { type RunInfo, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
+import { BILSTM_DEFAULTS, NEURAL_METHODS } from '../../../shared/methods.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 import type { DeviceSetting } from '../../../shared/devices.ts';
 
-export type TrainMethod = (typeof trainMethods)[number];
+export type TrainMethod = (typeof NEURAL_METHODS)[number];
 export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'wordDropout' | 'selfTrainEpochs' | 'threshold' | 'checkpointEvery';
 export type FieldErrors = Partial<Record<NumberField | 'name' | 'weights', string>>;
 
-/** The aligner's defaults and supervised objective weights (DEFAULT_CONFIG, SUPERVISED_WEIGHTS of src/main/models/bilstm/train.ts). */
+/** The aligner's defaults (shared/methods.ts), the objective weights those of a run with gold links. */
+const D = BILSTM_DEFAULTS;
 export const TRAIN_DEFAULTS: Record<NumberField, number> = {
-  epochs: 20, base: 0.5, awp: 0.25, wtr: 0.25, ctlWeight: 1, temperature: 0.5,
-  dim: 128, lr: 0.005, batchSize: 32, wordDropout: 1, selfTrainEpochs: 0, threshold: LINK_THRESHOLD, checkpointEvery: 1,
+  epochs: D.epochs, ...D.supervisedWeights, ctlWeight: D.ctlWeight, temperature: D.temperature,
+  dim: D.dim, lr: D.lr, batchSize: D.batchSize, wordDropout: D.wordDropout, selfTrainEpochs: D.selfTrainEpochs, threshold: LINK_THRESHOLD, checkpointEvery: D.checkpointEvery,
 };
 
 const WEIGHT_FIELDS = ['base', 'awp', 'wtr'] as const;
@@ -35,7 +37,7 @@ function describe(issue: z.core.$ZodIssue): string {
 
 export class TrainFormState {
   name = $state('');
-  method = $state<TrainMethod>(trainMethods[0]);
+  method = $state<TrainMethod>(NEURAL_METHODS[0]);
   values = $state<Record<NumberField, number | null>>({ ...TRAIN_DEFAULTS });
   useGold = $state(true);
   useRejected = $state(true);

@@ -1,0 +1,203 @@
+// The aligners behind the method names of shared/methods.ts, one interface for all, as the
+// CLI's `align` and `lexicon` use them: align a parallel text (training on it, or with a
+// saved model) into links with scores, and learn a word-translation lexicon from it. The
+// app reaches the same code through its jobs (align/project-align.ts for the statistical
+// family, train/ for the BiLSTM), looked up by the same names.
+//   statistical  IBM1/IBM2/HMM/agree (align/engine.ts); --dict, --threshold, --model, --save-model
+//   bilstm       seed 003's aligner (models/bilstm/): --epochs, --gold (Pharaoh gold links of the
+//     first pairs, supervision through WTR and AWP with objective weights --weights, default
+//     0.5,0.25,0.25 with gold), from 40 gold pairs on a share of them (--held-out, default
+//     0.25) held out to teach the link decision (link-classifier.ts), --save-model / --model /
+//     --continue (a saved model's parameters and vocabulary, which gains the words it lacks),
+//     --pseudo (another aligner's links, `i-j` or `i-j:score` as --scores writes them: on pairs
+//     without gold, those scoring at least --pseudo-threshold, default 0.9, supervise training:
+//     seed 000's pseudo-labels), --self-train N (N epochs more on the model's own links),
+//     --word-dropout α, --device.
+// Lexicons list up to 5 translations per source word, best first: p(t | s) of the trained
+// forward table (statistical), t(t | s)·√t(s | t) of EM with agreement over the model's
+// similarities (bilstm, models/bilstm/word-translations.ts).
+import { readFileSync } from 'node:fs';
+import type { DeviceSetting } from '../../shared/devices.ts';
+import type { Link } from '../../shared/domain.ts';
+import { LINK_THRESHOLD } from '../../shared/link-score.ts';
+import { DEFAULT_METHOD, methodInfo, methodNames, type MethodFamily, type NeuralMethodName } from '../../shared/methods.ts';
+import { readDictionary } from '../align/dictionary.ts';
+import { alignCorpus } from '../align/engine.ts';
+import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
+import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
+import { UserError } from '../errors.ts';
+import { embedPairs, extractLinks } from '../models/bilstm/aligner.ts';
+import { runNeuralMethod } from '../models/bilstm/method.ts';
+import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/saved.ts';
+import type { NeuralConfig } from '../models/bilstm/train.ts';
+import { neuralLexicon, type LexiconEntry } from '../models/bilstm/word-translations.ts';
+
+const PER_WORD = 5;
+
+/** Every option of `align` and `lexicon`, as commander parses them; each family reads its own and refuses the other's. */
+export interface AlignerOptions {
+  sym?: string;
+  threshold?: string;
+  saveModel?: string;
+  model?: string;
+  dict?: string;
+  lowercase?: boolean;
+  epochs?: string;
+  gold?: string;
+  weights?: string;
+  wordDropout?: string;
+  heldOut?: string;
+  continue?: string;
+  pseudo?: string;
+  pseudoThreshold?: string;
+  selfTrain?: string;
+  device?: DeviceSetting;
+}
+
+export interface Aligner {
+  /** Links per pair (score: the link's confidence), trained on these pairs unless `model` names a saved one. */
+  align(src: string[][], tgt: string[][], o: AlignerOptions): Promise<Link[][]>;
+  /** Up to 5 translations per source word, best first. */
+  lexicon(src: string[][], tgt: string[][], o: AlignerOptions): Promise<LexiconEntry[]>;
+}
+
+/** Config overrides from --epochs N, --weights base,awp,wtr, --word-dropout α and --device. */
+function overrides(o: { epochs?: string; weights?: string; wordDropout?: string; device?: DeviceSetting }): Partial<NeuralConfig> {
+  const out: Partial<NeuralConfig> = {};
+  if (o.device !== undefined) out.device = o.device;
+  if (o.epochs !== undefined) {
+    const n = Number(o.epochs);
+    if (!Number.isInteger(n) || n < 1) throw new UserError(`--epochs must be a positive integer, got "${o.epochs}"`);
+    out.epochs = n;
+  }
+  if (o.weights !== undefined) {
+    const w = o.weights.split(',').map(Number);
+    if (w.length !== 3 || w.some((x) => !(x >= 0))) throw new UserError(`--weights must be three numbers ≥ 0 (base,awp,wtr), got "${o.weights}"`);
+    out.weights = { base: w[0], awp: w[1], wtr: w[2] };
+  }
+  if (o.wordDropout !== undefined) {
+    const a = Number(o.wordDropout);
+    if (!(a >= 0 && a <= 100)) throw new UserError(`--word-dropout must be a number from 0 to 100, got "${o.wordDropout}"`);
+    out.wordDropout = a;
+  }
+  return out;
+}
+
+/** --self-train: epochs, 0 or more. */
+function selfTrainEpochs(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new UserError(`--self-train must be a whole number of epochs (0 = none), got "${v}"`);
+  return n;
+}
+
+/** --held-out: a share in [0, 1). */
+function share(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const x = Number(v);
+  if (!(x >= 0 && x < 1)) throw new UserError(`--held-out must be a number in [0, 1), got "${v}"`);
+  return x;
+}
+
+const tooLong = (file: string, lines: number, pairs: number) =>
+  new UserError(`${file} has ${lines} lines but the corpus has ${pairs} pairs`);
+
+function readGold(file: string, pairs: number): { s: number; t: number }[][] {
+  const gold = parsePharaohText(readFileSync(file, 'utf8'), 0, file);
+  if (gold.length > pairs) throw tooLong(file, gold.length, pairs);
+  return gold.map((g) => g.map(({ s, t }) => ({ s, t })));
+}
+
+/** --pseudo: another aligner's links of the first pairs, with their scores (a link without one counts as certain). */
+async function readPseudo(file: string, pairs: number): Promise<Link[][]> {
+  const out: Link[][] = [];
+  for await (const g of readPharaoh(file)) out.push(g.links);
+  if (out.length > pairs) throw tooLong(file, out.length, pairs);
+  return out;
+}
+
+/** --pseudo-threshold: a score in [0, 1], only with --pseudo or --self-train. */
+function pseudoThreshold(o: AlignerOptions): number {
+  if (o.pseudoThreshold === undefined) return LINK_THRESHOLD;
+  if (!o.pseudo && !o.selfTrain) throw new UserError('--pseudo-threshold is for the links of --pseudo or --self-train: give one of them too');
+  const x = Number(o.pseudoThreshold);
+  if (!(x >= 0 && x <= 1)) throw new UserError(`--pseudo-threshold must be a number in [0, 1], got "${o.pseudoThreshold}"`);
+  return x;
+}
+
+function bilstm(method: NeuralMethodName): Aligner {
+  return {
+    align: (src, tgt, o) => alignBilstm(method, src, tgt, o),
+    async lexicon(src, tgt, o) {
+      const r = await runNeuralMethod(method, { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain) }, overrides(o));
+      return neuralLexicon(src, tgt, r.embeddings, PER_WORD);
+    },
+  };
+}
+
+async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: string[][], o: AlignerOptions): Promise<Link[][]> {
+  if (o.model && o.continue) throw new UserError('--model aligns without training and --continue trains: give one of them');
+  const training = o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : null;
+  if (o.model && training) throw new UserError(`--model aligns without training: ${training} would not be used`);
+  const gold = o.gold ? readGold(o.gold, src.length) : undefined;
+  if (o.model) {
+    const saved = loadNeuralModel(o.model);
+    const model = { ...saved, config: { ...saved.config, device: o.device } };
+    return extractLinks(src, tgt, await embedPairs(model, src, tgt), { sym: o.sym, gold, decision: model.decision });
+  }
+  const start = o.continue ? loadNeuralModel(o.continue) : undefined;
+  const threshold = pseudoThreshold(o);
+  const modelLinks = o.pseudo ? await readPseudo(o.pseudo, src.length) : undefined;
+  const data = { src, tgt, gold, modelLinks, threshold, heldOutShare: share(o.heldOut), selfTrainEpochs: selfTrainEpochs(o.selfTrain) };
+  const r = await runNeuralMethod(method, data, overrides(o), { sym: o.sym }, start);
+  if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
+  return r.links;
+}
+
+function statLexicon(m: SavedModel): LexiconEntry[] {
+  const byWord = new Map<number, LexiconEntry[]>();
+  for (let p = 0; p < m.pairSrc.length; p++) {
+    const e = { src: m.srcVocab[m.pairSrc[p]], tgt: m.tgtVocab[m.pairTgt[p]], score: m.fwd.lex.t[p] };
+    (byWord.get(m.pairSrc[p]) ?? byWord.set(m.pairSrc[p], []).get(m.pairSrc[p])!).push(e);
+  }
+  return [...byWord.values()].flatMap((es) => es.sort((a, b) => b.score - a.score).slice(0, PER_WORD));
+}
+
+/** Options only the neural methods read (--held-out is not here: it has a default). */
+const NEURAL_ONLY = [['continue', '--continue'], ['pseudo', '--pseudo'], ['selfTrain', '--self-train'], ['device', '--device'], ['gold', '--gold'],
+  ['epochs', '--epochs'], ['weights', '--weights'], ['wordDropout', '--word-dropout'], ['pseudoThreshold', '--pseudo-threshold']] as const;
+
+function statistical(method: string): Aligner {
+  const refuseNeural = (o: AlignerOptions) => {
+    const given = NEURAL_ONLY.find(([key]) => o[key] !== undefined);
+    if (given) throw new UserError(`${given[1]} is for the neural methods (bilstm-ctl, bilstm)`);
+  };
+  return {
+    async align(src, tgt, o) {
+      refuseNeural(o);
+      const model = o.model ? loadModel(o.model) : undefined;
+      const lowercase = model ? model.lowercase : (o.lowercase ?? false);
+      const dictionary = o.dict ? readDictionary(o.dict, lowercase) : undefined;
+      const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
+      const r = await alignCorpus(src, tgt, { method, sym: o.sym, threshold, lowercase, dictionary, model });
+      if (o.saveModel) saveModel(o.saveModel, r.model);
+      return r.links;
+    },
+    async lexicon(src, tgt, o) {
+      refuseNeural(o);
+      return statLexicon((await alignCorpus(src, tgt, { method })).model);
+    },
+  };
+}
+
+const FAMILIES: Readonly<Record<MethodFamily, (name: string) => Aligner>> = {
+  statistical,
+  bilstm: (name) => bilstm(name as NeuralMethodName),
+};
+
+/** The aligner of a method name (default: DEFAULT_METHOD); an unknown name is a one-line error listing the known ones. */
+export function alignerFor(name: string | undefined): Aligner {
+  const info = methodInfo(name ?? DEFAULT_METHOD);
+  if (!info) throw new UserError(`unknown method "${name}" (one of: ${methodNames().split('|').join(', ')})`);
+  return FAMILIES[info.family](info.name);
+}
