@@ -18,8 +18,8 @@ import { Rng } from '../nn/index.ts';
 import { type AlignRequest, isCancelled, type TrainRequest, type WorkerReport, type WorkerRequest } from './neural-protocol.ts';
 import { Embedder } from '../models/bilstm/embedder.ts';
 import { checkpointDir, writeAtomically } from './run-files.ts';
-import { pseudoLabelled } from './pseudo-labels.ts';
 import { grownVocab } from '../models/bilstm/vocab-growth.ts';
+import { pseudoLabelled } from '../models/bilstm/method.ts';
 
 const post = (r: WorkerReport) => parentPort!.postMessage(r);
 

@@ -18,7 +18,8 @@
 //   bilstm-ctl  Wada et al. + multi-view contrastive loss (seed 003)
 //   bilstm      Wada et al. alone (λ = 0), the ablation baseline
 import type { Link } from '../../../shared/domain.ts';
-import { alignNeural, type NeuralAlignResult } from './aligner.ts';
+import { alignNeural, extractLinks, type NeuralAlignResult } from './aligner.ts';
+import type { Embedder } from './embedder.ts';
 import { type NeuralConfig, type NeuralModel, SUPERVISED_WEIGHTS, type TrainData, type TrainHooks } from './train.ts';
 import type { PairLinks } from './vocab.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
@@ -98,4 +99,26 @@ function withGold(links: Link[], gold: PairLinks): Link[] {
   const have = new Set(links.map((l) => `${l.s}-${l.t}`));
   const extra = gold.filter((g) => !have.has(`${g.s}-${g.t}`)).map((g): Link => ({ s: g.s, t: g.t, kind: 'sure', score: 1 }));
   return [...links, ...extra].sort((a, b) => a.s - b.s || a.t - b.t);
+}
+
+/**
+ * Self-training's pseudo-labels when the model's links are not at hand (the Models page's
+ * worker, after the epochs): the trained model aligns the training pairs — its embeddings,
+ * then the extraction's EM (which counts the pairs' known links) and gdfa — and its links
+ * at or above the threshold supervise the pairs without any, as selfTrain's do. Evaluation
+ * pairs (`skip`) are left out: their curve must stay a measure of pairs the model never
+ * learned links of.
+ */
+export async function pseudoLabelled(
+  embedder: Embedder, model: NeuralModel, data: TrainData, o: { threshold: number; skip: readonly number[] },
+  onProgress: (done: number, total: number, phase: string) => void,
+): Promise<TrainData> {
+  const skip = new Set(o.skip);
+  const todo = data.src.flatMap((s, k) => (s.length && data.tgt[k].length && !skip.has(k) ? [k] : []));
+  const [src, tgt] = [todo.map((k) => data.src[k]), todo.map((k) => data.tgt[k])];
+  const e = await embedder.embed(model, src, tgt, (done) => onProgress(done, todo.length, 'self-training: embedding the pairs'));
+  const found = extractLinks(src, tgt, e, { gold: todo.map((k) => data.gold?.[k]), onProgress: (d, n, what) => onProgress(d, n, `self-training: ${what}`) });
+  const links: Link[][] = data.src.map(() => []);
+  todo.forEach((k, n) => (links[k] = found[n]));
+  return { ...data, gold: supervision({ ...data, modelLinks: links, threshold: o.threshold }) };
 }

@@ -1,11 +1,11 @@
-// Self-training's pseudo-labels (train/pseudo-labels.ts) from a real tiny model: pairs with
+// Self-training's pseudo-labels (models/bilstm/method.ts) from a real tiny model: pairs with
 // links keep them, skipped (evaluation) pairs get none, the others the model's own links
 // scoring at least the threshold — fewer as the threshold rises.
 import { afterAll, expect, test } from 'vitest';
 import { Embedder } from '../../../src/main/models/bilstm/embedder.ts';
 import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/models/bilstm/train.ts';
-import { pseudoLabelled } from '../../../src/main/train/pseudo-labels.ts';
-import { syntheticCorpus } from '../bilstm/synthetic.ts';
+import { pseudoLabelled } from '../../../src/main/models/bilstm/method.ts';
+import { syntheticCorpus } from './synthetic.ts';
 
 const c = syntheticCorpus(24, 12, 11);
 const embedder = new Embedder();
