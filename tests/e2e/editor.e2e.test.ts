@@ -163,8 +163,12 @@ describe('alignment editor', () => {
     await h.screenshot('12-editor-matrix');
   });
 
-  it('marks the pair done with Enter and opens the next', async () => {
+  it('marks the pair done with Enter (a second Enter when suggestions are open) and opens the next; PgUp/PgDn move without marking', async () => {
     await page.getByTestId('editor').locator('[role="grid"]').focus();
+    await press('Enter');
+    // Suggestions are still open on this pair (one accept was undone): Enter warns first.
+    await page.getByTestId('editor-warning').filter({ hasText: /still open\. Press Enter again/ }).waitFor();
+    expect(h.ctx.store!.getPair(pairId).status).not.toBe('done');
     await press('Enter');
     await page.getByTestId('editor-pair').filter({ hasNotText: `#${pairId}` }).waitFor();
     expect(h.ctx.store!.getPair(pairId).status).toBe('done');
@@ -172,6 +176,16 @@ describe('alignment editor', () => {
     expect(nextId).toBeGreaterThan(pairId);
     // The bulk-accept threshold set to 0 on the previous pair does not carry over.
     expect(await page.getByTestId('suggestions').getByLabel('Threshold').inputValue()).toBe('0.9');
+    const statusOfNext = h.ctx.store!.getPair(nextId).status;
+    await press('PageUp');
+    await page.getByTestId('editor-pair').filter({ hasText: `#${pairId}` }).waitFor();
+    await press('PageDown');
+    await page.getByTestId('editor-pair').filter({ hasText: `#${nextId}` }).waitFor();
+    expect(h.ctx.store!.getPair(nextId).status).toBe(statusOfNext);
+    // A toolbar click leaves the keyboard with the editor: Ctrl+Z still undoes after it.
+    await page.getByRole('button', { name: 'Matrix' }).click();
+    await page.getByRole('button', { name: 'Lines' }).click();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('grid');
   });
 
   it('orders the review queue by uncertainty, and by disagreement', async () => {

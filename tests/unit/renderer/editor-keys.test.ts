@@ -88,11 +88,33 @@ describe('editor keys', () => {
 
   test('Enter marks the pair done and opens the next; the threshold returns to its default there', async () => {
     const { ed, ids, store } = setUp();
-    await ed.open(ids[0], async (id) => (id === ids[0] ? ids[1] : null));
+    await ed.open(ids[0], async (id, step) => (step === 1 ? (id === ids[0] ? ids[1] : null) : id === ids[1] ? ids[0] : null));
     ed.threshold = 0.3;
+    runCommand(ed, 'Enter'); // no links yet: a warning, nothing marked
+    expect(ed.warning).toMatch(/no links yet\. Press Enter again/);
+    expect(store.getPair(ids[0]).status).toBe('new');
     runCommand(ed, 'Enter');
     await expect.poll(() => ed.pair?.id).toBe(ids[1]);
+    expect(ed.warning).toBeNull();
     expect(store.getPair(ids[0]).status).toBe('done');
     expect(ed.threshold).toBe(0.9);
+    runCommand(ed, 'PageUp');
+    await expect.poll(() => ed.pair?.id).toBe(ids[0]);
+    runCommand(ed, 'PageDown');
+    await expect.poll(() => ed.pair?.id).toBe(ids[1]);
+    expect(store.getPair(ids[1]).status).toBe('new');
+  });
+
+  test('a selection left from earlier is cleared by any other command, so a later click cannot link it', async () => {
+    const { ed, ids, gold } = setUp();
+    await ed.open(ids[0]);
+    handleEditorKey(ed, key(' ')); // select src 0
+    runCommand(ed, 'n'); // another command: the selection goes
+    expect(ed.selected).toEqual({ src: [], tgt: [] });
+    await settle(ed);
+    handleEditorKey(ed, key('ArrowDown'));
+    handleEditorKey(ed, key(' ')); // selects tgt 0 only, links nothing
+    await settle(ed);
+    expect(gold()).toEqual([]);
   });
 });

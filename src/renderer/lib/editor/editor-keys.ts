@@ -23,7 +23,8 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: 'S / M', does: 'split the token at the cursor / merge it with the next one' },
   { keys: 'V', does: 'switch between line and matrix view' },
   { keys: '+ / −', does: 'zoom in / out' },
-  { keys: 'Enter', does: 'mark the pair done and open the next' },
+  { keys: 'Enter', does: 'mark the pair done and open the next (a pair without links or with open suggestions asks for a second Enter)' },
+  { keys: 'PgDn / PgUp', does: 'next / previous pair, without marking this one done' },
   { keys: 'Ctrl+Z / Ctrl+Shift+Z', does: 'undo / redo (from the edit log)' },
   { keys: 'Esc', does: 'clear the selection' },
   { keys: '?', does: 'show these shortcuts' },
@@ -110,6 +111,8 @@ const COMMANDS: Record<string, Command> = {
   '=': (ed) => (ed.zoom = Math.min(3, ed.zoom * 1.25)),
   '-': (ed) => (ed.zoom = Math.max(0.3, ed.zoom / 1.25)),
   Enter: (ed) => void ed.doneAndNext(),
+  PageDown: (ed) => void ed.go(1),
+  PageUp: (ed) => void ed.go(-1),
   Escape: (ed) => (ed.help ? (ed.help = false) : ed.clearSelection()),
   '?': (ed) => (ed.help = !ed.help),
 };
@@ -121,6 +124,7 @@ export function handleEditorKey(ed: EditorState, event: KeyboardEvent): boolean 
     if (key === 'z') void (event.shiftKey ? ed.redo() : ed.undo());
     else if (key === 'y') void ed.redo();
     else return false;
+    ed.clearSelection();
     return true;
   }
   if (event.altKey || !ed.pair) return false;
@@ -131,10 +135,16 @@ export function handleEditorKey(ed: EditorState, event: KeyboardEvent): boolean 
   return runCommand(ed, event.key, event.shiftKey);
 }
 
+/** Commands that keep the token selection (linking builds on it); any other one clears it, so a
+ *  selection left from earlier never turns a later click into a link. */
+const KEEPS_SELECTION = new Set([' ', '?', '+', '=', '-']);
+
 /** Runs the command of a key (the toolbar's buttons use these too); false when none. */
 export function runCommand(ed: EditorState, key: string, shift = false): boolean {
-  const command = COMMANDS[key.length === 1 ? key.toLowerCase() : key] ?? COMMANDS[key];
+  const name = key.length === 1 ? key.toLowerCase() : key;
+  const command = (Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined) ?? (Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : undefined);
   if (!command || !ed.pair) return false;
+  if (!KEEPS_SELECTION.has(name)) ed.clearSelection();
   command(ed, shift);
   return true;
 }

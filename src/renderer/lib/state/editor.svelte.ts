@@ -12,8 +12,8 @@ import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 
 export type EditorMode = 'line' | 'matrix';
 export type SaveState = 'saved' | 'saving' | 'error';
-/** Where Enter goes after marking a pair done: the next pair's id, or null at the end. */
-export type NextPair = (pairId: number) => Promise<number | null>;
+/** The pair after (step 1) or before (step −1) `pairId` in the order the editor was opened from, or null at an end. */
+export type NextPair = (pairId: number, step: 1 | -1) => Promise<number | null>;
 
 export interface Cursor {
   side: TokenSide;
@@ -33,6 +33,8 @@ export class EditorState {
   threshold = $state(LINK_THRESHOLD);
   zoom = $state(1);
   help = $state(false);
+  /** A warning about the open pair that the next Enter confirms (no links yet, open suggestions). */
+  warning = $state<string | null>(null);
   /** The token whose split point is being picked. */
   splitting = $state<Cursor | null>(null);
 
@@ -62,7 +64,10 @@ export class EditorState {
 
   async open(pairId: number, next?: NextPair): Promise<void> {
     if (next) this.nextPair = next;
-    if (this.pair?.id !== pairId) this.threshold = LINK_THRESHOLD;
+    if (this.pair?.id !== pairId) {
+      this.threshold = LINK_THRESHOLD;
+      this.warning = null;
+    }
     await this.enqueue(() => this.api.invoke('editor.get', { pairId }));
     this.cursor = { side: 'src', index: 0 };
     this.cell = { s: 0, t: 0 };
@@ -158,12 +163,32 @@ export class EditorState {
     return ok;
   }
 
-  /** Marks the pair done and opens the next one (Enter). */
+  /**
+   * Marks the pair done and opens the next one (Enter). A pair with no links and no "not
+   * translated" mark, or with suggestions still open, is not done at once: a warning says
+   * so, and Enter again confirms.
+   */
   async doneAndNext(): Promise<void> {
     const pair = this.pair;
-    if (!pair || !(await this.setStatus('done'))) return;
-    const next = await this.nextPair(pair.id);
+    if (!pair) return;
+    const why = this.layer.links.length === 0 && this.layer.untranslated.length === 0 ? 'This pair has no links yet.'
+      : this.suggestions.length > 0 ? `${this.suggestions.length} suggestion${this.suggestions.length === 1 ? ' is' : 's are'} still open.` : null;
+    if (why && this.warning === null) {
+      this.warning = `${why} Press Enter again to mark it done anyway.`;
+      return;
+    }
+    this.warning = null;
+    if (!(await this.setStatus('done'))) return;
+    const next = await this.nextPair(pair.id, 1);
     if (next !== null) await this.open(next);
+  }
+
+  /** Opens the next (1) or previous (−1) pair without changing this one's status (PgDn / PgUp). */
+  async go(step: 1 | -1): Promise<void> {
+    const pair = this.pair;
+    if (!pair) return;
+    const to = await this.nextPair(pair.id, step);
+    if (to !== null) await this.open(to);
   }
 
   /** Undo and redo act on the annotator's newest edit, which may be on another pair: that pair is shown. */

@@ -36,23 +36,24 @@ export class WorkspaceState {
     await this.editor.open(pairId, next);
   }
 
-  /** The pair after `pairId` in id order among those matching `filter`; `onIndex` gets its list position. */
+  /** The pair after (or before) `pairId` in id order among those matching `filter`; `onIndex` gets its list position. */
   nextInList(filter: PairFilter, index: () => number, onIndex: (index: number) => void): NextPair {
-    return async (pairId) => {
-      const offset = Math.max(0, index() - 1);
-      const res = await this.api.invoke('pairs.list', { filter, offset, limit: 4 });
-      const at = res.pairs.findIndex((p) => p.id > pairId);
+    return async (pairId, step) => {
+      const offset = Math.max(0, index() - 2);
+      const res = await this.api.invoke('pairs.list', { filter, offset, limit: 5 });
+      const at = step === 1 ? res.pairs.findIndex((p) => p.id > pairId) : res.pairs.findLastIndex((p) => p.id < pairId);
       if (at < 0) return null;
       onIndex(offset + at);
       return res.pairs[at].id;
     };
   }
 
-  /** The pair after `pairId` in a fixed order (the review queue's). */
+  /** The pair after (or before) `pairId` in a fixed order (the review queue's, the concordance's). */
   nextInOrder(ids: readonly number[]): NextPair {
-    return async (pairId) => {
+    return async (pairId, step) => {
       const at = ids.indexOf(pairId);
-      return at >= 0 && at + 1 < ids.length ? ids[at + 1] : null;
+      const to = at + step;
+      return at >= 0 && to >= 0 && to < ids.length ? ids[to] : null;
     };
   }
 }
