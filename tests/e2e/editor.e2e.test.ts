@@ -185,7 +185,7 @@ describe('alignment editor', () => {
     // A toolbar click leaves the keyboard with the editor: Ctrl+Z still undoes after it.
     await page.getByRole('button', { name: 'Matrix' }).click();
     await page.getByRole('button', { name: 'Lines' }).click();
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('grid');
+    expect(await page.evaluate('document.activeElement?.getAttribute("role")')).toBe('grid');
   });
 
   it('orders the review queue by uncertainty, and by disagreement', async () => {

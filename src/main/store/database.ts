@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { existsSync, statSync } from 'node:fs';
 import { UserError } from '../errors.ts';
 import { MIGRATIONS } from './migrations.ts';
+import { searchFold } from '../text/search-fold.ts';
 
 export type Db = Database.Database;
 
@@ -20,6 +21,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   const nativeBinding = process.env.MEKONG_SQLITE_BINDING || undefined;
   if (!options.create && statSync(path).isDirectory()) throw new UserError(`${path}: is a folder, not a project file`);
   const db = new Database(path, { readonly: options.readonly ?? false, nativeBinding });
+  // Pair search compares folded text (text/search-fold.ts).
+  db.function('mekong_fold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? searchFold(s) : s));
   try {
     if (!options.readonly) setJournal(db, path);
     db.pragma('foreign_keys = ON');

@@ -5,6 +5,7 @@ import type { PairStatus, Split, Token } from '../../shared/domain.ts';
 import type { PairFilter } from '../../shared/api.ts';
 import type { PairSummary } from '../../shared/domain.ts';
 import { decodeTokens } from '../text/offsets.ts';
+import { searchFold } from '../text/search-fold.ts';
 import type { Db } from './database.ts';
 
 export interface NewPair {
@@ -82,9 +83,15 @@ export function filterSql(filter: PairFilter): { where: string; params: unknown[
     clauses.push(`p.split IN (${filter.split.map(() => '?').join(',')})`);
     params.push(...filter.split);
   }
-  if (filter.text) {
-    clauses.push(`(instr(p.src_text, ?) > 0 OR instr(p.tgt_text, ?) > 0)`);
-    params.push(filter.text, filter.text);
+  const goTo = filter.text ? /^\s*#(\d+)\s*$/.exec(filter.text) : null;
+  if (goTo) {
+    // "#94" goes to pair 94.
+    clauses.push('p.id = ?');
+    params.push(Number(goTo[1]));
+  } else if (filter.text && searchFold(filter.text)) {
+    clauses.push(`(instr(mekong_fold(p.src_text), ?) > 0 OR instr(mekong_fold(p.tgt_text), ?) > 0)`);
+    const q = searchFold(filter.text);
+    params.push(q, q);
   }
   if (filter.alignmentId !== undefined) {
     clauses.push(`EXISTS (SELECT 1 FROM links l WHERE l.pair_id = p.id AND l.alignment_id = ?)`);
