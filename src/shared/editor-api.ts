@@ -36,7 +36,8 @@ export const editorChannels = {
   }).strict(),
   'lexicon.occurrences': z.object({ src: word, tgt: word, modelId: id.optional(), limit: z.number().int().min(1).max(2000) }).strict(),
   'lexicon.bulk': z.object({
-    src: word, tgt: word, action: z.enum(['add', 'remove']), apply: z.boolean(),
+    /** add: link the words in gold; remove: unlink them in gold; reject: reject the model's links between them (never suggested again). */
+    src: word, tgt: word, action: z.enum(['add', 'remove', 'reject']), apply: z.boolean(),
     /** Whose posteriors choose among the occurrences (default: the newest model alignment). */
     modelId: id.optional(),
     /** With `apply`: only these of the preview's links (the ones the user kept checked); absent: all. */
@@ -74,9 +75,10 @@ export interface Occurrence {
   /** Token positions of the two words. */
   srcAt: number[];
   tgtAt: number[];
-  /** Links between them: in the annotator's gold, in the model (with its posterior). */
+  /** Links between them: in the annotator's gold, in the model (with its posterior), rejected by a reviewer. */
   gold: { s: number; t: number }[];
   model: { s: number; t: number; score: number | null }[];
+  rejected: { s: number; t: number }[];
 }
 
 /** One link of a bulk fix: what chose it (the model's posterior, the nearest position, or the gold it removes). */

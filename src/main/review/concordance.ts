@@ -13,13 +13,14 @@
 import type { BulkChange, BulkLink, LexiconEntry, Occurrence } from '../../shared/editor-api.ts';
 import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
-import { goldAlignmentOf, newestModelAlignment, pairLinksReader, scoredLinksByPair, type ScoredLink } from '../store/alignments.ts';
+import { goldAlignmentOf, newestModelAlignment, pairLinksReader, rejectedOfPair, scoredLinksByPair, type ScoredLink } from '../store/alignments.ts';
 import type { Db } from '../store/database.ts';
 import { recordGroup, type PairEdit } from '../store/edits.ts';
 import { goldIdOf } from '../store/gold-layer.ts';
 import { iteratePairRows, offsetsOf, tokensOf, type PairRow } from '../store/pairs.ts';
 
 type At = { s: number; t: number };
+type BulkAction = 'add' | 'remove' | 'reject';
 
 function words(text: string, blob: Buffer): string[] {
   const o = offsetsOf(blob);
@@ -82,6 +83,7 @@ export function occurrences(db: Db, annotator: string, src: string, tgt: string,
       pairId: r.id, srcTokens: tokensOf(r.src_text, r.src_tokens), tgtTokens: tokensOf(r.tgt_text, r.tgt_tokens), srcAt, tgtAt,
       gold: (gold.get(r.id) ?? []).filter(between).map(({ s, t }) => ({ s, t })),
       model: (model.get(r.id) ?? []).filter(between).map(({ s, t, score }) => ({ s, t, score })),
+      rejected: rejectedOfPair(db, r.id).filter(between),
     });
   });
   return out;
@@ -153,8 +155,13 @@ function greedyMatching(few: number[], many: number[], cost: (a: number, b: numb
   return out;
 }
 
-function changeOf(o: Occurrence, action: 'add' | 'remove'): BulkChange {
+function changeOf(o: Occurrence, action: BulkAction): BulkChange {
   const context = { pairId: o.pairId, srcTokens: o.srcTokens, tgtTokens: o.tgtTokens };
+  if (action === 'reject') {
+    const done = new Set(o.rejected.map((l) => `${l.s}:${l.t}`));
+    const links = o.model.filter((l) => !done.has(`${l.s}:${l.t}`)).map((l) => ({ s: l.s, t: l.t, score: l.score, by: 'model' as const }));
+    return { ...context, add: [], remove: links, unmatched: { src: [], tgt: [] } };
+  }
   if (action === 'remove') return { ...context, add: [], remove: o.gold.map((l) => ({ s: l.s, t: l.t, score: null, by: 'gold' as const })), unmatched: { src: [], tgt: [] } };
   const { links, unmatched } = linksToAdd(o);
   return { ...context, add: links, remove: [], unmatched };
@@ -165,7 +172,7 @@ function changeOf(o: Occurrence, action: 'add' | 'remove'): BulkChange {
  * links of `keep` (all when absent; each must be one the preview proposes) are applied as one
  * edit group.
  */
-export function bulkFix(db: Db, annotator: string, src: string, tgt: string, action: 'add' | 'remove', apply: boolean,
+export function bulkFix(db: Db, annotator: string, src: string, tgt: string, action: BulkAction, apply: boolean,
   modelId: number | null = null, keep?: readonly { pairId: number; s: number; t: number }[]): BulkChange[] {
   const planned = occurrences(db, annotator, src, tgt, modelId).map((o) => changeOf(o, action))
     .filter((c) => c.add.length + c.remove.length + c.unmatched.src.length + c.unmatched.tgt.length > 0);
@@ -180,17 +187,25 @@ export function bulkFix(db: Db, annotator: string, src: string, tgt: string, act
   const changes = planned.map((c) => ({ ...c, add: only(c.pairId, c.add), remove: only(c.pairId, c.remove) })).filter((c) => c.add.length + c.remove.length > 0);
   if (changes.length === 0) return changes;
   db.transaction(() => {
-    const gold = goldAlignmentOf(db, annotator);
-    const key = String(gold);
-    const current = pairLinksReader(db);
-    const edits: PairEdit[] = changes.map((c) => {
+    const edits: PairEdit[] = action === 'reject' ? changes.map((c) => {
+      const rejected = rejectedOfPair(db, c.pairId);
+      return { pairId: c.pairId, before: { rejected }, after: { rejected: [...rejected, ...c.remove.map(({ s, t }) => ({ s, t }))] } };
+    }) : goldEdits(db, annotator, changes);
+    recordGroup(db, annotator, 'lexicon.bulk', edits);
+  })();
+  return changes;
+}
+
+/** The gold-layer edits of a Link all / Unlink all. */
+function goldEdits(db: Db, annotator: string, changes: BulkChange[]): PairEdit[] {
+  const gold = goldAlignmentOf(db, annotator);
+  const key = String(gold);
+  const current = pairLinksReader(db);
+  return changes.map((c) => {
       const before = current(gold, c.pairId);
       const removed = new Set(c.remove.map((l) => `${l.s}:${l.t}`));
       const after: Link[] = [...before.filter((l) => !removed.has(`${l.s}:${l.t}`)), ...c.add.map((l) => ({ s: l.s, t: l.t, kind: 'sure' as const, score: null }))]
         .sort((a, b) => a.s - b.s || a.t - b.t);
       return { pairId: c.pairId, before: { links: { [key]: before } }, after: { links: { [key]: after } } };
-    });
-    recordGroup(db, annotator, 'lexicon.bulk', edits);
-  })();
-  return changes;
+  });
 }

@@ -93,6 +93,14 @@ describe('gold edits', () => {
     expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[1]}:3-3`]);
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
+    // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.
+    const reject = bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m);
+    expect(reject.flatMap((c) => c.remove.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[2]}:0-3`]);
+    expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([{ s: 0, t: 3 }]);
+    expect(occurrences(store.db, 'ann', 'ປະຈຳ', 'ประจำ', m).find((o) => o.pairId === ids[2])!.rejected).toEqual([{ s: 0, t: 3 }]);
+    expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).toEqual([]);
+    store.undo('ann');
+    expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([]);
     store.close();
   });
 });
@@ -139,6 +147,14 @@ describe('review queue', () => {
     expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[1]}:3-3`]);
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
+    // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.
+    const reject = bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m);
+    expect(reject.flatMap((c) => c.remove.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[2]}:0-3`]);
+    expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([{ s: 0, t: 3 }]);
+    expect(occurrences(store.db, 'ann', 'ປະຈຳ', 'ประจำ', m).find((o) => o.pairId === ids[2])!.rejected).toEqual([{ s: 0, t: 3 }]);
+    expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).toEqual([]);
+    store.undo('ann');
+    expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([]);
     store.close();
   });
 });
@@ -200,6 +216,14 @@ describe('lexicon', () => {
     expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[1]}:3-3`]);
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
+    // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.
+    const reject = bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m);
+    expect(reject.flatMap((c) => c.remove.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[2]}:0-3`]);
+    expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([{ s: 0, t: 3 }]);
+    expect(occurrences(store.db, 'ann', 'ປະຈຳ', 'ประจำ', m).find((o) => o.pairId === ids[2])!.rejected).toEqual([{ s: 0, t: 3 }]);
+    expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).toEqual([]);
+    store.undo('ann');
+    expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([]);
     store.close();
   });
 });
@@ -247,6 +271,14 @@ describe('agreement', () => {
     expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[1]}:3-3`]);
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
+    // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.
+    const reject = bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m);
+    expect(reject.flatMap((c) => c.remove.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[2]}:0-3`]);
+    expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([{ s: 0, t: 3 }]);
+    expect(occurrences(store.db, 'ann', 'ປະຈຳ', 'ประจำ', m).find((o) => o.pairId === ids[2])!.rejected).toEqual([{ s: 0, t: 3 }]);
+    expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).toEqual([]);
+    store.undo('ann');
+    expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([]);
     store.close();
   });
 });

@@ -6,7 +6,7 @@ import type { MekongApi } from '../../../shared/api.ts';
 import type { BulkChange, LexiconEntry, Occurrence } from '../../../shared/editor-api.ts';
 import { errorMessage } from '../api/api-error.ts';
 
-export type BulkAction = 'add' | 'remove';
+export type BulkAction = 'add' | 'remove' | 'reject';
 
 export const linkKey = (pairId: number, l: { s: number; t: number }) => `${pairId}:${l.s}:${l.t}`;
 
@@ -65,7 +65,7 @@ export class LexiconState {
         src: c.src, tgt: c.tgt, action: p.action, apply: true, links, ...(this.modelId !== null ? { modelId: this.modelId } : {}),
       });
       const n = res.changes.reduce((k, x) => k + x.add.length + x.remove.length, 0);
-      this.message = `${p.action === 'add' ? 'Linked' : 'Unlinked'} ${n} links in ${res.changes.length} pairs — one undo reverses it.`;
+      this.message = `${p.action === 'add' ? 'Linked' : p.action === 'remove' ? 'Unlinked' : 'Rejected'} ${n} links in ${res.changes.length} pairs — one undo reverses it.`;
       this.preview = null;
     });
     await this.refresh();
