@@ -193,12 +193,16 @@ describe('alignment editor', () => {
     const items = page.getByTestId('queue').getByTestId('queue-item');
     await items.first().waitFor();
     const shown = (await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-pair-id'))))).slice(0, 20);
-    const expected = reviewQueue(h.ctx.store!.db, { alignmentId: modelId, offset: 0, limit: 20 }).items;
+    const expected = reviewQueue(h.ctx.store!.db, { alignmentId: modelId, status: ['new', 'in-review', 'flagged'], offset: 0, limit: 20 }).items;
     expect(shown).toEqual(expected.map((i) => i.id));
     expect(expected.every((x, k) => k === 0 || expected[k - 1].score >= x.score)).toBe(true);
     await h.screenshot('15-queue');
+    // Done pairs are left out by default: the pair marked done above shows once Done is pressed.
+    const queueFilter = page.getByTestId('queue').getByRole('group', { name: 'Filter by status' });
+    expect(await queueFilter.getByRole('button', { name: /Done/ }).getAttribute('aria-pressed')).toBe('false');
     await page.getByLabel('Edited by annotator').fill('souk');
     await page.getByLabel('Edited by annotator').press('Enter');
+    await queueFilter.getByRole('button', { name: /Done/ }).click();
     await expect.poll(async () => items.count()).toBe(1);
     await items.first().click();
     await page.getByTestId('editor-pair').filter({ hasText: `#${pairId}` }).waitFor();
@@ -215,7 +219,7 @@ describe('alignment editor', () => {
     await page.locator('[data-testid="queue-item"][data-pair-id="5"]').first().waitFor();
     const disagreeing = await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-pair-id'))));
     expect(disagreeing.slice(0, 2)).toEqual([5, 9]);
-    expect(disagreeing).toEqual(reviewQueue(db, { alignmentId: modelId, versusId: other, offset: 0, limit: 200 }).items.map((i) => i.id));
+    expect(disagreeing).toEqual(reviewQueue(db, { alignmentId: modelId, versusId: other, status: ['new', 'in-review', 'flagged'], offset: 0, limit: 200 }).items.map((i) => i.id));
   });
 
   it('bulk-links a word pair from the lexicon: every link in context with a checkbox, one to one, undone as one', async () => {

@@ -23,6 +23,7 @@ interface AerOptions {
   pred: string;
   goldOneBased?: boolean;
   predOneBased?: boolean;
+  json?: boolean;
 }
 
 function aer(o: AerOptions): void {
@@ -32,7 +33,9 @@ function aer(o: AerOptions): void {
     throw new InputError(o.pred, 0, `has ${pred.length} lines but ${o.gold} has ${gold.length}; line counts must match`);
   }
   const s = scoreAer(gold, pred.map((p) => p.map((l): [number, number] => [l.s, l.t])));
-  process.stdout.write(JSON.stringify(s) + '\n');
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  process.stdout.write(o.json ? JSON.stringify(s) + '\n'
+    : `AER ${pct(s.aer)}  precision ${pct(s.precision)}  recall ${pct(s.recall)}  F1 ${pct(s.f1)}  over ${s.pairs} pairs\n`);
 }
 
 interface P1Options {
@@ -59,6 +62,7 @@ export function register(program: Command): void {
     .requiredOption('--pred <file>', 'predicted links (Pharaoh)')
     .option('--gold-one-based', 'gold indices start at 1')
     .option('--pred-one-based', 'predicted indices start at 1')
+    .option('--json', 'print the figures as JSON (default: one readable line)')
     .action(aer);
   group
     .command('p1')

@@ -42,7 +42,8 @@ test('align writes Pharaoh links and scores, then eval aer scores them', async (
 
   const gold = join(dir, 'gold.txt');
   writeFileSync(gold, '1-1 2-2 3-3 4-4\n1-1 2-2 3-3 4p4\n1-1 2-2\n1-1 2-2\n\n1-1 2-2 3-3 4-4\n');
-  const json = JSON.parse(await mekong('eval', 'aer', '--gold', gold, '--pred', out, '--gold-one-based'));
+  const json = JSON.parse(await mekong('eval', 'aer', '--gold', gold, '--pred', out, '--gold-one-based', '--json'));
+  expect(await mekong('eval', 'aer', '--gold', gold, '--pred', out, '--gold-one-based')).toMatch(/^AER \d+\.\d% {2}precision \d+\.\d% {2}recall \d+\.\d% {2}F1 \d+\.\d% {2}over \d+ pairs\n$/);
   expect(json).toEqual({ precision: 1, recall: 1, f1: 1, aer: 0, pairs: 6 });
 
   const again = join(dir, 'again.txt');

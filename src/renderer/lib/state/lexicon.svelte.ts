@@ -6,12 +6,16 @@ import type { MekongApi } from '../../../shared/api.ts';
 import type { BulkChange, LexiconEntry, Occurrence } from '../../../shared/editor-api.ts';
 import { errorMessage } from '../api/api-error.ts';
 
+export const LIST_PAGE = 500;
+
 export type BulkAction = 'add' | 'remove' | 'reject';
 
 export const linkKey = (pairId: number, l: { s: number; t: number }) => `${pairId}:${l.s}:${l.t}`;
 
 export class LexiconState {
   text = $state('');
+  /** How many word pairs the list shows (most linked first); "Show more" pages on. */
+  limit = $state(LIST_PAGE);
   entries = $state<LexiconEntry[]>([]);
   modelId = $state<number | null>(null);
   chosen = $state<LexiconEntry | null>(null);
@@ -33,10 +37,16 @@ export class LexiconState {
 
   async load(): Promise<void> {
     await this.run(async () => {
-      const res = await this.api.invoke('lexicon.list', { ...(this.modelId !== null ? { modelId: this.modelId } : {}), text: this.text, limit: 500 });
+      const res = await this.api.invoke('lexicon.list', { ...(this.modelId !== null ? { modelId: this.modelId } : {}), text: this.text, limit: this.limit });
       this.entries = res.entries;
       this.modelId = res.modelId;
     });
+  }
+
+  /** The next page of word pairs. */
+  async more(): Promise<void> {
+    this.limit += LIST_PAGE;
+    await this.load();
   }
 
   async choose(entry: LexiconEntry): Promise<void> {

@@ -11,7 +11,8 @@ export const QUEUE_SIZE = 200;
 export class QueueState {
   alignmentId = $state<number | null>(null);
   versusId = $state<number | null>(null);
-  statuses = $state<PairStatus[]>([]);
+  /** Done pairs are left out until the user asks for them. */
+  statuses = $state<PairStatus[]>(['new', 'in-review', 'flagged']);
   annotator = $state('');
   text = $state('');
   items = $state<QueueItem[]>([]);
