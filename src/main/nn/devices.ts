@@ -1,5 +1,5 @@
 // Execution-provider choice at run time. 'auto' tries, in order, the providers the
-// platform can have (CUDA on Linux/Windows, DirectML on Windows, CoreML on macOS, WebGPU)
+// platform can have (CUDA on Linux/Windows, DirectML on Windows, CoreML on macOS; WebGPU when asked for)
 // and falls back to CPU; a forced provider falls back to CPU too. A provider that failed
 // once is not tried again in this process. One log line names the provider in use
 // (per requested setting). The setting comes from the caller or MEKONG_NN_DEVICE.
@@ -27,14 +27,19 @@ export function deviceSetting(given?: DeviceSetting): DeviceSetting {
   return given ?? parseDevice(process.env.MEKONG_NN_DEVICE);
 }
 
-/** Providers to try for a setting, best first; always ends with CPU. */
+/**
+ * Providers to try for a setting, best first; always ends with CPU. 'auto' tries the
+ * platform's native GPU providers only: WebGPU must be asked for (--device webgpu), since on
+ * a machine without a GPU adapter its Dawn runtime prints a native error trace to stderr
+ * before failing (seen here on every run), which would greet every user of 'auto'.
+ */
 export function preferenceOrder(setting: DeviceSetting, platform: NodeJS.Platform = process.platform): DeviceName[] {
   if (setting === 'cpu') return ['cpu'];
   if (setting !== 'auto') return [setting, 'cpu'];
   const byPlatform: Partial<Record<NodeJS.Platform, DeviceName[]>> = {
-    linux: ['cuda', 'webgpu'],
-    win32: ['cuda', 'dml', 'webgpu'],
-    darwin: ['coreml', 'webgpu'],
+    linux: ['cuda'],
+    win32: ['cuda', 'dml'],
+    darwin: ['coreml'],
   };
   return [...(byPlatform[platform] ?? []), 'cpu'];
 }

@@ -13,9 +13,10 @@ function tinyModel(): Uint8Array {
 }
 
 test('provider preference per platform, forced settings fall back to CPU', () => {
-  expect(preferenceOrder('auto', 'linux')).toEqual(['cuda', 'webgpu', 'cpu']);
-  expect(preferenceOrder('auto', 'win32')).toEqual(['cuda', 'dml', 'webgpu', 'cpu']);
-  expect(preferenceOrder('auto', 'darwin')).toEqual(['coreml', 'webgpu', 'cpu']);
+  expect(preferenceOrder('auto', 'linux')).toEqual(['cuda', 'cpu']);
+  expect(preferenceOrder('auto', 'win32')).toEqual(['cuda', 'dml', 'cpu']);
+  expect(preferenceOrder('auto', 'darwin')).toEqual(['coreml', 'cpu']);
+  expect(preferenceOrder('webgpu', 'linux')).toEqual(['webgpu', 'cpu']);
   expect(preferenceOrder('cuda')).toEqual(['cuda', 'cpu']);
   expect(preferenceOrder('cpu')).toEqual(['cpu']);
   expect(() => parseDevice('tpu')).toThrow(/unknown device 'tpu'/);
