@@ -48,6 +48,8 @@ export const exportOptionsSchema = z.object({
   /** Pharaoh/TALP hold one alignment a file: this one (by id), the union of the gold, or one file each. */
   linksFrom: z.union([id, z.enum(linksFromChoices)]).optional(),
   oneBased: z.boolean().optional(),
+  /** TSV and fast_align: the segmented text (tokens joined by one space) instead of the raw sentences. */
+  tokenized: z.boolean().optional(),
 }).strict();
 
 export const channels = {

@@ -17,10 +17,11 @@ export function register(program: Command): void {
     .option('--alignments <ids>', 'only these alignment ids (see `mekong info`)')
     .option('--links-from <choice>', 'pharaoh/talp hold one alignment a file: an alignment id, merged-gold (union of all annotators\' gold) or each (one file per alignment, named FILE-STEM.<alignment>.EXT)')
     .option('--one-based', 'Pharaoh: indices start at 1')
-    .action(async (projectFile: string, file: string, o: { format: string; status?: string; split?: string; alignments?: string; linksFrom?: string; oneBased?: boolean }) => {
+    .option('--tokenized', 'tsv, fastalign: the segmented text, tokens joined by one space')
+    .action(async (projectFile: string, file: string, o: { format: string; status?: string; split?: string; alignments?: string; linksFrom?: string; oneBased?: boolean; tokenized?: boolean }) => {
       const options = parseOptions(exportOptionsSchema, {
         file, format: o.format, status: list(o.status), split: list(o.split),
-        alignmentIds: list(o.alignments)?.map(Number), oneBased: o.oneBased,
+        alignmentIds: list(o.alignments)?.map(Number), oneBased: o.oneBased, tokenized: o.tokenized,
         linksFrom: o.linksFrom === undefined || !/^\d+$/.test(o.linksFrom) ? o.linksFrom : Number(o.linksFrom),
       });
       await runProjectJob(projectFile, 'export', (store, run) => runExport(store, options, run));

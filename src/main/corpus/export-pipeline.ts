@@ -2,7 +2,11 @@
 // alignments) become PairRecords streamed into a format writer. Writers produce the file
 // atomically (output.ts), so a failed or cancelled export never leaves a truncated file.
 // A links file (Pharaoh, TALP) cannot say whose links a line holds, so it holds exactly one
-// alignment: the one chosen, the union of the annotators' gold, or one file per alignment.
+// alignment: the one chosen, the union of the annotators' gold, or one file per alignment;
+// beside it go the tokenised source and target sentences (`<stem>.<lang>`, one sentence a
+// line, tokens joined by one space, as fast_align, eflomal and the AER scripts read them),
+// so the indices can be read against the words they count. TSV and fast_align can be
+// written tokenised too.
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { ExportOptions } from '../../shared/api.ts';
@@ -17,6 +21,7 @@ import type { ProjectStore } from '../store/project-store.ts';
 import { unionLinks } from './links.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
 import { writeRecords } from './format-streams.ts';
+import { writeRendered } from './output.ts';
 
 export interface ExportRun {
   progress?: Progress;
@@ -142,9 +147,11 @@ export async function runExport(store: ProjectStore, options: ExportOptions, run
     await writeRecords(options.format, counted(), file, { oneBased: options.oneBased, srcLang, tgtLang, signal: run.signal });
     return count;
   };
+  if (options.tokenized && !TOKENIZABLE.has(options.format)) throw new UserError(`--tokenized is for tsv and fastalign, not ${options.format}`);
   if (!LINK_FORMATS.has(options.format)) {
-    const count = await write(options.file, storeRecords(store, options, run));
-    return `exported ${count} pairs to ${options.file}`;
+    const records = storeRecords(store, options, run);
+    const count = await write(options.file, options.tokenized ? tokenizedText(records) : records);
+    return `exported ${count} pairs to ${options.file}${options.tokenized ? ' (tokenised)' : ''}`;
   }
   const files = linksFiles(store, options);
   let count = 0;
@@ -152,8 +159,31 @@ export async function runExport(store: ProjectStore, options: ExportOptions, run
     const records = recordsOf(store, options, f.alignments, run);
     count = await write(f.file, f.merge ? merged(records, f.label) : records);
   }
-  if (files.length === 1) return `exported ${count} pairs to ${files[0].file} (links of ${files[0].label})`;
-  return `exported ${count} pairs to ${files.length} files, one per alignment: ${files.map((f) => `${f.file} (${f.label})`).join('; ')}`;
+  const text = await writeTokenizedSides(store, options, run);
+  const beside = `, tokenised text in ${text.join(' and ')}`;
+  if (files.length === 1) return `exported ${count} pairs to ${files[0].file} (links of ${files[0].label})${beside}`;
+  return `exported ${count} pairs to ${files.length} files, one per alignment: ${files.map((f) => `${f.file} (${f.label})`).join('; ')}${beside}`;
+}
+
+const TOKENIZABLE: ReadonlySet<string> = new Set(['tsv', 'fastalign']);
+
+const spaced = (tokens: readonly { text: string }[] | undefined, text: string) => (tokens ? tokens.map((t) => t.text.replace(/\s+/g, '_')).join(' ') : text);
+
+/** Records whose sentences are their tokens joined by one space (a token's own spaces become _). */
+async function* tokenizedText(records: AsyncIterable<PairRecord>): AsyncGenerator<PairRecord> {
+  for await (const r of records) yield { ...r, src: spaced(r.srcTokens, r.src), tgt: spaced(r.tgtTokens, r.tgt) };
+}
+
+/** Writes `<stem>.<srcLang>` and `<stem>.<tgtLang>` beside a links file; returns their paths. */
+async function writeTokenizedSides(store: ProjectStore, options: ExportOptions, run: ExportRun): Promise<string[]> {
+  const { srcLang, tgtLang } = store.meta();
+  const stem = join(dirname(options.file), basename(options.file, extname(options.file)));
+  const [srcFile, tgtFile] = srcLang === tgtLang ? [`${stem}.src.${srcLang}`, `${stem}.tgt.${tgtLang}`] : [`${stem}.${srcLang}`, `${stem}.${tgtLang}`];
+  for (const [file, side] of [[srcFile, 'src'], [tgtFile, 'tgt']] as const) {
+    refuseProjectFile(store, file);
+    await writeRendered(recordsOf(store, options, [], {}), file, (r) => spaced(side === 'src' ? r.srcTokens : r.tgtTokens, r[side]) + '\n', { signal: run.signal });
+  }
+  return [srcFile, tgtFile];
 }
 
 /** Records whose gold alignments are replaced by their union, one alignment named `label`. */

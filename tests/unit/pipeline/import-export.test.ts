@@ -178,6 +178,23 @@ describe('export', () => {
     expect(readFileSync(join(dir, 'each.gold-anna.talp'), 'utf8')).toBe('1 1 1 S\n');
     expect(readFileSync(join(dir, 'each.gold-ben.talp'), 'utf8')).toBe('1 2 2 P\n2 1 2 S\n');
     expect(readFileSync(join(dir, 'each.model-ibm2-run-1.talp'), 'utf8')).toBe('1 1 2 S\n2 2 1 S\n');
+    // Beside the links: the tokenised sentences their indices count.
+    expect(summary).toMatch(/tokenised text in .*each\.en and .*each\.vi$/);
+    expect(readFileSync(join(dir, 'each.en'), 'utf8')).toBe('a b\nc d\n');
+    expect(readFileSync(join(dir, 'each.vi'), 'utf8')).toBe('x y\nz w\n');
+    store.close();
+  });
+
+  test('TSV and fast_align can be written tokenised; other formats refuse the option', async () => {
+    const store = fresh('lo', 'th');
+    await runImport(store, { file: write('tok.tsv', 'ສະບາຍດີໂລກ\tสวัสดีโลก\n'), format: 'tsv', tokenization: 'segment' });
+    const out = join(dir, 'tok-out.tsv');
+    await runExport(store, { file: out, format: 'tsv', tokenized: true });
+    const [src, tgt] = readFileSync(out, 'utf8').trimEnd().split('\t');
+    expect(src.split(' ').length).toBeGreaterThan(1);
+    expect(src.replace(/ /g, '')).toBe('ສະບາຍດີໂລກ');
+    expect(tgt.replace(/ /g, '')).toBe('สวัสดีโลก');
+    await expect(runExport(store, { file: join(dir, 'tok.jsonl'), format: 'jsonl', tokenized: true })).rejects.toThrow(/--tokenized is for tsv and fastalign/);
     store.close();
   });
 

@@ -14,6 +14,7 @@ export class ExportForm {
   splits = $state<Split[]>([]);
   alignmentIds = $state<number[]>([]);
   oneBased = $state(false);
+  tokenized = $state(false);
   linksFrom = $state<number | (typeof linksFromChoices)[number]>('each');
 
   /** The first gold alignment (an annotator's reviewed links), else the first alignment, else one file each. */
@@ -23,6 +24,7 @@ export class ExportForm {
   }
 
   readonly linkFormat = $derived(this.format === 'pharaoh' || this.format === 'talp');
+  readonly tokenizable = $derived(this.format === 'tsv' || this.format === 'fastalign');
   readonly complete = $derived(this.path.trim() !== '');
 
   options(): ExportOptions {
@@ -35,6 +37,7 @@ export class ExportForm {
     } else if (this.alignmentIds.length) {
       options.alignmentIds = [...this.alignmentIds];
     }
+    if (this.tokenizable && this.tokenized) options.tokenized = true;
     return options;
   }
 }
