@@ -119,8 +119,9 @@ function removeStaleUploads(): void {
   }
 }
 
-export async function startServer(ctx: AppContext, options: { port?: number } = {}): Promise<ServerHandle> {
-  const token = randomBytes(24).toString('base64url');
+/** `token`: a fixed one (serve --token), so that a restarted server answers the pages still open; default: a new random one. */
+export async function startServer(ctx: AppContext, options: { port?: number; token?: string } = {}): Promise<ServerHandle> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
   const root = rendererDir();
   removeStaleUploads();
   const uploadDir = mkdtempSync(join(tmpdir(), 'mekong-upload-'));

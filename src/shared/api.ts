@@ -155,8 +155,9 @@ export type JobEvent =
 /** The error shape both transports return for a rejected call. */
 export interface ApiErrorBody {
   error: string;
-  /** 'input' for schema violations and user errors, 'internal' otherwise. */
-  kind: 'input' | 'internal';
+  /** 'input' for schema violations and user errors, 'internal' otherwise; 'unreachable' when the
+   *  renderer could not reach the server at all (browser mode: it was stopped, or the connection dropped). */
+  kind: 'input' | 'internal' | 'unreachable';
 }
 
 /** The transport-independent client interface the renderer codes against. */

@@ -19,8 +19,9 @@ let browser: Browser;
 let child: ChildProcess | null = null;
 
 /** Starts `mekong serve` on the project; resolves to the URL it prints. */
-function serve(): Promise<string> {
-  const proc = spawn(process.execPath, ['bin/mekong.js', 'serve', '--project', project, '--port', '0', '--annotator', 'noy'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function serve(port = 0, token?: string): Promise<string> {
+  const fixed = token ? ['--token', token] : [];
+  const proc = spawn(process.execPath, ['bin/mekong.js', 'serve', '--project', project, '--port', String(port), '--annotator', 'noy', ...fixed], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   child = proc;
   return new Promise((resolve, reject) => {
     let out = '';
@@ -86,4 +87,27 @@ it('keeps every edit shown as saved when the server is killed mid-session', asyn
   const store = ProjectStore.open(project);
   expect(editorPair(store, 'noy', 1).gold.length).toBe(5);
   store.close();
+});
+
+it('keeps a change made while the server is gone and sends it when the server is back', async () => {
+  const token = 'kept-changes-token-0123456789';
+  const url = await serve(0, token);
+  const port = Number(new URL(url).port);
+  const page = await openFirstPair(url);
+  const tok = (side: string, i: number) => page.locator(`[data-testid="line-view"] [data-side="${side}"][data-index="${i}"]`);
+  const running = child!;
+  const exited = new Promise((resolve) => running.once('exit', resolve));
+  running.kill('SIGKILL');
+  await exited;
+  // Linked while the server is gone: not saved, and the editor says why.
+  await tok('src', 6).click();
+  await tok('tgt', 6).click();
+  await page.getByText('The Mekong server is not answering. Your changes are kept here').waitFor();
+  expect(await page.locator('[data-testid="save-state"]').getAttribute('data-state')).toBe('saving');
+  await serve(port, token);
+  await saved(page);
+  const store = ProjectStore.open(project);
+  expect(editorPair(store, 'noy', 1).gold.map((l) => `${l.s}-${l.t}`)).toContain('6-6');
+  store.close();
+  await page.close();
 });

@@ -125,6 +125,8 @@ function linksFiles(store: ProjectStore, options: ExportOptions): LinksFile[] {
 
 /** Refuses to write over the open project (or its WAL): the export would replace the project. */
 function refuseProjectFile(store: ProjectStore, file: string): void {
+  const folder = dirname(resolve(file));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UserError(`${folder}: no such folder to export ${basename(file)} into`);
   const project = resolve(store.path);
   const target = resolve(file);
   const same = [project, `${project}-wal`, `${project}-shm`, `${project}-journal`].includes(target) ||

@@ -203,6 +203,7 @@ describe('export', () => {
     await runImport(store, { file: write('self.en', 'a b\n'), tgtFile: write('self.vi', 'x y\n'), format: 'moses', tokenization: 'pretokenized' });
     await expect(runExport(store, { file: store.path, format: 'tsv' })).rejects.toThrow(/is the project itself/);
     await expect(runExport(store, { file: `${store.path}-wal`, format: 'tsv' })).rejects.toThrow(/is the project itself/);
+    await expect(runExport(store, { file: join(dir, 'no-such-folder', 'x.tsv'), format: 'tsv' })).rejects.toThrow(/no-such-folder: no such folder to export x\.tsv into$/);
     store.close();
     const again = ProjectStore.open(store.path);
     expect(again.info().pairs).toBe(1);

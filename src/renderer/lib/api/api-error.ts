@@ -12,6 +12,11 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether a call failed because the server could not be reached (the call may be sent again). */
+export function isUnreachable(err: unknown): boolean {
+  return err instanceof ApiError && err.kind === 'unreachable';
+}
+
 /** A message fit to show a user, from anything a call or a transport may throw. */
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;

@@ -33,11 +33,13 @@ export class HttpApi implements MekongApi {
   }
 
   private async post(path: string, type: string, body: BodyInit): Promise<Response> {
-    const res = await fetch(path, {
-      method: 'POST',
-      headers: { 'content-type': type, 'x-mekong-token': this.token },
-      body,
-    });
+    let res: Response;
+    try {
+      res = await fetch(path, { method: 'POST', headers: { 'content-type': type, 'x-mekong-token': this.token }, body });
+    } catch {
+      // fetch rejects only when no answer came back at all ("Failed to fetch").
+      throw new ApiError({ error: 'The Mekong server is not answering: it was stopped, or the connection dropped.', kind: 'unreachable' });
+    }
     if (res.ok) return res;
     const error = (await res.json().catch(() => null)) as ApiErrorBody | null;
     throw new ApiError(error ?? { error: `${res.status} ${res.statusText}`, kind: 'internal' });

@@ -6,11 +6,14 @@
 import type { AlignmentInfo, MekongApi } from '../../../shared/api.ts';
 import type { EditorPair, TokenSide } from '../../../shared/editor-api.ts';
 import type { Link, PairStatus } from '../../../shared/domain.ts';
-import { errorMessage } from '../api/api-error.ts';
+import { errorMessage, isUnreachable } from '../api/api-error.ts';
 import { addLinks, type GoldLayer } from '../editor/link-ops.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 
 export type EditorMode = 'line' | 'matrix';
+
+const RETRY_MS = 2000;
+const UNREACHABLE = 'The Mekong server is not answering. Your changes are kept here and sent again as soon as it is back.';
 export type SaveState = 'saved' | 'saving' | 'error';
 /** The pair after (step 1) or before (step −1) `pairId` in the order the editor was opened from, or null at an end. */
 export type NextPair = (pairId: number, step: 1 | -1) => Promise<number | null>;
@@ -200,10 +203,28 @@ export class EditorState {
     });
   }
 
+  /**
+   * Runs `work` after every change before it. While the server cannot be reached the change
+   * is kept and sent again every RETRY_MS (each change sets a whole layer, so sending it twice
+   * is harmless), the editor saying so; changes after it wait their turn.
+   */
   private enqueue(work: () => Promise<EditorPair | null>): Promise<void> {
     this.pending++;
     this.saveState = 'saving';
-    const run = this.chain.then(work).then(
+    const persistent = async (): Promise<EditorPair | null> => {
+      for (;;) {
+        try {
+          const pair = await work();
+          if (this.error === UNREACHABLE) this.error = null;
+          return pair;
+        } catch (err) {
+          if (!isUnreachable(err)) throw err;
+          this.error = UNREACHABLE;
+          await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+        }
+      }
+    };
+    const run = this.chain.then(persistent).then(
       (pair) => {
         if (pair) this.pair = pair;
       },
