@@ -10,7 +10,18 @@ const status = z.enum(['new', 'in-review', 'done', 'flagged']);
 const split = z.enum(['train', 'dev', 'test']);
 const side = z.enum(['src', 'tgt']);
 const id = z.number().int().nonnegative();
-const lang = z.string().trim().min(2).max(16).regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]+)*$/, 'a language code such as lo, th, vi, zh, en');
+export const UNKNOWN_LANGUAGE = 'not a language code Mekong knows (lo, th, vi, zh, en, id, km, …)';
+
+/** A language code Intl knows (ISO 639-1/639-3, BCP 47 subtags allowed): `xx` or a typo is refused. */
+export const knownLanguage = (code: string): boolean => {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' }).of(code) !== undefined;
+  } catch {
+    return false;
+  }
+};
+const lang = z.string().trim().min(2).max(16).regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]+)*$/, 'a language code such as lo, th, vi, zh, en')
+  .refine(knownLanguage, UNKNOWN_LANGUAGE);
 const path = z.string().trim().min(1).max(4096);
 
 export const pairFilterSchema = z.object({
@@ -37,6 +48,8 @@ export const importOptionsSchema = z.object({
   linksFile: path.optional(),
   linksFormat: z.enum(['pharaoh', 'talp']).optional(),
   linksOneBased: z.boolean().optional(),
+  /** Import even when a side's script does not match the project's language. */
+  anyScript: z.boolean().optional(),
 }).strict();
 
 export const exportOptionsSchema = z.object({

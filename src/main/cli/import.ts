@@ -8,7 +8,7 @@ import { parseOptions, runProjectJob } from './project-job.ts';
 
 interface ImportFlags {
   format?: string; tgtFile?: string; header?: boolean; srcColumn?: string; tgtColumn?: string;
-  pretokenized?: boolean; links?: string; linksFormat?: string; linksOneBased?: boolean;
+  pretokenized?: boolean; links?: string; linksFormat?: string; linksOneBased?: boolean; anyScript?: boolean;
 }
 
 const column = (v: string | undefined) => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : v);
@@ -26,6 +26,7 @@ export function register(program: Command): void {
     .option('--pretokenized', 'tokens are already separated by spaces (no segmentation)')
     .option('--links <file>', 'word links for the pairs (stored as an import alignment)')
     .option('--links-format <format>', 'pharaoh | talp (default pharaoh)')
+    .option('--any-script', "import even when a side's script does not match the project's language")
     .option('--links-one-based', 'link indices start at 1')
     .action(async (projectFile: string, file: string, o: ImportFlags) => {
       const format = o.format ?? (o.tgtFile ? 'moses' : detectFormat(file));
@@ -33,7 +34,7 @@ export function register(program: Command): void {
       const options = parseOptions(importOptionsSchema, {
         file, format, tgtFile: o.tgtFile, header: o.header, srcColumn: column(o.srcColumn), tgtColumn: column(o.tgtColumn),
         tokenization: o.pretokenized ? 'pretokenized' : 'segment', linksFile: o.links,
-        linksFormat: o.links ? (o.linksFormat ?? 'pharaoh') : undefined, linksOneBased: o.linksOneBased,
+        linksFormat: o.links ? (o.linksFormat ?? 'pharaoh') : undefined, linksOneBased: o.linksOneBased, anyScript: o.anyScript,
       });
       await runProjectJob(projectFile, 'import', (store, run) => runImport(store, options, run));
     });

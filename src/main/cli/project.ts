@@ -1,5 +1,7 @@
 // `mekong project create` and `mekong info`: make a project file, show what one holds.
 import type { Command } from 'commander';
+import { knownLanguage, UNKNOWN_LANGUAGE } from '../../shared/api.ts';
+import { UserError } from '../errors.ts';
 import { ProjectStore } from '../store/project-store.ts';
 
 export function register(program: Command): void {
@@ -11,6 +13,9 @@ export function register(program: Command): void {
     .requiredOption('--tgt-lang <code>', 'target language')
     .option('--name <name>', 'display name (default: the file name)')
     .action((file: string, o: { srcLang: string; tgtLang: string; name?: string }) => {
+      for (const [flag, code] of [['--src-lang', o.srcLang], ['--tgt-lang', o.tgtLang]]) {
+        if (!knownLanguage(code)) throw new UserError(`${flag} ${code}: ${UNKNOWN_LANGUAGE}`);
+      }
       ProjectStore.create(file, { name: o.name ?? file.replace(/^.*[\\/]/, '').replace(/\.mekong$/, ''), srcLang: o.srcLang, tgtLang: o.tgtLang }).close();
       console.log(`created ${file} (${o.srcLang} → ${o.tgtLang})`);
     });

@@ -9,6 +9,8 @@
 // batch k+2 and writes batch k, so SQLite and parsing stay off the critical path.
 import type { ImportOptions } from '../../shared/api.ts';
 import type { Link } from '../../shared/domain.ts';
+import { InputError } from '../errors.ts';
+import { scriptMismatch } from '../text/lang.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import { encodeOffsets } from '../text/offsets.ts';
 import { SegmentPool } from '../text/segment-pool.ts';
@@ -53,7 +55,12 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
     const writer = new BatchWriter(store, importId,
       { data: options.file, links: options.linksFile ?? options.file, linksBase: options.linksFormat === 'talp' || options.linksOneBased ? 1 : 0 });
     const inFlight: Promise<Prepared>[] = [];
+    let checked = options.anyScript === true;
     for await (const batch of batches(records)) {
+      if (!checked) {
+        checkScripts(batch, meta, options.file);
+        checked = true;
+      }
       const prepared = prepare(batch, options.tokenization, meta, pool);
       prepared.catch(() => {}); // rejections surface when awaited below, in order
       inFlight.push(prepared);
@@ -79,6 +86,22 @@ async function* batches(records: AsyncIterable<PairRecord>): AsyncGenerator<Pair
     }
   }
   if (batch.length) yield batch;
+}
+
+/** The languages of the file's first pairs against the project's: a Vietnamese–English file is
+ *  not imported into a Lao–Thai project without a word (anyScript imports it anyway). */
+function checkScripts(batch: PairRecord[], meta: { srcLang: string; tgtLang: string }, file: string): void {
+  const sample = batch.slice(0, 200);
+  const side = (which: 'src' | 'tgt') => sample.map((r) => r[which]).join(' ').slice(0, 5000);
+  const [src, tgt] = [side('src'), side('tgt')];
+  const srcWhy = scriptMismatch(meta.srcLang, src);
+  const tgtWhy = scriptMismatch(meta.tgtLang, tgt);
+  if (!srcWhy && !tgtWhy) return;
+  const swapped = srcWhy && tgtWhy && !scriptMismatch(meta.srcLang, tgt) && !scriptMismatch(meta.tgtLang, src);
+  const which = [srcWhy && `the source side ${srcWhy} (project: ${meta.srcLang})`, tgtWhy && `the target side ${tgtWhy} (project: ${meta.tgtLang})`].filter(Boolean).join('; ');
+  throw new InputError(file, 0, swapped
+    ? `source and target look swapped: the source side is written like ${meta.tgtLang} and the target like ${meta.srcLang}; swap the columns or files (or import with --any-script)`
+    : `${which}; check the columns or the project's languages (or import with --any-script)`);
 }
 
 /** Texts and token offsets of a batch (normalised and tokenized in the pool's workers); a

@@ -86,3 +86,22 @@ export function detectLang(text: string): string {
   }
   return pickDominant(counts);
 }
+
+const SCRIPT_NAMES: Record<string, string> = { lo: 'Lao', th: 'Thai', km: 'Khmer', my: 'Myanmar', zh: 'Chinese (Han)', ja: 'Japanese', vi: 'Latin (Vietnamese)', und: 'Latin (or another)' };
+
+/**
+ * Why `text` does not look written in `lang`, or null when it does (or we cannot tell): the
+ * languages written without spaces must show their own script; a Latin-script language must
+ * not show one of theirs. Chinese and Japanese are not told apart (kanji-only Japanese).
+ */
+export function scriptMismatch(lang: string, text: string): string | null {
+  const want = canonicalLang(lang);
+  if (want === null || text.trim() === '') return null;
+  const got = detectLang(text);
+  const han = (x: string) => x === 'zh' || x === 'ja';
+  if (ICU_LANGS.has(want)) {
+    if (got === want || (han(got) && han(want))) return null;
+    return `looks like ${SCRIPT_NAMES[got] ?? got} script, not ${SCRIPT_NAMES[want]}`;
+  }
+  return ICU_LANGS.has(got) ? `looks like ${SCRIPT_NAMES[got]} script, but ${lang} is written in Latin script` : null;
+}

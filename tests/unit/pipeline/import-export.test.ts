@@ -92,13 +92,26 @@ describe('import', () => {
 
   test('a failed import takes the gold alignment of a new annotator it created with it', async () => {
     const store = fresh('en', 'th');
-    const good = Array.from({ length: 3000 }, (_, i) => `{"src":{"text":"a${i}","tokens":[[0,${String(i).length + 1}]]},"tgt":{"text":"b","tokens":[[0,1]]},"alignments":[{"origin":"gold","source":"newcomer","links":[[0,0,"sure",null]]}]}`);
+    const good = Array.from({ length: 3000 }, (_, i) => `{"src":{"text":"a${i}","tokens":[[0,${String(i).length + 1}]]},"tgt":{"text":"ข","tokens":[[0,1]]},"alignments":[{"origin":"gold","source":"newcomer","links":[[0,0,"sure",null]]}]}`);
     const f = write('gold-then-bad.jsonl', [...good, '{"src":"a"}'].join('\n') + '\n');
     await expect(runImport(store, { file: f, format: 'jsonl', tokenization: 'segment' })).rejects.toThrow(`${f}:3001: field tgt: missing`);
     expect(store.info().alignments).toEqual([]);
     expect(store.info().pairs).toBe(0);
     await runImport(store, { file: write('gold-ok.jsonl', good.slice(0, 2).join('\n')), format: 'jsonl', tokenization: 'segment' });
     expect(store.info().alignments).toEqual([expect.objectContaining({ origin: 'gold', annotator: 'newcomer', links: 2 })]);
+    store.close();
+  });
+
+  test("a file in other scripts than the project's languages is refused with why, unless asked", async () => {
+    const store = fresh('lo', 'th');
+    const viEn = write('vi-en.tsv', 'Xin chào các bạn\tHello friends\nTôi là sinh viên\tI am a student\n');
+    await expect(runImport(store, { file: viEn, format: 'tsv', tokenization: 'segment' }))
+      .rejects.toThrow(`${viEn}: the source side looks like Latin (Vietnamese) script, not Lao (project: lo); the target side looks like Latin (or another) script, not Thai (project: th); check the columns or the project's languages (or import with --any-script)`);
+    const swapped = write('th-lo.tsv', 'สวัสดี\tສະບາຍດີ\n');
+    await expect(runImport(store, { file: swapped, format: 'tsv', tokenization: 'segment' })).rejects.toThrow(/source and target look swapped/);
+    expect(store.info().pairs).toBe(0);
+    await runImport(store, { file: viEn, format: 'tsv', tokenization: 'segment', anyScript: true });
+    expect(store.info().pairs).toBe(2);
     store.close();
   });
 
