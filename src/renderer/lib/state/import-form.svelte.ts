@@ -27,6 +27,8 @@ export class ImportForm {
   linksFile = $state<FileSource>(emptySource());
   linksFormat = $state<'pharaoh' | 'talp'>('pharaoh');
   linksOneBased = $state(false);
+  /** Import even when a side's script does not match the project's language. */
+  anyScript = $state(false);
 
   private readonly uploads = new Map<string, string>();
 
@@ -49,6 +51,7 @@ export class ImportForm {
       options.linksFormat = this.linksFormat;
       options.linksOneBased = this.linksOneBased;
     }
+    if (this.anyScript) options.anyScript = true;
     return options;
   }
 
