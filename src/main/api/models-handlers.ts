@@ -18,6 +18,7 @@ import { realignRun } from '../train/realign-job.ts';
 import { removeRunFiles } from '../train/run-files.ts';
 import { trainRun } from '../train/train-job.ts';
 import type { AppContext } from './context.ts';
+import { alignmentExists } from '../store/alignments.ts';
 
 type Channel = keyof ModelsResults;
 type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof modelsChannels)[C]>) => ModelsResults[C] | Promise<ModelsResults[C]>;
@@ -68,7 +69,7 @@ export const modelsHandlers: { [C in Channel]: Handler<C> } = {
   'models.train': (ctx, o) => {
     const s = store(ctx);
     if (!countPairs(s.db, {})) throw new UserError('the project has no sentence pairs to train on (import a corpus first)');
-    if (o.pseudoAlignmentId !== undefined && !s.db.prepare(`SELECT 1 FROM alignments WHERE id = ?`).get(o.pseudoAlignmentId)) {
+    if (o.pseudoAlignmentId !== undefined && !alignmentExists(s.db, o.pseudoAlignmentId)) {
       throw new UserError(`no alignment ${o.pseudoAlignmentId} in this project`);
     }
     const name = o.name ?? `${o.method} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;

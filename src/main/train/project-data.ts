@@ -8,6 +8,7 @@ import type { TrainOptions } from '../../shared/models-api.ts';
 import type { AlignedPair } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import type { Db } from '../store/database.ts';
+import { alignmentExists } from '../store/alignments.ts';
 import { byPair, goldByPair, goldLinks, type Links, loadCorpus, type ProjectCorpus, pushLink, rejectedByPair } from '../store/pair-corpus.ts';
 import type { RunStats } from '../store/training-runs.ts';
 
@@ -23,7 +24,7 @@ export interface TrainingSet {
 
 /** Links of an alignment scoring at least `threshold` (a link without a score counts as certain). */
 function confidentLinks(db: Db, ids: number[], alignmentId: number, threshold: number): (Links | undefined)[] {
-  if (!db.prepare(`SELECT 1 FROM alignments WHERE id = ?`).get(alignmentId)) throw new UserError(`no alignment ${alignmentId} in this project`);
+  if (!alignmentExists(db, alignmentId)) throw new UserError(`no alignment ${alignmentId} in this project`);
   return byPair(db, ids, `SELECT pair_id, s, t FROM links WHERE alignment_id = ? AND coalesce(score, 1) >= ?`, [alignmentId, threshold], pushLink);
 }
 
