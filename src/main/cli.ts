@@ -1,7 +1,7 @@
 // The `mekong` command. Each command lives in src/main/cli/<name>.ts and exports
 // `register(program)`; this file only assembles them and turns errors into one line.
 import { Command, CommanderError } from 'commander';
-import { commands } from './cli/registry.ts';
+import { commands } from './cli/commands.ts';
 import { asUserError } from './errors.ts';
 
 const program = new Command('mekong')

@@ -3,7 +3,7 @@
 // corrections, its runs with their curves and checkpoints, and re-aligning the project
 // with a chosen checkpoint (the result is a model alignment the review queue can rank).
 import { z } from 'zod';
-import { DEVICE_SETTINGS, type DeviceUse } from './devices.ts';
+import { DEVICE_SETTINGS, type DeviceUse } from './device-settings.ts';
 import { LINK_THRESHOLD } from './link-score.ts';
 import { BILSTM_DEFAULTS, NEURAL_METHODS } from './methods.ts';
 

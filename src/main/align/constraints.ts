@@ -3,7 +3,7 @@
 //
 // Encoding: Map from pair index k to an Int32Array of triples (s, t, code), code GOLD,
 // GOLD_POSSIBLE or REJECTED, with s a source and t a target position (0-based). applyConstraints works in
-// the local gen×obs layout of model.ts, so it maps (s, t) to (a, b) for the direction.
+// the local gen×obs layout of directional-model.ts, so it maps (s, t) to (a, b) for the direction.
 import { T_FLOOR } from './translation-table.ts';
 import type { Direction } from './view.ts';
 

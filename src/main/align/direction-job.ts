@@ -6,9 +6,9 @@ import { decodeRange, type DecodeOptions, type FlatLinks } from './decode.ts';
 import type { BitextArrays } from './corpus.ts';
 import type { Posteriors } from './estep.ts';
 import type { Lexicon } from './translation-table.ts';
-import type { TrainPlan } from './methods.ts';
-import type { ModelParams } from './model.ts';
-import { DirectionTrainer, type TrainerInit } from './trainer.ts';
+import type { TrainPlan } from './train-plans.ts';
+import type { ModelParams } from './directional-model.ts';
+import { DirectionTrainer, type TrainerInit } from './em-trainer.ts';
 import { makeView, type Direction } from './view.ts';
 
 export interface DirectionJob {

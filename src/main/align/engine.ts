@@ -3,7 +3,7 @@
 //   alignCorpus(src: string[][], tgt: string[][], options?: AlignOptions, hooks?: AlignHooks)
 //     → Promise<{ links: Link[][]; model: SavedModel }>
 //
-// src[k] / tgt[k] are the tokens of pair k. options: method (see methods.ts; default the
+// src[k] / tgt[k] are the tokens of pair k. options: method (see train-plans.ts; default the
 // most accurate one meeting the speed goal), sym (symmetrisation, default 'gdfa'),
 // threshold (for sym 'post'), lowercase, dictionary (entries used as a lexical prior),
 // identity (prior pseudo-count for identical words, default 1),
@@ -22,7 +22,7 @@ import type { DirectionJob, DirectionResult } from './direction-job.ts';
 import type { DictEntry } from './dictionary.ts';
 import type { Posteriors } from './estep.ts';
 import { DEFAULT_METHOD } from '../../shared/methods.ts';
-import { finalModel, methodPlan, type TrainPlan } from './methods.ts';
+import { finalModel, methodPlan, type TrainPlan } from './train-plans.ts';
 import { dictionaryPrior, identityPrior } from './prior.ts';
 import { IN_THREAD_CELLS, runInThread, runInWorkers, startWorkers, stopWorkers, type RunHooks, type WorkerPair } from './runner.ts';
 import { mapLexicons, type SavedModel } from './saved-model.ts';

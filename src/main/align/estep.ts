@@ -9,7 +9,7 @@
 // de-en, ro-en, zh-en and ja-en gold sets (en-fr +0.1), measured on those sets.
 import { applyConstraints, type Constraints } from './constraints.ts';
 import type { LexTable } from './translation-table.ts';
-import type { DirectionalModel } from './model.ts';
+import type { DirectionalModel } from './directional-model.ts';
 import { cellLayout, type View } from './view.ts';
 
 /**

@@ -13,7 +13,7 @@ import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
 import { alignProject } from '../align/project-align.ts';
 import { STATISTICAL_METHODS } from '../../shared/methods.ts';
-import { methodPlan } from '../align/methods.ts';
+import { methodPlan } from '../align/train-plans.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
 import type { AppContext } from './context.ts';
 import { editorHandlers } from './editor-handlers.ts';

@@ -17,7 +17,7 @@
 // forward table (statistical), t(t | s)·√t(s | t) of EM with agreement over the model's
 // similarities (bilstm, models/bilstm/word-translations.ts).
 import { readFileSync } from 'node:fs';
-import type { DeviceSetting } from '../../shared/devices.ts';
+import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { Link } from '../../shared/domain.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { DEFAULT_METHOD, methodInfo, methodNames, type MethodFamily, type NeuralMethodName } from '../../shared/methods.ts';

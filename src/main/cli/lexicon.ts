@@ -3,7 +3,7 @@
 // first, from the method's aligner (aligners.ts).
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import { DEVICE_SETTINGS } from '../../shared/devices.ts';
+import { DEVICE_SETTINGS } from '../../shared/device-settings.ts';
 import { methodNames } from '../../shared/methods.ts';
 import { readParallel } from '../align/text-io.ts';
 import { alignerFor, type AlignerOptions } from './aligners.ts';

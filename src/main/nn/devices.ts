@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ort from 'onnxruntime-node';
 
-import { DEVICE_SETTINGS, type DeviceName, type DeviceSetting } from '../../shared/devices.ts';
+import { DEVICE_SETTINGS, type DeviceName, type DeviceSetting } from '../../shared/device-settings.ts';
 import { UserError } from '../errors.ts';
 
 export type { DeviceName, DeviceSetting };

@@ -2,7 +2,7 @@
 // training_runs, metrics, run_checkpoints): what the Models page lists, and the writes a
 // training job makes as it goes. Step metrics arrive many per second, so they are buffered
 // and written in one transaction per flush.
-import type { DeviceUse } from '../../shared/devices.ts';
+import type { DeviceUse } from '../../shared/device-settings.ts';
 import type { CheckpointInfo, MetricPoint, ModelInfo, RunInfo, RunState, TrainOptions } from '../../shared/models-api.ts';
 import { NEURAL_METHODS } from '../../shared/methods.ts';
 import { UserError } from '../errors.ts';

@@ -6,7 +6,7 @@ import type { Link } from '../../shared/domain.ts';
 import type { NeuralConfig, TrainData } from '../models/bilstm/train.ts';
 import type { AerScore } from '../eval/aer.ts';
 import type { AlignedPair } from '../../shared/domain.ts';
-import type { DeviceSetting, DeviceUse } from '../../shared/devices.ts';
+import type { DeviceSetting, DeviceUse } from '../../shared/device-settings.ts';
 
 export interface TrainRequest {
   type: 'train';

@@ -30,7 +30,7 @@
 // ro-en 0.372 → 0.364, en-fr 0.143 → 0.138, de-en 0.333 → 0.332, ja-en 0.566 → 0.567
 // (measured on those sets; η 0.3–0.7 within 0.5 points of each other, more dual steps or a
 // larger η were worse); they cost ~25% more CPU time on dup100k.
-import type { DirectionalModel, ModelParams } from '../model.ts';
+import type { DirectionalModel, ModelParams } from '../directional-model.ts';
 
 export const MAX_JUMP = 25;
 /** Relative emission below which a gen position is left out of forward–backward. */

@@ -1,7 +1,7 @@
 // IBM Model 1: every obs word picks one of the I gen words or null uniformly,
 //   p(a_b = a) = 1/(I+1),   so   p(a_b = a | o, g) = t(o_b|g_a) / Σ_a' t(o_b|g_a')
 // (a' ranges over the I gen positions and null). No parameters besides the lexicon.
-import type { DirectionalModel, ModelParams } from '../model.ts';
+import type { DirectionalModel, ModelParams } from '../directional-model.ts';
 
 export class Ibm1 implements DirectionalModel {
   readonly kind = 'ibm1';

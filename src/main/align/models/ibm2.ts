@@ -5,7 +5,7 @@
 // p0 = expected null links / obs tokens; λ moves towards the maximiser found by
 // solveTension by at most MAX_STEP per iteration (the exact maximiser runs away: EM's
 // peaked posteriors keep raising it, which on small corpora costs ~5 AER points).
-import type { DirectionalModel, ModelParams } from '../model.ts';
+import type { DirectionalModel, ModelParams } from '../directional-model.ts';
 import { diagonalTable, solveTension } from './diagonal.ts';
 
 const MAX_STEP = 0.5;

@@ -13,7 +13,7 @@
 // (as in training), so padding never reaches a sentence's states.
 import { Graph, Rng, Scope, type Value } from '../../nn/index.ts';
 import { concat, l2Normalize, lstmSequence, mul, unsqueeze } from '../../nn/ops/index.ts';
-import { embed, type Embedded, type ModelDims, reversed, sideInputs } from './model.ts';
+import { embed, type Embedded, type ModelDims, reversed, sideInputs } from './encoder-decoder.ts';
 
 export interface EncoderGraph {
   graph: Graph;

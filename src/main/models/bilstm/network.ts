@@ -1,5 +1,5 @@
 // One bucket's graph of the neural aligner: inputs (vocab.ts), the encoder–decoder loss
-// (model.ts), the contrastive loss (contrastive.ts) and the word-level supervision
+// (encoder-decoder.ts), the contrastive loss (contrastive.ts) and the word-level supervision
 // (supervision.ts), combined as
 //   L = w_base·(L_ED + λ·L_CTL) + w_awp·L_AWP + w_wtr·(L_WTR + L_REJ)
 // and the normalised contextual embeddings used for extraction. Parameter names do not
@@ -7,7 +7,7 @@
 import { Graph, Rng, Scope, type Value } from '../../nn/index.ts';
 import { add, gather, l2Normalize, mul, sum } from '../../nn/ops/index.ts';
 import { contrastiveLoss, pool, type CtlOptions } from './contrastive.ts';
-import { attend, decodePair, embed, type Embedded, encodePair, type ModelDims, sideInputs, tokenLoss, wordTable } from './model.ts';
+import { attend, decodePair, embed, type Embedded, encodePair, type ModelDims, sideInputs, tokenLoss, wordTable } from './encoder-decoder.ts';
 import { awpLoss, rejectedLoss, type SupervisionInputs, wtrLoss } from './supervision.ts';
 
 export interface ObjectiveWeights {

@@ -12,13 +12,13 @@
 import { cloneTensor, Rng, type Tensor, Trainer } from '../../nn/index.ts';
 import type { LinkClassifier } from './link-classifier.ts';
 import { buildNetwork, type NetworkOptions } from './network.ts';
-import type { ModelDims } from './model.ts';
+import type { ModelDims } from './encoder-decoder.ts';
 import { batchFeeds, bucketOf, buildVocab, type NeuralVocab, type PairLinks, sideSize } from './vocab.ts';
 import { grownParams, grownVocab } from './vocab-growth.ts';
 import { dropWords, wordCounts } from './word-dropout.ts';
 import { defaultEpochs } from '../../../shared/epochs.ts';
 import { BILSTM_DEFAULTS } from '../../../shared/methods.ts';
-import type { DeviceSetting, DeviceUse } from '../../../shared/devices.ts';
+import type { DeviceSetting, DeviceUse } from '../../../shared/device-settings.ts';
 import { deviceSetting } from '../../nn/devices.ts';
 
 export interface NeuralConfig extends NetworkOptions {

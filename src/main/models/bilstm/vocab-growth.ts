@@ -14,7 +14,7 @@
 // 0.437. Of the second half's word types the first half lacks, 86% (zh) to 99% (en, ro) have
 // subwords the model knows.
 import { floats, type Tensor } from '../../nn/tensor.ts';
-import type { ModelDims } from './model.ts';
+import type { ModelDims } from './encoder-decoder.ts';
 import { addWords, countWords, expandSubwordModel, type NeuralVocab, UNK } from './vocab.ts';
 
 /** `v` with the words of src / tgt it lacks (v itself when it cannot grow or nothing is new). */

@@ -9,7 +9,7 @@ import { defaultEpochs } from '../../../shared/epochs.ts';
 import { type RunInfo, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
 import { BILSTM_DEFAULTS, NEURAL_METHODS } from '../../../shared/methods.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
-import type { DeviceSetting } from '../../../shared/devices.ts';
+import type { DeviceSetting } from '../../../shared/device-settings.ts';
 
 export type TrainMethod = (typeof NEURAL_METHODS)[number];
 export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'wordDropout' | 'selfTrainEpochs' | 'threshold' | 'checkpointEvery';

@@ -10,9 +10,9 @@
 import type { Constraints } from './constraints.ts';
 import { agreementCounts, eStep, type Posteriors } from './estep.ts';
 import { LexTable, type Lexicon } from './translation-table.ts';
-import type { TrainPlan } from './methods.ts';
-import type { DirectionalModel, ModelParams } from './model.ts';
-import { createModel } from './models/registry.ts';
+import type { TrainPlan } from './train-plans.ts';
+import type { DirectionalModel, ModelParams } from './directional-model.ts';
+import { createModel } from './models/model-kinds.ts';
 import type { View } from './view.ts';
 
 export interface TrainerInit {

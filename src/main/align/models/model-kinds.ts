@@ -1,5 +1,5 @@
 // Registry of directional model kinds: name → constructor taking optional saved parameters.
-import type { DirectionalModel, ModelParams } from '../model.ts';
+import type { DirectionalModel, ModelParams } from '../directional-model.ts';
 import { Hmm, type HmmParams } from './hmm.ts';
 import { Ibm1 } from './ibm1.ts';
 import { Ibm2, type Ibm2Params } from './ibm2.ts';
