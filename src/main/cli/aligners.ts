@@ -29,7 +29,9 @@ import { UserError } from '../errors.ts';
 import { embedPairs, extractLinks } from '../models/bilstm/aligner.ts';
 import { runNeuralMethod } from '../models/bilstm/method.ts';
 import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/saved.ts';
-import type { NeuralConfig } from '../models/bilstm/train.ts';
+import type { NeuralConfig, TrainHooks } from '../models/bilstm/train.ts';
+import { defaultEpochs } from '../../shared/epochs.ts';
+import { progressBar } from './progress-bar.ts';
 import { neuralLexicon, type LexiconEntry } from '../models/bilstm/word-translations.ts';
 
 const PER_WORD = 5;
@@ -125,11 +127,30 @@ function pseudoThreshold(o: AlignerOptions): number {
   return x;
 }
 
+/** A terminal bar over the training's epochs (the default for the corpus size unless --epochs), with the loss. */
+function trainingBar(pairs: number, o: AlignerOptions): { hooks: TrainHooks; stop: () => void } {
+  const epochs = overrides(o).epochs ?? defaultEpochs(pairs);
+  const bar = progressBar('training');
+  let epoch = 0;
+  let steps = 0;
+  return {
+    hooks: {
+      onStep: (_step, loss) => bar.progress(epoch, epochs, `epoch ${epoch + 1}/${epochs} · step ${++steps} · loss ${loss.toFixed(3)}`),
+      onEpoch: (e, loss) => {
+        epoch = e + 1;
+        bar.progress(epoch, epochs, `epoch ${epoch}/${epochs} · mean loss ${loss.toFixed(3)}`);
+      },
+    },
+    stop: () => bar.stop(),
+  };
+}
+
 function bilstm(method: NeuralMethodName): Aligner {
   return {
     align: (src, tgt, o) => alignBilstm(method, src, tgt, o),
     async lexicon(src, tgt, o) {
-      const r = await runNeuralMethod(method, { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain) }, overrides(o));
+      const bar = trainingBar(src.length, o);
+      const r = await runNeuralMethod(method, { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain) }, overrides(o), bar.hooks).finally(bar.stop);
       return neuralLexicon(src, tgt, r.embeddings, PER_WORD);
     },
   };
@@ -149,7 +170,8 @@ async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: strin
   const threshold = pseudoThreshold(o);
   const modelLinks = o.pseudo ? await readPseudo(o.pseudo, src.length) : undefined;
   const data = { src, tgt, gold, modelLinks, threshold, heldOutShare: share(o.heldOut), selfTrainEpochs: selfTrainEpochs(o.selfTrain) };
-  const r = await runNeuralMethod(method, data, overrides(o), { sym: o.sym }, start);
+  const bar = trainingBar(src.length, o);
+  const r = await runNeuralMethod(method, data, overrides(o), { sym: o.sym, ...bar.hooks }, start).finally(bar.stop);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;
 }
@@ -179,7 +201,9 @@ function statistical(method: string): Aligner {
       const lowercase = model ? model.lowercase : (o.lowercase ?? false);
       const dictionary = o.dict ? readDictionary(o.dict, lowercase) : undefined;
       const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
-      const r = await alignCorpus(src, tgt, { method, sym: o.sym, threshold, lowercase, dictionary, model });
+      const bar = progressBar(`aligning (${method})`);
+      const r = await alignCorpus(src, tgt, { method, sym: o.sym, threshold, lowercase, dictionary, model }, { onProgress: (done, total) => bar.progress(done, total) })
+        .finally(bar.stop);
       if (o.saveModel) saveModel(o.saveModel, r.model);
       return r.links;
     },
