@@ -50,6 +50,9 @@ export const importOptionsSchema = z.object({
   linksOneBased: z.boolean().optional(),
   /** Import even when a side's script does not match the project's language. */
   anyScript: z.boolean().optional(),
+  /** The longest line and the largest file accepted, in bytes (defaults: 64 MiB, 16 GiB). */
+  maxLineBytes: z.number().int().min(1024).optional(),
+  maxFileBytes: z.number().int().min(1024).optional(),
 }).strict();
 
 export const exportOptionsSchema = z.object({

@@ -8,7 +8,7 @@ import { parseOptions, runProjectJob } from './project-job.ts';
 
 interface ImportFlags {
   format?: string; tgtFile?: string; header?: boolean; srcColumn?: string; tgtColumn?: string;
-  pretokenized?: boolean; links?: string; linksFormat?: string; linksOneBased?: boolean; anyScript?: boolean;
+  pretokenized?: boolean; links?: string; linksFormat?: string; linksOneBased?: boolean; anyScript?: boolean; maxLineBytes?: number; maxFileBytes?: number;
 }
 
 const column = (v: string | undefined) => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : v);
@@ -27,6 +27,8 @@ export function register(program: Command): void {
     .option('--links <file>', 'word links for the pairs (stored as an import alignment)')
     .option('--links-format <format>', 'pharaoh | talp (default pharaoh)')
     .option('--any-script', "import even when a side's script does not match the project's language")
+    .option('--max-line-bytes <n>', 'the longest line accepted (default 67108864: 64 MiB)', Number)
+    .option('--max-file-bytes <n>', 'the largest file accepted (default 17179869184: 16 GiB)', Number)
     .option('--links-one-based', 'link indices start at 1')
     .action(async (projectFile: string, file: string, o: ImportFlags) => {
       const format = o.format ?? (o.tgtFile ? 'moses' : detectFormat(file));
@@ -34,7 +36,7 @@ export function register(program: Command): void {
       const options = parseOptions(importOptionsSchema, {
         file, format, tgtFile: o.tgtFile, header: o.header, srcColumn: column(o.srcColumn), tgtColumn: column(o.tgtColumn),
         tokenization: o.pretokenized ? 'pretokenized' : 'segment', linksFile: o.links,
-        linksFormat: o.links ? (o.linksFormat ?? 'pharaoh') : undefined, linksOneBased: o.linksOneBased, anyScript: o.anyScript,
+        linksFormat: o.links ? (o.linksFormat ?? 'pharaoh') : undefined, linksOneBased: o.linksOneBased, anyScript: o.anyScript, maxLineBytes: o.maxLineBytes, maxFileBytes: o.maxFileBytes,
       });
       await runProjectJob(projectFile, 'import', (store, run) => runImport(store, options, run));
     });

@@ -145,7 +145,7 @@ export async function* readDelimited(
   file: string,
   opts: DelimitedReadOptions = {},
 ): AsyncGenerator<PairRecord> {
-  const progress = await ByteProgress.forFiles([file], opts.onBytes);
+  const progress = await ByteProgress.forFiles([file], opts.onBytes, opts);
   const header = opts.header ?? (typeof opts.srcColumn === 'string' || typeof opts.tgtColumn === 'string');
   let cols = header ? null : resolveColumns(null, opts, file);
   let width = -1;

@@ -29,6 +29,8 @@ export async function* openRecords(
     header: options.header ?? read.header,
     srcColumn: options.srcColumn ?? read.srcColumn,
     tgtColumn: options.tgtColumn ?? read.tgtColumn,
+    maxLineBytes: options.maxLineBytes ?? read.maxLineBytes,
+    maxFileBytes: options.maxFileBytes ?? read.maxFileBytes,
   });
   if (!options.linksFile) {
     yield* pairs;
@@ -38,6 +40,8 @@ export async function* openRecords(
   const groups = linksReaderFor(format)(options.linksFile, {
     signal: read.signal,
     base: options.linksOneBased ? 1 : 0,
+    maxLineBytes: options.maxLineBytes,
+    maxFileBytes: options.maxFileBytes,
   });
   yield* attachLinks(pairs, groups, { file: options.linksFile, openEnded: format === 'talp' });
 }

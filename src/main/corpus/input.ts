@@ -21,7 +21,19 @@ export interface ReadOptions {
   onBytes?: (bytesRead: number, totalBytes: number) => void;
   /** Accept pairs whose source or target is empty or blank (default: an error). */
   allowEmpty?: boolean;
+  /** The longest line accepted, in bytes (default MAX_LINE_BYTES). */
+  maxLineBytes?: number;
+  /** The largest file accepted, in bytes (default MAX_FILE_BYTES). */
+  maxFileBytes?: number;
 }
+
+/**
+ * Limits that keep a wrong file from becoming unbounded work. A whole document on one line
+ * fits (the longest line of the shared corpora is under 100 KB; a 1 MB Lao line segments in
+ * seconds); a 200k-pair TMX is about 60 MB.
+ */
+export const MAX_LINE_BYTES = 64 << 20;
+export const MAX_FILE_BYTES = 16 * 2 ** 30;
 
 /** A piece of decoded text (whole lines unless asked otherwise); `line` is the file line it starts on. */
 export interface TextPiece {
@@ -29,17 +41,27 @@ export interface TextPiece {
   line: number;
 }
 
-/** Tracks bytes read across one or more files for `onBytes`. */
+/** Tracks bytes read across one or more files for `onBytes`, and the limits of this read. */
 export class ByteProgress {
   private read = 0;
   constructor(
     private readonly total: number,
     private readonly onBytes?: ReadOptions['onBytes'],
+    readonly maxLineBytes = MAX_LINE_BYTES,
   ) {}
 
-  static async forFiles(files: string[], onBytes?: ReadOptions['onBytes']): Promise<ByteProgress> {
-    const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
-    return new ByteProgress(sizes.reduce((a, b) => a + b, 0), onBytes);
+  /** Checks each file is a regular file within the size limit (a pipe or a device such as
+   *  /dev/zero never ends: refused at once), then tracks their bytes. */
+  static async forFiles(files: string[], onBytes?: ReadOptions['onBytes'], limits: Pick<ReadOptions, 'maxLineBytes' | 'maxFileBytes'> = {}): Promise<ByteProgress> {
+    const maxFile = limits.maxFileBytes ?? MAX_FILE_BYTES;
+    const sizes = await Promise.all(files.map(async (f) => {
+      const s = await stat(f);
+      if (s.isDirectory()) throw new InputError(f, 0, 'is a folder, not a file');
+      if (!s.isFile()) throw new InputError(f, 0, 'not a regular file (a pipe or a device): save it to a file first');
+      if (s.size > maxFile) throw new InputError(f, 0, `${s.size} bytes, more than the ${maxFile} an import accepts (--max-file-bytes)`);
+      return s.size;
+    }));
+    return new ByteProgress(sizes.reduce((a, b) => a + b, 0), onBytes, limits.maxLineBytes ?? MAX_LINE_BYTES);
   }
 
   add(n: number): void {
@@ -82,6 +104,18 @@ function decodeStrict(decoder: TextDecoder, bytes: Uint8Array, file: string, lin
   }
 }
 
+/** Throws for the first line of buf[0, end) longer than `max` bytes (line numbers from `line`). */
+function checkLineLengths(buf: Uint8Array, end: number, max: number, file: string, line: number): void {
+  if (end <= max) return;
+  let start = 0;
+  for (let l = line; start < end; l++) {
+    const nl = buf.indexOf(NL, start);
+    const stop = nl === -1 || nl >= end ? end : nl;
+    if (stop - start > max) throw new InputError(file, l, `a line longer than ${max} bytes, the longest an import accepts (--max-line-bytes)`);
+    start = stop + 1;
+  }
+}
+
 /** Where to cut `buf`: after its last '\n', or (unless `wholeLines`) before its last character. */
 function cutPoint(buf: Uint8Array, wholeLines: boolean): number {
   const cut = buf.lastIndexOf(NL) + 1;
@@ -104,13 +138,33 @@ export async function* readTextPieces(
 ): AsyncGenerator<TextPiece> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let carry: Uint8Array = new Uint8Array(0);
+  // Chunks of a line still without its end, joined once it ends: concatenating at every chunk
+  // would copy a long line over and over (quadratic).
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   let line = 1;
   let first = true;
   for await (const chunk of createReadStream(file, { highWaterMark: CHUNK })) {
     throwIfAborted(signal);
     progress.add((chunk as Buffer).length);
-    const buf = carry.length ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
+    if (wholeLines) {
+      const nl = (chunk as Buffer).indexOf(NL);
+      const lineBytes = carry.length + pendingBytes + (nl === -1 ? (chunk as Buffer).length : nl);
+      if (lineBytes > progress.maxLineBytes) {
+        throw new InputError(file, line, `a line longer than ${progress.maxLineBytes} bytes, the longest an import accepts (--max-line-bytes)`);
+      }
+      if (nl === -1) {
+        pending.push(chunk as Buffer);
+        pendingBytes += (chunk as Buffer).length;
+        continue;
+      }
+    }
+    const parts = [carry, ...pending, chunk as Buffer].filter((p) => p.length);
+    pending = [];
+    pendingBytes = 0;
+    const buf = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
     const cut = cutPoint(buf, wholeLines);
+    if (wholeLines) checkLineLengths(buf, cut, progress.maxLineBytes, file, line);
     carry = buf.subarray(cut);
     if (cut === 0) continue;
     let text = decodeStrict(decoder, buf.subarray(0, cut), file, line);
@@ -120,6 +174,7 @@ export async function* readTextPieces(
     line += countNewlines(text);
   }
   throwIfAborted(signal);
+  if (pending.length) carry = Buffer.concat([carry, ...pending]);
   if (carry.length === 0) return;
   let text = decodeStrict(decoder, carry, file, line);
   if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);

@@ -20,7 +20,7 @@ export async function* readMoses(
   tgtFile: string,
   opts: ReadOptions = {},
 ): AsyncGenerator<PairRecord> {
-  const progress = await ByteProgress.forFiles([srcFile, tgtFile], opts.onBytes);
+  const progress = await ByteProgress.forFiles([srcFile, tgtFile], opts.onBytes, opts);
   const a = new LineCursor(readLineBatches(srcFile, progress, opts.signal));
   const b = new LineCursor(readLineBatches(tgtFile, progress, opts.signal));
   try {

@@ -38,7 +38,7 @@ export async function* readTalp(
   file: string,
   opts: Omit<LinksReadOptions, 'base'> = {},
 ): AsyncGenerator<LinkGroup> {
-  const progress = await ByteProgress.forFiles([file], opts.onBytes);
+  const progress = await ByteProgress.forFiles([file], opts.onBytes, opts);
   let current = 1;
   let group: LinkGroup = { line: 0, links: [] };
   let seen = new Map<number, number>();
