@@ -9,6 +9,19 @@
 //    there that holds Thai, Lao, Khmer, Myanmar or CJK characters goes through ICU.
 //  - unknown language codes: the script-based guess of lang.ts picks one of the above.
 //  - options.words: a WordList merging and splitting pieces (word-merge.ts).
+// Long texts: Intl.Segmenter's time grows faster than linearly with the length of the string
+// it is given (an 87k-unit Lao line took 5 s, 20k units 0.03 s), and real files hold whole
+// documents on one line. So ICU sees pieces of at most MAX_PIECE code units, each with up to
+// CONTEXT units of the text before and after it (icuInto):
+//  - a piece ends before a whitespace or U+200B run in its second half: ICU always breaks
+//    there and no rule looks across it, so the tokens are exactly those of the whole text;
+//  - without such a gap (Lao, Thai, Chinese written without spaces) it ends at the last ICU
+//    boundary before MAX_PIECE: the dictionary engines decide a boundary from the few words
+//    around it, which the context supplies, so it is the boundary the whole text has (the
+//    embassy sentences without spaces, cut every 100 units, all match one pass);
+//  - a single segment longer than MAX_PIECE (a 2,000-letter "word") is cut where a
+//    character starts.
+// The number and word-list joins then run over all pieces' spans at once.
 // The `...Into` and `...Offsets` forms produce flat spans for the pool and the store.
 import type { Token } from '../../shared/domain.ts';
 import { detectLang, resolveLang, usesIcu } from './lang.ts';
@@ -20,12 +33,18 @@ import type { WordList } from './word-list.ts';
 export interface SegmentOptions {
   /** Known words (dictionary headwords, a project lexicon) that correct ICU's pieces. */
   words?: WordList;
+  /** Longest text (UTF-16 units) one Intl.Segmenter call sees; default MAX_PIECE. */
+  maxPiece?: number;
 }
+
+const MAX_PIECE = 2000;
+const CONTEXT = 256;
 
 const segmenters = new Map<string, Intl.Segmenter>();
 const ICU_SCRIPT = /[\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u3040-\u30FF\u3400-\u9FFF\uF900-\uFAFF]/;
 const DATE_SEPARATORS = new Set(['/', '.', '-', ':', ',']);
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const MARK = /\p{M}/u;
 
 function segmenterFor(locale: string): Intl.Segmenter {
   let s = segmenters.get(locale);
@@ -45,17 +64,66 @@ function isGap(c: number): boolean {
 }
 
 /**
- * ICU pieces of text[from, to) without whitespace, appended to `out` as absolute spans. A
- * whitespace piece can carry a stray combining mark (ICU attaches it to the space): the
- * mark is kept as a token of its own.
+ * ICU segments of text[ctx, to) without whitespace, appended to `out` as absolute spans
+ * from `from` on (a segment running across `from` is clipped there; text[ctx, from) is only
+ * context). A whitespace segment can carry a stray combining mark (ICU attaches it to the
+ * space): the mark is kept as a token of its own.
  */
-function icuInto(text: string, locale: string, out: number[], from = 0, to = text.length): void {
-  const part = from === 0 && to === text.length ? text : text.slice(from, to);
+function icuPieceInto(text: string, locale: string, out: number[], ctx: number, from: number, to: number): void {
+  const part = ctx === 0 && to === text.length ? text : text.slice(ctx, to);
   for (const { segment, index } of segmenterFor(locale).segment(part)) {
-    let skip = 0;
-    while (skip < segment.length && isGap(segment.charCodeAt(skip))) skip++;
-    if (skip < segment.length) out.push(from + index + skip, from + index + segment.length);
+    const end = ctx + index + segment.length;
+    if (end <= from) continue;
+    let start = Math.max(from, ctx + index);
+    while (start < end && isGap(text.charCodeAt(start))) start++;
+    if (start < end) out.push(start, end);
   }
+}
+
+/** The start of the last gap run in text(lo, hi] (a cut ICU always breaks at), or -1. */
+function gapCut(text: string, lo: number, hi: number): number {
+  for (let p = hi; p > lo; p--) {
+    if (isGap(text.charCodeAt(p)) && !isGap(text.charCodeAt(p - 1)) && text.charCodeAt(p) !== 0xfeff) return p;
+  }
+  return -1;
+}
+
+/** `at` or the nearest position before it (after `lo`) where a new character starts. */
+function charStart(text: string, lo: number, at: number): number {
+  for (let p = at; p > lo + 1; p--) {
+    const before = text.charCodeAt(p - 1);
+    if (!(before >= 0xd800 && before <= 0xdbff) && !MARK.test(text[p])) return p;
+  }
+  return at;
+}
+
+/** ICU spans of text[from, to) in pieces of at most `maxPiece` units (see the header). */
+function icuInto(text: string, locale: string, out: number[], from: number, to: number, maxPiece: number): void {
+  let start = from;
+  while (to - start > maxPiece) {
+    const ctx = Math.max(from, start - CONTEXT);
+    const limit = start + maxPiece;
+    const gap = gapCut(text, start + (maxPiece >> 1), limit);
+    if (gap !== -1) {
+      icuPieceInto(text, locale, out, ctx, start, gap);
+      start = gap;
+      continue;
+    }
+    const before = out.length;
+    icuPieceInto(text, locale, out, ctx, start, Math.min(to, limit + CONTEXT));
+    let keep = out.length;
+    while (keep > before && out[keep - 1] > limit) keep -= 2;
+    if (keep > before) {
+      out.length = keep;
+      start = out[keep - 1];
+    } else {
+      out.length = before;
+      const cut = charStart(text, start, limit);
+      icuPieceInto(text, locale, out, ctx, start, cut);
+      start = cut;
+    }
+  }
+  icuPieceInto(text, locale, out, Math.max(from, start - CONTEXT), start, to);
 }
 
 function isDigit(code: number): boolean {
@@ -93,13 +161,13 @@ function joinIcuPieces(text: string, spans: number[]): number[] {
   return out;
 }
 
-function spaceInto(text: string, out: number[]): void {
+function spaceInto(text: string, out: number[], maxPiece: number): void {
   const spans: number[] = [];
   spaceTokenize(text, spans);
   for (let i = 0; i < spans.length; i += 2) {
     const [start, end] = [spans[i], spans[i + 1]];
     const word = text.slice(start, end);
-    if (ICU_SCRIPT.test(word)) icuInto(text, detectLang(word), out, start, end);
+    if (ICU_SCRIPT.test(word)) icuInto(text, detectLang(word), out, start, end, maxPiece);
     else out.push(start, end);
   }
 }
@@ -107,12 +175,13 @@ function spaceInto(text: string, out: number[]): void {
 /** Appends the flat token spans of `text` to `out` (`lang` as segment() takes it). */
 export function segmentInto(text: string, lang: string, out: number[], options: SegmentOptions = {}): void {
   const code = resolveLang(lang, text);
+  const maxPiece = options.maxPiece ?? MAX_PIECE;
   let spans: number[] = [];
   if (usesIcu(code)) {
-    icuInto(text, code, spans);
+    icuInto(text, code, spans, 0, text.length, maxPiece);
     spans = joinIcuPieces(text, spans);
   } else {
-    spaceInto(text, spans);
+    spaceInto(text, spans, maxPiece);
   }
   if (options.words && options.words.size > 0) {
     spans = applyWordList(text, spans, options.words, code === 'zh' || code === 'ja' ? 1 : 2);
