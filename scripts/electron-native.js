@@ -15,7 +15,10 @@ export function electronSqliteBinding(root) {
   const built = join(work, 'build', 'Release', 'better_sqlite3.node');
   if (existsSync(built)) return built;
   mkdirSync(work, { recursive: true });
-  cpSync(join(root, 'node_modules', 'better-sqlite3'), work, { recursive: true, filter: (src) => !src.includes(`${join('better-sqlite3', 'build')}`) });
+  cpSync(join(root, 'node_modules', 'better-sqlite3'), work, {
+    recursive: true,
+    filter: (src) => !src.includes(`${join('better-sqlite3', 'build')}`),
+  });
   const require = createRequire(join(root, 'node_modules', 'better-sqlite3', 'package.json'));
   const prebuild = join(dirname(require.resolve('prebuild-install/package.json')), 'bin.js');
   const opts = { cwd: work, stdio: 'ignore', timeout: 300_000 };

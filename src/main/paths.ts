@@ -25,7 +25,9 @@ export function rendererDir(): string {
 /** Per-user data folder (sample project, settings); MEKONG_DATA_DIR overrides it. */
 export function defaultDataDir(): string {
   if (process.env.MEKONG_DATA_DIR) return process.env.MEKONG_DATA_DIR;
-  const base = process.env.XDG_DATA_HOME ?? (process.platform === 'win32' ? process.env.APPDATA : undefined)
-    ?? (process.platform === 'darwin' ? join(homedir(), 'Library', 'Application Support') : join(homedir(), '.local', 'share'));
+  const base =
+    process.env.XDG_DATA_HOME ??
+    (process.platform === 'win32' ? process.env.APPDATA : undefined) ??
+    (process.platform === 'darwin' ? join(homedir(), 'Library', 'Application Support') : join(homedir(), '.local', 'share'));
   return join(base ?? homedir(), 'mekong');
 }

@@ -24,8 +24,15 @@ export interface ServerHandle {
 }
 
 const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
-  '.woff2': 'font/woff2', '.woff': 'font/woff', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
 };
 const MAX_JSON = 1 << 20;
 /** Largest file the browser can upload for import (2 GiB: a 200k-pair TMX is ~60 MB). */
@@ -150,15 +157,17 @@ export async function startServer(ctx: AppContext, options: { port?: number; tok
     const isApi = url.pathname.startsWith('/api/') || url.pathname === '/upload';
     if (!isApi) return req.method === 'GET' ? serveStatic(url, res, root) : void res.writeHead(405).end();
     if (req.method !== 'POST') return void res.writeHead(405).end();
-    if (!authorised(req, (req.headers['x-mekong-token'] as string | undefined) ?? null)) return send(res, 401, { error: 'missing or wrong token', kind: 'input' });
+    if (!authorised(req, (req.headers['x-mekong-token'] as string | undefined) ?? null))
+      return send(res, 401, { error: 'missing or wrong token', kind: 'input' });
     const channel = decodePath(url.pathname.slice(5));
     if (channel === null) return send(res, 400, { error: 'malformed channel name', kind: 'input' });
-    const work = url.pathname === '/upload'
-      ? receiveUpload(url, req, res, uploadDir)
-      : readJson(req).then(async (input) => {
-        const r = await dispatch(ctx, channel, input);
-        send(res, r.ok ? 200 : r.error.kind === 'input' ? 400 : 500, r.ok ? r.value : r.error);
-      });
+    const work =
+      url.pathname === '/upload'
+        ? receiveUpload(url, req, res, uploadDir)
+        : readJson(req).then(async (input) => {
+            const r = await dispatch(ctx, channel, input);
+            send(res, r.ok ? 200 : r.error.kind === 'input' ? 400 : 500, r.ok ? r.value : r.error);
+          });
     work.catch((err: Error) => {
       if (!res.headersSent) send(res, 400, { error: err.message, kind: 'input' });
       else res.destroy();
@@ -182,14 +191,15 @@ export async function startServer(ctx: AppContext, options: { port?: number; tok
     url: `${origin}/?token=${token}`,
     token,
     port,
-    close: () => new Promise<void>((resolve) => {
-      for (const c of wss.clients) c.terminate();
-      wss.close();
-      server.closeAllConnections();
-      server.close(() => {
-        rmSync(uploadDir, { recursive: true, force: true });
-        resolve();
-      });
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close();
+        server.closeAllConnections();
+        server.close(() => {
+          rmSync(uploadDir, { recursive: true, force: true });
+          resolve();
+        });
+      }),
   };
 }

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 /** Hosts a development server may run on (electron-vite's `dev`, never in a packaged app). */
 const DEV_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-const parse = (url: string): URL | null => URL.canParse(url) ? new URL(url) : null;
+const parse = (url: string): URL | null => (URL.canParse(url) ? new URL(url) : null);
 
 /**
  * The page the window loads: the built renderer's index.html, or — only in an unpackaged

@@ -20,53 +20,64 @@ export const knownLanguage = (code: string): boolean => {
     return false;
   }
 };
-const lang = z.string().trim().min(2).max(16).regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]+)*$/, 'a language code such as lo, th, vi, zh, en')
+const lang = z
+  .string()
+  .trim()
+  .min(2)
+  .max(16)
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]+)*$/, 'a language code such as lo, th, vi, zh, en')
   .refine(knownLanguage, UNKNOWN_LANGUAGE);
 const path = z.string().trim().min(1).max(4096);
 
-export const pairFilterSchema = z.object({
-  status: z.array(status).max(4).optional(),
-  split: z.array(split).max(3).optional(),
-  text: z.string().max(500).optional(),
-  alignmentId: id.optional(),
-}).strict();
+export const pairFilterSchema = z
+  .object({
+    status: z.array(status).max(4).optional(),
+    split: z.array(split).max(3).optional(),
+    text: z.string().max(500).optional(),
+    alignmentId: id.optional(),
+  })
+  .strict();
 
 export const importFormats = ['tsv', 'csv', 'moses', 'fastalign', 'tmx', 'jsonl'] as const;
 /** How a links export (Pharaoh, TALP) may hold several alignments without mixing them. */
 export const linksFromChoices = ['merged-gold', 'each'] as const;
 export const exportFormats = ['jsonl', 'pharaoh', 'talp', 'tmx', 'tsv', 'fastalign'] as const;
 
-export const importOptionsSchema = z.object({
-  file: path,
-  /** Moses: the target-side file. */
-  tgtFile: path.optional(),
-  format: z.enum(importFormats),
-  header: z.boolean().optional(),
-  srcColumn: z.union([z.string().min(1), z.number().int().nonnegative()]).optional(),
-  tgtColumn: z.union([z.string().min(1), z.number().int().nonnegative()]).optional(),
-  tokenization: z.enum(['segment', 'pretokenized']).default('segment'),
-  linksFile: path.optional(),
-  linksFormat: z.enum(['pharaoh', 'talp']).optional(),
-  linksOneBased: z.boolean().optional(),
-  /** Import even when a side's script does not match the project's language. */
-  anyScript: z.boolean().optional(),
-  /** The longest line and the largest file accepted, in bytes (defaults: 64 MiB, 16 GiB). */
-  maxLineBytes: z.number().int().min(1024).optional(),
-  maxFileBytes: z.number().int().min(1024).optional(),
-}).strict();
+export const importOptionsSchema = z
+  .object({
+    file: path,
+    /** Moses: the target-side file. */
+    tgtFile: path.optional(),
+    format: z.enum(importFormats),
+    header: z.boolean().optional(),
+    srcColumn: z.union([z.string().min(1), z.number().int().nonnegative()]).optional(),
+    tgtColumn: z.union([z.string().min(1), z.number().int().nonnegative()]).optional(),
+    tokenization: z.enum(['segment', 'pretokenized']).default('segment'),
+    linksFile: path.optional(),
+    linksFormat: z.enum(['pharaoh', 'talp']).optional(),
+    linksOneBased: z.boolean().optional(),
+    /** Import even when a side's script does not match the project's language. */
+    anyScript: z.boolean().optional(),
+    /** The longest line and the largest file accepted, in bytes (defaults: 64 MiB, 16 GiB). */
+    maxLineBytes: z.number().int().min(1024).optional(),
+    maxFileBytes: z.number().int().min(1024).optional(),
+  })
+  .strict();
 
-export const exportOptionsSchema = z.object({
-  file: path,
-  format: z.enum(exportFormats),
-  status: z.array(status).max(4).optional(),
-  split: z.array(split).max(3).optional(),
-  alignmentIds: z.array(id).max(100).optional(),
-  /** Pharaoh/TALP hold one alignment a file: this one (by id), the union of the gold, or one file each. */
-  linksFrom: z.union([id, z.enum(linksFromChoices)]).optional(),
-  oneBased: z.boolean().optional(),
-  /** TSV and fast_align: the segmented text (tokens joined by one space) instead of the raw sentences. */
-  tokenized: z.boolean().optional(),
-}).strict();
+export const exportOptionsSchema = z
+  .object({
+    file: path,
+    format: z.enum(exportFormats),
+    status: z.array(status).max(4).optional(),
+    split: z.array(split).max(3).optional(),
+    alignmentIds: z.array(id).max(100).optional(),
+    /** Pharaoh/TALP hold one alignment a file: this one (by id), the union of the gold, or one file each. */
+    linksFrom: z.union([id, z.enum(linksFromChoices)]).optional(),
+    oneBased: z.boolean().optional(),
+    /** TSV and fast_align: the segmented text (tokens joined by one space) instead of the raw sentences. */
+    tokenized: z.boolean().optional(),
+  })
+  .strict();
 
 export const channels = {
   'app.info': z.object({}).strict(),
@@ -85,11 +96,13 @@ export const channels = {
   'settings.setAnnotator': z.object({ annotator: z.string().trim().min(1).max(100) }).strict(),
   'import.start': importOptionsSchema,
   'export.start': exportOptionsSchema,
-  'align.start': z.object({
-    method: z.string().min(1).max(40),
-    sym: z.string().min(1).max(40).default('gdfa'),
-    lowercase: z.boolean().optional(),
-  }).strict(),
+  'align.start': z
+    .object({
+      method: z.string().min(1).max(40),
+      sym: z.string().min(1).max(40).default('gdfa'),
+      lowercase: z.boolean().optional(),
+    })
+    .strict(),
   'jobs.cancel': z.object({ jobId: z.string().min(1).max(64) }).strict(),
   /** Native file dialogs: desktop app only (browser mode uploads files instead). */
   'dialog.openFile': z.object({ purpose: z.enum(['corpus', 'links', 'project']) }).strict(),

@@ -13,36 +13,50 @@ const pairLink = z.object({ s: id, t: id }).strict();
 
 export const editorChannels = {
   'editor.get': z.object({ pairId: id }).strict(),
-  'editor.setGold': z.object({
-    pairId: id,
-    links: z.array(linkSchema).max(20_000),
-    untranslated: z.array(z.object({ side, index: id }).strict()).max(2000),
-  }).strict(),
+  'editor.setGold': z
+    .object({
+      pairId: id,
+      links: z.array(linkSchema).max(20_000),
+      untranslated: z.array(z.object({ side, index: id }).strict()).max(2000),
+    })
+    .strict(),
   'editor.setRejected': z.object({ pairId: id, rejected: z.array(pairLink).max(20_000) }).strict(),
-  'queue.list': z.object({
-    alignmentId: id,
-    /** Order by disagreement with this alignment instead of by uncertainty. */
-    versusId: id.optional(),
-    status: z.array(status).max(4).optional(),
-    annotator: z.string().max(100).optional(),
-    text: z.string().max(500).optional(),
-    offset: z.number().int().min(0),
-    limit: z.number().int().min(1).max(500),
-  }).strict(),
-  'lexicon.list': z.object({
-    modelId: id.optional(),
-    text: z.string().max(200).optional(),
-    limit: z.number().int().min(1).max(2000),
-  }).strict(),
+  'queue.list': z
+    .object({
+      alignmentId: id,
+      /** Order by disagreement with this alignment instead of by uncertainty. */
+      versusId: id.optional(),
+      status: z.array(status).max(4).optional(),
+      annotator: z.string().max(100).optional(),
+      text: z.string().max(500).optional(),
+      offset: z.number().int().min(0),
+      limit: z.number().int().min(1).max(500),
+    })
+    .strict(),
+  'lexicon.list': z
+    .object({
+      modelId: id.optional(),
+      text: z.string().max(200).optional(),
+      limit: z.number().int().min(1).max(2000),
+    })
+    .strict(),
   'lexicon.occurrences': z.object({ src: word, tgt: word, modelId: id.optional(), limit: z.number().int().min(1).max(2000) }).strict(),
-  'lexicon.bulk': z.object({
-    /** add: link the words in gold; remove: unlink them in gold; reject: reject the model's links between them (never suggested again). */
-    src: word, tgt: word, action: z.enum(['add', 'remove', 'reject']), apply: z.boolean(),
-    /** Whose posteriors choose among the occurrences (default: the newest model alignment). */
-    modelId: id.optional(),
-    /** With `apply`: only these of the preview's links (the ones the user kept checked); absent: all. */
-    links: z.array(z.object({ pairId: id, s: id, t: id }).strict()).max(100_000).optional(),
-  }).strict(),
+  'lexicon.bulk': z
+    .object({
+      /** add: link the words in gold; remove: unlink them in gold; reject: reject the model's links between them (never suggested again). */
+      src: word,
+      tgt: word,
+      action: z.enum(['add', 'remove', 'reject']),
+      apply: z.boolean(),
+      /** Whose posteriors choose among the occurrences (default: the newest model alignment). */
+      modelId: id.optional(),
+      /** With `apply`: only these of the preview's links (the ones the user kept checked); absent: all. */
+      links: z
+        .array(z.object({ pairId: id, s: id, t: id }).strict())
+        .max(100_000)
+        .optional(),
+    })
+    .strict(),
   'agreement.report': z.object({ reference: id, candidate: id }).strict(),
 } as const;
 

@@ -18,7 +18,11 @@ export const METHODS = [
   { name: 'ibm1', family: 'statistical', summary: 'IBM model 1: word translation probabilities only' },
   { name: 'ibm2', family: 'statistical', summary: 'IBM model 2 with a diagonal prior on positions (fast_align style)' },
   { name: 'hmm', family: 'statistical', summary: 'IBM1 then an HMM over jumps, each direction alone' },
-  { name: 'bilstm-ctl', family: 'bilstm', summary: 'BiLSTM aligner with the multi-view contrastive loss (seed 003); trains on the pairs and your corrections' },
+  {
+    name: 'bilstm-ctl',
+    family: 'bilstm',
+    summary: 'BiLSTM aligner with the multi-view contrastive loss (seed 003); trains on the pairs and your corrections',
+  },
   { name: 'bilstm', family: 'bilstm', summary: 'the same BiLSTM aligner without the contrastive loss (λ = 0), the ablation baseline' },
 ] as const satisfies readonly MethodInfo[];
 
@@ -45,7 +49,10 @@ export function isNeuralMethod(name: string | undefined): name is NeuralMethodNa
 }
 
 /** "agree|ibm1|…" for help texts. */
-export const methodNames = (family?: MethodFamily): string => METHODS.filter((m) => !family || m.family === family).map((m) => m.name).join('|');
+export const methodNames = (family?: MethodFamily): string =>
+  METHODS.filter((m) => !family || m.family === family)
+    .map((m) => m.name)
+    .join('|');
 
 /** Objective weights: base (translation + reconstruction, + contrastive), AWP, WTR. */
 export interface ObjectiveWeights {

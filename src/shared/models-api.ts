@@ -10,40 +10,44 @@ import { BILSTM_DEFAULTS, NEURAL_METHODS } from './methods.ts';
 const id = z.number().int().nonnegative();
 const weight = z.number().min(0).max(10);
 
-
-export const trainOptionsSchema = z.object({
-  /** Display name of the new model; defaults to method and date. */
-  name: z.string().trim().min(1).max(200).optional(),
-  method: z.enum(NEURAL_METHODS).default(NEURAL_METHODS[0]),
-  /** Absent: defaultEpochs (shared/epochs.ts) for the training pairs; the Train… form proposes the same. */
-  epochs: z.number().int().min(1).max(1000).optional(),
-  /** Objective weights: encoder–decoder (+ contrastive) base, AWP, WTR (defaults: BILSTM_DEFAULTS of shared/methods.ts, supervisedWeights when there is word-level supervision). */
-  weights: z.object({ base: weight, awp: weight, wtr: weight }).strict().optional(),
-  /** Contrastive loss weight λ (0 = the base model of Wada et al.). */
-  ctlWeight: weight.optional(),
-  temperature: z.number().min(0.01).max(10).optional(),
-  dim: z.number().int().min(16).max(1024).multipleOf(2).optional(),
-  lr: z.number().positive().max(1).optional(),
-  batchSize: z.number().int().min(1).max(512).optional(),
-  /** α of the frequency-based word dropout: a word seen n times is dropped with probability α/(α+n); 0 = off. */
-  wordDropout: z.number().min(0).max(100).optional(),
-  /** Use every annotator's gold links of train-split pairs as word-level supervision. */
-  useGold: z.boolean().default(true),
-  /** Use rejected links as hard negatives. */
-  useRejected: z.boolean().default(true),
-  /** A model alignment whose links at or above `threshold` supervise pairs without gold. */
-  pseudoAlignmentId: id.optional(),
-  /** After the epochs, the model aligns the training pairs and trains this many epochs more, its own links at or above `threshold` supervising the train-split pairs without gold (self-training; 0 = none). */
-  selfTrainEpochs: z.number().int().min(0).max(1000).default(BILSTM_DEFAULTS.selfTrainEpochs),
-  threshold: z.number().min(0).max(1).default(LINK_THRESHOLD),
-  /** Save a checkpoint (and evaluate) every this many epochs; the last epoch always is. */
-  checkpointEvery: z.number().int().min(1).max(1000).default(BILSTM_DEFAULTS.checkpointEvery),
-  lowercase: z.boolean().default(true),
-  /** Where the training runs: a GPU provider when one works here, else the CPU (the provider that ran is recorded per run). */
-  device: z.enum(DEVICE_SETTINGS).default('auto'),
-  /** Continue from this checkpoint (its model's method, dimension and vocabulary) as a new run of the same model, instead of starting from scratch. */
-  startFrom: z.object({ runId: id, epoch: z.number().int().min(1) }).strict().optional(),
-}).strict();
+export const trainOptionsSchema = z
+  .object({
+    /** Display name of the new model; defaults to method and date. */
+    name: z.string().trim().min(1).max(200).optional(),
+    method: z.enum(NEURAL_METHODS).default(NEURAL_METHODS[0]),
+    /** Absent: defaultEpochs (shared/epochs.ts) for the training pairs; the Train… form proposes the same. */
+    epochs: z.number().int().min(1).max(1000).optional(),
+    /** Objective weights: encoder–decoder (+ contrastive) base, AWP, WTR (defaults: BILSTM_DEFAULTS of shared/methods.ts, supervisedWeights when there is word-level supervision). */
+    weights: z.object({ base: weight, awp: weight, wtr: weight }).strict().optional(),
+    /** Contrastive loss weight λ (0 = the base model of Wada et al.). */
+    ctlWeight: weight.optional(),
+    temperature: z.number().min(0.01).max(10).optional(),
+    dim: z.number().int().min(16).max(1024).multipleOf(2).optional(),
+    lr: z.number().positive().max(1).optional(),
+    batchSize: z.number().int().min(1).max(512).optional(),
+    /** α of the frequency-based word dropout: a word seen n times is dropped with probability α/(α+n); 0 = off. */
+    wordDropout: z.number().min(0).max(100).optional(),
+    /** Use every annotator's gold links of train-split pairs as word-level supervision. */
+    useGold: z.boolean().default(true),
+    /** Use rejected links as hard negatives. */
+    useRejected: z.boolean().default(true),
+    /** A model alignment whose links at or above `threshold` supervise pairs without gold. */
+    pseudoAlignmentId: id.optional(),
+    /** After the epochs, the model aligns the training pairs and trains this many epochs more, its own links at or above `threshold` supervising the train-split pairs without gold (self-training; 0 = none). */
+    selfTrainEpochs: z.number().int().min(0).max(1000).default(BILSTM_DEFAULTS.selfTrainEpochs),
+    threshold: z.number().min(0).max(1).default(LINK_THRESHOLD),
+    /** Save a checkpoint (and evaluate) every this many epochs; the last epoch always is. */
+    checkpointEvery: z.number().int().min(1).max(1000).default(BILSTM_DEFAULTS.checkpointEvery),
+    lowercase: z.boolean().default(true),
+    /** Where the training runs: a GPU provider when one works here, else the CPU (the provider that ran is recorded per run). */
+    device: z.enum(DEVICE_SETTINGS).default('auto'),
+    /** Continue from this checkpoint (its model's method, dimension and vocabulary) as a new run of the same model, instead of starting from scratch. */
+    startFrom: z
+      .object({ runId: id, epoch: z.number().int().min(1) })
+      .strict()
+      .optional(),
+  })
+  .strict();
 
 export type TrainOptions = z.infer<typeof trainOptionsSchema>;
 
@@ -51,12 +55,14 @@ export const modelsChannels = {
   'models.list': z.object({}).strict(),
   'models.train': trainOptionsSchema,
   'models.metrics': z.object({ runId: id }).strict(),
-  'models.realign': z.object({
-    runId: id,
-    /** The checkpoint's epoch; defaults to the run's best (lowest dev AER, else last). */
-    epoch: z.number().int().min(1).optional(),
-    sym: z.string().min(1).max(40).default('gdfa'),
-  }).strict(),
+  'models.realign': z
+    .object({
+      runId: id,
+      /** The checkpoint's epoch; defaults to the run's best (lowest dev AER, else last). */
+      epoch: z.number().int().min(1).optional(),
+      sym: z.string().min(1).max(40).default('gdfa'),
+    })
+    .strict(),
   'models.delete': z.object({ modelId: id }).strict(),
 } as const;
 

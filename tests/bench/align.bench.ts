@@ -27,14 +27,28 @@ interface GoldSet {
 const SETS: GoldSet[] = [
   { name: 'de-en 508', text: 'test.de-en', gold: 'deen.talp', base: 1, ref: { fast_align: 0.493, eflomal: 0.377, mgiza: 0.451 } },
   { name: 'en-fr 447', text: 'test.en-fr', gold: 'enfr.talp', base: 1, ref: { fast_align: 0.298, eflomal: 0.179, mgiza: 0.263 } },
-  { name: 'en-fr 447 + m30k', text: 'test.en-fr', gold: 'enfr.talp', base: 1, extra: ['m30k.en', 'm30k.fr'], ref: { fast_align: 0.254, eflomal: 0.146, mgiza: 0.224 } },
+  {
+    name: 'en-fr 447 + m30k',
+    text: 'test.en-fr',
+    gold: 'enfr.talp',
+    base: 1,
+    extra: ['m30k.en', 'm30k.fr'],
+    ref: { fast_align: 0.254, eflomal: 0.146, mgiza: 0.224 },
+  },
   { name: 'ro-en 248', text: 'test.ro-en', gold: 'roen.talp', base: 1, ref: { fast_align: 0.487, eflomal: 0.374, mgiza: 0.422 } },
   { name: 'zh-en 450', text: 'test.ch-en', gold: 'chen.talp', base: 1, ref: { fast_align: 0.509, eflomal: 0.329, mgiza: 0.431 } },
   { name: 'ja-en 582', text: 'test.ja-en', gold: 'jaen.talp', base: 0, ref: { fast_align: 0.712, eflomal: 0.604, mgiza: 0.633 } },
 ];
 
-const tokens = (line: string) => line.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l, i, a) => l.length > 0 || i < a.length - 1);
+const tokens = (line: string) =>
+  line
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w.length > 0);
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l, i, a) => l.length > 0 || i < a.length - 1);
 
 function loadSet(s: GoldSet): { src: string[][]; tgt: string[][]; n: number } {
   const pairs = lines(join(GOLD, s.text)).map((l) => l.split('|||'));
@@ -81,13 +95,25 @@ async function speed(method: string, runs: number): Promise<void> {
     const load = loadavg()[0].toFixed(1);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    const src = dup100k('en'), tgt = dup100k('de');
+    const src = dup100k('en'),
+      tgt = dup100k('de');
     const { links } = await alignCorpus(src, tgt, { method, sym: 'gdfa', workers: true });
     const s = (performance.now() - t0) / 1000;
     const rss = process.resourceUsage().maxRSS / 1024;
     const cpu = process.cpuUsage(cpu0);
     const ok = s <= 27 ? 'met' : 'missed';
-    const cols = [`${r}   `, s.toFixed(1).padStart(7), Math.round(src.length / s).toString().padStart(7), `${(40 / s).toFixed(2).padStart(19)}x`, ok.padStart(12), `${rss.toFixed(0)} MB`.padStart(8), ((cpu.user + cpu.system) / 1e6).toFixed(1).padStart(5), load.padStart(8)];
+    const cols = [
+      `${r}   `,
+      s.toFixed(1).padStart(7),
+      Math.round(src.length / s)
+        .toString()
+        .padStart(7),
+      `${(40 / s).toFixed(2).padStart(19)}x`,
+      ok.padStart(12),
+      `${rss.toFixed(0)} MB`.padStart(8),
+      ((cpu.user + cpu.system) / 1e6).toFixed(1).padStart(5),
+      load.padStart(8),
+    ];
     console.log(cols.join('  '));
     if (links.length !== src.length) throw new Error('wrong number of alignments');
   }

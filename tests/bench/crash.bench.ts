@@ -38,7 +38,10 @@ function mekong(...args: string[]) {
 
 /** `mekong serve` on a project: its process, base URL and token. */
 function serve(project: string): Promise<{ proc: ChildProcess; base: string; token: string }> {
-  const proc = spawn(process.execPath, ['bin/mekong.js', 'serve', '--project', project, '--port', '0', '--annotator', 'crash'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['bin/mekong.js', 'serve', '--project', project, '--port', '0', '--annotator', 'crash'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => {
@@ -52,7 +55,11 @@ function serve(project: string): Promise<{ proc: ChildProcess; base: string; tok
 }
 
 async function call(base: string, token: string, channel: string, input: unknown): Promise<unknown> {
-  const r = await fetch(`${base}/api/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-mekong-token': token }, body: JSON.stringify(input) });
+  const r = await fetch(`${base}/api/${channel}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-mekong-token': token },
+    body: JSON.stringify(input),
+  });
   const body = await r.json();
   if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(body)}`);
   return body;
@@ -66,10 +73,19 @@ function kill(proc: ChildProcess): Promise<void> {
   });
 }
 
-interface Result { kind: Kind; killedAfterMs: number; lost: number; corrupt: boolean; note: string }
+interface Result {
+  kind: Kind;
+  killedAfterMs: number;
+  lost: number;
+  corrupt: boolean;
+  note: string;
+}
 
 /** Opens the project as a user would after the crash; integrity and what the trial wrote. */
-function reopen(project: string, check: (store: ProjectStore) => { lost: number; note: string }): { lost: number; corrupt: boolean; note: string } {
+function reopen(
+  project: string,
+  check: (store: ProjectStore) => { lost: number; note: string },
+): { lost: number; corrupt: boolean; note: string } {
   let store: ProjectStore;
   try {
     store = ProjectStore.open(project);
@@ -95,7 +111,14 @@ async function importTrial(project: string, big: string, pairs: number, delay: n
   return reopen(project, (s) => {
     const n = s.info().pairs;
     const ok = n === n0 || n === n0 + pairs;
-    return { lost: ok ? 0 : 1, note: ok ? (n === n0 ? 'import not finished: none visible' : 'import finished: all visible') : `partial import visible: ${n - n0} of ${pairs}` };
+    return {
+      lost: ok ? 0 : 1,
+      note: ok
+        ? n === n0
+          ? 'import not finished: none visible'
+          : 'import finished: all visible'
+        : `partial import visible: ${n - n0} of ${pairs}`,
+    };
   });
 }
 
@@ -128,7 +151,7 @@ async function editsTrial(project: string, delay: number, r: () => number): Prom
     let lost = 0;
     const gold = s.info().alignments.find((a) => a.origin === 'gold' && a.annotator === 'crash');
     for (const [pairId, key] of acked) {
-      const links = gold ? s.getPair(pairId).alignments.find((a) => a.alignmentId === gold.id)?.links ?? [] : [];
+      const links = gold ? (s.getPair(pairId).alignments.find((a) => a.alignmentId === gold.id)?.links ?? []) : [];
       const have = JSON.stringify(links.map((l) => `${l.s}-${l.t}`).sort());
       if (have !== key && have !== inFlight.get(pairId)) lost++;
     }
@@ -181,7 +204,8 @@ export default async function main(args: string[]): Promise<void> {
     if (imported.status !== 0) throw new Error(imported.stderr);
     const rows = parse(readFileSync(SAMPLE), { bom: true, columns: true }) as { lao_sent: string; thai_sent: string }[];
     const big = join(dir, 'big.tsv');
-    const line = (k: number) => `${rows[k % rows.length].lao_sent.replace(/[\t\n]/g, ' ')}\t${rows[k % rows.length].thai_sent.replace(/[\t\n]/g, ' ')}\n`;
+    const line = (k: number) =>
+      `${rows[k % rows.length].lao_sent.replace(/[\t\n]/g, ' ')}\t${rows[k % rows.length].thai_sent.replace(/[\t\n]/g, ' ')}\n`;
     writeFileSync(big, Array.from({ length: pairs }, (_, k) => line(k)).join(''));
     const results: Result[] = [];
     console.log('| trial | kind | killed after | lost | corrupt | note |\n|---|---|---|---|---|---|');
@@ -190,9 +214,12 @@ export default async function main(args: string[]): Promise<void> {
       const project = join(dir, `t${t}.mekong`);
       copyFileSync(base, project);
       const delay = Math.round(kind === 'train' ? 8_000 + r() * 25_000 : kind === 'align' ? 300 + r() * 6_000 : 200 + r() * 5_000);
-      const out = kind === 'import' ? await importTrial(project, big, pairs, delay)
-        : kind === 'edits' ? await editsTrial(project, delay, r)
-        : await jobTrial(kind, project, delay);
+      const out =
+        kind === 'import'
+          ? await importTrial(project, big, pairs, delay)
+          : kind === 'edits'
+            ? await editsTrial(project, delay, r)
+            : await jobTrial(kind, project, delay);
       const res = { kind, killedAfterMs: delay, ...out };
       results.push(res);
       console.log(`| ${t + 1} | ${kind} | ${(delay / 1000).toFixed(1)} s | ${res.lost} | ${res.corrupt ? 'YES' : 'no'} | ${res.note} |`);
@@ -201,7 +228,9 @@ export default async function main(args: string[]): Promise<void> {
     }
     const lost = results.reduce((n, x) => n + x.lost, 0);
     const corrupt = results.filter((x) => x.corrupt).length;
-    console.log(`\n${results.length} trials (${KINDS.map((k) => `${results.filter((x) => x.kind === k).length} ${k}`).join(', ')}): ${lost} losses, ${corrupt} corruptions`);
+    console.log(
+      `\n${results.length} trials (${KINDS.map((k) => `${results.filter((x) => x.kind === k).length} ${k}`).join(', ')}): ${lost} losses, ${corrupt} corruptions`,
+    );
     if (lost || corrupt) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });

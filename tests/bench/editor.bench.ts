@@ -60,7 +60,9 @@ function benchEdits(dir: string, edits: number): void {
     times.push(performance.now() - started);
   }
   store.close();
-  console.log(`edit → committed (${edits} gold edits, WAL, synchronous=NORMAL): p50 ${fmt(pct(times, 50))} ms · p99 ${fmt(pct(times, 99))} ms · max ${fmt(Math.max(...times))} ms`);
+  console.log(
+    `edit → committed (${edits} gold edits, WAL, synchronous=NORMAL): p50 ${fmt(pct(times, 50))} ms · p99 ${fmt(pct(times, 99))} ms · max ${fmt(Math.max(...times))} ms`,
+  );
 }
 
 const SCROLL = `(async () => {
@@ -86,14 +88,21 @@ async function benchUi(pairs: number): Promise<void> {
     const big = Array.from({ length: 120 }, (_, i) => `ລາວ${i}`).join(' ');
     const [matrixPair] = fill(store, 1, () => newPair(big, big.replaceAll('ລາວ', 'ไทย')));
     const model = createAlignment(store.db, { origin: 'model', name: 'bench model' });
-    const links = Array.from({ length: 360 }, (_, k) => ({ s: k % 120, t: (k * 7) % 120, kind: 'sure' as const, score: ((k * 37) % 100) / 100 }));
+    const links = Array.from({ length: 360 }, (_, k) => ({
+      s: k % 120,
+      t: (k * 7) % 120,
+      kind: 'sure' as const,
+      score: ((k * 37) % 100) / 100,
+    }));
     store.db.transaction(() => linkInserter(store.db, model)(matrixPair, [...new Map(links.map((l) => [`${l.s}:${l.t}`, l])).values()]))();
     h.ctx.store = store;
     await h.page.reload();
     const { page } = h;
     await page.getByTestId('pair-list').locator('[role="row"] .tok').first().waitFor();
     const frames = (await page.evaluate(SCROLL)) as number[];
-    console.log(`${pairs.toLocaleString('en')}-pair list scroll (${frames.length} frames, 900 px/frame): p50 ${fmt(pct(frames, 50))} ms · p95 ${fmt(pct(frames, 95))} ms · p99 ${fmt(pct(frames, 99))} ms · max ${fmt(Math.max(...frames))} ms · >50 ms: ${frames.filter((f) => f > 50).length}`);
+    console.log(
+      `${pairs.toLocaleString('en')}-pair list scroll (${frames.length} frames, 900 px/frame): p50 ${fmt(pct(frames, 50))} ms · p95 ${fmt(pct(frames, 95))} ms · p99 ${fmt(pct(frames, 99))} ms · max ${fmt(Math.max(...frames))} ms · >50 ms: ${frames.filter((f) => f > 50).length}`,
+    );
     await benchMatrix(page, matrixPair);
   } finally {
     await h.close();
@@ -104,7 +113,10 @@ async function benchMatrix(page: import('playwright-core').Page, pairId: number)
   await page.getByTestId('pair-list').press('End');
   await page.getByTestId('pair-list').locator(`[data-pair-id="${pairId}"][aria-selected="true"]`).waitFor();
   await page.getByTestId('pair-list').press('Enter');
-  await page.getByTestId('editor-pair').filter({ hasText: `#${pairId}` }).waitFor();
+  await page
+    .getByTestId('editor-pair')
+    .filter({ hasText: `#${pairId}` })
+    .waitFor();
   await page.getByRole('button', { name: 'Matrix' }).click();
   await page.getByTestId('matrix-view').locator('rect.hit').waitFor();
   const draws: number[] = [];
@@ -118,7 +130,9 @@ async function benchMatrix(page: import('playwright-core').Page, pairId: number)
     painted.push(t1 - t0);
     draws.push(Number(await page.getByTestId('matrix-view').getAttribute('data-draw-ms')));
   }
-  console.log(`120×120 matrix: d3 draw p50 ${fmt(pct(draws, 50))} ms · max ${fmt(Math.max(...draws))} ms; key → painted frame p50 ${fmt(pct(painted, 50))} ms · max ${fmt(Math.max(...painted))} ms`);
+  console.log(
+    `120×120 matrix: d3 draw p50 ${fmt(pct(draws, 50))} ms · max ${fmt(Math.max(...draws))} ms; key → painted frame p50 ${fmt(pct(painted, 50))} ms · max ${fmt(Math.max(...painted))} ms`,
+  );
 }
 
 export default async function editorBench(args: string[]): Promise<void> {

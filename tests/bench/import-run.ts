@@ -5,9 +5,10 @@ import { runImport } from '../../src/main/corpus/import-pipeline.ts';
 import type { ImportOptions } from '../../src/shared/api.ts';
 
 const [project, file, third] = process.argv.slice(2);
-const options: ImportOptions = third === '--csv'
-  ? { file, format: 'csv', header: true, srcColumn: 'lao_sent', tgtColumn: 'thai_sent', tokenization: 'segment' }
-  : { file, tgtFile: third, format: 'moses', tokenization: 'pretokenized' };
+const options: ImportOptions =
+  third === '--csv'
+    ? { file, format: 'csv', header: true, srcColumn: 'lao_sent', tgtColumn: 'thai_sent', tokenization: 'segment' }
+    : { file, tgtFile: third, format: 'moses', tokenization: 'pretokenized' };
 const store = ProjectStore.create(project, { name: 'bench', srcLang: 'lo', tgtLang: 'th' });
 const t0 = performance.now();
 await runImport(store, options);

@@ -13,7 +13,11 @@ import { normalizeText } from '../../src/main/text/normalize.ts';
 import { segment } from '../../src/main/text/segment.ts';
 import { sampleCorpusPath } from '../../src/main/corpus/sample.ts';
 
-interface RunResult { pairs: number; seconds: number; maxRssMb: number }
+interface RunResult {
+  pairs: number;
+  seconds: number;
+  maxRssMb: number;
+}
 
 function samplePairs(): [string, string][] {
   const rows = parse(readFileSync(sampleCorpusPath()), { bom: true, columns: true }) as { lao_sent: string; thai_sent: string }[];
@@ -71,7 +75,9 @@ export default async function main(args: string[]): Promise<void> {
   try {
     const pairs = samplePairs();
     const csv = join(dir, 'cycled.csv');
-    await writeCycled(csv, nSeg + 1, (i) => (i === 0 ? 'lao_sent,thai_sent\n' : `${csvField(pairs[(i - 1) % pairs.length][0])},${csvField(pairs[(i - 1) % pairs.length][1])}\n`));
+    await writeCycled(csv, nSeg + 1, (i) =>
+      i === 0 ? 'lao_sent,thai_sent\n' : `${csvField(pairs[(i - 1) % pairs.length][0])},${csvField(pairs[(i - 1) % pairs.length][1])}\n`,
+    );
     const tok = pairs.map(([lo, th]) => [segment(lo, 'lo'), segment(th, 'th')].map((ts) => ts.map((t) => t.text).join(' ')));
     await writeCycled(join(dir, 'tok.lo'), nTok, (i) => tok[i % tok.length][0] + '\n');
     await writeCycled(join(dir, 'tok.th'), nTok, (i) => tok[i % tok.length][1] + '\n');
@@ -84,8 +90,12 @@ export default async function main(args: string[]): Promise<void> {
     console.log(`Intl.Segmenter alone, 1 thread: ${base.pairsPerSec.toFixed(0)} pairs/s, ${(base.charsPerSec / 1e6).toFixed(2)}M chars/s`);
     console.log('| import | pairs | seconds | pairs/s | ratio | peak RSS | target |');
     console.log('|---|---|---|---|---|---|---|');
-    console.log(`| segmented (CSV) | ${seg.pairs} | ${seg.seconds.toFixed(1)} | ${segRate.toFixed(0)} | ${(segRate / base.pairsPerSec).toFixed(2)}x segmenter | ${seg.maxRssMb.toFixed(0)} MB | ≥1.5x, <1 GB |`);
-    console.log(`| pre-tokenized (Moses) | ${pre.pairs} | ${pre.seconds.toFixed(1)} | ${preRate.toFixed(0)} | — | ${pre.maxRssMb.toFixed(0)} MB | ≥100,000/s, <1 GB |`);
+    console.log(
+      `| segmented (CSV) | ${seg.pairs} | ${seg.seconds.toFixed(1)} | ${segRate.toFixed(0)} | ${(segRate / base.pairsPerSec).toFixed(2)}x segmenter | ${seg.maxRssMb.toFixed(0)} MB | ≥1.5x, <1 GB |`,
+    );
+    console.log(
+      `| pre-tokenized (Moses) | ${pre.pairs} | ${pre.seconds.toFixed(1)} | ${preRate.toFixed(0)} | — | ${pre.maxRssMb.toFixed(0)} MB | ≥100,000/s, <1 GB |`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -54,17 +54,27 @@ const SETS: Record<string, { text: string; gold: string; base: 0 | 1 }> = {
   'ja-en': { text: 'test.ja-en', gold: 'jaen.talp', base: 0 },
 };
 
-const tokens = (line: string) => line.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+const tokens = (line: string) =>
+  line
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w.length > 0);
 
 function load(name: string): { src: string[][]; tgt: string[][]; gold: AlignedPair[] } {
   const s = SETS[name];
-  const pairs = readFileSync(join(GOLD, s.text), 'utf8').split('\n').filter((l) => l.includes('|||')).map((l) => l.split('|||'));
+  const pairs = readFileSync(join(GOLD, s.text), 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('|||'))
+    .map((l) => l.split('|||'));
   const gold = parsePharaohText(readFileSync(join(GOLD, s.gold), 'utf8'), s.base, s.gold).map(alignedPair);
   return { src: pairs.map((p) => tokens(p[0])), tgt: pairs.map((p) => tokens(p[1])), gold };
 }
 
 function aer(links: Link[][], gold: AlignedPair[], from = 0): string {
-  return scoreAer(gold.slice(from), links.slice(from).map((ls) => ls.map((l): [number, number] => [l.s, l.t]))).aer.toFixed(3);
+  return scoreAer(
+    gold.slice(from),
+    links.slice(from).map((ls) => ls.map((l): [number, number] => [l.s, l.t])),
+  ).aer.toFixed(3);
 }
 
 function arg(args: string[], name: string, dflt: string): string {
@@ -74,8 +84,14 @@ function arg(args: string[], name: string, dflt: string): string {
 
 function tatoeba(lang: string): { src: string[][]; tgt: string[][] } {
   const side = (file: string, code: string) =>
-    readFileSync(join(DATA, 'tatoeba-v1', file), 'utf8').split('\n').filter(Boolean)
-      .map((l) => segment(normalizeText(l), code).map((t) => t.text.toLowerCase()).filter((w) => /[\p{L}\p{N}]/u.test(w)));
+    readFileSync(join(DATA, 'tatoeba-v1', file), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) =>
+        segment(normalizeText(l), code)
+          .map((t) => t.text.toLowerCase())
+          .filter((w) => /[\p{L}\p{N}]/u.test(w)),
+      );
   return { src: side(`tatoeba.${lang}-eng.${lang}`, P1_LANGS[lang]), tgt: side(`tatoeba.${lang}-eng.eng`, 'en') };
 }
 
@@ -91,7 +107,14 @@ const meanSd = (xs: number[]) => {
   return `${m.toFixed(3)} ± ${sd.toFixed(3)}`;
 };
 
-async function p1Table(langs: string[], sizes: number[], epochs: number | undefined, dim: number, selfTrainEpochs: number, seeds: number[]): Promise<void> {
+async function p1Table(
+  langs: string[],
+  sizes: number[],
+  epochs: number | undefined,
+  dim: number,
+  selfTrainEpochs: number,
+  seeds: number[],
+): Promise<void> {
   for (const lang of langs) {
     const all = tatoeba(lang);
     for (const n of [...sizes.filter((x) => x < all.src.length), all.src.length]) {
@@ -101,7 +124,12 @@ async function p1Table(langs: string[], sizes: number[], epochs: number | undefi
 }
 
 async function p1Row(
-  lang: string, corpus: { src: string[][]; tgt: string[][] }, epochsGiven: number | undefined, dim: number, selfTrainEpochs: number, seeds: number[],
+  lang: string,
+  corpus: { src: string[][]; tgt: string[][] },
+  epochsGiven: number | undefined,
+  dim: number,
+  selfTrainEpochs: number,
+  seeds: number[],
 ): Promise<void> {
   const epochs = epochsGiven ?? defaultEpochs(corpus.src.length);
   const dict = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
@@ -109,9 +137,12 @@ async function p1Row(
   const stat = await statP1('agree');
   const seed003: string[] = [];
   for (const m of SEED_003_BASELINES) seed003.push(`${m} ${(await statP1(m)).p1.toFixed(3)}`);
-  console.log(`P@1 ${lang}-en (${corpus.src.length} pairs, ${stat.evaluated} words): agree ${stat.p1.toFixed(3)} · seed 003's baselines: ${seed003.join(' · ')}`);
+  console.log(
+    `P@1 ${lang}-en (${corpus.src.length} pairs, ${stat.evaluated} words): agree ${stat.p1.toFixed(3)} · seed 003's baselines: ${seed003.join(' · ')}`,
+  );
   const p1 = (r: NeuralAlignResult) => scoreP1(best(neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1)), dict, corpus).p1;
-  const plain: number[] = [], self: number[] = [];
+  const plain: number[] = [],
+    self: number[] = [];
   for (const seed of seeds) {
     const t0 = Date.now();
     const r = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim, seed });
@@ -144,19 +175,28 @@ async function growth(name: string, epochsGiven: number | undefined, dim: number
   const grown = await trainNeural({ src, tgt }, { epochs: more, dim }, {}, first);
   const kept = await trainNeural({ src, tgt }, { epochs: more, dim }, {}, before(first));
   const scratch = await trainNeural({ src, tgt }, { epochs, dim });
-  console.log(`growth ${name}: trained on the first ${n} pairs (${epochs} epochs), AER on the other ${src.length - n}: ` +
-    `as it stands ${await aerOfSecondHalf(first)} (words it lacks ignored, as before: ${await aerOfSecondHalf(before(first))}) · ` +
-    `continued ${more} epochs on all, vocabulary grown ${await aerOfSecondHalf(grown)} (source words ${first.dims.srcVocab} → ${grown.dims.srcVocab}), ` +
-    `kept ${await aerOfSecondHalf(before(kept))} · from scratch on all ${await aerOfSecondHalf(scratch)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  console.log(
+    `growth ${name}: trained on the first ${n} pairs (${epochs} epochs), AER on the other ${src.length - n}: ` +
+      `as it stands ${await aerOfSecondHalf(first)} (words it lacks ignored, as before: ${await aerOfSecondHalf(before(first))}) · ` +
+      `continued ${more} epochs on all, vocabulary grown ${await aerOfSecondHalf(grown)} (source words ${first.dims.srcVocab} → ${grown.dims.srcVocab}), ` +
+      `kept ${await aerOfSecondHalf(before(kept))} · from scratch on all ${await aerOfSecondHalf(scratch)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+  );
 }
 
 async function speed(pairs: number, epochs: number, dim: number): Promise<void> {
-  const side = (x: string) => readFileSync(join(DATA, 'bench-corpora', `uniq39k.${x}`), 'utf8').split('\n').slice(0, pairs).map(tokens);
-  const src = side('en'), tgt = side('de');
+  const side = (x: string) =>
+    readFileSync(join(DATA, 'bench-corpora', `uniq39k.${x}`), 'utf8')
+      .split('\n')
+      .slice(0, pairs)
+      .map(tokens);
+  const src = side('en'),
+    tgt = side('de');
   const t0 = Date.now();
   await trainNeural({ src, tgt }, { epochs, dim });
   const s = (Date.now() - t0) / 1000;
-  console.log(`speed: bilstm-ctl training, ${src.length} en-de pairs x ${epochs} epochs, dim ${dim}: ${s.toFixed(0)} s (${(s / epochs).toFixed(1)} s an epoch)`);
+  console.log(
+    `speed: bilstm-ctl training, ${src.length} en-de pairs x ${epochs} epochs, dim ${dim}: ${s.toFixed(0)} s (${(s / epochs).toFixed(1)} s an epoch)`,
+  );
 }
 
 export default async function bench(args: string[]): Promise<void> {
@@ -168,7 +208,14 @@ export default async function bench(args: string[]): Promise<void> {
   if (speedPairs > 0) await speed(speedPairs, epochs ?? DEFAULT_CONFIG.epochs, dim);
   const seeds = arg(args, 'seeds', '1').split(',').filter(Boolean).map(Number);
   const sizes = arg(args, 'pairs', '').split(',').filter(Boolean).map(Number);
-  await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), sizes, epochs, dim, Number(arg(args, 'self-train', '0')), seeds);
+  await p1Table(
+    arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean),
+    sizes,
+    epochs,
+    dim,
+    Number(arg(args, 'self-train', '0')),
+    seeds,
+  );
   for (const name of arg(args, 'growth', '').split(',').filter(Boolean)) await growth(name, epochs, dim);
   for (const name of arg(args, 'sets', 'zh-en,ro-en').split(',').filter(Boolean)) {
     const { src, tgt, gold } = load(name);
@@ -176,14 +223,18 @@ export default async function bench(args: string[]): Promise<void> {
     let t0 = Date.now();
     const e = epochs ?? defaultEpochs(src.length);
     const base = await runNeuralMethod('bilstm-ctl', { src, tgt }, { epochs: e, dim });
-    console.log(`${name} (${src.length} pairs): AER agree ${aer(stat.links, gold)} · bilstm-ctl ${aer(base.links, gold)} (${e} epochs, dim ${dim}, ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    console.log(
+      `${name} (${src.length} pairs): AER agree ${aer(stat.links, gold)} · bilstm-ctl ${aer(base.links, gold)} (${e} epochs, dim ${dim}, ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+    );
     for (const n of loop.filter((x) => x < src.length)) {
       const links = gold.slice(0, n).map((g) => [...g.sure, ...g.possible].map(([s, t]) => ({ s, t })));
       t0 = Date.now();
       const sup = await runNeuralMethod('bilstm-ctl', { src, tgt, gold: links }, { epochs: e, dim });
       const held = heldOutPairs(links, HELD_OUT_SHARE).filter(Boolean).length;
       const how = held ? ` (${n - held} trained on, ${held} teach the link decision)` : '';
-      console.log(`  loop ${n} gold pairs${how}: AER on the other ${src.length - n}: unsupervised ${aer(base.links, gold, n)} · supervised ${aer(sup.links, gold, n)} · agree ${aer(stat.links, gold, n)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+      console.log(
+        `  loop ${n} gold pairs${how}: AER on the other ${src.length - n}: unsupervised ${aer(base.links, gold, n)} · supervised ${aer(sup.links, gold, n)} · agree ${aer(stat.links, gold, n)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+      );
     }
   }
 }

@@ -121,7 +121,9 @@ async function trainer(w: Workload, optimizer: 'graph' | 'host'): Promise<{ run:
 function report(w: Workload, label: string, t: Timing, peak?: number): void {
   const achieved = gflops(3 * w.forwardFlops, t.best);
   const ratio = peak ? `  ${((100 * achieved) / peak).toFixed(0)}% of peak ${peak.toFixed(1)}` : '';
-  console.log(`${label.padEnd(18)} ${w.name}: ${t.best.toFixed(1)} ms/step (median ${t.median.toFixed(1)})  ${achieved.toFixed(1)} GFLOP/s${ratio}`);
+  console.log(
+    `${label.padEnd(18)} ${w.name}: ${t.best.toFixed(1)} ms/step (median ${t.median.toFixed(1)})  ${achieved.toFixed(1)} GFLOP/s${ratio}`,
+  );
 }
 
 /** Gradient step with parameters fed each run vs baked into the model as initializers. */
@@ -129,14 +131,19 @@ async function residency(w: Workload, runs: number): Promise<void> {
   const { g, loss, feeds } = w.build();
   const params = [...g.params.values()];
   const outs: Record<string, Value> = { loss };
-  grad(loss, params.map((p) => p.value)).forEach((gr, i) => (outs[`g${i}`] = gr));
+  grad(
+    loss,
+    params.map((p) => p.value),
+  ).forEach((gr, i) => (outs[`g${i}`] = gr));
   const values = new Map(params.map((p) => [p.value.name, p.init]));
   const fed = await Program.compile(g, outs);
   const baked = await Program.compile(g, outs, { bake: values });
   const all = { ...feeds, ...Object.fromEntries(values) };
   const [tf, tb] = await interleaved([() => fed.run(all), () => baked.run(feeds)], runs);
   const mb = params.reduce((a, p) => a + p.init.data.length * 4, 0) / 2 ** 20;
-  console.log(`residency          ${w.name} (${mb.toFixed(0)} MiB params): fed ${tf.best.toFixed(1)} ms, resident ${tb.best.toFixed(1)} ms → saves ${(tf.best - tb.best).toFixed(1)} ms/step`);
+  console.log(
+    `residency          ${w.name} (${mb.toFixed(0)} MiB params): fed ${tf.best.toFixed(1)} ms, resident ${tb.best.toFixed(1)} ms → saves ${(tf.best - tb.best).toFixed(1)} ms/step`,
+  );
   await fed.release();
   await baked.release();
 }
@@ -158,7 +165,9 @@ export default async function nnBench(args: string[]): Promise<void> {
     const mm = await matmulJob(n);
     const [t] = await interleaved([mm.run], n === 1024 ? 2 * runs : runs);
     peaks.push(gflops(mm.flops, t.best));
-    console.log(`matmul             [${n}×${n}]·[${n}×${n}]  ${t.best.toFixed(1)} ms  ${peaks.at(-1)!.toFixed(1)} GFLOP/s (median run ${t.median.toFixed(1)} ms)`);
+    console.log(
+      `matmul             [${n}×${n}]·[${n}×${n}]  ${t.best.toFixed(1)} ms  ${peaks.at(-1)!.toFixed(1)} GFLOP/s (median run ${t.median.toFixed(1)} ms)`,
+    );
     await mm.release();
   }
   const mlp = mlpWorkload(1024, 1024, 4096);
@@ -173,7 +182,9 @@ export default async function nnBench(args: string[]): Promise<void> {
   report(mlp, 'step (AdamW graph)', m.steps[0], peak);
   report(mlp, 'step (AdamW host)', m.steps[1], peak);
   const [tg, th] = [m.steps[0].best, m.steps[1].best];
-  console.log(`adamw              in-graph ${tg.toFixed(1)} ms vs host loop ${th.toFixed(1)} ms per MLP step → ${tg <= th ? 'in-graph' : 'host'} is faster`);
+  console.log(
+    `adamw              in-graph ${tg.toFixed(1)} ms vs host loop ${th.toFixed(1)} ms per MLP step → ${tg <= th ? 'in-graph' : 'host'} is faster`,
+  );
   report(enc, 'step (AdamW host)', e.steps[0], peak);
   report(lstm, 'step (AdamW host)', l.steps[0]);
   console.log(`bilstm             ${l.steps[0].best.toFixed(1)} ms/step (target ≤ 100 ms)`);

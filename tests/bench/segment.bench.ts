@@ -54,7 +54,9 @@ export default async function main(args: string[]): Promise<void> {
   console.log('| Lao line | tokens | UTF-16 units | piecewise s | whole-text s |');
   console.log('|---|---|---|---|---|');
   const variants: [string, string, boolean][] = [
-    ['joined by spaces', ' ', false], ['joined without spaces', '', false], ['all spaces removed', '', true],
+    ['joined by spaces', ' ', false],
+    ['joined without spaces', '', false],
+    ['all spaces removed', '', true],
   ];
   for (const [name, separator, dropSpaces] of variants) {
     const doc = laoDocument(separator, dropSpaces);

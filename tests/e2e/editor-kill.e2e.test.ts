@@ -21,7 +21,11 @@ let child: ChildProcess | null = null;
 /** Starts `mekong serve` on the project; resolves to the URL it prints. */
 function serve(port = 0, token?: string): Promise<string> {
   const fixed = token ? ['--token', token] : [];
-  const proc = spawn(process.execPath, ['bin/mekong.js', 'serve', '--project', project, '--port', String(port), '--annotator', 'noy', ...fixed], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(
+    process.execPath,
+    ['bin/mekong.js', 'serve', '--project', project, '--port', String(port), '--annotator', 'noy', ...fixed],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   child = proc;
   return new Promise((resolve, reject) => {
     let out = '';
@@ -44,7 +48,8 @@ async function openFirstPair(url: string): Promise<Page> {
   return page;
 }
 
-const shownLinks = (page: Page) => page.locator('[data-testid="line-view"] path.gold').evaluateAll((els) => els.map((e) => e.getAttribute('data-link')).sort());
+const shownLinks = (page: Page) =>
+  page.locator('[data-testid="line-view"] path.gold').evaluateAll((els) => els.map((e) => e.getAttribute('data-link')).sort());
 const saved = (page: Page) => page.locator('[data-testid="save-state"][data-state="saved"]').waitFor();
 
 beforeAll(async () => {

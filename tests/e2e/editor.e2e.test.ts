@@ -20,7 +20,9 @@ let modelId = 0;
 const tok = (side: 'src' | 'tgt', i: number) => page.locator(`[data-testid="line-view"] [data-side="${side}"][data-index="${i}"]`);
 const saved = () => page.locator('[data-testid="save-state"][data-state="saved"]').waitFor();
 const gold = () => linkKeys(committed(h.ctx, pairId));
-const press = async (...keys: string[]) => { for (const k of keys) await page.keyboard.press(k); };
+const press = async (...keys: string[]) => {
+  for (const k of keys) await page.keyboard.press(k);
+};
 
 beforeAll(async () => {
   h = await startHarness('souk');
@@ -103,7 +105,9 @@ describe('alignment editor', () => {
 
   it('splits and merges a token with S and M, re-indexing links', async () => {
     const before = committed(h.ctx, pairId);
-    const at = before.srcTokens.findIndex((t, i) => i > 0 && [...new Intl.Segmenter('lo', { granularity: 'grapheme' }).segment(t.text)].length >= 3);
+    const at = before.srcTokens.findIndex(
+      (t, i) => i > 0 && [...new Intl.Segmenter('lo', { granularity: 'grapheme' }).segment(t.text)].length >= 3,
+    );
     await tok('src', at).click({ modifiers: ['Shift'] });
     await tok('src', at).click({ modifiers: ['Shift'] });
     await press('s');
@@ -111,7 +115,11 @@ describe('alignment editor', () => {
     await dialog.getByRole('option').first().click();
     await expect.poll(() => committed(h.ctx, pairId).srcTokens.length).toBe(before.srcTokens.length + 1);
     const shifted = before.gold.flatMap((l) => (l.s > at ? [l.s + 1] : l.s === at ? [at, at + 1] : [l.s]));
-    expect(committed(h.ctx, pairId).gold.map((l) => l.s).sort((a, b) => a - b)).toEqual(shifted.sort((a, b) => a - b));
+    expect(
+      committed(h.ctx, pairId)
+        .gold.map((l) => l.s)
+        .sort((a, b) => a - b),
+    ).toEqual(shifted.sort((a, b) => a - b));
     await press('m');
     await expect.poll(() => committed(h.ctx, pairId).srcTokens.map((t) => t.text)).toEqual(before.srcTokens.map((t) => t.text));
     expect(committed(h.ctx, pairId).gold).toEqual(before.gold);
@@ -126,17 +134,23 @@ describe('alignment editor', () => {
     // re-render in between.
     const suggestion = (link: string) => panel.locator(`[data-testid="suggestion"][data-link="${link}"]`);
     const accepted = (await panel.getByTestId('suggestion').first().getAttribute('data-link'))!;
-    await suggestion(accepted).getByRole('button', { name: /^Accept/ }).click();
+    await suggestion(accepted)
+      .getByRole('button', { name: /^Accept/ })
+      .click();
     await expect.poll(gold).toContain(accepted);
     await panel.locator(`[data-link="${accepted}"]`).waitFor({ state: 'detached' });
     const rejected = (await panel.getByTestId('suggestion').first().getAttribute('data-link'))!;
-    await suggestion(rejected).getByRole('button', { name: /^Reject/ }).click();
+    await suggestion(rejected)
+      .getByRole('button', { name: /^Reject/ })
+      .click();
     await expect.poll(() => committed(h.ctx, pairId).rejected.map((r) => `${r.s}-${r.t}`)).toEqual([rejected]);
     await panel.locator(`[data-link="${rejected}"]`).waitFor({ state: 'detached' });
     await panel.getByLabel('Threshold').fill('0');
     await panel.getByRole('button', { name: /^Accept \d+$/ }).click();
     await panel.getByText('No open suggestions.').waitFor();
-    const model = committed(h.ctx, pairId).alignments.find((a) => a.alignmentId === modelId)!.links.map((l) => `${l.s}-${l.t}`);
+    const model = committed(h.ctx, pairId)
+      .alignments.find((a) => a.alignmentId === modelId)!
+      .links.map((l) => `${l.s}-${l.t}`);
     expect(model.filter((k) => k !== rejected).every((k) => committed(h.ctx, pairId).gold.some((l) => `${l.s}-${l.t}` === k))).toBe(true);
     await press('Control+z');
     await expect.poll(() => committed(h.ctx, pairId).gold.length).toBeLessThan(model.length);
@@ -167,10 +181,16 @@ describe('alignment editor', () => {
     await page.getByTestId('editor').locator('[role="grid"]').focus();
     await press('Enter');
     // Suggestions are still open on this pair (one accept was undone): Enter warns first.
-    await page.getByTestId('editor-warning').filter({ hasText: /still open\. Press Enter again/ }).waitFor();
+    await page
+      .getByTestId('editor-warning')
+      .filter({ hasText: /still open\. Press Enter again/ })
+      .waitFor();
     expect(h.ctx.store!.getPair(pairId).status).not.toBe('done');
     await press('Enter');
-    await page.getByTestId('editor-pair').filter({ hasNotText: `#${pairId}` }).waitFor();
+    await page
+      .getByTestId('editor-pair')
+      .filter({ hasNotText: `#${pairId}` })
+      .waitFor();
     expect(h.ctx.store!.getPair(pairId).status).toBe('done');
     const nextId = Number((await page.getByTestId('editor-pair').textContent())!.replace(/\D/g, ''));
     expect(nextId).toBeGreaterThan(pairId);
@@ -178,9 +198,15 @@ describe('alignment editor', () => {
     expect(await page.getByTestId('suggestions').getByLabel('Threshold').inputValue()).toBe('0.9');
     const statusOfNext = h.ctx.store!.getPair(nextId).status;
     await press('PageUp');
-    await page.getByTestId('editor-pair').filter({ hasText: `#${pairId}` }).waitFor();
+    await page
+      .getByTestId('editor-pair')
+      .filter({ hasText: `#${pairId}` })
+      .waitFor();
     await press('PageDown');
-    await page.getByTestId('editor-pair').filter({ hasText: `#${nextId}` }).waitFor();
+    await page
+      .getByTestId('editor-pair')
+      .filter({ hasText: `#${nextId}` })
+      .waitFor();
     expect(h.ctx.store!.getPair(nextId).status).toBe(statusOfNext);
     // A toolbar click leaves the keyboard with the editor: Ctrl+Z still undoes after it.
     await page.getByRole('button', { name: 'Matrix' }).click();
@@ -193,7 +219,12 @@ describe('alignment editor', () => {
     const items = page.getByTestId('queue').getByTestId('queue-item');
     await items.first().waitFor();
     const shown = (await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-pair-id'))))).slice(0, 20);
-    const expected = reviewQueue(h.ctx.store!.db, { alignmentId: modelId, status: ['new', 'in-review', 'flagged'], offset: 0, limit: 20 }).items;
+    const expected = reviewQueue(h.ctx.store!.db, {
+      alignmentId: modelId,
+      status: ['new', 'in-review', 'flagged'],
+      offset: 0,
+      limit: 20,
+    }).items;
     expect(shown).toEqual(expected.map((i) => i.id));
     expect(expected.every((x, k) => k === 0 || expected[k - 1].score >= x.score)).toBe(true);
     await h.screenshot('15-queue');
@@ -205,13 +236,18 @@ describe('alignment editor', () => {
     await queueFilter.getByRole('button', { name: /Done/ }).click();
     await expect.poll(async () => items.count()).toBe(1);
     await items.first().click();
-    await page.getByTestId('editor-pair').filter({ hasText: `#${pairId}` }).waitFor();
+    await page
+      .getByTestId('editor-pair')
+      .filter({ hasText: `#${pairId}` })
+      .waitFor();
 
     // A second model that lost its links on pairs 5 and 9: those disagree most.
     const db = h.ctx.store!.db;
     const other = createAlignment(db, { origin: 'model', name: 'second model' });
-    db.prepare(`INSERT INTO links (alignment_id, pair_id, s, t, kind, score) SELECT ?, pair_id, s, t, kind, score FROM links
-      WHERE alignment_id = ? AND pair_id NOT IN (5, 9)`).run(other, modelId);
+    db.prepare(
+      `INSERT INTO links (alignment_id, pair_id, s, t, kind, score) SELECT ?, pair_id, s, t, kind, score FROM links
+      WHERE alignment_id = ? AND pair_id NOT IN (5, 9)`,
+    ).run(other, modelId);
     await page.reload();
     await page.getByRole('tab', { name: 'Review queue' }).click();
     await page.getByLabel('Queue model').selectOption(String(modelId));
@@ -219,12 +255,19 @@ describe('alignment editor', () => {
     await page.locator('[data-testid="queue-item"][data-pair-id="5"]').first().waitFor();
     const disagreeing = await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-pair-id'))));
     expect(disagreeing.slice(0, 2)).toEqual([5, 9]);
-    expect(disagreeing).toEqual(reviewQueue(db, { alignmentId: modelId, versusId: other, status: ['new', 'in-review', 'flagged'], offset: 0, limit: 200 }).items.map((i) => i.id));
+    expect(disagreeing).toEqual(
+      reviewQueue(db, { alignmentId: modelId, versusId: other, status: ['new', 'in-review', 'flagged'], offset: 0, limit: 200 }).items.map(
+        (i) => i.id,
+      ),
+    );
   });
 
   it('bulk-links a word pair from the lexicon: every link in context with a checkbox, one to one, undone as one', async () => {
     await page.getByRole('tab', { name: 'Lexicon' }).click();
-    const entry = page.getByTestId('lexicon-entry').filter({ has: page.locator('td:nth-child(3)', { hasText: /^0$/ }) }).first();
+    const entry = page
+      .getByTestId('lexicon-entry')
+      .filter({ has: page.locator('td:nth-child(3)', { hasText: /^0$/ }) })
+      .first();
     const src = (await entry.getAttribute('data-src'))!;
     const tgt = (await entry.getAttribute('data-tgt'))!;
     await entry.getByRole('button').click();
@@ -264,9 +307,14 @@ describe('alignment editor', () => {
     const first = page.getByTestId('occurrence').first();
     const firstId = (await first.getAttribute('data-pair-id'))!;
     await first.getByRole('button', { name: `#${firstId}` }).click();
-    await page.getByTestId('editor-pair').filter({ hasText: `#${firstId}` }).waitFor();
+    await page
+      .getByTestId('editor-pair')
+      .filter({ hasText: `#${firstId}` })
+      .waitFor();
     const words = committed(h.ctx, Number(firstId));
-    expect(words.srcTokens.some((t) => t.text.toLowerCase() === src) && words.tgtTokens.some((t) => t.text.toLowerCase() === tgt)).toBe(true);
+    expect(words.srcTokens.some((t) => t.text.toLowerCase() === src) && words.tgtTokens.some((t) => t.text.toLowerCase() === tgt)).toBe(
+      true,
+    );
   });
 
   it('reports agreement between the annotator and the model', async () => {
@@ -280,7 +328,9 @@ describe('alignment editor', () => {
   it('exports Pharaoh holding one alignment (the gold by default), or one file per alignment', async () => {
     const store = h.ctx.store!;
     const goldId = store.info().alignments.find((a) => a.origin === 'gold' && a.annotator === 'souk')!.id;
-    const goldPairs = (store.db.prepare('SELECT count(DISTINCT pair_id) AS n FROM links WHERE alignment_id = ?').get(goldId) as { n: number }).n;
+    const goldPairs = (
+      store.db.prepare('SELECT count(DISTINCT pair_id) AS n FROM links WHERE alignment_id = ?').get(goldId) as { n: number }
+    ).n;
     await page.getByRole('tab', { name: 'Pairs' }).click();
     await page.getByRole('button', { name: 'Export…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Export the corpus' });

@@ -28,13 +28,25 @@ export interface Harness {
 export async function startHarness(annotator = 'e2e-linguist'): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'mekong-e2e-'));
   const ctx: AppContext = {
-    mode: 'browser', version: 'e2e', store: null, annotator, jobs: new JobRegistry(), dataDir: join(dir, 'data'),
+    mode: 'browser',
+    version: 'e2e',
+    store: null,
+    annotator,
+    jobs: new JobRegistry(),
+    dataDir: join(dir, 'data'),
   };
   const server = await startServer(ctx, { port: 0 });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   const pageErrors: string[] = [];
@@ -44,7 +56,12 @@ export async function startHarness(annotator = 'e2e-linguist'): Promise<Harness>
   mkdirSync(SCREENSHOTS, { recursive: true });
 
   return {
-    ctx, server, browser, page, dir, pageErrors,
+    ctx,
+    server,
+    browser,
+    page,
+    dir,
+    pageErrors,
     async screenshot(name) {
       const path = join(SCREENSHOTS, `${name}.png`);
       await page.screenshot({ path });

@@ -30,7 +30,9 @@ beforeAll(async () => {
   const file = (corpus = join(h.dir, 'large.tsv'));
   const lines = Array.from({ length: PAIRS }, (_, i) => `${i + 1} ສະບາຍ ດີ ປີ ໃໝ່\tสวัสดี ปี ใหม่ ${i + 1}`);
   writeFileSync(file, `${lines.join('\n')}\n`);
-  expect((await dispatch(h.ctx, 'project.create', { path: join(h.dir, 'large.mekong'), name: 'Large', srcLang: 'lo', tgtLang: 'th' })).ok).toBe(true);
+  expect(
+    (await dispatch(h.ctx, 'project.create', { path: join(h.dir, 'large.mekong'), name: 'Large', srcLang: 'lo', tgtLang: 'th' })).ok,
+  ).toBe(true);
   const finished = new Promise<string>((resolve) => h.ctx.jobs.onEvent((e) => e.type !== 'job.progress' && resolve(e.type)));
   expect((await dispatch(h.ctx, 'import.start', { file, format: 'tsv', header: false, tokenization: 'pretokenized' })).ok).toBe(true);
   expect(await finished).toBe('job.done');
@@ -67,7 +69,10 @@ describe('a 150,000-pair corpus', () => {
     await h.page.keyboard.press('Home');
     await h.page.getByTestId('pair-detail').getByRole('heading', { name: 'Pair #1' }).waitFor();
     await h.page.keyboard.press('End');
-    await h.page.getByTestId('pair-detail').getByRole('heading', { name: `Pair #${PAIRS}` }).waitFor();
+    await h.page
+      .getByTestId('pair-detail')
+      .getByRole('heading', { name: `Pair #${PAIRS}` })
+      .waitFor();
     await h.page.keyboard.press('PageUp');
     await h.page.keyboard.press('ArrowUp');
     const heading = await h.page.getByTestId('pair-detail').getByRole('heading', { level: 2 }).textContent();

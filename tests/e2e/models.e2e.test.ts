@@ -80,33 +80,59 @@ describe('models page', () => {
     await dialog.waitFor({ state: 'detached' });
     await run().waitFor();
     const [r] = runs();
-    expect(r.config).toMatchObject({ method: 'bilstm-ctl', epochs: EPOCHS, dim: 32, wordDropout: 0.5, lowercase: false, weights: { base: 0.5, awp: 0.25, wtr: 0.25 } });
+    expect(r.config).toMatchObject({
+      method: 'bilstm-ctl',
+      epochs: EPOCHS,
+      dim: 32,
+      wordDropout: 0.5,
+      lowercase: false,
+      weights: { base: 0.5, awp: 0.25, wtr: 0.25 },
+    });
     await run().getByText('case kept').waitFor();
-    await run().getByText(/word dropout 0\.5/).waitFor();
+    await run()
+      .getByText(/word dropout 0\.5/)
+      .waitFor();
     expect(r.config.device).toBe('cuda');
-    await run().getByTestId('run-device').filter({ hasText: 'trained on cpu (cuda requested: unavailable here)' }).waitFor({ timeout: 120_000 });
+    await run()
+      .getByTestId('run-device')
+      .filter({ hasText: 'trained on cpu (cuda requested: unavailable here)' })
+      .waitFor({ timeout: 120_000 });
   });
 
   it('draws the loss and evaluation curves live, lists checkpoints, and cancels', async () => {
     const live = page.locator('[data-testid="run-view"][data-state="running"]');
     await live.locator('[data-testid="job-progress"][data-phase="running"]').waitFor();
     // the empty chart's note, or (on a fast machine) an already drawn curve; never the empty, hidden path
-    await live.getByText('Waiting for the first training steps…').or(live.locator('path[data-series="loss"]:not([data-points="0"])')).first().waitFor();
+    await live
+      .getByText('Waiting for the first training steps…')
+      .or(live.locator('path[data-series="loss"]:not([data-points="0"])'))
+      .first()
+      .waitFor();
     await h.screenshot('22-models-starting');
     // building the model's graphs takes 15–40 s before the first step, longer on a loaded machine
     await live.locator('path[data-series="loss"]:not([data-points="0"])').waitFor({ timeout: 180_000 });
     await live.locator('[data-testid="checkpoint-row"][data-epoch="2"]').waitFor({ timeout: 180_000 });
-    await expect.poll(async () => Number(await live.locator('path[data-series="aer"]').getAttribute('data-points'))).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(async () => Number(await live.locator('path[data-series="aer"]').getAttribute('data-points')))
+      .toBeGreaterThanOrEqual(2);
     expect(await live.locator('.series.dots.epoch_loss circle').count()).toBeGreaterThanOrEqual(2);
     expect(await live.getByTestId('no-eval-note').count()).toBe(0);
 
     const chart = live.getByTestId('curve-chart').first();
     const box = (await chart.locator('svg').boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
-    await chart.getByTestId('chart-readout').filter({ hasText: /step \d+.*smoothed \d/ }).waitFor();
+    await chart
+      .getByTestId('chart-readout')
+      .filter({ hasText: /step \d+.*smoothed \d/ })
+      .waitFor();
     await live.getByTestId('curve-chart').nth(1).locator('svg').focus();
     await page.keyboard.press('Home');
-    await live.getByTestId('curve-chart').nth(1).getByTestId('chart-readout').filter({ hasText: /step \d+.*AER \d/ }).waitFor();
+    await live
+      .getByTestId('curve-chart')
+      .nth(1)
+      .getByTestId('chart-readout')
+      .filter({ hasText: /step \d+.*AER \d/ })
+      .waitFor();
     await h.screenshot('23-models-training');
 
     await live.getByRole('button', { name: 'Cancel training' }).click();
@@ -176,7 +202,10 @@ describe('models page', () => {
     const first = runs()[0];
     await run(first.id).getByRole('button', { name: 'Continue training…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Continue training' });
-    await dialog.getByTestId('continue-from').filter({ hasText: `run #${first.id}` }).waitFor();
+    await dialog
+      .getByTestId('continue-from')
+      .filter({ hasText: `run #${first.id}` })
+      .waitFor();
     await expect(dialog.getByLabel('Continue from checkpoint').inputValue()).resolves.toBe(String(first.bestEpoch));
     expect(await dialog.getByLabel('Dimension').isDisabled()).toBe(true);
     await expect(dialog.getByLabel('Dimension').inputValue()).resolves.toBe('32');
@@ -198,7 +227,13 @@ describe('models page', () => {
     await next.getByRole('button', { name: 'Cancelling…' }).or(cancelled).first().waitFor();
     await cancelled.waitFor({ timeout: 120_000 });
     expect(runs().map((r) => r.modelId)).toEqual([first.modelId, first.modelId]);
-    expect(runs()[1].config).toMatchObject({ dim: 32, lowercase: false, selfTrainEpochs: 2, threshold: 0.9, startFrom: { runId: first.id, epoch: first.bestEpoch } });
+    expect(runs()[1].config).toMatchObject({
+      dim: 32,
+      lowercase: false,
+      selfTrainEpochs: 2,
+      threshold: 0.9,
+      startFrom: { runId: first.id, epoch: first.bestEpoch },
+    });
   }, 180_000);
 
   it('deletes a model after asking', async () => {

@@ -13,7 +13,9 @@ import { cspMeta, currentUrl, glyphProbe, storedToken, type GlyphProbe } from '.
 const SAMPLE = join(import.meta.dirname, '../../resources/sample/vientiane-thaiembassy-sent.csv');
 const rows = parse(readFileSync(SAMPLE), { bom: true, columns: true }) as { lao_sent: string; thai_sent: string }[];
 const LAO_QUERY = 'ຊຽງຂວາງ'; // Xieng Khouang
-const matching = rows.filter((r) => r.lao_sent.normalize('NFC').includes(LAO_QUERY) || r.thai_sent.normalize('NFC').includes(LAO_QUERY)).length;
+const matching = rows.filter(
+  (r) => r.lao_sent.normalize('NFC').includes(LAO_QUERY) || r.thai_sent.normalize('NFC').includes(LAO_QUERY),
+).length;
 
 let h: Harness;
 
@@ -32,7 +34,9 @@ describe('browser mode', () => {
     expect(await page.evaluate(currentUrl)).not.toContain('token=');
     expect(await page.evaluate(storedToken)).toBe(h.server.token);
     // A <meta> policy cannot carry frame-ancestors; the response header has the full policy.
-    const withoutFrameAncestors = CONTENT_SECURITY_POLICY.split('; ').filter((d) => !d.startsWith('frame-ancestors')).join('; ');
+    const withoutFrameAncestors = CONTENT_SECURITY_POLICY.split('; ')
+      .filter((d) => !d.startsWith('frame-ancestors'))
+      .join('; ');
     expect(await page.evaluate(cspMeta)).toBe(withoutFrameAncestors);
     await expect(page.getByTestId('annotator-name').textContent()).resolves.toBe('e2e-linguist');
     await h.screenshot('01-start');
@@ -68,7 +72,10 @@ describe('browser mode', () => {
     await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor();
     await h.screenshot('02-import-done');
     await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
-    await page.getByTestId('count-total').filter({ hasText: String(rows.length) }).waitFor();
+    await page
+      .getByTestId('count-total')
+      .filter({ hasText: String(rows.length) })
+      .waitFor();
     await expect(page.getByTestId('count-new').textContent()).resolves.toBe(String(rows.length));
   });
 
@@ -88,15 +95,20 @@ describe('browser mode', () => {
     await list.focus();
     await page.keyboard.press('End');
     await list.locator(`[role="row"][aria-rowindex="${rows.length}"][aria-selected="true"] .tok`).first().waitFor();
-    await page.getByTestId('pair-detail').getByRole('heading', { name: `Pair #${rows.length}` }).waitFor();
+    await page
+      .getByTestId('pair-detail')
+      .getByRole('heading', { name: `Pair #${rows.length}` })
+      .waitFor();
     await page.keyboard.press('Home');
     await page.getByTestId('pair-detail').getByRole('heading', { name: 'Pair #1' }).waitFor();
   });
 
   it('renders Lao, Thai, Khmer and Chinese with the bundled fonts, not boxes', async () => {
     const scripts = [
-      ['lo', 'Noto Sans Lao', 'ກ', '\u0EB4', 'ເອກອັກຄະຣາຊະທູດ'], ['th', 'Noto Sans Thai', 'ก', '\u0E34', 'เอกอัครราชทูต'],
-      ['km', 'Noto Sans Khmer', 'ក', '\u17B7', 'ឯកអគ្គរាជទូត'], ['zh', 'Noto Sans SC', '中', '', '大使馆'],
+      ['lo', 'Noto Sans Lao', 'ກ', '\u0EB4', 'ເອກອັກຄະຣາຊະທູດ'],
+      ['th', 'Noto Sans Thai', 'ก', '\u0E34', 'เอกอัครราชทูต'],
+      ['km', 'Noto Sans Khmer', 'ក', '\u17B7', 'ឯកអគ្គរាជទូត'],
+      ['zh', 'Noto Sans SC', '中', '', '大使馆'],
     ];
     for (const [lang, family, base, mark, word] of scripts) {
       const probe = (await h.page.evaluate(glyphProbe(lang, family, base, mark, word))) as GlyphProbe;
@@ -111,7 +123,10 @@ describe('browser mode', () => {
   it('filters by text', async () => {
     const { page } = h;
     await page.getByLabel('Search source and target text').fill(LAO_QUERY);
-    await page.getByTestId('match-count').filter({ hasText: `${matching} pairs match` }).waitFor();
+    await page
+      .getByTestId('match-count')
+      .filter({ hasText: `${matching} pairs match` })
+      .waitFor();
     const sources = await page.getByTestId('pair-list').getByTestId('tokens-lo').allTextContents();
     expect(sources.length).toBe(matching);
     // The hit is highlighted in the tokens that carry it.
@@ -119,7 +134,10 @@ describe('browser mode', () => {
     expect(hit.join('')).toContain(LAO_QUERY);
     await h.screenshot('04-text-filter');
     await page.getByLabel('Search source and target text').fill('');
-    await page.getByTestId('match-count').filter({ hasText: `${rows.length} pairs` }).waitFor();
+    await page
+      .getByTestId('match-count')
+      .filter({ hasText: `${rows.length} pairs` })
+      .waitFor();
   });
 
   it('changes statuses and filters by them; the counts follow', async () => {
@@ -143,10 +161,16 @@ describe('browser mode', () => {
     await expect(page.getByTestId('count-in-review').textContent()).resolves.toBe('1');
     await statusFilter.getByRole('button', { name: 'Done' }).click();
     await statusFilter.getByRole('button', { name: 'Flagged' }).click();
-    await page.getByTestId('match-count').filter({ hasText: `${rows.length} pairs` }).waitFor();
+    await page
+      .getByTestId('match-count')
+      .filter({ hasText: `${rows.length} pairs` })
+      .waitFor();
 
     // Keyboard review: select pair 3, mark it flagged (4), then back to new (1).
-    await page.getByTestId('pair-list').locator('[data-pair-id="3"]').click({ position: { x: 20, y: 10 } });
+    await page
+      .getByTestId('pair-list')
+      .locator('[data-pair-id="3"]')
+      .click({ position: { x: 20, y: 10 } });
     await page.keyboard.press('4');
     await page.getByTestId('count-flagged').filter({ hasText: /^1$/ }).waitFor();
     await expect(page.getByLabel('Status of pair 3', { exact: true }).inputValue()).resolves.toBe('flagged');
@@ -195,7 +219,10 @@ describe('browser mode', () => {
     await page.getByRole('button', { name: 'Close project' }).click();
     await page.getByRole('button', { name: 'Open sample project' }).click();
     await page.getByTestId('project-name').filter({ hasText: 'Lao–Thai embassy sample' }).waitFor({ timeout: 60_000 });
-    await page.getByTestId('count-total').filter({ hasText: String(rows.length) }).waitFor();
+    await page
+      .getByTestId('count-total')
+      .filter({ hasText: String(rows.length) })
+      .waitFor();
     await page.getByTestId('pair-list').locator('[role="row"] .tok').first().waitFor();
     await page.getByTestId('pair-list').locator('[role="row"]').nth(2).click();
     await page.getByTestId('pair-detail').getByRole('heading', { name: 'Pair #3' }).waitFor();

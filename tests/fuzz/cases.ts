@@ -45,7 +45,8 @@ function csvField(s: string): string {
 }
 
 function diagonalLinks(src: string, tgt: string, oneBased: boolean): [number, number][] {
-  const ns = src.split(/\s+/).length, nt = tgt.split(/\s+/).length;
+  const ns = src.split(/\s+/).length,
+    nt = tgt.split(/\s+/).length;
   return Array.from({ length: Math.min(ns, nt) }, (_, i) => [i + (oneBased ? 1 : 0), i + (oneBased ? 1 : 0)]);
 }
 
@@ -57,33 +58,72 @@ function valid(r: () => number, format: Format, pairs: [string, string][]): Omit
       return { format, files: [text(clean.map(([s, t]) => `${s}\t${t}\n`).join(''))], pairs: clean.length };
     case 'csv': {
       const header = r() < 0.5;
-      return { format, header, files: [text((header ? 'src,tgt\n' : '') + pairs.map(([s, t]) => `${csvField(s)},${csvField(t)}\n`).join(''))], pairs: pairs.length };
+      return {
+        format,
+        header,
+        files: [text((header ? 'src,tgt\n' : '') + pairs.map(([s, t]) => `${csvField(s)},${csvField(t)}\n`).join(''))],
+        pairs: pairs.length,
+      };
     }
     case 'moses': {
       const withLinks = r() < 0.5;
       const oneBased = r() < 0.5;
       const talp = r() < 0.3;
-      const links = withLinks ? {
-        format: talp ? 'talp' as const : 'pharaoh' as const,
-        content: text(talp
-          ? clean.flatMap(([s, t], k) => diagonalLinks(s, t, true).map(([i, j]) => `${k + 1} ${i} ${j} S\n`)).join('')
-          : clean.map(([s, t]) => diagonalLinks(s, t, oneBased).map(([i, j]) => `${i}-${j}`).join(' ') + '\n').join('')),
-      } : undefined;
-      return { format, files: [text(clean.map(([s]) => s + '\n').join('')), text(clean.map(([, t]) => t + '\n').join(''))], pairs: clean.length, ...(links ? { links } : {}) };
+      const links = withLinks
+        ? {
+            format: talp ? ('talp' as const) : ('pharaoh' as const),
+            content: text(
+              talp
+                ? clean.flatMap(([s, t], k) => diagonalLinks(s, t, true).map(([i, j]) => `${k + 1} ${i} ${j} S\n`)).join('')
+                : clean
+                    .map(
+                      ([s, t]) =>
+                        diagonalLinks(s, t, oneBased)
+                          .map(([i, j]) => `${i}-${j}`)
+                          .join(' ') + '\n',
+                    )
+                    .join(''),
+            ),
+          }
+        : undefined;
+      return {
+        format,
+        files: [text(clean.map(([s]) => s + '\n').join('')), text(clean.map(([, t]) => t + '\n').join(''))],
+        pairs: clean.length,
+        ...(links ? { links } : {}),
+      };
     }
     case 'fastalign':
       return { format, files: [text(clean.map(([s, t]) => `${s} ||| ${t}\n`).join(''))], pairs: clean.length };
     case 'tmx': {
       const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-      const tus = clean.map(([s, t]) => `<tu><tuv xml:lang="lo"><seg>${esc(s)}</seg></tuv><tuv xml:lang="th"><seg>${esc(t)}</seg></tuv></tu>`).join('\n');
-      return { format, files: [text(`<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4"><header srclang="lo"/><body>\n${tus}\n</body></tmx>\n`)], pairs: clean.length };
+      const tus = clean
+        .map(([s, t]) => `<tu><tuv xml:lang="lo"><seg>${esc(s)}</seg></tuv><tuv xml:lang="th"><seg>${esc(t)}</seg></tuv></tu>`)
+        .join('\n');
+      return {
+        format,
+        files: [text(`<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4"><header srclang="lo"/><body>\n${tus}\n</body></tmx>\n`)],
+        pairs: clean.length,
+      };
     }
     case 'jsonl':
       return {
         format,
-        files: [text(pairs.map(([s, t]) => JSON.stringify({
-          src: s, tgt: t, ...(r() < 0.5 ? { alignments: [{ origin: 'gold', source: 'fuzz', links: [[0, 0, 'sure', null]] }] } : {}), ...(r() < 0.3 ? { status: 'done' } : {}),
-        }) + '\n').join(''))],
+        files: [
+          text(
+            pairs
+              .map(
+                ([s, t]) =>
+                  JSON.stringify({
+                    src: s,
+                    tgt: t,
+                    ...(r() < 0.5 ? { alignments: [{ origin: 'gold', source: 'fuzz', links: [[0, 0, 'sure', null]] }] } : {}),
+                    ...(r() < 0.3 ? { status: 'done' } : {}),
+                  }) + '\n',
+              )
+              .join(''),
+          ),
+        ],
         pairs: pairs.length,
       };
   }
@@ -103,15 +143,49 @@ const MUTATIONS: Record<string, Mutation> = {
   truncation: (r, b) => b.subarray(0, Math.floor(r() * b.length)),
   'BOM inside': (r, b) => splice(b, at(r, b), Buffer.from([0xef, 0xbb, 0xbf])),
   NUL: (r, b) => splice(b, at(r, b), Buffer.from([0])),
-  'invalid UTF-8': (r, b) => splice(b, at(r, b), Buffer.from(pick(r, [[0xc0], [0xff, 0xfe], [0xe0, 0x80], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80]]))),
+  'invalid UTF-8': (r, b) =>
+    splice(b, at(r, b), Buffer.from(pick(r, [[0xc0], [0xff, 0xfe], [0xe0, 0x80], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80]]))),
   'huge line': (r, b) => splice(b, at(r, b), Buffer.from('ກ '.repeat(20_000 + Math.floor(r() * 20_000)))),
   'broken quoting': (r, b) => splice(b, at(r, b), Buffer.from(pick(r, ['"', '""', '"a"b"', '\r', '\r\n"']))),
   'ragged columns': (r, b) => splice(b, at(r, b), Buffer.from(pick(r, ['\t', ',', '\textra\tcols', ',,,', ' ||| ']))),
-  'entity attack': (_r, b, format) => format !== 'tmx' ? b
-    : Buffer.from(b.toString('utf8').replace('<tmx', '<!DOCTYPE tmx [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY x SYSTEM "file:///etc/passwd">]>\n<tmx').replace('<seg>', '<seg>&c;&x;')),
-  'wrong JSON types': (r, b, format) => format !== 'jsonl' ? b
-    : Buffer.from(b.toString('utf8').replace(/"src":"[^"]*"/, pick(r, ['"src":42', '"src":null', '"src":["a"]', '"src":{"text":7}', '"src":{"text":"a","tokens":"x"}', '"src":{"text":"ab","tokens":[[1,0]]}']))),
-  'links out of range': (r, b) => Buffer.from(b.toString('utf8').replace(/(\d+)-(\d+)/, `$1-${100 + Math.floor(r() * 900)}`).replace('[0,0,"sure"', '[0,999,"sure"').replace(/^(\d+) (\d+) (\d+) S/m, '$1 $2 999 S')),
+  'entity attack': (_r, b, format) =>
+    format !== 'tmx'
+      ? b
+      : Buffer.from(
+          b
+            .toString('utf8')
+            .replace(
+              '<tmx',
+              '<!DOCTYPE tmx [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY x SYSTEM "file:///etc/passwd">]>\n<tmx',
+            )
+            .replace('<seg>', '<seg>&c;&x;'),
+        ),
+  'wrong JSON types': (r, b, format) =>
+    format !== 'jsonl'
+      ? b
+      : Buffer.from(
+          b
+            .toString('utf8')
+            .replace(
+              /"src":"[^"]*"/,
+              pick(r, [
+                '"src":42',
+                '"src":null',
+                '"src":["a"]',
+                '"src":{"text":7}',
+                '"src":{"text":"a","tokens":"x"}',
+                '"src":{"text":"ab","tokens":[[1,0]]}',
+              ]),
+            ),
+        ),
+  'links out of range': (r, b) =>
+    Buffer.from(
+      b
+        .toString('utf8')
+        .replace(/(\d+)-(\d+)/, `$1-${100 + Math.floor(r() * 900)}`)
+        .replace('[0,0,"sure"', '[0,999,"sure"')
+        .replace(/^(\d+) (\d+) (\d+) S/m, '$1 $2 999 S'),
+    ),
 };
 
 /** Case number `seed`: a valid file of a random format, then one mutation four times in five. */
@@ -124,7 +198,14 @@ export function fuzzCase(seed: number): FuzzCase {
   const name = pick(r, Object.keys(MUTATIONS));
   const mutate = MUTATIONS[name];
   const onLinks = base.links && r() < 0.5;
-  if (onLinks) return { seed, ...base, links: { ...base.links!, content: mutate(r, base.links!.content, format) }, pairs: null, mutation: `${name} (links)` };
+  if (onLinks)
+    return {
+      seed,
+      ...base,
+      links: { ...base.links!, content: mutate(r, base.links!.content, format) },
+      pairs: null,
+      mutation: `${name} (links)`,
+    };
   const which = Math.floor(r() * base.files.length);
   const files = base.files.map((f, k) => (k === which ? mutate(r, f, format) : f));
   return { seed, ...base, files, pairs: null, mutation: name };

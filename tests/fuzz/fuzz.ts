@@ -32,7 +32,13 @@ export async function fuzz(cases: number, seed: number, onCase?: (n: number) => 
       summary.byMutation.set(key, row);
       if (o.kind === 'ok') summary.ok++;
       else if (o.kind === 'refused') summary.refused++;
-      else summary.findings.push({ seed: c.seed, format: c.format, mutation: c.mutation, detail: `${o.detail} (files in ${join(dir, `c${c.seed}`)})` });
+      else
+        summary.findings.push({
+          seed: c.seed,
+          format: c.format,
+          mutation: c.mutation,
+          detail: `${o.detail} (files in ${join(dir, `c${c.seed}`)})`,
+        });
       onCase?.(k + 1);
     }
   } finally {

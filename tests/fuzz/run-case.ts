@@ -29,7 +29,10 @@ export async function baseProject(dir: string, pool: SegmentPool): Promise<strin
   const tsv = join(dir, 'base.tsv');
   writeFileSync(tsv, 'ສະບາຍດີ\tสวัสดี\nໂລກ\tโลก\nປະຈຳ ແຂວງ\tประจำ จังหวัด\n');
   const jsonl = join(dir, 'base.jsonl');
-  writeFileSync(jsonl, '{"src":{"text":"ກ ຂ","tokens":[[0,1],[2,3]]},"tgt":{"text":"ก ข","tokens":[[0,1],[2,3]]},"alignments":[{"origin":"gold","source":"anna","links":[[0,0,"sure",null]]}]}\n');
+  writeFileSync(
+    jsonl,
+    '{"src":{"text":"ກ ຂ","tokens":[[0,1],[2,3]]},"tgt":{"text":"ก ข","tokens":[[0,1],[2,3]]},"alignments":[{"origin":"gold","source":"anna","links":[[0,0,"sure",null]]}]}\n',
+  );
   await runImport(store, { file: tsv, format: 'tsv', tokenization: 'segment' }, { pool });
   await runImport(store, { file: jsonl, format: 'jsonl', tokenization: 'segment' }, { pool });
   store.close();
@@ -39,9 +42,13 @@ export async function baseProject(dir: string, pool: SegmentPool): Promise<strin
 /** Every table's rows, hashed: equal digests mean the project's data did not change. */
 export function digest(db: Db): string {
   const h = createHash('sha1');
-  const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[];
+  const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as {
+    name: string;
+  }[];
   for (const { name } of tables) {
-    const rows = (db.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][]).map((r) => JSON.stringify(r, (_k, v) => (v?.type === 'Buffer' ? Buffer.from(v.data).toString('base64') : v)));
+    const rows = (db.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][]).map((r) =>
+      JSON.stringify(r, (_k, v) => (v?.type === 'Buffer' ? Buffer.from(v.data).toString('base64') : v)),
+    );
     h.update(name).update(rows.sort().join('\n'));
   }
   return h.digest('hex');
@@ -55,7 +62,13 @@ export function writeCase(c: FuzzCase, dir: string): ImportOptions {
   const file = join(dir, `case-${c.seed}.${EXT[c.format]}`);
   writeFileSync(file, c.files[0]);
   // The cases mix Lao–Thai and English–Vietnamese pairs: the script check is not what they test.
-  const options: ImportOptions = { file, format: c.format, tokenization: 'segment', anyScript: true, ...(c.header ? { header: true } : {}) };
+  const options: ImportOptions = {
+    file,
+    format: c.format,
+    tokenization: 'segment',
+    anyScript: true,
+    ...(c.header ? { header: true } : {}),
+  };
   if (c.format === 'moses') {
     options.tgtFile = join(dir, `case-${c.seed}.tgt`);
     writeFileSync(options.tgtFile, c.files[1]);
@@ -80,14 +93,23 @@ export async function runCase(c: FuzzCase, base: string, dir: string, pool: Segm
   try {
     await runImport(store, options, { pool });
     const added = store.info().pairs - pairsBefore;
-    outcome = c.pairs !== null && added !== c.pairs
-      ? { kind: 'finding', detail: `imported ${added} pairs, the file holds ${c.pairs}` }
-      : { kind: 'ok', detail: `${added} pairs` };
+    outcome =
+      c.pairs !== null && added !== c.pairs
+        ? { kind: 'finding', detail: `imported ${added} pairs, the file holds ${c.pairs}` }
+        : { kind: 'ok', detail: `${added} pairs` };
   } catch (err) {
     const user = asUserError(err);
     const files = [options.file, options.tgtFile, options.linksFile].filter((f): f is string => f !== undefined);
-    if (!user) outcome = { kind: 'finding', detail: `${(err as Error)?.name ?? 'error'}: ${String((err as Error)?.stack ?? err).split('\n').slice(0, 3).join(' | ')}` };
-    else if (user.message.includes('\n') || !files.some((f) => user.message.startsWith(`${f}:`))) outcome = { kind: 'finding', detail: `message does not name the file on one line: ${JSON.stringify(user.message.slice(0, 300))}` };
+    if (!user)
+      outcome = {
+        kind: 'finding',
+        detail: `${(err as Error)?.name ?? 'error'}: ${String((err as Error)?.stack ?? err)
+          .split('\n')
+          .slice(0, 3)
+          .join(' | ')}`,
+      };
+    else if (user.message.includes('\n') || !files.some((f) => user.message.startsWith(`${f}:`)))
+      outcome = { kind: 'finding', detail: `message does not name the file on one line: ${JSON.stringify(user.message.slice(0, 300))}` };
     else if (digest(store.db) !== before) outcome = { kind: 'finding', detail: `tables changed by a failed import: ${user.message}` };
     else outcome = { kind: 'refused', detail: user.message.slice(files.find((f) => user.message.startsWith(f))!.length + 1) };
   }

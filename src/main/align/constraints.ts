@@ -32,8 +32,8 @@ export function buildConstraints(
     if (g.length + r.length === 0) continue;
     const data = new Int32Array(3 * (g.length + r.length));
     let p = 0;
-    for (const l of g) data.set([l.s, l.t, l.kind === 'possible' ? GOLD_POSSIBLE : GOLD], (p++) * 3);
-    for (const l of r) data.set([l.s, l.t, REJECTED], (p++) * 3);
+    for (const l of g) data.set([l.s, l.t, l.kind === 'possible' ? GOLD_POSSIBLE : GOLD], p++ * 3);
+    for (const l of r) data.set([l.s, l.t, REJECTED], p++ * 3);
     out.set(k, data);
   }
   return out;

@@ -38,11 +38,7 @@ export function sharedFloat32(length: number): Float32Array {
   return new Float32Array(new SharedArrayBuffer(Math.max(1, length) * 4), 0, length);
 }
 
-function encodeSide(
-  sents: string[][],
-  vocab: Map<string, number>,
-  words: string[],
-): { off: Int32Array; ids: Int32Array } {
+function encodeSide(sents: string[][], vocab: Map<string, number>, words: string[]): { off: Int32Array; ids: Int32Array } {
   const off = sharedInt32(sents.length + 1);
   let total = 0;
   for (let k = 0; k < sents.length; k++) {
@@ -76,7 +72,10 @@ function buildCells(b: Omit<Bitext, 'cellOff' | 'cellPair' | 'pairSrc' | 'pairTg
   const table = new PairTable(1 << 16);
   let c = 0;
   for (let k = 0; k < b.n; k++) {
-    const s0 = b.srcOff[k], s1 = b.srcOff[k + 1], t0 = b.tgtOff[k], t1 = b.tgtOff[k + 1];
+    const s0 = b.srcOff[k],
+      s1 = b.srcOff[k + 1],
+      t0 = b.tgtOff[k],
+      t1 = b.tgtOff[k + 1];
     for (let i = s0; i < s1; i++) {
       const e = b.srcIds[i];
       for (let j = t0; j < t1; j++) cellPair[c++] = table.intern(e, b.tgtIds[j]);
@@ -84,7 +83,8 @@ function buildCells(b: Omit<Bitext, 'cellOff' | 'cellPair' | 'pairSrc' | 'pairTg
   }
   const { a, b: bb } = table.keys();
   const order = byFrequency(cellPair, table.count);
-  const pairSrc = sharedInt32(table.count), pairTgt = sharedInt32(table.count);
+  const pairSrc = sharedInt32(table.count),
+    pairTgt = sharedInt32(table.count);
   for (let p = 0; p < table.count; p++) {
     pairSrc[order[p]] = a[p];
     pairTgt[order[p]] = bb[p];

@@ -40,10 +40,13 @@ export interface FlatLinks {
 
 /** MAP links of one direction into `out` (I×J source-major); fwd: obs = target. */
 function mapLinks(p: Posteriors, fwd: boolean, base: number, o0: number, I: number, J: number, out: Uint8Array): void {
-  const nObs = fwd ? J : I, nGen = fwd ? I : J;
-  const sg = fwd ? J : 1, so = fwd ? 1 : J;
+  const nObs = fwd ? J : I,
+    nGen = fwd ? I : J;
+  const sg = fwd ? J : 1,
+    so = fwd ? 1 : J;
   for (let b = 0; b < nObs; b++) {
-    let best = -1, bp = p.nullPost[o0 + b];
+    let best = -1,
+      bp = p.nullPost[o0 + b];
     for (let a = 0; a < nGen; a++) {
       const q = p.post[base + a * sg + b * so];
       if (q > bp) {
@@ -59,7 +62,9 @@ function mapLinks(p: Posteriors, fwd: boolean, base: number, o0: number, I: numb
 function applyFixed(con: Int32Array | undefined, I: number, J: number, a: Uint8Array, mean: Float32Array): void {
   if (!con) return;
   for (let p = 0; p < con.length; p += 3) {
-    const s = con[p], t = con[p + 1], code = con[p + 2];
+    const s = con[p],
+      t = con[p + 1],
+      code = con[p + 2];
     if (s >= I || t >= J) continue;
     const x = s * J + t;
     if (code === REJECTED) a[x] = 0;
@@ -72,9 +77,11 @@ function applyFixed(con: Int32Array | undefined, I: number, J: number, a: Uint8A
 
 /** Link cells of pair k (a[x] = 1 model, 2 sure gold, 3 possible gold) and their scores. */
 function decodePair(b: BitextArrays, k: number, fwd: Posteriors, rev: Posteriors, con: Int32Array | undefined, o: DecodeOptions) {
-  const I = b.srcOff[k + 1] - b.srcOff[k], J = b.tgtOff[k + 1] - b.tgtOff[k];
+  const I = b.srcOff[k + 1] - b.srcOff[k],
+    J = b.tgtOff[k + 1] - b.tgtOff[k];
   const base = b.cellOff[k];
-  const mf = new Uint8Array(I * J), mr = new Uint8Array(I * J);
+  const mf = new Uint8Array(I * J),
+    mr = new Uint8Array(I * J);
   mapLinks(fwd, true, base, b.tgtOff[k], I, J, mf);
   mapLinks(rev, false, base, b.srcOff[k], I, J, mr);
   const mean = new Float32Array(I * J);
@@ -87,7 +94,13 @@ function decodePair(b: BitextArrays, k: number, fwd: Posteriors, rev: Posteriors
 
 /** Decodes pairs k0..k1-1 (sorted by source, then target position within a pair). */
 export function decodeRange(
-  b: BitextArrays, k0: number, k1: number, fwd: Posteriors, rev: Posteriors, constraints: Constraints, o: DecodeOptions,
+  b: BitextArrays,
+  k0: number,
+  k1: number,
+  fwd: Posteriors,
+  rev: Posteriors,
+  constraints: Constraints,
+  o: DecodeOptions,
 ): FlatLinks {
   // a heuristic keeps at most I + J links (⊆ fwd ∪ rev; for post, Σ mean ≤ (I + J)/2 so at
   // most (I + J)·½/threshold cells reach the threshold), never more than I·J, plus gold
@@ -95,10 +108,18 @@ export function decodeRange(
   const factor = o.sym === 'post' ? (th > 0 ? Math.max(1, 0.5 / th) : Infinity) : 1;
   let cap = 0;
   for (let k = k0; k < k1; k++) {
-    const I = b.srcOff[k + 1] - b.srcOff[k], J = b.tgtOff[k + 1] - b.tgtOff[k];
+    const I = b.srcOff[k + 1] - b.srcOff[k],
+      J = b.tgtOff[k + 1] - b.tgtOff[k];
     cap += Math.min(I * J, Math.ceil(factor * (I + J))) + (constraints.get(k)?.length ?? 0) / 3;
   }
-  const f: FlatLinks = { k0, off: new Int32Array(k1 - k0 + 1), s: new Int32Array(cap), t: new Int32Array(cap), score: new Float32Array(cap), kind: new Uint8Array(cap) };
+  const f: FlatLinks = {
+    k0,
+    off: new Int32Array(k1 - k0 + 1),
+    s: new Int32Array(cap),
+    t: new Int32Array(cap),
+    score: new Float32Array(cap),
+    kind: new Uint8Array(cap),
+  };
   let n = 0;
   for (let k = k0; k < k1; k++) {
     const J = b.tgtOff[k + 1] - b.tgtOff[k];

@@ -55,7 +55,8 @@ export interface AlignResult {
 function checkLinks(name: string, sets: (readonly PairLink[] | undefined)[] | undefined, src: string[][], tgt: string[][]): void {
   sets?.forEach((links, k) => {
     for (const l of links ?? []) {
-      const I = src[k]?.length ?? 0, J = tgt[k]?.length ?? 0;
+      const I = src[k]?.length ?? 0,
+        J = tgt[k]?.length ?? 0;
       if (!(l.s >= 0 && l.s < I && l.t >= 0 && l.t < J && Number.isInteger(l.s) && Number.isInteger(l.t)))
         throw new UserError(`${name} link ${l.s}-${l.t} of pair ${k + 1} is out of range (${I} source, ${J} target tokens)`);
     }
@@ -67,7 +68,13 @@ function posteriors(b: Bitext, dir: Direction): Posteriors {
   return { post: sharedUint16(b.cellPair.length), nullPost: sharedUint16(obs) };
 }
 
-function makeJobs(b: Bitext, plan: TrainPlan, constraints: Constraints, o: AlignOptions, decode?: DecodeOptions): [DirectionJob, DirectionJob] {
+function makeJobs(
+  b: Bitext,
+  plan: TrainPlan,
+  constraints: Constraints,
+  o: AlignOptions,
+  decode?: DecodeOptions,
+): [DirectionJob, DirectionJob] {
   const out = { fwd: posteriors(b, 'fwd'), rev: posteriors(b, 'rev') };
   const dict = o.dictionary ? dictionaryPrior(b, o.dictionary) : null;
   const idw = o.identity ?? 1;
@@ -116,7 +123,13 @@ export async function alignCorpus(src: string[][], tgt: string[][], o: AlignOpti
   }
 }
 
-async function align(src: string[][], tgt: string[][], o: AlignOptions, hooks: AlignHooks, workers: WorkerPair | null): Promise<AlignResult> {
+async function align(
+  src: string[][],
+  tgt: string[][],
+  o: AlignOptions,
+  hooks: AlignHooks,
+  workers: WorkerPair | null,
+): Promise<AlignResult> {
   const lower = o.model ? o.model.lowercase : (o.lowercase ?? false);
   const norm = (side: string[][]) => (lower ? side.map((s) => s.map((w) => w.toLowerCase())) : side);
   const { name, plan } = planFor(o);
@@ -130,8 +143,14 @@ async function align(src: string[][], tgt: string[][], o: AlignOptions, hooks: A
   const halves = fwd.links && rev.links ? [fwd.links, rev.links] : [decodeRange(b, 0, b.n, jobs[0].out, jobs[1].out, constraints, decode)];
   for (const h of halves) toLinks(h, links);
   const model: SavedModel = {
-    method: name, lowercase: lower, srcVocab: b.srcVocab, tgtVocab: b.tgtVocab, pairSrc: b.pairSrc, pairTgt: b.pairTgt,
-    fwd: { lex: fwd.lex, params: fwd.params }, rev: { lex: rev.lex, params: rev.params },
+    method: name,
+    lowercase: lower,
+    srcVocab: b.srcVocab,
+    tgtVocab: b.tgtVocab,
+    pairSrc: b.pairSrc,
+    pairTgt: b.pairTgt,
+    fwd: { lex: fwd.lex, params: fwd.params },
+    rev: { lex: rev.lex, params: rev.params },
   };
   return { links, model };
 }

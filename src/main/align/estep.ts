@@ -39,21 +39,26 @@ export interface EStepArgs {
 function fillEmission(a: EStepArgs, k: number, I: number, J: number, em: Float64Array): void {
   const { v, lex } = a;
   const { base, sg, so } = cellLayout(v, k, I, J);
-  const tc = lex.tc, cellPair = v.cellPair;
+  const tc = lex.tc,
+    cellPair = v.cellPair;
   for (let g = 0; g < I; g++) {
-    const row = g * J, cg = base + g * sg;
+    const row = g * J,
+      cg = base + g * sg;
     for (let b = 0; b < J; b++) em[row + b] = tc[2 * cellPair[cg + b * so]];
   }
-  const o0 = v.obsOff[k], nullRow = I * J;
+  const o0 = v.obsOff[k],
+    nullRow = I * J;
   for (let b = 0; b < J; b++) em[nullRow + b] = lex.tNull[v.obsIds[o0 + b]];
 }
 
 function store(a: EStepArgs, k: number, I: number, J: number, post: Float64Array): void {
   const { v, out, count } = a;
   const { base, sg, so } = cellLayout(v, k, I, J);
-  const P = out.post, cellPair = v.cellPair;
+  const P = out.post,
+    cellPair = v.cellPair;
   for (let g = 0; g < I; g++) {
-    const row = g * J, cg = base + g * sg;
+    const row = g * J,
+      cg = base + g * sg;
     if (count) {
       const tc = a.lex.tc;
       for (let b = 0; b < J; b++) {
@@ -63,7 +68,8 @@ function store(a: EStepArgs, k: number, I: number, J: number, post: Float64Array
       }
     } else for (let b = 0; b < J; b++) P[cg + b * so] = post[row + b] * Q + 0.5;
   }
-  const o0 = v.obsOff[k], nullRow = I * J;
+  const o0 = v.obsOff[k],
+    nullRow = I * J;
   for (let b = 0; b < J; b++) {
     out.nullPost[o0 + b] = post[nullRow + b] * Q + 0.5;
     if (count) a.lex.cNull[v.obsIds[o0 + b]] += post[nullRow + b];
@@ -94,7 +100,8 @@ export function eStep(a: EStepArgs): void {
 /** Agreement counts: c(g_a, o_b) += P_me·P_other per cell; c(null, o_b) += P_me(null,b)². */
 export function agreementCounts(v: View, mine: Posteriors, other: Uint16Array, lex: LexTable): void {
   const { tc, cNull } = lex;
-  const P = mine.post, cellPair = v.cellPair;
+  const P = mine.post,
+    cellPair = v.cellPair;
   for (let k = 0; k < v.n; k++) {
     const I = v.genOff[k + 1] - v.genOff[k];
     const J = v.obsOff[k + 1] - v.obsOff[k];

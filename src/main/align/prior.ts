@@ -38,12 +38,26 @@ export function dictionaryPrior(b: Bitext, entries: DictEntry[], weight = 2): Fl
 }
 
 /** CJK punctuation that NFKC leaves alone, folded to its Latin counterpart. */
-const PUNCT_FOLD: Record<string, string> = { '。': '.', '、': ',', '“': '"', '”': '"', '「': '"', '」': '"', '『': '"', '』': '"', '‘': "'", '’': "'", '·': '-', '・': '-' };
+const PUNCT_FOLD: Record<string, string> = {
+  '。': '.',
+  '、': ',',
+  '“': '"',
+  '”': '"',
+  '「': '"',
+  '」': '"',
+  '『': '"',
+  '』': '"',
+  '‘': "'",
+  '’': "'",
+  '·': '-',
+  '・': '-',
+};
 
 /** Adds `weight` to every pair whose two words have the same NFKC form; returns `prior`. */
 export function identityPrior(b: Bitext, prior: Float32Array, weight: number): Float32Array {
   const key = (w: string) => PUNCT_FOLD[w] ?? w.normalize('NFKC');
-  const src = b.srcVocab.map(key), tgt = b.tgtVocab.map(key);
+  const src = b.srcVocab.map(key),
+    tgt = b.tgtVocab.map(key);
   for (let p = 0; p < b.pairSrc.length; p++) if (src[b.pairSrc[p]] === tgt[b.pairTgt[p]]) prior[p] += weight;
   return prior;
 }

@@ -17,16 +17,28 @@ export interface ProjectAlignOptions {
 }
 
 /** Runs the job; returns a one-line summary. */
-export async function alignProject(store: ProjectStore, o: ProjectAlignOptions, run: { progress?: Progress; signal?: AbortSignal } = {}): Promise<string> {
+export async function alignProject(
+  store: ProjectStore,
+  o: ProjectAlignOptions,
+  run: { progress?: Progress; signal?: AbortSignal } = {},
+): Promise<string> {
   const { ids, src, tgt } = loadCorpus(store.db, false);
   const gold = goldByPair(store.db, ids).map((g) => g && goldLinks(g));
   const rejected = rejectedByPair(store.db, ids);
-  const result = await alignCorpus(src, tgt, { method: o.method, sym: o.sym, lowercase: o.lowercase },
-    { gold, rejected, signal: run.signal, onProgress: (done, total) => run.progress?.(done, total, `aligning (${o.method})`) });
+  const result = await alignCorpus(
+    src,
+    tgt,
+    { method: o.method, sym: o.sym, lowercase: o.lowercase },
+    { gold, rejected, signal: run.signal, onProgress: (done, total) => run.progress?.(done, total, `aligning (${o.method})`) },
+  );
   const when = new Date().toISOString();
   const count = store.db.transaction(() => {
     const modelId = createStatisticalModel(store.db, `${o.method} ${o.sym}`, o);
-    const alignmentId = createAlignment(store.db, { origin: 'model', name: `${o.method} + ${o.sym} (${when.slice(0, 16).replace('T', ' ')})`, modelId });
+    const alignmentId = createAlignment(store.db, {
+      origin: 'model',
+      name: `${o.method} + ${o.sym} (${when.slice(0, 16).replace('T', ' ')})`,
+      modelId,
+    });
     const insert = linkInserter(store.db, alignmentId);
     let n = 0;
     result.links.forEach((links: Link[], k) => {

@@ -37,7 +37,10 @@ export async function runInThread(jobs: [DirectionJob, DirectionJob], hooks: Run
 }
 
 function totalIterations(job: DirectionJob): number {
-  return Math.max(1, job.plan.stages.reduce((s, x) => s + x.iterations, 0));
+  return Math.max(
+    1,
+    job.plan.stages.reduce((s, x) => s + x.iterations, 0),
+  );
 }
 
 /** Two idle training threads, started early; each takes one job. */
@@ -52,7 +55,11 @@ export function stopWorkers(workers: WorkerPair): void {
   workers.forEach((w) => void w.terminate());
 }
 
-export function runInWorkers(workers: WorkerPair, jobs: [DirectionJob, DirectionJob], hooks: RunHooks = {}): Promise<[DirectionResult, DirectionResult]> {
+export function runInWorkers(
+  workers: WorkerPair,
+  jobs: [DirectionJob, DirectionJob],
+  hooks: RunHooks = {},
+): Promise<[DirectionResult, DirectionResult]> {
   const barrier = newBarrierState();
   const total = 2 * totalIterations(jobs[0]);
   let done = 0;

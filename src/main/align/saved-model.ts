@@ -65,7 +65,8 @@ export function loadModel(dir: string): SavedModel {
   const vocab = (f: string) => readFileSync(join(dir, f), 'utf8').split('\n');
   const pairs = readTyped(join(dir, 'pairs.i32'), (b) => new Int32Array(b));
   const n = pairs.length / 2;
-  const pairSrc = new Int32Array(n), pairTgt = new Int32Array(n);
+  const pairSrc = new Int32Array(n),
+    pairTgt = new Int32Array(n);
   for (let p = 0; p < n; p++) {
     pairSrc[p] = pairs[2 * p];
     pairTgt[p] = pairs[2 * p + 1];
@@ -78,7 +79,16 @@ export function loadModel(dir: string): SavedModel {
     },
   });
   const [srcVocab, tgtVocab] = [vocab('vocab.src'), vocab('vocab.tgt')];
-  return { method: meta.method, lowercase: meta.lowercase, srcVocab, tgtVocab, pairSrc, pairTgt, fwd: dirResult('fwd'), rev: dirResult('rev') };
+  return {
+    method: meta.method,
+    lowercase: meta.lowercase,
+    srcVocab,
+    tgtVocab,
+    pairSrc,
+    pairTgt,
+    fwd: dirResult('fwd'),
+    rev: dirResult('rev'),
+  };
 }
 
 function idMap(from: string[], to: string[]): Int32Array {
@@ -89,14 +99,16 @@ function idMap(from: string[], to: string[]): Int32Array {
 
 /** The saved lexicons of both directions re-indexed by `b`'s lexical pairs and vocabularies. */
 export function mapLexicons(m: SavedModel, b: Bitext): { fwd: Lexicon; rev: Lexicon } {
-  const sMap = idMap(b.srcVocab, m.srcVocab), tMap = idMap(b.tgtVocab, m.tgtVocab);
+  const sMap = idMap(b.srcVocab, m.srcVocab),
+    tMap = idMap(b.tgtVocab, m.tgtVocab);
   const table = new PairTable(m.pairSrc.length);
   for (let p = 0; p < m.pairSrc.length; p++) table.intern(m.pairSrc[p], m.pairTgt[p]);
   const n = b.pairSrc.length;
   const fwd = { t: new Float32Array(n).fill(UNSEEN), tNull: new Float32Array(b.tgtVocab.length).fill(UNSEEN) };
   const rev = { t: new Float32Array(n).fill(UNSEEN), tNull: new Float32Array(b.srcVocab.length).fill(UNSEEN) };
   for (let p = 0; p < n; p++) {
-    const s = sMap[b.pairSrc[p]], t = tMap[b.pairTgt[p]];
+    const s = sMap[b.pairSrc[p]],
+      t = tMap[b.pairTgt[p]];
     const q = s >= 0 && t >= 0 ? table.get(s, t) : -1;
     if (q < 0) continue;
     fwd.t[p] = m.fwd.lex.t[q];

@@ -39,7 +39,8 @@ function union(m: SymInput): Uint8Array {
 }
 
 function coverage(m: SymInput, a: Uint8Array): { src: Uint8Array; tgt: Uint8Array } {
-  const src = new Uint8Array(m.I), tgt = new Uint8Array(m.J);
+  const src = new Uint8Array(m.I),
+    tgt = new Uint8Array(m.J);
   for (let i = 0; i < m.I; i++) for (let j = 0; j < m.J; j++) if (a[i * m.J + j]) src[i] = tgt[j] = 1;
   return { src, tgt };
 }
@@ -48,13 +49,14 @@ function growDiagOn(m: SymInput, a: Uint8Array): void {
   const { I, J } = m;
   const u = union(m);
   const { src, tgt } = coverage(m, a);
-  for (let added = true; added; ) {
+  for (let added = true; added;) {
     added = false;
     for (let i = 0; i < I; i++) {
       for (let j = 0; j < J; j++) {
         if (!a[i * J + j]) continue;
         for (let n = 0; n < 8; n++) {
-          const ni = i + DI[n], nj = j + DJ[n];
+          const ni = i + DI[n],
+            nj = j + DJ[n];
           if (ni < 0 || nj < 0 || ni >= I || nj >= J) continue;
           const x = ni * J + nj;
           if (a[x] || !u[x] || (src[ni] && tgt[nj])) continue;

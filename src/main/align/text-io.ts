@@ -22,9 +22,14 @@ export function tokenize(line: string): string[] {
 
 /** Both sides of a parallel text; their line counts must agree. */
 export function readParallel(srcFile: string, tgtFile: string): { src: string[][]; tgt: string[][] } {
-  const s = readLines(srcFile), t = readLines(tgtFile);
+  const s = readLines(srcFile),
+    t = readLines(tgtFile);
   if (s.length !== t.length) {
-    throw new InputError(tgtFile, Math.min(s.length, t.length) + 1, `has ${t.length} lines but ${srcFile} has ${s.length}; line counts must match`);
+    throw new InputError(
+      tgtFile,
+      Math.min(s.length, t.length) + 1,
+      `has ${t.length} lines but ${srcFile} has ${s.length}; line counts must match`,
+    );
   }
   return { src: s.map(tokenize), tgt: t.map(tokenize) };
 }

@@ -28,7 +28,8 @@ export class LexTable {
     private readonly v: View,
     init?: Lexicon,
   ) {
-    const n = v.pairGen.length, u = 1 / Math.max(1, v.obsTypes);
+    const n = v.pairGen.length,
+      u = 1 / Math.max(1, v.obsTypes);
     this.tc = new Float64Array(2 * n);
     for (let p = 0; p < n; p++) this.tc[2 * p] = init ? init.t[p] : u;
     this.tNull = init ? Float64Array.from(init.tNull) : new Float64Array(v.obsTypes).fill(u);

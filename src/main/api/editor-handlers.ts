@@ -36,7 +36,10 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
   },
   'lexicon.bulk': (ctx, i) => {
     const db = store(ctx).db;
-    return { changes: bulkFix(db, ctx.annotator, i.src, i.tgt, i.action, i.apply, i.modelId ?? defaultModelId(db), i.links), applied: i.apply };
+    return {
+      changes: bulkFix(db, ctx.annotator, i.src, i.tgt, i.action, i.apply, i.modelId ?? defaultModelId(db), i.links),
+      applied: i.apply,
+    };
   },
   'agreement.report': (ctx, i) => agreementReport(store(ctx).db, i.reference, i.candidate),
 };

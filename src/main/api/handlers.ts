@@ -48,7 +48,10 @@ function editResult(ctx: AppContext, pair: { id: number } | null): { pair: Retur
 
 export const handlers: { [C in Channel]: Handler<C> } = {
   'app.info': (ctx) => ({
-    version: ctx.version, mode: ctx.mode, annotator: ctx.annotator, project: ctx.store?.info() ?? null,
+    version: ctx.version,
+    mode: ctx.mode,
+    annotator: ctx.annotator,
+    project: ctx.store?.info() ?? null,
     alignMethods: [...STATISTICAL_METHODS],
     symmetrisations: Object.keys(SYMMETRISATIONS),
   }),
@@ -77,8 +80,10 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   'pairs.get': (ctx, i) => store(ctx).getPair(i.id),
   'pairs.update': (ctx, i) => store(ctx).updatePair(ctx.annotator, i.id, { status: i.status, split: i.split, note: i.note }),
   // The editor's channels answer with the editor's view of the pair: one round trip per edit.
-  'tokens.split': (ctx, i) => editorPair(store(ctx), ctx.annotator, splitTokenEdit(store(ctx), ctx.annotator, i.pairId, i.side, i.index, i.at).id),
-  'tokens.merge': (ctx, i) => editorPair(store(ctx), ctx.annotator, mergeTokensEdit(store(ctx), ctx.annotator, i.pairId, i.side, i.index).id),
+  'tokens.split': (ctx, i) =>
+    editorPair(store(ctx), ctx.annotator, splitTokenEdit(store(ctx), ctx.annotator, i.pairId, i.side, i.index, i.at).id),
+  'tokens.merge': (ctx, i) =>
+    editorPair(store(ctx), ctx.annotator, mergeTokensEdit(store(ctx), ctx.annotator, i.pairId, i.side, i.index).id),
   'edits.undo': (ctx) => editResult(ctx, store(ctx).undo(ctx.annotator)),
   'edits.redo': (ctx) => editResult(ctx, store(ctx).redo(ctx.annotator)),
   'settings.setAnnotator': (ctx, i) => {

@@ -11,7 +11,15 @@ import { UserError } from '../errors.ts';
 import { countPairs } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import {
-  bestCheckpoint, checkpointsOf, createModelRun, createRun, deleteModelRows, getRun, listModels, metricsOf, runsOfModel,
+  bestCheckpoint,
+  checkpointsOf,
+  createModelRun,
+  createRun,
+  deleteModelRows,
+  getRun,
+  listModels,
+  metricsOf,
+  runsOfModel,
 } from '../store/training-runs.ts';
 import { jobOf, jobUsing, trackJob } from '../train/active-jobs.ts';
 import { realignRun } from '../train/realign-job.ts';
@@ -21,7 +29,10 @@ import type { AppContext } from './context.ts';
 import { alignmentExists } from '../store/alignments.ts';
 
 type Channel = keyof ModelsResults;
-type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof modelsChannels)[C]>) => ModelsResults[C] | Promise<ModelsResults[C]>;
+type Handler<C extends Channel> = (
+  ctx: AppContext,
+  input: z.infer<(typeof modelsChannels)[C]>,
+) => ModelsResults[C] | Promise<ModelsResults[C]>;
 
 function store(ctx: AppContext): ProjectStore {
   if (!ctx.store) throw new UserError('no project is open');
@@ -73,7 +84,9 @@ export const modelsHandlers: { [C in Channel]: Handler<C> } = {
       throw new UserError(`no alignment ${o.pseudoAlignmentId} in this project`);
     }
     const name = o.name ?? `${o.method} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
-    const { modelId, runId, options } = o.startFrom ? continuedRun(s, { ...o, startFrom: o.startFrom }) : { ...createModelRun(s.db, name, o), options: o };
+    const { modelId, runId, options } = o.startFrom
+      ? continuedRun(s, { ...o, startFrom: o.startFrom })
+      : { ...createModelRun(s.db, name, o), options: o };
     const job = ctx.jobs.start('train', (progress, signal) => trainRun(s, runId, options, { progress, signal }));
     trackJob(s.db, runId, 'train', job);
     return { jobId: job.jobId, modelId, runId };
@@ -86,16 +99,23 @@ export const modelsHandlers: { [C in Channel]: Handler<C> } = {
     const s = store(ctx);
     symmetriser(i.sym);
     const chosen = checkpoint(s, i.runId, i.epoch);
-    const job = ctx.jobs.start('realign', (progress, signal) => realignRun(s, { runId: i.runId, epoch: chosen.epoch, sym: i.sym }, { progress, signal }));
+    const job = ctx.jobs.start('realign', (progress, signal) =>
+      realignRun(s, { runId: i.runId, epoch: chosen.epoch, sym: i.sym }, { progress, signal }),
+    );
     trackJob(s.db, i.runId, 'realign', job);
     return { jobId: job.jobId };
   },
   'models.delete': (ctx, i) => {
     const s = store(ctx);
     const runs = runsOfModel(s.db, i.modelId);
-    const busy = jobUsing(s.db, runs.map((r) => r.id));
+    const busy = jobUsing(
+      s.db,
+      runs.map((r) => r.id),
+    );
     if (busy || runs.some((r) => r.state === 'running')) {
-      throw new UserError(`model ${i.modelId} is in use by a ${busy?.kind === 'realign' ? 're-alignment' : 'training'} job; cancel it or wait for it to finish`);
+      throw new UserError(
+        `model ${i.modelId} is in use by a ${busy?.kind === 'realign' ? 're-alignment' : 'training'} job; cancel it or wait for it to finish`,
+      );
     }
     deleteModelRows(s.db, i.modelId);
     for (const r of runs) removeRunFiles(s.path, r.id);

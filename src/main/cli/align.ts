@@ -27,7 +27,12 @@ interface AlignCliOptions extends AlignerOptions {
 
 /** One output line: every link as `s-t` (the aligners' links are all sure), scores with 4 decimals (1 when a link has none). */
 function pharaohLine(links: readonly { s: number; t: number; score?: number | null }[], scores: boolean): string {
-  return formatPharaohLine(links.map((l) => ({ s: l.s, t: l.t, kind: 'sure', score: scores ? (l.score ?? 1) : null })), { scores, scoreDigits: 4 }) + '\n';
+  return (
+    formatPharaohLine(
+      links.map((l) => ({ s: l.s, t: l.t, kind: 'sure', score: scores ? (l.score ?? 1) : null })),
+      { scores, scoreDigits: 4 },
+    ) + '\n'
+  );
 }
 
 async function run(o: AlignCliOptions): Promise<void> {
@@ -55,13 +60,32 @@ export function register(program: Command): void {
     .option('--lowercase', 'lowercase both sides before aligning')
     .option('--epochs <n>', 'training epochs (neural methods; default 20, more for fewer than 1,000 pairs: 20,000 / pairs, at most 80)')
     .option('--gold <file>', 'gold links (Pharaoh) of the first pairs, as supervision (neural methods)')
-    .option('--held-out <share>', `share of the --gold pairs (from ${MIN_GOLD_PAIRS_TO_HOLD_OUT} of them) held out of training to learn the link decision (neural methods)`, String(HELD_OUT_SHARE))
+    .option(
+      '--held-out <share>',
+      `share of the --gold pairs (from ${MIN_GOLD_PAIRS_TO_HOLD_OUT} of them) held out of training to learn the link decision (neural methods)`,
+      String(HELD_OUT_SHARE),
+    )
     .option('--weights <b,a,w>', 'objective weights base,AWP,WTR (neural methods; default 0.5,0.25,0.25 with --gold)')
-    .option('--word-dropout <alpha>', 'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)')
-    .option('--continue <dir>', 'train starting from a saved neural model (its parameters and vocabulary, which gains the words it lacks), e.g. on more pairs or gold')
-    .option('--pseudo <file>', "another aligner's links (i-j or i-j:score, as --scores writes them): on pairs without gold, those scoring at least --pseudo-threshold supervise training (neural methods)")
-    .option('--pseudo-threshold <p>', `the score a link of --pseudo or of --self-train needs to supervise training (default ${LINK_THRESHOLD})`)
-    .option('--self-train <epochs>', "once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default 0)")
+    .option(
+      '--word-dropout <alpha>',
+      'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)',
+    )
+    .option(
+      '--continue <dir>',
+      'train starting from a saved neural model (its parameters and vocabulary, which gains the words it lacks), e.g. on more pairs or gold',
+    )
+    .option(
+      '--pseudo <file>',
+      "another aligner's links (i-j or i-j:score, as --scores writes them): on pairs without gold, those scoring at least --pseudo-threshold supervise training (neural methods)",
+    )
+    .option(
+      '--pseudo-threshold <p>',
+      `the score a link of --pseudo or of --self-train needs to supervise training (default ${LINK_THRESHOLD})`,
+    )
+    .option(
+      '--self-train <epochs>',
+      "once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default 0)",
+    )
     .addOption(deviceOption())
     .action(run);
 }

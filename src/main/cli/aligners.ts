@@ -74,7 +74,8 @@ function overrides(o: { epochs?: string; weights?: string; wordDropout?: string;
   }
   if (o.weights !== undefined) {
     const w = o.weights.split(',').map(Number);
-    if (w.length !== 3 || w.some((x) => !(x >= 0))) throw new UserError(`--weights must be three numbers ≥ 0 (base,awp,wtr), got "${o.weights}"`);
+    if (w.length !== 3 || w.some((x) => !(x >= 0)))
+      throw new UserError(`--weights must be three numbers ≥ 0 (base,awp,wtr), got "${o.weights}"`);
     out.weights = { base: w[0], awp: w[1], wtr: w[2] };
   }
   if (o.wordDropout !== undefined) {
@@ -121,7 +122,8 @@ async function readPseudo(file: string, pairs: number): Promise<Link[][]> {
 /** --pseudo-threshold: a score in [0, 1], only with --pseudo or --self-train. */
 function pseudoThreshold(o: AlignerOptions): number {
   if (o.pseudoThreshold === undefined) return LINK_THRESHOLD;
-  if (!o.pseudo && !o.selfTrain) throw new UserError('--pseudo-threshold is for the links of --pseudo or --self-train: give one of them too');
+  if (!o.pseudo && !o.selfTrain)
+    throw new UserError('--pseudo-threshold is for the links of --pseudo or --self-train: give one of them too');
   const x = Number(o.pseudoThreshold);
   if (!(x >= 0 && x <= 1)) throw new UserError(`--pseudo-threshold must be a number in [0, 1], got "${o.pseudoThreshold}"`);
   return x;
@@ -150,7 +152,9 @@ function bilstm(method: NeuralMethodName): Aligner {
     align: (src, tgt, o) => alignBilstm(method, src, tgt, o),
     async lexicon(src, tgt, o) {
       const bar = trainingBar(src.length, o);
-      const r = await runNeuralMethod(method, { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain) }, overrides(o), bar.hooks).finally(bar.stop);
+      const r = await runNeuralMethod(method, { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain) }, overrides(o), bar.hooks).finally(
+        bar.stop,
+      );
       return neuralLexicon(src, tgt, r.embeddings, PER_WORD);
     },
   };
@@ -186,8 +190,17 @@ function statLexicon(m: SavedModel): LexiconEntry[] {
 }
 
 /** Options only the neural methods read (--held-out is not here: it has a default). */
-const NEURAL_ONLY = [['continue', '--continue'], ['pseudo', '--pseudo'], ['selfTrain', '--self-train'], ['device', '--device'], ['gold', '--gold'],
-  ['epochs', '--epochs'], ['weights', '--weights'], ['wordDropout', '--word-dropout'], ['pseudoThreshold', '--pseudo-threshold']] as const;
+const NEURAL_ONLY = [
+  ['continue', '--continue'],
+  ['pseudo', '--pseudo'],
+  ['selfTrain', '--self-train'],
+  ['device', '--device'],
+  ['gold', '--gold'],
+  ['epochs', '--epochs'],
+  ['weights', '--weights'],
+  ['wordDropout', '--word-dropout'],
+  ['pseudoThreshold', '--pseudo-threshold'],
+] as const;
 
 function statistical(method: string): Aligner {
   const refuseNeural = (o: AlignerOptions) => {
@@ -202,8 +215,12 @@ function statistical(method: string): Aligner {
       const dictionary = o.dict ? readDictionary(o.dict, lowercase) : undefined;
       const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
       const bar = progressBar(`aligning (${method})`);
-      const r = await alignCorpus(src, tgt, { method, sym: o.sym, threshold, lowercase, dictionary, model }, { onProgress: (done, total) => bar.progress(done, total) })
-        .finally(bar.stop);
+      const r = await alignCorpus(
+        src,
+        tgt,
+        { method, sym: o.sym, threshold, lowercase, dictionary, model },
+        { onProgress: (done, total) => bar.progress(done, total) },
+      ).finally(bar.stop);
       if (o.saveModel) saveModel(o.saveModel, r.model);
       return r.links;
     },

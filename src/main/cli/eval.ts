@@ -32,10 +32,16 @@ function aer(o: AerOptions): void {
   if (gold.length !== pred.length) {
     throw new InputError(o.pred, 0, `has ${pred.length} lines but ${o.gold} has ${gold.length}; line counts must match`);
   }
-  const s = scoreAer(gold, pred.map((p) => p.map((l): [number, number] => [l.s, l.t])));
+  const s = scoreAer(
+    gold,
+    pred.map((p) => p.map((l): [number, number] => [l.s, l.t])),
+  );
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-  process.stdout.write(o.json ? JSON.stringify(s) + '\n'
-    : `AER ${pct(s.aer)}  precision ${pct(s.precision)}  recall ${pct(s.recall)}  F1 ${pct(s.f1)}  over ${s.pairs} pairs\n`);
+  process.stdout.write(
+    o.json
+      ? JSON.stringify(s) + '\n'
+      : `AER ${pct(s.aer)}  precision ${pct(s.precision)}  recall ${pct(s.recall)}  F1 ${pct(s.f1)}  over ${s.pairs} pairs\n`,
+  );
 }
 
 interface P1Options {

@@ -7,14 +7,25 @@ import { detectFormat } from '../corpus/formats.ts';
 import { parseOptions, runProjectJob } from './project-job.ts';
 
 interface ImportFlags {
-  format?: string; tgtFile?: string; header?: boolean; srcColumn?: string; tgtColumn?: string;
-  pretokenized?: boolean; links?: string; linksFormat?: string; linksOneBased?: boolean; anyScript?: boolean; maxLineBytes?: number; maxFileBytes?: number;
+  format?: string;
+  tgtFile?: string;
+  header?: boolean;
+  srcColumn?: string;
+  tgtColumn?: string;
+  pretokenized?: boolean;
+  links?: string;
+  linksFormat?: string;
+  linksOneBased?: boolean;
+  anyScript?: boolean;
+  maxLineBytes?: number;
+  maxFileBytes?: number;
 }
 
 const column = (v: string | undefined) => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : v);
 
 export function register(program: Command): void {
-  program.command('import')
+  program
+    .command('import')
     .description('import a parallel corpus into a project (all or nothing)')
     .argument('<project>', 'the project file')
     .argument('<file>', 'the corpus: .tsv, .csv, .tmx, .jsonl, or the source side of a Moses pair')
@@ -34,9 +45,19 @@ export function register(program: Command): void {
       const format = o.format ?? (o.tgtFile ? 'moses' : detectFormat(file));
       if (!format) throw new UserError(`${file}: cannot tell the format from the extension; give --format`);
       const options = parseOptions(importOptionsSchema, {
-        file, format, tgtFile: o.tgtFile, header: o.header, srcColumn: column(o.srcColumn), tgtColumn: column(o.tgtColumn),
-        tokenization: o.pretokenized ? 'pretokenized' : 'segment', linksFile: o.links,
-        linksFormat: o.links ? (o.linksFormat ?? 'pharaoh') : undefined, linksOneBased: o.linksOneBased, anyScript: o.anyScript, maxLineBytes: o.maxLineBytes, maxFileBytes: o.maxFileBytes,
+        file,
+        format,
+        tgtFile: o.tgtFile,
+        header: o.header,
+        srcColumn: column(o.srcColumn),
+        tgtColumn: column(o.tgtColumn),
+        tokenization: o.pretokenized ? 'pretokenized' : 'segment',
+        linksFile: o.links,
+        linksFormat: o.links ? (o.linksFormat ?? 'pharaoh') : undefined,
+        linksOneBased: o.linksOneBased,
+        anyScript: o.anyScript,
+        maxLineBytes: o.maxLineBytes,
+        maxFileBytes: o.maxFileBytes,
       });
       await runProjectJob(projectFile, 'import', (store, run) => runImport(store, options, run));
     });

@@ -25,8 +25,10 @@ async function run(o: LexiconCliOptions): Promise<void> {
 
 /** `--device`: where neural training and embedding run; a value outside the list is a one-line error. */
 export function deviceOption(): Option {
-  return new Option('--device <name>', 'neural methods: where training and embedding run (default: MEKONG_NN_DEVICE, else auto: the best available, falling back to the CPU)')
-    .choices(DEVICE_SETTINGS);
+  return new Option(
+    '--device <name>',
+    'neural methods: where training and embedding run (default: MEKONG_NN_DEVICE, else auto: the best available, falling back to the CPU)',
+  ).choices(DEVICE_SETTINGS);
 }
 
 export function register(program: Command): void {
@@ -38,8 +40,14 @@ export function register(program: Command): void {
     .requiredOption('--out <file>', 'lexicon file')
     .option('--method <name>', methodNames(), 'bilstm-ctl')
     .option('--epochs <n>', 'training epochs (neural methods; default 20, more for fewer than 1,000 pairs: 20,000 / pairs, at most 80)')
-    .option('--word-dropout <alpha>', 'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)')
-    .option('--self-train <epochs>', "neural methods: once trained, this many epochs more on the model's own links scoring at least 0.9 (default 0)")
+    .option(
+      '--word-dropout <alpha>',
+      'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)',
+    )
+    .option(
+      '--self-train <epochs>',
+      "neural methods: once trained, this many epochs more on the model's own links scoring at least 0.9 (default 0)",
+    )
     .option('--lowercase', 'lowercase both sides')
     .addOption(deviceOption())
     .action(run);

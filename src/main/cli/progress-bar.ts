@@ -5,7 +5,10 @@ import type { Progress } from '../jobs/job-registry.ts';
 
 export function progressBar(label: string): { progress: Progress; stop: () => void } {
   if (!process.stderr.isTTY) return { progress: () => {}, stop: () => {} };
-  const bar = new SingleBar({ format: `${label} [{bar}] {percentage}% {message}`, stream: process.stderr, hideCursor: true }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { format: `${label} [{bar}] {percentage}% {message}`, stream: process.stderr, hideCursor: true },
+    Presets.shades_classic,
+  );
   let started = false;
   return {
     progress: (done, total, message = '') => {

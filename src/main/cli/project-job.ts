@@ -13,8 +13,11 @@ export function parseOptions<S extends z.ZodType>(schema: S, value: unknown): z.
   return parsed.data;
 }
 
-export async function runProjectJob(projectFile: string, label: string,
-  work: (store: ProjectStore, run: { progress: Progress; signal: AbortSignal }) => Promise<string>): Promise<void> {
+export async function runProjectJob(
+  projectFile: string,
+  label: string,
+  work: (store: ProjectStore, run: { progress: Progress; signal: AbortSignal }) => Promise<string>,
+): Promise<void> {
   const store = ProjectStore.open(projectFile);
   const bar = progressBar(label);
   try {

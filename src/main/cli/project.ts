@@ -6,21 +6,30 @@ import { ProjectStore } from '../store/project-store.ts';
 
 export function register(program: Command): void {
   const project = program.command('project').description('create project files');
-  project.command('create')
+  project
+    .command('create')
     .description('create a new, empty project file')
     .argument('<file>', 'the project file to create (e.g. corpus.mekong)')
     .requiredOption('--src-lang <code>', 'source language (lo, th, vi, zh, en, id, km, …)')
     .requiredOption('--tgt-lang <code>', 'target language')
     .option('--name <name>', 'display name (default: the file name)')
     .action((file: string, o: { srcLang: string; tgtLang: string; name?: string }) => {
-      for (const [flag, code] of [['--src-lang', o.srcLang], ['--tgt-lang', o.tgtLang]]) {
+      for (const [flag, code] of [
+        ['--src-lang', o.srcLang],
+        ['--tgt-lang', o.tgtLang],
+      ]) {
         if (!knownLanguage(code)) throw new UserError(`${flag} ${code}: ${UNKNOWN_LANGUAGE}`);
       }
-      ProjectStore.create(file, { name: o.name ?? file.replace(/^.*[\\/]/, '').replace(/\.mekong$/, ''), srcLang: o.srcLang, tgtLang: o.tgtLang }).close();
+      ProjectStore.create(file, {
+        name: o.name ?? file.replace(/^.*[\\/]/, '').replace(/\.mekong$/, ''),
+        srcLang: o.srcLang,
+        tgtLang: o.tgtLang,
+      }).close();
       console.log(`created ${file} (${o.srcLang} → ${o.tgtLang})`);
     });
 
-  program.command('info')
+  program
+    .command('info')
     .description('show a project: languages, pair counts by status, alignments')
     .argument('<file>', 'the project file')
     .option('--json', 'print JSON')
@@ -30,7 +39,11 @@ export function register(program: Command): void {
         const info = store.info();
         if (o.json) return console.log(JSON.stringify(info));
         console.log(`${info.name}  ${info.srcLang} → ${info.tgtLang}  ${info.pairs} pairs`);
-        console.log(`  status: ${Object.entries(info.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+        console.log(
+          `  status: ${Object.entries(info.byStatus)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
+        );
         for (const a of info.alignments) console.log(`  alignment ${a.id}: ${a.origin} "${a.name}", ${a.links} links`);
       } finally {
         store.close();

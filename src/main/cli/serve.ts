@@ -19,17 +19,25 @@ function parseToken(v: string): string {
 }
 
 export function register(program: Command): void {
-  program.command('serve')
+  program
+    .command('serve')
     .description('serve the Mekong UI in a browser at a printed http://127.0.0.1 URL')
     .option('--port <n>', 'port (default: any free one)', parsePort)
     .option('--project <file>', 'open this project')
     .option('--sample', 'open the bundled Lao–Thai sample project')
     .option('--annotator <name>', 'your name on every edit (default: the login name)')
-    .option('--token <token>', 'a fixed access token (20+ letters, digits, - or _), so that pages left open reconnect after a restart (with --port)', parseToken)
+    .option(
+      '--token <token>',
+      'a fixed access token (20+ letters, digits, - or _), so that pages left open reconnect after a restart (with --port)',
+      parseToken,
+    )
     .action(async (o: { port?: number; project?: string; sample?: boolean; annotator?: string; token?: string }) => {
       const ctx = createContext('browser', o.annotator);
-      const opened = o.sample ? await dispatch(ctx, 'project.openSample', {})
-        : o.project ? await dispatch(ctx, 'project.open', { path: o.project }) : null;
+      const opened = o.sample
+        ? await dispatch(ctx, 'project.openSample', {})
+        : o.project
+          ? await dispatch(ctx, 'project.open', { path: o.project })
+          : null;
       if (opened && !opened.ok) throw new UserError(opened.error.error);
       const server = await startServer(ctx, { port: o.port, token: o.token });
       console.log(`Mekong is at ${server.url}`);

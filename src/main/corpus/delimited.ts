@@ -86,11 +86,7 @@ function splitQuotedRecord(text: string, delimiter: string, quote: string): stri
 }
 
 /** Yields [fields, start line] per non-empty record. */
-async function* delimitedRecords(
-  file: string,
-  progress: ByteProgress,
-  opts: DelimitedReadOptions,
-): AsyncGenerator<[string[], number]> {
+async function* delimitedRecords(file: string, progress: ByteProgress, opts: DelimitedReadOptions): AsyncGenerator<[string[], number]> {
   const delimiter = opts.delimiter ?? delimiterFor(file);
   const quote = opts.quote ?? '"';
   let pending: string[] = [];
@@ -120,12 +116,7 @@ async function* delimitedRecords(
 }
 
 /** Column indices for source and target from the header (or null; at `line`) and the options. */
-function resolveColumns(
-  header: string[] | null,
-  opts: DelimitedReadOptions,
-  file: string,
-  line = 0,
-): [number, number] {
+function resolveColumns(header: string[] | null, opts: DelimitedReadOptions, file: string, line = 0): [number, number] {
   const pick = (col: string | number | undefined, fallback: number): number => {
     if (col === undefined) return fallback;
     if (typeof col === 'number') return col;
@@ -141,10 +132,7 @@ function resolveColumns(
 }
 
 /** Reads a TSV or CSV file, one PairRecord per record (line = the line the record starts on). */
-export async function* readDelimited(
-  file: string,
-  opts: DelimitedReadOptions = {},
-): AsyncGenerator<PairRecord> {
+export async function* readDelimited(file: string, opts: DelimitedReadOptions = {}): AsyncGenerator<PairRecord> {
   const progress = await ByteProgress.forFiles([file], opts.onBytes, opts);
   const header = opts.header ?? (typeof opts.srcColumn === 'string' || typeof opts.tgtColumn === 'string');
   let cols = header ? null : resolveColumns(null, opts, file);
@@ -178,11 +166,7 @@ export interface DelimitedWriteOptions extends WriteOptions {
 }
 
 /** Writes `src<delimiter>tgt` per record; fields with delimiters, quotes or line breaks are quoted. */
-export async function writeDelimited(
-  records: RecordSource,
-  target: WriteTarget,
-  opts: DelimitedWriteOptions = {},
-): Promise<void> {
+export async function writeDelimited(records: RecordSource, target: WriteTarget, opts: DelimitedWriteOptions = {}): Promise<void> {
   const delimiter = opts.delimiter ?? '\t';
   const row = (fields: string[]): string => stringify([fields], { delimiter, record_delimiter: '\n' });
   await writeRendered(records, target, (rec) => row([rec.src, rec.tgt]), {

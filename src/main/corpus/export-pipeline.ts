@@ -28,7 +28,12 @@ export interface ExportRun {
   signal?: AbortSignal;
 }
 
-interface AlignmentMeta { id: number; origin: AlignmentRecord['origin']; source: string; name: string }
+interface AlignmentMeta {
+  id: number;
+  origin: AlignmentRecord['origin'];
+  source: string;
+  name: string;
+}
 
 const ORIGIN_ORDER = { gold: 0, model: 1, import: 2 } as const;
 
@@ -43,8 +48,12 @@ const indicesOn = (marks: readonly UntranslatedMark[], side: 'src' | 'tgt') => m
 
 /** The store's pairs as records, each with the given alignments' links and "not translated"
  * marks (alignments with neither omitted) and the pair's rejected links. */
-async function* recordsOf(store: ProjectStore, options: Omit<ExportOptions, 'file' | 'format'>, chosen: AlignmentMeta[],
-  run: ExportRun = {}): AsyncGenerator<PairRecord> {
+async function* recordsOf(
+  store: ProjectStore,
+  options: Omit<ExportOptions, 'file' | 'format'>,
+  chosen: AlignmentMeta[],
+  run: ExportRun = {},
+): AsyncGenerator<PairRecord> {
   const db = store.db;
   const filter = { status: options.status, split: options.split };
   const total = countPairs(db, filter);
@@ -63,9 +72,16 @@ async function* recordsOf(store: ProjectStore, options: Omit<ExportOptions, 'fil
         .filter((a) => a.links.length > 0 || a.untranslated);
       const rejected = rejectedWithAnnotator(db, row.id);
       yield {
-        line: 0, src: row.src_text, tgt: row.tgt_text,
-        srcTokens: tokensOf(row.src_text, row.src_tokens), tgtTokens: tokensOf(row.tgt_text, row.tgt_tokens),
-        alignments, ...(rejected.length ? { rejected } : {}), status: row.status, split: row.split, note: row.note,
+        line: 0,
+        src: row.src_text,
+        tgt: row.tgt_text,
+        srcTokens: tokensOf(row.src_text, row.src_tokens),
+        tgtTokens: tokensOf(row.tgt_text, row.tgt_tokens),
+        alignments,
+        ...(rejected.length ? { rejected } : {}),
+        status: row.status,
+        split: row.split,
+        note: row.note,
       };
     }
     done += rows.length;
@@ -74,13 +90,21 @@ async function* recordsOf(store: ProjectStore, options: Omit<ExportOptions, 'fil
 }
 
 /** The store's pairs as records with the alignments `options.alignmentIds` chooses (all by default). */
-export function storeRecords(store: ProjectStore, options: Omit<ExportOptions, 'file' | 'format'>,
-  run: ExportRun = {}): AsyncGenerator<PairRecord> {
+export function storeRecords(
+  store: ProjectStore,
+  options: Omit<ExportOptions, 'file' | 'format'>,
+  run: ExportRun = {},
+): AsyncGenerator<PairRecord> {
   return recordsOf(store, options, alignmentsToExport(store.db, options.alignmentIds), run);
 }
 
 /** One file of a links export: where it goes, which alignments it reads, whether their gold is merged. */
-interface LinksFile { file: string; alignments: AlignmentMeta[]; merge: boolean; label: string }
+interface LinksFile {
+  file: string;
+  alignments: AlignmentMeta[];
+  merge: boolean;
+  label: string;
+}
 
 const LINK_FORMATS: ReadonlySet<string> = new Set(['pharaoh', 'talp']);
 
@@ -89,7 +113,12 @@ const alignmentLabel = (a: AlignmentMeta) => `#${a.id} ${a.name} (${a.origin})`;
 /** `out.pharaoh` + "gold anna" → `out.gold-anna.pharaoh`. */
 function fileFor(file: string, label: string): string {
   const ext = extname(file);
-  const slug = label.normalize('NFKD').replace(/[^\w]+/g, '-').replace(/^-|-$/g, '').toLowerCase() || 'alignment';
+  const slug =
+    label
+      .normalize('NFKD')
+      .replace(/[^\w]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .toLowerCase() || 'alignment';
   return join(dirname(file), `${basename(file, ext)}.${slug}${ext}`);
 }
 
@@ -99,7 +128,7 @@ function linksFiles(store: ProjectStore, options: ExportOptions): LinksFile[] {
   const from = options.linksFrom;
   if (from === 'merged-gold') {
     const gold = all.filter((a) => a.origin === 'gold');
-    if (gold.length === 0) throw new UserError('no gold alignment to merge: the project has no annotator\'s links yet');
+    if (gold.length === 0) throw new UserError("no gold alignment to merge: the project has no annotator's links yet");
     return [{ file: options.file, alignments: gold, merge: true, label: `merged gold of ${gold.map((a) => a.source).join(', ')}` }];
   }
   if (from === 'each') {
@@ -117,8 +146,10 @@ function linksFiles(store: ProjectStore, options: ExportOptions): LinksFile[] {
     return [{ file: options.file, alignments: one, merge: false, label: alignmentLabel(one[0]) }];
   }
   if (all.length > 1) {
-    throw new UserError(`${options.format} holds one alignment per file and ${all.length} are chosen (${all.map(alignmentLabel).join(', ')}): ` +
-      `pick one, the merged gold, or one file per alignment`);
+    throw new UserError(
+      `${options.format} holds one alignment per file and ${all.length} are chosen (${all.map(alignmentLabel).join(', ')}): ` +
+        `pick one, the merged gold, or one file per alignment`,
+    );
   }
   return [{ file: options.file, alignments: all, merge: false, label: all[0] ? alignmentLabel(all[0]) : 'no alignment' }];
 }
@@ -126,11 +157,16 @@ function linksFiles(store: ProjectStore, options: ExportOptions): LinksFile[] {
 /** Refuses to write over the open project (or its WAL): the export would replace the project. */
 function refuseProjectFile(store: ProjectStore, file: string): void {
   const folder = dirname(resolve(file));
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UserError(`${folder}: no such folder to export ${basename(file)} into`);
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new UserError(`${folder}: no such folder to export ${basename(file)} into`);
   const project = resolve(store.path);
   const target = resolve(file);
-  const same = [project, `${project}-wal`, `${project}-shm`, `${project}-journal`].includes(target) ||
-    (existsSync(target) && existsSync(project) && statSync(target).ino === statSync(project).ino && statSync(target).dev === statSync(project).dev);
+  const same =
+    [project, `${project}-wal`, `${project}-shm`, `${project}-journal`].includes(target) ||
+    (existsSync(target) &&
+      existsSync(project) &&
+      statSync(target).ino === statSync(project).ino &&
+      statSync(target).dev === statSync(project).dev);
   if (same) throw new UserError(`${file} is the project itself; choose another file to export to`);
 }
 
@@ -149,7 +185,8 @@ export async function runExport(store: ProjectStore, options: ExportOptions, run
     await writeRecords(options.format, counted(), file, { oneBased: options.oneBased, srcLang, tgtLang, signal: run.signal });
     return count;
   };
-  if (options.tokenized && !TOKENIZABLE.has(options.format)) throw new UserError(`--tokenized is for tsv and fastalign, not ${options.format}`);
+  if (options.tokenized && !TOKENIZABLE.has(options.format))
+    throw new UserError(`--tokenized is for tsv and fastalign, not ${options.format}`);
   if (!LINK_FORMATS.has(options.format)) {
     const records = storeRecords(store, options, run);
     const count = await write(options.file, options.tokenized ? tokenizedText(records) : records);
@@ -169,7 +206,8 @@ export async function runExport(store: ProjectStore, options: ExportOptions, run
 
 const TOKENIZABLE: ReadonlySet<string> = new Set(['tsv', 'fastalign']);
 
-const spaced = (tokens: readonly { text: string }[] | undefined, text: string) => (tokens ? tokens.map((t) => t.text.replace(/\s+/g, '_')).join(' ') : text);
+const spaced = (tokens: readonly { text: string }[] | undefined, text: string) =>
+  tokens ? tokens.map((t) => t.text.replace(/\s+/g, '_')).join(' ') : text;
 
 /** Records whose sentences are their tokens joined by one space (a token's own spaces become _). */
 async function* tokenizedText(records: AsyncIterable<PairRecord>): AsyncGenerator<PairRecord> {
@@ -180,10 +218,19 @@ async function* tokenizedText(records: AsyncIterable<PairRecord>): AsyncGenerato
 async function writeTokenizedSides(store: ProjectStore, options: ExportOptions, run: ExportRun): Promise<string[]> {
   const { srcLang, tgtLang } = store.meta();
   const stem = join(dirname(options.file), basename(options.file, extname(options.file)));
-  const [srcFile, tgtFile] = srcLang === tgtLang ? [`${stem}.src.${srcLang}`, `${stem}.tgt.${tgtLang}`] : [`${stem}.${srcLang}`, `${stem}.${tgtLang}`];
-  for (const [file, side] of [[srcFile, 'src'], [tgtFile, 'tgt']] as const) {
+  const [srcFile, tgtFile] =
+    srcLang === tgtLang ? [`${stem}.src.${srcLang}`, `${stem}.tgt.${tgtLang}`] : [`${stem}.${srcLang}`, `${stem}.${tgtLang}`];
+  for (const [file, side] of [
+    [srcFile, 'src'],
+    [tgtFile, 'tgt'],
+  ] as const) {
     refuseProjectFile(store, file);
-    await writeRendered(recordsOf(store, options, [], {}), file, (r) => spaced(side === 'src' ? r.srcTokens : r.tgtTokens, r[side]) + '\n', { signal: run.signal });
+    await writeRendered(
+      recordsOf(store, options, [], {}),
+      file,
+      (r) => spaced(side === 'src' ? r.srcTokens : r.tgtTokens, r[side]) + '\n',
+      { signal: run.signal },
+    );
   }
   return [srcFile, tgtFile];
 }

@@ -25,10 +25,6 @@ export async function* readFastAlign(file: string, opts: ReadOptions = {}): Asyn
 }
 
 /** Writes `src ||| tgt` per record. */
-export async function writeFastAlign(
-  records: RecordSource,
-  target: WriteTarget,
-  opts: WriteOptions = {},
-): Promise<void> {
+export async function writeFastAlign(records: RecordSource, target: WriteTarget, opts: WriteOptions = {}): Promise<void> {
   await writeRendered(records, target, (rec) => `${singleLine(rec.src)} ||| ${singleLine(rec.tgt)}\n`, opts);
 }

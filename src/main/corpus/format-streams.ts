@@ -2,14 +2,7 @@
 // mapped onto the registry in formats.ts, with an optional links file attached to the
 // pair stream as an `import` alignment.
 import type { ImportOptions } from '../../shared/api.ts';
-import {
-  detectLinksFormat,
-  linksReaderFor,
-  readerFor,
-  writerFor,
-  type AnyReadOptions,
-  type AnyWriteOptions,
-} from './formats.ts';
+import { detectLinksFormat, linksReaderFor, readerFor, writerFor, type AnyReadOptions, type AnyWriteOptions } from './formats.ts';
 import { attachLinks, type LinkedPair } from './links.ts';
 import type { RecordSource, WriteTarget } from './output.ts';
 import type { PairRecord } from './record.ts';
@@ -19,10 +12,7 @@ import type { PairRecord } from './record.ts';
  * cancel and anything format-specific (TMX srcLang/tgtLang, allowEmpty). With a links
  * file, records are LinkedPairs (see links.ts) whose indices the caller checks.
  */
-export async function* openRecords(
-  options: ImportOptions,
-  read: AnyReadOptions = {},
-): AsyncGenerator<PairRecord | LinkedPair> {
+export async function* openRecords(options: ImportOptions, read: AnyReadOptions = {}): AsyncGenerator<PairRecord | LinkedPair> {
   const files = options.tgtFile ? [options.file, options.tgtFile] : [options.file];
   const pairs = readerFor(options.format)(files, {
     ...read,

@@ -66,33 +66,56 @@ export const FORMATS: readonly (PairFormatInfo | LinksFormatInfo)[] = [
   { id: 'tsv', label: 'TSV (tab-separated)', extensions: ['.tsv', '.tab'], files: 1, kind: 'pairs', ...delimited('\t') },
   { id: 'csv', label: 'CSV (comma-separated)', extensions: ['.csv'], files: 1, kind: 'pairs', ...delimited(',') },
   {
-    id: 'moses', label: 'Moses pair (two files, one sentence per line)', extensions: ['.txt'], files: 2, kind: 'pairs',
+    id: 'moses',
+    label: 'Moses pair (two files, one sentence per line)',
+    extensions: ['.txt'],
+    files: 2,
+    kind: 'pairs',
     read: (files, opts) => readMoses(files[0], files[1], opts),
     write: (records, [s, t], opts) => writeMoses(records, s, t, opts),
   },
   {
-    id: 'fastalign', label: 'fast_align bitext (src ||| tgt)', extensions: ['.txt', '.bitext'], files: 1, kind: 'pairs',
+    id: 'fastalign',
+    label: 'fast_align bitext (src ||| tgt)',
+    extensions: ['.txt', '.bitext'],
+    files: 1,
+    kind: 'pairs',
     read: (files, opts) => readFastAlign(files[0], opts),
     write: (records, [t], opts) => writeFastAlign(records, t, opts),
   },
   {
-    id: 'tmx', label: 'TMX 1.4', extensions: ['.tmx'], files: 1, kind: 'pairs',
+    id: 'tmx',
+    label: 'TMX 1.4',
+    extensions: ['.tmx'],
+    files: 1,
+    kind: 'pairs',
     read: (files, opts) => readTmx(files[0], opts),
     write: (records, [t], opts = {}) => writeTmx(records, t, needLangs(opts)),
   },
   {
-    id: 'jsonl', label: 'Mekong JSONL', extensions: ['.jsonl', '.ndjson'], files: 1, kind: 'pairs',
+    id: 'jsonl',
+    label: 'Mekong JSONL',
+    extensions: ['.jsonl', '.ndjson'],
+    files: 1,
+    kind: 'pairs',
     read: (files, opts) => readJsonl(files[0], opts),
     write: (records, [t], opts) => writeJsonl(records, t, opts),
   },
   {
-    id: 'pharaoh', label: 'Pharaoh links (i-j, i?j, ipj)', extensions: ['.align', '.links', '.pharaoh', '.out'],
-    files: 1, kind: 'links',
+    id: 'pharaoh',
+    label: 'Pharaoh links (i-j, i?j, ipj)',
+    extensions: ['.align', '.links', '.pharaoh', '.out'],
+    files: 1,
+    kind: 'links',
     readLinks: readPharaoh,
     write: (records, [t], opts) => writePharaoh(records, t, opts),
   },
   {
-    id: 'talp', label: 'TALP / NAACL-2003 links', extensions: ['.talp', '.wa'], files: 1, kind: 'links',
+    id: 'talp',
+    label: 'TALP / NAACL-2003 links',
+    extensions: ['.talp', '.wa'],
+    files: 1,
+    kind: 'links',
     readLinks: readTalp,
     write: (records, [t], opts) => writeTalp(records, t, opts),
   },
@@ -160,7 +183,12 @@ export async function detectLinksFormat(file: string): Promise<LinksFormat> {
   const handle = await open(file);
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
-    const first = buffer.subarray(0, bytesRead).toString('utf8').split('\n').find((l) => l.trim() !== '') ?? '';
+    const first =
+      buffer
+        .subarray(0, bytesRead)
+        .toString('utf8')
+        .split('\n')
+        .find((l) => l.trim() !== '') ?? '';
     return /^\s*\d+\s+\d+\s+\d+(\s+[SP])?(\s+[\d.eE+-]+)?\s*$/.test(first) ? 'talp' : 'pharaoh';
   } finally {
     await handle.close();

@@ -52,8 +52,11 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
       signal: run.signal,
       onBytes: (done: number, total: number) => run.progress?.(done, total, 'importing'),
     });
-    const writer = new BatchWriter(store, importId,
-      { data: options.file, links: options.linksFile ?? options.file, linksBase: options.linksFormat === 'talp' || options.linksOneBased ? 1 : 0 });
+    const writer = new BatchWriter(store, importId, {
+      data: options.file,
+      links: options.linksFile ?? options.file,
+      linksBase: options.linksFormat === 'talp' || options.linksOneBased ? 1 : 0,
+    });
     const inFlight: Promise<Prepared>[] = [];
     let checked = options.anyScript === true;
     for await (const batch of batches(records)) {
@@ -92,31 +95,51 @@ async function* batches(records: AsyncIterable<PairRecord>): AsyncGenerator<Pair
  *  not imported into a Lao–Thai project without a word (anyScript imports it anyway). */
 function checkScripts(batch: PairRecord[], meta: { srcLang: string; tgtLang: string }, file: string): void {
   const sample = batch.slice(0, 200);
-  const side = (which: 'src' | 'tgt') => sample.map((r) => r[which]).join(' ').slice(0, 5000);
+  const side = (which: 'src' | 'tgt') =>
+    sample
+      .map((r) => r[which])
+      .join(' ')
+      .slice(0, 5000);
   const [src, tgt] = [side('src'), side('tgt')];
   const srcWhy = scriptMismatch(meta.srcLang, src);
   const tgtWhy = scriptMismatch(meta.tgtLang, tgt);
   if (!srcWhy && !tgtWhy) return;
   const swapped = srcWhy && tgtWhy && !scriptMismatch(meta.srcLang, tgt) && !scriptMismatch(meta.tgtLang, src);
-  const which = [srcWhy && `the source side ${srcWhy} (project: ${meta.srcLang})`, tgtWhy && `the target side ${tgtWhy} (project: ${meta.tgtLang})`].filter(Boolean).join('; ');
-  throw new InputError(file, 0, swapped
-    ? `source and target look swapped: the source side is written like ${meta.tgtLang} and the target like ${meta.srcLang}; swap the columns or files (or import with --any-script)`
-    : `${which}; check the columns or the project's languages (or import with --any-script)`);
+  const which = [
+    srcWhy && `the source side ${srcWhy} (project: ${meta.srcLang})`,
+    tgtWhy && `the target side ${tgtWhy} (project: ${meta.tgtLang})`,
+  ]
+    .filter(Boolean)
+    .join('; ');
+  throw new InputError(
+    file,
+    0,
+    swapped
+      ? `source and target look swapped: the source side is written like ${meta.tgtLang} and the target like ${meta.srcLang}; swap the columns or files (or import with --any-script)`
+      : `${which}; check the columns or the project's languages (or import with --any-script)`,
+  );
 }
 
 /** Texts and token offsets of a batch (normalised and tokenized in the pool's workers); a
  * side that brings its own tokens is kept as given, the other side is segmented. */
-async function prepare(records: PairRecord[], mode: ImportOptions['tokenization'], meta: { srcLang: string; tgtLang: string },
-  pool: SegmentPool): Promise<Prepared> {
+async function prepare(
+  records: PairRecord[],
+  mode: ImportOptions['tokenization'],
+  meta: { srcLang: string; tgtLang: string },
+  pool: SegmentPool,
+): Promise<Prepared> {
   const need: { i: number; side: 'src' | 'tgt' }[] = [];
   records.forEach((r, i) => {
     if (!r.srcTokens) need.push({ i, side: 'src' });
     if (!r.tgtTokens) need.push({ i, side: 'tgt' });
   });
-  const done = await pool.prepareBatch(need.map(({ i, side }) => ({
-    text: records[i][side],
-    lang: side === 'src' ? meta.srcLang : meta.tgtLang,
-  })), mode);
+  const done = await pool.prepareBatch(
+    need.map(({ i, side }) => ({
+      text: records[i][side],
+      lang: side === 'src' ? meta.srcLang : meta.tgtLang,
+    })),
+    mode,
+  );
   const slot = new Map(need.map(({ i, side }, k) => [`${i}${side}`, k]));
   const sideOf = (r: PairRecord, i: number, side: 'src' | 'tgt') => {
     const k = slot.get(`${i}${side}`);
@@ -126,7 +149,15 @@ async function prepare(records: PairRecord[], mode: ImportOptions['tokenization'
   const pairs = records.map((r, i): NewPair => {
     const src = sideOf(r, i, 'src');
     const tgt = sideOf(r, i, 'tgt');
-    return { src: src.text, tgt: tgt.text, srcOffsets: src.offsets, tgtOffsets: tgt.offsets, status: r.status, split: r.split, note: r.note };
+    return {
+      src: src.text,
+      tgt: tgt.text,
+      srcOffsets: src.offsets,
+      tgtOffsets: tgt.offsets,
+      status: r.status,
+      split: r.split,
+      note: r.note,
+    };
   });
   return { records, pairs };
 }
@@ -143,8 +174,11 @@ class BatchWriter {
   private readonly inserters = new Map<string, Inserters>();
   private rejected: ReturnType<typeof rejectedInserter> | null = null;
 
-  constructor(private readonly store: ProjectStore, private readonly importId: number,
-    private readonly files: { data: string; links: string; linksBase: 0 | 1 }) {
+  constructor(
+    private readonly store: ProjectStore,
+    private readonly importId: number,
+    private readonly files: { data: string; links: string; linksBase: 0 | 1 },
+  ) {
     this.insertPairs = pairInserter(store.db, importId);
   }
 
@@ -180,9 +214,10 @@ class BatchWriter {
     let inserters = this.inserters.get(key);
     if (!inserters) {
       const db = this.store.db;
-      const id = a.origin === 'gold'
-        ? goldAlignmentOf(db, a.source, this.importId)
-        : createAlignment(db, { origin: a.origin, name: a.source, importId: this.importId });
+      const id =
+        a.origin === 'gold'
+          ? goldAlignmentOf(db, a.source, this.importId)
+          : createAlignment(db, { origin: a.origin, name: a.source, importId: this.importId });
       inserters = { links: linkInserter(db, id), untranslated: untranslatedInserter(db, id) };
       this.inserters.set(key, inserters);
     }

@@ -52,16 +52,26 @@ export class ByteProgress {
 
   /** Checks each file is a regular file within the size limit (a pipe or a device such as
    *  /dev/zero never ends: refused at once), then tracks their bytes. */
-  static async forFiles(files: string[], onBytes?: ReadOptions['onBytes'], limits: Pick<ReadOptions, 'maxLineBytes' | 'maxFileBytes'> = {}): Promise<ByteProgress> {
+  static async forFiles(
+    files: string[],
+    onBytes?: ReadOptions['onBytes'],
+    limits: Pick<ReadOptions, 'maxLineBytes' | 'maxFileBytes'> = {},
+  ): Promise<ByteProgress> {
     const maxFile = limits.maxFileBytes ?? MAX_FILE_BYTES;
-    const sizes = await Promise.all(files.map(async (f) => {
-      const s = await stat(f);
-      if (s.isDirectory()) throw new InputError(f, 0, 'is a folder, not a file');
-      if (!s.isFile()) throw new InputError(f, 0, 'not a regular file (a pipe or a device): save it to a file first');
-      if (s.size > maxFile) throw new InputError(f, 0, `${s.size} bytes, more than the ${maxFile} an import accepts (--max-file-bytes)`);
-      return s.size;
-    }));
-    return new ByteProgress(sizes.reduce((a, b) => a + b, 0), onBytes, limits.maxLineBytes ?? MAX_LINE_BYTES);
+    const sizes = await Promise.all(
+      files.map(async (f) => {
+        const s = await stat(f);
+        if (s.isDirectory()) throw new InputError(f, 0, 'is a folder, not a file');
+        if (!s.isFile()) throw new InputError(f, 0, 'not a regular file (a pipe or a device): save it to a file first');
+        if (s.size > maxFile) throw new InputError(f, 0, `${s.size} bytes, more than the ${maxFile} an import accepts (--max-file-bytes)`);
+        return s.size;
+      }),
+    );
+    return new ByteProgress(
+      sizes.reduce((a, b) => a + b, 0),
+      onBytes,
+      limits.maxLineBytes ?? MAX_LINE_BYTES,
+    );
   }
 
   add(n: number): void {
@@ -111,7 +121,8 @@ function checkLineLengths(buf: Uint8Array, end: number, max: number, file: strin
   for (let l = line; start < end; l++) {
     const nl = buf.indexOf(NL, start);
     const stop = nl === -1 || nl >= end ? end : nl;
-    if (stop - start > max) throw new InputError(file, l, `a line longer than ${max} bytes, the longest an import accepts (--max-line-bytes)`);
+    if (stop - start > max)
+      throw new InputError(file, l, `a line longer than ${max} bytes, the longest an import accepts (--max-line-bytes)`);
     start = stop + 1;
   }
 }
@@ -151,7 +162,11 @@ export async function* readTextPieces(
       const nl = (chunk as Buffer).indexOf(NL);
       const lineBytes = carry.length + pendingBytes + (nl === -1 ? (chunk as Buffer).length : nl);
       if (lineBytes > progress.maxLineBytes) {
-        throw new InputError(file, line, `a line longer than ${progress.maxLineBytes} bytes, the longest an import accepts (--max-line-bytes)`);
+        throw new InputError(
+          file,
+          line,
+          `a line longer than ${progress.maxLineBytes} bytes, the longest an import accepts (--max-line-bytes)`,
+        );
       }
       if (nl === -1) {
         pending.push(chunk as Buffer);
@@ -188,11 +203,7 @@ export interface LineBatch {
 }
 
 /** Splits the pieces of `readTextPieces` into line batches; a final '\n' ends no extra line. */
-export async function* readLineBatches(
-  file: string,
-  progress: ByteProgress,
-  signal?: AbortSignal,
-): AsyncGenerator<LineBatch> {
+export async function* readLineBatches(file: string, progress: ByteProgress, signal?: AbortSignal): AsyncGenerator<LineBatch> {
   for await (const piece of readTextPieces(file, progress, signal)) {
     const lines = piece.text.split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
@@ -205,12 +216,7 @@ export async function* readLineBatches(
 }
 
 /** Throws "empty source side" / "empty target side" unless `allowEmpty`. */
-export function checkSides(
-  rec: PairRecord,
-  allowEmpty: boolean | undefined,
-  srcFile: string,
-  tgtFile = srcFile,
-): void {
+export function checkSides(rec: PairRecord, allowEmpty: boolean | undefined, srcFile: string, tgtFile = srcFile): void {
   if (allowEmpty) return;
   if (rec.src.trim() === '') throw new InputError(srcFile, rec.line, 'empty source side');
   if (rec.tgt.trim() === '') throw new InputError(tgtFile, rec.line, 'empty target side');

@@ -63,10 +63,7 @@ const SideObject = z.object({
 });
 
 /** One side of a pair; a bare string is read as {"text": string}. */
-export const SideJson = z.preprocess(
-  (v) => (typeof v === 'string' ? { text: v } : v),
-  SideObject,
-);
+export const SideJson = z.preprocess((v) => (typeof v === 'string' ? { text: v } : v), SideObject);
 
 /** [source index, target index, kind, score or null]. */
 export const LinkJson = z.custom<[number, number, LinkKind, number | null]>(isLink, {

@@ -71,7 +71,9 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 function checkUnicode(json: PairJsonValue, file: string, line: number): void {
   const fields: [string, string | undefined][] = [
-    ['src.text', json.src.text], ['tgt.text', json.tgt.text], ['note', json.note],
+    ['src.text', json.src.text],
+    ['tgt.text', json.tgt.text],
+    ['note', json.note],
     ...(json.alignments ?? []).map((a, k): [string, string] => [`alignments.${k}.source`, a.source]),
     ...(json.rejected ?? []).map((r, k): [string, string] => [`rejected.${k}`, r[2]]),
   ];
@@ -93,7 +95,9 @@ function tokensFromJson(side: SideJsonValue, name: string, file: string, line: n
     const span = text.slice(start, end);
     if (span.trim() === '') throw fail(`span [${start},${end}] holds only whitespace`);
     if (given !== undefined && given !== span) {
-      throw fail(`token text ${JSON.stringify(given)} differs from the text at [${start},${end}] (${JSON.stringify(span)}); tokens must be spans of the sentence`);
+      throw fail(
+        `token text ${JSON.stringify(given)} differs from the text at [${start},${end}] (${JSON.stringify(span)}); tokens must be spans of the sentence`,
+      );
     }
     prevEnd = end;
     return { text: span, start, end };
@@ -122,7 +126,8 @@ export function pairToJson(rec: PairRecord): PairJsonValue {
   if (rec.alignments) {
     json.alignments = rec.alignments.map((a) => {
       const out: AlignmentJsonValue = { origin: a.origin, source: a.source, links: a.links.map((l) => [l.s, l.t, l.kind, l.score]) };
-      if (a.untranslated && (a.untranslated.src.length || a.untranslated.tgt.length)) out.untranslated = { src: a.untranslated.src, tgt: a.untranslated.tgt };
+      if (a.untranslated && (a.untranslated.src.length || a.untranslated.tgt.length))
+        out.untranslated = { src: a.untranslated.src, tgt: a.untranslated.tgt };
       return out;
     });
   }
@@ -134,10 +139,6 @@ export function pairToJson(rec: PairRecord): PairJsonValue {
 }
 
 /** Writes one JSON line per record. */
-export async function writeJsonl(
-  records: RecordSource,
-  target: WriteTarget,
-  opts: WriteOptions = {},
-): Promise<void> {
+export async function writeJsonl(records: RecordSource, target: WriteTarget, opts: WriteOptions = {}): Promise<void> {
   await writeRendered(records, target, (rec) => JSON.stringify(pairToJson(rec)) + '\n', opts);
 }

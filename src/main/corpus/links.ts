@@ -20,24 +20,13 @@ export type IndexBase = 0 | 1;
  * tokens)") for the first link outside [0, nSrc) × [0, nTgt). `base` only changes how the
  * indices are shown (as written in the file).
  */
-export function checkLinks(
-  links: readonly Link[],
-  nSrc: number,
-  nTgt: number,
-  file: string,
-  line: number,
-  base: IndexBase = 0,
-): void {
+export function checkLinks(links: readonly Link[], nSrc: number, nTgt: number, file: string, line: number, base: IndexBase = 0): void {
   for (const l of links) {
     const bad = l.s >= nSrc ? 'source' : l.t >= nTgt ? 'target' : null;
     if (bad === null) continue;
     const [idx, n] = bad === 'source' ? [l.s, nSrc] : [l.t, nTgt];
     const name = `link ${l.s + base}-${l.t + base}`;
-    throw new InputError(
-      file,
-      line,
-      `${name}: ${bad} index ${idx + base} out of range (sentence has ${n} token${n === 1 ? "" : "s"})`,
-    );
+    throw new InputError(file, line, `${name}: ${bad} index ${idx + base} out of range (sentence has ${n} token${n === 1 ? '' : 's'})`);
   }
 }
 
@@ -48,9 +37,13 @@ export function checkLinks(
 export function checkRecordIndices(rec: PairRecord, nSrc: number, nTgt: number, file: string, line: number): void {
   for (const a of rec.alignments ?? []) {
     checkLinks(a.links, nSrc, nTgt, file, line);
-    for (const [side, n] of [['src', nSrc], ['tgt', nTgt]] as const) {
+    for (const [side, n] of [
+      ['src', nSrc],
+      ['tgt', nTgt],
+    ] as const) {
       const bad = a.untranslated?.[side].find((i) => i >= n);
-      if (bad !== undefined) throw new InputError(file, line, `untranslated ${side} token ${bad} out of range (sentence has ${n} token${n === 1 ? '' : 's'})`);
+      if (bad !== undefined)
+        throw new InputError(file, line, `untranslated ${side} token ${bad} out of range (sentence has ${n} token${n === 1 ? '' : 's'})`);
     }
   }
   const bad = rec.rejected?.find((r) => r.s >= nSrc || r.t >= nTgt);

@@ -3,23 +3,12 @@
 // have the same number of lines. The writer replaces line breaks inside a text by spaces
 // (the format cannot carry them).
 import { InputError } from '../errors.ts';
-import {
-  ByteProgress,
-  checkSides,
-  LineCursor,
-  readLineBatches,
-  throwIfAborted,
-  type ReadOptions,
-} from './input.ts';
+import { ByteProgress, checkSides, LineCursor, readLineBatches, throwIfAborted, type ReadOptions } from './input.ts';
 import { singleLine, withSinks, type RecordSource, type WriteOptions, type WriteTarget } from './output.ts';
 import type { PairRecord } from './record.ts';
 
 /** Reads `srcFile` and `tgtFile` line by line in step, one PairRecord per line. */
-export async function* readMoses(
-  srcFile: string,
-  tgtFile: string,
-  opts: ReadOptions = {},
-): AsyncGenerator<PairRecord> {
+export async function* readMoses(srcFile: string, tgtFile: string, opts: ReadOptions = {}): AsyncGenerator<PairRecord> {
   const progress = await ByteProgress.forFiles([srcFile, tgtFile], opts.onBytes, opts);
   const a = new LineCursor(readLineBatches(srcFile, progress, opts.signal));
   const b = new LineCursor(readLineBatches(tgtFile, progress, opts.signal));
@@ -43,11 +32,7 @@ export async function* readMoses(
 }
 
 function countMismatch(ended: string, longer: string, lines: number): InputError {
-  return new InputError(
-    ended,
-    lines,
-    `line counts differ: ${ended} ends at line ${lines} but ${longer} has more lines`,
-  );
+  return new InputError(ended, lines, `line counts differ: ${ended} ends at line ${lines} but ${longer} has more lines`);
 }
 
 /** Writes the source texts to `srcTarget` and the target texts to `tgtTarget`. */

@@ -82,10 +82,7 @@ export class TextSink {
 }
 
 /** Runs `body` against sinks for `targets`, closing them all on success, aborting on error. */
-export async function withSinks(
-  targets: WriteTarget[],
-  body: (sinks: TextSink[]) => Promise<void>,
-): Promise<void> {
+export async function withSinks(targets: WriteTarget[], body: (sinks: TextSink[]) => Promise<void>): Promise<void> {
   const sinks = targets.map((t) => new TextSink(t));
   try {
     await body(sinks);

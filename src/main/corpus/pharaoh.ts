@@ -88,10 +88,6 @@ export function sortedLinks(links: readonly Link[]): Link[] {
 }
 
 /** Writes one Pharaoh line per record (empty when it has no links). */
-export async function writePharaoh(
-  records: RecordSource,
-  target: WriteTarget,
-  opts: PharaohWriteOptions = {},
-): Promise<void> {
+export async function writePharaoh(records: RecordSource, target: WriteTarget, opts: PharaohWriteOptions = {}): Promise<void> {
   await writeRendered(records, target, (rec) => formatPharaohLine(sortedLinks(linksToWrite(rec)), opts) + '\n', opts);
 }

@@ -17,7 +17,12 @@ export function sampleCorpusPath(): string {
 export async function buildSampleProject(path: string): Promise<ProjectStore> {
   const store = ProjectStore.create(path, { name: 'Lao–Thai embassy sample', srcLang: 'lo', tgtLang: 'th' });
   await runImport(store, {
-    file: sampleCorpusPath(), format: 'csv', header: true, srcColumn: 'lao_sent', tgtColumn: 'thai_sent', tokenization: 'segment',
+    file: sampleCorpusPath(),
+    format: 'csv',
+    header: true,
+    srcColumn: 'lao_sent',
+    tgtColumn: 'thai_sent',
+    tokenization: 'segment',
   });
   return store;
 }

@@ -28,16 +28,12 @@ function parseRow(text: string, file: string, line: number): TalpRow {
   const score = m[5] === undefined ? null : Number(m[5]);
   if (sentence === 0) throw new InputError(file, line, 'sentence number 0 (TALP numbers sentences from 1)');
   if (score !== null && score > 1) throw new InputError(file, line, `confidence ${m[5]} above 1`);
-  const link: Link | null =
-    s === 0 || t === 0 ? null : { s: s - 1, t: t - 1, kind: m[4] === 'P' ? 'possible' : 'sure', score };
+  const link: Link | null = s === 0 || t === 0 ? null : { s: s - 1, t: t - 1, kind: m[4] === 'P' ? 'possible' : 'sure', score };
   return { sentence, link };
 }
 
 /** Reads a TALP file: one LinkGroup per sentence number from 1 to the last one seen. */
-export async function* readTalp(
-  file: string,
-  opts: Omit<LinksReadOptions, 'base'> = {},
-): AsyncGenerator<LinkGroup> {
+export async function* readTalp(file: string, opts: Omit<LinksReadOptions, 'base'> = {}): AsyncGenerator<LinkGroup> {
   const progress = await ByteProgress.forFiles([file], opts.onBytes, opts);
   let current = 1;
   let group: LinkGroup = { line: 0, links: [] };
@@ -63,18 +59,16 @@ export async function* readTalp(
 }
 
 /** Writes TALP lines (1-based; the sentence number is the record's position). */
-export async function writeTalp(
-  records: RecordSource,
-  target: WriteTarget,
-  opts: Omit<LinksWriteOptions, 'base'> = {},
-): Promise<void> {
+export async function writeTalp(records: RecordSource, target: WriteTarget, opts: Omit<LinksWriteOptions, 'base'> = {}): Promise<void> {
   const score = (l: Link): string => (opts.scores && l.score !== null ? ` ${l.score}` : '');
-  const render = (l: Link, n: number): string =>
-    `${n} ${l.s + 1} ${l.t + 1} ${l.kind === 'sure' ? 'S' : 'P'}${score(l)}\n`;
+  const render = (l: Link, n: number): string => `${n} ${l.s + 1} ${l.t + 1} ${l.kind === 'sure' ? 'S' : 'P'}${score(l)}\n`;
   await writeRendered(
     records,
     target,
-    (rec, i) => sortedLinks(linksToWrite(rec)).map((l) => render(l, i + 1)).join(''),
+    (rec, i) =>
+      sortedLinks(linksToWrite(rec))
+        .map((l) => render(l, i + 1))
+        .join(''),
     opts,
   );
 }

@@ -58,11 +58,7 @@ function renderTu(rec: PairRecord, n: number, src: string, tgt: string): string 
 }
 
 /** Writes a TMX 1.4 document with one <tu> per record. */
-export async function writeTmx(
-  records: RecordSource,
-  target: WriteTarget,
-  opts: TmxWriteOptions,
-): Promise<void> {
+export async function writeTmx(records: RecordSource, target: WriteTarget, opts: TmxWriteOptions): Promise<void> {
   const src = escapeXml(opts.srcLang, 0);
   const tgt = escapeXml(opts.tgtLang, 0);
   await writeRendered(records, target, (rec, i) => renderTu(rec, i + 1, src, tgt), {

@@ -84,24 +84,46 @@ class TmxWalker {
     }
     this.rooted = true;
     switch (tag.name) {
-      case 'header': this.srclang = attr.srclang; break;
-      case 'tu': this.tu = { line: this.parser.line + 1, tuvs: [], props: new Map() }; break;
-      case 'tuv': this.tuv = { lang: attr['xml:lang'] ?? attr.lang ?? '', text: '' }; break;
-      case 'seg': this.inSeg = true; break;
-      case 'note': case 'prop':
+      case 'header':
+        this.srclang = attr.srclang;
+        break;
+      case 'tu':
+        this.tu = { line: this.parser.line + 1, tuvs: [], props: new Map() };
+        break;
+      case 'tuv':
+        this.tuv = { lang: attr['xml:lang'] ?? attr.lang ?? '', text: '' };
+        break;
+      case 'seg':
+        this.inSeg = true;
+        break;
+      case 'note':
+      case 'prop':
         if (this.tu && !this.tuv) [this.textTarget, this.propType, this.buffer] = [tag.name, attr.type ?? '', ''];
         break;
-      default: if (this.inSeg && CODES.has(tag.name)) this.codeDepth++;
+      default:
+        if (this.inSeg && CODES.has(tag.name)) this.codeDepth++;
     }
   }
 
   private close(name: string): void {
     switch (name) {
-      case 'tu': if (this.tu) this.onTu(this.tu); this.tu = null; break;
-      case 'tuv': if (this.tu && this.tuv) this.tu.tuvs.push(this.tuv); this.tuv = null; break;
-      case 'seg': this.inSeg = false; break;
-      case 'note': case 'prop': this.endNoteOrProp(); break;
-      default: if (this.inSeg && CODES.has(name)) this.codeDepth--;
+      case 'tu':
+        if (this.tu) this.onTu(this.tu);
+        this.tu = null;
+        break;
+      case 'tuv':
+        if (this.tu && this.tuv) this.tu.tuvs.push(this.tuv);
+        this.tuv = null;
+        break;
+      case 'seg':
+        this.inSeg = false;
+        break;
+      case 'note':
+      case 'prop':
+        this.endNoteOrProp();
+        break;
+      default:
+        if (this.inSeg && CODES.has(name)) this.codeDepth--;
     }
   }
 
@@ -131,9 +153,7 @@ function propValue<T extends string>(tu: TuState, type: string, allowed: readonl
 /** The pair of one <tu>, or null when a language is missing and `skipMissing` is set. */
 function tuToRecord(tu: TuState, srcLang: string, opts: TmxReadOptions, file: string): PairRecord | null {
   const s = pickTuv(tu.tuvs, srcLang);
-  const t = opts.tgtLang
-    ? pickTuv(tu.tuvs, opts.tgtLang)
-    : tu.tuvs.find((v) => v !== s && langMatch(v.lang, srcLang) === 0);
+  const t = opts.tgtLang ? pickTuv(tu.tuvs, opts.tgtLang) : tu.tuvs.find((v) => v !== s && langMatch(v.lang, srcLang) === 0);
   if (!s || !t) {
     if (opts.skipMissing) return null;
     const target = opts.tgtLang ? `target language "${opts.tgtLang}"` : 'a target language';

@@ -19,8 +19,14 @@ const appUrl = rendererUrl(join(here, '../renderer/index.html'), process.env.ELE
 const ctx = createContext('electron', undefined, join(app.getPath('userData'), 'projects'));
 
 const FILTERS = {
-  corpus: [{ name: 'Corpora', extensions: ['tsv', 'csv', 'tmx', 'jsonl', 'txt'] }, { name: 'All files', extensions: ['*'] }],
-  links: [{ name: 'Links', extensions: ['txt', 'align', 'talp', 'pharaoh', 'wa'] }, { name: 'All files', extensions: ['*'] }],
+  corpus: [
+    { name: 'Corpora', extensions: ['tsv', 'csv', 'tmx', 'jsonl', 'txt'] },
+    { name: 'All files', extensions: ['*'] },
+  ],
+  links: [
+    { name: 'Links', extensions: ['txt', 'align', 'talp', 'pharaoh', 'wa'] },
+    { name: 'All files', extensions: ['*'] },
+  ],
   project: [{ name: 'Mekong projects', extensions: ['mekong'] }],
   export: [{ name: 'All files', extensions: ['*'] }],
 };

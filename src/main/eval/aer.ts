@@ -26,7 +26,10 @@ const key = (i: number, j: number) => i * 0x100000 + j;
 
 export function scoreAer(gold: readonly AlignedPair[], pred: readonly (readonly [number, number][])[]): AerScore {
   if (gold.length !== pred.length) throw new UserError(`gold has ${gold.length} pairs but prediction has ${pred.length}`);
-  let a = 0, s = 0, as = 0, ap = 0;
+  let a = 0,
+    s = 0,
+    as = 0,
+    ap = 0;
   gold.forEach((g, k) => {
     const sure = new Set(g.sure.map(([i, j]) => key(i, j)));
     const poss = new Set([...sure, ...g.possible.map(([i, j]) => key(i, j))]);

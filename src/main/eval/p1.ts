@@ -47,7 +47,11 @@ function evaluatedWords(dict: Map<string, Set<string>>, corpus?: { src: string[]
   return [...srcWords].filter((w) => [...(dict.get(w) ?? [])].some((t) => tgtWords.has(t)));
 }
 
-export function scoreP1(lexicon: Map<string, string>, dict: Map<string, Set<string>>, corpus?: { src: string[][]; tgt: string[][] }): P1Score {
+export function scoreP1(
+  lexicon: Map<string, string>,
+  dict: Map<string, Set<string>>,
+  corpus?: { src: string[][]; tgt: string[][] },
+): P1Score {
   const words = evaluatedWords(dict, corpus);
   const hits = words.filter((w) => dict.get(w)!.has(lexicon.get(w) ?? '\u0000')).length;
   return { p1: words.length ? hits / words.length : 0, evaluated: words.length, hits };

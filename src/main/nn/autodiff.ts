@@ -32,7 +32,18 @@ function total(list: readonly Value[]): Value {
   const pairs = list.map(transposedProduct);
   if (list.length < 3 || pairs.some((p) => !p)) return sum(list);
   const ps = pairs as [Value, Value][];
-  return matmul(transposeLast(concat(ps.map((p) => p[0]), 0)), concat(ps.map((p) => p[1]), 0));
+  return matmul(
+    transposeLast(
+      concat(
+        ps.map((p) => p[0]),
+        0,
+      ),
+    ),
+    concat(
+      ps.map((p) => p[1]),
+      0,
+    ),
+  );
 }
 
 /** Cotangent contributions per value, summed when first read (all have arrived by then). */

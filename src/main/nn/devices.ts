@@ -18,7 +18,8 @@ export type { DeviceName, DeviceSetting };
 
 export function parseDevice(s: string | undefined): DeviceSetting {
   if (!s) return 'auto';
-  if (!(DEVICE_SETTINGS as readonly string[]).includes(s)) throw new UserError(`unknown device '${s}' (one of ${DEVICE_SETTINGS.join(', ')})`);
+  if (!(DEVICE_SETTINGS as readonly string[]).includes(s))
+    throw new UserError(`unknown device '${s}' (one of ${DEVICE_SETTINGS.join(', ')})`);
   return s as DeviceSetting;
 }
 
@@ -100,7 +101,9 @@ export async function openSession(model: Uint8Array, o: OpenOptions = {}): Promi
 }
 
 function firstLine(e: unknown): string {
-  return String(e instanceof Error ? e.message : e).split('\n')[0].slice(0, 160);
+  return String(e instanceof Error ? e.message : e)
+    .split('\n')[0]
+    .slice(0, 160);
 }
 
 function announce(setting: DeviceSetting, device: DeviceName, skipped: string[], log = console.info): void {

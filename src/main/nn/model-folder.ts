@@ -35,7 +35,10 @@ export function saveModelFolder(dir: string, config: FolderConfig, params: Reado
 }
 
 /** Reads a model folder written by saveModelFolder; `modelType` names the family expected. */
-export function loadModelFolder<C extends FolderConfig>(dir: string, modelType: string): { config: C; params: Map<string, Tensor>; optimizer: TrainState | null } {
+export function loadModelFolder<C extends FolderConfig>(
+  dir: string,
+  modelType: string,
+): { config: C; params: Map<string, Tensor>; optimizer: TrainState | null } {
   const file = join(dir, 'config.json');
   let config: C;
   try {

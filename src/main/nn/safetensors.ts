@@ -38,7 +38,10 @@ interface Entry {
   data_offsets: [number, number];
 }
 
-export function decodeSafetensors(bytes: Uint8Array, file = 'safetensors'): { tensors: Map<string, Tensor>; metadata: Record<string, string> } {
+export function decodeSafetensors(
+  bytes: Uint8Array,
+  file = 'safetensors',
+): { tensors: Map<string, Tensor>; metadata: Record<string, string> } {
   if (bytes.length < 8) throw new Error(`${file}: too short for a safetensors file`);
   const n = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
   if (8 + n > bytes.length) throw new Error(`${file}: header length ${n} exceeds the file`);
@@ -47,7 +50,11 @@ export function decodeSafetensors(bytes: Uint8Array, file = 'safetensors'): { te
   const tensors = new Map<string, Tensor>();
   for (const [name, e] of Object.entries(header)) {
     if (name === '__metadata__') continue;
-    const { dtype, shape, data_offsets: [b, end] } = e as Entry;
+    const {
+      dtype,
+      shape,
+      data_offsets: [b, end],
+    } = e as Entry;
     const type = Object.hasOwn(CODES, dtype) ? CODES[dtype] : undefined;
     if (!type) throw new Error(`${file}: tensor ${name} has unsupported dtype ${dtype}`);
     const raw = bytes.slice(base + b, base + end).buffer;

@@ -46,9 +46,21 @@ export class Trainer {
   static async create(graph: Graph, loss: Value, o: TrainerOptions): Promise<Trainer> {
     const params = [...graph.params.values()].filter((p) => !o.frozen?.includes(p.value.name));
     if (!params.length) throw new Error('trainer: no trainable parameters');
-    const grads = grad(loss, params.map((p) => p.value));
+    const grads = grad(
+      loss,
+      params.map((p) => p.value),
+    );
     const outputs: Record<string, Value> = { loss };
-    if ((o.optimizer ?? DEFAULT_OPTIMIZER) === 'graph') Object.assign(outputs, appendAdamW(graph, params.map((p) => p.value), grads, o).outputs);
+    if ((o.optimizer ?? DEFAULT_OPTIMIZER) === 'graph')
+      Object.assign(
+        outputs,
+        appendAdamW(
+          graph,
+          params.map((p) => p.value),
+          grads,
+          o,
+        ).outputs,
+      );
     else params.forEach((p, i) => (outputs[`grad.${p.value.name}`] = grads[i]));
     const prog = await Program.compile(graph, outputs, { device: o.device, threads: o.threads, log: o.log });
     const state: TrainState = { step: 0, params: new Map(), m: new Map(), v: new Map() };
@@ -57,7 +69,12 @@ export class Trainer {
       state.m.set(p.value.name, zerosLikeTensor(p.init));
       state.v.set(p.value.name, zerosLikeTensor(p.init));
     }
-    return new Trainer(prog, params.map((p) => p.value.name), o, state);
+    return new Trainer(
+      prog,
+      params.map((p) => p.value.name),
+      o,
+      state,
+    );
   }
 
   get device(): DeviceName {

@@ -13,7 +13,14 @@
 import type { BulkChange, BulkLink, LexiconEntry, Occurrence } from '../../shared/editor-api.ts';
 import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
-import { goldAlignmentOf, newestModelAlignment, pairLinksReader, rejectedOfPair, scoredLinksByPair, type ScoredLink } from '../store/alignments.ts';
+import {
+  goldAlignmentOf,
+  newestModelAlignment,
+  pairLinksReader,
+  rejectedOfPair,
+  scoredLinksByPair,
+  type ScoredLink,
+} from '../store/alignments.ts';
 import type { Db } from '../store/database.ts';
 import { recordGroup, type PairEdit } from '../store/edits.ts';
 import { goldIdOf } from '../store/gold-layer.ts';
@@ -37,7 +44,8 @@ function linkMap(db: Db, alignmentId: number | null): Map<number, ScoredLink[]> 
 }
 
 function visitPairs(db: Db, visit: (row: PairRow, src: string[], tgt: string[]) => void): void {
-  for (const rows of iteratePairRows(db, {}, 2000)) for (const r of rows) visit(r, words(r.src_text, r.src_tokens), words(r.tgt_text, r.tgt_tokens));
+  for (const rows of iteratePairRows(db, {}, 2000))
+    for (const r of rows) visit(r, words(r.src_text, r.src_tokens), words(r.tgt_text, r.tgt_tokens));
 }
 
 export function lexiconEntries(db: Db, annotator: string, modelId: number | null, text: string, limit: number): LexiconEntry[] {
@@ -76,11 +84,16 @@ export function occurrences(db: Db, annotator: string, src: string, tgt: string,
   const [ws, wt] = [src.toLowerCase(), tgt.toLowerCase()];
   const out: Occurrence[] = [];
   visitPairs(db, (r, s, t) => {
-    const srcAt = positions(s, ws), tgtAt = positions(t, wt);
+    const srcAt = positions(s, ws),
+      tgtAt = positions(t, wt);
     if (!srcAt.length || !tgtAt.length) return;
     const between = (l: At) => srcAt.includes(l.s) && tgtAt.includes(l.t);
     out.push({
-      pairId: r.id, srcTokens: tokensOf(r.src_text, r.src_tokens), tgtTokens: tokensOf(r.tgt_text, r.tgt_tokens), srcAt, tgtAt,
+      pairId: r.id,
+      srcTokens: tokensOf(r.src_text, r.src_tokens),
+      tgtTokens: tokensOf(r.tgt_text, r.tgt_tokens),
+      srcAt,
+      tgtAt,
       gold: (gold.get(r.id) ?? []).filter(between).map(({ s, t }) => ({ s, t })),
       model: (model.get(r.id) ?? []).filter(between).map(({ s, t, score }) => ({ s, t, score })),
       rejected: rejectedOfPair(db, r.id).filter(between),
@@ -96,7 +109,8 @@ const MATCH_EXACT_UP_TO = 8;
  * and the occurrences left without a partner.
  */
 export function linksToAdd(o: Occurrence): { links: BulkLink[]; unmatched: { src: number[]; tgt: number[] } } {
-  const ns = o.srcTokens.length, nt = o.tgtTokens.length;
+  const ns = o.srcTokens.length,
+    nt = o.tgtTokens.length;
   const score = new Map(o.model.map((l) => [`${l.s}:${l.t}`, l.score ?? 1]));
   const cost = (s: number, t: number) => Math.abs(s / Math.max(1, ns) - t / Math.max(1, nt)) - (score.get(`${s}:${t}`) ?? 0);
   const linked = { src: new Set(o.gold.map((l) => l.s)), tgt: new Set(o.gold.map((l) => l.t)) };
@@ -106,11 +120,13 @@ export function linksToAdd(o: Occurrence): { links: BulkLink[]; unmatched: { src
   const [few, many] = swap ? [tgt, src] : [src, tgt];
   const c = (a: number, b: number) => (swap ? cost(b, a) : cost(a, b));
   const pick = few.length <= MATCH_EXACT_UP_TO ? exactMatching(few, many, c) : greedyMatching(few, many, c);
-  const links = pick.map(([a, b]) => {
-    const [s, t] = swap ? [b, a] : [a, b];
-    const p = score.get(`${s}:${t}`);
-    return { s, t, score: p ?? null, by: p === undefined ? 'position' as const : 'model' as const };
-  }).sort((x, y) => x.s - y.s || x.t - y.t);
+  const links = pick
+    .map(([a, b]) => {
+      const [s, t] = swap ? [b, a] : [a, b];
+      const p = score.get(`${s}:${t}`);
+      return { s, t, score: p ?? null, by: p === undefined ? ('position' as const) : ('model' as const) };
+    })
+    .sort((x, y) => x.s - y.s || x.t - y.t);
   const used = { src: new Set(links.map((l) => l.s)), tgt: new Set(links.map((l) => l.t)) };
   return { links, unmatched: { src: src.filter((s) => !used.src.has(s)), tgt: tgt.filter((t) => !used.tgt.has(t)) } };
 }
@@ -162,7 +178,13 @@ function changeOf(o: Occurrence, action: BulkAction): BulkChange {
     const links = o.model.filter((l) => !done.has(`${l.s}:${l.t}`)).map((l) => ({ s: l.s, t: l.t, score: l.score, by: 'model' as const }));
     return { ...context, add: [], remove: links, unmatched: { src: [], tgt: [] } };
   }
-  if (action === 'remove') return { ...context, add: [], remove: o.gold.map((l) => ({ s: l.s, t: l.t, score: null, by: 'gold' as const })), unmatched: { src: [], tgt: [] } };
+  if (action === 'remove')
+    return {
+      ...context,
+      add: [],
+      remove: o.gold.map((l) => ({ s: l.s, t: l.t, score: null, by: 'gold' as const })),
+      unmatched: { src: [], tgt: [] },
+    };
   const { links, unmatched } = linksToAdd(o);
   return { ...context, add: links, remove: [], unmatched };
 }
@@ -172,25 +194,44 @@ function changeOf(o: Occurrence, action: BulkAction): BulkChange {
  * links of `keep` (all when absent; each must be one the preview proposes) are applied as one
  * edit group.
  */
-export function bulkFix(db: Db, annotator: string, src: string, tgt: string, action: BulkAction, apply: boolean,
-  modelId: number | null = null, keep?: readonly { pairId: number; s: number; t: number }[]): BulkChange[] {
-  const planned = occurrences(db, annotator, src, tgt, modelId).map((o) => changeOf(o, action))
+export function bulkFix(
+  db: Db,
+  annotator: string,
+  src: string,
+  tgt: string,
+  action: BulkAction,
+  apply: boolean,
+  modelId: number | null = null,
+  keep?: readonly { pairId: number; s: number; t: number }[],
+): BulkChange[] {
+  const planned = occurrences(db, annotator, src, tgt, modelId)
+    .map((o) => changeOf(o, action))
     .filter((c) => c.add.length + c.remove.length + c.unmatched.src.length + c.unmatched.tgt.length > 0);
   if (!apply) return planned;
   const kept = keep && new Set(keep.map((l) => `${l.pairId}:${l.s}:${l.t}`));
   if (kept) {
     const offered = new Set(planned.flatMap((c) => [...c.add, ...c.remove].map((l) => `${c.pairId}:${l.s}:${l.t}`)));
     const stray = [...kept].find((k) => !offered.has(k));
-    if (stray) throw new UserError(`link ${stray.split(':').slice(1).join('-')} of pair ${stray.split(':')[0]} is not one the preview proposed`);
+    if (stray)
+      throw new UserError(`link ${stray.split(':').slice(1).join('-')} of pair ${stray.split(':')[0]} is not one the preview proposed`);
   }
   const only = (pairId: number, links: BulkLink[]) => (kept ? links.filter((l) => kept.has(`${pairId}:${l.s}:${l.t}`)) : links);
-  const changes = planned.map((c) => ({ ...c, add: only(c.pairId, c.add), remove: only(c.pairId, c.remove) })).filter((c) => c.add.length + c.remove.length > 0);
+  const changes = planned
+    .map((c) => ({ ...c, add: only(c.pairId, c.add), remove: only(c.pairId, c.remove) }))
+    .filter((c) => c.add.length + c.remove.length > 0);
   if (changes.length === 0) return changes;
   db.transaction(() => {
-    const edits: PairEdit[] = action === 'reject' ? changes.map((c) => {
-      const rejected = rejectedOfPair(db, c.pairId);
-      return { pairId: c.pairId, before: { rejected }, after: { rejected: [...rejected, ...c.remove.map(({ s, t }) => ({ s, t }))] } };
-    }) : goldEdits(db, annotator, changes);
+    const edits: PairEdit[] =
+      action === 'reject'
+        ? changes.map((c) => {
+            const rejected = rejectedOfPair(db, c.pairId);
+            return {
+              pairId: c.pairId,
+              before: { rejected },
+              after: { rejected: [...rejected, ...c.remove.map(({ s, t }) => ({ s, t }))] },
+            };
+          })
+        : goldEdits(db, annotator, changes);
     recordGroup(db, annotator, 'lexicon.bulk', edits);
   })();
   return changes;
@@ -202,10 +243,12 @@ function goldEdits(db: Db, annotator: string, changes: BulkChange[]): PairEdit[]
   const key = String(gold);
   const current = pairLinksReader(db);
   return changes.map((c) => {
-      const before = current(gold, c.pairId);
-      const removed = new Set(c.remove.map((l) => `${l.s}:${l.t}`));
-      const after: Link[] = [...before.filter((l) => !removed.has(`${l.s}:${l.t}`)), ...c.add.map((l) => ({ s: l.s, t: l.t, kind: 'sure' as const, score: null }))]
-        .sort((a, b) => a.s - b.s || a.t - b.t);
-      return { pairId: c.pairId, before: { links: { [key]: before } }, after: { links: { [key]: after } } };
+    const before = current(gold, c.pairId);
+    const removed = new Set(c.remove.map((l) => `${l.s}:${l.t}`));
+    const after: Link[] = [
+      ...before.filter((l) => !removed.has(`${l.s}:${l.t}`)),
+      ...c.add.map((l) => ({ s: l.s, t: l.t, kind: 'sure' as const, score: null })),
+    ].sort((a, b) => a.s - b.s || a.t - b.t);
+    return { pairId: c.pairId, before: { links: { [key]: before } }, after: { links: { [key]: after } } };
   });
 }

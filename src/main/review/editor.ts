@@ -13,13 +13,14 @@ import { deferCheckpoint } from '../store/wal-checkpoints.ts';
 export function editorPair(store: ProjectStore, annotator: string, pairId: number): EditorPair {
   const pair = store.getPair(pairId);
   const goldId = goldIdOf(store.db, annotator);
-  const gold = goldId === null ? [] : pair.alignments.find((a) => a.alignmentId === goldId)?.links ?? [];
+  const gold = goldId === null ? [] : (pair.alignments.find((a) => a.alignmentId === goldId)?.links ?? []);
   return { ...pair, goldId, gold, untranslated: goldId === null ? [] : untranslatedOf(store.db, goldId, pairId) };
 }
 
 function checkIndices(pair: EditorPair, links: readonly { s: number; t: number }[], marks: readonly UntranslatedMark[]): void {
   const bad = links.find((l) => l.s >= pair.srcTokens.length || l.t >= pair.tgtTokens.length);
-  if (bad) throw new UserError(`pair ${pair.id}: link ${bad.s}-${bad.t} is outside its ${pair.srcTokens.length}×${pair.tgtTokens.length} tokens`);
+  if (bad)
+    throw new UserError(`pair ${pair.id}: link ${bad.s}-${bad.t} is outside its ${pair.srcTokens.length}×${pair.tgtTokens.length} tokens`);
   const badMark = marks.find((m) => m.index >= (m.side === 'src' ? pair.srcTokens : pair.tgtTokens).length);
   if (badMark) throw new UserError(`pair ${pair.id}: no ${badMark.side} token ${badMark.index}`);
 }
@@ -35,12 +36,19 @@ function sortedMarks(marks: readonly UntranslatedMark[]): UntranslatedMark[] {
 }
 
 /** Replaces the annotator's gold links and "not translated" marks of one pair, as one logged edit. */
-export function setGold(store: ProjectStore, annotator: string, pairId: number, links: readonly Link[], marks: readonly UntranslatedMark[]): EditorPair {
+export function setGold(
+  store: ProjectStore,
+  annotator: string,
+  pairId: number,
+  links: readonly Link[],
+  marks: readonly UntranslatedMark[],
+): EditorPair {
   const current = editorPair(store, annotator, pairId);
   checkIndices(current, links, marks);
   const nextLinks = sortedLinks(links);
   const nextMarks = sortedMarks(marks);
-  if (JSON.stringify(nextLinks) === JSON.stringify(current.gold) && JSON.stringify(nextMarks) === JSON.stringify(current.untranslated)) return current;
+  if (JSON.stringify(nextLinks) === JSON.stringify(current.gold) && JSON.stringify(nextMarks) === JSON.stringify(current.untranslated))
+    return current;
   store.db.transaction(() => {
     const key = String(goldAlignmentOf(store.db, annotator));
     const before: PairPatch = { links: { [key]: current.gold }, untranslated: { [key]: current.untranslated } };
@@ -52,7 +60,12 @@ export function setGold(store: ProjectStore, annotator: string, pairId: number, 
 }
 
 /** Replaces the pair's rejected links (never suggested again), as one logged edit. */
-export function setRejected(store: ProjectStore, annotator: string, pairId: number, rejected: readonly { s: number; t: number }[]): EditorPair {
+export function setRejected(
+  store: ProjectStore,
+  annotator: string,
+  pairId: number,
+  rejected: readonly { s: number; t: number }[],
+): EditorPair {
   const current = editorPair(store, annotator, pairId);
   checkIndices(current, rejected, []);
   const next = [...new Map(rejected.map((r) => [`${r.s}:${r.t}`, { s: r.s, t: r.t }])).values()].sort((a, b) => a.s - b.s || a.t - b.t);
@@ -69,11 +82,24 @@ function reindex(i: number, kind: 'split' | 'merge', at: number): number[] {
 }
 
 /** Marks and rejected links re-indexed after a token split or merge on `side` (duplicates dropped). */
-export function reindexAfterTokenEdit(kind: 'split' | 'merge', side: TokenSide, at: number, marks: Record<string, UntranslatedMark[]>, rejected: readonly { s: number; t: number }[]): {
-  untranslated: Record<string, UntranslatedMark[]>; rejected: { s: number; t: number }[];
+export function reindexAfterTokenEdit(
+  kind: 'split' | 'merge',
+  side: TokenSide,
+  at: number,
+  marks: Record<string, UntranslatedMark[]>,
+  rejected: readonly { s: number; t: number }[],
+): {
+  untranslated: Record<string, UntranslatedMark[]>;
+  rejected: { s: number; t: number }[];
 } {
-  const untranslated = Object.fromEntries(Object.entries(marks).map(([id, list]) => [id, sortedMarks(list.flatMap((m) =>
-    m.side === side ? reindex(m.index, kind, at).map((index) => ({ side, index })) : [m]))]));
-  const moved = rejected.flatMap((r) => (side === 'src' ? reindex(r.s, kind, at).map((s) => ({ s, t: r.t })) : reindex(r.t, kind, at).map((t) => ({ s: r.s, t }))));
+  const untranslated = Object.fromEntries(
+    Object.entries(marks).map(([id, list]) => [
+      id,
+      sortedMarks(list.flatMap((m) => (m.side === side ? reindex(m.index, kind, at).map((index) => ({ side, index })) : [m]))),
+    ]),
+  );
+  const moved = rejected.flatMap((r) =>
+    side === 'src' ? reindex(r.s, kind, at).map((s) => ({ s, t: r.t })) : reindex(r.t, kind, at).map((t) => ({ s: r.s, t })),
+  );
   return { untranslated, rejected: [...new Map(moved.map((r) => [`${r.s}:${r.t}`, r])).values()].sort((a, b) => a.s - b.s || a.t - b.t) };
 }

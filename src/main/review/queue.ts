@@ -31,7 +31,8 @@ export function binaryEntropy(p: number): number {
 }
 
 export function uncertainty(c: QueueCandidate, links: readonly ScoredLink[]): number {
-  const src = new Uint8Array(c.ns), tgt = new Uint8Array(c.nt);
+  const src = new Uint8Array(c.ns),
+    tgt = new Uint8Array(c.nt);
   let sum = 0;
   for (const l of links) {
     src[l.s] = 1;

@@ -54,8 +54,13 @@ export function splitTokenEdit(store: ProjectStore, annotator: string, pairId: n
   const moved = reindexAfterTokenEdit('split', side, index, marks, pair.rejected);
   return store.db.transaction(() => {
     addWords(store, side, [next[index].text, next[index + 1].text], annotator);
-    return store.edit(annotator, pairId, 'tokens.split', { ...patchFor(side, tokens, pair.alignments), rejected: pair.rejected, untranslated: marks },
-      { ...patchFor(side, next, links), ...moved });
+    return store.edit(
+      annotator,
+      pairId,
+      'tokens.split',
+      { ...patchFor(side, tokens, pair.alignments), rejected: pair.rejected, untranslated: marks },
+      { ...patchFor(side, next, links), ...moved },
+    );
   })();
 }
 
@@ -69,7 +74,12 @@ export function mergeTokensEdit(store: ProjectStore, annotator: string, pairId: 
   const moved = reindexAfterTokenEdit('merge', side, index, marks, pair.rejected);
   return store.db.transaction(() => {
     addWords(store, side, [next[index].text], annotator);
-    return store.edit(annotator, pairId, 'tokens.merge', { ...patchFor(side, tokens, pair.alignments), rejected: pair.rejected, untranslated: marks },
-      { ...patchFor(side, next, links), ...moved });
+    return store.edit(
+      annotator,
+      pairId,
+      'tokens.merge',
+      { ...patchFor(side, tokens, pair.alignments), rejected: pair.rejected, untranslated: marks },
+      { ...patchFor(side, next, links), ...moved },
+    );
   })();
 }

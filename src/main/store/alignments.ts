@@ -14,9 +14,12 @@ export interface NewAlignment {
 }
 
 export function createAlignment(db: Db, a: NewAlignment): number {
-  const r = db.prepare(`INSERT INTO alignments (origin, annotator, model_id, run_id, import_id, name, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?)`).run(a.origin, a.annotator ?? null, a.modelId ?? null, a.runId ?? null, a.importId ?? null,
-    a.name, new Date().toISOString());
+  const r = db
+    .prepare(
+      `INSERT INTO alignments (origin, annotator, model_id, run_id, import_id, name, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(a.origin, a.annotator ?? null, a.modelId ?? null, a.runId ?? null, a.importId ?? null, a.name, new Date().toISOString());
   return Number(r.lastInsertRowid);
 }
 
@@ -30,9 +33,13 @@ export function goldAlignmentOf(db: Db, annotator: string, importId: number | nu
 }
 
 export function listAlignments(db: Db): AlignmentInfo[] {
-  return db.prepare(`SELECT a.id, a.origin, a.name, a.annotator,
+  return db
+    .prepare(
+      `SELECT a.id, a.origin, a.name, a.annotator,
       (SELECT count(*) FROM links l WHERE l.alignment_id = a.id) AS links
-    FROM alignments a ORDER BY a.id`).all() as AlignmentInfo[];
+    FROM alignments a ORDER BY a.id`,
+    )
+    .all() as AlignmentInfo[];
 }
 
 /** Returns a function inserting links of one alignment; call it inside a transaction. */
@@ -43,11 +50,18 @@ export function linkInserter(db: Db, alignmentId: number): (pairId: number, link
   };
 }
 
-interface LinkRow { alignment_id: number; s: number; t: number; kind: Link['kind']; score: number | null }
+interface LinkRow {
+  alignment_id: number;
+  s: number;
+  t: number;
+  kind: Link['kind'];
+  score: number | null;
+}
 
 /** All alignments' links of one pair, grouped by alignment, each sorted by (s, t). */
 export function linksOfPair(db: Db, pairId: number): { alignmentId: number; links: Link[] }[] {
-  const rows = db.prepare(`SELECT alignment_id, s, t, kind, score FROM links WHERE pair_id = ? ORDER BY alignment_id, s, t`)
+  const rows = db
+    .prepare(`SELECT alignment_id, s, t, kind, score FROM links WHERE pair_id = ? ORDER BY alignment_id, s, t`)
     .all(pairId) as LinkRow[];
   const groups = new Map<number, Link[]>();
   for (const r of rows) {
@@ -70,11 +84,18 @@ export function rejectedOfPair(db: Db, pairId: number): { s: number; t: number }
 
 /** A pair's rejected links with who rejected them, for export. */
 export function rejectedWithAnnotator(db: Db, pairId: number): { s: number; t: number; annotator: string }[] {
-  return db.prepare(`SELECT s, t, annotator FROM rejected_links WHERE pair_id = ? ORDER BY s, t`).all(pairId) as { s: number; t: number; annotator: string }[];
+  return db.prepare(`SELECT s, t, annotator FROM rejected_links WHERE pair_id = ? ORDER BY s, t`).all(pairId) as {
+    s: number;
+    t: number;
+    annotator: string;
+  }[];
 }
 
 /** Returns a function adding "not translated" marks of one alignment; call it inside a transaction. */
-export function untranslatedInserter(db: Db, alignmentId: number): (pairId: number, marks: { src: readonly number[]; tgt: readonly number[] }) => void {
+export function untranslatedInserter(
+  db: Db,
+  alignmentId: number,
+): (pairId: number, marks: { src: readonly number[]; tgt: readonly number[] }) => void {
   const insert = db.prepare(`INSERT OR IGNORE INTO untranslated (alignment_id, pair_id, side, idx) VALUES (?, ?, ?, ?)`);
   return (pairId, marks) => {
     for (const idx of marks.src) insert.run(alignmentId, pairId, 'src', idx);
@@ -98,7 +119,12 @@ export function alignmentExists(db: Db, id: number): boolean {
 
 /** Every alignment with the name an export gives its source (the annotator for gold, else its name). */
 export function alignmentSources(db: Db): { id: number; origin: AlignmentOrigin; source: string; name: string }[] {
-  return db.prepare(`SELECT id, origin, coalesce(annotator, name) AS source, name FROM alignments`).all() as { id: number; origin: AlignmentOrigin; source: string; name: string }[];
+  return db.prepare(`SELECT id, origin, coalesce(annotator, name) AS source, name FROM alignments`).all() as {
+    id: number;
+    origin: AlignmentOrigin;
+    source: string;
+    name: string;
+  }[];
 }
 
 /** A reader of one pair's links in one alignment, sorted by (s, t); the statement is prepared once. */
@@ -112,7 +138,9 @@ export function alignmentLayer(db: Db, alignmentId: number): { origin: Alignment
   const a = db.prepare('SELECT origin FROM alignments WHERE id = ?').get(alignmentId) as { origin: AlignmentOrigin } | undefined;
   if (!a) return null;
   const links = new Map<number, Link[]>();
-  for (const r of db.prepare('SELECT pair_id, s, t, kind, score FROM links WHERE alignment_id = ?').iterate(alignmentId) as IterableIterator<Link & { pair_id: number }>) {
+  for (const r of db
+    .prepare('SELECT pair_id, s, t, kind, score FROM links WHERE alignment_id = ?')
+    .iterate(alignmentId) as IterableIterator<Link & { pair_id: number }>) {
     let list = links.get(r.pair_id);
     if (!list) links.set(r.pair_id, (list = []));
     list.push({ s: r.s, t: r.t, kind: r.kind, score: r.score });
@@ -126,7 +154,9 @@ export type ScoredLink = { pair_id: number; s: number; t: number; score: number 
 /** All links of one alignment grouped by pair. */
 export function scoredLinksByPair(db: Db, alignmentId: number): Map<number, ScoredLink[]> {
   const out = new Map<number, ScoredLink[]>();
-  for (const r of db.prepare('SELECT pair_id, s, t, score FROM links WHERE alignment_id = ?').iterate(alignmentId) as IterableIterator<ScoredLink>) {
+  for (const r of db
+    .prepare('SELECT pair_id, s, t, score FROM links WHERE alignment_id = ?')
+    .iterate(alignmentId) as IterableIterator<ScoredLink>) {
     let list = out.get(r.pair_id);
     if (!list) out.set(r.pair_id, (list = []));
     list.push(r);

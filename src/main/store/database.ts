@@ -43,7 +43,8 @@ function setJournal(db: Db, path: string): void {
     db.pragma('journal_mode = WAL');
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new UserError(`${path}: not a Mekong project (not an SQLite database)`);
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+      throw new UserError(`${path}: not a Mekong project (not an SQLite database)`);
     throw err;
   }
 }

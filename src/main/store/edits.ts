@@ -58,17 +58,39 @@ export interface PairEdit {
   after: PairPatch;
 }
 
-interface EventRow { id: number; at: string; annotator: string; pair_id: number | null; kind: string; payload: string; undoes: number | null; group_id: number | null }
+interface EventRow {
+  id: number;
+  at: string;
+  annotator: string;
+  pair_id: number | null;
+  kind: string;
+  payload: string;
+  undoes: number | null;
+  group_id: number | null;
+}
 type EventHead = Pick<EventRow, 'id' | 'kind' | 'undoes' | 'group_id'>;
 
 function applyPairColumns(db: Db, pairId: number, patch: PairPatch): void {
   const sets: string[] = [];
   const params: unknown[] = [];
-  for (const [col, value] of [['status', patch.status], ['split', patch.split], ['note', patch.note]] as const) {
-    if (value !== undefined) { sets.push(`${col} = ?`); params.push(value); }
+  for (const [col, value] of [
+    ['status', patch.status],
+    ['split', patch.split],
+    ['note', patch.note],
+  ] as const) {
+    if (value !== undefined) {
+      sets.push(`${col} = ?`);
+      params.push(value);
+    }
   }
-  if (patch.srcOffsets) { sets.push('src_tokens = ?'); params.push(blobOf(Uint32Array.from(patch.srcOffsets))); }
-  if (patch.tgtOffsets) { sets.push('tgt_tokens = ?'); params.push(blobOf(Uint32Array.from(patch.tgtOffsets))); }
+  if (patch.srcOffsets) {
+    sets.push('src_tokens = ?');
+    params.push(blobOf(Uint32Array.from(patch.srcOffsets)));
+  }
+  if (patch.tgtOffsets) {
+    sets.push('tgt_tokens = ?');
+    params.push(blobOf(Uint32Array.from(patch.tgtOffsets)));
+  }
   if (sets.length) db.prepare(`UPDATE pairs SET ${sets.join(', ')} WHERE id = ?`).run(...params, pairId);
 }
 
@@ -89,8 +111,17 @@ function applyPatch(db: Db, pairId: number, patch: PairPatch, annotator: string)
 }
 
 function append(db: Db, e: Omit<EditEvent, 'id' | 'at'>): number {
-  const r = db.prepare(`INSERT INTO edit_events (at, annotator, pair_id, kind, payload, undoes, group_id) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-    .run(new Date().toISOString(), e.annotator, e.pairId, e.kind, JSON.stringify({ before: e.before, after: e.after }), e.undoes, e.groupId);
+  const r = db
+    .prepare(`INSERT INTO edit_events (at, annotator, pair_id, kind, payload, undoes, group_id) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+    .run(
+      new Date().toISOString(),
+      e.annotator,
+      e.pairId,
+      e.kind,
+      JSON.stringify({ before: e.before, after: e.after }),
+      e.undoes,
+      e.groupId,
+    );
   return Number(r.lastInsertRowid);
 }
 
@@ -122,12 +153,23 @@ export function recordGroup(db: Db, annotator: string, kind: string, edits: read
 
 function toEvent(r: EventRow): EditEvent {
   const { before, after } = JSON.parse(r.payload) as { before: PairPatch; after: PairPatch };
-  return { id: r.id, at: r.at, annotator: r.annotator, pairId: r.pair_id, kind: r.kind, before, after, undoes: r.undoes, groupId: r.group_id };
+  return {
+    id: r.id,
+    at: r.at,
+    annotator: r.annotator,
+    pairId: r.pair_id,
+    kind: r.kind,
+    before,
+    after,
+    undoes: r.undoes,
+    groupId: r.group_id,
+  };
 }
 
 /** The annotator's event heads, newest first, with the set of ids some later event undid. */
 function history(db: Db, annotator: string): { events: EventHead[]; undone: Set<number> } {
-  const events = db.prepare(`SELECT id, kind, undoes, group_id FROM edit_events WHERE annotator = ? ORDER BY id DESC`)
+  const events = db
+    .prepare(`SELECT id, kind, undoes, group_id FROM edit_events WHERE annotator = ? ORDER BY id DESC`)
     .all(annotator) as EventHead[];
   return { events, undone: new Set(events.flatMap((e) => (e.undoes === null ? [] : [e.undoes]))) };
 }

@@ -13,14 +13,20 @@ export function goldIdOf(db: Db, annotator: string): number | null {
 
 /** One alignment's "not translated" marks on one pair, by side then index. */
 export function untranslatedOf(db: Db, alignmentId: number, pairId: number): UntranslatedMark[] {
-  return (db.prepare(`SELECT side, idx FROM untranslated WHERE alignment_id = ? AND pair_id = ? ORDER BY side, idx`)
-    .all(alignmentId, pairId) as { side: TokenSide; idx: number }[]).map((r) => ({ side: r.side, index: r.idx }));
+  return (
+    db.prepare(`SELECT side, idx FROM untranslated WHERE alignment_id = ? AND pair_id = ? ORDER BY side, idx`).all(alignmentId, pairId) as {
+      side: TokenSide;
+      idx: number;
+    }[]
+  ).map((r) => ({ side: r.side, index: r.idx }));
 }
 
 /** Every alignment's "not translated" marks of one pair, keyed by alignment id. */
 export function marksOfPair(db: Db, pairId: number): Record<string, UntranslatedMark[]> {
   const out: Record<string, UntranslatedMark[]> = {};
-  const rows = db.prepare('SELECT alignment_id, side, idx FROM untranslated WHERE pair_id = ? ORDER BY alignment_id, side, idx').all(pairId) as { alignment_id: number; side: TokenSide; idx: number }[];
+  const rows = db
+    .prepare('SELECT alignment_id, side, idx FROM untranslated WHERE pair_id = ? ORDER BY alignment_id, side, idx')
+    .all(pairId) as { alignment_id: number; side: TokenSide; idx: number }[];
   for (const r of rows) (out[String(r.alignment_id)] ??= []).push({ side: r.side, index: r.idx });
   return out;
 }

@@ -11,8 +11,7 @@ import type { Db } from './database.ts';
  */
 export function beginImport(db: Db, file: string, format: string): number {
   db.pragma('wal_autocheckpoint = 0');
-  const r = db.prepare(`INSERT INTO imports (file, format, started_at) VALUES (?, ?, ?)`)
-    .run(file, format, new Date().toISOString());
+  const r = db.prepare(`INSERT INTO imports (file, format, started_at) VALUES (?, ?, ?)`).run(file, format, new Date().toISOString());
   return Number(r.lastInsertRowid);
 }
 
@@ -31,16 +30,16 @@ function markImport(db: Db, importId: number, ok: boolean): void {
     if (!ok) {
       // A gold alignment this import created goes with it, unless an annotator has since
       // linked pairs of other imports in it (the editor found it by annotator): then it stays.
-      db.prepare(`UPDATE alignments SET import_id = NULL WHERE import_id = ? AND origin = 'gold' AND EXISTS (
-          SELECT 1 FROM links l JOIN pairs p ON p.id = l.pair_id WHERE l.alignment_id = alignments.id AND p.import_id <> ?)`)
-        .run(importId, importId);
+      db.prepare(
+        `UPDATE alignments SET import_id = NULL WHERE import_id = ? AND origin = 'gold' AND EXISTS (
+          SELECT 1 FROM links l JOIN pairs p ON p.id = l.pair_id WHERE l.alignment_id = alignments.id AND p.import_id <> ?)`,
+      ).run(importId, importId);
       db.prepare(`DELETE FROM imports WHERE id = ?`).run(importId);
       return;
     }
     // A gold alignment created by this import now belongs to its annotator, not to the import.
     db.prepare(`UPDATE alignments SET import_id = NULL WHERE import_id = ? AND origin = 'gold'`).run(importId);
     const { n } = db.prepare(`SELECT count(*) AS n FROM pairs WHERE import_id = ?`).get(importId) as { n: number };
-    db.prepare(`UPDATE imports SET state = 'done', pairs = ?, finished_at = ? WHERE id = ?`)
-      .run(n, new Date().toISOString(), importId);
+    db.prepare(`UPDATE imports SET state = 'done', pairs = ?, finished_at = ? WHERE id = ?`).run(n, new Date().toISOString(), importId);
   })();
 }

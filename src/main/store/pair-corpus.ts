@@ -41,7 +41,13 @@ export function loadCorpus(db: Db, lowercase: boolean): ProjectCorpus {
 export type Row = { pair_id: number; s: number; t: number };
 
 /** Per pair (in `ids` order), the rows of `sql`, grouped with `add`. */
-export function byPair<R extends Row, X>(db: Db, ids: number[], sql: string, params: unknown[], add: (into: X | undefined, r: R) => X): (X | undefined)[] {
+export function byPair<R extends Row, X>(
+  db: Db,
+  ids: number[],
+  sql: string,
+  params: unknown[],
+  add: (into: X | undefined, r: R) => X,
+): (X | undefined)[] {
   const index = new Map(ids.map((id, k) => [id, k]));
   const out: (X | undefined)[] = new Array(ids.length);
   for (const r of db.prepare(sql).iterate(...params) as IterableIterator<R>) {

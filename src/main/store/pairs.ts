@@ -57,8 +57,16 @@ export function pairInserter(db: Db, importId: number): (pairs: NewPair[]) => nu
     VALUES ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
   const full = db.prepare(sql(ROWS_PER_INSERT));
   const one = db.prepare(sql(1));
-  const params = (p: NewPair) => [importId, p.src, p.tgt, blobOf(p.srcOffsets), blobOf(p.tgtOffsets),
-    p.status ?? 'new', p.split ?? 'train', p.note ?? ''];
+  const params = (p: NewPair) => [
+    importId,
+    p.src,
+    p.tgt,
+    blobOf(p.srcOffsets),
+    blobOf(p.tgtOffsets),
+    p.status ?? 'new',
+    p.split ?? 'train',
+    p.note ?? '',
+  ];
   return (pairs) => {
     const ids: number[] = [];
     let i = 0;
@@ -107,7 +115,8 @@ export function countPairs(db: Db, filter: PairFilter): number {
 
 export function listPairs(db: Db, filter: PairFilter, offset: number, limit: number): PairSummary[] {
   const { where, params } = filterSql(filter);
-  const rows = db.prepare(`SELECT p.* FROM pairs p WHERE ${where} ORDER BY p.id LIMIT ? OFFSET ?`)
+  const rows = db
+    .prepare(`SELECT p.* FROM pairs p WHERE ${where} ORDER BY p.id LIMIT ? OFFSET ?`)
     .all(...params, limit, offset) as PairRow[];
   return rows.map(summaryOf);
 }
@@ -142,12 +151,20 @@ export function* iteratePairRows(db: Db, filter: PairFilter, batch = 1000): Gene
 }
 
 /** A pair the review queue may rank, with its token counts. */
-export interface QueueCandidate { id: number; ns: number; nt: number }
+export interface QueueCandidate {
+  id: number;
+  ns: number;
+  nt: number;
+}
 
 /** The visible pairs matching `filter` (and, with `annotator`, that they edited), in id order, with token counts. */
 export function queueCandidates(db: Db, filter: PairFilter, annotator?: string): QueueCandidate[] {
   const { where, params } = filterSql(filter);
   const byAnnotator = annotator ? ' AND EXISTS (SELECT 1 FROM edit_events e WHERE e.pair_id = p.id AND e.annotator = ?)' : '';
-  return db.prepare(`SELECT p.id, length(p.src_tokens) / 8 AS ns, length(p.tgt_tokens) / 8 AS nt FROM pairs p
-    WHERE ${where}${byAnnotator} ORDER BY p.id`).all(...params, ...(annotator ? [annotator] : [])) as QueueCandidate[];
+  return db
+    .prepare(
+      `SELECT p.id, length(p.src_tokens) / 8 AS ns, length(p.tgt_tokens) / 8 AS nt FROM pairs p
+    WHERE ${where}${byAnnotator} ORDER BY p.id`,
+    )
+    .all(...params, ...(annotator ? [annotator] : [])) as QueueCandidate[];
 }

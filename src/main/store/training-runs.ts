@@ -35,24 +35,33 @@ const now = () => new Date().toISOString();
 
 /** A statistical model (no training run: its parameters live in the alignment it made). */
 export function createStatisticalModel(db: Db, name: string, config: unknown): number {
-  return Number(db.prepare(`INSERT INTO models (name, kind, config, created_at) VALUES (?, 'statistical', ?, ?)`)
-    .run(name, JSON.stringify(config), now()).lastInsertRowid);
+  return Number(
+    db
+      .prepare(`INSERT INTO models (name, kind, config, created_at) VALUES (?, 'statistical', ?, ?)`)
+      .run(name, JSON.stringify(config), now()).lastInsertRowid,
+  );
 }
 
 /** A new model (kind = method) with its first run, state 'running'. */
 export function createModelRun(db: Db, name: string, config: TrainOptions): { modelId: number; runId: number } {
   return db.transaction(() => {
     const when = now();
-    const modelId = Number(db.prepare(`INSERT INTO models (name, kind, config, created_at) VALUES (?, ?, ?, ?)`)
-      .run(name, config.method, JSON.stringify(config), when).lastInsertRowid);
+    const modelId = Number(
+      db
+        .prepare(`INSERT INTO models (name, kind, config, created_at) VALUES (?, ?, ?, ?)`)
+        .run(name, config.method, JSON.stringify(config), when).lastInsertRowid,
+    );
     return { modelId, runId: createRun(db, modelId, config) };
   })();
 }
 
 /** A further run of an existing model (continued from one of its checkpoints). */
 export function createRun(db: Db, modelId: number, config: TrainOptions): number {
-  return Number(db.prepare(`INSERT INTO training_runs (model_id, state, config, started_at) VALUES (?, 'running', ?, ?)`)
-    .run(modelId, JSON.stringify(config), now()).lastInsertRowid);
+  return Number(
+    db
+      .prepare(`INSERT INTO training_runs (model_id, state, config, started_at) VALUES (?, 'running', ?, ?)`)
+      .run(modelId, JSON.stringify(config), now()).lastInsertRowid,
+  );
 }
 
 /** Once the job has read its data: the options completed with the values used, and what it trains on. */
@@ -66,8 +75,10 @@ export function finishRun(db: Db, runId: number, state: Exclude<RunState, 'runni
 
 /** Runs a crash or kill left 'running' (no process trains them any more) become 'failed'. */
 export function failInterruptedRuns(db: Db): void {
-  db.prepare(`UPDATE training_runs SET state = 'failed', error = 'the app stopped while this run was training', finished_at = ?
-    WHERE state = 'running'`).run(now());
+  db.prepare(
+    `UPDATE training_runs SET state = 'failed', error = 'the app stopped while this run was training', finished_at = ?
+    WHERE state = 'running'`,
+  ).run(now());
 }
 
 export function getRun(db: Db, runId: number): RunRow {
@@ -119,12 +130,16 @@ export function metricsOf(db: Db, runId: number): MetricPoint[] {
 
 /** A run's checkpoints in epoch order, with the metrics measured at their step. */
 export function checkpointsOf(db: Db, runId: number): CheckpointInfo[] {
-  const rows = db.prepare(`SELECT c.epoch, c.step,
+  const rows = db
+    .prepare(
+      `SELECT c.epoch, c.step,
       (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'epoch_loss') AS loss,
       (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'aer') AS aer,
       (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'precision') AS precision,
       (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'recall') AS recall
-    FROM run_checkpoints c WHERE c.run_id = ? ORDER BY c.epoch`).all(runId) as (CheckpointInfo & { loss: number | null })[];
+    FROM run_checkpoints c WHERE c.run_id = ? ORDER BY c.epoch`,
+    )
+    .all(runId) as (CheckpointInfo & { loss: number | null })[];
   return rows.map((r) => ({ ...r, loss: r.loss ?? Number.NaN }));
 }
 
@@ -143,22 +158,41 @@ function runInfo(db: Db, r: RunRow, jobOf: RunJobs): RunInfo {
   const alignments = db.prepare(`SELECT id FROM alignments WHERE run_id = ? ORDER BY id`).all(r.id) as { id: number }[];
   const checkpoints = checkpointsOf(db, r.id);
   return {
-    id: r.id, modelId: r.model_id, state: r.state, config: JSON.parse(r.config) as TrainOptions,
-    startedAt: r.started_at, finishedAt: r.finished_at, error: r.error,
-    pairs: stats.pairs ?? 0, goldPairs: stats.goldPairs ?? 0, pseudoPairs: stats.pseudoPairs ?? 0, evalPairs: stats.evalPairs ?? 0,
-    newWords: stats.newWords ?? null, device: stats.device ?? null, checkpoints, bestEpoch: bestCheckpoint(checkpoints)?.epoch ?? null, alignmentIds: alignments.map((a) => a.id),
-    jobId: r.state === 'running' ? jobOf(r.id, 'train') : null, realignJobId: jobOf(r.id, 'realign'),
+    id: r.id,
+    modelId: r.model_id,
+    state: r.state,
+    config: JSON.parse(r.config) as TrainOptions,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    error: r.error,
+    pairs: stats.pairs ?? 0,
+    goldPairs: stats.goldPairs ?? 0,
+    pseudoPairs: stats.pseudoPairs ?? 0,
+    evalPairs: stats.evalPairs ?? 0,
+    newWords: stats.newWords ?? null,
+    device: stats.device ?? null,
+    checkpoints,
+    bestEpoch: bestCheckpoint(checkpoints)?.epoch ?? null,
+    alignmentIds: alignments.map((a) => a.id),
+    jobId: r.state === 'running' ? jobOf(r.id, 'train') : null,
+    realignJobId: jobOf(r.id, 'realign'),
   };
 }
 
 /** Models of the trainable kinds (NEURAL_METHODS), newest first, each with its runs. */
 export function listModels(db: Db, jobOf: RunJobs): ModelInfo[] {
   const kinds = NEURAL_METHODS.map(() => '?').join(', ');
-  const models = db.prepare(`SELECT id, name, kind, created_at FROM models WHERE kind IN (${kinds}) ORDER BY id DESC`)
+  const models = db
+    .prepare(`SELECT id, name, kind, created_at FROM models WHERE kind IN (${kinds}) ORDER BY id DESC`)
     .all(...NEURAL_METHODS) as { id: number; name: string; kind: string; created_at: string }[];
   return models.map((m) => ({
-    id: m.id, name: m.name, kind: m.kind, createdAt: m.created_at,
-    runs: (db.prepare(`SELECT * FROM training_runs WHERE model_id = ? ORDER BY id`).all(m.id) as RunRow[]).map((r) => runInfo(db, r, jobOf)),
+    id: m.id,
+    name: m.name,
+    kind: m.kind,
+    createdAt: m.created_at,
+    runs: (db.prepare(`SELECT * FROM training_runs WHERE model_id = ? ORDER BY id`).all(m.id) as RunRow[]).map((r) =>
+      runInfo(db, r, jobOf),
+    ),
   }));
 }
 

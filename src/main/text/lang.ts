@@ -5,10 +5,37 @@
 
 /** ISO 639-3 (and a few macrolanguage) codes → the 639-1 code we key on. */
 const ALIASES: Record<string, string> = {
-  lao: 'lo', tha: 'th', vie: 'vi', zho: 'zh', chi: 'zh', cmn: 'zh', eng: 'en', ind: 'id',
-  khm: 'km', mya: 'my', bur: 'my', jpn: 'ja', zsm: 'ms', msa: 'ms', may: 'ms', fra: 'fr',
-  fre: 'fr', deu: 'de', ger: 'de', spa: 'es', por: 'pt', ita: 'it', nld: 'nl', dut: 'nl',
-  tgl: 'tl', fil: 'tl', jav: 'jv', rus: 'ru', kor: 'ko', hin: 'hi', ara: 'ar',
+  lao: 'lo',
+  tha: 'th',
+  vie: 'vi',
+  zho: 'zh',
+  chi: 'zh',
+  cmn: 'zh',
+  eng: 'en',
+  ind: 'id',
+  khm: 'km',
+  mya: 'my',
+  bur: 'my',
+  jpn: 'ja',
+  zsm: 'ms',
+  msa: 'ms',
+  may: 'ms',
+  fra: 'fr',
+  fre: 'fr',
+  deu: 'de',
+  ger: 'de',
+  spa: 'es',
+  por: 'pt',
+  ita: 'it',
+  nld: 'nl',
+  dut: 'nl',
+  tgl: 'tl',
+  fil: 'tl',
+  jav: 'jv',
+  rus: 'ru',
+  kor: 'ko',
+  hin: 'hi',
+  ara: 'ar',
 };
 
 /** Languages written without spaces between words: segmented by ICU. */
@@ -16,8 +43,36 @@ const ICU_LANGS = new Set(['th', 'lo', 'km', 'my', 'zh', 'ja']);
 
 /** Space-delimited languages we know; anything else is guessed from the script. */
 const SPACE_LANGS = new Set([
-  'en', 'vi', 'id', 'ms', 'fr', 'de', 'es', 'pt', 'it', 'nl', 'tl', 'jv', 'ru', 'ko', 'hi',
-  'ar', 'tr', 'pl', 'cs', 'sv', 'da', 'no', 'nb', 'fi', 'ro', 'hu', 'el', 'uk', 'ca', 'su',
+  'en',
+  'vi',
+  'id',
+  'ms',
+  'fr',
+  'de',
+  'es',
+  'pt',
+  'it',
+  'nl',
+  'tl',
+  'jv',
+  'ru',
+  'ko',
+  'hi',
+  'ar',
+  'tr',
+  'pl',
+  'cs',
+  'sv',
+  'da',
+  'no',
+  'nb',
+  'fi',
+  'ro',
+  'hu',
+  'el',
+  'uk',
+  'ca',
+  'su',
 ]);
 
 /** The short code for `code`, or null when we do not know the language. */
@@ -87,7 +142,16 @@ export function detectLang(text: string): string {
   return pickDominant(counts);
 }
 
-const SCRIPT_NAMES: Record<string, string> = { lo: 'Lao', th: 'Thai', km: 'Khmer', my: 'Myanmar', zh: 'Chinese (Han)', ja: 'Japanese', vi: 'Latin (Vietnamese)', und: 'Latin (or another)' };
+const SCRIPT_NAMES: Record<string, string> = {
+  lo: 'Lao',
+  th: 'Thai',
+  km: 'Khmer',
+  my: 'Myanmar',
+  zh: 'Chinese (Han)',
+  ja: 'Japanese',
+  vi: 'Latin (Vietnamese)',
+  und: 'Latin (or another)',
+};
 
 /**
  * Why `text` does not look written in `lang`, or null when it does (or we cannot tell): the

@@ -104,8 +104,14 @@ const CHECK_THAI_LAO = 8;
 const ZWSP = 16;
 
 function isThaiLaoMark(c: number): boolean {
-  return c === 0x0e31 || (c >= 0x0e34 && c <= 0x0e3a) || (c >= 0x0e47 && c <= 0x0e4e)
-    || c === 0x0eb1 || (c >= 0x0eb4 && c <= 0x0ebc) || (c >= 0x0ec8 && c <= 0x0ecd);
+  return (
+    c === 0x0e31 ||
+    (c >= 0x0e34 && c <= 0x0e3a) ||
+    (c >= 0x0e47 && c <= 0x0e4e) ||
+    c === 0x0eb1 ||
+    (c >= 0x0eb4 && c <= 0x0ebc) ||
+    (c >= 0x0ec8 && c <= 0x0ecd)
+  );
 }
 
 /** markRank of each code unit U+0E00–U+0EFF that is a combining mark, else -1. */
@@ -124,9 +130,18 @@ function thaiLaoTrigger(c: number, p: number, pp: number): boolean {
 }
 
 function isInvisibleOrSpace(c: number): boolean {
-  return (c < 0x20 && c !== 0x09 && c !== 0x0a) || (c >= 0x7f && c <= 0xa0) || c === 0xad || c === 0x061c
-    || c === 0x180e || (c >= 0x2000 && c <= 0x200f && c !== 0x200b) || (c >= 0x2028 && c <= 0x202f)
-    || (c >= 0x205f && c <= 0x2069) || c === 0xfeff || (c >= 0xfff9 && c <= 0xfffb);
+  return (
+    (c < 0x20 && c !== 0x09 && c !== 0x0a) ||
+    (c >= 0x7f && c <= 0xa0) ||
+    c === 0xad ||
+    c === 0x061c ||
+    c === 0x180e ||
+    (c >= 0x2000 && c <= 0x200f && c !== 0x200b) ||
+    (c >= 0x2028 && c <= 0x202f) ||
+    (c >= 0x205f && c <= 0x2069) ||
+    c === 0xfeff ||
+    (c >= 0xfff9 && c <= 0xfffb)
+  );
 }
 
 function kindOf(c: number): number {

@@ -148,7 +148,9 @@ export class SegmentPool {
     const texts = items.map((x) => x.text);
     const reply = await new Promise<ChunkResult>((resolve, reject) => {
       this.queue.push({
-        message: { type: 'chunk', id: this.nextId++, texts, langs: items.map((x) => x.lang), ...job }, resolve, reject,
+        message: { type: 'chunk', id: this.nextId++, texts, langs: items.map((x) => x.lang), ...job },
+        resolve,
+        reject,
       });
       this.dispatch();
     });

@@ -58,9 +58,20 @@ function segmenterFor(locale: string): Intl.Segmenter {
 /** Whitespace (Unicode White_Space) or U+200B: never inside a token. */
 function isGap(c: number): boolean {
   if (c > 0x20 && c < 0x1680) return c === 0x85 || c === 0xa0;
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0 || c === 0x1680
-    || (c >= 0x2000 && c <= 0x200b) || c === 0x2028 || c === 0x2029 || c === 0x202f
-    || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0x20 ||
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200b) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /**
@@ -132,15 +143,20 @@ function isDigit(code: number): boolean {
 
 /** True when separator piece [sep, sep+1) continues a number into the piece at `next`. */
 function joinsNumber(text: string, sep: number, sepEnd: number, next: number): boolean {
-  return sepEnd === sep + 1 && next === sepEnd && DATE_SEPARATORS.has(text[sep])
-    && isDigit(text.charCodeAt(sep - 1)) && isDigit(text.charCodeAt(next));
+  return (
+    sepEnd === sep + 1 &&
+    next === sepEnd &&
+    DATE_SEPARATORS.has(text[sep]) &&
+    isDigit(text.charCodeAt(sep - 1)) &&
+    isDigit(text.charCodeAt(next))
+  );
 }
 
 /** Joins number pieces split at separators and runs of one repeated punctuation mark. */
 function joinIcuPieces(text: string, spans: number[]): number[] {
   const out: number[] = [];
   const n = spans.length / 2;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const start = spans[2 * i];
     let end = spans[2 * i + 1];
     const punctRun = end === start + 1 && !LETTER_OR_DIGIT.test(text[start]);
@@ -204,7 +220,7 @@ export function segmentOffsets(text: string, lang: string, options: SegmentOptio
 /** Appends spans of the tokens separated by runs of whitespace or U+200B to `out`. */
 export function pretokenizedInto(text: string, out: number[]): void {
   const n = text.length;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     while (i < n && isGap(text.charCodeAt(i))) i++;
     const start = i;
     while (i < n && !isGap(text.charCodeAt(i))) i++;

@@ -74,9 +74,7 @@ export function applyWordList(text: string, spans: number[], words: WordList, mi
     const end = spans[2 * last + 1];
     const len = end - start;
     const splittable = last === i && len >= 2 * minPart && len <= MAX_SPLIT_LENGTH;
-    const cuts = splittable && !isListed(text, start, end, words)
-      ? cutIntoWords(text, start, end, words, minPart)
-      : null;
+    const cuts = splittable && !isListed(text, start, end, words) ? cutIntoWords(text, start, end, words, minPart) : null;
     if (cuts) out.push(...cuts);
     else out.push(start, end);
     i = last;

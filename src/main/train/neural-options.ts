@@ -9,13 +9,31 @@ import { methodConfig } from '../models/bilstm/method.ts';
 import { DEFAULT_CONFIG, type NeuralConfig } from '../models/bilstm/train.ts';
 
 export function neuralConfig(o: TrainOptions, supervised: boolean, pairs: number): NeuralConfig {
-  const given = Object.fromEntries(Object.entries({
-    weights: o.weights, ctlWeight: o.ctlWeight, temperature: o.temperature, dim: o.dim, lr: o.lr, batchSize: o.batchSize,
-    wordDropout: o.wordDropout, device: o.device,
-  }).filter(([, v]) => v !== undefined)) as Partial<NeuralConfig>;
+  const given = Object.fromEntries(
+    Object.entries({
+      weights: o.weights,
+      ctlWeight: o.ctlWeight,
+      temperature: o.temperature,
+      dim: o.dim,
+      lr: o.lr,
+      batchSize: o.batchSize,
+      wordDropout: o.wordDropout,
+      device: o.device,
+    }).filter(([, v]) => v !== undefined),
+  ) as Partial<NeuralConfig>;
   return { ...DEFAULT_CONFIG, ...methodConfig(o.method, supervised, given), epochs: o.epochs ?? defaultEpochs(pairs) };
 }
 
 export function completed(o: TrainOptions, c: NeuralConfig): TrainOptions {
-  return { ...o, epochs: c.epochs, weights: { ...c.weights }, ctlWeight: c.ctlWeight, temperature: c.temperature, dim: c.dim, lr: c.lr, batchSize: c.batchSize, wordDropout: c.wordDropout };
+  return {
+    ...o,
+    epochs: c.epochs,
+    weights: { ...c.weights },
+    ctlWeight: c.ctlWeight,
+    temperature: c.temperature,
+    dim: c.dim,
+    lr: c.lr,
+    batchSize: c.batchSize,
+    wordDropout: c.wordDropout,
+  };
 }

@@ -26,7 +26,10 @@ const post = (r: WorkerReport) => parentPort!.postMessage(r);
 async function score(embedder: Embedder, model: NeuralModel, ev: TrainRequest['eval']): Promise<AerScore | null> {
   if (!ev.src.length) return null;
   const links = extractLinks(ev.src, ev.tgt, await embedder.embed(model, ev.src, ev.tgt), { sym: 'gdfa' });
-  return scoreAer(ev.gold, links.map((ls) => ls.map((l): [number, number] => [l.s, l.t])));
+  return scoreAer(
+    ev.gold,
+    links.map((ls) => ls.map((l): [number, number] => [l.s, l.t])),
+  );
 }
 
 /** Trains the run's epochs, then any self-training; checkpoints are numbered on across both. */
@@ -40,23 +43,28 @@ async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
   /** One phase: `config.epochs` epochs on `data` from `from`, its epochs numbered after `firstEpoch`. */
   const phase = (data: TrainData, config: NeuralConfig, firstEpoch: number, from?: NeuralModel) => {
     post({ type: 'plan', stepsPerEpoch: makeBatches(data, config, new Rng(config.seed)).length, epochs: config.epochs, firstEpoch });
-    return trainNeural(data, config, {
-      signal: abort.signal,
-      onDevice: (use) => post({ type: 'device', ...use }),
-      onStep: (_, loss) => {
-        post({ type: 'step', step: ++steps, loss });
-        stopIfCancelled();
+    return trainNeural(
+      data,
+      config,
+      {
+        signal: abort.signal,
+        onDevice: (use) => post({ type: 'device', ...use }),
+        onStep: (_, loss) => {
+          post({ type: 'step', step: ++steps, loss });
+          stopIfCancelled();
+        },
+        onEpoch: async (e, loss, model) => {
+          const epoch = firstEpoch + e + 1;
+          const saved = (e + 1) % r.checkpointEvery === 0 || e + 1 === config.epochs;
+          const recorded = firstEpoch ? { ...model, config: { ...model.config, epochs: firstEpoch, selfTrainEpochs: e + 1 } } : model;
+          if (saved) writeAtomically(checkpointDir(r.runFolder, epoch), (tmp) => saveNeuralModel(tmp, recorded));
+          const s = saved && !isCancelled(r.cancel) ? await score(embedder, model, r.eval) : null;
+          post({ type: 'epoch', epoch, step: steps, loss, saved, score: s });
+          stopIfCancelled();
+        },
       },
-      onEpoch: async (e, loss, model) => {
-        const epoch = firstEpoch + e + 1;
-        const saved = (e + 1) % r.checkpointEvery === 0 || e + 1 === config.epochs;
-        const recorded = firstEpoch ? { ...model, config: { ...model.config, epochs: firstEpoch, selfTrainEpochs: e + 1 } } : model;
-        if (saved) writeAtomically(checkpointDir(r.runFolder, epoch), (tmp) => saveNeuralModel(tmp, recorded));
-        const s = saved && !isCancelled(r.cancel) ? await score(embedder, model, r.eval) : null;
-        post({ type: 'epoch', epoch, step: steps, loss, saved, score: s });
-        stopIfCancelled();
-      },
-    }, from);
+      from,
+    );
   };
   try {
     if (start) {
@@ -89,10 +97,15 @@ async function align(r: AlignRequest): Promise<'done' | 'cancelled'> {
   const cancelled = new Error('cancelled');
   try {
     post({ type: 'aligned', done: 0, total: todo.length });
-    const e = await embedder.embed(model, todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k]), (done) => {
-      if (isCancelled(r.cancel)) throw cancelled;
-      post({ type: 'aligned', done, total: todo.length });
-    });
+    const e = await embedder.embed(
+      model,
+      todo.map((k) => r.src[k]),
+      todo.map((k) => r.tgt[k]),
+      (done) => {
+        if (isCancelled(r.cancel)) throw cancelled;
+        post({ type: 'aligned', done, total: todo.length });
+      },
+    );
     const [src, tgt] = [todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k])];
     const onProgress = (done: number, total: number, phase: string) => {
       if (isCancelled(r.cancel)) throw cancelled;

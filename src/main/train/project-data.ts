@@ -9,7 +9,16 @@ import type { AlignedPair } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import type { Db } from '../store/database.ts';
 import { alignmentExists } from '../store/alignments.ts';
-import { byPair, goldByPair, goldLinks, type Links, loadCorpus, type ProjectCorpus, pushLink, rejectedByPair } from '../store/pair-corpus.ts';
+import {
+  byPair,
+  goldByPair,
+  goldLinks,
+  type Links,
+  loadCorpus,
+  type ProjectCorpus,
+  pushLink,
+  rejectedByPair,
+} from '../store/pair-corpus.ts';
 import type { RunStats } from '../store/training-runs.ts';
 
 export interface TrainingSet {
@@ -25,7 +34,13 @@ export interface TrainingSet {
 /** Links of an alignment scoring at least `threshold` (a link without a score counts as certain). */
 function confidentLinks(db: Db, ids: number[], alignmentId: number, threshold: number): (Links | undefined)[] {
   if (!alignmentExists(db, alignmentId)) throw new UserError(`no alignment ${alignmentId} in this project`);
-  return byPair(db, ids, `SELECT pair_id, s, t FROM links WHERE alignment_id = ? AND coalesce(score, 1) >= ?`, [alignmentId, threshold], pushLink);
+  return byPair(
+    db,
+    ids,
+    `SELECT pair_id, s, t FROM links WHERE alignment_id = ? AND coalesce(score, 1) >= ?`,
+    [alignmentId, threshold],
+    pushLink,
+  );
 }
 
 export function trainingSet(db: Db, o: TrainOptions): TrainingSet {
@@ -36,7 +51,11 @@ export function trainingSet(db: Db, o: TrainOptions): TrainingSet {
   const pseudo = o.pseudoAlignmentId === undefined ? [] : confidentLinks(db, corpus.ids, o.pseudoAlignmentId, o.threshold);
   const rejected = o.useRejected ? rejectedByPair(db, corpus.ids) : [];
   const set: TrainingSet = {
-    corpus, supervision: new Array(corpus.ids.length), rejected: new Array(corpus.ids.length), evalIndex: [], evalGold: [],
+    corpus,
+    supervision: new Array(corpus.ids.length),
+    rejected: new Array(corpus.ids.length),
+    evalIndex: [],
+    evalGold: [],
     stats: { pairs: trainable, goldPairs: 0, pseudoPairs: 0, evalPairs: 0 },
   };
   corpus.ids.forEach((_, k) => {

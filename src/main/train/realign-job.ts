@@ -21,7 +21,11 @@ import { runInWorker } from './worker-run.ts';
 const key = (s: number, t: number) => s * 0x100000 + t;
 
 /** Model links without the rejected ones, with the gold ones (score 1, the gold's kind) in place. */
-function withCorrections(links: readonly Link[], gold: AlignedPair | undefined, rejected: readonly { s: number; t: number }[] | undefined): Link[] {
+function withCorrections(
+  links: readonly Link[],
+  gold: AlignedPair | undefined,
+  rejected: readonly { s: number; t: number }[] | undefined,
+): Link[] {
   const out = new Map<number, Link>();
   const no = new Set(rejected?.map((r) => key(r.s, r.t)));
   for (const l of links) if (!no.has(key(l.s, l.t))) out.set(key(l.s, l.t), l);
@@ -32,7 +36,9 @@ function withCorrections(links: readonly Link[], gold: AlignedPair | undefined, 
 
 /** Runs the job; returns a one-line summary. */
 export async function realignRun(
-  store: ProjectStore, target: { runId: number; epoch: number; sym: string }, run: { progress: Progress; signal: AbortSignal },
+  store: ProjectStore,
+  target: { runId: number; epoch: number; sym: string },
+  run: { progress: Progress; signal: AbortSignal },
 ): Promise<string> {
   const db = store.db;
   const row = getRun(db, target.runId);
@@ -49,7 +55,15 @@ export async function realignRun(
   const gold = goldByPair(db, corpus.ids);
   const linksOf = (inTrain: boolean) => gold.map((g, k) => (g && (corpus.split[k] === 'train') === inTrain ? goldLinks(g) : []));
   const request = {
-    type: 'align' as const, modelDir, src: corpus.src, tgt: corpus.tgt, gold: linksOf(true), heldOut: linksOf(false), sym: target.sym, device: options.device, cancel: cancelFlag(),
+    type: 'align' as const,
+    modelDir,
+    src: corpus.src,
+    tgt: corpus.tgt,
+    gold: linksOf(true),
+    heldOut: linksOf(false),
+    sym: target.sym,
+    device: options.device,
+    cancel: cancelFlag(),
   };
   if ((await runInWorker(request, onReport, run.signal)) === 'cancelled') throw new CancelledError();
   const rejected = rejectedByPair(db, corpus.ids);

@@ -10,7 +10,16 @@ import { CancelledError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import type { Db } from '../store/database.ts';
-import { bestCheckpoint, checkpointsOf, finishRun, metricWriter, type MetricWriter, recordCheckpoint, type RunStats, setRunSetup } from '../store/training-runs.ts';
+import {
+  bestCheckpoint,
+  checkpointsOf,
+  finishRun,
+  metricWriter,
+  type MetricWriter,
+  recordCheckpoint,
+  type RunStats,
+  setRunSetup,
+} from '../store/training-runs.ts';
 import { completed, neuralConfig } from './neural-options.ts';
 import { cancelFlag, type TrainRequest, type WorkerReport } from './neural-protocol.ts';
 import { trainingSet, type TrainingSet } from './project-data.ts';
@@ -23,9 +32,17 @@ const FLUSH_MS = 1000;
 function request(set: TrainingSet, o: TrainOptions, config: NeuralConfig, runFolder: string, startDir?: string): TrainRequest {
   const { src, tgt } = set.corpus;
   // self-training always has word-level signal (its pseudo-labels): the supervised weights unless the user set some
-  const selfTrain = o.selfTrainEpochs ? { config: { ...neuralConfig(o, true, set.stats.pairs), epochs: o.selfTrainEpochs }, threshold: o.threshold, skip: set.evalIndex } : undefined;
+  const selfTrain = o.selfTrainEpochs
+    ? { config: { ...neuralConfig(o, true, set.stats.pairs), epochs: o.selfTrainEpochs }, threshold: o.threshold, skip: set.evalIndex }
+    : undefined;
   return {
-    type: 'train', config, runFolder, checkpointEvery: o.checkpointEvery, cancel: cancelFlag(), ...(startDir ? { startDir } : {}), ...(selfTrain ? { selfTrain } : {}),
+    type: 'train',
+    config,
+    runFolder,
+    checkpointEvery: o.checkpointEvery,
+    cancel: cancelFlag(),
+    ...(startDir ? { startDir } : {}),
+    ...(selfTrain ? { selfTrain } : {}),
     data: { src, tgt, gold: set.supervision, rejected: set.rejected },
     eval: { src: set.evalIndex.map((k) => src[k]), tgt: set.evalIndex.map((k) => tgt[k]), gold: set.evalGold },
   };
@@ -50,7 +67,12 @@ function flushEvery(db: Db, metrics: MetricWriter): ReturnType<typeof setInterva
 }
 
 /** Runs the job for a run created by createModelRun; returns a one-line summary. */
-export async function trainRun(store: ProjectStore, runId: number, o: TrainOptions, run: { progress: Progress; signal: AbortSignal }): Promise<string> {
+export async function trainRun(
+  store: ProjectStore,
+  runId: number,
+  o: TrainOptions,
+  run: { progress: Progress; signal: AbortSignal },
+): Promise<string> {
   const db = store.db;
   const folder = runDir(store.path, runId);
   const metrics = metricWriter(db, runId);
@@ -101,7 +123,7 @@ export async function trainRun(store: ProjectStore, runId: number, o: TrainOptio
     if (db.open) {
       metrics.flush();
       const cancelled = err instanceof CancelledError || run.signal.aborted;
-      finishRun(db, runId, cancelled ? 'cancelled' : 'failed', cancelled ? null : (err as Error).message ?? String(err));
+      finishRun(db, runId, cancelled ? 'cancelled' : 'failed', cancelled ? null : ((err as Error).message ?? String(err)));
       pruneCheckpoints(folder, new Set(checkpointsOf(db, runId).map((c) => c.epoch)));
     }
     throw err;

@@ -9,7 +9,11 @@
 import { spawnWorker } from '../jobs/spawn-worker.ts';
 import { setCancelled, type WorkerReport, type WorkerRequest } from './neural-protocol.ts';
 
-export function runInWorker(request: WorkerRequest, onReport: (r: WorkerReport) => void, signal: AbortSignal): Promise<'done' | 'cancelled'> {
+export function runInWorker(
+  request: WorkerRequest,
+  onReport: (r: WorkerReport) => void,
+  signal: AbortSignal,
+): Promise<'done' | 'cancelled'> {
   const worker = spawnWorker(new URL('./neural.worker.ts', import.meta.url));
   const onAbort = () => setCancelled(request.cancel);
   // A report the job cannot take (onReport throws) stops the worker the same way as a cancel.

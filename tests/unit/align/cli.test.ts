@@ -30,8 +30,24 @@ async function mekong(...args: string[]): Promise<string> {
 test('align writes Pharaoh links and scores, then eval aer scores them', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mekong-cli-'));
   const [out, scores, model] = [join(dir, 'o.txt'), join(dir, 's.txt'), join(dir, 'model')];
-  await mekong('align', '--src', join(fixtures, 'tiny.de'), '--tgt', join(fixtures, 'tiny.en'), '--out', out,
-    '--scores', scores, '--save-model', model, '--method', 'hmm', '--sym', 'intersect', '--lowercase');
+  await mekong(
+    'align',
+    '--src',
+    join(fixtures, 'tiny.de'),
+    '--tgt',
+    join(fixtures, 'tiny.en'),
+    '--out',
+    out,
+    '--scores',
+    scores,
+    '--save-model',
+    model,
+    '--method',
+    'hmm',
+    '--sym',
+    'intersect',
+    '--lowercase',
+  );
   const lines = readFileSync(out, 'utf8').split('\n');
   expect(lines).toHaveLength(7); // 6 pairs + final newline
   expect(lines[0]).toBe('0-0 1-1 2-2 3-3');
@@ -43,11 +59,25 @@ test('align writes Pharaoh links and scores, then eval aer scores them', async (
   const gold = join(dir, 'gold.txt');
   writeFileSync(gold, '1-1 2-2 3-3 4-4\n1-1 2-2 3-3 4p4\n1-1 2-2\n1-1 2-2\n\n1-1 2-2 3-3 4-4\n');
   const json = JSON.parse(await mekong('eval', 'aer', '--gold', gold, '--pred', out, '--gold-one-based', '--json'));
-  expect(await mekong('eval', 'aer', '--gold', gold, '--pred', out, '--gold-one-based')).toMatch(/^AER \d+\.\d% {2}precision \d+\.\d% {2}recall \d+\.\d% {2}F1 \d+\.\d% {2}over \d+ pairs\n$/);
+  expect(await mekong('eval', 'aer', '--gold', gold, '--pred', out, '--gold-one-based')).toMatch(
+    /^AER \d+\.\d% {2}precision \d+\.\d% {2}recall \d+\.\d% {2}F1 \d+\.\d% {2}over \d+ pairs\n$/,
+  );
   expect(json).toEqual({ precision: 1, recall: 1, f1: 1, aer: 0, pairs: 6 });
 
   const again = join(dir, 'again.txt');
-  await mekong('align', '--src', join(fixtures, 'tiny.de'), '--tgt', join(fixtures, 'tiny.en'), '--out', again, '--model', model, '--sym', 'intersect');
+  await mekong(
+    'align',
+    '--src',
+    join(fixtures, 'tiny.de'),
+    '--tgt',
+    join(fixtures, 'tiny.en'),
+    '--out',
+    again,
+    '--model',
+    model,
+    '--sym',
+    'intersect',
+  );
   expect(readFileSync(again, 'utf8').split('\n')[0]).toBe('0-0 1-1 2-2 3-3');
 });
 
@@ -64,7 +94,11 @@ test('line counts that differ are a clear error naming the files', async () => {
 });
 
 test('the installed command prints user errors as one line and exits 1', () => {
-  const r = spawnSync('node', [join(repo, 'bin/mekong.js'), 'eval', 'aer', '--gold', join(fixtures, 'tiny.en'), '--pred', join(fixtures, 'tiny.en')], { encoding: 'utf8' });
+  const r = spawnSync(
+    'node',
+    [join(repo, 'bin/mekong.js'), 'eval', 'aer', '--gold', join(fixtures, 'tiny.en'), '--pred', join(fixtures, 'tiny.en')],
+    { encoding: 'utf8' },
+  );
   expect(r.status).toBe(1);
   expect(r.stderr.trim().split('\n')).toHaveLength(1);
   expect(r.stderr).toContain('tiny.en:1: bad link "the": expected i-j, i?j or ipj');

@@ -6,7 +6,13 @@ import { CancelledError } from '../../../src/main/errors.ts';
 
 const src = ['das haus', 'das buch', 'ein buch', 'ein haus', 'das ein buch'].map((s) => s.split(' '));
 const tgt = ['the house', 'the book', 'a book', 'a house', 'the a book'].map((s) => s.split(' '));
-const expected = [['0-0', '1-1'], ['0-0', '1-1'], ['0-0', '1-1'], ['0-0', '1-1'], ['0-0', '1-1', '2-2']];
+const expected = [
+  ['0-0', '1-1'],
+  ['0-0', '1-1'],
+  ['0-0', '1-1'],
+  ['0-0', '1-1'],
+  ['0-0', '1-1', '2-2'],
+];
 
 describe.each([...STATISTICAL_METHODS])('method %s', (method) => {
   test('recovers the known word alignment', async () => {
@@ -26,7 +32,8 @@ describe.each([...STATISTICAL_METHODS])('method %s', (method) => {
 test('IBM1 lexical table converges to the true translations', async () => {
   const { model } = await alignCorpus(src, tgt, { method: 'ibm1' });
   const t = (s: string, f: string) => {
-    const si = model.srcVocab.indexOf(s), ti = model.tgtVocab.indexOf(f);
+    const si = model.srcVocab.indexOf(s),
+      ti = model.tgtVocab.indexOf(f);
     for (let p = 0; p < model.pairSrc.length; p++) if (model.pairSrc[p] === si && model.pairTgt[p] === ti) return model.fwd.lex.t[p];
     return 0;
   };

@@ -20,9 +20,22 @@ test('gold links are kept (score 1, their kind) even where the model disagrees',
 
 test('gold links are evidence: they move the lexicon for the other pairs', async () => {
   // Two pairs where word order gives no clue; gold on pair 0 says x↔q, so pair 1 follows.
-  const s = [['x', 'y'], ['y', 'x'], ['x', 'y']];
-  const t = [['p', 'q'], ['q', 'p'], ['p', 'q']];
-  const gold = [[{ s: 0, t: 1 }, { s: 1, t: 0 }]];
+  const s = [
+    ['x', 'y'],
+    ['y', 'x'],
+    ['x', 'y'],
+  ];
+  const t = [
+    ['p', 'q'],
+    ['q', 'p'],
+    ['p', 'q'],
+  ];
+  const gold = [
+    [
+      { s: 0, t: 1 },
+      { s: 1, t: 0 },
+    ],
+  ];
   const { links } = await alignCorpus(s, t, { method: 'ibm1', sym: 'intersect' }, { gold });
   expect(pairs(links[1])).toEqual(['0-1', '1-0']);
   expect(pairs(links[2])).toEqual(['0-1', '1-0']);
@@ -48,12 +61,16 @@ test('different sentence counts are a clear user error', async () => {
 });
 
 test('a dictionary prior decides an alignment the corpus alone cannot', async () => {
-  const s = [['x', 'y']], t = [['p', 'q']];
+  const s = [['x', 'y']],
+    t = [['p', 'q']];
   const dir = mkdtempSync(join(tmpdir(), 'mekong-dict-'));
   const file = join(dir, 'dict.csv');
   writeFileSync(file, 'ID,Src,Gloss\n1,x,q\n2,y,p\n');
   const dictionary = readDictionary(file);
-  expect(dictionary).toEqual([{ src: 'x', tgt: 'q', weight: 1 }, { src: 'y', tgt: 'p', weight: 1 }]);
+  expect(dictionary).toEqual([
+    { src: 'x', tgt: 'q', weight: 1 },
+    { src: 'y', tgt: 'p', weight: 1 },
+  ]);
   const { links } = await alignCorpus(s, t, { method: 'ibm1', sym: 'intersect', dictionary });
   expect(pairs(links[0])).toEqual(['0-1', '1-0']);
 });

@@ -7,7 +7,9 @@ import { expect, test } from 'vitest';
 import { alignCorpus } from '../../../src/main/align/engine.ts';
 import { loadModel, saveModel } from '../../../src/main/align/saved-model.ts';
 
-const src = ['das haus ist klein', 'das buch ist klein', 'ein buch', 'ein haus', 'das haus ist gross', 'ein buch ist gross'].map((s) => s.split(' '));
+const src = ['das haus ist klein', 'das buch ist klein', 'ein buch', 'ein haus', 'das haus ist gross', 'ein buch ist gross'].map((s) =>
+  s.split(' '),
+);
 const tgt = ['the house is small', 'the book is small', 'a book', 'a house', 'the house is big', 'a book is big'].map((s) => s.split(' '));
 
 test.each(['ibm1', 'ibm2', 'hmm', 'agree'])('%s: a saved model aligns a new pair as trained, fast', async (method) => {

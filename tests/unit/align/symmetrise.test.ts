@@ -29,7 +29,8 @@ function links(m: Uint8Array, J: number): string {
 //   added; rev 3-4 (source 3 unaligned) → added.
 // grow-diag-final-and: fwd 4-4 (both unaligned) → added; rev 4-3 (source 4 now aligned)
 //   and 3-4 (target 4 now aligned) → not added.
-const I = 5, J = 5;
+const I = 5,
+  J = 5;
 const input = { I, J, fwd: matrix(I, J, '0-0 1-1 1-2 4-4'), rev: matrix(I, J, '0-0 1-1 4-3 3-4'), mean: new Float32Array(I * J) };
 
 describe('symmetrisation, hand-worked', () => {
@@ -72,7 +73,8 @@ describe('symmetrisation, hand-worked', () => {
 });
 
 test('a low posterior threshold may keep more than I + J links', async () => {
-  const src = [['a', 'b', 'c']], tgt = [['x', 'y', 'z']];
+  const src = [['a', 'b', 'c']],
+    tgt = [['x', 'y', 'z']];
   const { links } = await alignCorpus(src, tgt, { method: 'ibm1', sym: 'post', threshold: 0.01 });
   expect(links[0]).toHaveLength(9);
 });

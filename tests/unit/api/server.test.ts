@@ -18,7 +18,11 @@ let server: ServerHandle;
 const base = () => `http://127.0.0.1:${server.port}`;
 
 function call(channel: string, input: unknown, headers: Record<string, string> = { 'x-mekong-token': server.token }) {
-  return fetch(`${base()}/api/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(input) });
+  return fetch(`${base()}/api/${channel}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(input),
+  });
 }
 
 beforeAll(async () => {
@@ -72,10 +76,19 @@ describe('browser-mode server', () => {
   test('creates a project, imports with progress events over the WebSocket, lists pairs', async () => {
     const events: JobEvent[] = [];
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}/events?token=${server.token}`);
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
     ws.on('message', (m) => events.push(JSON.parse(String(m)) as JobEvent));
     expect((await call('project.create', { path: join(dir, 'w.mekong'), name: 'web', srcLang: 'lo', tgtLang: 'th' })).status).toBe(200);
-    const start = await call('import.start', { file: sampleCorpusPath(), format: 'csv', header: true, srcColumn: 'lao_sent', tgtColumn: 'thai_sent' });
+    const start = await call('import.start', {
+      file: sampleCorpusPath(),
+      format: 'csv',
+      header: true,
+      srcColumn: 'lao_sent',
+      tgtColumn: 'thai_sent',
+    });
     const { jobId } = (await start.json()) as { jobId: string };
     await expect.poll(() => events.find((e) => e.type !== 'job.progress'), { timeout: 30_000 }).toMatchObject({ type: 'job.done', jobId });
     expect(events.some((e) => e.type === 'job.progress' && e.jobId === jobId)).toBe(true);
@@ -86,7 +99,12 @@ describe('browser-mode server', () => {
 
   test('refuses a WebSocket without the token', async () => {
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}/events`);
-    await expect(new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); })).rejects.toThrow();
+    await expect(
+      new Promise((resolve, reject) => {
+        ws.once('open', resolve);
+        ws.once('error', reject);
+      }),
+    ).rejects.toThrow();
   });
 });
 
@@ -104,9 +122,16 @@ function raw(port: number, request: string): Promise<string> {
 describe('malformed requests', () => {
   // Each of these ended the process before: decodeURIComponent and new URL threw outside any try.
   const killers = [
-    'GET /%c0 HTTP/1.1', 'GET /%E0%A4%A HTTP/1.1', 'GET /% HTTP/1.1', 'GET /%zz/%c0 HTTP/1.1',
-    'GET http://[ HTTP/1.1', 'GET http://[::1 HTTP/1.1', 'GET http://%zz/ HTTP/1.1', 'GET http:// HTTP/1.1',
-    'POST /api/%c0 HTTP/1.1', 'GET /events%c0 HTTP/1.1',
+    'GET /%c0 HTTP/1.1',
+    'GET /%E0%A4%A HTTP/1.1',
+    'GET /% HTTP/1.1',
+    'GET /%zz/%c0 HTTP/1.1',
+    'GET http://[ HTTP/1.1',
+    'GET http://[::1 HTTP/1.1',
+    'GET http://%zz/ HTTP/1.1',
+    'GET http:// HTTP/1.1',
+    'POST /api/%c0 HTTP/1.1',
+    'GET /events%c0 HTTP/1.1',
   ];
 
   test('a bad escape or an unparsable request line is a 400, and the server lives on', async () => {
@@ -126,14 +151,38 @@ describe('malformed requests', () => {
       t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
-    const parts = ['/', '%', '%c0', '%zz', 'http://', '[', ']', '::', '@', '?', '#', '..', '\\', 'api/', 'upload', 'events', '%00', 'ü', '%2f', ' '];
+    const parts = [
+      '/',
+      '%',
+      '%c0',
+      '%zz',
+      'http://',
+      '[',
+      ']',
+      '::',
+      '@',
+      '?',
+      '#',
+      '..',
+      '\\',
+      'api/',
+      'upload',
+      'events',
+      '%00',
+      'ü',
+      '%2f',
+      ' ',
+    ];
     const methods = ['GET', 'POST', 'PUT', 'OPTIONS', 'BREW', ''];
     for (let i = 0; i < 300; i++) {
       let target = '';
       const n = 1 + Math.floor(rand() * 8);
       for (let k = 0; k < n; k++) target += parts[Math.floor(rand() * parts.length)];
       const method = methods[Math.floor(rand() * methods.length)];
-      const upgrade = rand() < 0.2 ? 'upgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n' : '';
+      const upgrade =
+        rand() < 0.2
+          ? 'upgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n'
+          : '';
       await raw(server.port, `${method} ${target} HTTP/1.1\r\nhost: 127.0.0.1\r\n${upgrade}content-length: 0\r\n\r\n`);
     }
     expect((await call('app.info', {})).status).toBe(200);

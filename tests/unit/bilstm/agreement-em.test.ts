@@ -8,15 +8,31 @@ import { type ExtractOptions, extractLinks } from '../../../src/main/models/bils
 import { neuralLexicon } from '../../../src/main/models/bilstm/word-translations.ts';
 import type { PairEmbeddings } from '../../../src/main/models/bilstm/embedder.ts';
 
-const X = [1, 0], Y = [0, 1];
+const X = [1, 0],
+  Y = [0, 1];
 const rows = (...vs: number[][]) => Float32Array.from(vs.flat());
 
 type Pair = [string, string, number[][], number[][]];
 const split = (s: string) => s.split(' ').filter(Boolean);
-const embeddings = (pairs: Pair[]): PairEmbeddings => ({ dim: 2, src: pairs.map((p) => rows(...p[2])), tgt: pairs.map((p) => rows(...p[3])) });
-const lexicon = (pairs: Pair[], top = 5) => neuralLexicon(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs), top);
+const embeddings = (pairs: Pair[]): PairEmbeddings => ({
+  dim: 2,
+  src: pairs.map((p) => rows(...p[2])),
+  tgt: pairs.map((p) => rows(...p[3])),
+});
+const lexicon = (pairs: Pair[], top = 5) =>
+  neuralLexicon(
+    pairs.map((p) => split(p[0])),
+    pairs.map((p) => split(p[1])),
+    embeddings(pairs),
+    top,
+  );
 const links = (pairs: Pair[], o: ExtractOptions = {}) =>
-  extractLinks(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs), o).map((ls) => ls.map((l) => `${l.s}-${l.t}`));
+  extractLinks(
+    pairs.map((p) => split(p[0])),
+    pairs.map((p) => split(p[1])),
+    embeddings(pairs),
+    o,
+  ).map((ls) => ls.map((l) => `${l.s}-${l.t}`));
 
 const bestOf = (entries: ReturnType<typeof lexicon>, w: string) => entries.find((e) => e.src === w)?.tgt;
 
@@ -27,7 +43,10 @@ test('the similarity priors decide within a pair', () => {
 });
 
 test('the corpus decides where the priors are flat: b takes what a does not explain', () => {
-  const flat: Pair[] = [['a b', 'x y', [X, X], [X, X]], ['a', 'x', [X], [X]]];
+  const flat: Pair[] = [
+    ['a b', 'x y', [X, X], [X, X]],
+    ['a', 'x', [X], [X]],
+  ];
   const lex = lexicon(flat);
   expect(bestOf(lex, 'a')).toBe('x');
   expect(bestOf(lex, 'b')).toBe('y');
@@ -36,7 +55,14 @@ test('the corpus decides where the priors are flat: b takes what a does not expl
 });
 
 test('best first, at most `top` per word, scores in (0, 1], empty pairs skipped', () => {
-  const lex = lexicon([['a b c', 'x y z', [X, Y, X], [Y, X, X]], ['', 'x', [], [X]], ['c', 'z', [X], [X]]], 2);
+  const lex = lexicon(
+    [
+      ['a b c', 'x y z', [X, Y, X], [Y, X, X]],
+      ['', 'x', [], [X]],
+      ['c', 'z', [X], [X]],
+    ],
+    2,
+  );
   for (const w of ['a', 'b', 'c']) {
     const mine = lex.filter((e) => e.src === w);
     expect(mine.length).toBe(2);
@@ -47,25 +73,46 @@ test('best first, at most `top` per word, scores in (0, 1], empty pairs skipped'
 });
 
 test('links: the corpus resolves a pair whose similarities are flat; confidences in (0, 1]', () => {
-  const pairs: Pair[] = [['a b', 'x y', [X, X], [X, X]], ['a', 'x', [X], [X]], ['b a', 'y x', [Y, X], [Y, X]]];
+  const pairs: Pair[] = [
+    ['a b', 'x y', [X, X], [X, X]],
+    ['a', 'x', [X], [X]],
+    ['b a', 'y x', [Y, X], [Y, X]],
+  ];
   expect(links(pairs)).toEqual([['0-0', '1-1'], ['0-0'], ['0-0', '1-1']]);
   expect(links(pairs, { sym: 'intersect' })[0]).toEqual(['0-0', '1-1']);
-  const all = extractLinks(pairs.map((p) => split(p[0])), pairs.map((p) => split(p[1])), embeddings(pairs)).flat();
+  const all = extractLinks(
+    pairs.map((p) => split(p[0])),
+    pairs.map((p) => split(p[1])),
+    embeddings(pairs),
+  ).flat();
   for (const l of all) expect(l.score! > 0 && l.score! <= 1).toBe(true);
 });
 
 test('gold links steer the EM: a pair whose similarities are flat follows the gold of another', () => {
   // without gold the flat pairs stay flat; the gold b–x of pair 1 decides pair 0 (and not b–y)
-  const pairs: Pair[] = [['a b', 'x y', [X, X], [X, X]], ['b a', 'x y', [X, X], [X, X]]];
-  const gold = [undefined, [{ s: 0, t: 0 }, { s: 1, t: 1 }]];
+  const pairs: Pair[] = [
+    ['a b', 'x y', [X, X], [X, X]],
+    ['b a', 'x y', [X, X], [X, X]],
+  ];
+  const gold = [
+    undefined,
+    [
+      { s: 0, t: 0 },
+      { s: 1, t: 1 },
+    ],
+  ];
   expect(links(pairs, { gold })[0]).toEqual(['0-1', '1-0']);
   expect(links(pairs)[0]).not.toEqual(['0-1', '1-0']);
 });
 
 test('a word seen only in a gold pair, unlinked there, gets no NaN', () => {
-  const pairs: Pair[] = [['a z', 'x', [X, Y], [X]], ['a', 'x', [X], [X]]];
+  const pairs: Pair[] = [
+    ['a z', 'x', [X, Y], [X]],
+    ['a', 'x', [X], [X]],
+  ];
   const gold = [[{ s: 0, t: 0 }], undefined];
-  const src = pairs.map((p) => split(p[0])), tgt = pairs.map((p) => split(p[1]));
+  const src = pairs.map((p) => split(p[0])),
+    tgt = pairs.map((p) => split(p[1]));
   const found = extractLinks(src, tgt, embeddings(pairs), { gold });
   expect(found.flat().length).toBeGreaterThan(0);
   for (const l of found.flat()) expect(Number.isFinite(l.score)).toBe(true);

@@ -13,10 +13,19 @@ import { aer, syntheticCorpus } from './synthetic.ts';
 
 const dir = tempDir();
 const corpus = syntheticCorpus(160, 20, 5);
-const S = join(dir, 'c.src'), T = join(dir, 'c.tgt'), G = join(dir, 'gold.txt'), D = join(dir, 'dict.tsv');
+const S = join(dir, 'c.src'),
+  T = join(dir, 'c.tgt'),
+  G = join(dir, 'gold.txt'),
+  D = join(dir, 'dict.tsv');
 writeFileSync(S, corpus.src.map((s) => s.join(' ') + '\n').join(''));
 writeFileSync(T, corpus.tgt.map((s) => s.join(' ') + '\n').join(''));
-writeFileSync(G, corpus.gold.slice(0, 10).map((g) => g.map((l) => `${l.s}-${l.t}`).join(' ') + '\n').join(''));
+writeFileSync(
+  G,
+  corpus.gold
+    .slice(0, 10)
+    .map((g) => g.map((l) => `${l.s}-${l.t}`).join(' ') + '\n')
+    .join(''),
+);
 writeFileSync(D, [...corpus.translation].map(([s, t]) => `${s}\t${t}\n`).join(''));
 
 function mekong(...args: string[]) {
@@ -27,27 +36,50 @@ function mekong(...args: string[]) {
 test('align with gold supervision, save and reuse the model; lexicon and P@1', () => {
   const out = join(dir, 'links.txt');
   const saved = join(dir, 'model');
-  const r = mekong('align', '--src', S, '--tgt', T, '--out', out, '--method', 'bilstm-ctl', '--epochs', '8', '--gold', G, '--save-model', saved);
+  const r = mekong(
+    'align',
+    '--src',
+    S,
+    '--tgt',
+    T,
+    '--out',
+    out,
+    '--method',
+    'bilstm-ctl',
+    '--epochs',
+    '8',
+    '--gold',
+    G,
+    '--save-model',
+    saved,
+  );
   expect(r.code, r.err).toBe(0);
   const again = join(dir, 'again.txt');
   expect(mekong('align', '--src', S, '--tgt', T, '--out', again, '--method', 'bilstm-ctl', '--model', saved).code).toBe(0);
   const [first, second] = [readFileSync(out, 'utf8').split('\n'), readFileSync(again, 'utf8').split('\n')];
   expect(second.slice(10)).toEqual(first.slice(10)); // same model links (the first 10 pairs also carry gold)
-  const pred = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => l.split(' ').map((x) => ({ s: Number(x.split('-')[0]), t: Number(x.split('-')[1]) })));
+  const pred = readFileSync(out, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.split(' ').map((x) => ({ s: Number(x.split('-')[0]), t: Number(x.split('-')[1]) })));
   expect(pred).toHaveLength(160);
   expect(aer(pred.slice(10), corpus.gold.slice(10))).toBeLessThan(0.4);
   // continuing the saved model for 1 epoch starts from its parameters (they move little); a
   // fresh 1-epoch model does not. (Links cannot tell them apart here: on this generated corpus
   // the extraction's EM finds the alignment even from a 1-epoch model.)
-  const continued = join(dir, 'continued'), fresh = join(dir, 'fresh');
-  const run = (...more: string[]) => mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'x.txt'), '--method', 'bilstm-ctl', '--epochs', '1', ...more);
+  const continued = join(dir, 'continued'),
+    fresh = join(dir, 'fresh');
+  const run = (...more: string[]) =>
+    mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'x.txt'), '--method', 'bilstm-ctl', '--epochs', '1', ...more);
   expect(run('--continue', saved, '--save-model', continued).code).toBe(0);
   expect(run('--save-model', fresh).code).toBe(0);
   const [from, cont, scratch] = [saved, continued, fresh].map((d) => loadNeuralModel(d).params);
   const distance = (p: typeof from) => {
-    let diff = 0, norm = 0;
+    let diff = 0,
+      norm = 0;
     for (const [name, t] of from) {
-      const a = t.data as Float32Array, b = p.get(name)!.data as Float32Array;
+      const a = t.data as Float32Array,
+        b = p.get(name)!.data as Float32Array;
       expect(b.length).toBe(a.length);
       for (let x = 0; x < a.length; x++) {
         diff += (a[x] - b[x]) ** 2;
@@ -56,7 +88,9 @@ test('align with gold supervision, save and reuse the model; lexicon and P@1', (
     }
     return Math.sqrt(diff / norm);
   };
-  console.info(`neural CLI: relative distance to the saved parameters after 1 epoch: continued ${distance(cont).toFixed(3)}, fresh ${distance(scratch).toFixed(3)}`);
+  console.info(
+    `neural CLI: relative distance to the saved parameters after 1 epoch: continued ${distance(cont).toFixed(3)}, fresh ${distance(scratch).toFixed(3)}`,
+  );
   expect(distance(cont)).toBeLessThan(distance(scratch) / 2);
   const lex = join(dir, 'lex.tsv');
   expect(mekong('lexicon', '--src', S, '--tgt', T, '--out', lex, '--method', 'ibm2').code).toBe(0);
@@ -66,10 +100,21 @@ test('align with gold supervision, save and reuse the model; lexicon and P@1', (
 }, 120_000);
 
 test('from 40 gold pairs on, a quarter teach the link decision, saved with the model and reused by --model', () => {
-  const G100 = join(dir, 'gold100.txt'), out = join(dir, 'held.txt'), again = join(dir, 'held-again.txt'), saved = join(dir, 'held-model');
-  writeFileSync(G100, corpus.gold.slice(0, 100).map((g) => g.map((l) => `${l.s}-${l.t}`).join(' ') + '\n').join(''));
+  const G100 = join(dir, 'gold100.txt'),
+    out = join(dir, 'held.txt'),
+    again = join(dir, 'held-again.txt'),
+    saved = join(dir, 'held-model');
+  writeFileSync(
+    G100,
+    corpus.gold
+      .slice(0, 100)
+      .map((g) => g.map((l) => `${l.s}-${l.t}`).join(' ') + '\n')
+      .join(''),
+  );
   const common = ['align', '--src', S, '--tgt', T, '--method', 'bilstm-ctl', '--gold', G100];
-  expect(mekong(...common, '--out', out, '--epochs', '2', '--word-dropout', '0.5', '--save-model', saved, '--scores', out + '.p').code).toBe(0);
+  expect(
+    mekong(...common, '--out', out, '--epochs', '2', '--word-dropout', '0.5', '--save-model', saved, '--scores', out + '.p').code,
+  ).toBe(0);
   const { decision, config } = loadNeuralModel(saved);
   expect(config.wordDropout).toBe(0.5);
   expect(decision?.stages.map((st) => st.weights.length)).toEqual([25, 33]);
@@ -77,7 +122,13 @@ test('from 40 gold pairs on, a quarter teach the link decision, saved with the m
   expect(decision!.threshold > 0 && decision!.threshold < 1).toBe(true);
   expect(mekong(...common, '--out', again, '--model', saved).code).toBe(0);
   expect(readFileSync(again, 'utf8').split('\n').slice(100)).toEqual(readFileSync(out, 'utf8').split('\n').slice(100));
-  const scores = readFileSync(out + '.p', 'utf8').split('\n').slice(100).join(' ').split(/\s+/).filter(Boolean).map((l) => Number(l.split(':')[1]));
+  const scores = readFileSync(out + '.p', 'utf8')
+    .split('\n')
+    .slice(100)
+    .join(' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((l) => Number(l.split(':')[1]));
   expect(scores.length).toBeGreaterThan(100);
   for (const p of scores) expect(p >= decision!.threshold && p < 1).toBe(true);
   // a decision fitted by an older version (fewer second-stage features) is refused, not misapplied
@@ -92,24 +143,76 @@ test('from 40 gold pairs on, a quarter teach the link decision, saved with the m
 test("--pseudo: another aligner's links scoring at least the threshold supervise training", () => {
   const P = join(dir, 'pseudo.p');
   // the first 80 pairs' true links scored 0.95, one wrong link each scored 0.5, as `--scores` writes them
-  writeFileSync(P, corpus.gold.slice(0, 80).map((g) => [...g.map((l) => `${l.s}-${l.t}:0.95`), `0-${g.length - 1}:0.5`].join(' ') + '\n').join(''));
+  writeFileSync(
+    P,
+    corpus.gold
+      .slice(0, 80)
+      .map((g) => [...g.map((l) => `${l.s}-${l.t}:0.95`), `0-${g.length - 1}:0.5`].join(' ') + '\n')
+      .join(''),
+  );
   const train = (model: string, ...more: string[]) =>
-    mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'p.txt'), '--method', 'bilstm-ctl', '--epochs', '1', '--pseudo', P, '--save-model', join(dir, model), ...more);
+    mekong(
+      'align',
+      '--src',
+      S,
+      '--tgt',
+      T,
+      '--out',
+      join(dir, 'p.txt'),
+      '--method',
+      'bilstm-ctl',
+      '--epochs',
+      '1',
+      '--pseudo',
+      P,
+      '--save-model',
+      join(dir, model),
+      ...more,
+    );
   expect(train('pseudo-model').code).toBe(0);
   expect(loadNeuralModel(join(dir, 'pseudo-model')).config.weights).toEqual(SUPERVISED_WEIGHTS);
   expect(train('pseudo-none', '--pseudo-threshold', '0.99').code).toBe(0);
   expect(loadNeuralModel(join(dir, 'pseudo-none')).config.weights).toEqual(DEFAULT_CONFIG.weights);
   writeFileSync(join(dir, 'bad.p'), '0-0:0.9\n0-1:1.5\n');
-  const bad = mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'p.txt'), '--method', 'bilstm-ctl', '--pseudo', join(dir, 'bad.p'));
+  const bad = mekong(
+    'align',
+    '--src',
+    S,
+    '--tgt',
+    T,
+    '--out',
+    join(dir, 'p.txt'),
+    '--method',
+    'bilstm-ctl',
+    '--pseudo',
+    join(dir, 'bad.p'),
+  );
   expect(bad.code).toBe(1);
   expect(bad.err).toMatch(/bad\.p:2: bad link "0-1:1\.5": score above 1/);
   const statistical = mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'p.txt'), '--method', 'ibm2', '--pseudo', P);
   expect(statistical.err).toMatch(/--pseudo is for the neural methods/);
 }, 120_000);
 
-test("--self-train N: N epochs more from the trained model, on its own links scoring at least the threshold", () => {
+test('--self-train N: N epochs more from the trained model, on its own links scoring at least the threshold', () => {
   const train = (model: string, ...more: string[]) =>
-    mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 's.txt'), '--method', 'bilstm-ctl', '--epochs', '2', '--self-train', '1', '--save-model', join(dir, model), ...more);
+    mekong(
+      'align',
+      '--src',
+      S,
+      '--tgt',
+      T,
+      '--out',
+      join(dir, 's.txt'),
+      '--method',
+      'bilstm-ctl',
+      '--epochs',
+      '2',
+      '--self-train',
+      '1',
+      '--save-model',
+      join(dir, model),
+      ...more,
+    );
   expect(train('self-model').code).toBe(0);
   const { config } = loadNeuralModel(join(dir, 'self-model'));
   expect([config.epochs, config.selfTrainEpochs]).toEqual([2, 1]);

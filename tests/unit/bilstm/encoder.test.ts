@@ -35,7 +35,8 @@ test('inference encoder = training encoder (same parameters, padded rows)', asyn
   const want = await run(net.graph, net.us, net.ut);
   const got = await run(enc.graph, enc.us, enc.ut);
   for (const side of ['us', 'ut'] as const) {
-    const a = want[side], b = got[side];
+    const a = want[side],
+      b = got[side];
     expect(b.length).toBe(a.length);
     let worst = 0;
     for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
@@ -46,7 +47,8 @@ test('inference encoder = training encoder (same parameters, padded rows)', asyn
 
 test('with a static weight w, each token is [√(1−w)·u ; √w·r̂]: unit rows, zero at padding', async () => {
   const w = 0.3;
-  const plain = buildEncoder(T, dims, 1, 0), mixed = buildEncoder(T, dims, 1, w);
+  const plain = buildEncoder(T, dims, 1, 0),
+    mixed = buildEncoder(T, dims, 1, w);
   const u = await run(plain.graph, plain.us, plain.ut);
   const got = await run(mixed.graph, mixed.us, mixed.ut);
   const sides = { us: c.src, ut: c.tgt } as const;

@@ -6,9 +6,21 @@ import { expect, test } from 'vitest';
 import { GoldStats } from '../../../src/main/models/bilstm/gold-stats.ts';
 
 const split = (s: string) => s.split(' ');
-const src = ['a b', 'a c', 'b c', 'a'].map(split), tgt = ['x the', 'x z', 'y z', 'x'].map(split);
+const src = ['a b', 'a c', 'b c', 'a'].map(split),
+  tgt = ['x the', 'x z', 'y z', 'x'].map(split);
 // a–x everywhere, b–y and c–z where they meet; "the" never linked; the last pair has no gold
-const stats = new GoldStats(src, tgt, [[{ s: 0, t: 0 }], [{ s: 0, t: 0 }, { s: 1, t: 1 }], [{ s: 0, t: 0 }, { s: 1, t: 1 }], undefined]);
+const stats = new GoldStats(src, tgt, [
+  [{ s: 0, t: 0 }],
+  [
+    { s: 0, t: 0 },
+    { s: 1, t: 1 },
+  ],
+  [
+    { s: 0, t: 0 },
+    { s: 1, t: 1 },
+  ],
+  undefined,
+]);
 
 test('unlinked rates: never-linked words high, always-linked low, unseen words the average', () => {
   const average = 1 / 6; // one of the six target tokens of the gold pairs ("the") is unlinked
@@ -25,7 +37,16 @@ test('link rates: words linked where they meet above words that meet unlinked', 
 });
 
 test('stem link rates carry the gold to inflected forms and to Chinese words sharing a character', () => {
-  const s = new GoldStats([['我们', '书']], [['books', 'we']], [[{ s: 0, t: 1 }, { s: 1, t: 0 }]]);
+  const s = new GoldStats(
+    [['我们', '书']],
+    [['books', 'we']],
+    [
+      [
+        { s: 0, t: 1 },
+        { s: 1, t: 0 },
+      ],
+    ],
+  );
   expect(s.stemLinkRate('书店', 'book')).toBeGreaterThan(s.stemLinkRate('书店', 'we'));
   expect(s.stemLinkRate('我', 'we')).toBeGreaterThan(s.stemLinkRate('我', 'books'));
   expect(s.linkRate('书店', 'book')).toBeCloseTo(s.linkRate('x', 'y'), 10); // unseen as words

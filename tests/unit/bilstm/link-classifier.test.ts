@@ -16,7 +16,9 @@ const DIM = 8;
 /** Pairs of 4–8 words, same length both sides, diagonal gold, random embeddings. */
 function diagonalCorpus(pairs: number, seed: number) {
   const rng = new Rng(seed);
-  const src: string[][] = [], tgt: string[][] = [], gold: { s: number; t: number }[][] = [];
+  const src: string[][] = [],
+    tgt: string[][] = [],
+    gold: { s: number; t: number }[][] = [];
   const e: PairEmbeddings = { dim: DIM, src: [], tgt: [] };
   for (let k = 0; k < pairs; k++) {
     const n = 4 + rng.int(5);
@@ -61,7 +63,8 @@ test('held-out pairs: an even share of the pairs with gold, none below the minim
 
 test('held-out pairs whose every cell is linked still give a decision (it links every cell)', () => {
   const one = diagonalCorpus(120, 9);
-  const src = one.src.map((s) => s.slice(0, 1)), tgt = one.tgt.map((t) => t.slice(0, 1));
+  const src = one.src.map((s) => s.slice(0, 1)),
+    tgt = one.tgt.map((t) => t.slice(0, 1));
   const e: PairEmbeddings = { dim: DIM, src: one.e.src.map((v) => v.slice(0, DIM)), tgt: one.e.tgt.map((v) => v.slice(0, DIM)) };
   const links = extractLinks(src, tgt, e, { heldOut: src.map((_, k) => (k < 110 ? [{ s: 0, t: 0 }] : [])) });
   for (const ls of links.slice(110)) expect(ls).toEqual([{ s: 0, t: 0, kind: 'sure', score: expect.closeTo(1, 3) }]);

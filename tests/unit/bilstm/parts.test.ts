@@ -10,7 +10,15 @@ import { parseDictionary, parseLexicon, scoreP1 } from '../../../src/main/eval/p
 
 describe('BPE subwords', () => {
   test('merges frequent pairs, keeps Han characters apart', () => {
-    const bpe = trainBpe(new Map([['lower', 5], ['lowest', 4], ['low', 6], ['中国人', 9]]), 10);
+    const bpe = trainBpe(
+      new Map([
+        ['lower', 5],
+        ['lowest', 4],
+        ['low', 6],
+        ['中国人', 9],
+      ]),
+      10,
+    );
     expect(segmentWord(bpe, 'low')).toEqual(['low</w>']);
     expect(segmentWord(bpe, 'lowly')[0]).toBe('low');
     expect(segmentWord(bpe, '中国人')).toEqual(['中', '国', '人</w>']);
@@ -47,8 +55,18 @@ function infoNceByHand(q: number[][], k: number[][], intra: boolean, tau: number
 }
 
 describe('contrastive loss (eq. 12)', () => {
-  const q = [[1, 0.2, -0.3], [0.1, 1, 0.4], [-0.5, 0.3, 1], [0.7, 0.7, 0]];
-  const k = [[0.9, 0.1, -0.2], [0.3, 0.8, 0.1], [-0.2, 0.1, 1.2], [0.2, -0.4, 0.6]];
+  const q = [
+    [1, 0.2, -0.3],
+    [0.1, 1, 0.4],
+    [-0.5, 0.3, 1],
+    [0.7, 0.7, 0],
+  ];
+  const k = [
+    [0.9, 0.1, -0.2],
+    [0.3, 0.8, 0.1],
+    [-0.2, 0.1, 1.2],
+    [0.2, -0.4, 0.6],
+  ];
   test.each([false, true])('matches the formula (intra-view negatives: %s)', async (intra) => {
     const g = new Graph();
     const qi = g.input('q', 'float32', ['B', 3]);
@@ -66,7 +84,12 @@ describe('contrastive loss (eq. 12)', () => {
       const views = Object.fromEntries(['encS', 'encT', 'decS', 'decT'].map((n) => [n, g.input(n, 'float32', ['B', 3])]));
       const loss = contrastiveLoss(s, views as never, { temperature: 0.5, negatives, pooling: 'mean' });
       const prog = await Program.compile(g, { loss }, { device: 'cpu' });
-      const feeds = { encS: floats(q.flat(), [4, 3]), encT: floats(k.flat(), [4, 3]), decS: floats(k.flat(), [4, 3]), decT: floats(q.flat(), [4, 3]) };
+      const feeds = {
+        encS: floats(q.flat(), [4, 3]),
+        encT: floats(k.flat(), [4, 3]),
+        decS: floats(k.flat(), [4, 3]),
+        decT: floats(q.flat(), [4, 3]),
+      };
       const params = Object.fromEntries([...g.params].map(([n, p]) => [n, p.init]));
       const v = Number((await prog.run({ ...feeds, ...params })).loss.data[0]);
       await prog.release();

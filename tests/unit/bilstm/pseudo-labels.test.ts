@@ -16,7 +16,8 @@ test('gold pairs keep their links, skipped pairs get none, the rest the model li
   const data = { src: c.src, tgt: c.tgt, gold };
   const model = await trainNeural(data, { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 3 });
   const phases = new Set<string>();
-  const label = (threshold: number) => pseudoLabelled(embedder, model, data, { threshold, skip: [20, 21, 22, 23] }, (_, __, p) => phases.add(p));
+  const label = (threshold: number) =>
+    pseudoLabelled(embedder, model, data, { threshold, skip: [20, 21, 22, 23] }, (_, __, p) => phases.add(p));
   const all = (await label(0)).gold!;
   const confident = (await label(0.6)).gold!;
   for (let k = 0; k < 4; k++) expect(all[k]).toEqual(c.gold[k]);

@@ -22,7 +22,8 @@ test('config.json + model.safetensors round trip; the earlier model.json folders
   expect(config.config.device).toBeUndefined();
   const back = loadNeuralModel(folder);
   expect(back.vocab.src.ids).toEqual(model.vocab.src.ids);
-  for (const [name, t] of model.params) expect(Array.from(back.params.get(name)!.data as Float32Array)).toEqual(Array.from(t.data as Float32Array));
+  for (const [name, t] of model.params)
+    expect(Array.from(back.params.get(name)!.data as Float32Array)).toEqual(Array.from(t.data as Float32Array));
 
   // The earlier layout: model.json with format 1 and no model_type.
   const { model_type: _type, ...rest } = config;

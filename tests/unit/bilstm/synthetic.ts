@@ -29,7 +29,9 @@ export function syntheticCorpus(pairs: number, vocab: number, seed = 3): Synthet
 
 /** AER with every gold link sure: 1 − 2|A∩S| / (|A| + |S|). */
 export function aer(pred: readonly { s: number; t: number }[][], gold: readonly { s: number; t: number }[][]): number {
-  let both = 0, a = 0, s = 0;
+  let both = 0,
+    a = 0,
+    s = 0;
   pred.forEach((p, k) => {
     const g = new Set(gold[k].map((l) => `${l.s}-${l.t}`));
     both += p.filter((l) => g.has(`${l.s}-${l.t}`)).length;

@@ -16,8 +16,20 @@ import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('mekong-vocab-growth-');
 const ints = (t: { data: unknown }) => Array.from(t.data as BigInt64Array, Number);
-const src = [['walking', 'talked'], ['walked', 'talking'], ['walking', 'walked'], ['talked', 'talking'], ['我', '走']];
-const tgt = [['a', 'b'], ['b', 'a'], ['a', 'c'], ['c', 'b'], ['x', 'y']];
+const src = [
+  ['walking', 'talked'],
+  ['walked', 'talking'],
+  ['walking', 'walked'],
+  ['talked', 'talking'],
+  ['我', '走'],
+];
+const tgt = [
+  ['a', 'b'],
+  ['b', 'a'],
+  ['a', 'c'],
+  ['c', 'b'],
+  ['x', 'y'],
+];
 
 test('a word the vocabulary lacks is the unknown word plus its known subwords', () => {
   // no merges: words are their characters, so "talks" has four known pieces (no word ends in s)
@@ -26,7 +38,9 @@ test('a word the vocabulary lacks is the unknown word plus its known subwords', 
   const ids = ints(f['s.ids']);
   expect(ids[0]).toBe(UNK);
   const K = 4;
-  const subs = ints(f['s.sub']).slice(0, K).filter((x) => x > 0);
+  const subs = ints(f['s.sub'])
+    .slice(0, K)
+    .filter((x) => x > 0);
   expect(subs.map((id) => v.subwordModel!.pieces[id - 1])).toEqual(['t', 'a', 'l', 'k']);
   const w = Array.from(f['s.subw'].data as Float32Array).slice(0, K);
   expect(w.filter((x) => x > 0).every((x) => Math.abs(x - 1 / subs.length) < 1e-6)).toBe(true);
@@ -37,7 +51,14 @@ test('a word the vocabulary lacks is the unknown word plus its known subwords', 
 
 test('growing keeps the old ids and rows, appends new words and pieces, copies the unknown row', () => {
   const v = buildVocab(src, tgt, 20, 4);
-  const g = grownVocab(v, [['talks', 'walking'], ['我', '跑']], [['d', 'a']]);
+  const g = grownVocab(
+    v,
+    [
+      ['talks', 'walking'],
+      ['我', '跑'],
+    ],
+    [['d', 'a']],
+  );
   for (const [w, id] of v.src.ids) expect(g.src.ids.get(w)).toBe(id);
   expect(g.src.ids.get('talks')).toBe(v.src.ids.size + 4);
   expect(g.tgt.ids.get('d')).toBe(v.tgt.ids.size + 4);
@@ -50,10 +71,22 @@ test('growing keeps the old ids and rows, appends new words and pieces, copies t
   expect(grownVocab({ ...v, subwordModel: undefined }, [['new']], [['x']])).toEqual({ ...v, subwordModel: undefined });
 
   const [from, to] = [modelDims(v, 2), modelDims(g, 2)];
-  const table = (rows: number) => floats(Array.from({ length: rows * 2 }, (_, k) => k + 1), [rows, 2]);
-  const params = new Map([['emb.s.table', table(from.srcVocab)], ['emb.t.table', table(from.tgtVocab)], ['emb.sub.table', table(from.subwords)], ['out.w', table(3)]]);
+  const table = (rows: number) =>
+    floats(
+      Array.from({ length: rows * 2 }, (_, k) => k + 1),
+      [rows, 2],
+    );
+  const params = new Map([
+    ['emb.s.table', table(from.srcVocab)],
+    ['emb.t.table', table(from.tgtVocab)],
+    ['emb.sub.table', table(from.subwords)],
+    ['out.w', table(3)],
+  ]);
   const grown = grownParams(params, from, to);
-  const rows = (name: string) => { const t = grown.get(name)!; return { dims: t.dims, data: Array.from(t.data as Float32Array) }; };
+  const rows = (name: string) => {
+    const t = grown.get(name)!;
+    return { dims: t.dims, data: Array.from(t.data as Float32Array) };
+  };
   expect(rows('emb.s.table').dims).toEqual([to.srcVocab, 2]);
   expect(rows('emb.s.table').data.slice(0, from.srcVocab * 2)).toEqual(Array.from(params.get('emb.s.table')!.data as Float32Array));
   expect(rows('emb.s.table').data.slice(-2)).toEqual([2 * UNK + 1, 2 * UNK + 2]);

@@ -8,7 +8,15 @@ import { batchFeeds, BOS, buildVocab, EOS, OUTPUT_WORDS, RESERVED, sideSize } fr
 const ints = (t: { data: unknown }) => Array.from(t.data as BigInt64Array, Number);
 
 test('a small vocabulary keeps the full softmax', () => {
-  const v = buildVocab([['a', 'b'], ['b', 'c']], [['x', 'y'], ['y']], 5, 4);
+  const v = buildVocab(
+    [
+      ['a', 'b'],
+      ['b', 'c'],
+    ],
+    [['x', 'y'], ['y']],
+    5,
+    4,
+  );
   const f = batchFeeds(v, { src: [['a', 'b']], tgt: [['y']] }, 8);
   expect(ints(f['s.out'])).toEqual(Array.from({ length: sideSize(v.src) }, (_, i) => i));
   expect(ints(f['s.next']).slice(0, 3)).toEqual([v.src.ids.get('a'), v.src.ids.get('b'), EOS]);
@@ -16,7 +24,11 @@ test('a small vocabulary keeps the full softmax', () => {
 
 /** Two frequent words, then 6,000 words seen once (three a sentence). */
 function largeCorpus(): { src: string[][]; tgt: string[][] } {
-  const src = [Array(50).fill('w0'), Array(20).fill('w1'), ...Array.from({ length: 2000 }, (_, k) => [`r${3 * k}`, `r${3 * k + 1}`, `r${3 * k + 2}`])];
+  const src = [
+    Array(50).fill('w0'),
+    Array(20).fill('w1'),
+    ...Array.from({ length: 2000 }, (_, k) => [`r${3 * k}`, `r${3 * k + 1}`, `r${3 * k + 2}`]),
+  ];
   return { src, tgt: src.map((s) => s.map((w) => `t${w}`)) };
 }
 
@@ -31,13 +43,25 @@ test('a large vocabulary: frequent words plus the batch words, targets index int
   expect(out.slice(0, RESERVED + 2)).toEqual([0, 1, 2, 3, v.src.ids.get('w0'), v.src.ids.get('w1')]);
   for (const w of rare) expect(v.src.ids.get(w)!).toBeGreaterThanOrEqual(RESERVED + OUTPUT_WORDS);
   const ids = ['w0', ...rare].map((w) => v.src.ids.get(w));
-  expect(ints(f['s.next']).slice(0, 4).map((p) => out[p])).toEqual([...ids, EOS]);
-  expect(ints(f['s.prev']).slice(0, 4).map((p) => out[p])).toEqual([...ids].reverse().concat(BOS));
+  expect(
+    ints(f['s.next'])
+      .slice(0, 4)
+      .map((p) => out[p]),
+  ).toEqual([...ids, EOS]);
+  expect(
+    ints(f['s.prev'])
+      .slice(0, 4)
+      .map((p) => out[p]),
+  ).toEqual([...ids].reverse().concat(BOS));
 });
 
 test('a model trains on a large vocabulary (the selected softmax in a real session)', async () => {
   const losses: number[] = [];
-  await trainNeural(largeCorpus(), { dim: 16, epochs: 1, batchSize: 256, merges: 0, maxLength: 8 }, { onStep: (_, l) => void losses.push(l) });
+  await trainNeural(
+    largeCorpus(),
+    { dim: 16, epochs: 1, batchSize: 256, merges: 0, maxLength: 8 },
+    { onStep: (_, l) => void losses.push(l) },
+  );
   expect(losses.length).toBeGreaterThan(4);
   expect(losses.every(Number.isFinite)).toBe(true);
 }, 120_000);

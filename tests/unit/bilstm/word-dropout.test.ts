@@ -20,8 +20,10 @@ test('counts per word id of the side', () => {
 test('rare words are dropped often, frequent words seldom, padding never; subwords stay', () => {
   const counts = wordCounts(vocab.src, src);
   const rng = new Rng(7);
-  const once = vocab.src.ids.get('once')!, often = vocab.src.ids.get('often')!;
-  let onceDropped = 0, oftenDropped = 0;
+  const once = vocab.src.ids.get('once')!,
+    often = vocab.src.ids.get('often')!;
+  let onceDropped = 0,
+    oftenDropped = 0;
   const trials = 4000;
   const batch = { src: [['once', 'often']], tgt: [['x']] };
   const T = 8;

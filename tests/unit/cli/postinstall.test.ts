@@ -9,7 +9,11 @@ const report = stepReport as (label: string, status: number | null, present: boo
 
 test('"ready" only when the file is there', () => {
   expect(report('onnxruntime CUDA provider', 0, true)).toBe('mekong: onnxruntime CUDA provider: ready');
-  expect(report('onnxruntime CUDA provider', 0, false)).toMatch(/^mekong: onnxruntime CUDA provider: not installed \(the installer fetched nothing: /);
+  expect(report('onnxruntime CUDA provider', 0, false)).toMatch(
+    /^mekong: onnxruntime CUDA provider: not installed \(the installer fetched nothing: /,
+  );
   expect(report('Electron binary', 1, false)).toMatch(/not installed \(the installer exited with 1: offline/);
-  expect(report('Electron binary', null, false, new Error('spawnSync node ETIMEDOUT'))).toMatch(/not installed \(spawnSync node ETIMEDOUT: /);
+  expect(report('Electron binary', null, false, new Error('spawnSync node ETIMEDOUT'))).toMatch(
+    /not installed \(spawnSync node ETIMEDOUT: /,
+  );
 });

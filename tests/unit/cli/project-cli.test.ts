@@ -59,7 +59,10 @@ test('odd paths and arguments: one line each, never a stack trace', () => {
     [['import', project, join(dir, 'missing.csv'), '--format', 'csv'], /missing\.csv: no such file or folder$/],
     [['import', project, loopA, '--format', 'tsv'], /loop-a: too many symbolic links \(a link loop\?\)$/],
     [['serve', '--port', 'abc'], /expected a port number from 0 to 65535, got "abc"$/],
-    [['project', 'create', join(dir, 'xx.mekong'), '--src-lang', 'xx', '--tgt-lang', 'th'], /--src-lang xx: not a language code Mekong knows/],
+    [
+      ['project', 'create', join(dir, 'xx.mekong'), '--src-lang', 'xx', '--tgt-lang', 'th'],
+      /--src-lang xx: not a language code Mekong knows/,
+    ],
     [['export', project, project, '--format', 'tsv'], /paths\.mekong is the project itself; choose another file to export to$/],
   ];
   for (const [args, message] of cases) {

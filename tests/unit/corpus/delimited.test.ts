@@ -33,9 +33,7 @@ describe('embassy CSV', () => {
 
   it('swaps columns by index and reports progress up to the file size', async () => {
     const seen: [number, number][] = [];
-    const recs = await collect(
-      readDelimited(SENT, { header: true, srcColumn: 1, tgtColumn: 0, onBytes: (a, b) => seen.push([a, b]) }),
-    );
+    const recs = await collect(readDelimited(SENT, { header: true, srcColumn: 1, tgtColumn: 0, onBytes: (a, b) => seen.push([a, b]) }));
     expect(recs[0].src.startsWith('เมื่อวันที่')).toBe(true);
     const size = readFileSync(SENT).length;
     expect(seen.at(-1)).toEqual([size, size]);
@@ -96,7 +94,10 @@ describe('writeDelimited', () => {
       { line: 0, src: '"quoted"', tgt: 'plain' },
       { line: 0, src: 'a,b', tgt: 'c\r\nd' },
     ];
-    for (const [name, delimiter] of [['w.tsv', '\t'], ['w.csv', ',']]) {
+    for (const [name, delimiter] of [
+      ['w.tsv', '\t'],
+      ['w.csv', ','],
+    ]) {
       const f = join(dir, name);
       await writeDelimited(recs, f, { delimiter, header: ['lo', 'th'] });
       const back = await collect(readDelimited(f, { header: true }));
@@ -111,6 +112,9 @@ describe('quoted records split by hand', () => {
   it('keeps empty quoted fields empty, doubles as quotes, delimiters and newlines inside quotes', async () => {
     const f = put(dir, 'e.csv', 'a,b,c\n"",x,"say ""hi"""\n"one, two","three\nfour",z\n');
     const recs = await collect(readDelimited(f, { header: true, srcColumn: 0, tgtColumn: 2, allowEmpty: true }));
-    expect(recs.map((r) => [r.line, r.src, r.tgt])).toEqual([[2, '', 'say "hi"'], [3, 'one, two', 'z']]);
+    expect(recs.map((r) => [r.line, r.src, r.tgt])).toEqual([
+      [2, '', 'say "hi"'],
+      [3, 'one, two', 'z'],
+    ]);
   });
 });

@@ -13,21 +13,42 @@ import { collect, FIXTURES, put, SHARED } from './helpers.ts';
 
 const dir = tempDir('mekong-formats-');
 const recs: PairRecord[] = [
-  { line: 0, src: 'ສະບາຍດີ ໂລກ', tgt: 'สวัสดี โลก', alignments: [{ origin: 'gold', source: 'anna', links: [{ s: 1, t: 1, kind: 'possible', score: null }] }] },
+  {
+    line: 0,
+    src: 'ສະບາຍດີ ໂລກ',
+    tgt: 'สวัสดี โลก',
+    alignments: [{ origin: 'gold', source: 'anna', links: [{ s: 1, t: 1, kind: 'possible', score: null }] }],
+  },
   { line: 0, src: 'ຂອບໃຈ', tgt: 'ขอบคุณ' },
 ];
 
 describe('format table', () => {
   it('detects formats by extension, Moses by two paths', () => {
-    expect(['a.tsv', 'a.TAB', 'b.csv', 'c.tmx', 'd.jsonl', 'e.txt', 'f.align', 'g.talp', 'h.doc'].map((p) => detectFormat(p)))
-      .toEqual(['tsv', 'tsv', 'csv', 'tmx', 'jsonl', 'fastalign', 'pharaoh', 'talp', undefined]);
+    expect(['a.tsv', 'a.TAB', 'b.csv', 'c.tmx', 'd.jsonl', 'e.txt', 'f.align', 'g.talp', 'h.doc'].map((p) => detectFormat(p))).toEqual([
+      'tsv',
+      'tsv',
+      'csv',
+      'tmx',
+      'jsonl',
+      'fastalign',
+      'pharaoh',
+      'talp',
+      undefined,
+    ]);
     expect(detectFormat(['corpus.lo', 'corpus.th'])).toBe('moses');
   });
 
   it('describes the table as plain data', () => {
     const table = describeFormats();
     expect(table.map((f) => `${f.id}:${f.kind}:${f.files}`)).toEqual([
-      'tsv:pairs:1', 'csv:pairs:1', 'moses:pairs:2', 'fastalign:pairs:1', 'tmx:pairs:1', 'jsonl:pairs:1', 'pharaoh:links:1', 'talp:links:1',
+      'tsv:pairs:1',
+      'csv:pairs:1',
+      'moses:pairs:2',
+      'fastalign:pairs:1',
+      'tmx:pairs:1',
+      'jsonl:pairs:1',
+      'pharaoh:links:1',
+      'talp:links:1',
     ]);
     expect(JSON.parse(JSON.stringify(table))).toEqual(table);
   });
@@ -50,9 +71,13 @@ describe('format table', () => {
   });
 
   it('refuses unknown formats, wrong file counts and TMX without languages', async () => {
-    expect(() => readerFor('docx')).toThrow(new UserError('unknown format "docx" (known: tsv, csv, moses, fastalign, tmx, jsonl, pharaoh, talp)'));
+    expect(() => readerFor('docx')).toThrow(
+      new UserError('unknown format "docx" (known: tsv, csv, moses, fastalign, tmx, jsonl, pharaoh, talp)'),
+    );
     expect(() => readerFor('pharaoh')).toThrow(UserError);
-    expect(() => readerFor('moses')(['a.lo'])).toThrow(new UserError('Moses pair (two files, one sentence per line) reads 2 file(s), got 1'));
+    expect(() => readerFor('moses')(['a.lo'])).toThrow(
+      new UserError('Moses pair (two files, one sentence per line) reads 2 file(s), got 1'),
+    );
     await expect(writerFor('tmx')(recs, join(dir, 'x.tmx'))).rejects.toThrow('TMX export needs the source and target languages');
   });
 });
@@ -61,19 +86,32 @@ describe('openRecords / writeRecords', () => {
   it('reads a TSV with a 1-based Pharaoh links file as an import alignment', async () => {
     const tsv = put(dir, 'p.tsv', 'lo\tth\nກ ຂ\tก ข\nຄ\tค\n');
     const links = put(dir, 'p.align', '1-1 2p2\n1-1\n');
-    const out = await collect(openRecords(
-      { file: tsv, format: 'tsv', srcColumn: 'lo', tgtColumn: 'th', tokenization: 'pretokenized', linksFile: links, linksOneBased: true },
-    ));
-    expect(out.map((r) => [r.line, r.alignments?.[0].links.length, 'linksLine' in r ? r.linksLine : 0])).toEqual([[2, 2, 1], [3, 1, 2]]);
+    const out = await collect(
+      openRecords({
+        file: tsv,
+        format: 'tsv',
+        srcColumn: 'lo',
+        tgtColumn: 'th',
+        tokenization: 'pretokenized',
+        linksFile: links,
+        linksOneBased: true,
+      }),
+    );
+    expect(out.map((r) => [r.line, r.alignments?.[0].links.length, 'linksLine' in r ? r.linksLine : 0])).toEqual([
+      [2, 2, 1],
+      [3, 1, 2],
+    ]);
     expect(out[0].alignments![0]).toMatchObject({ origin: 'import', source: links });
   });
 
   it('reads TMX with the languages it is given and a TALP file detected by content', async () => {
     const wa = put(dir, 'i.wa', '3 1 1 S\n');
-    const out = await collect(openRecords(
-      { file: join(FIXTURES, 'inline.tmx'), format: 'tmx', tokenization: 'segment', linksFile: wa },
-      { srcLang: 'lo', tgtLang: 'th' },
-    ));
+    const out = await collect(
+      openRecords(
+        { file: join(FIXTURES, 'inline.tmx'), format: 'tmx', tokenization: 'segment', linksFile: wa },
+        { srcLang: 'lo', tgtLang: 'th' },
+      ),
+    );
     expect(out.map((r) => r.alignments![0].links.length)).toEqual([0, 0, 1]);
   });
 

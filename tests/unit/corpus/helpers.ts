@@ -23,12 +23,7 @@ export function put(dir: string, name: string, content: string | Uint8Array): st
 }
 
 /** Runs `it` to the end and expects InputError(file, line, reason). */
-export async function expectInputError(
-  it: AsyncIterable<unknown>,
-  file: string,
-  line: number,
-  reason: string,
-): Promise<void> {
+export async function expectInputError(it: AsyncIterable<unknown>, file: string, line: number, reason: string): Promise<void> {
   const err = await collect(it).then(
     () => null,
     (e: unknown) => e,

@@ -22,12 +22,22 @@ describe('import limits', () => {
   test('/dev/zero as the corpus, as a Moses target and as a links file: refused at once', async () => {
     const store = fresh();
     const ok = put('ok.en', 'a b\n');
-    await expect(runImport(store, { file: '/dev/zero', format: 'tsv', tokenization: 'pretokenized' }))
-      .rejects.toThrow('/dev/zero: not a regular file (a pipe or a device): save it to a file first');
-    await expect(runImport(store, { file: ok, tgtFile: '/dev/zero', format: 'moses', tokenization: 'pretokenized' }))
-      .rejects.toThrow('/dev/zero: not a regular file');
-    await expect(runImport(store, { file: ok, tgtFile: put('ok.vi', 'c d\n'), format: 'moses', tokenization: 'pretokenized', linksFile: '/dev/zero', linksFormat: 'pharaoh' }))
-      .rejects.toThrow('/dev/zero: not a regular file');
+    await expect(runImport(store, { file: '/dev/zero', format: 'tsv', tokenization: 'pretokenized' })).rejects.toThrow(
+      '/dev/zero: not a regular file (a pipe or a device): save it to a file first',
+    );
+    await expect(runImport(store, { file: ok, tgtFile: '/dev/zero', format: 'moses', tokenization: 'pretokenized' })).rejects.toThrow(
+      '/dev/zero: not a regular file',
+    );
+    await expect(
+      runImport(store, {
+        file: ok,
+        tgtFile: put('ok.vi', 'c d\n'),
+        format: 'moses',
+        tokenization: 'pretokenized',
+        linksFile: '/dev/zero',
+        linksFormat: 'pharaoh',
+      }),
+    ).rejects.toThrow('/dev/zero: not a regular file');
     expect(store.info().pairs).toBe(0);
     store.close();
   }, 30_000);
@@ -36,18 +46,24 @@ describe('import limits', () => {
     const store = fresh();
     const fifo = join(dir, 'pipe.tsv');
     execFileSync('mkfifo', [fifo]);
-    await expect(runImport(store, { file: fifo, format: 'tsv', tokenization: 'pretokenized' })).rejects.toThrow(`${fifo}: not a regular file`);
+    await expect(runImport(store, { file: fifo, format: 'tsv', tokenization: 'pretokenized' })).rejects.toThrow(
+      `${fifo}: not a regular file`,
+    );
     store.close();
   });
 
   test('a line over the limit names its line; a file over the limit is refused; a folder is named', async () => {
     const store = fresh();
     const long = put('long.tsv', `a\tb\n${'x'.repeat(5000)}\ty\nc\td\n`);
-    await expect(runImport(store, { file: long, format: 'tsv', tokenization: 'pretokenized', maxLineBytes: 2048 }))
-      .rejects.toThrow(`${long}:2: a line longer than 2048 bytes, the longest an import accepts (--max-line-bytes)`);
-    await expect(runImport(store, { file: long, format: 'tsv', tokenization: 'pretokenized', maxFileBytes: 4096 }))
-      .rejects.toThrow(/long\.tsv: 5\d{3} bytes, more than the 4096 an import accepts/);
-    await expect(runImport(store, { file: dir, format: 'tsv', tokenization: 'pretokenized' })).rejects.toThrow(`${dir}: is a folder, not a file`);
+    await expect(runImport(store, { file: long, format: 'tsv', tokenization: 'pretokenized', maxLineBytes: 2048 })).rejects.toThrow(
+      `${long}:2: a line longer than 2048 bytes, the longest an import accepts (--max-line-bytes)`,
+    );
+    await expect(runImport(store, { file: long, format: 'tsv', tokenization: 'pretokenized', maxFileBytes: 4096 })).rejects.toThrow(
+      /long\.tsv: 5\d{3} bytes, more than the 4096 an import accepts/,
+    );
+    await expect(runImport(store, { file: dir, format: 'tsv', tokenization: 'pretokenized' })).rejects.toThrow(
+      `${dir}: is a folder, not a file`,
+    );
     expect(store.info().pairs).toBe(0);
     // A long line without a newline anywhere (a whole document) within the default limit imports.
     const doc = put('doc.tsv', `${'word '.repeat(200_000)}\t${'từ '.repeat(200_000)}`);

@@ -71,7 +71,14 @@ describe('readMoses', () => {
 
   it('writes two files that read back, line breaks inside texts becoming spaces', async () => {
     const [s, t] = [join(dir, 'w.lo'), join(dir, 'w.th')];
-    await writeMoses([{ line: 0, src: 'ກ\nຂ', tgt: 'ก' }, { line: 0, src: 'ຄ', tgt: 'ค\r\nง' }], s, t);
+    await writeMoses(
+      [
+        { line: 0, src: 'ກ\nຂ', tgt: 'ก' },
+        { line: 0, src: 'ຄ', tgt: 'ค\r\nง' },
+      ],
+      s,
+      t,
+    );
     expect(readFileSync(s, 'utf8')).toBe('ກ ຂ\nຄ\n');
     expect((await collect(readMoses(s, t))).map((r) => r.tgt)).toEqual(['ก', 'ค ง']);
   });

@@ -30,7 +30,15 @@ function* synthetic(n: number, withTokens = false): Generator<PairRecord> {
       return s.split(' ').map((w) => ({ text: w, start: (at += w.length + 1) - w.length - 1, end: at - 1 }));
     };
     const links = [0, 1, 2, 3, 4].map((k) => ({ s: k, t: k, kind: 'sure' as const, score: (k + 1) / 8 }));
-    yield { line: 0, src, tgt, srcTokens: toks(src), tgtTokens: toks(tgt), alignments: [{ origin: 'model', source: 'm1', links }], status: 'new' };
+    yield {
+      line: 0,
+      src,
+      tgt,
+      srcTokens: toks(src),
+      tgtTokens: toks(tgt),
+      alignments: [{ origin: 'model', source: 'm1', links }],
+      status: 'new',
+    };
   }
 }
 
@@ -40,11 +48,7 @@ const cpuSeconds = (): number => {
 };
 
 /** Reads `run` through; prints pairs per wall second and per CPU second (the machine is shared). */
-async function timed(
-  label: string,
-  run: () => AsyncIterable<PairRecord>,
-  watch?: (rec: PairRecord, n: number) => void,
-): Promise<number> {
+async function timed(label: string, run: () => AsyncIterable<PairRecord>, watch?: (rec: PairRecord, n: number) => void): Promise<number> {
   const [t, c] = [performance.now(), cpuSeconds()];
   let n = 0;
   for await (const rec of run()) {
@@ -79,8 +83,12 @@ describe('streaming', () => {
   it('prints the throughput of every pair reader', async () => {
     const N = 50_000;
     const formats: [PairFormat, string[], boolean][] = [
-      ['tsv', ['t.tsv'], false], ['csv', ['t.csv'], false], ['fastalign', ['t.txt'], false],
-      ['jsonl', ['t.jsonl'], true], ['tmx', ['t.tmx'], false], ['moses', ['t.lo', 't.th'], false],
+      ['tsv', ['t.tsv'], false],
+      ['csv', ['t.csv'], false],
+      ['fastalign', ['t.txt'], false],
+      ['jsonl', ['t.jsonl'], true],
+      ['tmx', ['t.tmx'], false],
+      ['moses', ['t.lo', 't.th'], false],
     ];
     for (const [format, names, tokens] of formats) {
       const files = names.map((f) => join(dir, f));

@@ -31,9 +31,14 @@ describe('readTmx', () => {
   });
 
   it('names the line of broken XML', async () => {
-    const f = put(dir, 'broken.tmx', '<tmx version="1.4">\n<header srclang="lo"/>\n<body>\n<tu><tuv xml:lang="lo"><seg>a</tuv>\n</tu></body></tmx>\n');
+    const f = put(
+      dir,
+      'broken.tmx',
+      '<tmx version="1.4">\n<header srclang="lo"/>\n<body>\n<tu><tuv xml:lang="lo"><seg>a</tuv>\n</tu></body></tmx>\n',
+    );
     await expectInputError(readTmx(f, { tgtLang: 'th' }), f, 4, 'broken XML: unexpected close tag');
-    const amp = '<tmx>\n<body>\n<tu><tuv xml:lang="lo"><seg>a & b</seg></tuv></tu>\n<tu><tuv xml:lang="lo"><seg>c &amp; d</seg></tuv></tu>\n</body></tmx>\n';
+    const amp =
+      '<tmx>\n<body>\n<tu><tuv xml:lang="lo"><seg>a & b</seg></tuv></tu>\n<tu><tuv xml:lang="lo"><seg>c &amp; d</seg></tuv></tu>\n</body></tmx>\n';
     const g = put(dir, 'amp.tmx', amp);
     await expectInputError(readTmx(g, { srcLang: 'lo', tgtLang: 'th' }), g, 3, 'broken XML: invalid character in entity name');
     const h = put(dir, 'cut.tmx', '<tmx>\n<body>\n<tu>\n');
@@ -43,7 +48,11 @@ describe('readTmx', () => {
   });
 
   it('names an empty side', async () => {
-    const f = put(dir, 'empty.tmx', '<tmx><header srclang="lo"/><body>\n<tu><tuv xml:lang="lo"><seg>ກ</seg></tuv><tuv xml:lang="th"><seg> </seg></tuv></tu>\n</body></tmx>');
+    const f = put(
+      dir,
+      'empty.tmx',
+      '<tmx><header srclang="lo"/><body>\n<tu><tuv xml:lang="lo"><seg>ກ</seg></tuv><tuv xml:lang="th"><seg> </seg></tuv></tu>\n</body></tmx>',
+    );
     await expectInputError(readTmx(f), f, 2, 'empty target side');
   });
 });
@@ -58,7 +67,9 @@ describe('writeTmx', () => {
     const f = join(dir, 'out.tmx');
     await writeTmx(recs, f, { srcLang: 'lo', tgtLang: 'th' });
     const text = readFileSync(f, 'utf8');
-    expect(text).toContain('<header creationtool="Mekong" creationtoolversion="1" datatype="plaintext" segtype="sentence" adminlang="en" srclang="lo" o-tmf="Mekong"/>');
+    expect(text).toContain(
+      '<header creationtool="Mekong" creationtoolversion="1" datatype="plaintext" segtype="sentence" adminlang="en" srclang="lo" o-tmf="Mekong"/>',
+    );
     expect(text).toContain('<seg>ກ &lt;b&gt; &amp; &quot;ຂ&quot;</seg>');
     const back = await collect(readTmx(f, { tgtLang: 'th' }));
     expect(back.map(({ line: _, ...r }) => r)).toEqual(recs.map(({ line: _, ...r }) => r));

@@ -11,7 +11,12 @@ import { tempDir } from '../helpers/temp-dir.ts';
 import { model, possible, project, sure } from './fixture.ts';
 
 const dir = tempDir('mekong-editor-');
-const PAIRS: [string, string][] = [['a b c', 'x y z'], ['a d', 'x w'], ['b a', 'y x'], ['ee', 'v']];
+const PAIRS: [string, string][] = [
+  ['a b c', 'x y z'],
+  ['a d', 'x w'],
+  ['b a', 'y x'],
+  ['ee', 'v'],
+];
 
 describe('gold edits', () => {
   test('are committed, logged, survive reopening, and undo/redo step by step', () => {
@@ -58,11 +63,26 @@ describe('gold edits', () => {
     expect(editorPair(store, 'ann', ids[3])).toMatchObject({ gold: [sure(0, 0)], srcTokens: [{ text: 'ee' }] });
     // Marks and rejections follow their tokens through a merge, and back on undo.
     setGold(store, 'ann', ids[0], [], [{ side: 'src', index: 2 }]);
-    setRejected(store, 'ann', ids[0], [{ s: 2, t: 1 }, { s: 0, t: 0 }]);
+    setRejected(store, 'ann', ids[0], [
+      { s: 2, t: 1 },
+      { s: 0, t: 0 },
+    ]);
     mergeTokensEdit(store, 'ann', ids[0], 'src', 0);
-    expect(editorPair(store, 'ann', ids[0])).toMatchObject({ untranslated: [{ side: 'src', index: 1 }], rejected: [{ s: 0, t: 0 }, { s: 1, t: 1 }] });
+    expect(editorPair(store, 'ann', ids[0])).toMatchObject({
+      untranslated: [{ side: 'src', index: 1 }],
+      rejected: [
+        { s: 0, t: 0 },
+        { s: 1, t: 1 },
+      ],
+    });
     store.undo('ann');
-    expect(editorPair(store, 'ann', ids[0])).toMatchObject({ untranslated: [{ side: 'src', index: 2 }], rejected: [{ s: 0, t: 0 }, { s: 2, t: 1 }] });
+    expect(editorPair(store, 'ann', ids[0])).toMatchObject({
+      untranslated: [{ side: 'src', index: 2 }],
+      rejected: [
+        { s: 0, t: 0 },
+        { s: 2, t: 1 },
+      ],
+    });
     store.close();
   });
 
@@ -79,18 +99,32 @@ describe('gold edits', () => {
     expect(byPair.get(ids[0])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0']);
     expect(byPair.get(ids[0])!.unmatched).toEqual({ src: [2], tgt: [] });
     expect(byPair.get(ids[1])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0', '3-3']);
-    expect(byPair.get(ids[2])!.add).toEqual([{ s: 0, t: 3, score: 0.95, by: 'model' }, { s: 2, t: 1, score: null, by: 'position' }]);
+    expect(byPair.get(ids[2])!.add).toEqual([
+      { s: 0, t: 3, score: 0.95, by: 'model' },
+      { s: 2, t: 1, score: null, by: 'position' },
+    ]);
     for (const c of plan) {
       expect(new Set(c.add.map((l) => l.s)).size).toBe(c.add.length);
       expect(new Set(c.add.map((l) => l.t)).size).toBe(c.add.length);
     }
     // Keep all but pair 2's second link.
-    const keep = plan.flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t }))).filter((l) => !(l.pairId === ids[1] && l.s === 3));
-    expect(() => bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(/not one the preview proposed/);
+    const keep = plan
+      .flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t })))
+      .filter((l) => !(l.pairId === ids[1] && l.s === 3));
+    expect(() => bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(
+      /not one the preview proposed/,
+    );
     bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, keep);
-    expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([['0-0'], ['0-0'], ['0-3', '2-1'], ['0-0']]);
+    expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([
+      ['0-0'],
+      ['0-0'],
+      ['0-3', '2-1'],
+      ['0-0'],
+    ]);
     // A second Link all adds the remaining pair-2 link only; one undo removes the whole first group.
-    expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[1]}:3-3`]);
+    expect(
+      bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`)),
+    ).toEqual([`${ids[1]}:3-3`]);
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
     // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.
@@ -108,10 +142,31 @@ describe('gold edits', () => {
 describe('review queue', () => {
   test('orders by uncertainty and by disagreement, with filters', () => {
     const { store, ids } = project(dir, PAIRS);
-    const m = model(store, ids, [[[0, 0, 0.99], [1, 1, 0.98], [2, 2, 0.97]], [[0, 0, 0.5], [1, 1, 0.6]], [[0, 1, 0.9]], [[0, 0, 1]]]);
+    const m = model(store, ids, [
+      [
+        [0, 0, 0.99],
+        [1, 1, 0.98],
+        [2, 2, 0.97],
+      ],
+      [
+        [0, 0, 0.5],
+        [1, 1, 0.6],
+      ],
+      [[0, 1, 0.9]],
+      [[0, 0, 1]],
+    ]);
     const q = reviewQueue(store.db, { alignmentId: m, offset: 0, limit: 10 });
     expect(q.items.map((i) => i.id)).toEqual([ids[1], ids[2], ids[0], ids[3]]);
-    const n = model(store, ids, [[[0, 0, 1], [1, 1, 1], [2, 2, 1]], [[0, 1, 1]], [[0, 1, 1]], [[0, 0, 1]]]);
+    const n = model(store, ids, [
+      [
+        [0, 0, 1],
+        [1, 1, 1],
+        [2, 2, 1],
+      ],
+      [[0, 1, 1]],
+      [[0, 1, 1]],
+      [[0, 0, 1]],
+    ]);
     const d = reviewQueue(store.db, { alignmentId: m, versusId: n, offset: 0, limit: 10 });
     expect(d.items[0]).toMatchObject({ id: ids[1], score: 1 });
     setGold(store, 'ann', ids[3], [sure(0, 0)], []);
@@ -133,18 +188,32 @@ describe('review queue', () => {
     expect(byPair.get(ids[0])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0']);
     expect(byPair.get(ids[0])!.unmatched).toEqual({ src: [2], tgt: [] });
     expect(byPair.get(ids[1])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0', '3-3']);
-    expect(byPair.get(ids[2])!.add).toEqual([{ s: 0, t: 3, score: 0.95, by: 'model' }, { s: 2, t: 1, score: null, by: 'position' }]);
+    expect(byPair.get(ids[2])!.add).toEqual([
+      { s: 0, t: 3, score: 0.95, by: 'model' },
+      { s: 2, t: 1, score: null, by: 'position' },
+    ]);
     for (const c of plan) {
       expect(new Set(c.add.map((l) => l.s)).size).toBe(c.add.length);
       expect(new Set(c.add.map((l) => l.t)).size).toBe(c.add.length);
     }
     // Keep all but pair 2's second link.
-    const keep = plan.flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t }))).filter((l) => !(l.pairId === ids[1] && l.s === 3));
-    expect(() => bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(/not one the preview proposed/);
+    const keep = plan
+      .flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t })))
+      .filter((l) => !(l.pairId === ids[1] && l.s === 3));
+    expect(() => bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(
+      /not one the preview proposed/,
+    );
     bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, keep);
-    expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([['0-0'], ['0-0'], ['0-3', '2-1'], ['0-0']]);
+    expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([
+      ['0-0'],
+      ['0-0'],
+      ['0-3', '2-1'],
+      ['0-0'],
+    ]);
     // A second Link all adds the remaining pair-2 link only; one undo removes the whole first group.
-    expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[1]}:3-3`]);
+    expect(
+      bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`)),
+    ).toEqual([`${ids[1]}:3-3`]);
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
     // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.
@@ -202,18 +271,32 @@ describe('lexicon', () => {
     expect(byPair.get(ids[0])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0']);
     expect(byPair.get(ids[0])!.unmatched).toEqual({ src: [2], tgt: [] });
     expect(byPair.get(ids[1])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0', '3-3']);
-    expect(byPair.get(ids[2])!.add).toEqual([{ s: 0, t: 3, score: 0.95, by: 'model' }, { s: 2, t: 1, score: null, by: 'position' }]);
+    expect(byPair.get(ids[2])!.add).toEqual([
+      { s: 0, t: 3, score: 0.95, by: 'model' },
+      { s: 2, t: 1, score: null, by: 'position' },
+    ]);
     for (const c of plan) {
       expect(new Set(c.add.map((l) => l.s)).size).toBe(c.add.length);
       expect(new Set(c.add.map((l) => l.t)).size).toBe(c.add.length);
     }
     // Keep all but pair 2's second link.
-    const keep = plan.flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t }))).filter((l) => !(l.pairId === ids[1] && l.s === 3));
-    expect(() => bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(/not one the preview proposed/);
+    const keep = plan
+      .flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t })))
+      .filter((l) => !(l.pairId === ids[1] && l.s === 3));
+    expect(() => bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(
+      /not one the preview proposed/,
+    );
     bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, keep);
-    expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([['0-0'], ['0-0'], ['0-3', '2-1'], ['0-0']]);
+    expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([
+      ['0-0'],
+      ['0-0'],
+      ['0-3', '2-1'],
+      ['0-0'],
+    ]);
     // A second Link all adds the remaining pair-2 link only; one undo removes the whole first group.
-    expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[1]}:3-3`]);
+    expect(
+      bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`)),
+    ).toEqual([`${ids[1]}:3-3`]);
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
     // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.
@@ -231,7 +314,15 @@ describe('lexicon', () => {
 describe('agreement', () => {
   test('scores a model and another annotator against gold', () => {
     const { store, ids } = project(dir, PAIRS);
-    const m = model(store, ids, [[[0, 0, 0.9], [1, 2, 0.9]], [[0, 0, 0.9]], [], []]);
+    const m = model(store, ids, [
+      [
+        [0, 0, 0.9],
+        [1, 2, 0.9],
+      ],
+      [[0, 0, 0.9]],
+      [],
+      [],
+    ]);
     const a = setGold(store, 'ann', ids[0], [sure(0, 0), possible(1, 1)], []).goldId as number;
     const b = setGold(store, 'bob', ids[0], [sure(0, 0)], []).goldId as number;
     setGold(store, 'bob', ids[1], [sure(0, 0)], []);
@@ -257,18 +348,32 @@ describe('agreement', () => {
     expect(byPair.get(ids[0])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0']);
     expect(byPair.get(ids[0])!.unmatched).toEqual({ src: [2], tgt: [] });
     expect(byPair.get(ids[1])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0', '3-3']);
-    expect(byPair.get(ids[2])!.add).toEqual([{ s: 0, t: 3, score: 0.95, by: 'model' }, { s: 2, t: 1, score: null, by: 'position' }]);
+    expect(byPair.get(ids[2])!.add).toEqual([
+      { s: 0, t: 3, score: 0.95, by: 'model' },
+      { s: 2, t: 1, score: null, by: 'position' },
+    ]);
     for (const c of plan) {
       expect(new Set(c.add.map((l) => l.s)).size).toBe(c.add.length);
       expect(new Set(c.add.map((l) => l.t)).size).toBe(c.add.length);
     }
     // Keep all but pair 2's second link.
-    const keep = plan.flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t }))).filter((l) => !(l.pairId === ids[1] && l.s === 3));
-    expect(() => bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(/not one the preview proposed/);
+    const keep = plan
+      .flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t })))
+      .filter((l) => !(l.pairId === ids[1] && l.s === 3));
+    expect(() => bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(
+      /not one the preview proposed/,
+    );
     bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, keep);
-    expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([['0-0'], ['0-0'], ['0-3', '2-1'], ['0-0']]);
+    expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([
+      ['0-0'],
+      ['0-0'],
+      ['0-3', '2-1'],
+      ['0-0'],
+    ]);
     // A second Link all adds the remaining pair-2 link only; one undo removes the whole first group.
-    expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[1]}:3-3`]);
+    expect(
+      bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`)),
+    ).toEqual([`${ids[1]}:3-3`]);
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
     // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.

@@ -14,9 +14,19 @@ let n = 0;
 export function project(dir: string, pairs: [string, string][]): { store: ProjectStore; ids: number[] } {
   const store = ProjectStore.create(join(dir, `e${n++}.mekong`), { name: 'editor', srcLang: 'lo', tgtLang: 'th' });
   const importId = beginImport(store.db, 'test.tsv', 'tsv');
-  const ids = store.db.transaction(() => pairInserter(store.db, importId)(pairs.map(([src, tgt]) => ({
-    src, tgt, srcOffsets: encodeOffsets(pretokenized(src)), tgtOffsets: encodeOffsets(pretokenized(tgt)),
-  }))))();
+  const ids = store.db.transaction(() =>
+    pairInserter(
+      store.db,
+      importId,
+    )(
+      pairs.map(([src, tgt]) => ({
+        src,
+        tgt,
+        srcOffsets: encodeOffsets(pretokenized(src)),
+        tgtOffsets: encodeOffsets(pretokenized(tgt)),
+      })),
+    ),
+  )();
   finishImport(store.db, importId, true);
   return { store, ids };
 }
@@ -25,7 +35,14 @@ export function project(dir: string, pairs: [string, string][]): { store: Projec
 export function model(store: ProjectStore, ids: number[], links: [number, number, number][][], name = 'model'): number {
   const id = createAlignment(store.db, { origin: 'model', name });
   const insert = linkInserter(store.db, id);
-  store.db.transaction(() => links.forEach((ls, k) => insert(ids[k], ls.map(([s, t, score]): Link => ({ s, t, kind: 'sure', score })))))();
+  store.db.transaction(() =>
+    links.forEach((ls, k) =>
+      insert(
+        ids[k],
+        ls.map(([s, t, score]): Link => ({ s, t, kind: 'sure', score })),
+      ),
+    ),
+  )();
   return id;
 }
 

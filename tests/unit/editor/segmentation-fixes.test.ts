@@ -17,19 +17,28 @@ test('merging ICU pieces of a Lao word and splitting it again, with links and un
   const src = 'ທ່ານ ເອກອັກຄະຣາຊະທູດ ໄທ';
   const tgt = 'ท่าน เอกอัครราชทูต ไทย';
   const id = beginImport(store.db, 'x', 'tsv');
-  const [pairId] = store.db.transaction(() => pairInserter(store.db, id)([{ src, tgt, srcOffsets: segmentOffsets(src, 'lo'), tgtOffsets: segmentOffsets(tgt, 'th') }]))();
+  const [pairId] = store.db.transaction(() =>
+    pairInserter(store.db, id)([{ src, tgt, srcOffsets: segmentOffsets(src, 'lo'), tgtOffsets: segmentOffsets(tgt, 'th') }]),
+  )();
   finishImport(store.db, id, true);
   const before = store.getPair(pairId);
   const pieces = before.srcTokens.map((t) => t.text);
   expect(pieces.length).toBeGreaterThan(3);
   const model = createAlignment(store.db, { origin: 'model', name: 'm' });
   const last = pieces.length - 1;
-  linkInserter(store.db, model)(pairId, [{ s: 1, t: 1, kind: 'sure', score: 0.8 }, { s: 2, t: 1, kind: 'possible', score: 0.4 }, { s: last, t: 2, kind: 'sure', score: 0.9 }]);
+  linkInserter(store.db, model)(pairId, [
+    { s: 1, t: 1, kind: 'sure', score: 0.8 },
+    { s: 2, t: 1, kind: 'possible', score: 0.4 },
+    { s: last, t: 2, kind: 'sure', score: 0.9 },
+  ]);
 
   const merged = mergeTokensEdit(store, 'anna', pairId, 'src', 1);
   expect(merged.srcTokens).toHaveLength(pieces.length - 1);
   expect(merged.srcTokens[1].text).toBe(pieces[1] + pieces[2]);
-  expect(merged.alignments[0].links).toEqual([{ s: 1, t: 1, kind: 'sure', score: 0.8 }, { s: last - 1, t: 2, kind: 'sure', score: 0.9 }]);
+  expect(merged.alignments[0].links).toEqual([
+    { s: 1, t: 1, kind: 'sure', score: 0.8 },
+    { s: last - 1, t: 2, kind: 'sure', score: 0.9 },
+  ]);
   expect(store.db.prepare('SELECT word FROM word_list').all()).toEqual([{ word: pieces[1] + pieces[2] }]);
 
   const split = splitTokenEdit(store, 'anna', pairId, 'src', 1, pieces[1].length);

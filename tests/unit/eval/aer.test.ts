@@ -11,7 +11,14 @@ test('AER, precision, recall and F1 match a hand computation', () => {
   // |A| = 4, |S| = 3, |A∩S| = 2 (0-0, 0-1), |A∩P| = 3 (0-0, 1-2, 0-1).
   // precision 3/4, recall 2/3, AER = 1 − (2 + 3)/(4 + 3) = 2/7, F1 = 2·(3/4)(2/3)/(3/4 + 2/3) = 12/17.
   const gold = parsePharaoh('0-0 1-1 1p2\n0-1\n', 0, 'gold');
-  const pred = [[[0, 0], [1, 2], [2, 2]], [[0, 1]]] as [number, number][][];
+  const pred = [
+    [
+      [0, 0],
+      [1, 2],
+      [2, 2],
+    ],
+    [[0, 1]],
+  ] as [number, number][][];
   const s = scoreAer(gold, pred);
   expect(s.precision).toBeCloseTo(3 / 4, 12);
   expect(s.recall).toBeCloseTo(2 / 3, 12);
@@ -23,17 +30,30 @@ test('AER, precision, recall and F1 match a hand computation', () => {
 test('possible links may be written i?j or ipj, 1-based files are shifted', () => {
   const p = alignedPair(parsePharaohLine('1-1 2?3 3p1', 1, 'g', 1));
   expect(p.sure).toEqual([[0, 0]]);
-  expect(p.possible).toEqual([[1, 2], [2, 0]]);
+  expect(p.possible).toEqual([
+    [1, 2],
+    [2, 0],
+  ]);
 });
 
 test('a perfect prediction has AER 0; an empty line is a pair with no links', () => {
   const gold = parsePharaoh('0-0 1-1\n\n', 0, 'g');
   expect(gold).toHaveLength(2);
-  expect(scoreAer(gold, [[[0, 0], [1, 1]], []]).aer).toBe(0);
+  expect(
+    scoreAer(gold, [
+      [
+        [0, 0],
+        [1, 1],
+      ],
+      [],
+    ]).aer,
+  ).toBe(0);
 });
 
 test('bad links and mismatched pair counts are clear errors', () => {
-  expect(() => parsePharaoh('0-0\n1:2\n', 0, 'gold.txt')).toThrow('gold.txt:2: bad link "1:2": expected i-j, i?j or ipj, optionally with :score');
+  expect(() => parsePharaoh('0-0\n1:2\n', 0, 'gold.txt')).toThrow(
+    'gold.txt:2: bad link "1:2": expected i-j, i?j or ipj, optionally with :score',
+  );
   expect(() => parsePharaoh('0-0\n', 1, 'gold.txt')).toThrow('gold.txt:1: bad link "0-0": index 0 in a 1-based links file');
   expect(() => scoreAer(parsePharaoh('0-0\n', 0, 'g'), [])).toThrow('gold has 1 pairs but prediction has 0');
 });

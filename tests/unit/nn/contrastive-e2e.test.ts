@@ -22,7 +22,9 @@ const BATCH = 100;
 const DIM = 64;
 
 function lines(name: string): string[] {
-  return readFileSync(new URL(name, dir), 'utf8').split('\n').slice(0, TRAIN + HELD_OUT);
+  return readFileSync(new URL(name, dir), 'utf8')
+    .split('\n')
+    .slice(0, TRAIN + HELD_OUT);
 }
 
 /** Word ids over both languages (0 = padding, 1 = unknown). */
@@ -36,7 +38,13 @@ function batch(sentences: string[], vocab: Map<string, number>): { ids: Tensor; 
   const toks = sentences.map((s) => s.split(' ').map((w) => vocab.get(w) ?? 1));
   const t = Math.max(...toks.map((x) => x.length));
   const ids = toks.flatMap((x) => [...x, ...new Array<number>(t - x.length).fill(0)]);
-  return { ids: int64s(ids, [sentences.length, t]), mask: floats(ids.map((i) => (i ? 1 : 0)), [sentences.length, t]) };
+  return {
+    ids: int64s(ids, [sentences.length, t]),
+    mask: floats(
+      ids.map((i) => (i ? 1 : 0)),
+      [sentences.length, t],
+    ),
+  };
 }
 
 function encoder(s: Scope, ids: Value, mask: Value, vocab: number): Value {
@@ -81,15 +89,27 @@ describe.skipIf(!existsSync(dir))('contrastive sentence encoder on real pairs', 
       const idx = order.shuffle(Array.from({ length: TRAIN }, (_, i) => i));
       for (let b = 0; b < TRAIN; b += BATCH) {
         const pick = idx.slice(b, b + BATCH);
-        const e = batch(pick.map((i) => en[i]), vocab);
-        const f = batch(pick.map((i) => fr[i]), vocab);
+        const e = batch(
+          pick.map((i) => en[i]),
+          vocab,
+        );
+        const f = batch(
+          pick.map((i) => fr[i]),
+          vocab,
+        );
         await trainer.step({ 'en.ids': e.ids, 'en.mask': e.mask, 'fr.ids': f.ids, 'fr.mask': f.mask });
       }
     }
     const fwd = await Program.compile(m.g, { en: m.en, fr: m.fr }, { device: 'cpu' });
     const e = batch(en.slice(TRAIN), vocab);
     const f = batch(fr.slice(TRAIN), vocab);
-    const out = await fwd.run({ 'en.ids': e.ids, 'en.mask': e.mask, 'fr.ids': f.ids, 'fr.mask': f.mask, ...Object.fromEntries(trainer.state.params) });
+    const out = await fwd.run({
+      'en.ids': e.ids,
+      'en.mask': e.mask,
+      'fr.ids': f.ids,
+      'fr.mask': f.mask,
+      ...Object.fromEntries(trainer.state.params),
+    });
     const acc = accuracyAt1(out.en.data as Float32Array, out.fr.data as Float32Array, HELD_OUT);
     console.info(`nn e2e: held-out fr→en retrieval accuracy@1 ${(100 * acc).toFixed(1)}% (chance ${(100 / HELD_OUT).toFixed(1)}%)`);
     expect(acc).toBeGreaterThan(0.3); // chance is 1/500

@@ -26,7 +26,10 @@ test('shapes are inferred, symbolic dims kept', () => {
   expect(op.reshape(x, [0, 0, 2, 4]).shape).toEqual(['B', 'T', 2, 4]);
   expect(op.reduceMean(x, [1], true).shape).toEqual(['B', 1, 8]);
   expect(op.concat([x, x], 2).shape).toEqual(['B', 'T', 16]);
-  expect(op.split(x, [3, 5], 2).map((v) => v.shape)).toEqual([['B', 'T', 3], ['B', 'T', 5]]);
+  expect(op.split(x, [3, 5], 2).map((v) => v.shape)).toEqual([
+    ['B', 'T', 3],
+    ['B', 'T', 5],
+  ]);
   expect(op.gather(g.input('e', 'float32', [100, 4]), g.input('ids', 'int64', ['B', 'T'])).shape).toEqual(['B', 'T', 4]);
 });
 
@@ -37,7 +40,10 @@ test('the ONNX model carries symbolic dims, opset 18, and only the needed nodes'
   const y = op.tanh(x);
   const m = ModelProto.toObject(ModelProto.decode(toModelProto(g, { y })), { longs: Number }) as {
     opsetImport: { version: number }[];
-    graph: { node: { opType: string }[]; input: { type: { tensorType: { shape: { dim: { dimParam?: string; dimValue?: number }[] } } } }[] };
+    graph: {
+      node: { opType: string }[];
+      input: { type: { tensorType: { shape: { dim: { dimParam?: string; dimValue?: number }[] } } } }[];
+    };
   };
   expect(m.opsetImport[0].version).toBe(18);
   expect(m.graph.node.map((n) => n.opType)).toEqual(['Tanh', 'Identity']);

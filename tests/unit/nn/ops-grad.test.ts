@@ -24,7 +24,17 @@ const rows: Row[] = [
   ['MatMul 2-D', (_, [a, b]) => op.matmul(a, b), [t([2, 3]), t([3, 4])]],
   ['MatMul batched × matrix', (_, [a, b]) => op.matmul(a, b), [t([2, 2, 3]), t([3, 2])]],
   ['MatMul broadcast batch', (_, [a, b]) => op.matmul(a, b), [t([2, 2, 3]), t([1, 3, 2])]],
-  ['MatMul symbolic batch', (_, [a, b]) => op.matmul(a, b), [t([3, 2, 3]), t([3, 2])], { shapes: [['B', 2, 3], [3, 2]] }],
+  [
+    'MatMul symbolic batch',
+    (_, [a, b]) => op.matmul(a, b),
+    [t([3, 2, 3]), t([3, 2])],
+    {
+      shapes: [
+        ['B', 2, 3],
+        [3, 2],
+      ],
+    },
+  ],
   ['Gemm', (_, [a, b, c]) => op.gemm(a, b, c, { alpha: 0.7, beta: 1.3 }), [t([2, 3]), t([3, 4]), t([4])]],
   ['Gemm transA transB', (_, [a, b, c]) => op.gemm(a, b, c, { transA: true, transB: true }), [t([3, 2]), t([4, 3]), t([2, 1])]],
   ['Add broadcast', (_, [a, b]) => op.add(a, b), [t([2, 3]), t([3])]],
@@ -53,7 +63,17 @@ const rows: Row[] = [
   ['Gather (embedding, repeats)', (g, [e]) => op.gather(e, idx(g, [1, 3, 1, 0], [2, 2])), [t([4, 3])]],
   ['GatherElements', (g, [x]) => op.gatherElements(x, idx(g, [2, 0, 1, 2], [2, 2]), 1), [t([2, 3])]],
   ['Concat', (_, [a, b]) => op.concat([a, b, a], 1), [t([2, 1]), t([2, 3])]],
-  ['Concat symbolic', (_, [a, b]) => op.concat([a, b], 0), [t([2, 2]), t([1, 2])], { shapes: [['A', 2], ['B', 2]] }],
+  [
+    'Concat symbolic',
+    (_, [a, b]) => op.concat([a, b], 0),
+    [t([2, 2]), t([1, 2])],
+    {
+      shapes: [
+        ['A', 2],
+        ['B', 2],
+      ],
+    },
+  ],
   ['Slice', (_, [x]) => op.slice(x, [1, -3], [3, -1], [0, 1]), [t([4, 5])]],
   ['Split (one piece unused)', (_, [x]) => op.mul(op.split(x, [1, 2, 1], 1)[1], 2), [t([2, 4])]],
   ['Reshape', (_, [x]) => op.reshape(x, [3, -1]), [t([2, 3])]],
@@ -92,7 +112,10 @@ test('every registered op with a VJP appears in a gradient-check row', () => {
   const used = new Set<string>();
   for (const [, build, inputs] of [...rows, ...erfRows]) {
     const g = new Graph();
-    build(g, inputs.map((x, i) => g.input(`x${i}`, x.type as 'float64', [...x.dims])));
+    build(
+      g,
+      inputs.map((x, i) => g.input(`x${i}`, x.type as 'float64', [...x.dims])),
+    );
     for (const n of g.nodes) used.add(n.op);
   }
   const withVjp = registeredOps().filter((name) => getOp(name).vjp && name !== 'StopGradient');

@@ -64,10 +64,18 @@ describe('training', () => {
     const first = mlp();
     const t1 = await Trainer.create(first.g, first.loss, opts({ optimizer }));
     const head = await curve(t1, 6);
-    saveModelFolder(join(tmp, `ckpt-${optimizer}`), { format: 'test/1', model_type: 'mlp', hidden: 16 } as { format: string; model_type: string }, t1.state.params, t1.state);
+    saveModelFolder(
+      join(tmp, `ckpt-${optimizer}`),
+      { format: 'test/1', model_type: 'mlp', hidden: 16 } as { format: string; model_type: string },
+      t1.state.params,
+      t1.state,
+    );
     const second = mlp();
     const t2 = await Trainer.create(second.g, second.loss, opts({ optimizer }));
-    const { config, optimizer: state } = loadModelFolder<{ format: string; model_type: string; hidden: number }>(join(tmp, `ckpt-${optimizer}`), 'mlp');
+    const { config, optimizer: state } = loadModelFolder<{ format: string; model_type: string; hidden: number }>(
+      join(tmp, `ckpt-${optimizer}`),
+      'mlp',
+    );
     expect(config.hidden).toBe(16);
     expect(() => loadModelFolder(join(tmp, `ckpt-${optimizer}`), 'bilstm')).toThrow(/a mlp model, not bilstm/);
     t2.restore(state!);

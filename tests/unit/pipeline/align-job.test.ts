@@ -13,7 +13,14 @@ const dir = tempDir();
 
 test('aligns the sample, keeps gold, honours rejections, stores scores', async () => {
   const store = ProjectStore.create(join(dir, 'a.mekong'), { name: 'a', srcLang: 'lo', tgtLang: 'th' });
-  await runImport(store, { file: sampleCorpusPath(), format: 'csv', header: true, srcColumn: 'lao_sent', tgtColumn: 'thai_sent', tokenization: 'segment' });
+  await runImport(store, {
+    file: sampleCorpusPath(),
+    format: 'csv',
+    header: true,
+    srcColumn: 'lao_sent',
+    tgtColumn: 'thai_sent',
+    tokenization: 'segment',
+  });
   const first = store.listPairs({}, 0, 1).pairs[0];
   const gold = goldAlignmentOf(store.db, 'anna');
   linkInserter(store.db, gold)(first.id, [{ s: 0, t: 0, kind: 'sure', score: null }]);

@@ -14,8 +14,18 @@ import { tempDir } from '../helpers/temp-dir.ts';
 const dir = tempDir('mekong-keys-');
 
 function setUp() {
-  const { store, ids } = project(dir, [['a b c', 'x y z'], ['d', 'w']]);
-  const m = model(store, ids, [[[0, 0, 0.95], [1, 1, 0.6], [2, 2, 0.91]], [[0, 0, 0.5]]]);
+  const { store, ids } = project(dir, [
+    ['a b c', 'x y z'],
+    ['d', 'w'],
+  ]);
+  const m = model(store, ids, [
+    [
+      [0, 0, 0.95],
+      [1, 1, 0.6],
+      [2, 2, 0.91],
+    ],
+    [[0, 0, 0.5]],
+  ]);
   const ctx = { ...createContext('browser', 'lin', dir), store };
   const api: MekongApi = {
     async invoke(channel, input) {
@@ -31,7 +41,8 @@ function setUp() {
   return { store, ids, m, ed, gold, edited: () => edited };
 }
 
-const key = (k: string, mods: Partial<KeyboardEvent> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods }) as KeyboardEvent;
+const key = (k: string, mods: Partial<KeyboardEvent> = {}) =>
+  ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods }) as KeyboardEvent;
 /** Every change sent so far committed and answered (the editor's own save state). */
 const settle = (ed: EditorState) => expect.poll(() => ed.saveState).toBe('saved');
 

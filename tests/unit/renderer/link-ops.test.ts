@@ -2,7 +2,15 @@
 // toggling a set, phrase links, sure/possible flips, and "not translated" marks that a link
 // clears and that clear a token's links.
 import { describe, expect, test } from 'vitest';
-import { addLinks, linksAt, removeLinks, toggleKind, toggleLinks, toggleUntranslated, type GoldLayer } from '../../../src/renderer/lib/editor/link-ops.ts';
+import {
+  addLinks,
+  linksAt,
+  removeLinks,
+  toggleKind,
+  toggleLinks,
+  toggleUntranslated,
+  type GoldLayer,
+} from '../../../src/renderer/lib/editor/link-ops.ts';
 
 const empty: GoldLayer = { links: [], untranslated: [] };
 const keys = (l: GoldLayer) => l.links.map((x) => `${x.s}-${x.t}${x.kind === 'possible' ? 'p' : ''}`).sort();
@@ -32,7 +40,11 @@ describe('link operations', () => {
 
   test('addLinks keeps existing links as they are and never duplicates a cell', () => {
     const base = toggleLinks(empty, [0], [0], 'possible');
-    const added = addLinks(base, [{ s: 0, t: 0 }, { s: 1, t: 1, kind: 'possible' }, { s: 1, t: 1 }]);
+    const added = addLinks(base, [
+      { s: 0, t: 0 },
+      { s: 1, t: 1, kind: 'possible' },
+      { s: 1, t: 1 },
+    ]);
     expect(keys(added)).toEqual(['0-0p', '1-1p']);
   });
 

@@ -6,10 +6,10 @@ import { parse } from 'csv-parse/sync';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-export const embassyCsv: string | null = [
-  `${root}resources/sample/vientiane-thaiembassy-sent.csv`,
-  `${root}../shared/data/thai-lao-embassy/vientiane-thaiembassy-sent.csv`,
-].find((p) => existsSync(p)) ?? null;
+export const embassyCsv: string | null =
+  [`${root}resources/sample/vientiane-thaiembassy-sent.csv`, `${root}../shared/data/thai-lao-embassy/vientiane-thaiembassy-sent.csv`].find(
+    (p) => existsSync(p),
+  ) ?? null;
 
 /** [lao, thai] raw sentence pairs, in file order ([] without the file). */
 export function embassyPairs(): [string, string][] {

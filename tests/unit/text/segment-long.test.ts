@@ -22,13 +22,18 @@ const spans = (text: string, lang: string, opts = {}) => Array.from(segmentOffse
 
 /** The embassy Lao sentences as one document: joined by `separator`, optionally with no spaces at all. */
 function laoDocument(separator: string, dropSpaces = false): string {
-  const doc = embassyPairs().map(([lo]) => normalizeText(lo)).join(separator);
+  const doc = embassyPairs()
+    .map(([lo]) => normalizeText(lo))
+    .join(separator);
   return dropSpaces ? doc.replace(/\s+/g, '') : doc;
 }
 
 test.skipIf(!embassyCsv)('embassy sentences cut into pieces of 100 or 256 units give the tokens of one pass', () => {
   for (const [lo, th] of embassyPairs()) {
-    for (const [text, lang] of [[normalizeText(lo), 'lo'], [normalizeText(th), 'th']]) {
+    for (const [text, lang] of [
+      [normalizeText(lo), 'lo'],
+      [normalizeText(th), 'th'],
+    ]) {
       const whole = spans(text, lang, WHOLE);
       expect(spans(text, lang), text).toEqual(whole);
       for (const maxPiece of [100, 256]) expect(spans(text, lang, { maxPiece }), `${maxPiece}: ${text}`).toEqual(whole);
@@ -65,25 +70,29 @@ test('a single segment longer than a piece is cut where a character starts', () 
   for (let i = 1; i < got.length - 1; i += 2) expect(text[got[i]]).not.toBe('\u0301');
 });
 
-test.skipIf(!embassyCsv)('one Lao line of 110k tokens segments in linear time', () => {
-  const doc = laoDocument(' ');
-  const cycle = (units: number) => {
-    let text = doc;
-    while (text.length < units) text += ` ${doc}`;
-    return text.slice(0, units);
-  };
-  const best = (text: string) => {
-    let s = Infinity;
-    for (let k = 0; k < 3; k++) {
-      const t0 = performance.now();
-      segmentOffsets(text, 'lo');
-      s = Math.min(s, performance.now() - t0);
-    }
-    return s;
-  };
-  const long = cycle(480_000); // ~110k tokens (4.6 units a token)
-  expect(segmentOffsets(long, 'lo').length / 2).toBeGreaterThan(100_000);
-  const [small, large] = [best(cycle(120_000)), best(long)];
-  expect(large).toBeLessThan(10_000);
-  expect(large / small).toBeLessThan(8); // linear: 4; quadratic: 16
-}, 60_000);
+test.skipIf(!embassyCsv)(
+  'one Lao line of 110k tokens segments in linear time',
+  () => {
+    const doc = laoDocument(' ');
+    const cycle = (units: number) => {
+      let text = doc;
+      while (text.length < units) text += ` ${doc}`;
+      return text.slice(0, units);
+    };
+    const best = (text: string) => {
+      let s = Infinity;
+      for (let k = 0; k < 3; k++) {
+        const t0 = performance.now();
+        segmentOffsets(text, 'lo');
+        s = Math.min(s, performance.now() - t0);
+      }
+      return s;
+    };
+    const long = cycle(480_000); // ~110k tokens (4.6 units a token)
+    expect(segmentOffsets(long, 'lo').length / 2).toBeGreaterThan(100_000);
+    const [small, large] = [best(cycle(120_000)), best(long)];
+    expect(large).toBeLessThan(10_000);
+    expect(large / small).toBeLessThan(8); // linear: 4; quadratic: 16
+  },
+  60_000,
+);

@@ -18,7 +18,10 @@ beforeAll(async () => {
 afterAll(() => pool.close());
 
 const items = (): SegmentItem[] =>
-  embassyPairs().flatMap(([lo, th]) => [{ text: normalizeText(lo), lang: 'lo' }, { text: normalizeText(th), lang: 'th' }]);
+  embassyPairs().flatMap(([lo, th]) => [
+    { text: normalizeText(lo), lang: 'lo' },
+    { text: normalizeText(th), lang: 'th' },
+  ]);
 
 test.skipIf(!embassyCsv)('pool output equals single-thread output on the 265 embassy pairs', async () => {
   const all = items();
@@ -32,30 +35,43 @@ test.skipIf(!embassyCsv)('pool output equals single-thread output on the 265 emb
 });
 
 test.skipIf(!embassyCsv)('prepareBatch normalises and tokenizes raw text in the workers', async () => {
-  const raw = embassyPairs().flatMap(([lo, th]) => [{ text: lo, lang: 'lo' }, { text: th, lang: 'th' }]);
+  const raw = embassyPairs().flatMap(([lo, th]) => [
+    { text: lo, lang: 'lo' },
+    { text: th, lang: 'th' },
+  ]);
   const segmented = await pool.prepareBatch(raw, 'segment');
   const spaced = await pool.prepareBatch(raw, 'pretokenized');
   const clean = raw.map((x) => normalizeText(x.text));
   expect(segmented.map((p) => p.text)).toEqual(clean);
   expect(spaced.map((p) => p.text)).toEqual(clean);
   const flat = (arrays: Uint32Array[]) => arrays.map((a) => Array.from(a).join(',')).join(';');
-  expect(flat(segmented.map((p) => p.offsets)))
-    .toBe(flat(clean.map((t, i) => segmentOffsets(t, raw[i].lang, { words: raw[i].lang === 'lo' ? dict : undefined }))));
+  expect(flat(segmented.map((p) => p.offsets))).toBe(
+    flat(clean.map((t, i) => segmentOffsets(t, raw[i].lang, { words: raw[i].lang === 'lo' ? dict : undefined }))),
+  );
   expect(flat(spaced.map((p) => p.offsets))).toBe(flat(clean.map((t) => pretokenizedOffsets(t))));
   expect(segmented.filter((p, i) => p.text !== raw[i].text).length).toBeGreaterThan(0);
 });
 
 test('concurrent batches of mixed languages come back in order', async () => {
   const texts: SegmentItem[] = [
-    { text: '我是學生。', lang: 'zh' }, { text: 'Mr. White went to Canada.', lang: 'en' },
-    { text: 'ថម គឺជា\u200Bអ្នក\u200Bគេង', lang: 'khm' }, { text: '', lang: 'th' },
-    { text: 'Hôm qua anh ấy đi ngủ hồi 11 giờ.', lang: 'xx' }, { text: 'ເອກອັກຄະຣາຊະທູດໄທ', lang: 'lo' },
+    { text: '我是學生。', lang: 'zh' },
+    { text: 'Mr. White went to Canada.', lang: 'en' },
+    { text: 'ថម គឺជា\u200Bអ្នក\u200Bគេង', lang: 'khm' },
+    { text: '', lang: 'th' },
+    { text: 'Hôm qua anh ấy đi ngủ hồi 11 giờ.', lang: 'xx' },
+    { text: 'ເອກອັກຄະຣາຊະທູດໄທ', lang: 'lo' },
   ];
   const batches = Array.from({ length: 8 }, (_, k) => texts.slice(k % 6).concat(texts.slice(0, k % 6)));
   const results = await Promise.all(batches.map((b) => pool.segmentBatch(b)));
-  results.forEach((r, k) => expect(r).toEqual(batches[k].map((x) => segment(x.text, x.lang, {
-    words: x.lang === 'lo' ? dict : undefined,
-  }))));
+  results.forEach((r, k) =>
+    expect(r).toEqual(
+      batches[k].map((x) =>
+        segment(x.text, x.lang, {
+          words: x.lang === 'lo' ? dict : undefined,
+        }),
+      ),
+    ),
+  );
   expect(await pool.segmentBatch([])).toEqual([]);
 });
 

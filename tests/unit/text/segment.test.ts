@@ -27,13 +27,17 @@ function problems(text: string, tokens: Token[]): string[] {
 }
 
 const fixtures: [lang: string, text: string, tokens: string[]][] = [
-  ['lo', 'ຕໍ່ມາ, ເອກອັກຄະຣາຊະທູດ ໄດ້ເຂົ້າຂ່ຳນັບທ່ານ ວັນໄຊ ແພງຊຸມມາ ເຈົ້າແຂວງຫົວພັນ',
-    ['ຕໍ່ມາ', ',', 'ເອກ', 'ອັກ', 'ຄະ', 'ຣາ', 'ຊະ', 'ທູດ', 'ໄດ້', 'ເຂົ້າ', 'ຂ່ຳ', 'ນັບ', 'ທ່ານ', 'ວັນ', 'ໄຊ',
-      'ແພງ', 'ຊຸມ', 'ມາ', 'ເຈົ້າແຂວງ', 'ຫົວພັນ']],
+  [
+    'lo',
+    'ຕໍ່ມາ, ເອກອັກຄະຣາຊະທູດ ໄດ້ເຂົ້າຂ່ຳນັບທ່ານ ວັນໄຊ ແພງຊຸມມາ ເຈົ້າແຂວງຫົວພັນ',
+    ['ຕໍ່ມາ', ',', 'ເອກ', 'ອັກ', 'ຄະ', 'ຣາ', 'ຊະ', 'ທູດ', 'ໄດ້', 'ເຂົ້າ', 'ຂ່ຳ', 'ນັບ', 'ທ່ານ', 'ວັນ', 'ໄຊ', 'ແພງ', 'ຊຸມ', 'ມາ', 'ເຈົ້າແຂວງ', 'ຫົວພັນ'],
+  ],
   ['lao', 'ໃນວັນທີ 26/02/2020 ມີ 2,500.75 ກີບ', ['ໃນ', 'ວັນທີ', '26/02/2020', 'ມີ', '2,500.75', 'ກີບ']],
-  ['th', 'เมื่อวันที่ 26 กุมภาพันธ์ - 1 มีนาคม 2563  นายดำรง ใคร่ครวญ เอกอัครราชทูต ณ เวียงจันทน์',
-    ['เมื่อ', 'วัน', 'ที่', '26', 'กุมภาพันธ์', '-', '1', 'มีนาคม', '2563', 'นาย', 'ดำรง', 'ใคร่ครวญ',
-      'เอกอัครราชทูต', 'ณ', 'เวียงจันทน์']],
+  [
+    'th',
+    'เมื่อวันที่ 26 กุมภาพันธ์ - 1 มีนาคม 2563  นายดำรง ใคร่ครวญ เอกอัครราชทูต ณ เวียงจันทน์',
+    ['เมื่อ', 'วัน', 'ที่', '26', 'กุมภาพันธ์', '-', '1', 'มีนาคม', '2563', 'นาย', 'ดำรง', 'ใคร่ครวญ', 'เอกอัครราชทูต', 'ณ', 'เวียงจันทน์'],
+  ],
   ['tha', 'เหลือเวลาอีกกี่ชั่วโมง...', ['เหลือ', 'เวลา', 'อีก', 'กี่', 'ชั่วโมง', '...']],
   ['km', 'ថម គឺជា\u200Bអ្នក\u200Bគេង\u200Bស្កប់ស្កល់ ។', ['ថម', 'គឺជា', 'អ្នក', 'គេង', 'ស្កប់ស្កល់', '។']],
   ['vi', 'Hôm qua anh ấy đi ngủ hồi 11 giờ.', ['Hôm', 'qua', 'anh', 'ấy', 'đi', 'ngủ', 'hồi', '11', 'giờ', '.']],
@@ -42,14 +46,40 @@ const fixtures: [lang: string, text: string, tokens: string[]][] = [
   ['my', 'မြန်မာစာ ကို လေ့လာ ပါ', ['မြန်မာ', 'စာ', 'ကို', 'လေ့လာ', 'ပါ']],
   ['id', 'Apakah kamu tidak tahu kalau tidak sopan?', ['Apakah', 'kamu', 'tidak', 'tahu', 'kalau', 'tidak', 'sopan', '?']],
   ['ind', 'Anak-anak pergi ke Jl. Merdeka no. 5.', ['Anak-anak', 'pergi', 'ke', 'Jl.', 'Merdeka', 'no', '.', '5', '.']],
-  ['ms', 'Mary berpindah rumah untuk bersama dengan ibu bapanya.',
-    ['Mary', 'berpindah', 'rumah', 'untuk', 'bersama', 'dengan', 'ibu', 'bapanya', '.']],
+  [
+    'ms',
+    'Mary berpindah rumah untuk bersama dengan ibu bapanya.',
+    ['Mary', 'berpindah', 'rumah', 'untuk', 'bersama', 'dengan', 'ibu', 'bapanya', '.'],
+  ],
   ['en', 'Mr. White went to Canada.', ['Mr.', 'White', 'went', 'to', 'Canada', '.']],
-  ['eng', "High-school students don't know it cost $2,500.75 on 26/02/2020 in the U.S.A. (approx.)...",
-    ['High-school', 'students', "don't", 'know', 'it', 'cost', '$', '2,500.75', 'on', '26/02/2020', 'in', 'the',
-      'U.S.A.', '(', 'approx.', ')', '...']],
-  ['en', 'Write to a.b@example.org or see https://example.org/x?y=1.', ['Write', 'to', 'a.b@example.org', 'or',
-    'see', 'https://example.org/x?y=1', '.']],
+  [
+    'eng',
+    "High-school students don't know it cost $2,500.75 on 26/02/2020 in the U.S.A. (approx.)...",
+    [
+      'High-school',
+      'students',
+      "don't",
+      'know',
+      'it',
+      'cost',
+      '$',
+      '2,500.75',
+      'on',
+      '26/02/2020',
+      'in',
+      'the',
+      'U.S.A.',
+      '(',
+      'approx.',
+      ')',
+      '...',
+    ],
+  ],
+  [
+    'en',
+    'Write to a.b@example.org or see https://example.org/x?y=1.',
+    ['Write', 'to', 'a.b@example.org', 'or', 'see', 'https://example.org/x?y=1', '.'],
+  ],
   ['en', 'Tom met 王小明 in Vientiane.', ['Tom', 'met', '王', '小明', 'in', 'Vientiane', '.']],
   ['xyz', 'Ông ấy sống trong một ngôi làng nhỏ.', ['Ông', 'ấy', 'sống', 'trong', 'một', 'ngôi', 'làng', 'nhỏ', '.']],
   ['qqq', 'ฉันชอบกินข้าว', ['ฉัน', 'ชอบ', 'กิน', 'ข้าว']],
@@ -70,7 +100,9 @@ test('offsets are UTF-16 offsets into the text', () => {
     { text: 'ok', start: 11, end: 13 },
   ]);
   expect(segment('a, b', 'en')).toEqual([
-    { text: 'a', start: 0, end: 1 }, { text: ',', start: 1, end: 2 }, { text: 'b', start: 3, end: 4 },
+    { text: 'a', start: 0, end: 1 },
+    { text: ',', start: 1, end: 2 },
+    { text: 'b', start: 3, end: 4 },
   ]);
 });
 
@@ -98,8 +130,36 @@ test.skipIf(!embassyCsv)('all 265 embassy pairs segment into well-formed tokens'
 });
 
 test('random mixed-script strings: well-formed tokens in every language, with and without a word list', () => {
-  const alphabet = ['ປະ', 'ຈຳ', 'ເອກ', 'ประ', 'จำ', '我', '是', 'ab', 'Mr', '12', ',', '.', '/', "'", '-', '...', '@', '😀',
-    ' ', '\u200B', '\t', 'ẹ', 'ភ្នំ', 'ໆ', 'ๆ', '\u0E48', '\u0EC9', '\u0301'];
+  const alphabet = [
+    'ປະ',
+    'ຈຳ',
+    'ເອກ',
+    'ประ',
+    'จำ',
+    '我',
+    '是',
+    'ab',
+    'Mr',
+    '12',
+    ',',
+    '.',
+    '/',
+    "'",
+    '-',
+    '...',
+    '@',
+    '😀',
+    ' ',
+    '\u200B',
+    '\t',
+    'ẹ',
+    'ភ្នំ',
+    'ໆ',
+    'ๆ',
+    '\u0E48',
+    '\u0EC9',
+    '\u0301',
+  ];
   const words = WordList.fromWords(['ປະຈຳ', 'ประจำ', '我', '是', 'ab12', 'ຈຳເອກ']);
   const next = random(7);
   for (let n = 0; n < 3000; n++) {
@@ -133,14 +193,37 @@ test('encodeOffsets / decodeTokens round-trip and reject bad spans', () => {
 
 describe('language codes', () => {
   test.each([
-    ['lo', 'lo'], ['lao', 'lo'], ['th', 'th'], ['tha', 'th'], ['th_TH', 'th'], ['vie', 'vi'], ['cmn', 'zh'],
-    ['zho', 'zh'], ['zh-Hant', 'zh'], ['eng', 'en'], ['ind', 'id'], ['khm', 'km'], ['mya', 'my'], ['jpn', 'ja'],
-    ['zsm', 'ms'], ['FR', 'fr'], ['xyz', null], ['', null],
+    ['lo', 'lo'],
+    ['lao', 'lo'],
+    ['th', 'th'],
+    ['tha', 'th'],
+    ['th_TH', 'th'],
+    ['vie', 'vi'],
+    ['cmn', 'zh'],
+    ['zho', 'zh'],
+    ['zh-Hant', 'zh'],
+    ['eng', 'en'],
+    ['ind', 'id'],
+    ['khm', 'km'],
+    ['mya', 'my'],
+    ['jpn', 'ja'],
+    ['zsm', 'ms'],
+    ['FR', 'fr'],
+    ['xyz', null],
+    ['', null],
   ])('canonicalLang(%s) = %s', (code, want) => expect(canonicalLang(code)).toBe(want));
 
   test.each([
-    ['ເມື່ອວັນທີ 26 ກຸມພາ', 'lo'], ['เมื่อวันที่ 26 กุมภาพันธ์', 'th'], ['ខ្ញុំ​ក៏​រីករាយ', 'km'], ['မြန်မာစာ', 'my'],
-    ['我要走了。', 'zh'], ['私は学生です。', 'ja'], ['Em vẫn muốn ở bên anh.', 'vi'], ['Saya sayang awak.', 'und'],
-    ['Ça a été déjà vu à côté.', 'und'], ['123 !?', 'und'], ['', 'und'],
+    ['ເມື່ອວັນທີ 26 ກຸມພາ', 'lo'],
+    ['เมื่อวันที่ 26 กุมภาพันธ์', 'th'],
+    ['ខ្ញុំ​ក៏​រីករាយ', 'km'],
+    ['မြန်မာစာ', 'my'],
+    ['我要走了。', 'zh'],
+    ['私は学生です。', 'ja'],
+    ['Em vẫn muốn ở bên anh.', 'vi'],
+    ['Saya sayang awak.', 'und'],
+    ['Ça a été déjà vu à côté.', 'und'],
+    ['123 !?', 'und'],
+    ['', 'und'],
   ])('detectLang(%s) = %s', (text, want) => expect(detectLang(text)).toBe(want));
 });

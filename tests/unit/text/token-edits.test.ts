@@ -6,7 +6,12 @@ import type { Link, LinkKind } from '../../../src/shared/domain.ts';
 import { normalizeText } from '../../../src/main/text/normalize.ts';
 import { segment } from '../../../src/main/text/segment.ts';
 import {
-  dedupeLinks, mergeTokens, reindexLinksAfterMerge, reindexLinksAfterSplit, splitToken, type LinkSide,
+  dedupeLinks,
+  mergeTokens,
+  reindexLinksAfterMerge,
+  reindexLinksAfterSplit,
+  splitToken,
+  type LinkSide,
 } from '../../../src/main/text/token-edits.ts';
 
 const text = normalizeText('ເອກອັກຄະຣາຊະທູດໄທ ປະຈຳ ສປປ');
@@ -77,8 +82,12 @@ function pullBack(links: Link[], side: LinkSide, newCount: number, from: (j: num
       const sources = links.filter((l) => (side === 'src' ? from(a).includes(l.s) && l.t === b : from(a).includes(l.t) && l.s === b));
       if (!sources.length) continue;
       const scores = sources.map((l) => l.score).filter((x): x is number => x !== null);
-      out.push({ s, t, kind: sources.some((l) => l.kind === 'sure') ? 'sure' : 'possible',
-        score: scores.length ? Math.max(...scores) : null });
+      out.push({
+        s,
+        t,
+        kind: sources.some((l) => l.kind === 'sure') ? 'sure' : 'possible',
+        score: scores.length ? Math.max(...scores) : null,
+      });
     }
   }
   return out.sort((x, y) => x.s - y.s || x.t - y.t);
@@ -106,11 +115,14 @@ describe.each(['src', 'tgt'] as LinkSide[])('link re-indexing on side %s', (side
 
 test('duplicates: sure beats possible, the larger score wins, null only when all are null', () => {
   const links: Link[] = [
-    { s: 1, t: 0, kind: 'possible', score: 0.9 }, { s: 0, t: 0, kind: 'possible', score: null },
-    { s: 1, t: 0, kind: 'sure', score: 0.2 }, { s: 0, t: 0, kind: 'possible', score: null },
+    { s: 1, t: 0, kind: 'possible', score: 0.9 },
+    { s: 0, t: 0, kind: 'possible', score: null },
+    { s: 1, t: 0, kind: 'sure', score: 0.2 },
+    { s: 0, t: 0, kind: 'possible', score: null },
   ];
   expect(dedupeLinks(links)).toEqual([
-    { s: 0, t: 0, kind: 'possible', score: null }, { s: 1, t: 0, kind: 'sure', score: 0.9 },
+    { s: 0, t: 0, kind: 'possible', score: null },
+    { s: 1, t: 0, kind: 'sure', score: 0.9 },
   ]);
   expect(reindexLinksAfterMerge(links, 'src', 0)).toEqual([{ s: 0, t: 0, kind: 'sure', score: 0.9 }]);
 });

@@ -10,8 +10,7 @@ import { segment, type SegmentOptions } from '../../../src/main/text/segment.ts'
 import { applyWordList } from '../../../src/main/text/word-merge.ts';
 import { WordList } from '../../../src/main/text/word-list.ts';
 
-const words = (text: string, lang: string, options: SegmentOptions = {}) =>
-  segment(normalizeText(text), lang, options).map((t) => t.text);
+const words = (text: string, lang: string, options: SegmentOptions = {}) => segment(normalizeText(text), lang, options).map((t) => t.text);
 
 test('a trie over UTF-16: add, has, size, words, normalised entries', () => {
   const list = WordList.fromWords(['ประจำ', 'ประ', 'ประจำ', '', 'two words', '我']);
@@ -64,8 +63,7 @@ test('Chinese 我是: one ICU token split into listed words', () => {
 });
 
 test('splits take the fewest listed words and respect character boundaries', () => {
-  const split = (text: string, list: string[], minPart: number) =>
-    applyWordList(text, [0, text.length], WordList.fromWords(list), minPart);
+  const split = (text: string, list: string[], minPart: number) => applyWordList(text, [0, text.length], WordList.fromWords(list), minPart);
   expect(split('生态学家', ['生', '态', '学', '家', '生态', '学家'], 1)).toEqual([0, 2, 2, 4]);
   expect(split('ກິນ', ['ກິ', 'ນ'], 2)).toEqual([0, 3]); // no one-letter part outside CJK
   expect(split('ກິນ', ['ກ', 'ິນ'], 1)).toEqual([0, 3]); // no cut before a combining mark

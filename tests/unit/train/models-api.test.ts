@@ -23,12 +23,22 @@ const tiny = { dim: 16, batchSize: 8, lr: 1e-2 };
 /** A project of `pairs` pairs (16): pairs 0–3 train with gold, the last `dev` (4) are the dev split (with gold when `devGold`). */
 function setup(devGold = true, pairs = 16, dev = 4) {
   const c = syntheticCorpus(pairs, 12);
-  const { store, ids } = project(dir, c.src.map((s, k) => [s.join(' '), c.tgt[k].join(' ')]));
+  const { store, ids } = project(
+    dir,
+    c.src.map((s, k) => [s.join(' '), c.tgt[k].join(' ')]),
+  );
   const gold = goldAlignmentOf(store.db, 'anna');
   const insert = linkInserter(store.db, gold);
   const devPairs = Array.from({ length: dev }, (_, n) => pairs - dev + n);
   const withGold = [0, 1, 2, 3, ...(devGold ? devPairs : [])];
-  store.db.transaction(() => withGold.forEach((k) => insert(ids[k], c.gold[k].map((l) => sure(l.s, l.t)))))();
+  store.db.transaction(() =>
+    withGold.forEach((k) =>
+      insert(
+        ids[k],
+        c.gold[k].map((l) => sure(l.s, l.t)),
+      ),
+    ),
+  )();
   store.db.prepare(`UPDATE pairs SET split = 'dev' WHERE id >= ?`).run(ids[pairs - dev]);
   const events: JobEvent[] = [];
   const ctx: AppContext = { ...createContext('browser', 'anna', dir), store };
@@ -68,7 +78,17 @@ describe('models channels', () => {
     expect(methods).toEqual(['bilstm-ctl', 'bilstm']);
     const run = models[0].runs[0];
     expect(models[0]).toMatchObject({ id: started.modelId, kind: 'bilstm-ctl' });
-    expect(run).toMatchObject({ id: started.runId, state: 'done', error: null, pairs: 16, goldPairs: 4, pseudoPairs: 0, evalPairs: 4, jobId: null, realignJobId: null });
+    expect(run).toMatchObject({
+      id: started.runId,
+      state: 'done',
+      error: null,
+      pairs: 16,
+      goldPairs: 4,
+      pseudoPairs: 0,
+      evalPairs: 4,
+      jobId: null,
+      realignJobId: null,
+    });
     expect(run.config).toMatchObject({ epochs: 2, dim: 16, wordDropout: 1, weights: { base: 0.5, awp: 0.25, wtr: 0.25 } });
     expect(run.checkpoints.map((c) => c.epoch)).toEqual([1, 2]);
     for (const c of run.checkpoints) {
@@ -88,10 +108,16 @@ describe('models channels', () => {
     const { jobId } = await call(ctx, 'models.realign', { runId: run.id, epoch: 1 });
     // listed while it runs, so a page opened meanwhile follows it
     expect((await call(ctx, 'models.list', {})).models[0].runs[0]).toMatchObject({ jobId: null, realignJobId: jobId });
-    expect(await outcome(events, jobId)).toMatchObject({ type: 'job.done', message: expect.stringMatching(/re-aligned 16 pairs with bilstm-ctl run \d+ · epoch 1 \+ gdfa/) });
+    expect(await outcome(events, jobId)).toMatchObject({
+      type: 'job.done',
+      message: expect.stringMatching(/re-aligned 16 pairs with bilstm-ctl run \d+ · epoch 1 \+ gdfa/),
+    });
     const alignment = store.info().alignments.find((a) => a.origin === 'model')!;
     expect(alignment.name).toBe(`bilstm-ctl run ${run.id} · epoch 1 + gdfa`);
-    expect(store.db.prepare(`SELECT model_id, run_id FROM alignments WHERE id = ?`).get(alignment.id)).toEqual({ model_id: started.modelId, run_id: run.id });
+    expect(store.db.prepare(`SELECT model_id, run_id FROM alignments WHERE id = ?`).get(alignment.id)).toEqual({
+      model_id: started.modelId,
+      run_id: run.id,
+    });
     const linksOf = (k: number) => store.getPair(ids[k]).alignments.find((a) => a.alignmentId === alignment.id)?.links ?? [];
     for (const g of gold0) expect(linksOf(0)).toContainEqual({ s: g.s, t: g.t, kind: 'sure', score: 1 });
     expect(linksOf(5)).not.toContainEqual(expect.objectContaining({ s: 0, t: 0 }));
@@ -103,7 +129,10 @@ describe('models channels', () => {
     expect(await call(ctx, 'models.delete', { modelId: started.modelId })).toBeNull();
     expect((await call(ctx, 'models.list', {})).models).toEqual([]);
     expect(existsSync(runDir(store.path, run.id))).toBe(false);
-    expect(store.db.prepare(`SELECT model_id, run_id FROM alignments WHERE id = ?`).get(alignment.id)).toEqual({ model_id: null, run_id: null });
+    expect(store.db.prepare(`SELECT model_id, run_id FROM alignments WHERE id = ?`).get(alignment.id)).toEqual({
+      model_id: null,
+      run_id: null,
+    });
     expect(store.db.prepare(`SELECT count(*) AS n FROM metrics`).get()).toEqual({ n: 0 });
     store.close();
   }, 120_000);
@@ -113,7 +142,10 @@ describe('models channels', () => {
     const started = await call(ctx, 'models.train', { epochs: 1, ...tiny });
     expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.done' });
     const { jobId } = await call(ctx, 'models.realign', { runId: started.runId, epoch: 1 });
-    expect(await outcome(events, jobId)).toMatchObject({ type: 'job.done', message: expect.stringMatching(/epoch 1 \+ learned decision: \d+ links/) });
+    expect(await outcome(events, jobId)).toMatchObject({
+      type: 'job.done',
+      message: expect.stringMatching(/epoch 1 \+ learned decision: \d+ links/),
+    });
     const alignment = store.info().alignments.find((a) => a.origin === 'model')!;
     const model = (k: number) => store.getPair(ids[k]).alignments.find((a) => a.alignmentId === alignment.id)!.links;
     const scores = [4, 5, 6, 7].flatMap((k) => model(k).map((l) => l.score!));
@@ -127,7 +159,10 @@ describe('models channels', () => {
     const started = await call(ctx, 'models.train', { epochs: 1, device: 'cuda', ...tiny });
     expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.done' });
     const runs = (await call(ctx, 'models.list', {})).models.flatMap((m) => m.runs);
-    expect(runs.find((r) => r.id === started.runId)).toMatchObject({ config: { device: 'cuda' }, device: { requested: 'cuda', used: 'cpu' } });
+    expect(runs.find((r) => r.id === started.runId)).toMatchObject({
+      config: { device: 'cuda' },
+      device: { requested: 'cuda', used: 'cpu' },
+    });
     const auto = await call(ctx, 'models.train', { epochs: 1, ...tiny });
     expect(await outcome(events, auto.jobId)).toMatchObject({ type: 'job.done' });
     const again = (await call(ctx, 'models.list', {})).models.flatMap((m) => m.runs).find((r) => r.id === auto.runId)!;
@@ -140,9 +175,15 @@ describe('models channels', () => {
     const { ctx, events } = setup();
     const first = await call(ctx, 'models.train', { epochs: 3, ...tiny });
     expect(await outcome(events, first.jobId)).toMatchObject({ type: 'job.done' });
-    expect(await failure(ctx, 'models.train', { epochs: 1, ...tiny, startFrom: { runId: first.runId, epoch: 9 } })).toMatch(/no checkpoint at epoch 9 \(saved epochs: 1, 2, 3\)/);
-    expect(await failure(ctx, 'models.train', { epochs: 1, ...tiny, method: 'bilstm', startFrom: { runId: first.runId, epoch: 3 } })).toMatch(/method is fixed by the checkpoint/);
-    expect(await failure(ctx, 'models.train', { epochs: 1, ...tiny, dim: 32, startFrom: { runId: first.runId, epoch: 3 } })).toMatch(/dim is fixed by the checkpoint of run \d+ \(16\); got 32/);
+    expect(await failure(ctx, 'models.train', { epochs: 1, ...tiny, startFrom: { runId: first.runId, epoch: 9 } })).toMatch(
+      /no checkpoint at epoch 9 \(saved epochs: 1, 2, 3\)/,
+    );
+    expect(
+      await failure(ctx, 'models.train', { epochs: 1, ...tiny, method: 'bilstm', startFrom: { runId: first.runId, epoch: 3 } }),
+    ).toMatch(/method is fixed by the checkpoint/);
+    expect(await failure(ctx, 'models.train', { epochs: 1, ...tiny, dim: 32, startFrom: { runId: first.runId, epoch: 3 } })).toMatch(
+      /dim is fixed by the checkpoint of run \d+ \(16\); got 32/,
+    );
 
     const { dim: _dim, ...sameButDim } = tiny;
     const next = await call(ctx, 'models.train', { epochs: 1, ...sameButDim, startFrom: { runId: first.runId, epoch: 3 } });
@@ -154,7 +195,8 @@ describe('models channels', () => {
     expect(models[0].runs[1].config).toMatchObject({ dim: 16, startFrom: { runId: first.runId, epoch: 3 } });
     // the same pairs: no word is new to the checkpoint (a run from scratch has no count)
     expect(models[0].runs.map((r) => r.newWords)).toEqual([null, { src: 0, tgt: 0 }]);
-    const losses = async (runId: number) => (await call(ctx, 'models.metrics', { runId })).points.filter((p) => p.name === 'epoch_loss').map((p) => p.value);
+    const losses = async (runId: number) =>
+      (await call(ctx, 'models.metrics', { runId })).points.filter((p) => p.name === 'epoch_loss').map((p) => p.value);
     const [a, b] = [await losses(first.runId), await losses(next.runId)];
     // the continued run's first epoch is as good as the checkpoint's last, far below a fresh start
     expect(b[0]).toBeLessThan(a[0] - 0.5 * (a[0] - a[2]));
@@ -163,7 +205,10 @@ describe('models channels', () => {
   test('self-training: the trained model aligns the pairs, then trains on with its links as pseudo-labels, checkpoints numbered on', async () => {
     const { ctx, store, events } = setup();
     const started = await call(ctx, 'models.train', { epochs: 2, selfTrainEpochs: 2, threshold: 0, ...tiny });
-    expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.done', message: expect.stringMatching(/: 2 epochs \+ 2 of self-training on 16 pairs/) });
+    expect(await outcome(events, started.jobId)).toMatchObject({
+      type: 'job.done',
+      message: expect.stringMatching(/: 2 epochs \+ 2 of self-training on 16 pairs/),
+    });
     const messages = events.filter((e) => e.type === 'job.progress').map((e) => (e as { message: string }).message);
     expect(messages.at(-1)).toMatch(/^self-training epoch 2\/2 · loss/);
     const run = (await call(ctx, 'models.list', {})).models[0].runs[0];
@@ -232,7 +277,10 @@ describe('models channels', () => {
     const path = store.path;
     store.close();
     const again = ProjectStore.open(path);
-    expect(again.db.prepare(`SELECT state, error FROM training_runs`).get()).toEqual({ state: 'failed', error: expect.stringMatching(/stopped/) });
+    expect(again.db.prepare(`SELECT state, error FROM training_runs`).get()).toEqual({
+      state: 'failed',
+      error: expect.stringMatching(/stopped/),
+    });
     again.close();
   }, 120_000);
 

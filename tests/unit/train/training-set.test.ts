@@ -13,7 +13,12 @@ const dir = tempDir('mekong-training-set-');
 
 describe('training set', () => {
   test('supervision, hard negatives and the evaluation set', () => {
-    const { store, ids } = project(dir, [['A b', 'x y'], ['a c', 'x z'], ['b', 'y'], ['c', 'z']]);
+    const { store, ids } = project(dir, [
+      ['A b', 'x y'],
+      ['a c', 'x z'],
+      ['b', 'y'],
+      ['c', 'z'],
+    ]);
     const insert = linkInserter(store.db, goldAlignmentOf(store.db, 'anna'));
     const other = linkInserter(store.db, goldAlignmentOf(store.db, 'ben'));
     store.db.transaction(() => {
@@ -25,10 +30,26 @@ describe('training set', () => {
     const reject = store.db.prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 0, 0, 'anna', 'now')`);
     reject.run(ids[1]);
     reject.run(ids[3]);
-    const pseudo = model(store, ids, [[[0, 0, 0.95]], [[0, 0, 0.95], [1, 1, 0.5]], [[0, 0, 0.9]], [[0, 0, 1]]]);
+    const pseudo = model(store, ids, [
+      [[0, 0, 0.95]],
+      [
+        [0, 0, 0.95],
+        [1, 1, 0.5],
+      ],
+      [[0, 0, 0.9]],
+      [[0, 0, 1]],
+    ]);
     const set = trainingSet(store.db, trainOptionsSchema.parse({ pseudoAlignmentId: pseudo }));
     expect(set.corpus.src[0]).toEqual(['a', 'b']);
-    expect(set.supervision).toEqual([[{ s: 0, t: 0 }, { s: 1, t: 1 }], [{ s: 0, t: 0 }], [{ s: 0, t: 0 }], undefined]);
+    expect(set.supervision).toEqual([
+      [
+        { s: 0, t: 0 },
+        { s: 1, t: 1 },
+      ],
+      [{ s: 0, t: 0 }],
+      [{ s: 0, t: 0 }],
+      undefined,
+    ]);
     expect(set.rejected).toEqual([undefined, [{ s: 0, t: 0 }], undefined, undefined]);
     expect(set.evalIndex).toEqual([3]);
     expect(set.evalGold).toEqual([{ sure: [[0, 0]], possible: [] }]);

@@ -41,9 +41,13 @@ test('a cancel before the first step ends as cancelled, with no step taken', asy
 
 test('a report the job cannot take stops the worker and fails the run with that error', async () => {
   let steps = 0;
-  const outcome = runInWorker(request('failing'), (r) => {
-    if (r.type === 'step' && ++steps === 2) throw new Error('disk full');
-  }, new AbortController().signal);
+  const outcome = runInWorker(
+    request('failing'),
+    (r) => {
+      if (r.type === 'step' && ++steps === 2) throw new Error('disk full');
+    },
+    new AbortController().signal,
+  );
   await expect(outcome).rejects.toThrow('disk full');
   expect(steps).toBe(2);
 }, 120_000);
@@ -53,10 +57,20 @@ test('aligning with a saved model reports the EM passes and the linking, then th
   const modelDir = `${dir}/saved`;
   saveNeuralModel(modelDir, await trainNeural({ src: big.src, tgt: big.tgt }, { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 }));
   const reports: WorkerReport[] = [];
-  const outcome = await runInWorker({
-    type: 'align', modelDir, src: big.src, tgt: big.tgt, sym: 'gdfa', cancel: cancelFlag(),
-    gold: big.gold.map(() => []), heldOut: big.gold.map((g, k) => (k < 40 ? g : [])),
-  }, (r) => reports.push(r), new AbortController().signal);
+  const outcome = await runInWorker(
+    {
+      type: 'align',
+      modelDir,
+      src: big.src,
+      tgt: big.tgt,
+      sym: 'gdfa',
+      cancel: cancelFlag(),
+      gold: big.gold.map(() => []),
+      heldOut: big.gold.map((g, k) => (k < 40 ? g : [])),
+    },
+    (r) => reports.push(r),
+    new AbortController().signal,
+  );
   expect(outcome).toBe('done');
   const phases = reports.flatMap((r) => (r.type === 'linking' ? [r.phase] : []));
   // the decision's EM (held-out gold unseen), then the extraction's, then the pairs
@@ -75,13 +89,23 @@ test('a cancel during the EM of the extraction ends the alignment as cancelled, 
   const cancel = cancelFlag();
   const abort = new AbortController();
   const reports: WorkerReport[] = [];
-  const outcome = await runInWorker({
-    type: 'align', modelDir, src: join(parts.src), tgt: join(parts.tgt), sym: 'gdfa', cancel,
-    gold: Array.from({ length: 2000 }, () => []), heldOut: Array.from({ length: 2000 }, () => []),
-  }, (r) => {
-    reports.push(r);
-    if (r.type === 'linking') abort.abort();
-  }, abort.signal);
+  const outcome = await runInWorker(
+    {
+      type: 'align',
+      modelDir,
+      src: join(parts.src),
+      tgt: join(parts.tgt),
+      sym: 'gdfa',
+      cancel,
+      gold: Array.from({ length: 2000 }, () => []),
+      heldOut: Array.from({ length: 2000 }, () => []),
+    },
+    (r) => {
+      reports.push(r);
+      if (r.type === 'linking') abort.abort();
+    },
+    abort.signal,
+  );
   expect(outcome).toBe('cancelled');
   const linking = reports.flatMap((r) => (r.type === 'linking' ? [r] : []));
   expect(linking.length).toBeGreaterThan(0);
@@ -92,9 +116,16 @@ test('a cancel during the EM of the extraction ends the alignment as cancelled, 
 test('self-training: after the epochs the worker aligns the pairs, plans a second phase and numbers its epochs on', async () => {
   const reports: WorkerReport[] = [];
   const config = { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 2 };
-  const outcome = await runInWorker({
-    ...request('self-training'), config, checkpointEvery: 1, selfTrain: { config, threshold: 0, skip: [] },
-  }, (r) => reports.push(r), new AbortController().signal);
+  const outcome = await runInWorker(
+    {
+      ...request('self-training'),
+      config,
+      checkpointEvery: 1,
+      selfTrain: { config, threshold: 0, skip: [] },
+    },
+    (r) => reports.push(r),
+    new AbortController().signal,
+  );
   expect(outcome).toBe('done');
   const plans = reports.flatMap((r) => (r.type === 'plan' ? [r] : []));
   expect(plans.map((p) => p.firstEpoch)).toEqual([0, 2]);
@@ -113,10 +144,14 @@ test('a cancel while self-training aligns the pairs ends the run as cancelled, b
   const reports: WorkerReport[] = [];
   const abort = new AbortController();
   const config = { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 };
-  const outcome = await runInWorker({ ...request('self-training-cancel'), config, selfTrain: { config, threshold: 0, skip: [] } }, (r) => {
-    reports.push(r);
-    if (r.type === 'linking') abort.abort();
-  }, abort.signal);
+  const outcome = await runInWorker(
+    { ...request('self-training-cancel'), config, selfTrain: { config, threshold: 0, skip: [] } },
+    (r) => {
+      reports.push(r);
+      if (r.type === 'linking') abort.abort();
+    },
+    abort.signal,
+  );
   expect(outcome).toBe('cancelled');
   expect(reports.filter((r) => r.type === 'plan')).toHaveLength(1);
   expect(reports.flatMap((r) => (r.type === 'epoch' ? [r.epoch] : []))).toEqual([1]);
@@ -127,8 +162,11 @@ test('continuing a checkpoint on pairs with words it lacks reports how many join
   saveNeuralModel(startDir, await trainNeural({ src: c.src, tgt: c.tgt }, { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 }));
   const reports: WorkerReport[] = [];
   const more = { src: [...c.src, ['novel', 's1'], ['novel', 'unseen']], tgt: [...c.tgt, ['t1', 'fresh'], ['fresh', 't2']] };
-  const outcome = await runInWorker({ ...request('continue-new-words'), data: more, config: { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 }, startDir },
-    (r) => reports.push(r), new AbortController().signal);
+  const outcome = await runInWorker(
+    { ...request('continue-new-words'), data: more, config: { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 }, startDir },
+    (r) => reports.push(r),
+    new AbortController().signal,
+  );
   expect(outcome).toBe('done');
   expect(reports.filter((r) => r.type === 'vocabulary')).toEqual([{ type: 'vocabulary', src: 2, tgt: 1 }]);
   expect(reports.findIndex((r) => r.type === 'vocabulary')).toBeLessThan(reports.findIndex((r) => r.type === 'plan'));

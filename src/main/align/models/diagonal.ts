@@ -45,13 +45,7 @@ export function expectedFeature(lambda: number, I: number, J: number): number {
  * Tension λ in [lo, hi] at which the model's expected feature over the sentence shapes
  * (count and non-null share per shape) meets the posterior's `empirical` feature.
  */
-export function solveTension(
-  empirical: number,
-  shapes: Map<number, number>,
-  nonNullShare: number,
-  lo = 0.5,
-  hi = 40,
-): number {
+export function solveTension(empirical: number, shapes: Map<number, number>, nonNullShare: number, lo = 0.5, hi = 40): number {
   const model = (lambda: number): number => {
     let s = 0;
     for (const [key, count] of shapes) s += count * expectedFeature(lambda, key >>> 16, key & 0xffff);

@@ -49,7 +49,11 @@ export interface HmmParams extends ModelParams {
 
 /** Σ_{i<n} x[i]·y[off+i], with four accumulators (the adds do not wait on each other). */
 function dot(x: Float64Array, y: Float64Array, off: number, n: number): number {
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, i = 0;
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0,
+    i = 0;
   for (; i + 3 < n; i += 4) {
     s0 += x[i] * y[off + i];
     s1 += x[i + 1] * y[off + i + 1];
@@ -172,19 +176,21 @@ export class Hmm implements DirectionalModel {
   /** α̂ stored per obs position b as 2I values: real states then null states. */
   private forward(em: Float64Array, I: number, J: number, A: Float64Array): void {
     const { alpha, scale, mem } = this;
-    const p0 = this.p0, nullRow = I * J;
+    const p0 = this.p0,
+      nullRow = I * J;
     for (let b = 0; b < J; b++) {
       const row = b * 2 * I;
       if (b === 0) {
         for (let a = 0; a < I; a++) {
           alpha[a] = A[a] * em[a * J];
-          alpha[I + a] = (p0 * A[a]) / (1 - p0) * em[nullRow];
+          alpha[I + a] = ((p0 * A[a]) / (1 - p0)) * em[nullRow];
         }
       } else {
         const prev = row - 2 * I;
         for (let q = 0; q < I; q++) mem[q] = alpha[prev + q] + alpha[prev + I + q];
         for (let a = 0; a < I; a++) alpha[row + a] = 0;
-        const T = (I + 1) * I, ab = b * I;
+        const T = (I + 1) * I,
+          ab = b * I;
         for (let n = 0; n < this.nAct[b]; n++) {
           const a = this.act[ab + n];
           alpha[row + a] = dot(mem, A, T + a * I, I) * em[a * J + b];
@@ -203,11 +209,15 @@ export class Hmm implements DirectionalModel {
   /** β̂ stored per obs position b as I values (one per memory q). */
   private backward(em: Float64Array, I: number, J: number, A: Float64Array): void {
     const { beta, scale, mem } = this;
-    const p0 = this.p0, nullRow = I * J;
+    const p0 = this.p0,
+      nullRow = I * J;
     for (let q = 0; q < I; q++) beta[(J - 1) * I + q] = this.jumps[Math.min(MAX_JUMP, I - q) + MAX_JUMP];
     for (let b = J - 1; b > 0; b--) {
-      const cur = b * I, prev = cur - I;
-      const { act } = this, na = this.nAct[b], ab = b * I;
+      const cur = b * I,
+        prev = cur - I;
+      const { act } = this,
+        na = this.nAct[b],
+        ab = b * I;
       for (let n = 0; n < na; n++) mem[n] = em[act[ab + n] * J + b] * beta[cur + act[ab + n]];
       const en = p0 * em[nullRow + b];
       const inv = 1 / scale[b];
@@ -224,8 +234,10 @@ export class Hmm implements DirectionalModel {
     const { alpha, beta } = this;
     const nullRow = I * J;
     for (let b = 0; b < J; b++) {
-      const row = b * 2 * I, br = b * I;
-      let z = 0, nul = 0;
+      const row = b * 2 * I,
+        br = b * I;
+      let z = 0,
+        nul = 0;
       for (let a = 0; a < I; a++) {
         const g = alpha[row + a] * beta[br + a];
         post[a * J + b] = g;
@@ -242,9 +254,11 @@ export class Hmm implements DirectionalModel {
 
   /** Jump counts from the posterior-MAP path: d = a_b − (last real position before b). */
   private countJumps(post: Float64Array, I: number, J: number): void {
-    let last = -1, nulls = 0;
+    let last = -1,
+      nulls = 0;
     for (let b = 0; b < J; b++) {
-      let best = -1, bp = post[I * J + b];
+      let best = -1,
+        bp = post[I * J + b];
       nulls += bp;
       for (let a = 0; a < I; a++) if (post[a * J + b] > bp) bp = post[(best = a) * J + b];
       if (best < 0) continue;

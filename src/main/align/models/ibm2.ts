@@ -45,8 +45,11 @@ export class Ibm2 implements DirectionalModel {
 
   posteriors(em: Float64Array, I: number, J: number, post: Float64Array, learn: boolean): void {
     const d = this.table(I, J);
-    const p0 = this.p0, p1 = 1 - p0, nullRow = I * J;
-    let emp = 0, nul = 0;
+    const p0 = this.p0,
+      p1 = 1 - p0,
+      nullRow = I * J;
+    let emp = 0,
+      nul = 0;
     for (let b = 0; b < J; b++) {
       let z = p0 * em[nullRow + b];
       for (let a = 0, x = b; a < I; a++, x += J) z += p1 * d[x] * em[x];

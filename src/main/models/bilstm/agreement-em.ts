@@ -66,18 +66,27 @@ export class AgreementEm {
   /** Runs the EM on the pairs (tokens and their embeddings, pair by pair; gold links where
    *  known), calling `onPass` after each pass (it may throw to stop). */
   constructor(
-    src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, gold?: readonly PairLinks[], onPass?: (done: number, passes: number) => void,
+    src: readonly string[][],
+    tgt: readonly string[][],
+    e: PairEmbeddings,
+    gold?: readonly PairLinks[],
+    onPass?: (done: number, passes: number) => void,
   ) {
     const embedded = (side: readonly string[][], vecs: Float32Array[]) => side.map((s, k) => s.slice(0, vecs[k].length / e.dim));
     const b = (this.b = buildBitext(embedded(src, e.src), embedded(tgt, e.tgt)));
     this.pairs = e.src.map((x, k) => {
-      const I = x.length / e.dim, J = e.tgt[k].length / e.dim;
+      const I = x.length / e.dim,
+        J = e.tgt[k].length / e.dim;
       if (!I || !J) return null;
       const c = csls(cosines(x, e.tgt[k], e.dim), I, J, PAIR_CSLS_K);
       const fixed = gold?.[k]?.filter((l) => l.s < I && l.t < J);
       return {
-        I, J, fixed: fixed?.length ? fixed : undefined, cell: b.cellPair.subarray(b.cellOff[k], b.cellOff[k + 1]),
-        fromSrc: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, true), toTgt: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, false),
+        I,
+        J,
+        fixed: fixed?.length ? fixed : undefined,
+        cell: b.cellPair.subarray(b.cellOff[k], b.cellOff[k + 1]),
+        fromSrc: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, true),
+        toTgt: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, false),
       };
     });
     this.tGivenS = new Float64Array(b.pairSrc.length).fill(1);
@@ -91,7 +100,8 @@ export class AgreementEm {
   private pass(): void {
     const { pairSrc, pairTgt } = this.b;
     const c = new Float64Array(pairSrc.length);
-    const bySrc = new Float64Array(this.b.srcVocab.length), byTgt = new Float64Array(this.b.tgtVocab.length);
+    const bySrc = new Float64Array(this.b.srcVocab.length),
+      byTgt = new Float64Array(this.b.tgtVocab.length);
     const count = (cl: number, q: number) => {
       c[cl] += q;
       bySrc[pairSrc[cl]] += q;
@@ -113,7 +123,8 @@ export class AgreementEm {
 
   private posteriorsOf(p: PairCells): PairPosteriors {
     const { I, J, cell } = p;
-    const g = new Float64Array(I * J), h = new Float64Array(I * J);
+    const g = new Float64Array(I * J),
+      h = new Float64Array(I * J);
     for (let j = 0; j < J; j++) {
       let z = 0;
       for (let i = 0; i < I; i++) z += g[i * J + j] = this.tGivenS[cell[i * J + j]] * p.fromSrc[i * J + j];

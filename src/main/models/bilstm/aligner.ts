@@ -18,7 +18,14 @@
 import type { Link } from '../../../shared/domain.ts';
 import { symmetriser } from '../../align/symmetrise.ts';
 import { cosines, csls, PAIR_CSLS_K } from './csls.ts';
-import { cellsAbove, fitLinkClassifier, type LinkClassifier, linkProbabilities, type PairPosteriors, type PairSignals } from './link-classifier.ts';
+import {
+  cellsAbove,
+  fitLinkClassifier,
+  type LinkClassifier,
+  linkProbabilities,
+  type PairPosteriors,
+  type PairSignals,
+} from './link-classifier.ts';
 import { AgreementEm } from './agreement-em.ts';
 import { GoldStats } from './gold-stats.ts';
 import { Embedder, type PairEmbeddings } from './embedder.ts';
@@ -39,7 +46,9 @@ export async function embedPairs(m: NeuralModel, src: readonly string[][], tgt: 
 
 /** Each word's most probable partner in both directions, and the mean posterior per cell. */
 function directional({ I, J, g, h }: PairPosteriors): { fwd: Uint8Array; rev: Uint8Array; mean: Float32Array } {
-  const fwd = new Uint8Array(I * J), rev = new Uint8Array(I * J), mean = new Float32Array(I * J);
+  const fwd = new Uint8Array(I * J),
+    rev = new Uint8Array(I * J),
+    mean = new Float32Array(I * J);
   for (let i = 0; i < I; i++) {
     let best = 0;
     for (let j = 1; j < J; j++) if (h[i * J + j] > h[i * J + best]) best = j;
@@ -77,20 +86,43 @@ export const MIN_HELD_OUT_LINKS = 100;
 const gdfa = symmetriser('gdfa');
 
 /** Pair k's signals for the link decision under the EM's tables. */
-function pairSignals(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, em: AgreementEm, stats: GoldStats, k: number): PairSignals | null {
+function pairSignals(
+  src: readonly string[][],
+  tgt: readonly string[][],
+  e: PairEmbeddings,
+  em: AgreementEm,
+  stats: GoldStats,
+  k: number,
+): PairSignals | null {
   const p = em.posteriors(k);
   if (!p) return null;
   const dir = directional(p);
-  return { ...p, ...dir, stats, src: src[k], tgt: tgt[k], gdfa: gdfa({ I: p.I, J: p.J, ...dir }), csls: csls(cosines(e.src[k], e.tgt[k], e.dim), p.I, p.J, PAIR_CSLS_K) };
+  return {
+    ...p,
+    ...dir,
+    stats,
+    src: src[k],
+    tgt: tgt[k],
+    gdfa: gdfa({ I: p.I, J: p.J, ...dir }),
+    csls: csls(cosines(e.src[k], e.tgt[k], e.dim), p.I, p.J, PAIR_CSLS_K),
+  };
 }
 
 /** The link decision learned on the held-out pairs, their signals from an EM that does not count their links. */
-export function learnLinkDecision(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, o: ExtractOptions): LinkClassifier | null {
+export function learnLinkDecision(
+  src: readonly string[][],
+  tgt: readonly string[][],
+  e: PairEmbeddings,
+  o: ExtractOptions,
+): LinkClassifier | null {
   const held = (o.heldOut ?? []).flatMap((ls, k) => (ls?.length && e.src[k].length && e.tgt[k].length ? [k] : []));
   if (held.reduce((n, k) => n + o.heldOut![k]!.length, 0) < MIN_HELD_OUT_LINKS) return null;
   const em = new AgreementEm(src, tgt, e, o.gold, (d, n) => o.onProgress?.(d, n, 'EM without the held-out gold'));
   const stats = new GoldStats(src, tgt, o.gold ?? []);
-  return fitLinkClassifier(held.map((k) => pairSignals(src, tgt, e, em, stats, k)!), held.map((k) => o.heldOut![k]));
+  return fitLinkClassifier(
+    held.map((k) => pairSignals(src, tgt, e, em, stats, k)!),
+    held.map((k) => o.heldOut![k]),
+  );
 }
 
 /** Links of every pair (tokens and their embeddings); scores are link probabilities under a
@@ -113,7 +145,9 @@ export function extractLinks(src: readonly string[][], tgt: readonly string[][],
     if (!p) return [];
     const dir = directional(p);
     const links: Link[] = [];
-    keep({ I: p.I, J: p.J, ...dir }).forEach((on, x) => on && links.push({ s: Math.floor(x / p.J), t: x % p.J, kind: 'sure', score: dir.mean[x] }));
+    keep({ I: p.I, J: p.J, ...dir }).forEach(
+      (on, x) => on && links.push({ s: Math.floor(x / p.J), t: x % p.J, kind: 'sure', score: dir.mean[x] }),
+    );
     return links;
   });
 }
@@ -126,7 +160,10 @@ export interface NeuralAlignResult {
 
 /** Trains (from scratch, or continuing `start`: train.ts) and aligns the training pairs. */
 export async function alignNeural(
-  data: TrainData, config: Partial<NeuralConfig> = {}, hooks: TrainHooks & ExtractOptions = {}, start?: NeuralModel,
+  data: TrainData,
+  config: Partial<NeuralConfig> = {},
+  hooks: TrainHooks & ExtractOptions = {},
+  start?: NeuralModel,
 ): Promise<NeuralAlignResult> {
   const model = await trainNeural(data, config, hooks, start);
   const embeddings = await embedPairs(model, data.src, data.tgt);

@@ -12,7 +12,18 @@
 // Pooling f is masked mean or max over positions.
 import { linear, maxPool, meanPool, type Scope, type Value } from '../../nn/index.ts';
 import {
-  add, concat, eyeLike, l2Normalize, logSumExp, matmul, mul, reduceMean, reduceSum, relu, sub, transposeLast,
+  add,
+  concat,
+  eyeLike,
+  l2Normalize,
+  logSumExp,
+  matmul,
+  mul,
+  reduceMean,
+  reduceSum,
+  relu,
+  sub,
+  transposeLast,
 } from '../../nn/ops/index.ts';
 
 export type Negatives = 'inter' | 'inter+intra';

@@ -9,7 +9,8 @@
 export const PAIR_CSLS_K = 3;
 
 export function cosines(x: Float32Array, y: Float32Array, d: number): Float32Array {
-  const I = x.length / d, J = y.length / d;
+  const I = x.length / d,
+    J = y.length / d;
   const c = new Float32Array(I * J);
   for (let i = 0; i < I; i++)
     for (let j = 0; j < J; j++) {

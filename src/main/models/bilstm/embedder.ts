@@ -37,7 +37,12 @@ export class Embedder {
   }
 
   /** Embeddings of every pair (both sides non-empty) under `m`'s current parameters. */
-  async embed(m: NeuralModel, src: readonly string[][], tgt: readonly string[][], onBatch?: (done: number) => void): Promise<PairEmbeddings> {
+  async embed(
+    m: NeuralModel,
+    src: readonly string[][],
+    tgt: readonly string[][],
+    onBatch?: (done: number) => void,
+  ): Promise<PairEmbeddings> {
     const d = encoderWidth(m.dims, this.staticWeight);
     const out: PairEmbeddings = { src: new Array(src.length), tgt: new Array(src.length), dim: d };
     const byBucket = new Map<number, number[]>();

@@ -15,8 +15,24 @@
 // L_ED = mean over the 8 (language, direction, source) terms of the token cross-entropy.
 import { linear, type Scope, type Value } from '../../nn/index.ts';
 import {
-  add, concat, div, expandAs, gather, gatherElements, logSoftmax, matmul, max, mul, neg, reduceSum, slice, softmax, squeeze, sub,
-  transposeLast, unsqueeze,
+  add,
+  concat,
+  div,
+  expandAs,
+  gather,
+  gatherElements,
+  logSoftmax,
+  matmul,
+  max,
+  mul,
+  neg,
+  reduceSum,
+  slice,
+  softmax,
+  squeeze,
+  sub,
+  transposeLast,
+  unsqueeze,
 } from '../../nn/ops/index.ts';
 import { groupedLstm } from '../../nn/blocks/grouped-lstm.ts';
 
@@ -47,8 +63,14 @@ export function sideInputs(s: Scope, x: 's' | 't', T: number, K: number): SideIn
   const i64 = (n: string, shape: (number | string)[]) => g.input(`${x}.${n}`, 'int64', shape);
   const f32 = (n: string, shape: (number | string)[]) => g.input(`${x}.${n}`, 'float32', shape);
   return {
-    ids: i64('ids', ['B', T]), sub: i64('sub', ['B', T, K]), subw: f32('subw', ['B', T, K]), mask: f32('mask', ['B', T]),
-    rev: i64('rev', ['B', T]), next: i64('next', ['B', T + 1]), prev: i64('prev', ['B', T + 1]), dmask: f32('dmask', ['B', T + 1]),
+    ids: i64('ids', ['B', T]),
+    sub: i64('sub', ['B', T, K]),
+    subw: f32('subw', ['B', T, K]),
+    mask: f32('mask', ['B', T]),
+    rev: i64('rev', ['B', T]),
+    next: i64('next', ['B', T + 1]),
+    prev: i64('prev', ['B', T + 1]),
+    dmask: f32('dmask', ['B', T + 1]),
     out: i64('out', [`V${x}`]),
   };
 }
@@ -77,7 +99,8 @@ export interface Embedded {
 
 /** Eq. 1–2 for both sides: u = [→h ; ←h] of the shared BiLSTM (D/2 per direction), masked. */
 export function encodePair(s: Scope, a: Embedded, b: Embedded, d: ModelDims): [Value, Value] {
-  const fwd = s.sub('enc.fwd'), bwd = s.sub('enc.bwd');
+  const fwd = s.sub('enc.fwd'),
+    bwd = s.sub('enc.bwd');
   const [af, ab, bf, bb] = groupedLstm([fwd, bwd, fwd, bwd], [a.r, reversed(a.r, a.inp.rev), b.r, reversed(b.r, b.inp.rev)], d.dim / 2);
   const join = (f: Value, back: Value, e: Embedded) => mul(concat([f, reversed(back, e.inp.rev)], 2), unsqueeze(e.inp.mask, [-1]));
   return [join(af, ab, a), join(bf, bb, b)];
@@ -98,8 +121,10 @@ export interface DecoderStates {
 export function decodePair(s: Scope, a: Embedded, b: Embedded, d: ModelDims): { s: DecoderStates; t: DecoderStates } {
   const scopes = ['s.fwd', 's.bwd', 't.fwd', 't.bwd'].map((n) => s.sub(`dec.${n}`));
   const inputs = [
-    withStart(s, 'dec.s.bos', a.r, d), withStart(s, 'dec.s.eos', reversed(a.r, a.inp.rev), d),
-    withStart(s, 'dec.t.bos', b.r, d), withStart(s, 'dec.t.eos', reversed(b.r, b.inp.rev), d),
+    withStart(s, 'dec.s.bos', a.r, d),
+    withStart(s, 'dec.s.eos', reversed(a.r, a.inp.rev), d),
+    withStart(s, 'dec.t.bos', b.r, d),
+    withStart(s, 'dec.t.eos', reversed(b.r, b.inp.rev), d),
   ];
   const [sf, sb, tf, tb] = groupedLstm(scopes, inputs, d.dim);
   return { s: { fwd: sf, bwd: sb }, t: { fwd: tf, bwd: tb } };

@@ -48,17 +48,20 @@ export class GoldStats {
   constructor(src: readonly string[][], tgt: readonly string[][], gold: readonly PairLinks[]) {
     gold.forEach((links, k) => {
       if (!links?.length) return;
-      const S = src[k], T = tgt[k];
+      const S = src[k],
+        T = tgt[k];
       const on = new Set(links.map((l) => l.s * T.length + l.t));
-      const sLinked = new Set(links.map((l) => l.s)), tLinked = new Set(links.map((l) => l.t));
+      const sLinked = new Set(links.map((l) => l.s)),
+        tLinked = new Set(links.map((l) => l.t));
       S.forEach((w, i) => this.srcUnlinked.add(w, !sLinked.has(i)));
       T.forEach((w, j) => this.tgtUnlinked.add(w, !tLinked.has(j)));
       const [sStems, tStems] = [S.map((w) => this.stems(w)), T.map((w) => this.stems(w))];
-      for (let i = 0; i < S.length; i++) for (let j = 0; j < T.length; j++) {
-        const hit = on.has(i * T.length + j);
-        this.linked.add(`${S[i]}\t${T[j]}`, hit);
-        for (const a of sStems[i]) for (const b of tStems[j]) this.stemsLinked.add(`${a}\t${b}`, hit);
-      }
+      for (let i = 0; i < S.length; i++)
+        for (let j = 0; j < T.length; j++) {
+          const hit = on.has(i * T.length + j);
+          this.linked.add(`${S[i]}\t${T[j]}`, hit);
+          for (const a of sStems[i]) for (const b of tStems[j]) this.stemsLinked.add(`${a}\t${b}`, hit);
+        }
     });
   }
 

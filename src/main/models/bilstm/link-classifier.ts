@@ -97,30 +97,52 @@ export function decisionMismatch(c: LinkClassifier): string | null {
 /** Feature rows of every cell of a pair, source-major. */
 export function cellFeatures(p: PairSignals): number[][] {
   const { I, J, g, h } = p;
-  const rowMax = new Float64Array(I), colMax = new Float64Array(J);
-  for (let i = 0; i < I; i++) for (let j = 0; j < J; j++) {
-    rowMax[i] = Math.max(rowMax[i], h[i * J + j]);
-    colMax[j] = Math.max(colMax[j], g[i * J + j]);
-  }
-  const intoCol = new Float64Array(J), fromRow = new Float64Array(I);
-  for (let i = 0; i < I; i++) for (let j = 0; j < J; j++) {
-    intoCol[j] += p.fwd[i * J + j];
-    fromRow[i] += p.rev[i * J + j];
-  }
+  const rowMax = new Float64Array(I),
+    colMax = new Float64Array(J);
+  for (let i = 0; i < I; i++)
+    for (let j = 0; j < J; j++) {
+      rowMax[i] = Math.max(rowMax[i], h[i * J + j]);
+      colMax[j] = Math.max(colMax[j], g[i * J + j]);
+    }
+  const intoCol = new Float64Array(J),
+    fromRow = new Float64Array(I);
+  for (let i = 0; i < I; i++)
+    for (let j = 0; j < J; j++) {
+      intoCol[j] += p.fwd[i * J + j];
+      fromRow[i] += p.rev[i * J + j];
+    }
   const agreed = (i: number, j: number) => (i < 0 || j < 0 || i >= I || j >= J ? 0 : Math.sqrt(g[i * J + j] * h[i * J + j]));
   const rows: number[][] = [];
-  for (let i = 0; i < I; i++) for (let j = 0; j < J; j++) {
-    const x = i * J + j;
-    rows.push([
-      g[x], h[x], Math.log(g[x] + POSTERIOR_FLOOR), Math.log(h[x] + POSTERIOR_FLOOR), g[x] / (colMax[j] || 1), h[x] / (rowMax[i] || 1),
-      p.fwd[x], p.rev[x], p.gdfa[x], p.csls[x], Math.abs((i + 0.5) / I - (j + 0.5) / J), p.src[i] === p.tgt[j] ? 1 : 0,
-      Math.max(agreed(i - 1, j - 1), agreed(i + 1, j + 1)), Math.max(agreed(i - 1, j + 1), agreed(i + 1, j - 1)),
-      PUNCTUATION.test(p.src[i]) ? 1 : 0, PUNCTUATION.test(p.tgt[j]) ? 1 : 0,
-      intoCol[j], fromRow[i], Math.min(g[x], h[x]), g[x] * h[x],
-      p.stats.unlinkedSrc(p.src[i]), p.stats.unlinkedTgt(p.tgt[j]), p.stats.linkRate(p.src[i], p.tgt[j]),
-      p.stats.stemLinkRate(p.src[i], p.tgt[j]),
-    ]);
-  }
+  for (let i = 0; i < I; i++)
+    for (let j = 0; j < J; j++) {
+      const x = i * J + j;
+      rows.push([
+        g[x],
+        h[x],
+        Math.log(g[x] + POSTERIOR_FLOOR),
+        Math.log(h[x] + POSTERIOR_FLOOR),
+        g[x] / (colMax[j] || 1),
+        h[x] / (rowMax[i] || 1),
+        p.fwd[x],
+        p.rev[x],
+        p.gdfa[x],
+        p.csls[x],
+        Math.abs((i + 0.5) / I - (j + 0.5) / J),
+        p.src[i] === p.tgt[j] ? 1 : 0,
+        Math.max(agreed(i - 1, j - 1), agreed(i + 1, j + 1)),
+        Math.max(agreed(i - 1, j + 1), agreed(i + 1, j - 1)),
+        PUNCTUATION.test(p.src[i]) ? 1 : 0,
+        PUNCTUATION.test(p.tgt[j]) ? 1 : 0,
+        intoCol[j],
+        fromRow[i],
+        Math.min(g[x], h[x]),
+        g[x] * h[x],
+        p.stats.unlinkedSrc(p.src[i]),
+        p.stats.unlinkedTgt(p.tgt[j]),
+        p.stats.linkRate(p.src[i], p.tgt[j]),
+        p.stats.stemLinkRate(p.src[i], p.tgt[j]),
+      ]);
+    }
   return rows;
 }
 
@@ -144,23 +166,33 @@ function contextFeatures(prob: Float64Array, I: number, J: number): number[][] {
   const at = (i: number, j: number) => (i < 0 || j < 0 || i >= I || j >= J ? 0 : prob[i * J + j]);
   const rowTop = Array.from({ length: I }, (_, i) => topTwo(J, (j) => prob[i * J + j]));
   const colTop = Array.from({ length: J }, (_, j) => topTwo(I, (i) => prob[i * J + j]));
-  const rowSum = new Float64Array(I), colSum = new Float64Array(J);
+  const rowSum = new Float64Array(I),
+    colSum = new Float64Array(J);
   prob.forEach((v, x) => ((rowSum[Math.floor(x / J)] += v), (colSum[x % J] += v)));
   const rows: number[][] = [];
-  for (let i = 0; i < I; i++) for (let j = 0; j < J; j++) {
-    const p = prob[i * J + j];
-    rows.push([
-      p, bestOther(rowTop[i], j), bestOther(colTop[j], i), Math.max(at(i - 1, j - 1), at(i + 1, j + 1), at(i - 1, j + 1), at(i + 1, j - 1)),
-      Math.max(at(i, j - 1), at(i, j + 1)), Math.max(at(i - 1, j), at(i + 1, j)), rowSum[i] - p, colSum[j] - p,
-    ]);
-  }
+  for (let i = 0; i < I; i++)
+    for (let j = 0; j < J; j++) {
+      const p = prob[i * J + j];
+      rows.push([
+        p,
+        bestOther(rowTop[i], j),
+        bestOther(colTop[j], i),
+        Math.max(at(i - 1, j - 1), at(i + 1, j + 1), at(i - 1, j + 1), at(i + 1, j - 1)),
+        Math.max(at(i, j - 1), at(i, j + 1)),
+        Math.max(at(i - 1, j), at(i + 1, j)),
+        rowSum[i] - p,
+        colSum[j] - p,
+      ]);
+    }
   return rows;
 }
 
 const sigmoid = (a: number) => 1 / (1 + Math.exp(-a));
 
 function stageProbabilities(st: LinkStage, rows: number[][]): Float64Array {
-  return Float64Array.from(rows, (r) => sigmoid(r.reduce((a, v, d) => a + st.weights[d + 1] * (v - st.mean[d]) / st.scale[d], st.weights[0])));
+  return Float64Array.from(rows, (r) =>
+    sigmoid(r.reduce((a, v, d) => a + (st.weights[d + 1] * (v - st.mean[d])) / st.scale[d], st.weights[0])),
+  );
 }
 
 /** Stage n's feature rows of a pair, given the previous stage's probabilities. */
@@ -181,7 +213,8 @@ export function linkProbabilities(c: LinkClassifier, p: PairSignals): Float64Arr
 /** Column means and standard deviations (1 where a feature is constant). */
 function standardiser(rows: number[][]): { mean: number[]; scale: number[] } {
   const D = rows[0].length;
-  const mean = new Array<number>(D).fill(0), sq = new Array<number>(D).fill(0);
+  const mean = new Array<number>(D).fill(0),
+    sq = new Array<number>(D).fill(0);
   for (const r of rows) r.forEach((v, d) => ((mean[d] += v), (sq[d] += v * v)));
   for (let d = 0; d < D; d++) mean[d] /= rows.length;
   const scale = sq.map((s, d) => Math.sqrt(Math.max(s / rows.length - mean[d] ** 2, 0)) || 1);
@@ -232,7 +265,13 @@ export function fitLinkClassifier(pairs: readonly PairSignals[], links: readonly
     probs = rows.map((r) => stageProbabilities(st, r));
   }
   const gold = pairs.map((_, k) => ({ sure: (links[k] ?? []).map((l): [number, number] => [l.s, l.t]), possible: [] }));
-  const aer = THRESHOLDS.map((th) => scoreAer(gold, pairs.map((p, k) => cellsAbove(probs[k]!, p.J, th))).aer);
+  const aer = THRESHOLDS.map(
+    (th) =>
+      scoreAer(
+        gold,
+        pairs.map((p, k) => cellsAbove(probs[k]!, p.J, th)),
+      ).aer,
+  );
   c.threshold = THRESHOLDS[aer.indexOf(Math.min(...aer))];
   return c;
 }

@@ -35,7 +35,6 @@ export function methodConfig(name: NeuralMethodName, supervised: boolean, overri
   return { ...NEURAL_PRESETS[name], ...(supervised ? { weights: SUPERVISED_WEIGHTS } : {}), ...overrides };
 }
 
-
 export interface CorrectionData extends TrainData {
   /** a previous model run's links per pair (scores are confidences) */
   modelLinks?: readonly (readonly Link[] | undefined)[];
@@ -66,10 +65,13 @@ export function supervision(d: CorrectionData): PairLinks[] | undefined {
   return d.src.map((_, k) => (d.gold?.[k]?.length ? d.gold[k] : d.modelLinks?.[k]?.filter((l) => (l.score ?? 1) >= th)));
 }
 
-
 /** Trains the named method on the data (gold links, if any, as supervision; from `start` if given) and aligns it. */
 export async function runNeuralMethod(
-  name: NeuralMethodName, data: CorrectionData, overrides: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {}, start?: NeuralModel,
+  name: NeuralMethodName,
+  data: CorrectionData,
+  overrides: Partial<NeuralConfig> = {},
+  hooks: TrainHooks & { sym?: string } = {},
+  start?: NeuralModel,
 ): Promise<NeuralAlignResult> {
   const held = heldOutPairs(data.gold, data.heldOutShare ?? HELD_OUT_SHARE);
   const trainGold = data.gold?.map((g, k) => (held[k] ? undefined : g));
@@ -77,17 +79,32 @@ export async function runNeuralMethod(
   const supervised = sup?.some((g) => g?.length) ?? false;
   const config = methodConfig(name, supervised, overrides);
   const heldOut = held.includes(true) ? data.gold?.map((g, k) => (held[k] ? g : undefined)) : undefined;
-  const r = await alignNeural({ src: data.src, tgt: data.tgt, gold: sup, rejected: data.rejected }, config, { ...hooks, gold: trainGold, heldOut }, start);
+  const r = await alignNeural(
+    { src: data.src, tgt: data.tgt, gold: sup, rejected: data.rejected },
+    config,
+    { ...hooks, gold: trainGold, heldOut },
+    start,
+  );
   const result = { ...r, links: r.links.map((ls, k) => withGold(ls, data.gold?.[k])) };
   return data.selfTrainEpochs ? selfTrain(name, data, result, overrides, hooks) : result;
 }
 
 /** The self-training that follows a training (`trained`): data.selfTrainEpochs more epochs from its model, its links as pseudo-labels. */
 export async function selfTrain(
-  name: NeuralMethodName, data: CorrectionData, trained: NeuralAlignResult, overrides: Partial<NeuralConfig> = {}, hooks: TrainHooks & { sym?: string } = {},
+  name: NeuralMethodName,
+  data: CorrectionData,
+  trained: NeuralAlignResult,
+  overrides: Partial<NeuralConfig> = {},
+  hooks: TrainHooks & { sym?: string } = {},
 ): Promise<NeuralAlignResult> {
   const epochs = data.selfTrainEpochs ?? 0;
-  const again = await runNeuralMethod(name, { ...data, modelLinks: trained.links, selfTrainEpochs: 0 }, { ...overrides, epochs }, hooks, trained.model);
+  const again = await runNeuralMethod(
+    name,
+    { ...data, modelLinks: trained.links, selfTrainEpochs: 0 },
+    { ...overrides, epochs },
+    hooks,
+    trained.model,
+  );
   // the saved config: the self-training's (its objective weights), with the first training's epochs
   again.model.config = { ...again.model.config, epochs: trained.model.config.epochs, selfTrainEpochs: epochs };
   return again;
@@ -110,14 +127,20 @@ function withGold(links: Link[], gold: PairLinks): Link[] {
  * learned links of.
  */
 export async function pseudoLabelled(
-  embedder: Embedder, model: NeuralModel, data: TrainData, o: { threshold: number; skip: readonly number[] },
+  embedder: Embedder,
+  model: NeuralModel,
+  data: TrainData,
+  o: { threshold: number; skip: readonly number[] },
   onProgress: (done: number, total: number, phase: string) => void,
 ): Promise<TrainData> {
   const skip = new Set(o.skip);
   const todo = data.src.flatMap((s, k) => (s.length && data.tgt[k].length && !skip.has(k) ? [k] : []));
   const [src, tgt] = [todo.map((k) => data.src[k]), todo.map((k) => data.tgt[k])];
   const e = await embedder.embed(model, src, tgt, (done) => onProgress(done, todo.length, 'self-training: embedding the pairs'));
-  const found = extractLinks(src, tgt, e, { gold: todo.map((k) => data.gold?.[k]), onProgress: (d, n, what) => onProgress(d, n, `self-training: ${what}`) });
+  const found = extractLinks(src, tgt, e, {
+    gold: todo.map((k) => data.gold?.[k]),
+    onProgress: (d, n, what) => onProgress(d, n, `self-training: ${what}`),
+  });
   const links: Link[][] = data.src.map(() => []);
   todo.forEach((k, n) => (links[k] = found[n]));
   return { ...data, gold: supervision({ ...data, modelLinks: links, threshold: o.threshold }) };

@@ -7,7 +7,17 @@
 import { Graph, Rng, Scope, type Value } from '../../nn/index.ts';
 import { add, gather, l2Normalize, mul, sum } from '../../nn/ops/index.ts';
 import { contrastiveLoss, pool, type CtlOptions } from './contrastive.ts';
-import { attend, decodePair, embed, type Embedded, encodePair, type ModelDims, sideInputs, tokenLoss, wordTable } from './encoder-decoder.ts';
+import {
+  attend,
+  decodePair,
+  embed,
+  type Embedded,
+  encodePair,
+  type ModelDims,
+  sideInputs,
+  tokenLoss,
+  wordTable,
+} from './encoder-decoder.ts';
 import { awpLoss, rejectedLoss, type SupervisionInputs, wtrLoss } from './supervision.ts';
 
 export interface ObjectiveWeights {
@@ -49,7 +59,10 @@ function encoderDecoder(s: Scope, a: Side, b: Side, d: ModelDims, o: NetworkOpti
   const terms: Value[] = [];
   const views: Value[] = [];
   const decoders = decodePair(s, a, b, d);
-  for (const [x, own] of [['s', a], ['t', b]] as const) {
+  for (const [x, own] of [
+    ['s', a],
+    ['t', b],
+  ] as const) {
     const dec = decoders[x];
     const table = gather(wordTable(s, x, d), own.inp.out);
     for (const src of [a, b]) {
@@ -70,10 +83,18 @@ export function buildNetwork(T: number, d: ModelDims, o: NetworkOptions): Networ
   const a: Side = { ...ea, u: ua };
   const b: Side = { ...eb, u: ub };
   const ed = encoderDecoder(s, a, b, d, o);
-  const ctl = contrastiveLoss(s, { encS: pool(a.u, a.inp.mask, o.pooling), encT: pool(b.u, b.inp.mask, o.pooling), decS: ed.views[0], decT: ed.views[1] }, o);
+  const ctl = contrastiveLoss(
+    s,
+    { encS: pool(a.u, a.inp.mask, o.pooling), encT: pool(b.u, b.inp.mask, o.pooling), decS: ed.views[0], decT: ed.views[1] },
+    o,
+  );
   const sup: SupervisionInputs = {
-    us: a.u, ut: b.u, maskS: a.inp.mask, maskT: b.inp.mask,
-    gold: graph.input('gold', 'float32', ['B', T, T]), rejected: graph.input('rejected', 'float32', ['B', T, T]),
+    us: a.u,
+    ut: b.u,
+    maskS: a.inp.mask,
+    maskT: b.inp.mask,
+    gold: graph.input('gold', 'float32', ['B', T, T]),
+    rejected: graph.input('rejected', 'float32', ['B', T, T]),
   };
   const parts: Record<string, Value> = { ed: ed.loss, ctl };
   let loss = mul(add(ed.loss, mul(ctl, o.ctlWeight)), o.weights.base);

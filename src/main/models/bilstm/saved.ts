@@ -43,8 +43,15 @@ export function saveNeuralModel(dir: string, m: NeuralModel): void {
   // The device is where this machine ran it, not a property of the model.
   const { device: _device, ...config } = m.config;
   const meta: SavedMeta = {
-    format: FORMAT, model_type: MODEL_TYPE, config, src: saveSide(m.vocab.src), tgt: saveSide(m.vocab.tgt), subwordCount: m.vocab.subwordCount, maxSubwords: m.vocab.maxSubwords,
-    subwordModel: m.vocab.subwordModel, decision: m.decision,
+    format: FORMAT,
+    model_type: MODEL_TYPE,
+    config,
+    src: saveSide(m.vocab.src),
+    tgt: saveSide(m.vocab.tgt),
+    subwordCount: m.vocab.subwordCount,
+    maxSubwords: m.vocab.maxSubwords,
+    subwordModel: m.vocab.subwordModel,
+    decision: m.decision,
   };
   saveModelFolder(dir, meta, m.params);
 }
@@ -69,7 +76,10 @@ export function loadNeuralModel(dir: string): NeuralModel {
   const mismatch = meta.decision && decisionMismatch(meta.decision);
   if (mismatch) throw new UserError(`${dir}: ${mismatch}; align again with gold links to learn it anew`);
   const vocab: NeuralVocab = {
-    src: loadSide(meta.src), tgt: loadSide(meta.tgt), subwordCount: meta.subwordCount, maxSubwords: meta.maxSubwords,
+    src: loadSide(meta.src),
+    tgt: loadSide(meta.tgt),
+    subwordCount: meta.subwordCount,
+    maxSubwords: meta.maxSubwords,
     ...(meta.subwordModel ? { subwordModel: meta.subwordModel } : {}),
   };
   return { config: meta.config, vocab, dims: modelDims(vocab, meta.config.dim), params, decision: meta.decision };

@@ -13,7 +13,21 @@
 // AWP only asks the BiLSTM state to carry its translation.)
 import { linear, type Value, type Scope } from '../../nn/index.ts';
 import {
-  add, div, exp, expandAs, gatherElements, l2Normalize, log, logSoftmax, matmul, max, mul, neg, reduceSum, sub, transposeLast,
+  add,
+  div,
+  exp,
+  expandAs,
+  gatherElements,
+  l2Normalize,
+  log,
+  logSoftmax,
+  matmul,
+  max,
+  mul,
+  neg,
+  reduceSum,
+  sub,
+  transposeLast,
   unsqueeze,
 } from '../../nn/ops/index.ts';
 

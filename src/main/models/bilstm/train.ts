@@ -48,9 +48,22 @@ export interface NeuralConfig extends NetworkOptions {
 // The options a user can set default to BILSTM_DEFAULTS (shared/methods.ts); the rest are the model's own.
 const D = BILSTM_DEFAULTS;
 export const DEFAULT_CONFIG: NeuralConfig = {
-  dim: D.dim, epochs: D.epochs, batchSize: D.batchSize, lr: D.lr, merges: 2000, maxSubwords: 6, maxLength: 64, goldRepeat: 4, wordDropout: D.wordDropout,
-  temperature: D.temperature, negatives: 'inter+intra', pooling: 'mean', ctlWeight: D.ctlWeight, wordTemperature: 0.1,
-  weights: { ...D.weights }, seed: 1,
+  dim: D.dim,
+  epochs: D.epochs,
+  batchSize: D.batchSize,
+  lr: D.lr,
+  merges: 2000,
+  maxSubwords: 6,
+  maxLength: 64,
+  goldRepeat: 4,
+  wordDropout: D.wordDropout,
+  temperature: D.temperature,
+  negatives: 'inter+intra',
+  pooling: 'mean',
+  ctlWeight: D.ctlWeight,
+  wordTemperature: 0.1,
+  weights: { ...D.weights },
+  seed: 1,
 };
 
 /** Objective weights (base / AWP / WTR) used when gold links are given (see BILSTM_DEFAULTS). */
@@ -107,7 +120,9 @@ class BucketTrainers {
   private readonly trainers = new Map<number, Trainer>();
   private first: Trainer | null = null;
   constructor(
-    private readonly dims: ModelDims, private readonly c: NeuralConfig, private readonly totalSteps: number,
+    private readonly dims: ModelDims,
+    private readonly c: NeuralConfig,
+    private readonly totalSteps: number,
     private readonly start?: ReadonlyMap<string, Tensor>,
     private readonly onDevice?: (use: DeviceUse) => void,
   ) {}
@@ -116,8 +131,20 @@ class BucketTrainers {
     const hit = this.trainers.get(T);
     if (hit) return hit;
     const net = buildNetwork(T, this.dims, this.c);
-    const schedule = { base: this.c.lr, warmup: Math.min(100, this.totalSteps / 10), total: this.totalSteps, decay: 'linear' as const, minRatio: 0.05 };
-    const t = await Trainer.create(net.graph, net.loss, { schedule, clipNorm: 5, weightDecay: 0, device: this.c.device, threads: this.c.threads });
+    const schedule = {
+      base: this.c.lr,
+      warmup: Math.min(100, this.totalSteps / 10),
+      total: this.totalSteps,
+      decay: 'linear' as const,
+      minRatio: 0.05,
+    };
+    const t = await Trainer.create(net.graph, net.loss, {
+      schedule,
+      clipNorm: 5,
+      weightDecay: 0,
+      device: this.c.device,
+      threads: this.c.threads,
+    });
     if (this.first) Object.assign(t.state, { params: this.first.state.params, m: this.first.state.m, v: this.first.state.v });
     else {
       this.first = t;
@@ -142,15 +169,31 @@ class BucketTrainers {
  * dimension, parameters and vocabulary are kept, the vocabulary grown by the words of `data`
  * it lacks (vocab-growth.ts); the optimiser starts afresh).
  */
-export async function trainNeural(data: TrainData, config: Partial<NeuralConfig> = {}, hooks: TrainHooks = {}, start?: NeuralModel): Promise<NeuralModel> {
-  const c = { ...DEFAULT_CONFIG, epochs: defaultEpochs(data.src.length), ...config, ...(start ? { dim: start.dims.dim, maxSubwords: start.vocab.maxSubwords } : {}) };
+export async function trainNeural(
+  data: TrainData,
+  config: Partial<NeuralConfig> = {},
+  hooks: TrainHooks = {},
+  start?: NeuralModel,
+): Promise<NeuralModel> {
+  const c = {
+    ...DEFAULT_CONFIG,
+    epochs: defaultEpochs(data.src.length),
+    ...config,
+    ...(start ? { dim: start.dims.dim, maxSubwords: start.vocab.maxSubwords } : {}),
+  };
   const vocab = start ? grownVocab(start.vocab, data.src, data.tgt) : buildVocab(data.src, data.tgt, c.merges, c.maxSubwords);
   const dims = modelDims(vocab, c.dim);
   const rng = new Rng(c.seed + 1);
   const dropRng = new Rng(c.seed + 2);
   const counts = { s: wordCounts(vocab.src, data.src), t: wordCounts(vocab.tgt, data.tgt) };
   const perEpoch = makeBatches(data, c, new Rng(c.seed)).length;
-  const trainers = new BucketTrainers(dims, c, Math.max(1, perEpoch * c.epochs), start && grownParams(start.params, start.dims, dims), hooks.onDevice);
+  const trainers = new BucketTrainers(
+    dims,
+    c,
+    Math.max(1, perEpoch * c.epochs),
+    start && grownParams(start.params, start.dims, dims),
+    hooks.onDevice,
+  );
   let step = 0;
   try {
     for (let epoch = 0; epoch < c.epochs; epoch++) {
@@ -161,8 +204,13 @@ export async function trainNeural(data: TrainData, config: Partial<NeuralConfig>
         const t = await trainers.get(b.T);
         t.state.step = step++;
         const pick = <X>(xs: readonly X[] | undefined) => (xs ? b.idx.map((k) => xs[k]) : undefined);
-        const feeds = batchFeeds(vocab, { src: pick(data.src)!, tgt: pick(data.tgt)!, gold: pick(data.gold), rejected: pick(data.rejected) }, b.T);
-        if (c.wordDropout > 0) for (const x of ['s', 't'] as const) dropWords(feeds[`${x}.ids`].data as BigInt64Array, counts[x], c.wordDropout, dropRng);
+        const feeds = batchFeeds(
+          vocab,
+          { src: pick(data.src)!, tgt: pick(data.tgt)!, gold: pick(data.gold), rejected: pick(data.rejected) },
+          b.T,
+        );
+        if (c.wordDropout > 0)
+          for (const x of ['s', 't'] as const) dropWords(feeds[`${x}.ids`].data as BigInt64Array, counts[x], c.wordDropout, dropRng);
         const loss = await t.step(feeds);
         hooks.onStep?.(step - 1, loss);
         total += loss;

@@ -22,9 +22,17 @@ export function grownVocab(v: NeuralVocab, src: readonly string[][], tgt: readon
   if (!v.subwordModel) return v;
   const { bpe, subIds: known } = expandSubwordModel(v.subwordModel);
   const subIds = new Map(known);
-  const side = { src: addWords(v.src, countWords(src, new Map()), bpe, subIds, v.maxSubwords), tgt: addWords(v.tgt, countWords(tgt, new Map()), bpe, subIds, v.maxSubwords) };
+  const side = {
+    src: addWords(v.src, countWords(src, new Map()), bpe, subIds, v.maxSubwords),
+    tgt: addWords(v.tgt, countWords(tgt, new Map()), bpe, subIds, v.maxSubwords),
+  };
   if (side.src.ids.size === v.src.ids.size && side.tgt.ids.size === v.tgt.ids.size) return v;
-  return { ...side, subwordCount: subIds.size + 1, maxSubwords: v.maxSubwords, subwordModel: { merges: v.subwordModel.merges, pieces: [...subIds.keys()] } };
+  return {
+    ...side,
+    subwordCount: subIds.size + 1,
+    maxSubwords: v.maxSubwords,
+    subwordModel: { merges: v.subwordModel.merges, pieces: [...subIds.keys()] },
+  };
 }
 
 /** Rows added to a [rows, D] table: copies of row `copy`, or zeros when copy is null. */

@@ -20,7 +20,10 @@
 import { floats, int64s, type Tensor } from '../../nn/tensor.ts';
 import { type Bpe, segmentWord, trainBpe } from './subword.ts';
 
-export const PAD = 0, UNK = 1, BOS = 2, EOS = 3;
+export const PAD = 0,
+  UNK = 1,
+  BOS = 2,
+  EOS = 3;
 export const RESERVED = 4;
 /** frequent words always in the output softmax of a large vocabulary */
 export const OUTPUT_WORDS = 4096;
@@ -77,14 +80,20 @@ export function buildVocab(src: readonly string[][], tgt: readonly string[][], m
   const bpe = trainBpe(both, merges);
   const subIds = new Map<string, number>();
   const vocab = { src: addWords(emptySide(), sc, bpe, subIds, maxSubwords), tgt: addWords(emptySide(), tc, bpe, subIds, maxSubwords) };
-  return { ...vocab, subwordCount: subIds.size + 1, maxSubwords, subwordModel: { merges: [...bpe.ranks.keys()], pieces: [...subIds.keys()] } };
+  return {
+    ...vocab,
+    subwordCount: subIds.size + 1,
+    maxSubwords,
+    subwordModel: { merges: [...bpe.ranks.keys()], pieces: [...subIds.keys()] },
+  };
 }
 
 /** The BPE model and piece ids of a subword model (cached per model). */
 const expanded = new WeakMap<SubwordModel, { bpe: Bpe; subIds: Map<string, number> }>();
 export function expandSubwordModel(m: SubwordModel): { bpe: Bpe; subIds: Map<string, number> } {
   let e = expanded.get(m);
-  if (!e) expanded.set(m, (e = { bpe: { ranks: new Map(m.merges.map((r, k) => [r, k])) }, subIds: new Map(m.pieces.map((p, k) => [p, k + 1])) }));
+  if (!e)
+    expanded.set(m, (e = { bpe: { ranks: new Map(m.merges.map((r, k) => [r, k])) }, subIds: new Map(m.pieces.map((p, k) => [p, k + 1])) }));
   return e;
 }
 
@@ -95,7 +104,13 @@ function unknownSubwords(v: NeuralVocab): (word: string) => number[] {
   const seen = new Map<string, number[]>();
   return (w) => {
     let ids = seen.get(w);
-    if (!ids) seen.set(w, (ids = segmentWord(bpe, w).slice(0, v.maxSubwords).flatMap((p) => subIds.get(p) ?? [])));
+    if (!ids)
+      seen.set(
+        w,
+        (ids = segmentWord(bpe, w)
+          .slice(0, v.maxSubwords)
+          .flatMap((p) => subIds.get(p) ?? [])),
+      );
     return ids;
   };
 }
@@ -109,21 +124,33 @@ function outputIds(v: SideVocab, sents: readonly string[][], T: number): { out: 
   const size = sideSize(v);
   if (size <= RESERVED + OUTPUT_WORDS) return { out: Array.from({ length: size }, (_, i) => i), at: (id) => id };
   const extra = new Set<number>();
-  for (const sent of sents) for (const w of sent.slice(0, T)) {
-    const id = v.ids.get(w) ?? UNK;
-    if (id >= RESERVED + OUTPUT_WORDS) extra.add(id);
-  }
+  for (const sent of sents)
+    for (const w of sent.slice(0, T)) {
+      const id = v.ids.get(w) ?? UNK;
+      if (id >= RESERVED + OUTPUT_WORDS) extra.add(id);
+    }
   const out = [...Array.from({ length: RESERVED + OUTPUT_WORDS }, (_, i) => i), ...[...extra].sort((a, b) => a - b)];
   const pos = new Map(out.map((id, i) => [id, i]));
   return { out, at: (id) => pos.get(id)! };
 }
 
-function sideFeeds(x: 's' | 't', v: SideVocab, sents: readonly string[][], T: number, K: number, unknown: (word: string) => number[]): Record<string, Tensor> {
+function sideFeeds(
+  x: 's' | 't',
+  v: SideVocab,
+  sents: readonly string[][],
+  T: number,
+  K: number,
+  unknown: (word: string) => number[],
+): Record<string, Tensor> {
   const B = sents.length;
   const { out, at } = outputIds(v, sents, T);
-  const ids = new Array<number>(B * T).fill(PAD), mask = new Array<number>(B * T).fill(0), rev = new Array<number>(B * T).fill(0);
-  const sub = new Array<number>(B * T * K).fill(0), subw = new Array<number>(B * T * K).fill(0);
-  const next = new Array<number>(B * (T + 1)).fill(PAD), prev = new Array<number>(B * (T + 1)).fill(PAD);
+  const ids = new Array<number>(B * T).fill(PAD),
+    mask = new Array<number>(B * T).fill(0),
+    rev = new Array<number>(B * T).fill(0);
+  const sub = new Array<number>(B * T * K).fill(0),
+    subw = new Array<number>(B * T * K).fill(0);
+  const next = new Array<number>(B * (T + 1)).fill(PAD),
+    prev = new Array<number>(B * (T + 1)).fill(PAD);
   const dmask = new Array<number>(B * (T + 1)).fill(0);
   sents.forEach((sent, b) => {
     const n = Math.min(sent.length, T);
@@ -142,9 +169,14 @@ function sideFeeds(x: 's' | 't', v: SideVocab, sents: readonly string[][], T: nu
     for (let i = 0; i <= n; i++) dmask[b * (T + 1) + i] = 1;
   });
   return {
-    [`${x}.ids`]: int64s(ids, [B, T]), [`${x}.mask`]: floats(mask, [B, T]), [`${x}.rev`]: int64s(rev, [B, T]),
-    [`${x}.sub`]: int64s(sub, [B, T, K]), [`${x}.subw`]: floats(subw, [B, T, K]),
-    [`${x}.next`]: int64s(next, [B, T + 1]), [`${x}.prev`]: int64s(prev, [B, T + 1]), [`${x}.dmask`]: floats(dmask, [B, T + 1]),
+    [`${x}.ids`]: int64s(ids, [B, T]),
+    [`${x}.mask`]: floats(mask, [B, T]),
+    [`${x}.rev`]: int64s(rev, [B, T]),
+    [`${x}.sub`]: int64s(sub, [B, T, K]),
+    [`${x}.subw`]: floats(subw, [B, T, K]),
+    [`${x}.next`]: int64s(next, [B, T + 1]),
+    [`${x}.prev`]: int64s(prev, [B, T + 1]),
+    [`${x}.dmask`]: floats(dmask, [B, T + 1]),
     [`${x}.out`]: int64s(out, [out.length]),
   };
 }

@@ -15,10 +15,11 @@ import { RESERVED, type SideVocab, UNK } from './vocab.ts';
 /** How often each word id of `v` occurs in `side` (reserved ids and unseen words: 0). */
 export function wordCounts(v: SideVocab, side: readonly (readonly string[])[]): Uint32Array {
   const counts = new Uint32Array(v.ids.size + RESERVED);
-  for (const sent of side) for (const w of sent) {
-    const id = v.ids.get(w);
-    if (id !== undefined) counts[id]++;
-  }
+  for (const sent of side)
+    for (const w of sent) {
+      const id = v.ids.get(w);
+      if (id !== undefined) counts[id]++;
+    }
   return counts;
 }
 

@@ -21,5 +21,9 @@ export interface LexiconEntry {
 
 export function neuralLexicon(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, top = 5): LexiconEntry[] {
   return new AgreementEm(src, tgt, e).translations().flatMap((w) =>
-    w.tgt.sort((a, b) => b.score - a.score).slice(0, top).map((t) => ({ src: w.src, tgt: t.word, score: t.score })));
+    w.tgt
+      .sort((a, b) => b.score - a.score)
+      .slice(0, top)
+      .map((t) => ({ src: w.src, tgt: t.word, score: t.score })),
+  );
 }

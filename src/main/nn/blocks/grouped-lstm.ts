@@ -12,12 +12,18 @@ import type { Scope } from './scope.ts';
 import { add, concat, matmul, mul, sigmoid, split, squeeze, tanh, unsqueeze, zerosLike } from '../ops/index.ts';
 
 function stacked(scopes: readonly Scope[], make: (s: Scope) => Value): Value {
-  return concat(scopes.map((s) => unsqueeze(make(s), [0])), 0);
+  return concat(
+    scopes.map((s) => unsqueeze(make(s), [0])),
+    0,
+  );
 }
 
 /** Runs LSTM g over inputs[g] ([B, T, F], same shapes) → outputs [B, T, H] per group. */
 export function groupedLstm(scopes: readonly Scope[], inputs: readonly Value[], hidden: number): Value[] {
-  const x = concat(inputs.map((v) => unsqueeze(v, [0])), 0);
+  const x = concat(
+    inputs.map((v) => unsqueeze(v, [0])),
+    0,
+  );
   const F = inputs[0].dim(-1) as number;
   const T = inputs[0].dim(1) as number;
   const wx = stacked(scopes, (s) => s.weight('x.w', [F, 4 * hidden]));

@@ -7,8 +7,24 @@
 //     optional weights w [N] (0 for padding):  L = Σ_i w_i·(−log softmax(z_i)[t_i]) / Σ w
 import type { Value } from '../graph.ts';
 import {
-  add, div, eyeLike, gatherElements, l2Normalize, logSoftmax, matmul, max, mul, neg, reduceMean, reduceSum, relu, sqrt,
-  squeeze, sub, transposeLast, unsqueeze,
+  add,
+  div,
+  eyeLike,
+  gatherElements,
+  l2Normalize,
+  logSoftmax,
+  matmul,
+  max,
+  mul,
+  neg,
+  reduceMean,
+  reduceSum,
+  relu,
+  sqrt,
+  squeeze,
+  sub,
+  transposeLast,
+  unsqueeze,
 } from '../ops/index.ts';
 
 function diagonalMeanLogSoftmax(s: Value): Value {

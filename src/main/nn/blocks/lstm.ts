@@ -8,7 +8,22 @@
 // first, so there padded steps keep the (zero) state:  c ← c + m·(c' − c),  h ← h + m·(h' − h).
 // The input projection for all steps is one MatMul.
 import type { Value } from '../graph.ts';
-import { add, concat, matmul, mul, reshape, sigmoid, slice, split, squeeze, sub, tanh, transpose, unsqueeze, zerosLike } from '../ops/index.ts';
+import {
+  add,
+  concat,
+  matmul,
+  mul,
+  reshape,
+  sigmoid,
+  slice,
+  split,
+  squeeze,
+  sub,
+  tanh,
+  transpose,
+  unsqueeze,
+  zerosLike,
+} from '../ops/index.ts';
 import { linear } from './layers.ts';
 import type { Scope } from './scope.ts';
 

@@ -7,7 +7,6 @@ import { defop, type Dim, type OutType, scalarTensor, type Shape, type Value, ty
 import { type DType, isFloat, Tensor } from '../tensor.ts';
 import { attrInt, broadcast, constInts, isStatic, normAxis, req } from './shape-rules.ts';
 
-
 // ==== Elementwise ====
 // Elementwise ops with numpy broadcasting, each with its VJP beside it.
 // Math (y = f(x) or y = f(a, b), ḡ the output cotangent, ⊙ elementwise product):
@@ -79,7 +78,10 @@ function sameDtype(op: string, vs: readonly (Value | null)[]): DType {
   return d;
 }
 
-function defBinary(op: string, rule: (a: Value, b: Value, y: Value, g: Value, needs: readonly boolean[]) => [Value | null, Value | null]): void {
+function defBinary(
+  op: string,
+  rule: (a: Value, b: Value, y: Value, g: Value, needs: readonly boolean[]) => [Value | null, Value | null],
+): void {
   defop(op, {
     infer: ([a, b]) => [{ dtype: sameDtype(op, [a, b]), shape: broadcast(a!.shape, b!.shape) }],
     vjp: ({ inputs: [a, b], outputs: [y], ct, needs }) => {
@@ -102,10 +104,7 @@ defBinary('Add', (_a, _b, _y, g) => [g, g]);
 defBinary('Sub', (_a, _b, _y, g) => [g, neg(g)]);
 defBinary('Mul', (a, b, _y, g, n) => [n[0] ? mul(g, b) : null, n[1] ? mul(g, a) : null]);
 defBinary('Div', (_a, b, y, g, n) => [n[0] ? div(g, b) : null, n[1] ? neg(div(mul(g, y), b)) : null]);
-defBinary('Pow', (a, b, y, g, n) => [
-  n[0] ? mul(g, mul(b, pow(a, sub(b, 1)))) : null,
-  n[1] ? mul(g, mul(y, log(a))) : null,
-]);
+defBinary('Pow', (a, b, y, g, n) => [n[0] ? mul(g, mul(b, pow(a, sub(b, 1)))) : null, n[1] ? mul(g, mul(y, log(a))) : null]);
 defBinary('Max', (a, b, y, g) => {
   const fromA = cast(equal(a, y), g.dtype);
   return [mul(g, fromA), mul(g, sub(1, fromA))];
@@ -150,7 +149,6 @@ defop('Where', {
     needs[2] ? unbroadcast(where(c!, 0, ct), b!) : null,
   ],
 });
-
 
 // ==== Reductions ====
 // Reductions and normalisers over axes, with VJPs. ḡₖ is the output cotangent with the
@@ -205,9 +203,10 @@ defReduce('ReduceSum', (_a, x, gk) => expandAs(gk, x));
 
 defReduce('ReduceMean', (a, x, gk) => {
   const y = a.outputs[0];
-  const n = isStatic(x.shape) && isStatic(y.shape)
-    ? x.graph.scalar(x.shape.reduce((p, d) => p * d, 1) / y.shape.reduce((p, d) => p * d, 1), x.dtype)
-    : div(cast(sizeOf(x), x.dtype), cast(sizeOf(y), x.dtype));
+  const n =
+    isStatic(x.shape) && isStatic(y.shape)
+      ? x.graph.scalar(x.shape.reduce((p, d) => p * d, 1) / y.shape.reduce((p, d) => p * d, 1), x.dtype)
+      : div(cast(sizeOf(x), x.dtype), cast(sizeOf(y), x.dtype));
   return expandAs(div(gk, n), x);
 });
 
@@ -227,7 +226,6 @@ function defNormaliser(op: string, vjp: (y: Value, g: Value, axis: number) => Va
 
 defNormaliser('Softmax', (y, g, axis) => mul(y, sub(g, reduceSum(mul(g, y), [axis], true))));
 defNormaliser('LogSoftmax', (y, g, axis) => sub(g, mul(exp(y), reduceSum(g, [axis], true))));
-
 
 // ==== Shape ops ====
 // Shape-only ops: Reshape, Transpose, Squeeze, Unsqueeze, Expand, and the non-differentiable
@@ -286,10 +284,7 @@ function hinted(attrs: Readonly<Record<string, unknown>>, dtype: DType): OutType
   return h.shapes.map((shape) => ({ dtype, shape }));
 }
 
-const backToX = ({ inputs: [x], ct }: { inputs: readonly (Value | null)[]; ct: Value }) => [
-  reshape(ct, shapeOf(x!), x!.shape),
-  null,
-];
+const backToX = ({ inputs: [x], ct }: { inputs: readonly (Value | null)[]; ct: Value }) => [reshape(ct, shapeOf(x!), x!.shape), null];
 
 export function reshapeInfer(x: Value, dims: number[]): Dim[] {
   const out: Dim[] = dims.map((d, i) => (d === 0 ? x.shape[i] : d));
@@ -360,7 +355,6 @@ defop('Shape', { infer: ([x]) => [{ dtype: 'int64', shape: [req(x, 'Shape').rank
 defop('Size', { infer: () => [{ dtype: 'int64', shape: [] }] });
 defop('ConstantOfShape', { infer: (_, attrs) => hinted(attrs, (attrs.value as Tensor).type as DType) });
 defop('EyeLike', { infer: ([x]) => [{ dtype: req(x, 'EyeLike').dtype, shape: x!.shape }], vjp: () => [null] });
-
 
 // ==== VJP plumbing ====
 // Shape plumbing used by VJP rules: summing a cotangent back over broadcast axes,

@@ -25,8 +25,7 @@ export function slice(x: Value, starts: number[], ends: number[], axes: number[]
 /** Rows of `table` at `indices` (axis 0): out shape = indices.shape ++ table.shape[1:]. */
 export const gather = (table: Value, indices: Value, axis = 0): Value => table.graph.apply('Gather', [table, indices], { axis })[0];
 
-export const gatherElements = (x: Value, indices: Value, axis: number): Value =>
-  x.graph.apply('GatherElements', [x, indices], { axis })[0];
+export const gatherElements = (x: Value, indices: Value, axis: number): Value => x.graph.apply('GatherElements', [x, indices], { axis })[0];
 
 // ---- registry entries ----
 
@@ -46,7 +45,10 @@ defop('Concat', {
     const axis = normAxis(attrInt(attrs, 'axis'), ct.rank);
     const sizes = inputs.map((x) => x!.shape[axis]);
     if (sizes.every((d) => typeof d === 'number')) return split(ct, sizes as number[], axis);
-    const pieces = concat(inputs.map((x) => sliceDim(shapeOf(x!), axis)), 0);
+    const pieces = concat(
+      inputs.map((x) => sliceDim(shapeOf(x!), axis)),
+      0,
+    );
     return ct.graph.apply('Split', [ct, pieces], { axis, _out: { shapes: inputs.map((x) => x!.shape) } });
   },
 });

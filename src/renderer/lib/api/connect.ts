@@ -10,10 +10,7 @@ declare global {
   }
 }
 
-export type Connection =
-  | { kind: 'electron'; api: MekongApi }
-  | { kind: 'browser'; api: HttpApi }
-  | { kind: 'no-token' };
+export type Connection = { kind: 'electron'; api: MekongApi } | { kind: 'browser'; api: HttpApi } | { kind: 'no-token' };
 
 export function connect(): Connection {
   if (window.mekong) return { kind: 'electron', api: window.mekong };

@@ -53,10 +53,17 @@ export function smooth(points: readonly CurvePoint[]): CurvePoint[] {
 export function scales(frame: ChartFrame, series: readonly Series[]): Scales {
   const all = series.flatMap((s) => s.points);
   const [x0, x1] = all.length ? (d3.extent(all, (p) => p.x) as [number, number]) : [0, 1];
-  const x = d3.scaleLinear().domain([Math.min(0, x0), Math.max(x1, frame.xMax ?? 1)]).range([MARGIN.left, frame.width - MARGIN.right]);
+  const x = d3
+    .scaleLinear()
+    .domain([Math.min(0, x0), Math.max(x1, frame.xMax ?? 1)])
+    .range([MARGIN.left, frame.width - MARGIN.right]);
   const [y0, y1] = frame.yDomain ?? (all.length ? (d3.extent(all, (p) => p.y) as [number, number]) : [0, 1]);
   const pad = frame.yDomain ? 0 : (y1 - y0) * 0.05 || 1;
-  const y = d3.scaleLinear().domain([y0 - pad, y1 + pad]).nice().range([frame.height - MARGIN.bottom, MARGIN.top]);
+  const y = d3
+    .scaleLinear()
+    .domain([y0 - pad, y1 + pad])
+    .nice()
+    .range([frame.height - MARGIN.bottom, MARGIN.top]);
   return { x, y };
 }
 
@@ -65,27 +72,69 @@ export function drawCurves(g: SVGGElement, frame: ChartFrame, series: readonly S
   const root = d3.select(g);
   root.selectChildren().remove();
   const bottom = frame.height - MARGIN.bottom;
-  root.append('g').attr('class', 'grid').attr('transform', `translate(${MARGIN.left},0)`)
-    .call(d3.axisLeft(s.y).ticks(5).tickSize(-(frame.width - MARGIN.left - MARGIN.right)).tickFormat(() => ''));
+  root
+    .append('g')
+    .attr('class', 'grid')
+    .attr('transform', `translate(${MARGIN.left},0)`)
+    .call(
+      d3
+        .axisLeft(s.y)
+        .ticks(5)
+        .tickSize(-(frame.width - MARGIN.left - MARGIN.right))
+        .tickFormat(() => ''),
+    );
   const steps = s.x.ticks(Math.max(2, Math.floor(frame.width / 90))).filter(Number.isInteger);
-  root.append('g').attr('class', 'axis x').attr('transform', `translate(0,${bottom})`)
+  root
+    .append('g')
+    .attr('class', 'axis x')
+    .attr('transform', `translate(0,${bottom})`)
     .call(d3.axisBottom(s.x).tickValues(steps).tickFormat(d3.format('~s')));
-  root.append('g').attr('class', 'axis y').attr('transform', `translate(${MARGIN.left},0)`)
+  root
+    .append('g')
+    .attr('class', 'axis y')
+    .attr('transform', `translate(${MARGIN.left},0)`)
     .call(d3.axisLeft(s.y).ticks(5).tickFormat(d3.format('~g')));
-  root.append('text').attr('class', 'axis-label').attr('x', (MARGIN.left + frame.width - MARGIN.right) / 2).attr('y', frame.height - 4)
-    .attr('text-anchor', 'middle').text(frame.xLabel);
-  root.append('text').attr('class', 'axis-label').attr('transform', `translate(14,${(MARGIN.top + bottom) / 2}) rotate(-90)`)
-    .attr('text-anchor', 'middle').text(frame.yLabel);
+  root
+    .append('text')
+    .attr('class', 'axis-label')
+    .attr('x', (MARGIN.left + frame.width - MARGIN.right) / 2)
+    .attr('y', frame.height - 4)
+    .attr('text-anchor', 'middle')
+    .text(frame.xLabel);
+  root
+    .append('text')
+    .attr('class', 'axis-label')
+    .attr('transform', `translate(14,${(MARGIN.top + bottom) / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle')
+    .text(frame.yLabel);
 
-  const line = d3.line<CurvePoint>().x((p) => s.x(p.x)).y((p) => s.y(p.y));
+  const line = d3
+    .line<CurvePoint>()
+    .x((p) => s.x(p.x))
+    .y((p) => s.y(p.y));
   for (const se of series) {
     if (se.style !== 'dots') {
-      root.append('path').attr('class', `series ${se.style} ${se.key}`).attr('data-series', se.key).attr('data-points', se.points.length)
-        .attr('fill', 'none').attr('stroke', se.color).attr('d', line(se.points));
+      root
+        .append('path')
+        .attr('class', `series ${se.style} ${se.key}`)
+        .attr('data-series', se.key)
+        .attr('data-points', se.points.length)
+        .attr('fill', 'none')
+        .attr('stroke', se.color)
+        .attr('d', line(se.points));
     }
     if (se.style === 'dots' || se.markers) {
-      root.append('g').attr('class', `series dots ${se.key}`).attr('data-series', se.key).selectAll('circle').data(se.points).join('circle')
-        .attr('cx', (p) => s.x(p.x)).attr('cy', (p) => s.y(p.y)).attr('r', se.markers ? 2.5 : 3.5).attr('fill', se.color);
+      root
+        .append('g')
+        .attr('class', `series dots ${se.key}`)
+        .attr('data-series', se.key)
+        .selectAll('circle')
+        .data(se.points)
+        .join('circle')
+        .attr('cx', (p) => s.x(p.x))
+        .attr('cy', (p) => s.y(p.y))
+        .attr('r', se.markers ? 2.5 : 3.5)
+        .attr('fill', se.color);
     }
   }
 }

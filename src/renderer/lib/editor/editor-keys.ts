@@ -14,7 +14,10 @@ export interface Shortcut {
 
 export const SHORTCUTS: Shortcut[] = [
   { keys: '← → ↑ ↓', does: 'move the cursor over tokens (↑ ↓ jump to a linked token, if any) or over cells (matrix)' },
-  { keys: 'Space', does: 'select the token; with tokens selected on the other side, link them to it (again: unlink). Matrix: link/unlink the cell' },
+  {
+    keys: 'Space',
+    does: 'select the token; with tokens selected on the other side, link them to it (again: unlink). Matrix: link/unlink the cell',
+  },
   { keys: 'Shift+Space', does: 'add the token to the selection without linking (phrase links)' },
   { keys: 'P', does: 'toggle sure / possible for the links at the cursor' },
   { keys: 'Delete', does: 'remove the links at the cursor' },
@@ -142,7 +145,8 @@ const KEEPS_SELECTION = new Set([' ', '?', '+', '=', '-']);
 /** Runs the command of a key (the toolbar's buttons use these too); false when none. */
 export function runCommand(ed: EditorState, key: string, shift = false): boolean {
   const name = key.length === 1 ? key.toLowerCase() : key;
-  const command = (Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined) ?? (Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : undefined);
+  const command =
+    (Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined) ?? (Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : undefined);
   if (!command || !ed.pair) return false;
   if (!KEEPS_SELECTION.has(name)) ed.clearSelection();
   command(ed, shift);

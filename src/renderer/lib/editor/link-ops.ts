@@ -37,7 +37,14 @@ export function addLinks(layer: GoldLayer, links: readonly { s: number; t: numbe
   for (const l of links) {
     if (!has(layer.links, l.s, l.t) && !has(added, l.s, l.t)) added.push({ s: l.s, t: l.t, kind: l.kind ?? 'sure', score: null });
   }
-  return { links: [...layer.links, ...added], untranslated: unmark(layer.untranslated, added.map((l) => l.s), added.map((l) => l.t)) };
+  return {
+    links: [...layer.links, ...added],
+    untranslated: unmark(
+      layer.untranslated,
+      added.map((l) => l.s),
+      added.map((l) => l.t),
+    ),
+  };
 }
 
 /** The gold links a selection touches: links of one token, or the one link of a cell. */

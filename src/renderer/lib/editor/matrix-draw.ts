@@ -27,13 +27,26 @@ const heat = d3.scaleSequential(d3.interpolateOranges).domain([0, 1.15]);
 
 function labels(root: d3.Selection<SVGGElement, unknown, null, undefined>, d: MatrixData): { left: number; top: number } {
   const rows = root.append('g').attr('class', 'rows').attr('lang', d.srcLang);
-  rows.selectAll('text').data(d.src).join('text')
-    .attr('y', (_, i) => (i + 0.5) * d.size).attr('dy', '0.35em').attr('text-anchor', 'end')
-    .attr('font-size', Math.max(10, d.size * 0.62)).attr('class', (_, i) => (i === d.cell.s ? 'on' : null)).text((t) => t);
+  rows
+    .selectAll('text')
+    .data(d.src)
+    .join('text')
+    .attr('y', (_, i) => (i + 0.5) * d.size)
+    .attr('dy', '0.35em')
+    .attr('text-anchor', 'end')
+    .attr('font-size', Math.max(10, d.size * 0.62))
+    .attr('class', (_, i) => (i === d.cell.s ? 'on' : null))
+    .text((t) => t);
   const cols = root.append('g').attr('class', 'cols').attr('lang', d.tgtLang);
-  cols.selectAll('text').data(d.tgt).join('text')
-    .attr('transform', (_, i) => `translate(${(i + 0.5) * d.size},0) rotate(-60)`).attr('dy', '0.35em')
-    .attr('font-size', Math.max(10, d.size * 0.62)).attr('class', (_, i) => (i === d.cell.t ? 'on' : null)).text((t) => t);
+  cols
+    .selectAll('text')
+    .data(d.tgt)
+    .join('text')
+    .attr('transform', (_, i) => `translate(${(i + 0.5) * d.size},0) rotate(-60)`)
+    .attr('dy', '0.35em')
+    .attr('font-size', Math.max(10, d.size * 0.62))
+    .attr('class', (_, i) => (i === d.cell.t ? 'on' : null))
+    .text((t) => t);
   const left = Math.ceil((rows.node()?.getBBox().width ?? 0) + 8);
   const top = Math.ceil((cols.node()?.getBBox().height ?? 0) + 6);
   rows.attr('transform', `translate(${left - 6},${top})`);
@@ -43,33 +56,80 @@ function labels(root: d3.Selection<SVGGElement, unknown, null, undefined>, d: Ma
 
 function grid(g: d3.Selection<SVGGElement, unknown, null, undefined>, d: MatrixData, w: number, h: number): void {
   g.append('rect').attr('class', 'bg').attr('width', w).attr('height', h);
-  g.append('rect').attr('class', 'band').attr('y', d.cell.s * d.size).attr('width', w).attr('height', d.size);
-  g.append('rect').attr('class', 'band').attr('x', d.cell.t * d.size).attr('width', d.size).attr('height', h);
+  g.append('rect')
+    .attr('class', 'band')
+    .attr('y', d.cell.s * d.size)
+    .attr('width', w)
+    .attr('height', d.size);
+  g.append('rect')
+    .attr('class', 'band')
+    .attr('x', d.cell.t * d.size)
+    .attr('width', d.size)
+    .attr('height', h);
   let lines = '';
   for (let i = 0; i <= d.src.length; i++) lines += `M0,${i * d.size}H${w}`;
   for (let j = 0; j <= d.tgt.length; j++) lines += `M${j * d.size},0V${h}`;
   g.append('path').attr('class', 'grid').attr('d', lines);
-  g.append('g').selectAll('rect').data(d.untranslated).join('rect').attr('class', 'untranslated')
-    .attr('x', (m) => (m.side === 'tgt' ? m.index * d.size : 0)).attr('y', (m) => (m.side === 'src' ? m.index * d.size : 0))
-    .attr('width', (m) => (m.side === 'tgt' ? d.size : w)).attr('height', (m) => (m.side === 'src' ? d.size : h));
+  g.append('g')
+    .selectAll('rect')
+    .data(d.untranslated)
+    .join('rect')
+    .attr('class', 'untranslated')
+    .attr('x', (m) => (m.side === 'tgt' ? m.index * d.size : 0))
+    .attr('y', (m) => (m.side === 'src' ? m.index * d.size : 0))
+    .attr('width', (m) => (m.side === 'tgt' ? d.size : w))
+    .attr('height', (m) => (m.side === 'src' ? d.size : h));
 }
 
 function cells(g: d3.Selection<SVGGElement, unknown, null, undefined>, d: MatrixData): void {
   const s = d.size;
-  g.append('g').selectAll('rect').data(d.model).join('rect')
-    .attr('class', 'heat').attr('x', (l) => l.t * s).attr('y', (l) => l.s * s).attr('width', s).attr('height', s)
-    .attr('fill', (l) => heat(l.score ?? 1)).attr('data-cell', (l) => `${l.s}-${l.t}`)
-    .append('title').text((l) => `model ${l.s}-${l.t}: ${formatScore(l.score ?? 1)}`);
+  g.append('g')
+    .selectAll('rect')
+    .data(d.model)
+    .join('rect')
+    .attr('class', 'heat')
+    .attr('x', (l) => l.t * s)
+    .attr('y', (l) => l.s * s)
+    .attr('width', s)
+    .attr('height', s)
+    .attr('fill', (l) => heat(l.score ?? 1))
+    .attr('data-cell', (l) => `${l.s}-${l.t}`)
+    .append('title')
+    .text((l) => `model ${l.s}-${l.t}: ${formatScore(l.score ?? 1)}`);
   const rejected = g.append('g');
-  rejected.selectAll('rect').data(d.rejected).join('rect')
-    .attr('class', 'rejected-cell').attr('x', (l) => l.t * s + 1).attr('y', (l) => l.s * s + 1).attr('width', s - 2).attr('height', s - 2);
-  rejected.selectAll('path').data(d.rejected).join('path')
-    .attr('class', 'rejected').attr('data-rejected', (l) => `${l.s}-${l.t}`).attr('d', (l) => `M${l.t * s + s * 0.3},${l.s * s + s * 0.3}l${s * 0.4},${s * 0.4}m0,${-s * 0.4}l${-s * 0.4},${s * 0.4}`);
+  rejected
+    .selectAll('rect')
+    .data(d.rejected)
+    .join('rect')
+    .attr('class', 'rejected-cell')
+    .attr('x', (l) => l.t * s + 1)
+    .attr('y', (l) => l.s * s + 1)
+    .attr('width', s - 2)
+    .attr('height', s - 2);
+  rejected
+    .selectAll('path')
+    .data(d.rejected)
+    .join('path')
+    .attr('class', 'rejected')
+    .attr('data-rejected', (l) => `${l.s}-${l.t}`)
+    .attr('d', (l) => `M${l.t * s + s * 0.3},${l.s * s + s * 0.3}l${s * 0.4},${s * 0.4}m0,${-s * 0.4}l${-s * 0.4},${s * 0.4}`);
   const m = Math.max(2, s * 0.2);
-  g.append('g').selectAll('rect').data(d.gold).join('rect')
-    .attr('class', (l) => `gold ${l.kind}`).attr('x', (l) => l.t * s + m).attr('y', (l) => l.s * s + m)
-    .attr('width', s - 2 * m).attr('height', s - 2 * m).attr('data-gold', (l) => `${l.s}-${l.t}`);
-  g.append('rect').attr('class', 'cursor').attr('x', d.cell.t * s).attr('y', d.cell.s * s).attr('width', s).attr('height', s);
+  g.append('g')
+    .selectAll('rect')
+    .data(d.gold)
+    .join('rect')
+    .attr('class', (l) => `gold ${l.kind}`)
+    .attr('x', (l) => l.t * s + m)
+    .attr('y', (l) => l.s * s + m)
+    .attr('width', s - 2 * m)
+    .attr('height', s - 2 * m)
+    .attr('data-gold', (l) => `${l.s}-${l.t}`);
+  g.append('rect')
+    .attr('class', 'cursor')
+    .attr('x', d.cell.t * s)
+    .attr('y', d.cell.s * s)
+    .attr('width', s)
+    .attr('height', s);
 }
 
 /** Redraws the whole matrix (cheap: see the header). */
@@ -78,11 +138,15 @@ export function drawMatrix(svg: SVGSVGElement, d: MatrixData): void {
   root.selectAll('*').remove();
   const top = root.append('g');
   const { left, top: topPad } = labels(top, d);
-  const w = d.tgt.length * d.size, h = d.src.length * d.size;
+  const w = d.tgt.length * d.size,
+    h = d.src.length * d.size;
   const g = top.append('g').attr('transform', `translate(${left},${topPad})`);
   grid(g, d, w, h);
   cells(g, d);
-  g.append('rect').attr('class', 'hit').attr('width', w).attr('height', h)
+  g.append('rect')
+    .attr('class', 'hit')
+    .attr('width', w)
+    .attr('height', h)
     .on('click', (event: MouseEvent) => {
       const [x, y] = d3.pointer(event);
       d.onCell(Math.min(d.src.length - 1, Math.floor(y / d.size)), Math.min(d.tgt.length - 1, Math.floor(x / d.size)));

@@ -49,7 +49,9 @@ export class EditorState {
     if (!pair) return [];
     const skip = new Set([...pair.gold, ...pair.rejected].map((l) => `${l.s}:${l.t}`));
     const mute = new Set(pair.untranslated.map((m) => `${m.side}:${m.index}`));
-    return this.modelLinks.filter((l) => !skip.has(`${l.s}:${l.t}`) && !mute.has(`src:${l.s}`) && !mute.has(`tgt:${l.t}`)).sort((a, b) => (b.score ?? 1) - (a.score ?? 1) || a.s - b.s || a.t - b.t);
+    return this.modelLinks
+      .filter((l) => !skip.has(`${l.s}:${l.t}`) && !mute.has(`src:${l.s}`) && !mute.has(`tgt:${l.t}`))
+      .sort((a, b) => (b.score ?? 1) - (a.score ?? 1) || a.s - b.s || a.t - b.t);
   });
 
   /** The newest model alignment the editor has seen: a newer one becomes the suggestion source. */
@@ -90,7 +92,8 @@ export class EditorState {
       this.newestModel = newest;
       this.modelId = newest;
       const open = this.pair;
-      if (open && !open.alignments.some((a) => a.alignmentId === newest)) void this.enqueue(() => this.api.invoke('editor.get', { pairId: open.id }));
+      if (open && !open.alignments.some((a) => a.alignmentId === newest))
+        void this.enqueue(() => this.api.invoke('editor.get', { pairId: open.id }));
     } else if (this.modelId !== null && !models.some((a) => a.id === this.modelId)) {
       this.modelId = newest || null;
     }
@@ -114,7 +117,12 @@ export class EditorState {
   }
 
   accept(links: readonly Link[]): Promise<void> {
-    return this.editGold((layer) => addLinks(layer, links.map((l) => ({ s: l.s, t: l.t, kind: l.kind }))));
+    return this.editGold((layer) =>
+      addLinks(
+        layer,
+        links.map((l) => ({ s: l.s, t: l.t, kind: l.kind })),
+      ),
+    );
   }
 
   acceptAbove(threshold: number): Promise<void> {
@@ -125,7 +133,10 @@ export class EditorState {
     return this.enqueue(async () => {
       const pair = this.pair;
       if (!pair || links.length === 0) return null;
-      return this.api.invoke('editor.setRejected', { pairId: pair.id, rejected: [...pair.rejected, ...links.map(({ s, t }) => ({ s, t }))] });
+      return this.api.invoke('editor.setRejected', {
+        pairId: pair.id,
+        rejected: [...pair.rejected, ...links.map(({ s, t }) => ({ s, t }))],
+      });
     });
   }
 
@@ -159,7 +170,10 @@ export class EditorState {
     if (!pair) return false;
     let ok = true;
     await this.enqueue(async () => {
-      await this.api.invoke('pairs.update', { id: pair.id, status }).catch((err: unknown) => { ok = false; throw err; });
+      await this.api.invoke('pairs.update', { id: pair.id, status }).catch((err: unknown) => {
+        ok = false;
+        throw err;
+      });
       return this.api.invoke('editor.get', { pairId: pair.id });
     });
     this.onEdited();
@@ -174,8 +188,12 @@ export class EditorState {
   async doneAndNext(): Promise<void> {
     const pair = this.pair;
     if (!pair) return;
-    const why = this.layer.links.length === 0 && this.layer.untranslated.length === 0 ? 'This pair has no links yet.'
-      : this.suggestions.length > 0 ? `${this.suggestions.length} suggestion${this.suggestions.length === 1 ? ' is' : 's are'} still open.` : null;
+    const why =
+      this.layer.links.length === 0 && this.layer.untranslated.length === 0
+        ? 'This pair has no links yet.'
+        : this.suggestions.length > 0
+          ? `${this.suggestions.length} suggestion${this.suggestions.length === 1 ? ' is' : 's are'} still open.`
+          : null;
     if (why && this.warning === null) {
       this.warning = `${why} Press Enter again to mark it done anyway.`;
       return;

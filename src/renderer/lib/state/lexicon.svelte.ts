@@ -25,8 +25,9 @@ export class LexiconState {
   /** Keys (`pairId:s:t`) of the preview's links the user keeps. */
   kept = $state<Set<string>>(new Set());
   /** Every link of the preview, in pair order, with its key. */
-  readonly previewLinks = $derived((this.preview?.changes ?? []).flatMap((c) =>
-    [...c.add, ...c.remove].map((l) => ({ key: linkKey(c.pairId, l), change: c, link: l }))));
+  readonly previewLinks = $derived(
+    (this.preview?.changes ?? []).flatMap((c) => [...c.add, ...c.remove].map((l) => ({ key: linkKey(c.pairId, l), change: c, link: l }))),
+  );
   message = $state('');
   error = $state<string | null>(null);
 
@@ -37,7 +38,11 @@ export class LexiconState {
 
   async load(): Promise<void> {
     await this.run(async () => {
-      const res = await this.api.invoke('lexicon.list', { ...(this.modelId !== null ? { modelId: this.modelId } : {}), text: this.text, limit: this.limit });
+      const res = await this.api.invoke('lexicon.list', {
+        ...(this.modelId !== null ? { modelId: this.modelId } : {}),
+        text: this.text,
+        limit: this.limit,
+      });
       this.entries = res.entries;
       this.modelId = res.modelId;
     });
@@ -60,19 +65,33 @@ export class LexiconState {
     const c = this.chosen;
     if (!c) return;
     await this.run(async () => {
-      const res = await this.api.invoke('lexicon.bulk', { src: c.src, tgt: c.tgt, action, apply: false, ...(this.modelId !== null ? { modelId: this.modelId } : {}) });
+      const res = await this.api.invoke('lexicon.bulk', {
+        src: c.src,
+        tgt: c.tgt,
+        action,
+        apply: false,
+        ...(this.modelId !== null ? { modelId: this.modelId } : {}),
+      });
       this.preview = { action, changes: res.changes };
       this.kept = new Set(this.previewLinks.map((l) => l.key));
     });
   }
 
   async applyBulk(): Promise<void> {
-    const c = this.chosen, p = this.preview;
+    const c = this.chosen,
+      p = this.preview;
     if (!c || !p) return;
     await this.run(async () => {
-      const links = this.previewLinks.filter((l) => this.kept.has(l.key)).map(({ change, link }) => ({ pairId: change.pairId, s: link.s, t: link.t }));
+      const links = this.previewLinks
+        .filter((l) => this.kept.has(l.key))
+        .map(({ change, link }) => ({ pairId: change.pairId, s: link.s, t: link.t }));
       const res = await this.api.invoke('lexicon.bulk', {
-        src: c.src, tgt: c.tgt, action: p.action, apply: true, links, ...(this.modelId !== null ? { modelId: this.modelId } : {}),
+        src: c.src,
+        tgt: c.tgt,
+        action: p.action,
+        apply: true,
+        links,
+        ...(this.modelId !== null ? { modelId: this.modelId } : {}),
       });
       const n = res.changes.reduce((k, x) => k + x.add.length + x.remove.length, 0);
       this.message = `${p.action === 'add' ? 'Linked' : p.action === 'remove' ? 'Unlinked' : 'Rejected'} ${n} links in ${res.changes.length} pairs — one undo reverses it.`;
@@ -111,7 +130,12 @@ export class LexiconState {
     const c = this.chosen;
     if (!c) return;
     await this.run(async () => {
-      const res = await this.api.invoke('lexicon.occurrences', { src: c.src, tgt: c.tgt, ...(this.modelId !== null ? { modelId: this.modelId } : {}), limit: 300 });
+      const res = await this.api.invoke('lexicon.occurrences', {
+        src: c.src,
+        tgt: c.tgt,
+        ...(this.modelId !== null ? { modelId: this.modelId } : {}),
+        limit: 300,
+      });
       this.occurrences = res.occurrences;
       this.total = res.total;
     });

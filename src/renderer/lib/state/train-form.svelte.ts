@@ -12,14 +12,36 @@ import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 import type { DeviceSetting } from '../../../shared/device-settings.ts';
 
 export type TrainMethod = (typeof NEURAL_METHODS)[number];
-export type NumberField = 'epochs' | 'base' | 'awp' | 'wtr' | 'ctlWeight' | 'temperature' | 'dim' | 'lr' | 'batchSize' | 'wordDropout' | 'selfTrainEpochs' | 'threshold' | 'checkpointEvery';
+export type NumberField =
+  | 'epochs'
+  | 'base'
+  | 'awp'
+  | 'wtr'
+  | 'ctlWeight'
+  | 'temperature'
+  | 'dim'
+  | 'lr'
+  | 'batchSize'
+  | 'wordDropout'
+  | 'selfTrainEpochs'
+  | 'threshold'
+  | 'checkpointEvery';
 export type FieldErrors = Partial<Record<NumberField | 'name' | 'weights', string>>;
 
 /** The aligner's defaults (shared/methods.ts), the objective weights those of a run with gold links. */
 const D = BILSTM_DEFAULTS;
 export const TRAIN_DEFAULTS: Record<NumberField, number> = {
-  epochs: D.epochs, ...D.supervisedWeights, ctlWeight: D.ctlWeight, temperature: D.temperature,
-  dim: D.dim, lr: D.lr, batchSize: D.batchSize, wordDropout: D.wordDropout, selfTrainEpochs: D.selfTrainEpochs, threshold: LINK_THRESHOLD, checkpointEvery: D.checkpointEvery,
+  epochs: D.epochs,
+  ...D.supervisedWeights,
+  ctlWeight: D.ctlWeight,
+  temperature: D.temperature,
+  dim: D.dim,
+  lr: D.lr,
+  batchSize: D.batchSize,
+  wordDropout: D.wordDropout,
+  selfTrainEpochs: D.selfTrainEpochs,
+  threshold: LINK_THRESHOLD,
+  checkpointEvery: D.checkpointEvery,
 };
 
 const WEIGHT_FIELDS = ['base', 'awp', 'wtr'] as const;
@@ -27,11 +49,16 @@ const WEIGHT_FIELDS = ['base', 'awp', 'wtr'] as const;
 /** "at least 1", "a whole number", … from one schema issue. */
 function describe(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
-    case 'too_small': return issue.inclusive ? `at least ${issue.minimum}` : `more than ${issue.minimum}`;
-    case 'too_big': return issue.inclusive ? `at most ${issue.maximum}` : `less than ${issue.maximum}`;
-    case 'not_multiple_of': return `a multiple of ${issue.divisor}`;
-    case 'invalid_type': return issue.expected === 'int' ? 'a whole number' : 'a number';
-    default: return issue.message;
+    case 'too_small':
+      return issue.inclusive ? `at least ${issue.minimum}` : `more than ${issue.minimum}`;
+    case 'too_big':
+      return issue.inclusive ? `at most ${issue.maximum}` : `less than ${issue.maximum}`;
+    case 'not_multiple_of':
+      return `a multiple of ${issue.divisor}`;
+    case 'invalid_type':
+      return issue.expected === 'int' ? 'a whole number' : 'a number';
+    default:
+      return issue.message;
   }
 }
 
@@ -70,10 +97,20 @@ export class TrainFormState {
     f.device = c.device;
     const w = c.weights;
     const given: Partial<Record<NumberField, number | undefined>> = {
-      base: w?.base, awp: w?.awp, wtr: w?.wtr, ctlWeight: c.ctlWeight, temperature: c.temperature, dim: c.dim, lr: c.lr, batchSize: c.batchSize,
-      wordDropout: c.wordDropout, selfTrainEpochs: c.selfTrainEpochs, checkpointEvery: c.checkpointEvery,
+      base: w?.base,
+      awp: w?.awp,
+      wtr: w?.wtr,
+      ctlWeight: c.ctlWeight,
+      temperature: c.temperature,
+      dim: c.dim,
+      lr: c.lr,
+      batchSize: c.batchSize,
+      wordDropout: c.wordDropout,
+      selfTrainEpochs: c.selfTrainEpochs,
+      checkpointEvery: c.checkpointEvery,
     };
-    for (const [field, value] of Object.entries(given) as [NumberField, number | undefined][]) if (value !== undefined) f.values[field] = value;
+    for (const [field, value] of Object.entries(given) as [NumberField, number | undefined][])
+      if (value !== undefined) f.values[field] = value;
     return f;
   }
 
@@ -99,8 +136,14 @@ export class TrainFormState {
       epochs: n('epochs'),
       weights: { base: n('base'), awp: n('awp'), wtr: n('wtr') },
       ...(this.uses('ctlWeight') ? { ctlWeight: n('ctlWeight'), temperature: n('temperature') } : {}),
-      dim: n('dim'), lr: n('lr'), batchSize: n('batchSize'), wordDropout: n('wordDropout'),
-      useGold: this.useGold, useRejected: this.useRejected, lowercase: this.lowercase, device: this.device,
+      dim: n('dim'),
+      lr: n('lr'),
+      batchSize: n('batchSize'),
+      wordDropout: n('wordDropout'),
+      useGold: this.useGold,
+      useRejected: this.useRejected,
+      lowercase: this.lowercase,
+      device: this.device,
       selfTrainEpochs: n('selfTrainEpochs'),
       ...(this.pseudoAlignmentId !== null ? { pseudoAlignmentId: this.pseudoAlignmentId } : {}),
       ...(this.uses('threshold') ? { threshold: n('threshold') } : {}),
