@@ -148,6 +148,8 @@ export interface AppInfo {
   /** Statistical alignment methods and symmetrisations the Align job offers (first = default). */
   alignMethods: string[];
   symmetrisations: string[];
+  /** Projects opened lately on this machine, newest first. */
+  recentProjects: string[];
 }
 
 /** What each channel resolves to. */

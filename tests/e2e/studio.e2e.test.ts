@@ -229,4 +229,17 @@ describe('browser mode', () => {
     await h.screenshot('08-sample');
     expect(h.pageErrors).toEqual([]);
   });
+
+  it('lists recent projects on the start screen and opens one', async () => {
+    const { page } = h;
+    await page.getByRole('button', { name: 'Close project' }).click();
+    const recent = page.getByTestId('recent-projects');
+    await recent.waitFor();
+    const names = await recent.getByRole('button').allTextContents();
+    expect(names.map((n) => n.trim())).toEqual(['sample-lao-thai.mekong', 'embassy.mekong']);
+    await h.screenshot('09-recent');
+    await recent.getByRole('button', { name: 'embassy.mekong' }).click();
+    await page.getByTestId('project-name').filter({ hasText: 'Embassy news' }).waitFor();
+    expect(h.pageErrors).toEqual([]);
+  });
 });

@@ -15,6 +15,7 @@ import { alignProject } from '../align/project-align.ts';
 import { STATISTICAL_METHODS } from '../../shared/methods.ts';
 import { methodPlan } from '../align/train-plans.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
+import { recentProjects, rememberProject } from '../recent-projects.ts';
 import type { AppContext } from './context.ts';
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
@@ -39,6 +40,7 @@ function replaceStore(ctx: AppContext, next: ProjectStore): void {
   }
   ctx.store?.close();
   ctx.store = next;
+  rememberProject(ctx.dataDir, next.path);
 }
 
 /** An undo or redo's result: the pair it changed, in the editor's view. */
@@ -54,6 +56,7 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     project: ctx.store?.info() ?? null,
     alignMethods: [...STATISTICAL_METHODS],
     symmetrisations: Object.keys(SYMMETRISATIONS),
+    recentProjects: recentProjects(ctx.dataDir),
   }),
   'project.create': (ctx, i) => {
     replaceStore(ctx, ProjectStore.create(i.path, { name: i.name, srcLang: i.srcLang, tgtLang: i.tgtLang }));

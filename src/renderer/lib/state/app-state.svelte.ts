@@ -44,6 +44,8 @@ export class AppState {
     return this.run(async () => {
       await this.api.invoke('project.close', {});
       this.project = null;
+      // The start screen's recent projects changed since the app started.
+      this.info = await this.api.invoke('app.info', {});
     });
   }
 
