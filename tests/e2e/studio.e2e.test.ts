@@ -66,8 +66,11 @@ describe('browser mode', () => {
     const dialog = page.getByRole('dialog', { name: 'Import a corpus' });
     await dialog.getByLabel('Format').selectOption('csv');
     await dialog.getByLabel('Corpus file: path').fill(SAMPLE);
+    // As `mekong import` decides: a header exactly when a column is chosen by name, unless said otherwise.
+    expect(await dialog.getByLabel('First line is a header').isChecked()).toBe(false);
     await dialog.getByLabel('Source column').fill('lao_sent');
     await dialog.getByLabel('Target column').fill('thai_sent');
+    expect(await dialog.getByLabel('First line is a header').isChecked()).toBe(true);
     await dialog.getByRole('button', { name: 'Import', exact: true }).click();
     await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor();
     await h.screenshot('02-import-done');

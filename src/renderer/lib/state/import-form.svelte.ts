@@ -19,7 +19,9 @@ export class ImportForm {
   format = $state<ImportFormat>('csv');
   file = $state<FileSource>(emptySource());
   tgtFile = $state<FileSource>(emptySource());
-  header = $state(true);
+  /** Whether the first line is a header; null until the user says: then, as `mekong import` and
+   *  the reader decide it, a header exactly when a column is chosen by name. */
+  headerChoice = $state<boolean | null>(null);
   srcColumn = $state('');
   tgtColumn = $state('');
   tokenization = $state<'segment' | 'pretokenized'>('segment');
@@ -33,6 +35,9 @@ export class ImportForm {
   private readonly uploads = new Map<string, string>();
 
   readonly tabular = $derived(this.format === 'tsv' || this.format === 'csv');
+  readonly header: boolean = $derived(
+    this.headerChoice ?? (typeof column(this.srcColumn) === 'string' || typeof column(this.tgtColumn) === 'string'),
+  );
   readonly complete = $derived(
     isChosen(this.file) && (this.format !== 'moses' || isChosen(this.tgtFile)) && (!this.withLinks || isChosen(this.linksFile)),
   );
@@ -42,7 +47,7 @@ export class ImportForm {
     const options: ImportOptions = { format: this.format, file: await path(this.file), tokenization: this.tokenization };
     if (this.format === 'moses') options.tgtFile = await path(this.tgtFile);
     if (this.tabular) {
-      options.header = this.header;
+      if (this.headerChoice !== null) options.header = this.headerChoice;
       options.srcColumn = column(this.srcColumn);
       options.tgtColumn = column(this.tgtColumn);
     }
