@@ -2,6 +2,7 @@
 // spans, and its reader and writer, so the CLI, the API and the UI list formats from here.
 // Pair formats read to PairRecords; links formats (Pharaoh, TALP) read to LinkGroups that
 // links.ts attaches to a pair stream. Every format can be written.
+import { ByteProgress } from './input.ts';
 import { open } from 'node:fs/promises';
 import { UserError } from '../errors.ts';
 import { readDelimited, writeDelimited, type DelimitedReadOptions, type DelimitedWriteOptions } from './delimited.ts';
@@ -180,6 +181,8 @@ export function detectFormat(paths: string | string[]): Format | undefined {
 
 /** 'talp' when the first non-blank line of `file` looks like `sentno srcpos tgtpos …`, else 'pharaoh'. */
 export async function detectLinksFormat(file: string): Promise<LinksFormat> {
+  // The same checks as every reader (a pipe or a device would block the open below for ever).
+  await ByteProgress.forFiles([file]);
   const handle = await open(file);
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);

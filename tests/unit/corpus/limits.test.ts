@@ -49,6 +49,12 @@ describe('import limits', () => {
     await expect(runImport(store, { file: fifo, format: 'tsv', tokenization: 'pretokenized' })).rejects.toThrow(
       `${fifo}: not a regular file`,
     );
+    // A links file whose format is detected is opened before any reader runs: refused there too.
+    const en = put('fifo.en', 'a b\n');
+    const vi = put('fifo.vi', 'c d\n');
+    await expect(
+      runImport(store, { file: en, tgtFile: vi, format: 'moses', tokenization: 'pretokenized', linksFile: fifo }),
+    ).rejects.toThrow(`${fifo}: not a regular file`);
     store.close();
   });
 
