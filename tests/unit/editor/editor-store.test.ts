@@ -122,58 +122,6 @@ describe('review queue', () => {
     expect(reviewQueue(store.db, { alignmentId: m, text: 'd', offset: 0, limit: 10 }).total).toBe(1);
     store.close();
   });
-
-  test('Link all pairs occurrences one to one: nearest by position, or by the model; only the kept links apply', () => {
-    const { store, ids } = project(dir, [
-      ['ປະຈຳ ແຂວງ ປະຈຳ', 'ประจำ จังหวัด'], // two Lao occurrences, one Thai: one link, to the nearer
-      ['ປະຈຳ ກ ຂ ປະຈຳ', 'ประจำ ค ง ประจำ'], // 2×2: the non-crossing matching
-      ['ປະຈຳ ກ ປະຈຳ', 'ง ประจำ ค ประจำ'], // 2×2 where the model says otherwise for the first
-      ['ປະຈຳ', 'ประจำ'],
-    ]);
-    const m = model(store, ids, [[], [], [[0, 3, 0.95]], []]);
-    const plan = bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m);
-    const byPair = new Map(plan.map((c) => [c.pairId, c]));
-    expect(byPair.get(ids[0])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0']);
-    expect(byPair.get(ids[0])!.unmatched).toEqual({ src: [2], tgt: [] });
-    expect(byPair.get(ids[1])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0', '3-3']);
-    expect(byPair.get(ids[2])!.add).toEqual([
-      { s: 0, t: 3, score: 0.95, by: 'model' },
-      { s: 2, t: 1, score: null, by: 'position' },
-    ]);
-    for (const c of plan) {
-      expect(new Set(c.add.map((l) => l.s)).size).toBe(c.add.length);
-      expect(new Set(c.add.map((l) => l.t)).size).toBe(c.add.length);
-    }
-    // Keep all but pair 2's second link.
-    const keep = plan
-      .flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t })))
-      .filter((l) => !(l.pairId === ids[1] && l.s === 3));
-    expect(() => bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(
-      /not one the preview proposed/,
-    );
-    bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, keep);
-    expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([
-      ['0-0'],
-      ['0-0'],
-      ['0-3', '2-1'],
-      ['0-0'],
-    ]);
-    // A second Link all adds the remaining pair-2 link only; one undo removes the whole first group.
-    expect(
-      bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`)),
-    ).toEqual([`${ids[1]}:3-3`]);
-    store.undo('ann');
-    expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
-    // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.
-    const reject = bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m);
-    expect(reject.flatMap((c) => c.remove.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[2]}:0-3`]);
-    expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([{ s: 0, t: 3 }]);
-    expect(occurrences(store.db, 'ann', 'ປະຈຳ', 'ประจำ', m).find((o) => o.pairId === ids[2])!.rejected).toEqual([{ s: 0, t: 3 }]);
-    expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).toEqual([]);
-    store.undo('ann');
-    expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([]);
-    store.close();
-  });
 });
 
 describe('lexicon', () => {
@@ -205,7 +153,6 @@ describe('lexicon', () => {
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([2, 1, 1, 0]);
     store.close();
   });
-
   test('Link all pairs occurrences one to one: nearest by position, or by the model; only the kept links apply', () => {
     const { store, ids } = project(dir, [
       ['ປະຈຳ ແຂວງ ປະຈຳ', 'ประจำ จังหวัด'], // two Lao occurrences, one Thai: one link, to the nearer
@@ -280,58 +227,6 @@ describe('agreement', () => {
     const ab = agreementReport(store.db, a, b);
     expect(ab.pairs.map((p) => p.pairId)).toEqual([ids[0]]);
     expect(ab.overall).toMatchObject({ precision: 1, recall: 1, aer: 0 });
-    store.close();
-  });
-
-  test('Link all pairs occurrences one to one: nearest by position, or by the model; only the kept links apply', () => {
-    const { store, ids } = project(dir, [
-      ['ປະຈຳ ແຂວງ ປະຈຳ', 'ประจำ จังหวัด'], // two Lao occurrences, one Thai: one link, to the nearer
-      ['ປະຈຳ ກ ຂ ປະຈຳ', 'ประจำ ค ง ประจำ'], // 2×2: the non-crossing matching
-      ['ປະຈຳ ກ ປະຈຳ', 'ง ประจำ ค ประจำ'], // 2×2 where the model says otherwise for the first
-      ['ປະຈຳ', 'ประจำ'],
-    ]);
-    const m = model(store, ids, [[], [], [[0, 3, 0.95]], []]);
-    const plan = bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m);
-    const byPair = new Map(plan.map((c) => [c.pairId, c]));
-    expect(byPair.get(ids[0])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0']);
-    expect(byPair.get(ids[0])!.unmatched).toEqual({ src: [2], tgt: [] });
-    expect(byPair.get(ids[1])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0', '3-3']);
-    expect(byPair.get(ids[2])!.add).toEqual([
-      { s: 0, t: 3, score: 0.95, by: 'model' },
-      { s: 2, t: 1, score: null, by: 'position' },
-    ]);
-    for (const c of plan) {
-      expect(new Set(c.add.map((l) => l.s)).size).toBe(c.add.length);
-      expect(new Set(c.add.map((l) => l.t)).size).toBe(c.add.length);
-    }
-    // Keep all but pair 2's second link.
-    const keep = plan
-      .flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t })))
-      .filter((l) => !(l.pairId === ids[1] && l.s === 3));
-    expect(() => bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(
-      /not one the preview proposed/,
-    );
-    bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, keep);
-    expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([
-      ['0-0'],
-      ['0-0'],
-      ['0-3', '2-1'],
-      ['0-0'],
-    ]);
-    // A second Link all adds the remaining pair-2 link only; one undo removes the whole first group.
-    expect(
-      bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`)),
-    ).toEqual([`${ids[1]}:3-3`]);
-    store.undo('ann');
-    expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
-    // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.
-    const reject = bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m);
-    expect(reject.flatMap((c) => c.remove.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[2]}:0-3`]);
-    expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([{ s: 0, t: 3 }]);
-    expect(occurrences(store.db, 'ann', 'ປະຈຳ', 'ประจำ', m).find((o) => o.pairId === ids[2])!.rejected).toEqual([{ s: 0, t: 3 }]);
-    expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).toEqual([]);
-    store.undo('ann');
-    expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([]);
     store.close();
   });
 });
