@@ -153,6 +153,7 @@ describe('lexicon', () => {
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([2, 1, 1, 0]);
     store.close();
   });
+
   test('Link all pairs occurrences one to one: nearest by position, or by the model; only the kept links apply', () => {
     const { store, ids } = project(dir, [
       ['ປະຈຳ ແຂວງ ປະຈຳ', 'ประจำ จังหวัด'], // two Lao occurrences, one Thai: one link, to the nearer
