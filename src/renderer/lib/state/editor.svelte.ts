@@ -35,6 +35,8 @@ export class EditorState {
   /** Bulk-accept threshold of the open pair: back to the default on every other pair. */
   threshold = $state(LINK_THRESHOLD);
   zoom = $state(1);
+  /** The line view wraps long pairs over several bands (else one row that scrolls sideways). */
+  wrap = $state(true);
   help = $state(false);
   /** A warning about the open pair that the next Enter confirms (no links yet, open suggestions). */
   warning = $state<string | null>(null);
