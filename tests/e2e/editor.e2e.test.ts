@@ -418,4 +418,44 @@ describe('alignment editor', () => {
     await expect.poll(() => linkKeys(committed(h.ctx, longest.id))).not.toContain(`${s}-${t}`);
     expect(h.pageErrors).toEqual([]);
   });
+
+  it("tags links with 1–9 from the project's set, edits the set, and keeps a note on the pair", async () => {
+    const id = Number((await page.getByTestId('editor-pair').textContent())!.replace(/\D/g, ''));
+    const tagOf = () => committed(h.ctx, id).gold.find((l) => l.s === 0 && l.t === 0)?.tag ?? null;
+    await tok('src', 0).click();
+    await tok('tgt', 0).click();
+    await expect.poll(() => linkKeys(committed(h.ctx, id))).toContain('0-0');
+    await press('2');
+    await expect.poll(tagOf).toBe('function');
+    const label = page.locator('[data-testid="line-view"] [data-tag-link="0-0"] text.tag');
+    await expect.poll(() => label.textContent()).toBe('FUN');
+    await press('2');
+    await expect.poll(tagOf).toBeNull();
+    expect(await label.count()).toBe(0);
+    await press('1');
+    await expect.poll(tagOf).toBe('semantic');
+    // The project's set: "deixis" first, so key 1 gives it.
+    const side = page.getByTestId('pair-annotations');
+    await side.getByRole('button', { name: 'Edit…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Link tags' });
+    await dialog.getByLabel('Tags, one per line').fill('deixis\nsemantic\nfunction');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await side.getByTestId('link-tags').filter({ hasText: 'deixis' }).waitFor();
+    expect(h.ctx.store!.info().linkTags).toEqual(['deixis', 'semantic', 'function']);
+    await page.getByTestId('editor').locator('[role="grid"]').focus();
+    await press('1');
+    await expect.poll(tagOf).toBe('deixis');
+    await expect.poll(() => label.textContent()).toBe('DEI');
+    // A note on the pair, saved when the field loses focus.
+    const note = 'ບໍ່ແນ່ໃຈ: "ປະຈຳ" here is a title, not "regular"';
+    await side.getByTestId('pair-note').fill(note);
+    await h.screenshot('19-editor-tags-note');
+    await tok('src', 1).click();
+    await expect.poll(() => h.ctx.store!.getPair(id).note).toBe(note);
+    await press('Escape');
+    await tok('src', 0).click();
+    await press('Delete');
+    await expect.poll(() => linkKeys(committed(h.ctx, id))).not.toContain('0-0');
+    expect(h.pageErrors).toEqual([]);
+  });
 });
