@@ -5,6 +5,7 @@ import { editorPair, setGold, setRejected } from '../review/editor.ts';
 import { reviewQueue } from '../review/queue.ts';
 import { bulkFix, defaultModelId, lexiconEntries, occurrences } from '../review/concordance.ts';
 import { agreementReport } from '../review/agreement.ts';
+import { adjudication } from '../review/adjudication.ts';
 import type { z } from 'zod';
 import type { editorChannels } from '../../shared/editor-api.ts';
 import { UserError } from '../errors.ts';
@@ -42,4 +43,5 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
     };
   },
   'agreement.report': (ctx, i) => agreementReport(store(ctx).db, i.reference, i.candidate),
+  'adjudication.get': (ctx, i) => adjudication(store(ctx), ctx.annotator, i.pairId, i.left, i.right),
 };

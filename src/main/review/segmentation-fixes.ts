@@ -11,6 +11,7 @@ import type { PairPatch } from '../store/edits.ts';
 import { marksOfPair } from '../store/gold-layer.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { addFixedWords } from '../store/word-lists.ts';
+import { rejectedWithAnnotator } from '../store/alignments.ts';
 import { reindexAfterTokenEdit } from './editor.ts';
 
 type Side = 'src' | 'tgt';
@@ -51,14 +52,15 @@ export function splitTokenEdit(store: ProjectStore, annotator: string, pairId: n
   const next = asked(pairId, () => splitToken(tokens, index, at));
   const links = pair.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindexLinksAfterSplit(a.links, side, index) }));
   const marks = marksOfPair(store.db, pairId);
-  const moved = reindexAfterTokenEdit('split', side, index, marks, pair.rejected);
+  const rejected = rejectedWithAnnotator(store.db, pairId);
+  const moved = reindexAfterTokenEdit('split', side, index, marks, rejected);
   return store.db.transaction(() => {
     addWords(store, side, [next[index].text, next[index + 1].text], annotator);
     return store.edit(
       annotator,
       pairId,
       'tokens.split',
-      { ...patchFor(side, tokens, pair.alignments), rejected: pair.rejected, untranslated: marks },
+      { ...patchFor(side, tokens, pair.alignments), rejectedAll: rejected, untranslated: marks },
       { ...patchFor(side, next, links), ...moved },
     );
   })();
@@ -71,14 +73,15 @@ export function mergeTokensEdit(store: ProjectStore, annotator: string, pairId: 
   const next = asked(pairId, () => mergeTokens(tokens, index, side === 'src' ? pair.src : pair.tgt));
   const links = pair.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindexLinksAfterMerge(a.links, side, index) }));
   const marks = marksOfPair(store.db, pairId);
-  const moved = reindexAfterTokenEdit('merge', side, index, marks, pair.rejected);
+  const rejected = rejectedWithAnnotator(store.db, pairId);
+  const moved = reindexAfterTokenEdit('merge', side, index, marks, rejected);
   return store.db.transaction(() => {
     addWords(store, side, [next[index].text], annotator);
     return store.edit(
       annotator,
       pairId,
       'tokens.merge',
-      { ...patchFor(side, tokens, pair.alignments), rejected: pair.rejected, untranslated: marks },
+      { ...patchFor(side, tokens, pair.alignments), rejectedAll: rejected, untranslated: marks },
       { ...patchFor(side, next, links), ...moved },
     );
   })();
