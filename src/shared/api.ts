@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AlignmentOrigin, Link, PairDetail, PairStatus, PairSummary, Split, Token } from './domain.ts';
 import { editorChannels, type EditorPair, type EditorResults } from './editor-api.ts';
 import { linkTagSet } from './link-tags.ts';
+import type { Calibration } from './calibration.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
 
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
@@ -140,6 +141,10 @@ export interface AlignmentInfo {
   name: string;
   annotator: string | null;
   links: number;
+  /** The training run a model alignment was made with (Models page re-alignment), else null. */
+  runId: number | null;
+  /** How its scores were calibrated on held-out gold, when they were. */
+  calibration: Calibration | null;
 }
 
 export interface EditResult {

@@ -5,7 +5,9 @@
 //     ../shared/data/std-gold-align sets, each aligned on its own sentences, lowercased;
 // (c) the correction loop: gold links of the first N pairs as supervision (from 40 pairs on,
 //     a quarter of them held out of training to teach the link decision: method.ts), AER on
-//     the rest, against the unsupervised model's AER on the same rest. Prints training time per run.
+//     the rest, against the unsupervised model's AER on the same rest; and the link scores'
+//     expected calibration error on the rest, raw and calibrated on the held-out quarter
+//     (as the Re-align job does: eval/calibration.ts). Prints training time per run.
 // (b) word-translation P@1 (x→en, MUSE dictionaries) of bilstm-ctl and agree (and of ibm2 and
 //     hmm, our counterparts of the fast_align and GIZA++ baselines of seed 003) on the Tatoeba
 //     pairs of each language (≤ 1,000 pairs), segmented by text/segment.ts, lowercased; with
@@ -34,6 +36,7 @@ import { neuralLexicon, type LexiconEntry } from '../../src/main/models/bilstm/w
 import { embedPairs, extractLinks, type NeuralAlignResult } from '../../src/main/models/bilstm/aligner.ts';
 import { alignerFor } from '../../src/main/cli/aligners.ts';
 import { scoreAer } from '../../src/main/eval/aer.ts';
+import { calibrate, expectedCalibrationError, fitIsotonic, reliability, type Sample } from '../../src/main/eval/calibration.ts';
 import { parseDictionary, scoreP1 } from '../../src/main/eval/p1.ts';
 import { normalizeText } from '../../src/main/text/normalize.ts';
 import { segment } from '../../src/main/text/segment.ts';
@@ -75,6 +78,32 @@ function aer(links: Link[][], gold: AlignedPair[], from = 0): string {
     gold.slice(from),
     links.slice(from).map((ls) => ls.map((l): [number, number] => [l.s, l.t])),
   ).aer.toFixed(3);
+}
+
+/** Each pair's model links scored against its gold (sure or possible). */
+function samples(links: Link[][], gold: AlignedPair[], pairs: number[]): Sample[] {
+  return pairs.flatMap((k) => {
+    const held = new Set([...gold[k].sure, ...gold[k].possible].map(([s, t]) => `${s}:${t}`));
+    return links[k].map((l) => ({ score: l.score ?? 1, correct: held.has(`${l.s}:${l.t}`) }));
+  });
+}
+
+/**
+ * Calibration as the Re-align job does it: an isotonic map fitted on the pairs that taught
+ * the link decision (`fitOn`), measured on `rest`: ECE and the share of links at ≥ 0.9
+ * with their precision, raw and calibrated.
+ */
+function calibrationLine(links: Link[][], gold: AlignedPair[], fitOn: number[], rest: number[]): string {
+  const map = fitIsotonic(samples(links, gold, fitOn));
+  const raw = samples(links, gold, rest);
+  const cal = raw.map((x) => ({ score: calibrate(map, x.score), correct: x.correct }));
+  const high = (xs: Sample[]) => {
+    const top = xs.filter((x) => x.score >= 0.9);
+    const precision = top.length ? top.filter((x) => x.correct).length / top.length : 0;
+    return `${((100 * top.length) / Math.max(1, xs.length)).toFixed(0)}% ≥ 0.9 (precision ${precision.toFixed(2)})`;
+  };
+  const ece = (xs: Sample[]) => expectedCalibrationError(reliability(xs)).toFixed(3);
+  return `ECE raw ${ece(raw)} → calibrated ${ece(cal)} · raw ${high(raw)} → calibrated ${high(cal)}`;
 }
 
 function arg(args: string[], name: string, dflt: string): string {
@@ -230,11 +259,17 @@ export default async function bench(args: string[]): Promise<void> {
       const links = gold.slice(0, n).map((g) => [...g.sure, ...g.possible].map(([s, t]) => ({ s, t })));
       t0 = Date.now();
       const sup = await runNeuralMethod('bilstm-ctl', { src, tgt, gold: links }, { epochs: e, dim });
-      const held = heldOutPairs(links, HELD_OUT_SHARE).filter(Boolean).length;
+      const heldOut = heldOutPairs(links, HELD_OUT_SHARE).flatMap((h, k) => (h ? [k] : []));
+      const held = heldOut.length;
       const how = held ? ` (${n - held} trained on, ${held} teach the link decision)` : '';
       console.log(
         `  loop ${n} gold pairs${how}: AER on the other ${src.length - n}: unsupervised ${aer(base.links, gold, n)} · supervised ${aer(sup.links, gold, n)} · agree ${aer(stat.links, gold, n)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
       );
+      const rest = Array.from({ length: src.length - n }, (_, i) => n + i);
+      if (held)
+        console.log(
+          `    calibration fitted on the ${held} held-out pairs, on the other ${rest.length}: ${calibrationLine(sup.links, gold, heldOut, rest)}`,
+        );
     }
   }
 }

@@ -172,6 +172,13 @@ describe('models page', () => {
     if (stillRunning) await run().locator('[data-testid="job-progress"][data-phase="done"]').waitFor({ timeout: 60_000 });
     else console.warn('models e2e: the re-alignment ended before the page was re-opened; following it was not exercised');
     await h.screenshot('24-models-realigned');
+    // Its scores were calibrated on the dev pairs' gold (3 long pairs: well over 100 model links), shown as a reliability diagram.
+    const made = h.ctx.store!.info().alignments.find((a) => a.id === runs()[0].alignmentIds[0])!;
+    expect(made.calibration).toMatchObject({ pairs: DEV_PAIRS.length });
+    await run().getByTestId('reliability').locator('path').first().waitFor({ state: 'attached' });
+    expect(await run().getByTestId('reliability').textContent()).toContain(`ECE ${made.calibration!.eceRaw.toFixed(3)}`);
+    await run().getByTestId('reliability').scrollIntoViewIfNeeded();
+    await h.screenshot('24b-models-reliability');
     await run().getByRole('button', { name: 'Open review queue' }).click();
     const alignmentId = runs()[0].alignmentIds[0];
     expect(alignmentId).toBeDefined();

@@ -1,6 +1,7 @@
 // Alignment layers (gold per annotator, model runs, imported files) and their links.
 import type { AlignmentOrigin, Link } from '../../shared/domain.ts';
 import type { AlignmentInfo } from '../../shared/api.ts';
+import type { Calibration } from '../../shared/calibration.ts';
 import type { Db } from './database.ts';
 
 export interface NewAlignment {
@@ -33,13 +34,19 @@ export function goldAlignmentOf(db: Db, annotator: string, importId: number | nu
 }
 
 export function listAlignments(db: Db): AlignmentInfo[] {
-  return db
+  const rows = db
     .prepare(
-      `SELECT a.id, a.origin, a.name, a.annotator,
+      `SELECT a.id, a.origin, a.name, a.annotator, a.run_id AS runId, a.calibration,
       (SELECT count(*) FROM links l WHERE l.alignment_id = a.id) AS links
     FROM alignments a ORDER BY a.id`,
     )
-    .all() as AlignmentInfo[];
+    .all() as (Omit<AlignmentInfo, 'calibration'> & { calibration: string | null })[];
+  return rows.map((r) => ({ ...r, calibration: r.calibration === null ? null : (JSON.parse(r.calibration) as Calibration) }));
+}
+
+/** Records how a model alignment's scores were calibrated. */
+export function setCalibration(db: Db, alignmentId: number, calibration: Calibration): void {
+  db.prepare(`UPDATE alignments SET calibration = ? WHERE id = ?`).run(JSON.stringify(calibration), alignmentId);
 }
 
 /** Returns a function inserting links of one alignment; call it inside a transaction. */

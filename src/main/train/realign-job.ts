@@ -4,13 +4,16 @@
 // when there is enough of it), keeps the linguists' corrections — every gold link is added with score 1, no
 // rejected link is proposed — and stores the result as a model alignment of that model and
 // run, each link's confidence as its score, so the review queue ranks pairs by the model's
-// uncertainty.
+// uncertainty. With enough held-out gold, the scores are calibrated on it first
+// (eval/calibration.ts: a 3-epoch model put 81% of its links at ≥ 0.9 with a dev AER of
+// 53.6%), and the alignment records the reliability before and after.
 import type { Link } from '../../shared/domain.ts';
 import type { TrainOptions } from '../../shared/models-api.ts';
 import type { AlignedPair } from '../../shared/domain.ts';
 import { CancelledError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
-import { createAlignment, linkInserter } from '../store/alignments.ts';
+import { createAlignment, linkInserter, setCalibration } from '../store/alignments.ts';
+import { calibrate, fitCalibration, type Sample } from '../eval/calibration.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { getRun } from '../store/training-runs.ts';
 import { cancelFlag, type WorkerReport } from './neural-protocol.ts';
@@ -32,6 +35,16 @@ function withCorrections(
   for (const [s, t] of gold?.possible ?? []) out.set(key(s, t), { s, t, kind: 'possible', score: 1 });
   for (const [s, t] of gold?.sure ?? []) out.set(key(s, t), { s, t, kind: 'sure', score: 1 });
   return [...out.values()].sort((a, b) => a.s - b.s || a.t - b.t);
+}
+
+/** Each held-out pair's model links (before corrections) scored against its gold. */
+function heldOutSamples(found: readonly Link[][], gold: readonly (AlignedPair | undefined)[], split: readonly string[]): Sample[][] {
+  return found.flatMap((links, k) => {
+    const g = gold[k];
+    if (!g || split[k] === 'train') return [];
+    const held = new Set([...g.sure, ...g.possible].map(([s, t]) => key(s, t)));
+    return [links.map((l) => ({ score: l.score ?? 1, correct: held.has(key(l.s, l.t)) }))];
+  });
 }
 
 /** Runs the job; returns a one-line summary. */
@@ -67,9 +80,12 @@ export async function realignRun(
   };
   if ((await runInWorker(request, onReport, run.signal)) === 'cancelled') throw new CancelledError();
   const rejected = rejectedByPair(db, corpus.ids);
+  const fitted = fitCalibration(heldOutSamples(found, gold, corpus.split));
+  if (fitted) found = found.map((links) => links.map((l) => ({ ...l, score: calibrate(fitted.map, l.score ?? 1) })));
   const name = `${options.method} run ${target.runId} · epoch ${target.epoch} + ${decidedBy}`;
   const count = db.transaction(() => {
     const alignmentId = createAlignment(db, { origin: 'model', name, modelId: row.model_id, runId: target.runId });
+    if (fitted) setCalibration(db, alignmentId, fitted.summary);
     const insert = linkInserter(db, alignmentId);
     let n = 0;
     corpus.ids.forEach((id, k) => {
@@ -79,5 +95,8 @@ export async function realignRun(
     });
     return n;
   })();
-  return `re-aligned ${corpus.ids.length} pairs with ${name}: ${count} links`;
+  const calibrated = fitted
+    ? `; scores calibrated on ${fitted.summary.links} links of ${fitted.summary.pairs} held-out pairs (ECE ${fitted.summary.eceRaw.toFixed(3)} → ${fitted.summary.eceCalibrated.toFixed(3)})`
+    : '';
+  return `re-aligned ${corpus.ids.length} pairs with ${name}: ${count} links${calibrated}`;
 }

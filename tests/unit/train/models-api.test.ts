@@ -151,6 +151,14 @@ describe('models channels', () => {
     const scores = [4, 5, 6, 7].flatMap((k) => model(k).map((l) => l.score!));
     expect(scores.length).toBeGreaterThan(0);
     for (const p of scores) expect(p > 0 && p < 1).toBe(true);
+    // The scores were calibrated on the 40 dev pairs' gold, and the alignment records how.
+    const done = (await outcome(events, jobId)) as { message: string };
+    expect(done.message).toMatch(/scores calibrated on \d+ links of 40 held-out pairs \(ECE \d\.\d{3} → \d\.\d{3}\)/);
+    const cal = store.info().alignments.find((a) => a.id === alignment.id)!.calibration!;
+    expect(cal).toMatchObject({ pairs: 40, links: expect.any(Number) });
+    expect(cal.raw.reduce((n, b) => n + b.count, 0)).toBe(cal.links);
+    expect(cal.calibrated.reduce((n, b) => n + b.count, 0)).toBe(cal.links);
+    expect(alignment.runId).toBe(started.runId);
     store.close();
   }, 120_000);
 
