@@ -3,6 +3,7 @@
 // URL the user opens); there is no CORS header at all, and requests whose Origin is not
 // this server are refused, so other web pages cannot drive it. Static files are the built
 // renderer, sent with the same strict Content-Security-Policy as the desktop window.
+// Exports the browser downloads are served from the server's own download folder.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -15,6 +16,7 @@ import type { AppContext } from './api/context.ts';
 import { dispatch } from './api/dispatch.ts';
 import { CONTENT_SECURITY_POLICY } from '../shared/csp.ts';
 import { rendererDir } from './paths.ts';
+import { downloadPath } from './export-downloads.ts';
 
 export interface ServerHandle {
   url: string;
@@ -112,11 +114,11 @@ async function receiveUpload(url: URL, req: IncomingMessage, res: ServerResponse
   send(res, 200, { path: target });
 }
 
-/** Upload folders of earlier runs that ended without closing (killed): removed after a day. */
-function removeStaleUploads(): void {
+/** Upload and download folders of earlier runs that ended without closing (killed): removed after a day. */
+function removeStaleFolders(): void {
   const dayAgo = Date.now() - 86_400_000;
   for (const d of readdirSync(tmpdir())) {
-    if (!d.startsWith('mekong-upload-')) continue;
+    if (!d.startsWith('mekong-upload-') && !d.startsWith('mekong-download-')) continue;
     const path = join(tmpdir(), d);
     try {
       if (statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
@@ -130,8 +132,10 @@ function removeStaleUploads(): void {
 export async function startServer(ctx: AppContext, options: { port?: number; token?: string } = {}): Promise<ServerHandle> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const root = rendererDir();
-  removeStaleUploads();
+  removeStaleFolders();
   const uploadDir = mkdtempSync(join(tmpdir(), 'mekong-upload-'));
+  const downloadDir = mkdtempSync(join(tmpdir(), 'mekong-download-'));
+  ctx.downloadDir = downloadDir;
   let origin = '';
   const authorised = (req: IncomingMessage, given: string | null) =>
     given === token && (req.headers.origin === undefined || req.headers.origin === origin);
@@ -154,6 +158,7 @@ export async function startServer(ctx: AppContext, options: { port?: number; tok
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const url = requestUrl(req);
     if (url === null) return send(res, 400, { error: 'malformed request URL', kind: 'input' });
+    if (url.pathname.startsWith('/download/')) return sendDownload(req, res, url);
     const isApi = url.pathname.startsWith('/api/') || url.pathname === '/upload';
     if (!isApi) return req.method === 'GET' ? serveStatic(url, res, root) : void res.writeHead(405).end();
     if (req.method !== 'POST') return void res.writeHead(405).end();
@@ -172,6 +177,23 @@ export async function startServer(ctx: AppContext, options: { port?: number; tok
       if (!res.headersSent) send(res, 400, { error: err.message, kind: 'input' });
       else res.destroy();
     });
+  }
+
+  /** `GET /download/<id>/<name>?token=…`: a link the page follows, so the token comes in the query, as for /events. */
+  function sendDownload(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    if (req.method !== 'GET') return void res.writeHead(405).end();
+    if (!authorised(req, url.searchParams.get('token'))) return send(res, 401, { error: 'missing or wrong token', kind: 'input' });
+    const [id, name] = url.pathname.slice('/download/'.length).split('/').map(decodePath);
+    const file = id && name ? downloadPath(downloadDir, id, name) : null;
+    if (file === null) return send(res, 404, { error: 'no such download', kind: 'input' });
+    res.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': statSync(file).size,
+      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name!)}`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    createReadStream(file).pipe(res);
   }
 
   const wss = new WebSocketServer({ noServer: true });
@@ -198,6 +220,8 @@ export async function startServer(ctx: AppContext, options: { port?: number; tok
         server.closeAllConnections();
         server.close(() => {
           rmSync(uploadDir, { recursive: true, force: true });
+          rmSync(downloadDir, { recursive: true, force: true });
+          if (ctx.downloadDir === downloadDir) delete ctx.downloadDir;
           resolve();
         });
       }),

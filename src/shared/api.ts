@@ -78,6 +78,8 @@ export const exportOptionsSchema = z
     oneBased: z.boolean().optional(),
     /** TSV and fast_align: the segmented text (tokens joined by one space) instead of the raw sentences. */
     tokenized: z.boolean().optional(),
+    /** Browser mode: `file` is a file name; the export is written for the browser to download (export.downloads). */
+    download: z.boolean().optional(),
   })
   .strict();
 
@@ -100,6 +102,7 @@ export const channels = {
   'settings.setAnnotator': z.object({ annotator: z.string().trim().min(1).max(100) }).strict(),
   'import.start': importOptionsSchema,
   'export.start': exportOptionsSchema,
+  'export.downloads': z.object({ download: z.string().max(20) }).strict(),
   'align.start': z
     .object({
       method: z.string().min(1).max(40),
@@ -183,7 +186,8 @@ export interface Results extends EditorResults, ModelsResults {
   'edits.redo': EditResult;
   'settings.setAnnotator': null;
   'import.start': { jobId: string };
-  'export.start': { jobId: string };
+  'export.start': { jobId: string; download?: string };
+  'export.downloads': { files: { name: string; bytes: number }[] };
   'align.start': { jobId: string };
   'jobs.cancel': null;
   'dialog.openFile': string | null;

@@ -336,6 +336,7 @@ describe('alignment editor', () => {
     await page.getByRole('button', { name: 'Export…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Export the corpus' });
     await dialog.getByLabel('Format').selectOption('pharaoh');
+    await dialog.getByLabel('Write on the machine running').check();
     expect(await dialog.getByLabel('Links from').inputValue()).toBe(String(goldId));
     const out = join(h.dir, 'gold.pharaoh');
     await dialog.getByLabel('Output file').fill(out);

@@ -182,21 +182,32 @@ describe('browser mode', () => {
     expect(h.pageErrors).toEqual([]);
   });
 
-  it('exports the pairs of one status as JSONL', async () => {
+  it('exports the pairs of one status as JSONL, downloaded to this computer (browser mode)', async () => {
     const { page } = h;
-    const out = join(h.dir, 'done.jsonl');
     await page.getByRole('button', { name: 'Export…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Export the corpus' });
     await dialog.getByLabel('Format').selectOption('jsonl');
-    await dialog.getByLabel('Output file').fill(out);
+    expect(await dialog.getByLabel('Download to this computer').isChecked()).toBe(true);
+    await dialog.getByLabel('File name').fill('done pairs.jsonl');
     await dialog.getByRole('group', { name: 'Statuses' }).getByLabel('Done').check();
+    const downloaded = page.waitForEvent('download');
     await dialog.getByRole('button', { name: 'Export', exact: true }).click();
-    await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor();
+    const file = await downloaded;
+    expect(file.suggestedFilename()).toBe('done pairs.jsonl');
+    const link = dialog.getByTestId('downloads').getByRole('link', { name: 'done pairs.jsonl' });
+    const href = (await link.getAttribute('href'))!;
     await h.screenshot('06-export-done');
     await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
-    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    const text = readFileSync((await file.path())!, 'utf8');
+    const lines = text.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]).status).toBe('done');
+    // The link needs the session's token; an unknown export or file is not served.
+    const base = new URL(page.url()).origin;
+    expect(await (await fetch(base + href)).text()).toBe(text);
+    expect((await fetch(base + href.replace(/token=[^&]+/, 'token=wrong'))).status).toBe(401);
+    expect((await fetch(base + href.replace(/download\/[^/]+\//, 'download/aaaaaaaaaaaa/'))).status).toBe(404);
+    expect((await fetch(base + href.replace(/\/[^/?]+\?/, '/..%2Fx?'))).status).toBe(404);
   });
 
   it('shows a failed import with file, line and reason, and leaves the project as it was', async () => {

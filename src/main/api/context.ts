@@ -18,4 +18,6 @@ export interface AppContext {
   /** Folder for app-owned files: the sample project lives here. */
   dataDir: string;
   dialogs?: NativeDialogs;
+  /** Browser mode: where the server keeps exports for the browser to download (export-downloads.ts). */
+  downloadDir?: string;
 }

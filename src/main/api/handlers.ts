@@ -17,6 +17,7 @@ import { methodPlan } from '../align/train-plans.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
 import { recentProjects, rememberProject } from '../recent-projects.ts';
 import { setLinkTags } from '../store/link-tags.ts';
+import { downloadFiles, newDownload } from '../export-downloads.ts';
 import { setAnnotatorsShare } from '../store/annotation-mode.ts';
 import type { AppContext } from './context.ts';
 import { editorHandlers } from './editor-handlers.ts';
@@ -110,8 +111,19 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   },
   'export.start': (ctx, i) => {
     const source = store(ctx);
-    const { jobId } = ctx.jobs.start('export', (progress, signal) => runExport(source, i, { progress, signal }));
-    return { jobId };
+    if (!i.download) {
+      const { jobId } = ctx.jobs.start('export', (progress, signal) => runExport(source, i, { progress, signal }));
+      return { jobId };
+    }
+    if (!ctx.downloadDir) throw new UserError('downloads are for browser mode: give the path to write the export to');
+    const { id, file } = newDownload(ctx.downloadDir, i.file);
+    const options = { ...i, file, download: undefined };
+    const { jobId } = ctx.jobs.start('export', (progress, signal) => runExport(source, options, { progress, signal }));
+    return { jobId, download: id };
+  },
+  'export.downloads': (ctx, i) => {
+    if (!ctx.downloadDir) throw new UserError('downloads are for browser mode');
+    return { files: downloadFiles(ctx.downloadDir, i.download) };
   },
   'align.start': (ctx, i) => {
     const target = store(ctx);

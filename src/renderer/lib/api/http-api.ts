@@ -1,6 +1,7 @@
 // Browser-mode transport: API calls as `POST /api/<channel>` with the per-run token in
-// a header, job events from the `/events` WebSocket (reconnected if it drops), and raw
-// file uploads to `/upload` that return a path on the server machine.
+// a header, job events from the `/events` WebSocket (reconnected if it drops), raw file
+// uploads to `/upload` that return a path on the server machine, and the links exports
+// are downloaded from (`/download/…`).
 import type { ApiErrorBody, Channel, ChannelInput, JobEvent, MekongApi, Results } from '../../../shared/api.ts';
 import { ApiError } from './api-error.ts';
 
@@ -24,6 +25,11 @@ export class HttpApi implements MekongApi {
     this.listeners.add(listener);
     if (!this.socket) this.connect();
     return () => this.listeners.delete(listener);
+  }
+
+  /** Where the browser fetches one file of an export written for download (the token in the query: a plain link). */
+  downloadUrl(download: string, name: string): string {
+    return `/download/${encodeURIComponent(download)}/${encodeURIComponent(name)}?token=${encodeURIComponent(this.token)}`;
   }
 
   /** Sends a local file's bytes to the server; resolves to its path there. */

@@ -5,6 +5,8 @@ import type { AppInfo, ChannelInput, MekongApi, ProjectInfo } from '../../../sha
 import { errorMessage } from '../api/api-error.ts';
 
 export type Uploader = (file: File) => Promise<string>;
+/** Browser mode: the address of one file of an export written for download. */
+export type DownloadUrl = (download: string, name: string) => string;
 
 export class AppState {
   info = $state<AppInfo | null>(null);
@@ -17,6 +19,8 @@ export class AppState {
     readonly api: MekongApi,
     /** Present in browser mode: sends a local file to the server machine. */
     readonly upload: Uploader | null,
+    /** Present in browser mode: exports can be downloaded to this computer. */
+    readonly downloadUrl: DownloadUrl | null = null,
   ) {}
 
   async load(): Promise<void> {

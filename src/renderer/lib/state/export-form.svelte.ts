@@ -10,6 +10,10 @@ export type ExportFormat = (typeof exportFormats)[number];
 export class ExportForm {
   format = $state<ExportFormat>('jsonl');
   path = $state('');
+  /** Browser mode: download to this computer (else write `path` on the server machine). */
+  download = $state(false);
+  /** The downloaded file's name; empty: `<project>.<format>`. */
+  fileName = $state('');
   statuses = $state<PairStatus[]>([]);
   splits = $state<Split[]>([]);
   alignmentIds = $state<number[]>([]);
@@ -18,17 +22,27 @@ export class ExportForm {
   linksFrom = $state<number | (typeof linksFromChoices)[number]>('each');
 
   /** The first gold alignment (an annotator's reviewed links), else the first alignment, else one file each. */
-  constructor(alignments: readonly AlignmentInfo[] = []) {
+  private readonly projectName: string;
+
+  constructor(alignments: readonly AlignmentInfo[] = [], projectName = 'corpus') {
+    this.projectName = projectName;
     const preferred = alignments.find((a) => a.origin === 'gold') ?? alignments[0];
     if (preferred) this.linksFrom = preferred.id;
   }
 
+  /** `<project>.<format>`, the name a download gets unless the user gives one. */
+  get defaultName(): string {
+    return `${this.projectName.replace(/[^\p{L}\p{N}_-]+/gu, '-').toLowerCase() || 'corpus'}.${this.format}`;
+  }
+
   readonly linkFormat = $derived(this.format === 'pharaoh' || this.format === 'talp');
   readonly tokenizable = $derived(this.format === 'tsv' || this.format === 'fastalign');
-  readonly complete = $derived(this.path.trim() !== '');
+  readonly complete = $derived(this.download || this.path.trim() !== '');
 
   options(): ExportOptions {
-    const options: ExportOptions = { format: this.format, file: this.path.trim() };
+    const options: ExportOptions = this.download
+      ? { format: this.format, file: this.fileName.trim() || this.defaultName, download: true }
+      : { format: this.format, file: this.path.trim() };
     if (this.statuses.length) options.status = [...this.statuses];
     if (this.splits.length) options.split = [...this.splits];
     if (this.linkFormat) {
