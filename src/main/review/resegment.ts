@@ -167,6 +167,7 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
   }
   let newWords = 0;
   if (!options.dryRun) {
+    options.progress?.(total, total, `saving ${edits.length} changed pairs`);
     store.db.transaction(() => {
       if (options.words) newWords = addSideWords(store, options.words.side, options.words.from);
       recordGroup(store.db, options.annotator, 'tokens.resegment', edits);
