@@ -42,10 +42,14 @@ function matches(text: string, tokens: readonly Token[], fix: SegmentationFixSpe
 export function fixOccurrences(store: ProjectStore, side: TokenSide, fix: SegmentationFixSpec): TokenFixOccurrence[] {
   if (fix.kind === 'split' && fix.at >= fix.word.length)
     throw new UserError(`split offset ${fix.at} is not inside "${fix.word}" (1..${fix.word.length - 1})`);
+  // Only texts holding the word(s) are segmented into tokens (a native string search first).
+  const needles = (fix.kind === 'split' ? [fix.word] : [fix.left, fix.right]).map((w) => w.toLowerCase());
   const out: TokenFixOccurrence[] = [];
   for (const rows of iteratePairRows(store.db, {}, 2000)) {
     for (const r of rows) {
       const [text, blob] = side === 'src' ? [r.src_text, r.src_tokens] : [r.tgt_text, r.tgt_tokens];
+      const folded = text.toLowerCase();
+      if (!needles.every((w) => folded.includes(w))) continue;
       const tokens = tokensOf(text, blob);
       for (const index of matches(text, tokens, fix)) out.push({ pairId: r.id, side, index, tokens });
     }

@@ -41,7 +41,7 @@ export class EditorState {
   warning = $state<string | null>(null);
   /** The token whose split point is being picked. */
   splitting = $state<Cursor | null>(null);
-  /** The merge or split just saved: the editor offers to apply it to its other occurrences. */
+  /** The merge or split just saved on the open pair: the editor offers to apply it to its other occurrences. */
   lastFix = $state<{ side: TokenSide; fix: SegmentationFixSpec } | null>(null);
 
   readonly layer: GoldLayer = $derived({ links: this.pair?.gold ?? [], untranslated: this.pair?.untranslated ?? [] });
@@ -75,6 +75,7 @@ export class EditorState {
     if (this.pair?.id !== pairId) {
       this.threshold = LINK_THRESHOLD;
       this.warning = null;
+      this.lastFix = null;
     }
     await this.enqueue(() => this.api.invoke('editor.get', { pairId }));
     this.cursor = { side: 'src', index: 0 };
