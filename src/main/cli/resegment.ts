@@ -3,7 +3,7 @@
 // rejected links following their tokens; pairs whose links cannot follow keep their tokens
 // and are listed (review/resegment.ts). One transaction, one undoable edit group.
 import { Option, type Command } from 'commander';
-import { userInfo } from 'node:os';
+import { loginName } from '../api/create-context.ts';
 import { formatResegmentReport, resegmentProject } from '../review/resegment.ts';
 import { runProjectJob } from './project-job.ts';
 import { readWordListFlags, wordListOptions, type WordListFlags } from './word-list-options.ts';
@@ -14,21 +14,14 @@ interface ResegmentFlags extends WordListFlags {
   annotator?: string;
 }
 
-function loginName(): string {
-  try {
-    return userInfo().username || 'annotator';
-  } catch {
-    return 'annotator';
-  }
-}
-
 export function register(program: Command): void {
   const command = program
     .command('resegment')
     .description(
       "segment every pair again with the project's word lists (and --word-list files, which join them); links, " +
         '"not translated" marks and rejected links follow their tokens; a pair where a token holding any of them ' +
-        'would be cut across keeps its old tokens and is listed. One transaction, undone as one edit in the app',
+        'would be cut across keeps its old tokens and is listed. One transaction, undone as one edit in the app. ' +
+        'Every pair is segmented, those imported --pretokenized too: leave such a side alone with --side',
     )
     .argument('<project>', 'the project file')
     .addOption(new Option('--side <side>', 'the side(s) to segment again').choices(['src', 'tgt', 'both']).default('both'))

@@ -76,6 +76,9 @@ test('the Lao–English dictionary: 35k headwords that fix real embassy sentence
   const dict = await loadLaoEnglishHeadwords(laoEnglishDictionaryPath());
   expect(dict.size).toBeGreaterThan(34_000);
   expect(dict.has('ອັກຄະຣາຊະທູດ') && dict.has('ມະນຸດ') && dict.has('ສັກກາຍະ')).toBe(true);
+  // Headwords of several words stay out: they would merge Lao phrases across their spaces.
+  expect(dict.words().filter((w) => w.includes(' '))).toEqual([]);
+  expect(words('ທຸກໆ ເວລາ', 'lo', { words: dict })).toEqual(['ທຸກໆ', 'ເວລາ']);
   const text = 'ການພັດທະນາຊັບພະຍາກອນມະນຸດ ແລະ ສັກກາຍະພາບ';
   expect(words(text, 'lo')).toEqual(['ການ', 'ພັດທະນາ', 'ຊັບພະຍາກອນມະນຸດ', 'ແລະ', 'ສັກ', 'ກາຍະ', 'ພາບ']);
   expect(words(text, 'lo', { words: dict })).toEqual(['ການ', 'ພັດທະນາ', 'ຊັບພະຍາກອນ', 'ມະນຸດ', 'ແລະ', 'ສັກກາຍະ', 'ພາບ']);
