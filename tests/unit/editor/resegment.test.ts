@@ -142,6 +142,19 @@ test('links, marks and rejected links follow; a pair that cannot follow is kept;
   store.close();
 });
 
+test('a cancelled re-segmentation leaves the project as it was', async () => {
+  const { store, ids } = fixture();
+  const before = snapshot(store, ids);
+  const controller = new AbortController();
+  controller.abort();
+  await expect(resegmentProject(store, { sides: ['src', 'tgt'], annotator: 'anna', words, signal: controller.signal })).rejects.toThrow(
+    /cancelled/,
+  );
+  expect(snapshot(store, ids)).toEqual(before);
+  expect(store.db.prepare('SELECT count(*) AS n FROM word_list').get()).toEqual({ n: 0 });
+  store.close();
+});
+
 test('--side tgt leaves the source tokens alone', async () => {
   const { store, ids } = fixture();
   const before = snapshot(store, ids);

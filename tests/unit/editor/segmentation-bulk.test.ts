@@ -80,6 +80,18 @@ test('merge "sinh viên" in one pair, preview the others, apply the kept ones, o
   store.close();
 });
 
+test('overlapping merge matches take the leftmost first; a split matches whole tokens only', () => {
+  const { store } = project(dir, [
+    ['a a a b', 'x'],
+    ['ab abc', 'x'],
+  ]);
+  expect(fixOccurrences(store, 'src', { kind: 'merge', left: 'a', right: 'a', spaced: true }).map((o) => o.index)).toEqual([0]);
+  expect(fixOccurrences(store, 'src', { kind: 'split', word: 'AB', at: 1 }).map((o) => [o.pairId, o.index])).toEqual([
+    [store.listPairs({}, 0, 9).pairs[1].id, 0],
+  ]);
+  store.close();
+});
+
 test('Thai: a merge of pieces written together never applies across a space; a split undoes it corpus-wide', () => {
   const store = ProjectStore.create(join(dir, 'th.mekong'), { name: 'th', srcLang: 'lo', tgtLang: 'th' });
   const importId = beginImport(store.db, 't', 'tsv');

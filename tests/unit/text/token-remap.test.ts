@@ -34,3 +34,31 @@ test('links follow their tokens; links that meet are merged (sure wins, larger s
     { s: 2, t: 0, kind: 'sure', score: null },
   ]);
 });
+
+test('random re-cuts: an image always nests with its old token, null only where a new token cuts across', () => {
+  let seed = 7;
+  const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 8) % n);
+  /** Random tokens over [0, 40): cut points, with some gaps (whitespace) dropped between tokens. */
+  const cut = (): number[] => {
+    const spans: number[] = [];
+    for (let p = 0; p < 40;) {
+      const len = 1 + rand(5);
+      const end = Math.min(40, p + len);
+      spans.push(p, end);
+      p = end + (rand(4) === 0 ? 1 : 0);
+    }
+    return spans;
+  };
+  for (let round = 0; round < 500; round++) {
+    const [old, next] = [cut(), cut()];
+    remapTokens(old, next).forEach((image, i) => {
+      // The oracle: every new token overlapping old token i, by brute force.
+      const [a, b] = [old[2 * i], old[2 * i + 1]];
+      const overlapping: number[] = [];
+      for (let k = 0; 2 * k < next.length; k++) if (next[2 * k + 1] > a && next[2 * k] < b) overlapping.push(k);
+      const holds = overlapping.length === 1 && next[2 * overlapping[0]] <= a && next[2 * overlapping[0] + 1] >= b;
+      const held = overlapping.length > 0 && overlapping.every((k) => next[2 * k] >= a && next[2 * k + 1] <= b);
+      expect(image).toEqual(holds || held ? overlapping : null);
+    });
+  }
+});
