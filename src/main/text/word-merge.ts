@@ -24,9 +24,9 @@ function longestMerge(text: string, spans: number[], i: number, words: WordList)
   let best = i;
   for (let j = i; 2 * j < spans.length; j++) {
     if (j > i && spans[2 * j] !== spans[2 * j - 1]) {
-      if (!GAP.test(text.slice(spans[2 * j - 1], spans[2 * j]))) break;
+      // The trie first (most words hold no space), then whether only whitespace lies between.
       node = words.step(node, SPACE);
-      if (node < 0) return best;
+      if (node < 0 || !GAP.test(text.slice(spans[2 * j - 1], spans[2 * j]))) return best;
     }
     for (let p = spans[2 * j]; p < spans[2 * j + 1]; p++) {
       node = words.step(node, text.charCodeAt(p));
