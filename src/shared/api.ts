@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { AlignmentOrigin, Link, PairDetail, PairStatus, PairSummary, Split, Token } from './domain.ts';
 import { editorChannels, type EditorPair, type EditorResults } from './editor-api.ts';
+import { linkTagSet } from './link-tags.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
 
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
@@ -86,6 +87,7 @@ export const channels = {
   'project.openSample': z.object({}).strict(),
   'project.close': z.object({}).strict(),
   'project.info': z.object({}).strict(),
+  'project.setLinkTags': z.object({ tags: linkTagSet }).strict(),
   'pairs.list': z.object({ filter: pairFilterSchema, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) }).strict(),
   'pairs.get': z.object({ id }).strict(),
   'pairs.update': z.object({ id, status: status.optional(), split: split.optional(), note: z.string().max(10_000).optional() }).strict(),
@@ -125,6 +127,8 @@ export interface ProjectInfo {
   pairs: number;
   byStatus: Record<PairStatus, number>;
   alignments: AlignmentInfo[];
+  /** The project's link tags (keys 1–9 in the editor set them). */
+  linkTags: string[];
 }
 
 export interface AlignmentInfo {
@@ -160,6 +164,7 @@ export interface Results extends EditorResults, ModelsResults {
   'project.openSample': ProjectInfo;
   'project.close': null;
   'project.info': ProjectInfo | null;
+  'project.setLinkTags': ProjectInfo;
   'pairs.list': { total: number; offset: number; pairs: PairSummary[] };
   'pairs.get': PairDetail;
   'pairs.update': PairDetail;

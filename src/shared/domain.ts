@@ -17,6 +17,8 @@ export interface Link {
   kind: LinkKind;
   /** Posterior probability or model confidence in [0, 1]; null for human links. */
   score: number | null;
+  /** The link's type from the project's tag set (GALE-style: semantic, function, …); absent when untagged. */
+  tag?: string;
 }
 
 /** Links split by kind as [s, t] index pairs: the view the AER scorer and the trainers' gold take. */

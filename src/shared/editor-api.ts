@@ -3,12 +3,15 @@
 // review queue, the lexicon with its concordance and bulk fix, and agreement reports.
 import { z } from 'zod';
 import type { Link, PairDetail, PairSummary, Token } from './domain.ts';
+import { linkTagName } from './link-tags.ts';
 
 const id = z.number().int().nonnegative();
 const side = z.enum(['src', 'tgt']);
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
 const word = z.string().min(1).max(200);
-const linkSchema = z.object({ s: id, t: id, kind: z.enum(['sure', 'possible']), score: z.number().min(0).max(1).nullable() }).strict();
+const linkSchema = z
+  .object({ s: id, t: id, kind: z.enum(['sure', 'possible']), score: z.number().min(0).max(1).nullable(), tag: linkTagName.optional() })
+  .strict();
 const pairLink = z.object({ s: id, t: id }).strict();
 
 export const editorChannels = {

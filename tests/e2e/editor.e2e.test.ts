@@ -356,4 +356,106 @@ describe('alignment editor', () => {
     expect(readFileSync(join(h.dir, 'all.gold-souk.pharaoh'), 'utf8')).toBe(readFileSync(out, 'utf8'));
     expect(h.pageErrors).toEqual([]);
   });
+
+  it('wraps a long pair over bands that fit the view, links inside a band, and W switches to one scrolling row', async () => {
+    const store = h.ctx.store!;
+    const longest = store.db.prepare('SELECT id FROM pairs ORDER BY length(src_text) + length(tgt_text) DESC LIMIT 1').get() as {
+      id: number;
+    };
+    const detail = store.getPair(longest.id);
+    await page.getByRole('tab', { name: 'Pairs' }).click();
+    await page.getByPlaceholder(/Search text/).fill(`#${longest.id}`);
+    await page.getByTestId('pair-list').locator(`[data-pair-id="${longest.id}"]`).click();
+    await page.keyboard.press('Enter');
+    await page
+      .getByTestId('editor-pair')
+      .filter({ hasText: `#${longest.id}` })
+      .waitFor();
+    const view = page.getByTestId('line-view');
+    await expect.poll(async () => Number(await view.getAttribute('data-bands'))).toBeGreaterThan(3);
+    // Every token once, nothing beyond the view's right edge, no sideways scrolling.
+    expect(await view.locator('[data-side="src"][data-index]').count()).toBe(detail.srcTokens.length);
+    expect(await view.locator('[data-side="tgt"][data-index]').count()).toBe(detail.tgtTokens.length);
+    const fits = await view.evaluate((el) => {
+      const right = el.getBoundingClientRect().right;
+      const over = [...el.querySelectorAll('[data-index]')].filter((t) => t.getBoundingClientRect().right > right + 0.5).length;
+      return { over, scroll: el.scrollWidth - el.clientWidth };
+    });
+    expect(fits).toEqual({ over: 0, scroll: 0 });
+    await h.screenshot('17-editor-wrapped');
+    // A link in the last band: clicked there, drawn there, inside its band.
+    const last = view.locator('[data-band]').last();
+    const s = Number(await last.locator('[data-side="src"]').last().getAttribute('data-index'));
+    const t = Number(await last.locator('[data-side="tgt"]').last().getAttribute('data-index'));
+    await last.locator(`[data-side="src"][data-index="${s}"]`).click();
+    await last.locator(`[data-side="tgt"][data-index="${t}"]`).click();
+    await expect.poll(() => linkKeys(committed(h.ctx, longest.id))).toContain(`${s}-${t}`);
+    const drawn = view.locator(`path.gold[data-link="${s}-${t}"]`);
+    await drawn.waitFor({ state: 'attached' });
+    expect(await drawn.getAttribute('class')).not.toMatch(/\bfar\b/);
+    const inside = await view.evaluate(
+      (el, [s, t]) => {
+        const box = (q: string) => el.querySelector(q)!.getBoundingClientRect();
+        const path = box(`path.gold[data-link="${s}-${t}"]`);
+        return (
+          path.top >= box(`[data-side="src"][data-index="${s}"]`).bottom - 1 &&
+          path.bottom <= box(`[data-side="tgt"][data-index="${t}"]`).top + 1
+        );
+      },
+      [s, t],
+    );
+    expect(inside).toBe(true);
+    await h.screenshot('18-editor-wrapped-linked');
+    // W: one row that scrolls sideways, the same link drawn; W again wraps.
+    await page.getByTestId('editor').locator('[role="grid"]').focus();
+    await press('w');
+    await expect.poll(async () => Number(await view.getAttribute('data-bands'))).toBe(1);
+    expect(await view.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(await view.locator(`path.gold[data-link="${s}-${t}"]`).count()).toBe(1);
+    await press('w');
+    await expect.poll(async () => Number(await view.getAttribute('data-bands'))).toBeGreaterThan(3);
+    await press('Control+z');
+    await expect.poll(() => linkKeys(committed(h.ctx, longest.id))).not.toContain(`${s}-${t}`);
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it("tags links with 1–9 from the project's set, edits the set, and keeps a note on the pair", async () => {
+    const id = Number((await page.getByTestId('editor-pair').textContent())!.replace(/\D/g, ''));
+    const tagOf = () => committed(h.ctx, id).gold.find((l) => l.s === 0 && l.t === 0)?.tag ?? null;
+    await tok('src', 0).click();
+    await tok('tgt', 0).click();
+    await expect.poll(() => linkKeys(committed(h.ctx, id))).toContain('0-0');
+    await press('2');
+    await expect.poll(tagOf).toBe('function');
+    const label = page.locator('[data-testid="line-view"] [data-tag-link="0-0"] text.tag');
+    await expect.poll(() => label.textContent()).toBe('FUN');
+    await press('2');
+    await expect.poll(tagOf).toBeNull();
+    expect(await label.count()).toBe(0);
+    await press('1');
+    await expect.poll(tagOf).toBe('semantic');
+    // The project's set: "deixis" first, so key 1 gives it.
+    const side = page.getByTestId('pair-annotations');
+    await side.getByRole('button', { name: 'Edit…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Link tags' });
+    await dialog.getByLabel('Tags, one per line').fill('deixis\nsemantic\nfunction');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await side.getByTestId('link-tags').filter({ hasText: 'deixis' }).waitFor();
+    expect(h.ctx.store!.info().linkTags).toEqual(['deixis', 'semantic', 'function']);
+    await page.getByTestId('editor').locator('[role="grid"]').focus();
+    await press('1');
+    await expect.poll(tagOf).toBe('deixis');
+    await expect.poll(() => label.textContent()).toBe('DEI');
+    // A note on the pair, saved when the field loses focus.
+    const note = 'ບໍ່ແນ່ໃຈ: "ປະຈຳ" here is a title, not "regular"';
+    await side.getByTestId('pair-note').fill(note);
+    await h.screenshot('19-editor-tags-note');
+    await tok('src', 1).click();
+    await expect.poll(() => h.ctx.store!.getPair(id).note).toBe(note);
+    await press('Escape');
+    await tok('src', 0).click();
+    await press('Delete');
+    await expect.poll(() => linkKeys(committed(h.ctx, id))).not.toContain('0-0');
+    expect(h.pageErrors).toEqual([]);
+  });
 });

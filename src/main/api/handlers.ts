@@ -16,6 +16,7 @@ import { STATISTICAL_METHODS } from '../../shared/methods.ts';
 import { methodPlan } from '../align/train-plans.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
 import { recentProjects, rememberProject } from '../recent-projects.ts';
+import { setLinkTags } from '../store/link-tags.ts';
 import type { AppContext } from './context.ts';
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
@@ -79,6 +80,10 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     return null;
   },
   'project.info': (ctx) => ctx.store?.info() ?? null,
+  'project.setLinkTags': (ctx, i) => {
+    setLinkTags(store(ctx).db, i.tags);
+    return store(ctx).info();
+  },
   'pairs.list': (ctx, i) => ({ offset: i.offset, ...store(ctx).listPairs(i.filter, i.offset, i.limit) }),
   'pairs.get': (ctx, i) => store(ctx).getPair(i.id),
   'pairs.update': (ctx, i) => store(ctx).updatePair(ctx.annotator, i.id, { status: i.status, split: i.split, note: i.note }),

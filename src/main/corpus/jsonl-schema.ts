@@ -3,7 +3,7 @@
 //
 //   {"src":{"text":"ສະບາຍດີ ໂລກ","tokens":[[0,7],[8,11]]},
 //    "tgt":{"text":"สวัสดี โลก","tokens":[[0,6],[7,10]]},
-//    "alignments":[{"origin":"gold","source":"anna","links":[[0,0,"sure",null],[1,1,"possible",0.92]],
+//    "alignments":[{"origin":"gold","source":"anna","links":[[0,0,"sure",null,"semantic"],[1,1,"possible",0.92]],
 //                   "untranslated":{"src":[],"tgt":[2]}}],
 //    "rejected":[[1,0,"anna"]],
 //    "status":"done","split":"train","note":"checked \"twice\""}
@@ -15,7 +15,8 @@
 //   normalised form is refused with its line). Readers also accept a bare string as
 //   shorthand for {"text": …}.
 // - alignments (optional): origin gold|model|import, source = annotator, model run or file,
-//   links = [s, t, "sure"|"possible", score|null] with 0-based token indices; untranslated
+//   links = [s, t, "sure"|"possible", score|null] with 0-based token indices, and a fifth
+//   element, the link's tag (its type: "semantic", "function", …), when it has one; untranslated
 //   (optional) = the token indices per side checked and left unaligned ("not translated"),
 //   so a reviewed empty word can be told from one nobody looked at.
 // - rejected (optional): links a reviewer rejected, [s, t, annotator]: never suggested again.
@@ -37,6 +38,7 @@ import {
   type PairStatus,
   type Split,
 } from '../../shared/domain.ts';
+import { linkTagName } from '../../shared/link-tags.ts';
 
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
@@ -45,11 +47,14 @@ function isToken(v: unknown): v is [number, number] | [number, number, string] {
   return v.length === 2 || (v.length === 3 && typeof v[2] === 'string');
 }
 
-function isLink(v: unknown): v is [number, number, LinkKind, number | null] {
-  if (!Array.isArray(v) || v.length !== 4 || !isIndex(v[0]) || !isIndex(v[1])) return false;
-  const [, , kind, score] = v;
+type LinkTuple = [number, number, LinkKind, number | null] | [number, number, LinkKind, number | null, string];
+
+function isLink(v: unknown): v is LinkTuple {
+  if (!Array.isArray(v) || (v.length !== 4 && v.length !== 5) || !isIndex(v[0]) || !isIndex(v[1])) return false;
+  const [, , kind, score, tag] = v;
   const scoreOk = score === null || (typeof score === 'number' && score >= 0 && score <= 1);
-  return (kind === 'sure' || kind === 'possible') && scoreOk;
+  const tagOk = v.length === 4 || (typeof tag === 'string' && linkTagName.safeParse(tag).data === tag);
+  return (kind === 'sure' || kind === 'possible') && scoreOk && tagOk;
 }
 
 /** [start, end] or [start, end, "token text"]. */
@@ -65,9 +70,9 @@ const SideObject = z.object({
 /** One side of a pair; a bare string is read as {"text": string}. */
 export const SideJson = z.preprocess((v) => (typeof v === 'string' ? { text: v } : v), SideObject);
 
-/** [source index, target index, kind, score or null]. */
-export const LinkJson = z.custom<[number, number, LinkKind, number | null]>(isLink, {
-  message: 'expected [s, t, "sure"|"possible", score in [0, 1] or null]',
+/** [source index, target index, kind, score or null] or the same with the link's tag. */
+export const LinkJson = z.custom<LinkTuple>(isLink, {
+  message: 'expected [s, t, "sure"|"possible", score in [0, 1] or null] or the same with a tag (1–40 printable characters) fifth',
 });
 
 const Index = z.custom<number>(isIndex, { message: 'expected a token index ≥ 0' });
@@ -97,6 +102,7 @@ export const PairJson = z.object({
 
 export type SideJsonValue = z.output<typeof SideObject>;
 export type TokenJsonValue = z.output<typeof TokenJson>;
+export type LinkJsonValue = z.output<typeof LinkJson>;
 export type AlignmentJsonValue = z.output<typeof AlignmentJson>;
 export type PairJsonValue = z.output<typeof PairJson>;
 

@@ -14,6 +14,7 @@ import {
   type PairJsonValue,
   type SideJsonValue,
   type TokenJsonValue,
+  type LinkJsonValue,
 } from './jsonl-schema.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
 
@@ -105,7 +106,7 @@ function tokensFromJson(side: SideJsonValue, name: string, file: string, line: n
 }
 
 function alignmentFromJson(a: AlignmentJsonValue): AlignmentRecord {
-  const links: Link[] = a.links.map(([s, t, kind, score]) => ({ s, t, kind, score }));
+  const links: Link[] = a.links.map(([s, t, kind, score, tag]) => (tag === undefined ? { s, t, kind, score } : { s, t, kind, score, tag }));
   const rec: AlignmentRecord = { origin: a.origin, source: a.source, links };
   if (a.untranslated) rec.untranslated = { src: a.untranslated.src, tgt: a.untranslated.tgt };
   return rec;
@@ -117,6 +118,10 @@ function sideToJson(text: string, tokens: Token[] | undefined): SideJsonValue {
   return { text, tokens: json };
 }
 
+function linkToJson(l: Link): LinkJsonValue {
+  return l.tag === undefined ? [l.s, l.t, l.kind, l.score] : [l.s, l.t, l.kind, l.score, l.tag];
+}
+
 /** The schema value of `rec`, keys in schema order, absent optional fields omitted. */
 export function pairToJson(rec: PairRecord): PairJsonValue {
   const json: PairJsonValue = {
@@ -125,7 +130,7 @@ export function pairToJson(rec: PairRecord): PairJsonValue {
   };
   if (rec.alignments) {
     json.alignments = rec.alignments.map((a) => {
-      const out: AlignmentJsonValue = { origin: a.origin, source: a.source, links: a.links.map((l) => [l.s, l.t, l.kind, l.score]) };
+      const out: AlignmentJsonValue = { origin: a.origin, source: a.source, links: a.links.map(linkToJson) };
       if (a.untranslated && (a.untranslated.src.length || a.untranslated.tgt.length))
         out.untranslated = { src: a.untranslated.src, tgt: a.untranslated.tgt };
       return out;

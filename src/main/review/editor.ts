@@ -7,6 +7,7 @@ import { UserError } from '../errors.ts';
 import { goldAlignmentOf } from '../store/alignments.ts';
 import { recordEdit, type PairPatch, type UntranslatedMark } from '../store/edits.ts';
 import { goldIdOf, untranslatedOf } from '../store/gold-layer.ts';
+import { linkTags } from '../store/link-tags.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { deferCheckpoint } from '../store/wal-checkpoints.ts';
 
@@ -25,8 +26,21 @@ function checkIndices(pair: EditorPair, links: readonly { s: number; t: number }
   if (badMark) throw new UserError(`pair ${pair.id}: no ${badMark.side} token ${badMark.index}`);
 }
 
+/** A tag must be one of the project's, unless the link had it already (a tag dropped from the set stays where it was). */
+function checkTags(store: ProjectStore, pair: EditorPair, links: readonly Link[]): void {
+  const allowed = new Set(linkTags(store.db));
+  const had = new Set(pair.gold.filter((l) => l.tag).map((l) => `${l.s}:${l.t}:${l.tag}`));
+  const bad = links.find((l) => l.tag && !allowed.has(l.tag) && !had.has(`${l.s}:${l.t}:${l.tag}`));
+  if (bad) throw new UserError(`pair ${pair.id}: link ${bad.s}-${bad.t}: "${bad.tag}" is not one of the project's link tags`);
+}
+
 function sortedLinks(links: readonly Link[]): Link[] {
-  const unique = new Map(links.map((l) => [`${l.s}:${l.t}`, { s: l.s, t: l.t, kind: l.kind, score: l.score }]));
+  const unique = new Map(
+    links.map((l) => [
+      `${l.s}:${l.t}`,
+      l.tag ? { s: l.s, t: l.t, kind: l.kind, score: l.score, tag: l.tag } : { s: l.s, t: l.t, kind: l.kind, score: l.score },
+    ]),
+  );
   return [...unique.values()].sort((a, b) => a.s - b.s || a.t - b.t);
 }
 
@@ -45,6 +59,7 @@ export function setGold(
 ): EditorPair {
   const current = editorPair(store, annotator, pairId);
   checkIndices(current, links, marks);
+  checkTags(store, current, links);
   const nextLinks = sortedLinks(links);
   const nextMarks = sortedMarks(marks);
   if (JSON.stringify(nextLinks) === JSON.stringify(current.gold) && JSON.stringify(nextMarks) === JSON.stringify(current.untranslated))

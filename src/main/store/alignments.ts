@@ -44,9 +44,9 @@ export function listAlignments(db: Db): AlignmentInfo[] {
 
 /** Returns a function inserting links of one alignment; call it inside a transaction. */
 export function linkInserter(db: Db, alignmentId: number): (pairId: number, links: readonly Link[]) => void {
-  const insert = db.prepare(`INSERT OR REPLACE INTO links (alignment_id, pair_id, s, t, kind, score) VALUES (?, ?, ?, ?, ?, ?)`);
+  const insert = db.prepare(`INSERT OR REPLACE INTO links (alignment_id, pair_id, s, t, kind, score, tag) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   return (pairId, links) => {
-    for (const l of links) insert.run(alignmentId, pairId, l.s, l.t, l.kind, l.score);
+    for (const l of links) insert.run(alignmentId, pairId, l.s, l.t, l.kind, l.score, l.tag ?? null);
   };
 }
 
@@ -56,18 +56,24 @@ interface LinkRow {
   t: number;
   kind: Link['kind'];
   score: number | null;
+  tag: string | null;
+}
+
+/** A stored link as the rest of the program sees it: `tag` only when the link has one. */
+function linkOfRow(r: { s: number; t: number; kind: Link['kind']; score: number | null; tag: string | null }): Link {
+  return r.tag === null ? { s: r.s, t: r.t, kind: r.kind, score: r.score } : { s: r.s, t: r.t, kind: r.kind, score: r.score, tag: r.tag };
 }
 
 /** All alignments' links of one pair, grouped by alignment, each sorted by (s, t). */
 export function linksOfPair(db: Db, pairId: number): { alignmentId: number; links: Link[] }[] {
   const rows = db
-    .prepare(`SELECT alignment_id, s, t, kind, score FROM links WHERE pair_id = ? ORDER BY alignment_id, s, t`)
+    .prepare(`SELECT alignment_id, s, t, kind, score, tag FROM links WHERE pair_id = ? ORDER BY alignment_id, s, t`)
     .all(pairId) as LinkRow[];
   const groups = new Map<number, Link[]>();
   for (const r of rows) {
     let g = groups.get(r.alignment_id);
     if (!g) groups.set(r.alignment_id, (g = []));
-    g.push({ s: r.s, t: r.t, kind: r.kind, score: r.score });
+    g.push(linkOfRow(r));
   }
   return [...groups].map(([alignmentId, links]) => ({ alignmentId, links }));
 }
@@ -129,8 +135,8 @@ export function alignmentSources(db: Db): { id: number; origin: AlignmentOrigin;
 
 /** A reader of one pair's links in one alignment, sorted by (s, t); the statement is prepared once. */
 export function pairLinksReader(db: Db): (alignmentId: number, pairId: number) => Link[] {
-  const stmt = db.prepare(`SELECT s, t, kind, score FROM links WHERE alignment_id = ? AND pair_id = ? ORDER BY s, t`);
-  return (alignmentId, pairId) => stmt.all(alignmentId, pairId) as Link[];
+  const stmt = db.prepare(`SELECT s, t, kind, score, tag FROM links WHERE alignment_id = ? AND pair_id = ? ORDER BY s, t`);
+  return (alignmentId, pairId) => (stmt.all(alignmentId, pairId) as LinkRow[]).map(linkOfRow);
 }
 
 /** One alignment's origin and its links grouped by pair, or null when there is no such alignment. */
@@ -139,11 +145,11 @@ export function alignmentLayer(db: Db, alignmentId: number): { origin: Alignment
   if (!a) return null;
   const links = new Map<number, Link[]>();
   for (const r of db
-    .prepare('SELECT pair_id, s, t, kind, score FROM links WHERE alignment_id = ?')
-    .iterate(alignmentId) as IterableIterator<Link & { pair_id: number }>) {
+    .prepare('SELECT pair_id, s, t, kind, score, tag FROM links WHERE alignment_id = ?')
+    .iterate(alignmentId) as IterableIterator<LinkRow & { pair_id: number }>) {
     let list = links.get(r.pair_id);
     if (!list) links.set(r.pair_id, (list = []));
-    list.push({ s: r.s, t: r.t, kind: r.kind, score: r.score });
+    list.push(linkOfRow(r));
   }
   return { origin: a.origin, links };
 }

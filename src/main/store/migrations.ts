@@ -141,4 +141,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, epoch)
   ) WITHOUT ROWID;
   `,
+  /* 4: link tags — a link's type from the project's tag set (meta 'link_tags'), null when untagged */ `
+  ALTER TABLE links ADD COLUMN tag TEXT CHECK (tag IS NULL OR (length(tag) BETWEEN 1 AND 40));
+  `,
 ];

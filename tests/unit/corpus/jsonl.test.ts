@@ -1,6 +1,6 @@
 // JSONL reader and writer: the committed golden file reads and writes back byte for byte;
-// a realistic Lao/Thai export (segmented tokens, gold + model alignments with scores,
-// statuses, notes with quotes, newlines and emoji) survives export → import → export
+// a realistic Lao/Thai export (segmented tokens, gold + model alignments with scores, link
+// tags, statuses, notes with quotes, newlines and emoji) survives export → import → export
 // byte-identically; malformed lines are named with the field at fault.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +34,13 @@ async function realistic(): Promise<PairRecord[]> {
     const srcTokens = segment(p.src, 'lo');
     const tgtTokens = segment(p.tgt, 'th');
     const diag = (k: number) => Math.floor((k * tgtTokens.length) / srcTokens.length);
-    const gold: Link[] = srcTokens.map((_, k) => ({ s: k, t: diag(k), kind: k % 5 ? 'sure' : 'possible', score: null }));
+    const gold: Link[] = srcTokens.map((_, k) => ({
+      s: k,
+      t: diag(k),
+      kind: k % 5 ? 'sure' : 'possible',
+      score: null,
+      ...(k % 3 === 1 ? { tag: k % 2 ? 'function' : 'grammatically inferred' } : {}),
+    }));
     const model: Link[] = srcTokens.map((_, k) => ({
       s: k,
       t: diag(k),
@@ -103,7 +109,11 @@ describe('JSONL', () => {
       ['{"src":{"text":"ab","tokens":[[0,3]]},"tgt":"b"}', 'field src.tokens.0: offsets [0,3] out of range (text has 2 characters)'],
       [
         '{"src":"a","tgt":"b","alignments":[{"origin":"gold","source":"x","links":[[0,0,"sure",1.5]]}]}',
-        'field alignments.0.links.0: expected [s, t, "sure"|"possible", score in [0, 1] or null]',
+        'field alignments.0.links.0: expected [s, t, "sure"|"possible", score in [0, 1] or null] or the same with a tag (1–40 printable characters) fifth',
+      ],
+      [
+        '{"src":"a","tgt":"b","alignments":[{"origin":"gold","source":"x","links":[[0,0,"sure",null,""]]}]}',
+        'field alignments.0.links.0: expected [s, t, "sure"|"possible", score in [0, 1] or null] or the same with a tag (1–40 printable characters) fifth',
       ],
       [
         '{"src":{"text":"a","tokens":[[0,1]]},"tgt":{"text":"b c","tokens":[[0,1],[2,3]]},"alignments":[{"origin":"gold","source":"x","links":[[0,2,"sure",null]]}]}',

@@ -7,6 +7,7 @@ import { reviewQueue } from '../../../src/main/review/queue.ts';
 import { bulkFix, lexiconEntries, occurrences } from '../../../src/main/review/concordance.ts';
 import { agreementReport } from '../../../src/main/review/agreement.ts';
 import { mergeTokensEdit, splitTokenEdit } from '../../../src/main/review/segmentation-fixes.ts';
+import { setLinkTags } from '../../../src/main/store/link-tags.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { model, possible, project, sure } from './fixture.ts';
 
@@ -40,6 +41,38 @@ describe('gold edits', () => {
     again.redo('ann');
     expect(editorPair(again, 'ann', ids[0]).untranslated).toEqual([{ side: 'tgt', index: 2 }]);
     again.close();
+  });
+
+  test("carry a tag from the project's set; an unknown tag is refused, a tag dropped from the set stays on its link", () => {
+    const { store, ids } = project(dir, PAIRS);
+    expect(store.info().linkTags).toEqual([
+      'semantic',
+      'function',
+      'grammatically inferred',
+      'contextually inferred',
+      'translated incorrectly',
+    ]);
+    const tagged = { ...sure(0, 0), tag: 'function' };
+    expect(setGold(store, 'ann', ids[0], [tagged, sure(1, 1)], []).gold).toEqual([tagged, sure(1, 1)]);
+    expect(() => setGold(store, 'ann', ids[0], [{ ...sure(1, 1), tag: 'deixis' }], [])).toThrow(
+      /link 1-1: "deixis" is not one of the project's link tags/,
+    );
+    setLinkTags(store.db, ['deixis', 'semantic']);
+    expect(store.info().linkTags).toEqual(['deixis', 'semantic']);
+    // 'function' is no longer in the set: the link keeps it through other edits, and may not gain it elsewhere.
+    const next = setGold(store, 'ann', ids[0], [tagged, { ...sure(1, 1), tag: 'deixis' }], []);
+    expect(next.gold.map((l) => l.tag)).toEqual(['function', 'deixis']);
+    expect(() => setGold(store, 'ann', ids[0], [tagged, { ...sure(1, 1), tag: 'function' }], [])).toThrow(/not one of/);
+    expect(() => setLinkTags(store.db, ['a', 'a'])).toThrow(/must differ/);
+    expect(() =>
+      setLinkTags(
+        store.db,
+        Array.from({ length: 10 }, (_, i) => `t${i}`),
+      ),
+    ).toThrow();
+    store.undo('ann');
+    expect(editorPair(store, 'ann', ids[0]).gold).toEqual([tagged, sure(1, 1)]);
+    store.close();
   });
 
   test('reject links outside the pair and ignore no-op edits', () => {

@@ -163,7 +163,7 @@ describe('import', () => {
 });
 
 describe('export', () => {
-  test('JSONL export → import → export is byte-identical', async () => {
+  test('JSONL export → import → export is byte-identical, with marks, rejections and link tags', async () => {
     const store = fresh();
     await runImport(store, sampleOptions);
     const ids = store.listPairs({}, 0, 3).pairs.map((p) => p.id);
@@ -187,7 +187,10 @@ describe('export', () => {
       store,
       'anna',
       ids[1],
-      [{ s: 1, t: 1, kind: 'sure', score: null }],
+      [
+        { s: 1, t: 1, kind: 'sure', score: null },
+        { s: 2, t: 4, kind: 'possible', score: null, tag: 'grammatically inferred' },
+      ],
       [
         { side: 'src', index: 0 },
         { side: 'tgt', index: 3 },
@@ -206,7 +209,10 @@ describe('export', () => {
     expect(JSON.parse(lines[1]).alignments[0]).toEqual({
       origin: 'gold',
       source: 'anna',
-      links: [[1, 1, 'sure', null]],
+      links: [
+        [1, 1, 'sure', null],
+        [2, 4, 'possible', null, 'grammatically inferred'],
+      ],
       untranslated: { src: [0], tgt: [3] },
     });
     expect(JSON.parse(lines[2]).rejected).toEqual([[3, 2, 'anna']]);
@@ -216,6 +222,7 @@ describe('export', () => {
       { side: 'tgt', index: 3 },
     ]);
     expect(editorPair(again, 'anna', c).rejected).toEqual([{ s: 3, t: 2 }]);
+    expect(editorPair(again, 'anna', b).gold[1]).toEqual({ s: 2, t: 4, kind: 'possible', score: null, tag: 'grammatically inferred' });
     store.close();
     again.close();
   });

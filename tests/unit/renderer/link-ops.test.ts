@@ -8,6 +8,7 @@ import {
   removeLinks,
   toggleKind,
   toggleLinks,
+  toggleTag,
   toggleUntranslated,
   type GoldLayer,
 } from '../../../src/renderer/lib/editor/link-ops.ts';
@@ -59,5 +60,17 @@ describe('link operations', () => {
     expect(keys(toggleKind(flipped, flipped.links))).toEqual(['0-0p', '0-1p', '1-1p']);
     expect(keys(removeLinks(layer, linksAt(layer.links, 'src', 0)))).toEqual(['1-1']);
     expect(toggleKind(layer, [])).toBe(layer);
+  });
+
+  test('toggleTag tags the given links, untags when all carry the tag, and 0 (null) clears', () => {
+    const layer = toggleLinks(empty, [0, 1], [0]);
+    const tagged = toggleTag(layer, layer.links, 'function');
+    expect(tagged.links.map((l) => l.tag)).toEqual(['function', 'function']);
+    const mixed = toggleTag(tagged, [tagged.links[0]], 'semantic');
+    expect(mixed.links.map((l) => l.tag)).toEqual(['semantic', 'function']);
+    expect(toggleTag(mixed, mixed.links, 'function').links.map((l) => l.tag)).toEqual(['function', 'function']);
+    expect(toggleTag(tagged, tagged.links, 'function').links).toEqual(layer.links);
+    expect(toggleTag(mixed, mixed.links, null).links).toEqual(layer.links);
+    expect(toggleTag(layer, [], 'function')).toBe(layer);
   });
 });

@@ -1,11 +1,12 @@
 // The editor's keyboard: one table from key to command, read by the editor's keydown
 // handler. Arrows move the cursor (over tokens in the line view, over cells in the
 // matrix; the two cursors follow each other), Space links/unlinks, P flips sure/possible,
-// Delete removes, N marks "not translated", A/R accept/reject suggestions, S/M split/merge,
-// Enter marks done and opens the next pair, Ctrl+Z / Ctrl+Shift+Z undo/redo, ? helps.
+// 1–9 tag the links at the cursor (0 untags), Delete removes, N marks "not translated",
+// A/R accept/reject suggestions, S/M split/merge, W wraps the line view, Enter marks done
+// and opens the next pair, Ctrl+Z / Ctrl+Shift+Z undo/redo, ? helps.
 import type { EditorState } from '../state/editor.svelte.ts';
 import type { Link } from '../../../shared/domain.ts';
-import { linksAt, removeLinks, toggleKind, toggleLinks, toggleUntranslated } from './link-ops.ts';
+import { linksAt, removeLinks, toggleKind, toggleLinks, toggleTag, toggleUntranslated } from './link-ops.ts';
 
 export interface Shortcut {
   keys: string;
@@ -21,10 +22,12 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: 'Shift+Space', does: 'add the token to the selection without linking (phrase links)' },
   { keys: 'P', does: 'toggle sure / possible for the links at the cursor' },
   { keys: 'Delete', does: 'remove the links at the cursor' },
+  { keys: '1 … 9 / 0', does: "give the links at the cursor the project's tag of that number (again: untag) / clear their tag" },
   { keys: 'N', does: 'mark the token at the cursor "not translated" (again: unmark)' },
   { keys: 'A / R', does: 'accept / reject the suggestions at the cursor' },
   { keys: 'S / M', does: 'split the token at the cursor / merge it with the next one' },
   { keys: 'V', does: 'switch between line and matrix view' },
+  { keys: 'W', does: 'wrap long pairs over several rows, or show one row that scrolls sideways (line view)' },
   { keys: '+ / −', does: 'zoom in / out' },
   { keys: 'Enter', does: 'mark the pair done and open the next (a pair without links or with open suggestions asks for a second Enter)' },
   { keys: 'PgDn / PgUp', does: 'next / previous pair, without marking this one done' },
@@ -110,6 +113,7 @@ const COMMANDS: Record<string, Command> = {
   s: (ed) => (ed.splitting = { ...ed.cursor }),
   m: (ed) => void ed.merge(ed.cursor.side, ed.cursor.index),
   v: (ed) => (ed.mode = ed.mode === 'line' ? 'matrix' : 'line'),
+  w: (ed) => (ed.wrap = !ed.wrap),
   '+': (ed) => (ed.zoom = Math.min(3, ed.zoom * 1.25)),
   '=': (ed) => (ed.zoom = Math.min(3, ed.zoom * 1.25)),
   '-': (ed) => (ed.zoom = Math.max(0.3, ed.zoom / 1.25)),
@@ -118,6 +122,16 @@ const COMMANDS: Record<string, Command> = {
   PageUp: (ed) => void ed.go(-1),
   Escape: (ed) => (ed.help ? (ed.help = false) : ed.clearSelection()),
   '?': (ed) => (ed.help = !ed.help),
+  '0': (ed) => void ed.editGold((layer) => toggleTag(layer, atCursor(ed, layer.links), null)),
+  ...Object.fromEntries(
+    Array.from({ length: 9 }, (_, i): [string, Command] => [
+      String(i + 1),
+      (ed) => {
+        const tag = ed.linkTags[i];
+        if (tag) void ed.editGold((layer) => toggleTag(layer, atCursor(ed, layer.links), tag));
+      },
+    ]),
+  ),
 };
 
 /** Runs the command bound to a key; true when the key was the editor's. */
@@ -140,7 +154,7 @@ export function handleEditorKey(ed: EditorState, event: KeyboardEvent): boolean 
 
 /** Commands that keep the token selection (linking builds on it); any other one clears it, so a
  *  selection left from earlier never turns a later click into a link. */
-const KEEPS_SELECTION = new Set([' ', '?', '+', '=', '-']);
+const KEEPS_SELECTION = new Set([' ', '?', '+', '=', '-', 'w']);
 
 /** Runs the command of a key (the toolbar's buttons use these too); false when none. */
 export function runCommand(ed: EditorState, key: string, shift = false): boolean {

@@ -60,6 +60,18 @@ export function toggleKind(layer: GoldLayer, targets: readonly Link[]): GoldLaye
   return { ...layer, links: layer.links.map((l) => (targets.some((x) => x.s === l.s && x.t === l.t) ? { ...l, kind } : l)) };
 }
 
+function withTag(l: Link, tag: string | null): Link {
+  const { tag: _old, ...rest } = l;
+  return tag === null ? rest : { ...rest, tag };
+}
+
+/** Sets `tag` on the given links (when all carry it already, clears it instead); null clears the tag. */
+export function toggleTag(layer: GoldLayer, targets: readonly Link[], tag: string | null): GoldLayer {
+  if (targets.length === 0) return layer;
+  const next = tag !== null && targets.every((l) => l.tag === tag) ? null : tag;
+  return { ...layer, links: layer.links.map((l) => (targets.some((x) => x.s === l.s && x.t === l.t) ? withTag(l, next) : l)) };
+}
+
 export function removeLinks(layer: GoldLayer, targets: readonly Link[]): GoldLayer {
   return { ...layer, links: layer.links.filter((l) => !targets.some((x) => x.s === l.s && x.t === l.t)) };
 }

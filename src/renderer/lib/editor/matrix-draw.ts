@@ -123,7 +123,10 @@ function cells(g: d3.Selection<SVGGElement, unknown, null, undefined>, d: Matrix
     .attr('y', (l) => l.s * s + m)
     .attr('width', s - 2 * m)
     .attr('height', s - 2 * m)
-    .attr('data-gold', (l) => `${l.s}-${l.t}`);
+    .attr('data-gold', (l) => `${l.s}-${l.t}`)
+    .attr('data-tag', (l) => l.tag ?? null)
+    .append('title')
+    .text((l) => `gold ${l.s}-${l.t}, ${l.kind}${l.tag ? `, ${l.tag}` : ''}`);
   g.append('rect')
     .attr('class', 'cursor')
     .attr('x', d.cell.t * s)

@@ -61,6 +61,11 @@ export class AppState {
     await this.run(async () => void (this.project = await this.api.invoke('project.info', {})));
   }
 
+  /** Replaces the open project's link tags (links keep the tags they have). */
+  setLinkTags(tags: string[]): Promise<boolean> {
+    return this.run(async () => void (this.project = await this.api.invoke('project.setLinkTags', { tags })));
+  }
+
   dismissError(): void {
     this.error = null;
   }

@@ -36,6 +36,10 @@ export class EditorState {
   /** Bulk-accept threshold of the open pair: back to the default on every other pair. */
   threshold = $state(LINK_THRESHOLD);
   zoom = $state(1);
+  /** The project's link tags: keys 1–9 set them. */
+  linkTags = $state<string[]>([]);
+  /** The line view wraps long pairs over several bands (else one row that scrolls sideways). */
+  wrap = $state(true);
   help = $state(false);
   /** A warning about the open pair that the next Enter confirms (no links yet, open suggestions). */
   warning = $state<string | null>(null);
@@ -199,6 +203,17 @@ export class EditorState {
     });
     this.onEdited();
     return ok;
+  }
+
+  /** Saves the open pair's note (one logged edit; the pair list shows it). */
+  async setNote(note: string): Promise<void> {
+    const pair = this.pair;
+    if (!pair || note === pair.note) return;
+    await this.enqueue(async () => {
+      await this.api.invoke('pairs.update', { id: pair.id, note });
+      return this.api.invoke('editor.get', { pairId: pair.id });
+    });
+    this.onEdited();
   }
 
   /**
