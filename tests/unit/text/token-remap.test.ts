@@ -35,6 +35,18 @@ test('links follow their tokens; links that meet are merged (sure wins, larger s
   ]);
 });
 
+test('a link tag survives when its tokens are merged with another linked token', () => {
+  const merged = remapLinks(
+    [
+      { s: 0, t: 0, kind: 'possible', score: null },
+      { s: 1, t: 0, kind: 'sure', score: null, tag: 'semantic' },
+    ],
+    [[0], [0]],
+    identityMap(1),
+  );
+  expect(merged).toEqual([{ s: 0, t: 0, kind: 'sure', score: null, tag: 'semantic' }]);
+});
+
 test('random re-cuts: an image always nests with its old token, null only where a new token cuts across', () => {
   let seed = 7;
   const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 8) % n);
