@@ -11,6 +11,7 @@ import { readWordListFlags, wordListOptions, type WordListFlags } from './word-l
 interface ResegmentFlags extends WordListFlags {
   side: 'src' | 'tgt' | 'both';
   dryRun?: boolean;
+  flagKept?: boolean;
   annotator?: string;
 }
 
@@ -26,6 +27,7 @@ export function register(program: Command): void {
     .argument('<project>', 'the project file')
     .addOption(new Option('--side <side>', 'the side(s) to segment again').choices(['src', 'tgt', 'both']).default('both'))
     .option('--dry-run', 'only report what would change')
+    .option('--flag-kept', 'also mark the pairs that keep their old tokens flagged, the reason added to their note')
     .option('--annotator <name>', 'whose undo reverses it (default: the login name)');
   wordListOptions(
     command,

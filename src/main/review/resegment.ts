@@ -3,7 +3,7 @@
 // pool, and where the tokens change, the links of every alignment, the "not translated"
 // marks and the rejected links follow their tokens (text/token-remap.ts). A pair where a
 // token that holds any of those is cut across by the new tokens keeps its old tokens and is
-// reported with the reason, so no link, gold or other, is ever lost. The changed pairs are
+// reported with the reason (and, asked, flagged), so no link, gold or other, is ever lost. The changed pairs are
 // written in one transaction as one edit group (undone as a whole, store/edits.ts), with
 // the word list file's words, if any, joining the project's lists in the same transaction.
 import type { Link, Token } from '../../shared/domain.ts';
@@ -29,6 +29,8 @@ export interface ResegmentOptions {
   words?: { side: SideWords; from: string };
   /** Only report what would change. */
   dryRun?: boolean;
+  /** Also mark the kept pairs flagged, the reason appended to their note (part of the same edit group). */
+  flagKept?: boolean;
   progress?: Progress;
   signal?: AbortSignal;
   /** Segmentation pool of the caller's (its word lists must be the project's); else one is made and closed. */
@@ -48,6 +50,8 @@ export interface ResegmentReport {
   kept: KeptPair[];
   /** Words the word list file added to the project's lists (0 on a dry run). */
   newWords: number;
+  /** Kept pairs marked flagged (flagKept; 0 on a dry run). */
+  flagged: number;
   dryRun: boolean;
 }
 
@@ -130,6 +134,13 @@ function pairEdit(store: ProjectStore, row: PairRow, changes: Partial<Record<Sid
   return { pairId: row.id, before, after };
 }
 
+/** The edit flagging a kept pair, its reason appended to the note. */
+function flagEdit(store: ProjectStore, k: KeptPair): PairEdit {
+  const { status, note } = store.getPair(k.pairId);
+  const line = `resegment kept the old tokens: ${k.reason}`;
+  return { pairId: k.pairId, before: { status, note }, after: { status: 'flagged', note: note ? `${note}\n${line}` : line } };
+}
+
 /** Re-segments every pair of the project on `options.sides` (see the header). */
 export async function resegmentProject(store: ProjectStore, options: ResegmentOptions): Promise<ResegmentReport> {
   const meta = store.meta();
@@ -170,7 +181,12 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
     options.progress?.(total, total, `saving ${edits.length} changed pairs`);
     store.db.transaction(() => {
       if (options.words) newWords = addSideWords(store, options.words.side, options.words.from);
-      recordGroup(store.db, options.annotator, 'tokens.resegment', edits);
+      recordGroup(
+        store.db,
+        options.annotator,
+        'tokens.resegment',
+        options.flagKept ? [...edits, ...kept.map((k) => flagEdit(store, k))] : edits,
+      );
     })();
   }
   return {
@@ -179,13 +195,14 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
     unchanged: total - edits.length - kept.length,
     kept,
     newWords,
+    flagged: options.flagKept && !options.dryRun ? kept.length : 0,
     dryRun: options.dryRun === true,
   };
 }
 
 /** The report as the CLI prints it: counts, then one line per kept pair. */
 export function formatResegmentReport(r: ResegmentReport): string {
-  const head = `${r.dryRun ? 'would re-segment' : 're-segmented'} ${r.pairs} pairs: ${r.changed} changed, ${r.unchanged} unchanged, ${r.kept.length} kept their old tokens`;
+  const head = `${r.dryRun ? 'would re-segment' : 're-segmented'} ${r.pairs} pairs: ${r.changed} changed, ${r.unchanged} unchanged, ${r.kept.length} kept their old tokens${r.flagged ? ' (flagged)' : ''}`;
   const words = r.newWords > 0 ? `; ${r.newWords} new words in the project's word lists` : '';
   const lines = r.kept.map((k) => `  kept pair ${k.pairId}: ${k.reason}`);
   return [head + words, ...lines].join('\n');

@@ -155,6 +155,21 @@ test('a cancelled re-segmentation leaves the project as it was', async () => {
   store.close();
 });
 
+test('flagKept: the kept pairs are flagged with the reason in their note, undone with the rest', async () => {
+  const { store, ids } = fixture();
+  store.updatePair('anna', ids[1], { note: 'checked' });
+  const report = await resegmentProject(store, { sides: ['src', 'tgt'], annotator: 'anna', words, flagKept: true });
+  expect(formatResegmentReport(report).split('\n')[0]).toMatch(/1 kept their old tokens \(flagged\)/);
+  const kept = store.getPair(ids[1]);
+  expect(kept.status).toBe('flagged');
+  expect(kept.note).toBe(`checked\nresegment kept the old tokens: ${report.kept[0].reason}`);
+  expect(store.getPair(ids[0]).status).toBe('new');
+  store.undo('anna');
+  expect(store.getPair(ids[1])).toMatchObject({ status: 'new', note: 'checked' });
+  expect(store.getPair(ids[0]).tgtTokens.map((t) => t.text)).toEqual(['ประ', 'จำ', 'สปป', '.', 'ลาว']);
+  store.close();
+});
+
 test('--side tgt leaves the source tokens alone', async () => {
   const { store, ids } = fixture();
   const before = snapshot(store, ids);
