@@ -11,7 +11,7 @@ import type { Progress } from '../jobs/job-registry.ts';
 import { linksOfPair, rejectedOfPair } from '../store/alignments.ts';
 import { recordGroup, type PairEdit, type PairPatch, type UntranslatedMark } from '../store/edits.ts';
 import { marksOfPair } from '../store/gold-layer.ts';
-import { countPairs, iteratePairRows, offsetsOf, type PairRow } from '../store/pairs.ts';
+import { countPairs, getPairRow, iteratePairRows, offsetsOf, type PairRow } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { addSideWords, projectWordLists, type SideWords } from '../store/word-lists.ts';
 import { CancelledError } from '../errors.ts';
@@ -50,6 +50,8 @@ export interface ResegmentReport {
   kept: KeptPair[];
   /** Words the word list file added to the project's lists (0 on a dry run). */
   newWords: number;
+  /** Pairs whose tokens an edit changed while they were being segmented (left alone: run again). */
+  moved: number;
   /** Kept pairs marked flagged (flagKept; 0 on a dry run). */
   flagged: number;
   dryRun: boolean;
@@ -147,8 +149,7 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
   const ownPool = options.pool ? null : new SegmentPool({ wordLists: await projectWordLists(store, options.words?.side) });
   const pool = (options.pool ?? ownPool)!;
   const total = countPairs(store.db, {});
-  const edits: PairEdit[] = [];
-  const kept: KeptPair[] = [];
+  const candidates: { pairId: number; changes: Partial<Record<Side, SideChange>> }[] = [];
   let done = 0;
   try {
     for (const rows of iteratePairRows(store.db, {}, BATCH)) {
@@ -165,10 +166,7 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
           const fresh = Uint32Array.from(next[side]![k]);
           if (!sameSpans(old, fresh)) changes[side] = { old, next: fresh, map: remapTokens(old, fresh) };
         }
-        if (!changes.src && !changes.tgt) return;
-        const edit = pairEdit(store, row, changes);
-        if ('reason' in edit) kept.push(edit);
-        else edits.push(edit);
+        if (changes.src || changes.tgt) candidates.push({ pairId: row.id, changes });
       });
       done += rows.length;
       options.progress?.(done, total, 'resegmenting');
@@ -176,24 +174,51 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
   } finally {
     await ownPool?.close();
   }
+  if (options.signal?.aborted) throw new CancelledError();
+  options.progress?.(total, total, options.dryRun ? 'checking links' : `saving ${candidates.length} changed pairs`);
+  // Links, marks and rejected links are read, and the edits written, in one transaction that
+  // holds the write lock from its start: an edit made meanwhile (the app open on the project)
+  // is never overwritten by an edit planned on what the pair held before it.
+  const edits: PairEdit[] = [];
+  const kept: KeptPair[] = [];
   let newWords = 0;
-  if (!options.dryRun) {
-    options.progress?.(total, total, `saving ${edits.length} changed pairs`);
-    store.db.transaction(() => {
-      if (options.words) newWords = addSideWords(store, options.words.side, options.words.from);
-      recordGroup(
-        store.db,
-        options.annotator,
-        'tokens.resegment',
-        options.flagKept ? [...edits, ...kept.map((k) => flagEdit(store, k))] : edits,
-      );
-    })();
-  }
+  let moved = 0;
+  const plan = () => {
+    for (const c of candidates) {
+      const row = getPairRow(store.db, c.pairId);
+      const same = (side: Side) => {
+        const change = c.changes[side];
+        return !change || (row !== undefined && sameSpans(offsetsOf(side === 'src' ? row.src_tokens : row.tgt_tokens), change.old));
+      };
+      if (!row || !same('src') || !same('tgt')) {
+        moved++;
+        continue;
+      }
+      const edit = pairEdit(store, row, c.changes);
+      if ('reason' in edit) kept.push(edit);
+      else edits.push(edit);
+    }
+  };
+  if (options.dryRun) store.db.transaction(plan)();
+  else
+    store.db
+      .transaction(() => {
+        plan();
+        if (options.words) newWords = addSideWords(store, options.words.side, options.words.from);
+        recordGroup(
+          store.db,
+          options.annotator,
+          'tokens.resegment',
+          options.flagKept ? [...edits, ...kept.map((k) => flagEdit(store, k))] : edits,
+        );
+      })
+      .immediate();
   return {
     pairs: total,
     changed: edits.length,
-    unchanged: total - edits.length - kept.length,
+    unchanged: total - edits.length - kept.length - moved,
     kept,
+    moved,
     newWords,
     flagged: options.flagKept && !options.dryRun ? kept.length : 0,
     dryRun: options.dryRun === true,
@@ -204,6 +229,7 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
 export function formatResegmentReport(r: ResegmentReport): string {
   const head = `${r.dryRun ? 'would re-segment' : 're-segmented'} ${r.pairs} pairs: ${r.changed} changed, ${r.unchanged} unchanged, ${r.kept.length} kept their old tokens${r.flagged ? ' (flagged)' : ''}`;
   const words = r.newWords > 0 ? `; ${r.newWords} new words in the project's word lists` : '';
+  const moved = r.moved > 0 ? `; ${r.moved} edited meanwhile, left alone (run again)` : '';
   const lines = r.kept.map((k) => `  kept pair ${k.pairId}: ${k.reason}`);
-  return [head + words, ...lines].join('\n');
+  return [head + words + moved, ...lines].join('\n');
 }

@@ -15,8 +15,9 @@ import {
   rejectedInserter,
   untranslatedInserter,
 } from '../../../src/main/store/alignments.ts';
-import { editorPair } from '../../../src/main/review/editor.ts';
+import { editorPair, setGold } from '../../../src/main/review/editor.ts';
 import { formatResegmentReport, resegmentProject } from '../../../src/main/review/resegment.ts';
+import { mergeTokensEdit } from '../../../src/main/review/segmentation-fixes.ts';
 import { segmentOffsets } from '../../../src/main/text/segment.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -167,6 +168,32 @@ test('flagKept: the kept pairs are flagged with the reason in their note, undone
   store.undo('anna');
   expect(store.getPair(ids[1])).toMatchObject({ status: 'new', note: 'checked' });
   expect(store.getPair(ids[0]).tgtTokens.map((t) => t.text)).toEqual(['ประ', 'จำ', 'สปป', '.', 'ลาว']);
+  store.close();
+});
+
+test('a pair edited while the project is being segmented is left alone, its edit kept', async () => {
+  const { store, ids } = fixture();
+  let edited = false;
+  const report = await resegmentProject(store, {
+    sides: ['src', 'tgt'],
+    annotator: 'anna',
+    words,
+    progress: (done, total, message) => {
+      // Between segmentation and saving, a linguist merges a token of pair 1 and links it.
+      if (done === total && message === 'resegmenting' && !edited) {
+        edited = true;
+        mergeTokensEdit(store, 'anna', ids[0], 'tgt', 0);
+        setGold(store, 'anna', ids[0], [sure(0, 0)], []);
+      }
+    },
+  });
+  expect(edited).toBe(true);
+  expect(report).toMatchObject({ changed: 2, moved: 1 });
+  expect(formatResegmentReport(report).split('\n')[0]).toMatch(/; 1 edited meanwhile, left alone \(run again\)$/);
+  const pair = editorPair(store, 'anna', ids[0]);
+  expect(pair.tgtTokens.map((t) => t.text)).toEqual(['ประจำ', 'สปป', '.', 'ลาว']);
+  expect(pair.srcTokens).toHaveLength(8);
+  expect(pair.gold).toEqual([sure(0, 0)]);
   store.close();
 });
 
