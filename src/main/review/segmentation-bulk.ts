@@ -69,8 +69,19 @@ export function bulkTokenFix(
   apply: boolean,
   keep?: readonly { pairId: number; index: number }[],
 ): TokenFixOccurrence[] {
+  if (!apply) return fixOccurrences(store, side, fix);
+  // Found, read and written in one transaction holding the write lock: what is fixed is what the pairs hold.
+  return store.db.transaction(() => applyFix(store, annotator, side, fix, keep)).immediate();
+}
+
+function applyFix(
+  store: ProjectStore,
+  annotator: string,
+  side: TokenSide,
+  fix: SegmentationFixSpec,
+  keep?: readonly { pairId: number; index: number }[],
+): TokenFixOccurrence[] {
   const planned = fixOccurrences(store, side, fix);
-  if (!apply) return planned;
   const key = (o: { pairId: number; index: number }) => `${o.pairId}:${o.index}`;
   if (keep) {
     const offered = new Set(planned.map(key));
@@ -93,9 +104,7 @@ export function bulkTokenFix(
     }
     return { pairId, before: patchOf(before, side), after: patchOf(state, side) };
   });
-  store.db.transaction(() => {
-    addWords(store, side, [...words], annotator);
-    recordGroup(store.db, annotator, `tokens.bulk-${fix.kind}`, edits);
-  })();
+  addWords(store, side, [...words], annotator);
+  recordGroup(store.db, annotator, `tokens.bulk-${fix.kind}`, edits);
   return chosen;
 }
