@@ -19,6 +19,10 @@ import { editorPair, setGold } from '../../../src/main/review/editor.ts';
 import { formatResegmentReport, resegmentProject } from '../../../src/main/review/resegment.ts';
 import { mergeTokensEdit } from '../../../src/main/review/segmentation-fixes.ts';
 import { segmentOffsets } from '../../../src/main/text/segment.ts';
+import { addSideWords } from '../../../src/main/store/word-lists.ts';
+import { createContext } from '../../../src/main/api/create-context.ts';
+import { dispatch } from '../../../src/main/api/dispatch.ts';
+import type { JobEvent } from '../../../src/shared/api.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir();
@@ -194,6 +198,22 @@ test('a pair edited while the project is being segmented is left alone, its edit
   expect(pair.tgtTokens.map((t) => t.text)).toEqual(['ประจำ', 'สปป', '.', 'ลาว']);
   expect(pair.srcTokens).toHaveLength(8);
   expect(pair.gold).toEqual([sure(0, 0)]);
+  store.close();
+});
+
+test('the resegment.start job, through the API, with the lists the project holds', async () => {
+  const { store, ids } = fixture();
+  addSideWords(store, words.side, 'anna');
+  const ctx = { ...createContext('browser', 'anna', dir), store };
+  const ended = new Promise<JobEvent>((resolve) => ctx.jobs.onEvent((e) => e.type !== 'job.progress' && resolve(e)));
+  expect(await dispatch(ctx, 'resegment.start', { side: 'left' })).toMatchObject({ ok: false, error: { kind: 'input' } });
+  expect(await dispatch(ctx, 'resegment.start', { flagKept: true })).toMatchObject({ ok: true });
+  const end = await ended;
+  expect(end).toMatchObject({ type: 'job.done', kind: 'resegment' });
+  expect((end as { message: string }).message).toMatch(
+    /^re-segmented 5 pairs: 3 changed, 1 unchanged, 1 kept their old tokens \(flagged\)\n/,
+  );
+  expect(store.getPair(ids[1]).status).toBe('flagged');
   store.close();
 });
 
