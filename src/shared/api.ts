@@ -88,6 +88,7 @@ export const channels = {
   'project.close': z.object({}).strict(),
   'project.info': z.object({}).strict(),
   'project.setLinkTags': z.object({ tags: linkTagSet }).strict(),
+  'project.setAnnotatorsShare': z.object({ share: z.boolean() }).strict(),
   'pairs.list': z.object({ filter: pairFilterSchema, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) }).strict(),
   'pairs.get': z.object({ id }).strict(),
   'pairs.update': z.object({ id, status: status.optional(), split: split.optional(), note: z.string().max(10_000).optional() }).strict(),
@@ -137,6 +138,8 @@ export interface ProjectInfo {
   alignments: AlignmentInfo[];
   /** The project's link tags (keys 1–9 in the editor set them). */
   linkTags: string[];
+  /** Annotators see each other's gold and rejections (else blind double annotation). */
+  annotatorsShare: boolean;
 }
 
 export interface AlignmentInfo {
@@ -173,6 +176,7 @@ export interface Results extends EditorResults, ModelsResults {
   'project.close': null;
   'project.info': ProjectInfo | null;
   'project.setLinkTags': ProjectInfo;
+  'project.setAnnotatorsShare': ProjectInfo;
   'pairs.list': { total: number; offset: number; pairs: PairSummary[] };
   'pairs.get': PairDetail;
   'pairs.update': PairDetail;

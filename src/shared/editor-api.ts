@@ -82,6 +82,7 @@ export const editorChannels = {
     })
     .strict(),
   'agreement.report': z.object({ reference: id, candidate: id }).strict(),
+  'adjudication.get': z.object({ pairId: id, left: id, right: id }).strict(),
 } as const;
 
 export type TokenSide = 'src' | 'tgt';
@@ -162,6 +163,29 @@ export interface AgreementScore {
 export interface AgreementReport {
   overall: AgreementScore & { pairs: number };
   pairs: (AgreementScore & { pairId: number })[];
+  /**
+   * When one side was made by a model trained on gold links: its run, how many of the
+   * compared pairs are train-split pairs (their gold may have taught it), and the
+   * agreement on the others (dev and test) — the only fair estimate.
+   */
+  trained?: { runId: number; trainPairs: number; heldOut: AgreementScore & { pairs: number } };
+}
+
+/** One annotator's gold layer of one pair. */
+export interface GoldLayerOf {
+  annotator: string;
+  /** Their gold alignment, null before their first link. */
+  alignmentId: number | null;
+  links: Link[];
+  untranslated: { side: TokenSide; index: number }[];
+}
+
+/** Two annotators' gold of one pair side by side, and the adjudicator's (the current annotator's) gold that the merge is written to. */
+export interface Adjudication {
+  pair: PairDetail;
+  left: GoldLayerOf;
+  right: GoldLayerOf;
+  result: GoldLayerOf;
 }
 
 export interface EditorResults {
@@ -174,4 +198,5 @@ export interface EditorResults {
   'lexicon.bulk': { changes: BulkChange[]; applied: boolean };
   'tokens.bulkFix': { occurrences: TokenFixOccurrence[]; applied: boolean };
   'agreement.report': AgreementReport;
+  'adjudication.get': Adjudication;
 }

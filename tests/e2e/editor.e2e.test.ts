@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { reviewQueue } from '../../src/main/review/queue.ts';
 import { createAlignment } from '../../src/main/store/alignments.ts';
+import { setGold, setRejected } from '../../src/main/review/editor.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { committed, linkKeys, sampleProject } from './editor-fixture.ts';
 
@@ -456,6 +457,52 @@ describe('alignment editor', () => {
     await tok('src', 0).click();
     await press('Delete');
     await expect.poll(() => linkKeys(committed(h.ctx, id))).not.toContain('0-0');
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('adjudicates two annotators side by side into a merged gold, and annotators are blind to each other by default', async () => {
+    const store = h.ctx.store!;
+    const id = store.listPairs({}, 0, 5).pairs[4].id;
+    const link = (s: number, t: number, kind: 'sure' | 'possible' = 'sure') => ({ s, t, kind, score: null });
+    setGold(store, 'anna', id, [link(0, 0), link(1, 1), link(2, 2)], [{ side: 'src', index: 3 }]);
+    setGold(store, 'bob', id, [link(0, 0), link(1, 1, 'possible'), link(2, 3)], [{ side: 'src', index: 3 }]);
+    setRejected(store, 'bob', id, [{ s: 4, t: 4 }]);
+    // Blind by default: souk's editor holds neither anna's nor bob's gold, nor bob's rejection.
+    const golds = store.info().alignments.filter((a) => a.origin === 'gold');
+    const seen = committed(h.ctx, id);
+    expect(seen.alignments.filter((a) => golds.some((g) => g.id === a.alignmentId && g.annotator !== 'souk'))).toEqual([]);
+    expect(seen.rejected).toEqual([]);
+    expect(store.info().annotatorsShare).toBe(false);
+
+    await page.getByRole('tab', { name: 'Agreement' }).click();
+    const anna = golds.find((g) => g.annotator === 'anna')!.id;
+    const bob = golds.find((g) => g.annotator === 'bob')!.id;
+    await page.getByLabel('Reference').selectOption(String(anna));
+    await page.getByLabel('Candidate').selectOption(String(bob));
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.getByTestId('agreement-aer').waitFor();
+    await page
+      .getByRole('row')
+      .filter({ hasText: `#${id}` })
+      .getByRole('button', { name: 'Adjudicate' })
+      .click();
+    const panel = page.getByTestId('adjudication');
+    await panel.locator('[data-cell="2-3"]').waitFor();
+    expect(await panel.locator('tr.differ').count()).toBe(3); // 1-1 kinds differ, 2-2 and 2-3 one side each
+    await panel.getByRole('button', { name: 'Combine' }).click();
+    await h.screenshot('20-adjudication');
+    // The adjudicator drops 2-2 (anna only) and keeps the rest.
+    await panel.locator('[data-cell="2-2"] input[type="checkbox"]').uncheck();
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByTestId('adjudication-state').filter({ hasText: 'Saved' }).waitFor();
+    await expect.poll(() => linkKeys(committed(h.ctx, id))).toEqual(['0-0', '1-1p', '2-3p']);
+    expect(committed(h.ctx, id).untranslated).toEqual([{ side: 'src', index: 3 }]);
+    // Shared: the annotators' work shows in each other's editors.
+    await page.getByLabel("Annotators see each other's gold and rejections").check();
+    await expect.poll(() => store.info().annotatorsShare).toBe(true);
+    expect(committed(h.ctx, id).rejected).toEqual([{ s: 4, t: 4 }]);
+    await page.getByLabel("Annotators see each other's gold and rejections").uncheck();
+    await expect.poll(() => store.info().annotatorsShare).toBe(false);
     expect(h.pageErrors).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { reviewQueue } from '../review/queue.ts';
 import { bulkFix, defaultModelId, lexiconEntries, occurrences } from '../review/concordance.ts';
 import { agreementReport } from '../review/agreement.ts';
 import { bulkTokenFix } from '../review/segmentation-bulk.ts';
+import { adjudication } from '../review/adjudication.ts';
 import type { z } from 'zod';
 import type { editorChannels } from '../../shared/editor-api.ts';
 import { UserError } from '../errors.ts';
@@ -48,4 +49,5 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
     applied: i.apply,
   }),
   'agreement.report': (ctx, i) => agreementReport(store(ctx).db, i.reference, i.candidate),
+  'adjudication.get': (ctx, i) => adjudication(store(ctx), ctx.annotator, i.pairId, i.left, i.right),
 };

@@ -18,6 +18,7 @@ import { methodPlan } from '../align/train-plans.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
 import { recentProjects, rememberProject } from '../recent-projects.ts';
 import { setLinkTags } from '../store/link-tags.ts';
+import { setAnnotatorsShare } from '../store/annotation-mode.ts';
 import type { AppContext } from './context.ts';
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
@@ -83,6 +84,10 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   'project.info': (ctx) => ctx.store?.info() ?? null,
   'project.setLinkTags': (ctx, i) => {
     setLinkTags(store(ctx).db, i.tags);
+    return store(ctx).info();
+  },
+  'project.setAnnotatorsShare': (ctx, i) => {
+    setAnnotatorsShare(store(ctx).db, i.share);
     return store(ctx).info();
   },
   'pairs.list': (ctx, i) => ({ offset: i.offset, ...store(ctx).listPairs(i.filter, i.offset, i.limit) }),

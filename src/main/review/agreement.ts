@@ -2,13 +2,16 @@
 // annotator and a model): the reference layer's links are the gold (sure and possible),
 // the candidate's are the prediction, scored with the AER scorer (aer.ts) per pair and
 // over all pairs (micro-averaged). Pairs count when the reference has links there; when
-// both layers are gold, only pairs both annotators linked count.
+// both layers are gold, only pairs both annotators linked count. When one layer comes from
+// a model trained on gold, the report says so and scores the held-out pairs apart.
 import type { AgreementReport, AgreementScore } from '../../shared/editor-api.ts';
 import type { AlignedPair, Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { alignedPair, scoreAer } from '../eval/aer.ts';
 import { alignmentLayer } from '../store/alignments.ts';
 import type { Db } from '../store/database.ts';
+import { trainSplitPairs } from '../store/pairs.ts';
+import { goldTrainedRunOf } from '../store/training-runs.ts';
 
 function layer(db: Db, alignmentId: number): { origin: string; links: Map<number, Link[]> } {
   const found = alignmentLayer(db, alignmentId);
@@ -35,8 +38,25 @@ export function agreementReport(db: Db, referenceId: number, candidateId: number
   const ids = [...ref.links.keys()].filter((id) => !bothGold || cand.links.has(id)).sort((a, b) => a - b);
   const gold = ids.map((id) => alignedPair(ref.links.get(id) ?? []));
   const pred = ids.map((id) => (cand.links.get(id) ?? []).map((l): [number, number] => [l.s, l.t]));
-  return {
+  const report: AgreementReport = {
     overall: { ...score(gold, pred), pairs: ids.length },
     pairs: ids.map((pairId, k) => ({ pairId, ...score([gold[k]], [pred[k]]) })),
   };
+  const runId = goldTrainedRunOf(db, candidateId) ?? goldTrainedRunOf(db, referenceId);
+  if (runId !== null) {
+    const train = trainSplitPairs(db);
+    const held = ids.map((id, k) => (train.has(id) ? -1 : k)).filter((k) => k >= 0);
+    report.trained = {
+      runId,
+      trainPairs: ids.length - held.length,
+      heldOut: {
+        ...score(
+          held.map((k) => gold[k]),
+          held.map((k) => pred[k]),
+        ),
+        pairs: held.length,
+      },
+    };
+  }
+  return report;
 }

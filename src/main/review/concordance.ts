@@ -22,6 +22,7 @@ import {
   type ScoredLink,
 } from '../store/alignments.ts';
 import type { Db } from '../store/database.ts';
+import { annotatorsShare } from '../store/annotation-mode.ts';
 import { recordGroup, type PairEdit } from '../store/edits.ts';
 import { goldIdOf } from '../store/gold-layer.ts';
 import { iteratePairRows, offsetsOf, tokensOf, type PairRow } from '../store/pairs.ts';
@@ -81,6 +82,7 @@ function positions(list: string[], word: string): number[] {
 export function occurrences(db: Db, annotator: string, src: string, tgt: string, modelId: number | null): Occurrence[] {
   const gold = linkMap(db, goldIdOf(db, annotator));
   const model = linkMap(db, modelId);
+  const share = annotatorsShare(db);
   const [ws, wt] = [src.toLowerCase(), tgt.toLowerCase()];
   const out: Occurrence[] = [];
   visitPairs(db, (r, s, t) => {
@@ -96,7 +98,7 @@ export function occurrences(db: Db, annotator: string, src: string, tgt: string,
       tgtAt,
       gold: (gold.get(r.id) ?? []).filter(between).map(({ s, t }) => ({ s, t })),
       model: (model.get(r.id) ?? []).filter(between).map(({ s, t, score }) => ({ s, t, score })),
-      rejected: rejectedOfPair(db, r.id).filter(between),
+      rejected: rejectedOfPair(db, r.id, share ? null : annotator).filter(between),
     });
   });
   return out;
@@ -224,7 +226,7 @@ export function bulkFix(
     const edits: PairEdit[] =
       action === 'reject'
         ? changes.map((c) => {
-            const rejected = rejectedOfPair(db, c.pairId);
+            const rejected = rejectedOfPair(db, c.pairId, annotator);
             return {
               pairId: c.pairId,
               before: { rejected },

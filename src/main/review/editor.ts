@@ -4,18 +4,37 @@
 import type { EditorPair, TokenSide } from '../../shared/editor-api.ts';
 import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
-import { goldAlignmentOf } from '../store/alignments.ts';
+import { goldAlignmentOf, listAlignments, rejectedOfPair, rejectedWithAnnotator } from '../store/alignments.ts';
+import { annotatorsShare } from '../store/annotation-mode.ts';
 import { recordEdit, type PairPatch, type UntranslatedMark } from '../store/edits.ts';
 import { goldIdOf, untranslatedOf } from '../store/gold-layer.ts';
 import { linkTags } from '../store/link-tags.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { deferCheckpoint } from '../store/wal-checkpoints.ts';
 
+/**
+ * The pair as `annotator` sees it in the editor. Unless the project's annotators share
+ * their work, other annotators' gold and rejections are left out (blind double annotation).
+ */
 export function editorPair(store: ProjectStore, annotator: string, pairId: number): EditorPair {
   const pair = store.getPair(pairId);
   const goldId = goldIdOf(store.db, annotator);
   const gold = goldId === null ? [] : (pair.alignments.find((a) => a.alignmentId === goldId)?.links ?? []);
-  return { ...pair, goldId, gold, untranslated: goldId === null ? [] : untranslatedOf(store.db, goldId, pairId) };
+  const untranslated = goldId === null ? [] : untranslatedOf(store.db, goldId, pairId);
+  if (annotatorsShare(store.db)) return { ...pair, goldId, gold, untranslated };
+  const othersGold = new Set(
+    listAlignments(store.db)
+      .filter((a) => a.origin === 'gold' && a.id !== goldId)
+      .map((a) => a.id),
+  );
+  return {
+    ...pair,
+    alignments: pair.alignments.filter((a) => !othersGold.has(a.alignmentId)),
+    rejected: rejectedOfPair(store.db, pairId, annotator),
+    goldId,
+    gold,
+    untranslated,
+  };
 }
 
 function checkIndices(pair: EditorPair, links: readonly { s: number; t: number }[], marks: readonly UntranslatedMark[]): void {
@@ -85,7 +104,13 @@ export function setRejected(
   checkIndices(current, rejected, []);
   const next = [...new Map(rejected.map((r) => [`${r.s}:${r.t}`, { s: r.s, t: r.t }])).values()].sort((a, b) => a.s - b.s || a.t - b.t);
   if (JSON.stringify(next) === JSON.stringify(current.rejected)) return current;
-  recordEdit(store.db, annotator, pairId, 'links.reject', { rejected: current.rejected }, { rejected: next });
+  if (annotatorsShare(store.db)) {
+    // The annotator saw everyone's rejections: the pair's set is replaced, each kept rejection keeping who made it.
+    const before = rejectedWithAnnotator(store.db, pairId);
+    const by = new Map(before.map((r) => [`${r.s}:${r.t}`, r.annotator]));
+    const after = next.map((r) => ({ ...r, annotator: by.get(`${r.s}:${r.t}`) ?? annotator }));
+    recordEdit(store.db, annotator, pairId, 'links.reject', { rejectedAll: before }, { rejectedAll: after });
+  } else recordEdit(store.db, annotator, pairId, 'links.reject', { rejected: current.rejected }, { rejected: next });
   deferCheckpoint(store.db);
   return editorPair(store, annotator, pairId);
 }
@@ -97,15 +122,15 @@ function reindex(i: number, kind: 'split' | 'merge', at: number): number[] {
 }
 
 /** Marks and rejected links re-indexed after a token split or merge on `side` (duplicates dropped). */
-export function reindexAfterTokenEdit(
+export function reindexAfterTokenEdit<R extends { s: number; t: number; annotator: string }>(
   kind: 'split' | 'merge',
   side: TokenSide,
   at: number,
   marks: Record<string, UntranslatedMark[]>,
-  rejected: readonly { s: number; t: number }[],
+  rejected: readonly R[],
 ): {
   untranslated: Record<string, UntranslatedMark[]>;
-  rejected: { s: number; t: number }[];
+  rejectedAll: R[];
 } {
   const untranslated = Object.fromEntries(
     Object.entries(marks).map(([id, list]) => [
@@ -114,7 +139,10 @@ export function reindexAfterTokenEdit(
     ]),
   );
   const moved = rejected.flatMap((r) =>
-    side === 'src' ? reindex(r.s, kind, at).map((s) => ({ s, t: r.t })) : reindex(r.t, kind, at).map((t) => ({ s: r.s, t })),
+    side === 'src' ? reindex(r.s, kind, at).map((s) => ({ ...r, s })) : reindex(r.t, kind, at).map((t) => ({ ...r, t })),
   );
-  return { untranslated, rejected: [...new Map(moved.map((r) => [`${r.s}:${r.t}`, r])).values()].sort((a, b) => a.s - b.s || a.t - b.t) };
+  return {
+    untranslated,
+    rejectedAll: [...new Map(moved.map((r) => [`${r.s}:${r.t}:${r.annotator}`, r])).values()].sort((a, b) => a.s - b.s || a.t - b.t),
+  };
 }

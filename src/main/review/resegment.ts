@@ -8,7 +8,7 @@
 // the word list file's words, if any, joining the project's lists in the same transaction.
 import type { Link, Token } from '../../shared/domain.ts';
 import type { Progress } from '../jobs/job-registry.ts';
-import { linksOfPair, rejectedOfPair } from '../store/alignments.ts';
+import { linksOfPair, rejectedWithAnnotator } from '../store/alignments.ts';
 import { recordGroup, type PairEdit, type PairPatch, type UntranslatedMark } from '../store/edits.ts';
 import { marksOfPair } from '../store/gold-layer.ts';
 import { countPairs, getPairRow, iteratePairRows, offsetsOf, type PairRow } from '../store/pairs.ts';
@@ -94,7 +94,7 @@ function conflict(row: PairRow, side: Side, change: SideChange, held: Set<number
 /** The edit of one pair whose tokens change on `changes`' sides, or a reason to keep it. */
 function pairEdit(store: ProjectStore, row: PairRow, changes: Partial<Record<Side, SideChange>>): PairEdit | KeptPair {
   const alignments = linksOfPair(store.db, row.id);
-  const rejected = rejectedOfPair(store.db, row.id);
+  const rejected = rejectedWithAnnotator(store.db, row.id);
   const marks = marksOfPair(store.db, row.id);
   const allLinks = [...alignments.flatMap((a) => a.links), ...rejected];
   const allMarks = Object.values(marks).flat();
@@ -120,8 +120,11 @@ function pairEdit(store: ProjectStore, row: PairRow, changes: Partial<Record<Sid
     after.links = Object.fromEntries(alignments.map((a) => [String(a.alignmentId), remapLinks(a.links, src, tgt)]));
   }
   if (rejected.length) {
-    before.rejected = rejected;
-    after.rejected = remapLinks(asLinks(rejected), src, tgt).map(({ s, t }) => ({ s, t }));
+    // Each annotator's rejections move with the tokens and stay theirs.
+    before.rejectedAll = rejected;
+    after.rejectedAll = [...new Set(rejected.map((r) => r.annotator))].flatMap((who) =>
+      remapLinks(asLinks(rejected.filter((r) => r.annotator === who)), src, tgt).map(({ s, t }) => ({ s, t, annotator: who })),
+    );
   }
   if (allMarks.length) {
     before.untranslated = marks;

@@ -10,6 +10,7 @@ import { UserError } from '../errors.ts';
 import { mergeTokens, reindexLinksAfterMerge, reindexLinksAfterSplit, splitToken } from '../text/token-edits.ts';
 import { encodeOffsets } from '../text/offsets.ts';
 import type { PairPatch, UntranslatedMark } from '../store/edits.ts';
+import { rejectedWithAnnotator } from '../store/alignments.ts';
 import { marksOfPair } from '../store/gold-layer.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { addFixedWords } from '../store/word-lists.ts';
@@ -28,13 +29,23 @@ export interface TokenState {
   srcTokens: Token[];
   tgtTokens: Token[];
   alignments: { alignmentId: number; links: Link[] }[];
-  rejected: { s: number; t: number }[];
+  /** Every annotator's rejected links (a token edit moves them all). */
+  rejected: { s: number; t: number; annotator: string }[];
   marks: Record<string, UntranslatedMark[]>;
 }
 
 export function stateOf(store: ProjectStore, pair: PairDetail): TokenState {
-  const { id, src, tgt, srcTokens, tgtTokens, alignments, rejected } = pair;
-  return { id, src, tgt, srcTokens, tgtTokens, alignments, rejected, marks: marksOfPair(store.db, pair.id) };
+  const { id, src, tgt, srcTokens, tgtTokens, alignments } = pair;
+  return {
+    id,
+    src,
+    tgt,
+    srcTokens,
+    tgtTokens,
+    alignments,
+    rejected: rejectedWithAnnotator(store.db, id),
+    marks: marksOfPair(store.db, id),
+  };
 }
 
 function tokensOfSide(state: TokenState, side: Side, index: number): Token[] {
@@ -68,7 +79,7 @@ export function fixState(state: TokenState, fix: TokenFix): { state: TokenState;
       ...state,
       [side === 'src' ? 'srcTokens' : 'tgtTokens']: next,
       alignments: state.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindex(a.links, side, index) })),
-      rejected: moved.rejected,
+      rejected: moved.rejectedAll,
       marks: moved.untranslated,
     },
     words: split ? [next[index].text, next[index + 1].text] : [next[index].text],
@@ -81,7 +92,7 @@ export function patchOf(state: TokenState, side: Side): PairPatch {
   return {
     ...(side === 'src' ? { srcOffsets: offsets } : { tgtOffsets: offsets }),
     links: Object.fromEntries(state.alignments.map((a) => [String(a.alignmentId), a.links])),
-    rejected: state.rejected,
+    rejectedAll: state.rejected,
     untranslated: state.marks,
   };
 }

@@ -84,13 +84,18 @@ export function replacePairLinks(db: Db, alignmentId: number, pairId: number, li
   linkInserter(db, alignmentId)(pairId, links);
 }
 
-export function rejectedOfPair(db: Db, pairId: number): { s: number; t: number }[] {
-  return db.prepare(`SELECT s, t FROM rejected_links WHERE pair_id = ? ORDER BY s, t`).all(pairId) as { s: number; t: number }[];
+/** A pair's rejected links: one annotator's, or (null) anyone's, each link once. */
+export function rejectedOfPair(db: Db, pairId: number, annotator: string | null = null): { s: number; t: number }[] {
+  const rows =
+    annotator === null
+      ? db.prepare(`SELECT DISTINCT s, t FROM rejected_links WHERE pair_id = ? ORDER BY s, t`).all(pairId)
+      : db.prepare(`SELECT s, t FROM rejected_links WHERE pair_id = ? AND annotator = ? ORDER BY s, t`).all(pairId, annotator);
+  return rows as { s: number; t: number }[];
 }
 
 /** A pair's rejected links with who rejected them, for export. */
 export function rejectedWithAnnotator(db: Db, pairId: number): { s: number; t: number; annotator: string }[] {
-  return db.prepare(`SELECT s, t, annotator FROM rejected_links WHERE pair_id = ? ORDER BY s, t`).all(pairId) as {
+  return db.prepare(`SELECT s, t, annotator FROM rejected_links WHERE pair_id = ? ORDER BY s, t, annotator`).all(pairId) as {
     s: number;
     t: number;
     annotator: string;

@@ -33,8 +33,10 @@ export interface PairPatch {
   tgtOffsets?: number[];
   /** Links per alignment id. */
   links?: Record<string, Link[]>;
-  /** The pair's rejected links (all of them: the set is replaced). */
+  /** The editing annotator's rejected links of the pair (their set is replaced; others' stay). */
   rejected?: { s: number; t: number }[];
+  /** Every annotator's rejected links of the pair (the whole set is replaced: token edits, shared annotation). */
+  rejectedAll?: { s: number; t: number; annotator: string }[];
   /** "Not translated" tokens per alignment id. */
   untranslated?: Record<string, UntranslatedMark[]>;
 }
@@ -97,10 +99,14 @@ function applyPairColumns(db: Db, pairId: number, patch: PairPatch): void {
 function applyPatch(db: Db, pairId: number, patch: PairPatch, annotator: string): void {
   applyPairColumns(db, pairId, patch);
   for (const [alignmentId, links] of Object.entries(patch.links ?? {})) replacePairLinks(db, Number(alignmentId), pairId, links);
-  if (patch.rejected) {
+  const put = db.prepare('INSERT OR IGNORE INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, ?, ?, ?, ?)');
+  const at = new Date().toISOString();
+  if (patch.rejectedAll) {
     db.prepare('DELETE FROM rejected_links WHERE pair_id = ?').run(pairId);
-    const put = db.prepare('INSERT OR IGNORE INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, ?, ?, ?, ?)');
-    const at = new Date().toISOString();
+    for (const r of patch.rejectedAll) put.run(pairId, r.s, r.t, r.annotator, at);
+  }
+  if (patch.rejected) {
+    db.prepare('DELETE FROM rejected_links WHERE pair_id = ? AND annotator = ?').run(pairId, annotator);
     for (const r of patch.rejected) put.run(pairId, r.s, r.t, annotator, at);
   }
   for (const [alignmentId, marks] of Object.entries(patch.untranslated ?? {})) {

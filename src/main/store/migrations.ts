@@ -144,4 +144,17 @@ export const MIGRATIONS: readonly string[] = [
   /* 4: link tags — a link's type from the project's tag set (meta 'link_tags'), null when untagged */ `
   ALTER TABLE links ADD COLUMN tag TEXT CHECK (tag IS NULL OR (length(tag) BETWEEN 1 AND 40));
   `,
+  /* 5: rejections per annotator — two annotators may reject the same link, and a blind annotator sees only their own */ `
+  CREATE TABLE rejected_links_by (
+    pair_id    INTEGER NOT NULL REFERENCES pairs(id) ON DELETE CASCADE,
+    s          INTEGER NOT NULL,
+    t          INTEGER NOT NULL,
+    annotator  TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (pair_id, s, t, annotator)
+  ) WITHOUT ROWID;
+  INSERT INTO rejected_links_by SELECT pair_id, s, t, annotator, created_at FROM rejected_links;
+  DROP TABLE rejected_links;
+  ALTER TABLE rejected_links_by RENAME TO rejected_links;
+  `,
 ];

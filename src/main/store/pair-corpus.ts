@@ -75,7 +75,7 @@ export function goldByPair(db: Db, ids: number[]): (AlignedPair | undefined)[] {
 }
 
 export function rejectedByPair(db: Db, ids: number[]): (Links | undefined)[] {
-  return byPair(db, ids, `SELECT pair_id, s, t FROM rejected_links`, [], pushLink);
+  return byPair(db, ids, `SELECT DISTINCT pair_id, s, t FROM rejected_links`, [], pushLink);
 }
 
 /** A pair's gold as plain links, sure and possible alike. */

@@ -121,6 +121,11 @@ export function listPairs(db: Db, filter: PairFilter, offset: number, limit: num
   return rows.map(summaryOf);
 }
 
+/** The pairs of the train split (the ones whose gold a training run learns from). */
+export function trainSplitPairs(db: Db): Set<number> {
+  return new Set(db.prepare(`SELECT id FROM pairs WHERE split = 'train'`).pluck().all() as number[]);
+}
+
 export function getPairRow(db: Db, id: number): PairRow | undefined {
   return db.prepare(`SELECT p.* FROM pairs p WHERE p.id = ? AND ${VISIBLE}`).get(id) as PairRow | undefined;
 }

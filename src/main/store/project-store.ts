@@ -11,6 +11,7 @@ import { recordEdit, redo, undo, type PairPatch } from './edits.ts';
 import { countPairs, getPairRow, listPairs, summaryOf } from './pairs.ts';
 import { finishImport } from './imports.ts';
 import { linkTags } from './link-tags.ts';
+import { annotatorsShare } from './annotation-mode.ts';
 import { failInterruptedRuns } from './training-runs.ts';
 
 export interface ProjectMeta {
@@ -59,7 +60,15 @@ export class ProjectStore {
     const byStatus = Object.fromEntries(PAIR_STATUSES.map((s) => [s, 0])) as Record<PairStatus, number>;
     for (const status of PAIR_STATUSES) byStatus[status] = countPairs(this.db, { status: [status] });
     const pairs = PAIR_STATUSES.reduce((n, s) => n + byStatus[s], 0);
-    return { path: this.path, ...this.meta(), pairs, byStatus, alignments: listAlignments(this.db), linkTags: linkTags(this.db) };
+    return {
+      path: this.path,
+      ...this.meta(),
+      pairs,
+      byStatus,
+      alignments: listAlignments(this.db),
+      linkTags: linkTags(this.db),
+      annotatorsShare: annotatorsShare(this.db),
+    };
   }
 
   listPairs(filter: PairFilter, offset: number, limit: number): { total: number; pairs: PairSummary[] } {

@@ -87,6 +87,16 @@ export function getRun(db: Db, runId: number): RunRow {
   return row;
 }
 
+/** The training run an alignment was made with, when it was made by a trained model that learnt from gold links. */
+export function goldTrainedRunOf(db: Db, alignmentId: number): number | null {
+  const row = db
+    .prepare(`SELECT r.id, r.stats FROM alignments a JOIN training_runs r ON r.id = a.run_id WHERE a.id = ?`)
+    .get(alignmentId) as { id: number; stats: string } | undefined;
+  if (!row) return null;
+  const stats = JSON.parse(row.stats) as Partial<RunStats>;
+  return (stats.goldPairs ?? 0) > 0 ? row.id : null;
+}
+
 export function runsOfModel(db: Db, modelId: number): RunRow[] {
   if (!db.prepare(`SELECT 1 FROM models WHERE id = ?`).get(modelId)) throw new UserError(`no model ${modelId} in this project`);
   return db.prepare(`SELECT * FROM training_runs WHERE model_id = ? ORDER BY id`).all(modelId) as RunRow[];

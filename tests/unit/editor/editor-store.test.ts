@@ -1,13 +1,19 @@
-// The editor's store: gold link edits with "not translated" marks, rejections, undo/redo
-// (single and grouped), review-queue order, lexicon counts, the bulk fix and agreement.
+// The editor's store: gold link edits with "not translated" marks and tags, rejections,
+// undo/redo (single and grouped), blind and shared double annotation, adjudication,
+// review-queue order, lexicon counts, the bulk fix and agreement.
 import { describe, expect, test } from 'vitest';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { editorPair, setGold, setRejected } from '../../../src/main/review/editor.ts';
 import { reviewQueue } from '../../../src/main/review/queue.ts';
 import { bulkFix, lexiconEntries, occurrences } from '../../../src/main/review/concordance.ts';
 import { agreementReport } from '../../../src/main/review/agreement.ts';
+import { adjudication } from '../../../src/main/review/adjudication.ts';
 import { mergeTokensEdit, splitTokenEdit } from '../../../src/main/review/segmentation-fixes.ts';
 import { setLinkTags } from '../../../src/main/store/link-tags.ts';
+import { setAnnotatorsShare } from '../../../src/main/store/annotation-mode.ts';
+import { createAlignment, linkInserter, rejectedWithAnnotator } from '../../../src/main/store/alignments.ts';
+import { createModelRun, setRunSetup } from '../../../src/main/store/training-runs.ts';
+import { trainOptionsSchema } from '../../../src/shared/models-api.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { model, possible, project, sure } from './fixture.ts';
 
@@ -116,6 +122,58 @@ describe('gold edits', () => {
         { s: 2, t: 1 },
       ],
     });
+    store.close();
+  });
+});
+
+describe('double annotation', () => {
+  test("blind by default: a second annotator sees neither the first one's gold nor their rejections; shared on request", () => {
+    const { store, ids } = project(dir, PAIRS);
+    const m = model(store, ids, [[[1, 2, 0.8]], [], [], []]);
+    setGold(store, 'ann', ids[0], [sure(0, 0)], []);
+    setRejected(store, 'ann', ids[0], [{ s: 1, t: 2 }]);
+    const annGold = editorPair(store, 'ann', ids[0]).goldId!;
+    const bob = editorPair(store, 'bob', ids[0]);
+    expect(bob.alignments.map((a) => a.alignmentId)).toEqual([m]);
+    expect(bob.rejected).toEqual([]);
+    // Both reject the same link; one un-rejecting leaves the other's rejection.
+    setRejected(store, 'bob', ids[0], [{ s: 1, t: 2 }]);
+    setRejected(store, 'ann', ids[0], []);
+    expect(editorPair(store, 'bob', ids[0]).rejected).toEqual([{ s: 1, t: 2 }]);
+    expect(editorPair(store, 'ann', ids[0]).rejected).toEqual([]);
+    store.undo('ann');
+    expect(rejectedWithAnnotator(store.db, ids[0]).map((r) => r.annotator)).toEqual(['ann', 'bob']);
+    // A merge re-indexes everyone's rejections, and its undo puts them back with who made them.
+    mergeTokensEdit(store, 'bob', ids[0], 'src', 0);
+    expect(rejectedWithAnnotator(store.db, ids[0]).map((r) => `${r.s}-${r.t}:${r.annotator}`)).toEqual(['0-2:ann', '0-2:bob']);
+    store.undo('bob');
+    expect(rejectedWithAnnotator(store.db, ids[0]).map((r) => `${r.s}-${r.t}:${r.annotator}`)).toEqual(['1-2:ann', '1-2:bob']);
+    // Shared: everyone's gold and rejections are seen; an un-reject then removes the link's rejections, undone with attribution.
+    setAnnotatorsShare(store.db, true);
+    expect(store.info().annotatorsShare).toBe(true);
+    const shared = editorPair(store, 'carl', ids[0]);
+    expect(shared.alignments.map((a) => a.alignmentId).sort()).toEqual([annGold, m].sort());
+    expect(shared.rejected).toEqual([{ s: 1, t: 2 }]);
+    setRejected(store, 'carl', ids[0], []);
+    expect(rejectedWithAnnotator(store.db, ids[0])).toEqual([]);
+    store.undo('carl');
+    expect(rejectedWithAnnotator(store.db, ids[0]).map((r) => r.annotator)).toEqual(['ann', 'bob']);
+    store.close();
+  });
+});
+
+describe('adjudication', () => {
+  test("reads two annotators' layers with their marks and the adjudicator's gold; refuses what is not two golds", () => {
+    const { store, ids } = project(dir, PAIRS);
+    const m = model(store, ids, [[[0, 0, 0.9]], [], [], []]);
+    const a = setGold(store, 'ann', ids[0], [sure(0, 0)], [{ side: 'tgt', index: 2 }]).goldId as number;
+    const b = setGold(store, 'bob', ids[0], [possible(0, 1)], []).goldId as number;
+    const adj = adjudication(store, 'cur', ids[0], a, b);
+    expect(adj.left).toEqual({ annotator: 'ann', alignmentId: a, links: [sure(0, 0)], untranslated: [{ side: 'tgt', index: 2 }] });
+    expect(adj.right).toMatchObject({ annotator: 'bob', links: [possible(0, 1)], untranslated: [] });
+    expect(adj.result).toEqual({ annotator: 'cur', alignmentId: null, links: [], untranslated: [] });
+    expect(() => adjudication(store, 'cur', ids[0], a, a)).toThrow(/two different/);
+    expect(() => adjudication(store, 'cur', ids[0], a, m)).toThrow(/not an annotator's gold/);
     store.close();
   });
 });
@@ -241,6 +299,31 @@ describe('lexicon', () => {
 });
 
 describe('agreement', () => {
+  test('a model trained on gold is flagged, and scored apart on the held-out pairs', () => {
+    const { store, ids } = project(dir, PAIRS);
+    const a = setGold(store, 'ann', ids[0], [sure(0, 0), sure(1, 1)], []).goldId as number;
+    setGold(store, 'ann', ids[1], [sure(0, 0), sure(1, 1)], []);
+    store.updatePair('ann', ids[1], { split: 'dev' });
+    const config = trainOptionsSchema.parse({ method: 'bilstm-ctl' });
+    const untrained = model(store, ids, [[[0, 0, 0.9]], [[0, 1, 0.9]], [], []]);
+    expect(agreementReport(store.db, a, untrained).trained).toBeUndefined();
+    const { runId } = createModelRun(store.db, 'bilstm', config);
+    setRunSetup(store.db, runId, config, { pairs: 4, goldPairs: 1, pseudoPairs: 0, evalPairs: 1 });
+    const trained = createAlignment(store.db, { origin: 'model', name: 'bilstm run', runId });
+    store.db.transaction(() => {
+      linkInserter(store.db, trained)(ids[0], [
+        { s: 0, t: 0, kind: 'sure', score: 0.9 },
+        { s: 1, t: 1, kind: 'sure', score: 0.9 },
+      ]);
+      linkInserter(store.db, trained)(ids[1], [{ s: 0, t: 1, kind: 'sure', score: 0.9 }]);
+    })();
+    const r = agreementReport(store.db, a, trained);
+    expect(r.overall.pairs).toBe(2);
+    expect(r.trained).toMatchObject({ runId, trainPairs: 1, heldOut: { pairs: 1, precision: 0, recall: 0, aer: 1 } });
+    expect(r.overall.aer).toBeCloseTo(1 - 4 / 7);
+    store.close();
+  });
+
   test('scores a model and another annotator against gold', () => {
     const { store, ids } = project(dir, PAIRS);
     const m = model(store, ids, [

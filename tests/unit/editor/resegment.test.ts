@@ -13,6 +13,7 @@ import {
   goldAlignmentOf,
   linkInserter,
   rejectedInserter,
+  rejectedWithAnnotator,
   untranslatedInserter,
 } from '../../../src/main/store/alignments.ts';
 import { editorPair, setGold } from '../../../src/main/review/editor.ts';
@@ -67,7 +68,10 @@ function fixture() {
     g(ids[4], [sure(0, 0)]);
     linkInserter(store.db, model)(ids[0], [sure(3, 3, 0.7)]);
     untranslatedInserter(store.db, gold)(ids[0], { src: [], tgt: [3] });
-    rejectedInserter(store.db)(ids[0], [{ s: 4, t: 4, annotator: 'anna' }]);
+    rejectedInserter(store.db)(ids[0], [
+      { s: 4, t: 4, annotator: 'anna' },
+      { s: 2, t: 1, annotator: 'bo' },
+    ]);
   })();
   return { store, ids, gold, model };
 }
@@ -108,6 +112,11 @@ test('links, marks and rejected links follow; a pair that cannot follow is kept;
   expect(p1.alignments.find((a) => a.alignmentId === model)!.links).toEqual([sure(1, 2, 0.7)]);
   expect(p1.untranslated).toEqual([{ side: 'tgt', index: 2 }]);
   expect(p1.rejected).toEqual([{ s: 1, t: 3 }]);
+  // Every annotator's rejections move with the tokens and stay theirs.
+  expect(rejectedWithAnnotator(store.db, ids[0])).toEqual([
+    { s: 1, t: 0, annotator: 'bo' },
+    { s: 1, t: 3, annotator: 'anna' },
+  ]);
   expect(p2).toEqual(before[1]); // kept whole: tokens and gold
   expect(p3.tgtTokens.map((t) => t.text)).toEqual(['ประจำ', 'สปป']);
   expect(p3.gold).toEqual([sure(0, 0)]);

@@ -47,6 +47,35 @@ describe('project file', () => {
     expect(() => ProjectStore.open(path)).toThrow(/newer Mekong/);
   });
 
+  test('a project of schema 3 opens migrated: its links untagged, its rejections kept with who made them', () => {
+    const store = fresh();
+    const [id] = addPairs(store, [pair('a b', 'x y')]);
+    const gold = createAlignment(store.db, { origin: 'gold', name: 'gold (ann)', annotator: 'ann' });
+    store.db.transaction(() => linkInserter(store.db, gold)(id, [{ s: 0, t: 0, kind: 'sure', score: null }]))();
+    const path = store.path;
+    store.close();
+    // Schema 3 as it was: no link tags, one rejection per link whoever made it.
+    const raw = new Database(path);
+    raw.exec(`
+      DROP TABLE rejected_links;
+      CREATE TABLE rejected_links (pair_id INTEGER NOT NULL REFERENCES pairs(id) ON DELETE CASCADE, s INTEGER NOT NULL,
+        t INTEGER NOT NULL, annotator TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (pair_id, s, t)) WITHOUT ROWID;
+      INSERT INTO rejected_links VALUES (${id}, 1, 1, 'ann', '2026-11-01T00:00:00Z');
+      ALTER TABLE links DROP COLUMN tag;
+    `);
+    raw.pragma('user_version = 3');
+    raw.close();
+    const again = ProjectStore.open(path);
+    expect(again.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(again.getPair(id).alignments[0].links).toEqual([{ s: 0, t: 0, kind: 'sure', score: null }]);
+    expect(again.db.prepare('SELECT pair_id, s, t, annotator FROM rejected_links').all()).toEqual([
+      { pair_id: id, s: 1, t: 1, annotator: 'ann' },
+    ]);
+    again.db.prepare(`INSERT INTO rejected_links VALUES (?, 1, 1, 'bob', '2026-11-02T00:00:00Z')`).run(id);
+    expect(again.getPair(id).rejected).toEqual([{ s: 1, t: 1 }]);
+    again.close();
+  });
+
   test('refuses a SQLite file that is not a project', () => {
     const path = join(dir, 'other.sqlite');
     const raw = new Database(path);

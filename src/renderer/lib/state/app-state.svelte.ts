@@ -66,6 +66,11 @@ export class AppState {
     return this.run(async () => void (this.project = await this.api.invoke('project.setLinkTags', { tags })));
   }
 
+  /** Whether the project's annotators see each other's gold and rejections (else blind double annotation). */
+  setAnnotatorsShare(share: boolean): Promise<boolean> {
+    return this.run(async () => void (this.project = await this.api.invoke('project.setAnnotatorsShare', { share })));
+  }
+
   dismissError(): void {
     this.error = null;
   }
