@@ -90,4 +90,24 @@ describe('segmentation fix offered corpus-wide', () => {
     expect(committed(h.ctx, pairId).srcTokens.length).toBe(tokens.length - 1);
     expect(h.pageErrors).toEqual([]);
   });
+
+  it('Re-segment…: a preview, then the run merges what the word list learned everywhere', async () => {
+    const store = h.ctx.store!;
+    const listed = store.db.prepare('SELECT word FROM word_list').pluck().all() as string[];
+    expect(listed.some((w) => w.includes(' '))).toBe(true);
+    const [left, right] = listed.find((w) => w.includes(' '))!.split(' ');
+    const left_ = () => fixOccurrences(store, 'src', { kind: 'merge', left, right, spaced: true }).length;
+    expect(left_()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Re-segment…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Re-segment the project' });
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+    await expect.poll(() => dialog.getByTestId('job-progress').textContent()).toMatch(/would re-segment 265 pairs: \d+ changed/);
+    expect(left_()).toBeGreaterThan(0);
+    await dialog.getByRole('button', { name: 'Re-segment', exact: true }).click();
+    await expect.poll(() => dialog.getByTestId('job-progress').textContent()).toMatch(/re-segmented 265 pairs: \d+ changed/);
+    await h.screenshot('33-resegment-done');
+    expect(left_()).toBe(0);
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+    expect(h.pageErrors).toEqual([]);
+  });
 });
