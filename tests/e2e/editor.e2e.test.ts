@@ -407,6 +407,16 @@ describe('alignment editor', () => {
     );
     expect(inside).toBe(true);
     await h.screenshot('18-editor-wrapped-linked');
+    // A suggestion shows its positions, and hovering it lights its tokens and link up.
+    const first = page.getByTestId('suggestion').first();
+    const [fs, ft] = (await first.getAttribute('data-link'))!.split('-');
+    expect(await first.locator('sub').allTextContents()).toEqual([fs, ft]);
+    await first.hover();
+    await expect.poll(() => view.locator(`[data-side="src"][data-index="${fs}"]`).getAttribute('class')).toMatch(/\bhovered\b/);
+    expect(await view.locator(`[data-side="tgt"][data-index="${ft}"]`).getAttribute('class')).toMatch(/\bhovered\b/);
+    expect(await view.locator(`path.suggestion.hover[data-link="${fs}-${ft}"]`).count()).toBe(1);
+    await h.screenshot('21-editor-suggestion-hover');
+    await page.mouse.move(0, 0);
     // W: one row that scrolls sideways, the same link drawn; W again wraps.
     await page.getByTestId('editor').locator('[role="grid"]').focus();
     await press('w');
@@ -432,7 +442,7 @@ describe('alignment editor', () => {
     await expect.poll(() => label.textContent()).toBe('FUN');
     await press('2');
     await expect.poll(tagOf).toBeNull();
-    expect(await label.count()).toBe(0);
+    await expect.poll(() => label.count()).toBe(0);
     await press('1');
     await expect.poll(tagOf).toBe('semantic');
     // The project's set: "deixis" first, so key 1 gives it.

@@ -36,6 +36,8 @@ export class EditorState {
   /** Bulk-accept threshold of the open pair: back to the default on every other pair. */
   threshold = $state(LINK_THRESHOLD);
   zoom = $state(1);
+  /** The suggestion under the mouse (or keyboard focus) in the list: its tokens and link light up in the views. */
+  hovered = $state<{ s: number; t: number } | null>(null);
   /** The project's link tags: keys 1–9 set them. */
   linkTags = $state<string[]>([]);
   /** The line view wraps long pairs over several bands (else one row that scrolls sideways). */
