@@ -110,6 +110,14 @@ export const channels = {
       lowercase: z.boolean().optional(),
     })
     .strict(),
+  /** Every pair segmented again with the project's word lists (review/resegment.ts), as a job; its message is the report. */
+  'resegment.start': z
+    .object({
+      side: z.enum(['src', 'tgt', 'both']).default('both'),
+      dryRun: z.boolean().optional(),
+      flagKept: z.boolean().optional(),
+    })
+    .strict(),
   'jobs.cancel': z.object({ jobId: z.string().min(1).max(64) }).strict(),
   /** Native file dialogs: desktop app only (browser mode uploads files instead). */
   'dialog.openFile': z.object({ purpose: z.enum(['corpus', 'links', 'project']) }).strict(),
@@ -189,6 +197,7 @@ export interface Results extends EditorResults, ModelsResults {
   'export.start': { jobId: string; download?: string };
   'export.downloads': { files: { name: string; bytes: number }[] };
   'align.start': { jobId: string };
+  'resegment.start': { jobId: string };
   'jobs.cancel': null;
   'dialog.openFile': string | null;
   'dialog.saveFile': string | null;

@@ -60,6 +60,27 @@ export const editorChannels = {
         .optional(),
     })
     .strict(),
+  /**
+   * A segmentation fix made in the editor, applied to its other occurrences in the corpus:
+   * a merge of two neighbouring tokens `left`, `right` (written together, or `spaced` by
+   * whitespace: Vietnamese "sinh viên"), or a split of token `word` at character `at`. The
+   * preview (apply false) lists every occurrence; applying fixes those of `occurrences` (the
+   * ones the user kept; absent: all) as one edit group (one undo).
+   */
+  'tokens.bulkFix': z
+    .object({
+      side,
+      fix: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('merge'), left: word, right: word, spaced: z.boolean().default(false) }).strict(),
+        z.object({ kind: z.literal('split'), word, at: z.number().int().positive() }).strict(),
+      ]),
+      apply: z.boolean(),
+      occurrences: z
+        .array(z.object({ pairId: id, index: id }).strict())
+        .max(100_000)
+        .optional(),
+    })
+    .strict(),
   'agreement.report': z.object({ reference: id, candidate: id }).strict(),
   'adjudication.get': z.object({ pairId: id, left: id, right: id }).strict(),
 } as const;
@@ -118,6 +139,17 @@ export interface BulkChange {
   unmatched: { src: number[]; tgt: number[] };
 }
 
+/** A segmentation fix's spec, as 'tokens.bulkFix' takes it. */
+export type SegmentationFixSpec = z.infer<(typeof editorChannels)['tokens.bulkFix']>['fix'];
+
+/** One occurrence of a segmentation fix: the token (the first of the two, for a merge) and its side's tokens as context. */
+export interface TokenFixOccurrence {
+  pairId: number;
+  side: TokenSide;
+  index: number;
+  tokens: Token[];
+}
+
 export interface AgreementScore {
   precision: number;
   recall: number;
@@ -164,6 +196,7 @@ export interface EditorResults {
   'lexicon.list': { entries: LexiconEntry[]; modelId: number | null };
   'lexicon.occurrences': { occurrences: Occurrence[]; total: number };
   'lexicon.bulk': { changes: BulkChange[]; applied: boolean };
+  'tokens.bulkFix': { occurrences: TokenFixOccurrence[]; applied: boolean };
   'agreement.report': AgreementReport;
   'adjudication.get': Adjudication;
 }

@@ -5,7 +5,8 @@ import { defaultDataDir } from '../paths.ts';
 import type { AppContext } from './context.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 
-function loginName(): string {
+/** The user's login name: whose edits they are when no annotator is given. */
+export function loginName(): string {
   try {
     return userInfo().username || 'annotator';
   } catch {

@@ -1,10 +1,12 @@
 // The alignment editor's API handlers (spread into handlers.ts): one pair with the
-// annotator's gold layer, gold and rejection edits, review queue, lexicon and agreement.
+// annotator's gold layer, gold and rejection edits, review queue, lexicon, a segmentation
+// fix applied corpus-wide, and agreement.
 import type { EditorResults } from '../../shared/editor-api.ts';
 import { editorPair, setGold, setRejected } from '../review/editor.ts';
 import { reviewQueue } from '../review/queue.ts';
 import { bulkFix, defaultModelId, lexiconEntries, occurrences } from '../review/concordance.ts';
 import { agreementReport } from '../review/agreement.ts';
+import { bulkTokenFix } from '../review/segmentation-bulk.ts';
 import { adjudication } from '../review/adjudication.ts';
 import type { z } from 'zod';
 import type { editorChannels } from '../../shared/editor-api.ts';
@@ -42,6 +44,10 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
       applied: i.apply,
     };
   },
+  'tokens.bulkFix': (ctx, i) => ({
+    occurrences: bulkTokenFix(store(ctx), ctx.annotator, i.side, i.fix, i.apply, i.occurrences),
+    applied: i.apply,
+  }),
   'agreement.report': (ctx, i) => agreementReport(store(ctx).db, i.reference, i.candidate),
   'adjudication.get': (ctx, i) => adjudication(store(ctx), ctx.annotator, i.pairId, i.left, i.right),
 };

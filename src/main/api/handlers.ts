@@ -8,6 +8,7 @@ import { UserError } from '../errors.ts';
 import { ProjectStore } from '../store/project-store.ts';
 import { editorPair } from '../review/editor.ts';
 import { mergeTokensEdit, splitTokenEdit } from '../review/segmentation-fixes.ts';
+import { formatResegmentReport, resegmentProject } from '../review/resegment.ts';
 import { runImport } from '../corpus/import-pipeline.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
@@ -130,6 +131,16 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     methodPlan(i.method);
     symmetriser(i.sym);
     const { jobId } = ctx.jobs.start('align', (progress, signal) => alignProject(target, i, { progress, signal }));
+    return { jobId };
+  },
+  'resegment.start': (ctx, i) => {
+    const target = store(ctx);
+    const sides = i.side === 'both' ? (['src', 'tgt'] as const) : ([i.side] as const);
+    const { jobId } = ctx.jobs.start('resegment', async (progress, signal) =>
+      formatResegmentReport(
+        await resegmentProject(target, { sides, annotator: ctx.annotator, dryRun: i.dryRun, flagKept: i.flagKept, progress, signal }),
+      ),
+    );
     return { jobId };
   },
   'jobs.cancel': (ctx, i) => {

@@ -1,12 +1,16 @@
-// `mekong import`: a corpus file (and optionally a links file) into a project.
-import type { Command } from 'commander';
+// `mekong import`: a corpus file (and optionally a links file) into a project, segmented
+// with the project's word lists and those given here (word-list-options.ts), which join the
+// project's lists once the import has succeeded.
+import { Option, type Command } from 'commander';
 import { importOptionsSchema } from '../../shared/api.ts';
 import { UserError } from '../errors.ts';
 import { runImport } from '../corpus/import-pipeline.ts';
 import { detectFormat } from '../corpus/formats.ts';
 import { parseOptions, runProjectJob } from './project-job.ts';
+import { readWordListFlags, wordListOptions, type Side, type WordListFlags } from './word-list-options.ts';
 
-interface ImportFlags {
+interface ImportFlags extends WordListFlags {
+  wordListSide?: Side;
   format?: string;
   tgtFile?: string;
   header?: boolean;
@@ -24,7 +28,7 @@ interface ImportFlags {
 const column = (v: string | undefined) => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : v);
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('import')
     .description('import a parallel corpus into a project (all or nothing)')
     .argument('<project>', 'the project file')
@@ -40,7 +44,9 @@ export function register(program: Command): void {
     .option('--any-script', "import even when a side's script does not match the project's language")
     .option('--max-line-bytes <n>', 'the longest line accepted (default 67108864: 64 MiB)', Number)
     .option('--max-file-bytes <n>', 'the largest file accepted (default 17179869184: 16 GiB)', Number)
-    .option('--links-one-based', 'link indices start at 1')
+    .option('--links-one-based', 'link indices start at 1');
+  wordListOptions(command, '--word-list-side, else both when the languages are one, else the side whose script they are in')
+    .addOption(new Option('--word-list-side <side>', 'the side --word-list files are for').choices(['src', 'tgt']))
     .action(async (projectFile: string, file: string, o: ImportFlags) => {
       const format = o.format ?? (o.tgtFile ? 'moses' : detectFormat(file));
       if (!format) throw new UserError(`${file}: cannot tell the format from the extension; give --format`);
@@ -59,6 +65,11 @@ export function register(program: Command): void {
         maxLineBytes: o.maxLineBytes,
         maxFileBytes: o.maxFileBytes,
       });
-      await runProjectJob(projectFile, 'import', (store, run) => runImport(store, options, run));
+      if (o.pretokenized && (o.wordList || o.srcWordList || o.tgtWordList))
+        throw new UserError('--pretokenized keeps the given tokens: a word list has nothing to segment');
+      await runProjectJob(projectFile, 'import', (store, run) => {
+        const words = readWordListFlags(o, store.meta(), o.wordListSide) ?? undefined;
+        return runImport(store, options, { ...run, words });
+      });
     });
 }

@@ -18,7 +18,7 @@ import { createAlignment, goldAlignmentOf, linkInserter, rejectedInserter, untra
 import { beginImport, finishImport } from '../store/imports.ts';
 import { pairInserter, type NewPair } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
-import { projectWordLists } from '../store/word-lists.ts';
+import { addSideWords, projectWordLists, type SideWords } from '../store/word-lists.ts';
 import { addLink, checkLinks, checkRecordIndices, type LinkedPair } from './links.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
 import { openRecords } from './format-streams.ts';
@@ -31,6 +31,12 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Segmentation pool to use (else one is made for this import and closed after). */
   pool?: SegmentPool;
+  /**
+   * Words of word list files (`mekong import --word-list`) for each side: this import is
+   * segmented with them (on a pool made for it), and they join the project's word lists
+   * once it has succeeded, so a failed import leaves the lists as they were.
+   */
+  words?: { side: SideWords; from: string };
 }
 
 interface Prepared {
@@ -41,7 +47,9 @@ interface Prepared {
 /** Runs one import; returns a one-line summary. */
 export async function runImport(store: ProjectStore, options: ImportOptions, run: RunOptions = {}): Promise<string> {
   const meta = store.meta();
-  const ownPool = run.pool ? null : new SegmentPool({ wordLists: options.tokenization === 'segment' ? await projectWordLists(store) : {} });
+  if (run.pool && run.words) throw new Error('runImport: an import with word lists segments on a pool of its own');
+  const segmenting = options.tokenization === 'segment';
+  const ownPool = run.pool ? null : new SegmentPool({ wordLists: segmenting ? await projectWordLists(store, run.words?.side) : {} });
   const pool = (run.pool ?? ownPool)!;
   const importId = beginImport(store.db, options.file, options.format);
   let ok = false;
@@ -72,7 +80,8 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
     while (inFlight.length) writer.write(await inFlight.shift()!);
     finishImport(store.db, importId, true);
     ok = true;
-    return `imported ${writer.count} pairs from ${options.file}`;
+    const added = run.words ? addSideWords(store, run.words.side, run.words.from) : 0;
+    return `imported ${writer.count} pairs from ${options.file}${run.words ? `; ${added} new words in the project's word lists` : ''}`;
   } finally {
     if (!ok) finishImport(store.db, importId, false);
     await ownPool?.close();

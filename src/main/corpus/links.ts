@@ -50,7 +50,7 @@ export function checkRecordIndices(rec: PairRecord, nSrc: number, nTgt: number, 
   if (bad) throw new InputError(file, line, `rejected link ${bad.s}-${bad.t} out of range (sentence has ${nSrc}×${nTgt} tokens)`);
 }
 
-/** Adds one link to `links` unless (s, t) is there already; sure beats possible, higher score wins. */
+/** Adds one link to `links` unless (s, t) is there already; sure beats possible, higher score wins, a tag is kept (the first one). */
 export function addLink(links: Link[], seen: Map<number, number>, link: Link): void {
   const key = link.s * 0x100000 + link.t;
   const at = seen.get(key);
@@ -65,6 +65,7 @@ export function addLink(links: Link[], seen: Map<number, number>, link: Link): v
     t: link.t,
     kind: old.kind === 'sure' || link.kind === 'sure' ? 'sure' : 'possible',
     score: old.score === null ? link.score : link.score === null ? old.score : Math.max(old.score, link.score),
+    ...((old.tag ?? link.tag) !== undefined ? { tag: old.tag ?? link.tag } : {}),
   };
 }
 

@@ -3,35 +3,54 @@
 // words join the project's word list, "not translated" marks and rejected links follow
 // their tokens (editor.ts), and the whole change is one undoable edit.
 // (text/token-edits.ts holds the pure token arithmetic this applies to a stored pair.)
+// The same steps, folded over several fixes of one pair (fixState, patchOf), make the
+// corpus-wide application of a fix (segmentation-bulk.ts).
 import type { Link, PairDetail, Token } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { mergeTokens, reindexLinksAfterMerge, reindexLinksAfterSplit, splitToken } from '../text/token-edits.ts';
 import { encodeOffsets } from '../text/offsets.ts';
-import type { PairPatch } from '../store/edits.ts';
+import type { PairPatch, UntranslatedMark } from '../store/edits.ts';
+import { rejectedWithAnnotator } from '../store/alignments.ts';
 import { marksOfPair } from '../store/gold-layer.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { addFixedWords } from '../store/word-lists.ts';
-import { rejectedWithAnnotator } from '../store/alignments.ts';
 import { reindexAfterTokenEdit } from './editor.ts';
 
 type Side = 'src' | 'tgt';
 
-function patchFor(side: Side, tokens: Token[], links: { alignmentId: number; links: Link[] }[]): PairPatch {
-  const offsets = Array.from(encodeOffsets(tokens));
+/** One token fix: split token `index` at character `at` inside it, or merge `index` with `index + 1`. */
+export type TokenFix = { kind: 'split'; side: Side; index: number; at: number } | { kind: 'merge'; side: Side; index: number };
+
+/** What a token fix changes in a pair: its tokens and everything indexed by them. */
+export interface TokenState {
+  id: number;
+  src: string;
+  tgt: string;
+  srcTokens: Token[];
+  tgtTokens: Token[];
+  alignments: { alignmentId: number; links: Link[] }[];
+  /** Every annotator's rejected links (a token edit moves them all). */
+  rejected: { s: number; t: number; annotator: string }[];
+  marks: Record<string, UntranslatedMark[]>;
+}
+
+export function stateOf(store: ProjectStore, pair: PairDetail): TokenState {
+  const { id, src, tgt, srcTokens, tgtTokens, alignments } = pair;
   return {
-    ...(side === 'src' ? { srcOffsets: offsets } : { tgtOffsets: offsets }),
-    links: Object.fromEntries(links.map((a) => [String(a.alignmentId), a.links])),
+    id,
+    src,
+    tgt,
+    srcTokens,
+    tgtTokens,
+    alignments,
+    rejected: rejectedWithAnnotator(store.db, id),
+    marks: marksOfPair(store.db, id),
   };
 }
 
-function addWords(store: ProjectStore, side: Side, words: string[], annotator: string): void {
-  const meta = store.meta();
-  addFixedWords(store.db, side === 'src' ? meta.srcLang : meta.tgtLang, words, annotator);
-}
-
-function tokensOfSide(pair: PairDetail, side: Side, index: number): Token[] {
-  const tokens = side === 'src' ? pair.srcTokens : pair.tgtTokens;
-  if (index >= tokens.length) throw new UserError(`pair ${pair.id}: no ${side} token ${index} (it has ${tokens.length})`);
+function tokensOfSide(state: TokenState, side: Side, index: number): Token[] {
+  const tokens = side === 'src' ? state.srcTokens : state.tgtTokens;
+  if (index >= tokens.length) throw new UserError(`pair ${state.id}: no ${side} token ${index} (it has ${tokens.length})`);
   return tokens;
 }
 
@@ -45,44 +64,60 @@ function asked<T>(pairId: number, edit: () => T): T {
   }
 }
 
+/** The pair after one fix, and the words the fix made (they join the word list). */
+export function fixState(state: TokenState, fix: TokenFix): { state: TokenState; words: string[] } {
+  const { side, index } = fix;
+  const split = fix.kind === 'split';
+  const tokens = tokensOfSide(state, side, split ? index : index + 1);
+  const next = asked(state.id, () =>
+    fix.kind === 'split' ? splitToken(tokens, index, fix.at) : mergeTokens(tokens, index, side === 'src' ? state.src : state.tgt),
+  );
+  const reindex = split ? reindexLinksAfterSplit : reindexLinksAfterMerge;
+  const moved = reindexAfterTokenEdit(fix.kind, side, index, state.marks, state.rejected);
+  return {
+    state: {
+      ...state,
+      [side === 'src' ? 'srcTokens' : 'tgtTokens']: next,
+      alignments: state.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindex(a.links, side, index) })),
+      rejected: moved.rejectedAll,
+      marks: moved.untranslated,
+    },
+    words: split ? [next[index].text, next[index + 1].text] : [next[index].text],
+  };
+}
+
+/** The patch that sets `state` on the pair (offsets of `side`, links, rejected links, marks). */
+export function patchOf(state: TokenState, side: Side): PairPatch {
+  const offsets = Array.from(encodeOffsets(side === 'src' ? state.srcTokens : state.tgtTokens));
+  return {
+    ...(side === 'src' ? { srcOffsets: offsets } : { tgtOffsets: offsets }),
+    links: Object.fromEntries(state.alignments.map((a) => [String(a.alignmentId), a.links])),
+    rejectedAll: state.rejected,
+    untranslated: state.marks,
+  };
+}
+
+/** Adds the words of fixes on `side` to the project's word list for that side's language (inside the edit's transaction). */
+export function addWords(store: ProjectStore, side: Side, words: string[], annotator: string): void {
+  const meta = store.meta();
+  addFixedWords(store.db, side === 'src' ? meta.srcLang : meta.tgtLang, words, annotator);
+}
+
+function edit(store: ProjectStore, annotator: string, pairId: number, fix: TokenFix): PairDetail {
+  const before = stateOf(store, store.getPair(pairId));
+  const after = fixState(before, fix);
+  return store.db.transaction(() => {
+    addWords(store, fix.side, after.words, annotator);
+    return store.edit(annotator, pairId, `tokens.${fix.kind}`, patchOf(before, fix.side), patchOf(after.state, fix.side));
+  })();
+}
+
 /** Splits token `index` of one side at character `at` inside it. */
 export function splitTokenEdit(store: ProjectStore, annotator: string, pairId: number, side: Side, index: number, at: number): PairDetail {
-  const pair = store.getPair(pairId);
-  const tokens = tokensOfSide(pair, side, index);
-  const next = asked(pairId, () => splitToken(tokens, index, at));
-  const links = pair.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindexLinksAfterSplit(a.links, side, index) }));
-  const marks = marksOfPair(store.db, pairId);
-  const rejected = rejectedWithAnnotator(store.db, pairId);
-  const moved = reindexAfterTokenEdit('split', side, index, marks, rejected);
-  return store.db.transaction(() => {
-    addWords(store, side, [next[index].text, next[index + 1].text], annotator);
-    return store.edit(
-      annotator,
-      pairId,
-      'tokens.split',
-      { ...patchFor(side, tokens, pair.alignments), rejectedAll: rejected, untranslated: marks },
-      { ...patchFor(side, next, links), ...moved },
-    );
-  })();
+  return edit(store, annotator, pairId, { kind: 'split', side, index, at });
 }
 
 /** Merges tokens `index` and `index + 1` of one side. */
 export function mergeTokensEdit(store: ProjectStore, annotator: string, pairId: number, side: Side, index: number): PairDetail {
-  const pair = store.getPair(pairId);
-  const tokens = tokensOfSide(pair, side, index + 1);
-  const next = asked(pairId, () => mergeTokens(tokens, index, side === 'src' ? pair.src : pair.tgt));
-  const links = pair.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindexLinksAfterMerge(a.links, side, index) }));
-  const marks = marksOfPair(store.db, pairId);
-  const rejected = rejectedWithAnnotator(store.db, pairId);
-  const moved = reindexAfterTokenEdit('merge', side, index, marks, rejected);
-  return store.db.transaction(() => {
-    addWords(store, side, [next[index].text], annotator);
-    return store.edit(
-      annotator,
-      pairId,
-      'tokens.merge',
-      { ...patchFor(side, tokens, pair.alignments), rejectedAll: rejected, untranslated: marks },
-      { ...patchFor(side, next, links), ...moved },
-    );
-  })();
+  return edit(store, annotator, pairId, { kind: 'merge', side, index });
 }

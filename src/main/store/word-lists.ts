@@ -1,6 +1,7 @@
 // The word lists segmentation uses for a project ("segmentation that learns"): the words
-// its linguists fixed by splitting or merging tokens (table word_list), plus, for Lao,
-// the bundled Lao–English dictionary's headwords (loaded once per process).
+// its linguists fixed by splitting or merging tokens and those of word list files given to
+// `mekong import` or `mekong resegment` (table word_list, `added_by` saying which), plus, for
+// Lao, the bundled Lao–English dictionary's headwords (loaded once per process).
 import { canonicalLang } from '../text/lang.ts';
 import { loadLaoEnglishHeadwords } from '../text/lao-dictionary.ts';
 import { WordList } from '../text/word-list.ts';
@@ -15,13 +16,20 @@ async function baseList(lang: string): Promise<string[]> {
   return (await laoHeadwords).words();
 }
 
-/** Word lists keyed by the project's source and target language codes. */
-export async function projectWordLists(store: ProjectStore): Promise<Record<string, WordList>> {
+/** Words for each side of a project, not (yet) in its word_list table. */
+export interface SideWords {
+  src?: readonly string[];
+  tgt?: readonly string[];
+}
+
+/** Word lists keyed by the project's source and target language codes; `extra` words join the side's language. */
+export async function projectWordLists(store: ProjectStore, extra: SideWords = {}): Promise<Record<string, WordList>> {
   const { srcLang, tgtLang } = store.meta();
   const lists: Record<string, WordList> = {};
   for (const lang of new Set([srcLang, tgtLang])) {
     const fixed = (store.db.prepare('SELECT word FROM word_list WHERE lang = ?').all(lang) as { word: string }[]).map((r) => r.word);
-    const words = [...(await baseList(lang)), ...fixed];
+    const more = [...(lang === srcLang ? (extra.src ?? []) : []), ...(lang === tgtLang ? (extra.tgt ?? []) : [])];
+    const words = [...(await baseList(lang)), ...fixed, ...more];
     if (words.length) lists[lang] = WordList.fromWords(words);
   }
   return lists;
@@ -31,4 +39,16 @@ export async function projectWordLists(store: ProjectStore): Promise<Record<stri
 export function addFixedWords(db: Db, lang: string, words: readonly string[], annotator: string): void {
   const put = db.prepare('INSERT OR IGNORE INTO word_list (lang, word, added_by) VALUES (?, ?, ?)');
   for (const w of words) if (w.trim()) put.run(lang, w, annotator);
+}
+
+/** Adds a word list file's words to the list of each side's language (`from` goes to added_by); returns how many were new. */
+export function addSideWords(store: ProjectStore, words: SideWords, from: string): number {
+  const { srcLang, tgtLang } = store.meta();
+  const count = () => (store.db.prepare('SELECT count(*) AS n FROM word_list').get() as { n: number }).n;
+  return store.db.transaction(() => {
+    const before = count();
+    addFixedWords(store.db, srcLang, words.src ?? [], from);
+    addFixedWords(store.db, tgtLang, words.tgt ?? [], from);
+    return count() - before;
+  })();
 }

@@ -1,12 +1,14 @@
 // Lao headwords of the Lao–English dictionary (E-Government Center, Ministry of Posts and
 // Telecommunications, Lao PDR; MIT licence, bundled in resources/dictionaries/) as a
 // WordList for segmenting Lao. The CSV has the header `ID,LaoWord,English,Pronunciation,Type`
-// and repeats a headword once per sense; it is read as a stream with csv-parse.
+// and repeats a headword once per sense; it is read as a stream with csv-parse. Headwords of
+// several words ("ທຸກໆ ເວລາ", 66 of them, many with glosses in brackets) are left out: Lao
+// separates phrases, not words, by spaces, so they would merge phrases into one token.
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import { resourcesDir } from '../paths.ts';
-import { WordList } from './word-list.ts';
+import { canonicalWord, WordList } from './word-list.ts';
 
 /** Path of the bundled dictionary. */
 export function laoEnglishDictionaryPath(): string {
@@ -19,7 +21,7 @@ export async function loadLaoEnglishHeadwords(csvPath: string = laoEnglishDictio
   for await (const row of rows as AsyncIterable<Record<string, string>>) {
     const word = row.LaoWord;
     if (word === undefined) throw new Error(`${csvPath}: no LaoWord column`);
-    list.add(word);
+    if (!canonicalWord(word).includes(' ')) list.add(word);
   }
   return list;
 }

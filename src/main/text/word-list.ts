@@ -6,8 +6,10 @@
 // Layout (typed arrays, fast to step through): node 0 is the root, whose children sit in a
 // 65536-entry table indexed by code unit; every other node keeps its children as a linked
 // list (firstChild / nextSibling, edge code unit in `label`), short below the first level.
-// Words are normalised (normalizeText) on the way in; words holding whitespace are
-// skipped, since tokens never contain whitespace.
+// Words are normalised (normalizeText) on the way in. A word may hold whitespace (Vietnamese
+// "sinh viên", "Hôm nay": syllables written apart): each inner run of whitespace or U+200B
+// is stored as one U+0020, and word-merge.ts steps that edge across the gap between two
+// pieces, so the merged token spans the gap.
 import { readFile } from 'node:fs/promises';
 import { normalizeText } from './normalize.ts';
 
@@ -42,10 +44,10 @@ export class WordList {
     return this.all.length;
   }
 
-  /** Adds a word; returns false when it was empty, held whitespace or was already there. */
+  /** Adds a word; returns false when it was empty or was already there. */
   add(word: string): boolean {
-    const w = normalizeText(word).trim();
-    if (w === '' || /[\s\u200B]/.test(w)) return false;
+    const w = canonicalWord(word);
+    if (w === '') return false;
     let node = 0;
     for (let i = 0; i < w.length; i++) {
       const code = w.charCodeAt(i);
@@ -59,7 +61,7 @@ export class WordList {
   }
 
   has(word: string): boolean {
-    const w = normalizeText(word);
+    const w = canonicalWord(word);
     let node = 0;
     for (let i = 0; i < w.length && node !== NO_NODE; i++) node = this.step(node, w.charCodeAt(i));
     return node !== NO_NODE && this.isWord(node);
@@ -101,6 +103,13 @@ export class WordList {
     this.firstChild = enlarged(this.firstChild, NO_NODE);
     this.nextSibling = enlarged(this.nextSibling, NO_NODE);
   }
+}
+
+/** A word as the trie holds it: normalised, trimmed, each inner gap one U+0020 (the edge word-merge.ts steps across a gap). */
+export function canonicalWord(word: string): string {
+  return normalizeText(word)
+    .replace(/[\s\u200B]+/g, ' ')
+    .trim();
 }
 
 /** A copy of `old` twice as long, the new half filled with `fill`. */

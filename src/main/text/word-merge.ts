@@ -1,8 +1,11 @@
 // Word-list correction of a first segmentation (see DESIGN.md "Segmentation that learns").
 // Input and output are flat UTF-16 spans [start0, end0, start1, end1, ...] over `text`.
-//  - Merge: from each piece, walk the trie across the following contiguous pieces (no gap
-//    between them) and keep the longest run whose concatenation is a listed word.
-//    Lao ເອກ|ອັກ|ຄະ|ຣາ|ຊະ|ທູດ → ເອກອັກຄະຣາຊະທູດ, Thai ประ|จำ → ประจำ.
+//  - Merge: from each piece, walk the trie across the following pieces and keep the longest
+//    run whose concatenation is a listed word. Between contiguous pieces the walk goes on
+//    directly; across a gap of whitespace only through a listed word's space (word-list.ts),
+//    so only words listed with a space merge across one, and the token spans the gap.
+//    Lao ເອກ|ອັກ|ຄະ|ຣາ|ຊະ|ທູດ → ເອກອັກຄະຣາຊະທູດ, Thai ประ|จำ → ประจำ, Vietnamese
+//    sinh|viên → "sinh viên" when "sinh viên" is listed.
 //  - Split: a piece that is not listed but is exactly a concatenation of listed words is
 //    cut into the fewest such words (Chinese 我是 → 我|是). Cuts fall only where a new
 //    character starts (not before a combining mark, not inside a surrogate pair, not after
@@ -12,13 +15,19 @@ import type { WordList } from './word-list.ts';
 
 const MAX_SPLIT_LENGTH = 40;
 const MARK = /\p{M}/u;
+const GAP = /^[\s\u200B]+$/;
+const SPACE = 0x20;
 
 /** Index of the last piece of the longest listed merge starting at piece i (i if none). */
 function longestMerge(text: string, spans: number[], i: number, words: WordList): number {
   let node = 0;
   let best = i;
   for (let j = i; 2 * j < spans.length; j++) {
-    if (j > i && spans[2 * j] !== spans[2 * j - 1]) break;
+    if (j > i && spans[2 * j] !== spans[2 * j - 1]) {
+      // The trie first (most words hold no space), then whether only whitespace lies between.
+      node = words.step(node, SPACE);
+      if (node < 0 || !GAP.test(text.slice(spans[2 * j - 1], spans[2 * j]))) return best;
+    }
     for (let p = spans[2 * j]; p < spans[2 * j + 1]; p++) {
       node = words.step(node, text.charCodeAt(p));
       if (node < 0) return best;

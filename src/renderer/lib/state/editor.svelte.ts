@@ -4,10 +4,11 @@
 // in order (each computed from the pair as the previous change left it); `saveState` is
 // 'saved' only once all of them were committed and answered.
 import type { AlignmentInfo, MekongApi } from '../../../shared/api.ts';
-import type { EditorPair, TokenSide } from '../../../shared/editor-api.ts';
+import type { EditorPair, SegmentationFixSpec, TokenSide } from '../../../shared/editor-api.ts';
 import type { Link, PairStatus } from '../../../shared/domain.ts';
 import { errorMessage, isUnreachable } from '../api/api-error.ts';
 import { addLinks, type GoldLayer } from '../editor/link-ops.ts';
+import { mergeSpec, splitSpec } from '../editor/fix-context.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 
 export type EditorMode = 'line' | 'matrix';
@@ -46,6 +47,8 @@ export class EditorState {
   warning = $state<string | null>(null);
   /** The token whose split point is being picked. */
   splitting = $state<Cursor | null>(null);
+  /** The merge or split just saved on the open pair: the editor offers to apply it to its other occurrences. */
+  lastFix = $state<{ side: TokenSide; fix: SegmentationFixSpec } | null>(null);
 
   readonly layer: GoldLayer = $derived({ links: this.pair?.gold ?? [], untranslated: this.pair?.untranslated ?? [] });
   readonly modelLinks: Link[] = $derived(this.pair?.alignments.find((a) => a.alignmentId === this.modelId)?.links ?? []);
@@ -78,6 +81,7 @@ export class EditorState {
     if (this.pair?.id !== pairId) {
       this.threshold = LINK_THRESHOLD;
       this.warning = null;
+      this.lastFix = null;
     }
     await this.enqueue(() => this.api.invoke('editor.get', { pairId }));
     this.cursor = { side: 'src', index: 0 };
@@ -150,7 +154,10 @@ export class EditorState {
     return this.enqueue(async () => {
       const pair = this.pair;
       if (!pair) return null;
-      return this.api.invoke('tokens.split', { pairId: pair.id, side, index, at });
+      const fix = splitSpec(side === 'src' ? pair.srcTokens : pair.tgtTokens, index, at);
+      const saved = await this.api.invoke('tokens.split', { pairId: pair.id, side, index, at });
+      if (fix) this.lastFix = { side, fix };
+      return saved;
     });
   }
 
@@ -159,7 +166,21 @@ export class EditorState {
       const pair = this.pair;
       const count = side === 'src' ? pair?.srcTokens.length : pair?.tgtTokens.length;
       if (!pair || count === undefined || index + 1 >= count) return null;
-      return this.api.invoke('tokens.merge', { pairId: pair.id, side, index });
+      const fix = mergeSpec(side === 'src' ? pair.srcTokens : pair.tgtTokens, index);
+      const saved = await this.api.invoke('tokens.merge', { pairId: pair.id, side, index });
+      if (fix) this.lastFix = { side, fix };
+      return saved;
+    });
+  }
+
+  /** Reads the open pair again (after a change made elsewhere, e.g. a fix applied corpus-wide). */
+  reload(): Promise<void> {
+    return this.enqueue(async () => {
+      const pair = this.pair;
+      if (!pair) return null;
+      const read = await this.api.invoke('editor.get', { pairId: pair.id });
+      this.onEdited();
+      return read;
     });
   }
 

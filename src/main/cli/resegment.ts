@@ -1,0 +1,49 @@
+// `mekong resegment P [--word-list W] [--side src|tgt|both] [--dry-run]`: every pair of a
+// project segmented anew with its word lists (and those given here), links, marks and
+// rejected links following their tokens; pairs whose links cannot follow keep their tokens
+// and are listed (review/resegment.ts). One transaction, one undoable edit group.
+import { Option, type Command } from 'commander';
+import { loginName } from '../api/create-context.ts';
+import { formatResegmentReport, resegmentProject } from '../review/resegment.ts';
+import { runProjectJob } from './project-job.ts';
+import { readWordListFlags, wordListOptions, type WordListFlags } from './word-list-options.ts';
+
+interface ResegmentFlags extends WordListFlags {
+  side: 'src' | 'tgt' | 'both';
+  dryRun?: boolean;
+  flagKept?: boolean;
+  annotator?: string;
+}
+
+export function register(program: Command): void {
+  const command = program
+    .command('resegment')
+    .description(
+      "segment every pair again with the project's word lists (and --word-list files, which join them); links, " +
+        '"not translated" marks and rejected links follow their tokens; a pair where a token holding any of them ' +
+        'would be cut across keeps its old tokens and is listed. One transaction, undone as one edit in the app. ' +
+        'Every pair is segmented, those imported --pretokenized too: leave such a side alone with --side',
+    )
+    .argument('<project>', 'the project file')
+    .addOption(new Option('--side <side>', 'the side(s) to segment again').choices(['src', 'tgt', 'both']).default('both'))
+    .option('--dry-run', 'only report what would change')
+    .option('--flag-kept', 'also mark the pairs that keep their old tokens flagged, the reason added to their note')
+    .option('--annotator <name>', 'whose undo reverses it (default: the login name)');
+  wordListOptions(
+    command,
+    '--side when it is src or tgt, else both when the languages are one, else the side whose script they are in',
+  ).action(async (projectFile: string, o: ResegmentFlags) => {
+    await runProjectJob(projectFile, 'resegment', async (store, run) => {
+      const side = o.side === 'both' ? undefined : o.side;
+      const words = readWordListFlags(o, store.meta(), side) ?? undefined;
+      const report = await resegmentProject(store, {
+        sides: o.side === 'both' ? ['src', 'tgt'] : [o.side],
+        annotator: o.annotator ?? loginName(),
+        words,
+        dryRun: o.dryRun,
+        ...run,
+      });
+      return formatResegmentReport(report);
+    });
+  });
+}

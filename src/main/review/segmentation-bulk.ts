@@ -1,0 +1,110 @@
+// A segmentation fix made in the editor, applied to the rest of the corpus (as the lexicon's
+// bulk fix does for links, concordance.ts): the merge of two neighbouring tokens X, Y or the
+// split of a token XY at one character, found wherever else it occurs on that side, listed
+// with its context for a preview, and applied to the occurrences the user kept as one edit
+// group (one undo reverses it all; store/edits.ts). Each pair's fixes go through the editor's
+// own steps (segmentation-fixes.ts: links of every alignment, marks and rejected links follow
+// the tokens), right to left so the indices found stay valid; the words join the word list.
+// Texts are compared case-folded (toLowerCase), as the lexicon does. A merge matches
+// neighbours written together, or, when `spaced`, apart by whitespace only (Vietnamese
+// "sinh viên"); overlapping matches ("a a a" for a+a) take the leftmost first.
+import type { SegmentationFixSpec, TokenFixOccurrence, TokenSide } from '../../shared/editor-api.ts';
+import { UserError } from '../errors.ts';
+import { recordGroup, type PairEdit } from '../store/edits.ts';
+import { iteratePairRows, tokensOf } from '../store/pairs.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import { addWords, fixState, patchOf, stateOf, type TokenFix } from './segmentation-fixes.ts';
+import type { Token } from '../../shared/domain.ts';
+
+const GAP = /^[\s\u200B]+$/;
+
+/** Token indices of `tokens` (over `text`) where the fix applies. */
+function matches(text: string, tokens: readonly Token[], fix: SegmentationFixSpec): number[] {
+  const out: number[] = [];
+  const lower = tokens.map((t) => t.text.toLowerCase());
+  if (fix.kind === 'split') {
+    const word = fix.word.toLowerCase();
+    lower.forEach((w, i) => w === word && tokens[i].text.length === fix.word.length && out.push(i));
+    return out;
+  }
+  const [left, right] = [fix.left.toLowerCase(), fix.right.toLowerCase()];
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (lower[i] !== left || lower[i + 1] !== right) continue;
+    const gap = text.slice(tokens[i].end, tokens[i + 1].start);
+    if (fix.spaced ? !GAP.test(gap) : gap !== '') continue;
+    out.push(i);
+    i++;
+  }
+  return out;
+}
+
+/** Every occurrence of the fix on `side`, in pair order. */
+export function fixOccurrences(store: ProjectStore, side: TokenSide, fix: SegmentationFixSpec): TokenFixOccurrence[] {
+  if (fix.kind === 'split' && fix.at >= fix.word.length)
+    throw new UserError(`split offset ${fix.at} is not inside "${fix.word}" (1..${fix.word.length - 1})`);
+  // Only texts holding the word(s) are segmented into tokens (a native string search first).
+  const needles = (fix.kind === 'split' ? [fix.word] : [fix.left, fix.right]).map((w) => w.toLowerCase());
+  const out: TokenFixOccurrence[] = [];
+  for (const rows of iteratePairRows(store.db, {}, 2000)) {
+    for (const r of rows) {
+      const [text, blob] = side === 'src' ? [r.src_text, r.src_tokens] : [r.tgt_text, r.tgt_tokens];
+      const folded = text.toLowerCase();
+      if (!needles.every((w) => folded.includes(w))) continue;
+      const tokens = tokensOf(text, blob);
+      for (const index of matches(text, tokens, fix)) out.push({ pairId: r.id, side, index, tokens });
+    }
+  }
+  return out;
+}
+
+/**
+ * The fix's occurrences (the preview); with `apply`, those of `keep` (all when absent; each
+ * must be one the preview lists) are fixed as one edit group, and returned.
+ */
+export function bulkTokenFix(
+  store: ProjectStore,
+  annotator: string,
+  side: TokenSide,
+  fix: SegmentationFixSpec,
+  apply: boolean,
+  keep?: readonly { pairId: number; index: number }[],
+): TokenFixOccurrence[] {
+  if (!apply) return fixOccurrences(store, side, fix);
+  // Found, read and written in one transaction holding the write lock: what is fixed is what the pairs hold.
+  return store.db.transaction(() => applyFix(store, annotator, side, fix, keep)).immediate();
+}
+
+function applyFix(
+  store: ProjectStore,
+  annotator: string,
+  side: TokenSide,
+  fix: SegmentationFixSpec,
+  keep?: readonly { pairId: number; index: number }[],
+): TokenFixOccurrence[] {
+  const planned = fixOccurrences(store, side, fix);
+  const key = (o: { pairId: number; index: number }) => `${o.pairId}:${o.index}`;
+  if (keep) {
+    const offered = new Set(planned.map(key));
+    const stray = keep.find((k) => !offered.has(key(k)));
+    if (stray) throw new UserError(`token ${stray.index} of pair ${stray.pairId} is not an occurrence the preview listed`);
+  }
+  const kept = keep && new Set(keep.map(key));
+  const chosen = kept ? planned.filter((o) => kept.has(key(o))) : planned;
+  const byPair = new Map<number, number[]>();
+  for (const o of chosen) byPair.set(o.pairId, [...(byPair.get(o.pairId) ?? []), o.index]);
+  const words = new Set<string>();
+  const edits: PairEdit[] = [...byPair].map(([pairId, indices]) => {
+    const before = stateOf(store, store.getPair(pairId));
+    let state = before;
+    for (const index of indices.sort((a, b) => b - a)) {
+      const step: TokenFix = fix.kind === 'split' ? { kind: 'split', side, index, at: fix.at } : { kind: 'merge', side, index };
+      const next = fixState(state, step);
+      state = next.state;
+      next.words.forEach((w) => words.add(w));
+    }
+    return { pairId, before: patchOf(before, side), after: patchOf(state, side) };
+  });
+  addWords(store, side, [...words], annotator);
+  recordGroup(store.db, annotator, `tokens.bulk-${fix.kind}`, edits);
+  return chosen;
+}
