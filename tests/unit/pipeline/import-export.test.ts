@@ -60,7 +60,9 @@ describe('import', () => {
       linksOneBased: true,
     });
     const info = store.info();
-    expect(info.alignments).toEqual([{ id: expect.any(Number), origin: 'import', name: links, annotator: null, links: 5 }]);
+    expect(info.alignments).toEqual([
+      { id: expect.any(Number), origin: 'import', name: links, annotator: null, links: 5, runId: null, calibration: null },
+    ]);
     const second = store.getPair(store.listPairs({}, 0, 2).pairs[1].id);
     expect(second.tgtTokens.map((t) => t.text)).toEqual(['chào', 'buổi', 'sáng']);
     expect(second.alignments[0].links).toEqual([

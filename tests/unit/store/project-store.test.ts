@@ -62,6 +62,7 @@ describe('project file', () => {
         t INTEGER NOT NULL, annotator TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (pair_id, s, t)) WITHOUT ROWID;
       INSERT INTO rejected_links VALUES (${id}, 1, 1, 'ann', '2026-11-01T00:00:00Z');
       ALTER TABLE links DROP COLUMN tag;
+      ALTER TABLE alignments DROP COLUMN calibration;
     `);
     raw.pragma('user_version = 3');
     raw.close();
