@@ -92,6 +92,7 @@ export const channels = {
   'project.info': z.object({}).strict(),
   'project.setLinkTags': z.object({ tags: linkTagSet }).strict(),
   'project.setAnnotatorsShare': z.object({ share: z.boolean() }).strict(),
+  'project.setLanguages': z.object({ srcLang: lang, tgtLang: lang }).strict(),
   'pairs.list': z.object({ filter: pairFilterSchema, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) }).strict(),
   'pairs.get': z.object({ id }).strict(),
   'pairs.update': z.object({ id, status: status.optional(), split: split.optional(), note: z.string().max(10_000).optional() }).strict(),
@@ -185,6 +186,7 @@ export interface Results extends EditorResults, ModelsResults {
   'project.info': ProjectInfo | null;
   'project.setLinkTags': ProjectInfo;
   'project.setAnnotatorsShare': ProjectInfo;
+  'project.setLanguages': ProjectInfo;
   'pairs.list': { total: number; offset: number; pairs: PairSummary[] };
   'pairs.get': PairDetail;
   'pairs.update': PairDetail;

@@ -228,6 +228,28 @@ describe('browser mode', () => {
     await expect(page.getByTestId('count-total').textContent()).resolves.toBe(String(rows.length));
   });
 
+  it('corrects the language codes: an unknown code is refused with why, a known one shows in the header', async () => {
+    const { page } = h;
+    await page.getByTitle('Correct the language codes').click();
+    const dialog = page.getByRole('dialog', { name: 'Project languages' });
+    await dialog.getByLabel('Target language').fill('xx');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'Target "xx": not a language code Mekong knows' }).waitFor();
+    expect(h.ctx.store!.meta().tgtLang).toBe('th');
+    await dialog.getByLabel('Target language').fill('vi');
+    await h.screenshot('07b-languages');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByTitle('Correct the language codes').filter({ hasText: 'Vietnamese' }).waitFor();
+    expect(h.ctx.store!.meta().tgtLang).toBe('vi');
+    await page.getByTitle('Correct the language codes').click();
+    await dialog.getByLabel('Target language').fill('th');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(h.ctx.store!.meta().tgtLang).toBe('th');
+    expect(h.pageErrors).toEqual([]);
+  });
+
   it('opens the bundled sample project from the start screen', async () => {
     const { page } = h;
     await page.getByRole('button', { name: 'Close project' }).click();

@@ -87,6 +87,7 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     setLinkTags(store(ctx).db, i.tags);
     return store(ctx).info();
   },
+  'project.setLanguages': (ctx, i) => store(ctx).setLanguages(i.srcLang, i.tgtLang),
   'project.setAnnotatorsShare': (ctx, i) => {
     setAnnotatorsShare(store(ctx).db, i.share);
     return store(ctx).info();

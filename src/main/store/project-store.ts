@@ -11,6 +11,7 @@ import { recordEdit, redo, undo, type PairPatch } from './edits.ts';
 import { countPairs, getPairRow, listPairs, summaryOf } from './pairs.ts';
 import { finishImport } from './imports.ts';
 import { linkTags } from './link-tags.ts';
+import { relabelWordLists } from './word-lists.ts';
 import { annotatorsShare } from './annotation-mode.ts';
 import { failInterruptedRuns } from './training-runs.ts';
 
@@ -54,6 +55,21 @@ export class ProjectStore {
     const m = Object.fromEntries(rows.map((r) => [r.key, r.value]));
     if (!m.name || !m.src_lang || !m.tgt_lang) throw new UserError(`${this.path}: project metadata is missing`);
     return { name: m.name, srcLang: m.src_lang, tgtLang: m.tgt_lang };
+  }
+
+  /**
+   * Corrects the language codes: later imports segment and check scripts by them, and the
+   * fixed words move with their side; pairs already imported keep their tokens (resegment).
+   */
+  setLanguages(srcLang: string, tgtLang: string): ProjectInfo {
+    const before = this.meta();
+    this.db.transaction(() => {
+      const put = this.db.prepare(`UPDATE meta SET value = ? WHERE key = ?`);
+      put.run(srcLang, 'src_lang');
+      put.run(tgtLang, 'tgt_lang');
+      relabelWordLists(this.db, before, { srcLang, tgtLang });
+    })();
+    return this.info();
   }
 
   info(): ProjectInfo {

@@ -6,7 +6,6 @@ import { canonicalLang } from '../text/lang.ts';
 import { loadLaoEnglishHeadwords } from '../text/lao-dictionary.ts';
 import { WordList } from '../text/word-list.ts';
 import type { Db } from './database.ts';
-import type { ProjectStore } from './project-store.ts';
 
 let laoHeadwords: Promise<WordList> | null = null;
 
@@ -16,6 +15,12 @@ async function baseList(lang: string): Promise<string[]> {
   return (await laoHeadwords).words();
 }
 
+/** What these functions read of a project store (its type is not imported: the store imports this module). */
+interface ProjectLanguages {
+  db: Db;
+  meta(): { srcLang: string; tgtLang: string };
+}
+
 /** Words for each side of a project, not (yet) in its word_list table. */
 export interface SideWords {
   src?: readonly string[];
@@ -23,7 +28,7 @@ export interface SideWords {
 }
 
 /** Word lists keyed by the project's source and target language codes; `extra` words join the side's language. */
-export async function projectWordLists(store: ProjectStore, extra: SideWords = {}): Promise<Record<string, WordList>> {
+export async function projectWordLists(store: ProjectLanguages, extra: SideWords = {}): Promise<Record<string, WordList>> {
   const { srcLang, tgtLang } = store.meta();
   const lists: Record<string, WordList> = {};
   for (const lang of new Set([srcLang, tgtLang])) {
@@ -42,7 +47,7 @@ export function addFixedWords(db: Db, lang: string, words: readonly string[], an
 }
 
 /** Adds a word list file's words to the list of each side's language (`from` goes to added_by); returns how many were new. */
-export function addSideWords(store: ProjectStore, words: SideWords, from: string): number {
+export function addSideWords(store: ProjectLanguages, words: SideWords, from: string): number {
   const { srcLang, tgtLang } = store.meta();
   const count = () => (store.db.prepare('SELECT count(*) AS n FROM word_list').get() as { n: number }).n;
   return store.db.transaction(() => {
@@ -51,4 +56,16 @@ export function addSideWords(store: ProjectStore, words: SideWords, from: string
     addFixedWords(store.db, tgtLang, words.tgt ?? [], from);
     return count() - before;
   })();
+}
+
+/**
+ * The project's language codes changed (a wrong code corrected): each side's fixed words
+ * follow it to its new code, and the lists of codes no side uses any more go.
+ */
+export function relabelWordLists(db: Db, before: { srcLang: string; tgtLang: string }, after: { srcLang: string; tgtLang: string }): void {
+  const copy = db.prepare('INSERT OR IGNORE INTO word_list (lang, word, added_by) SELECT ?, word, added_by FROM word_list WHERE lang = ?');
+  if (before.srcLang !== after.srcLang) copy.run(after.srcLang, before.srcLang);
+  if (before.tgtLang !== after.tgtLang) copy.run(after.tgtLang, before.tgtLang);
+  for (const old of new Set([before.srcLang, before.tgtLang]))
+    if (old !== after.srcLang && old !== after.tgtLang) db.prepare('DELETE FROM word_list WHERE lang = ?').run(old);
 }

@@ -8,6 +8,9 @@ import { createAlignment, linkInserter } from '../../../src/main/store/alignment
 import { encodeOffsets } from '../../../src/main/text/offsets.ts';
 import { pretokenized } from '../../../src/main/text/segment.ts';
 import { MIGRATIONS } from '../../../src/main/store/migrations.ts';
+import { addFixedWords } from '../../../src/main/store/word-lists.ts';
+import { createContext } from '../../../src/main/api/create-context.ts';
+import { dispatch } from '../../../src/main/api/dispatch.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir();
@@ -75,6 +78,34 @@ describe('project file', () => {
     again.db.prepare(`INSERT INTO rejected_links VALUES (?, 1, 1, 'bob', '2026-11-02T00:00:00Z')`).run(id);
     expect(again.getPair(id).rejected).toEqual([{ s: 1, t: 1 }]);
     again.close();
+  });
+
+  test('language codes can be corrected: the fixed words follow their side; a bad code is refused at the API', async () => {
+    const store = fresh();
+    addFixedWords(store.db, 'lo', ['ແຂວງ'], 'ann');
+    addFixedWords(store.db, 'th', ['แขวง'], 'ann');
+    expect(store.setLanguages('vi', 'th')).toMatchObject({ srcLang: 'vi', tgtLang: 'th' });
+    const words = () => store.db.prepare('SELECT lang, word FROM word_list ORDER BY lang').all();
+    expect(words()).toEqual([
+      { lang: 'th', word: 'แขวง' },
+      { lang: 'vi', word: 'ແຂວງ' },
+    ]);
+    // Both sides on one code, then apart again: the shared list is copied, not lost.
+    store.setLanguages('th', 'th');
+    store.setLanguages('th', 'en');
+    expect(words()).toEqual([
+      { lang: 'en', word: 'แขวง' },
+      { lang: 'en', word: 'ແຂວງ' },
+      { lang: 'th', word: 'แขวง' },
+      { lang: 'th', word: 'ແຂວງ' },
+    ]);
+    const ctx = { ...createContext('browser', 'ann', dir), store };
+    expect(await dispatch(ctx, 'project.setLanguages', { srcLang: 'xx', tgtLang: 'th' })).toMatchObject({
+      ok: false,
+      error: { kind: 'input' },
+    });
+    expect(store.meta()).toMatchObject({ srcLang: 'th', tgtLang: 'en' });
+    store.close();
   });
 
   test('refuses a SQLite file that is not a project', () => {

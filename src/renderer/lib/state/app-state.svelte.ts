@@ -70,6 +70,11 @@ export class AppState {
     return this.run(async () => void (this.project = await this.api.invoke('project.setLinkTags', { tags })));
   }
 
+  /** Corrects the open project's language codes. */
+  setLanguages(srcLang: string, tgtLang: string): Promise<boolean> {
+    return this.run(async () => void (this.project = await this.api.invoke('project.setLanguages', { srcLang, tgtLang })));
+  }
+
   /** Whether the project's annotators see each other's gold and rejections (else blind double annotation). */
   setAnnotatorsShare(share: boolean): Promise<boolean> {
     return this.run(async () => void (this.project = await this.api.invoke('project.setAnnotatorsShare', { share })));
