@@ -20,4 +20,6 @@ export interface Calibration {
   calibrated: ReliabilityBin[];
   eceRaw: number;
   eceCalibrated: number;
+  /** Whether the stored scores are the calibrated ones: only when asked for and calibrating lowered the (cross-fitted) ECE. */
+  applied: boolean;
 }

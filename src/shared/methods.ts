@@ -21,7 +21,7 @@ export const METHODS = [
   {
     name: 'bilstm-ctl',
     family: 'bilstm',
-    summary: 'BiLSTM aligner with the multi-view contrastive loss (seed 003); trains on the pairs and your corrections',
+    summary: 'BiLSTM aligner with a contrastive loss that pulls translations together; trains on the pairs and your corrections',
   },
   { name: 'bilstm', family: 'bilstm', summary: 'the same BiLSTM aligner without the contrastive loss (λ = 0), the ablation baseline' },
 ] as const satisfies readonly MethodInfo[];

@@ -61,6 +61,8 @@ export const modelsChannels = {
       /** The checkpoint's epoch; defaults to the run's best (lowest dev AER, else last). */
       epoch: z.number().int().min(1).optional(),
       sym: z.string().min(1).max(40).default('gdfa'),
+      /** Store scores calibrated on the held-out gold (when that lowers their cross-fitted error); the reliability is measured either way. */
+      calibrate: z.boolean().default(false),
     })
     .strict(),
   'models.delete': z.object({ modelId: id }).strict(),

@@ -274,6 +274,19 @@ describe('models page', () => {
     expect(await done.locator('[data-testid="checkpoint-row"][data-epoch="1"]').getByTestId('self-training-tag').count()).toBe(0);
     expect(runs()[0].config).toMatchObject({ epochs: 1, selfTrainEpochs: 1, threshold: 0.5 });
     await h.screenshot('27-models-self-trained');
+    // The next run of this size is timed from this one's measured pace.
+    await page.getByRole('button', { name: 'Train…' }).click();
+    const again = page.getByRole('dialog', { name: 'Train a model' });
+    await again.getByLabel('Epochs', { exact: true }).fill('3');
+    await again.getByText('Advanced').click();
+    await again.getByLabel('Dimension').fill('16');
+    const measured = runs()[0];
+    await again
+      .getByTestId('run-estimate')
+      .filter({ hasText: `the pace run #${measured.id} measured` })
+      .waitFor();
+    await h.screenshot('28-models-train-estimate');
+    await again.getByRole('button', { name: 'Cancel' }).click();
     expect(h.pageErrors).toEqual([]);
   }, 360_000);
 });

@@ -100,7 +100,7 @@ export const modelsHandlers: { [C in Channel]: Handler<C> } = {
     symmetriser(i.sym);
     const chosen = checkpoint(s, i.runId, i.epoch);
     const job = ctx.jobs.start('realign', (progress, signal) =>
-      realignRun(s, { runId: i.runId, epoch: chosen.epoch, sym: i.sym }, { progress, signal }),
+      realignRun(s, { runId: i.runId, epoch: chosen.epoch, sym: i.sym, calibrate: i.calibrate }, { progress, signal }),
     );
     trackJob(s.db, i.runId, 'realign', job);
     return { jobId: job.jobId };

@@ -94,6 +94,8 @@ export function expectedCalibrationError(bins: readonly ReliabilityBin[]): numbe
 /**
  * Fits the calibration of a model's links from per-pair samples (pairs with gold the model
  * did not train on); null when there are fewer than MIN_SAMPLES links or only one outcome.
+ * `applied` is false when the cross-fitted ECE is not below the raw one (the raw scores
+ * are then kept even when calibration is asked for).
  */
 export function fitCalibration(byPair: readonly Sample[][]): { map: CalibrationMap; summary: Calibration } | null {
   const all = byPair.flat();
@@ -106,6 +108,8 @@ export function fitCalibration(byPair: readonly Sample[][]): { map: CalibrationM
   });
   const raw = reliability(all);
   const calibrated = reliability(crossFitted);
+  const eceRaw = expectedCalibrationError(raw);
+  const eceCalibrated = expectedCalibrationError(calibrated);
   return {
     map: fitIsotonic(all),
     summary: {
@@ -113,8 +117,9 @@ export function fitCalibration(byPair: readonly Sample[][]): { map: CalibrationM
       links: all.length,
       raw,
       calibrated,
-      eceRaw: expectedCalibrationError(raw),
-      eceCalibrated: expectedCalibrationError(calibrated),
+      eceRaw,
+      eceCalibrated,
+      applied: eceCalibrated < eceRaw,
     },
   };
 }

@@ -66,7 +66,7 @@ describe('calibration', () => {
       Array.from({ length: 10 }, (_, i) => (i % 2 ? s(0.93 + 0.05 * r(), r() < 0.5) : s(0.55 + 0.1 * r(), r() < 0.2))),
     );
     const fitted = fitCalibration(pairs)!;
-    expect(fitted.summary).toMatchObject({ pairs: 60, links: 600 });
+    expect(fitted.summary).toMatchObject({ pairs: 60, links: 600, applied: true });
     expect(fitted.summary.eceRaw).toBeGreaterThan(0.35);
     expect(fitted.summary.eceCalibrated).toBeLessThan(0.1);
     expect(calibrate(fitted.map, 0.95)).toBeGreaterThan(0.35);

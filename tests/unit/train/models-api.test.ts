@@ -151,14 +151,29 @@ describe('models channels', () => {
     const scores = [4, 5, 6, 7].flatMap((k) => model(k).map((l) => l.score!));
     expect(scores.length).toBeGreaterThan(0);
     for (const p of scores) expect(p > 0 && p < 1).toBe(true);
-    // The scores were calibrated on the 40 dev pairs' gold, and the alignment records how.
+    // The scores' reliability was measured on the 40 dev pairs' gold, and the alignment records it; the scores stay raw.
     const done = (await outcome(events, jobId)) as { message: string };
-    expect(done.message).toMatch(/scores calibrated on \d+ links of 40 held-out pairs \(ECE \d\.\d{3} → \d\.\d{3}\)/);
+    expect(done.message).toMatch(/score reliability measured on 40 held-out pairs \(ECE \d\.\d{3} → \d\.\d{3} if calibrated\)/);
     const cal = store.info().alignments.find((a) => a.id === alignment.id)!.calibration!;
-    expect(cal).toMatchObject({ pairs: 40, links: expect.any(Number) });
+    expect(cal).toMatchObject({ pairs: 40, links: expect.any(Number), applied: false });
     expect(cal.raw.reduce((n, b) => n + b.count, 0)).toBe(cal.links);
     expect(cal.calibrated.reduce((n, b) => n + b.count, 0)).toBe(cal.links);
     expect(alignment.runId).toBe(started.runId);
+    // Asked for, calibrated scores are stored when they lower the cross-fitted error.
+    const again = await call(ctx, 'models.realign', { runId: started.runId, epoch: 1, calibrate: true });
+    const second = (await outcome(events, again.jobId)) as { message: string };
+    expect(second.message).toMatch(
+      /scores (calibrated on \d+ links of 40 held-out pairs|left raw: calibrating on 40 held-out pairs did not lower their error)/,
+    );
+    const made = store
+      .info()
+      .alignments.filter((a) => a.origin === 'model')
+      .at(-1)!;
+    expect(made.calibration!.applied).toBe(made.calibration!.eceCalibrated < made.calibration!.eceRaw);
+    if (made.calibration!.applied) {
+      const calibrated = [4, 5, 6, 7].flatMap((k) => store.getPair(ids[k]).alignments.find((a) => a.alignmentId === made.id)!.links);
+      expect(new Set(calibrated.map((l) => l.score)).size).toBeLessThanOrEqual(new Set(scores).size);
+    }
     store.close();
   }, 120_000);
 

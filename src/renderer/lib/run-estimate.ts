@@ -1,0 +1,53 @@
+// How long a training run will take, from a measured step: the newest finished run of the
+// project with the same method, dimension and batch size gives the pace (its training
+// time over its optimiser steps, session builds included) and the steps an epoch takes
+// per pair (its length buckets included); the new run's steps follow from its epochs and
+// pairs. Without such a run there is no measured step to go by, and the estimate says so.
+import type { ModelInfo, RunInfo } from '../../shared/models-api.ts';
+
+export interface RunPlan {
+  method: string;
+  dim: number;
+  batchSize: number;
+  epochs: number;
+  /** Pairs the run trains on. */
+  pairs: number;
+}
+
+export interface RunEstimate {
+  seconds: number;
+  steps: number;
+  secondsPerStep: number;
+  /** The run whose pace was measured. */
+  fromRun: number;
+}
+
+function pace(run: RunInfo): { secondsPerStep: number; stepsPerPairEpoch: number } | null {
+  const last = run.checkpoints.at(-1);
+  if (run.state !== 'done' || !run.finishedAt || !last || last.step <= 0 || run.pairs <= 0) return null;
+  const seconds = (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000;
+  if (!(seconds > 0)) return null;
+  return { secondsPerStep: seconds / last.step, stepsPerPairEpoch: last.step / last.epoch / run.pairs };
+}
+
+export function estimateRun(models: readonly ModelInfo[], plan: RunPlan): RunEstimate | null {
+  const comparable = models
+    .flatMap((m) => m.runs)
+    .filter((r) => r.config.method === plan.method && r.config.dim === plan.dim && r.config.batchSize === plan.batchSize)
+    .sort((a, b) => b.id - a.id);
+  for (const run of comparable) {
+    const p = pace(run);
+    if (!p) continue;
+    const steps = Math.max(1, Math.round(p.stepsPerPairEpoch * plan.pairs * plan.epochs));
+    return { seconds: steps * p.secondsPerStep, steps, secondsPerStep: p.secondsPerStep, fromRun: run.id };
+  }
+  return null;
+}
+
+/** "about 40 s", "about 12 min", "about 2 h 10 min". */
+export function formatDuration(seconds: number): string {
+  if (seconds < 90) return `about ${Math.max(1, Math.round(seconds))} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `about ${minutes} min`;
+  return `about ${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}

@@ -1,0 +1,62 @@
+// The Train dialog's time estimate: the pace of the newest finished run of the same method,
+// dimension and batch size (its time over its steps, its steps per pair and epoch), none
+// without such a run; and durations as a linguist reads them.
+import { describe, expect, test } from 'vitest';
+import { estimateRun, formatDuration } from '../../../src/renderer/lib/run-estimate.ts';
+import type { ModelInfo, RunInfo } from '../../../src/shared/models-api.ts';
+import { trainOptionsSchema } from '../../../src/shared/models-api.ts';
+
+function run(id: number, over: Partial<RunInfo> & { dim?: number; seconds?: number; steps?: number; epochs?: number }): RunInfo {
+  const config = trainOptionsSchema.parse({ method: 'bilstm-ctl', dim: over.dim ?? 128, batchSize: 32 });
+  const start = Date.parse('2026-11-25T06:00:00Z');
+  return {
+    id,
+    modelId: 1,
+    state: 'done',
+    config,
+    startedAt: new Date(start).toISOString(),
+    finishedAt: new Date(start + (over.seconds ?? 600) * 1000).toISOString(),
+    error: null,
+    pairs: 1000,
+    goldPairs: 0,
+    pseudoPairs: 0,
+    evalPairs: 0,
+    newWords: null,
+    device: null,
+    checkpoints: [{ epoch: over.epochs ?? 10, step: over.steps ?? 400, loss: 1, aer: null, precision: null, recall: null }],
+    bestEpoch: 10,
+    alignmentIds: [],
+    jobId: null,
+    realignJobId: null,
+    ...over,
+  };
+}
+
+const models = (runs: RunInfo[]): ModelInfo[] => [{ id: 1, name: 'm', kind: 'bilstm-ctl', createdAt: '', runs }];
+
+describe('run estimate', () => {
+  test('scales the newest comparable run: its pace per step, its steps per pair and epoch', () => {
+    // 400 steps in 600 s over 10 epochs of 1,000 pairs: 1.5 s a step, 0.04 steps a pair-epoch.
+    const est = estimateRun(models([run(1, {}), run(2, { dim: 256, seconds: 60 })]), {
+      method: 'bilstm-ctl',
+      dim: 128,
+      batchSize: 32,
+      epochs: 20,
+      pairs: 1500,
+    });
+    expect(est).toEqual({ seconds: 1800, steps: 1200, secondsPerStep: 1.5, fromRun: 1 });
+  });
+
+  test('no estimate from runs of another size, or unfinished ones', () => {
+    const plan = { method: 'bilstm-ctl', dim: 64, batchSize: 32, epochs: 5, pairs: 100 };
+    expect(estimateRun(models([run(1, {})]), plan)).toBeNull();
+    expect(estimateRun(models([run(1, { dim: 64, state: 'cancelled' })]), plan)).toBeNull();
+    expect(estimateRun(models([run(1, { dim: 64, checkpoints: [] })]), plan)).toBeNull();
+  });
+
+  test('durations', () => {
+    expect(formatDuration(12.4)).toBe('about 12 s');
+    expect(formatDuration(600)).toBe('about 10 min');
+    expect(formatDuration(7800)).toBe('about 2 h 10 min');
+  });
+});
