@@ -69,6 +69,8 @@ class TmxWalker {
   constructor(
     private readonly parser: SAXParser,
     private readonly file: string,
+    /** The longest segment, note or prop accepted (UTF-16 units; the --max-line-bytes of line formats). */
+    private readonly maxText: number,
     private readonly onTu: (tu: TuState) => void,
   ) {
     parser.onopentag = (tag) => this.open(tag as Tag);
@@ -136,8 +138,20 @@ class TmxWalker {
   }
 
   private text(text: string): void {
-    if (this.inSeg && this.tuv && this.codeDepth === 0) this.tuv.text += text;
-    else if (this.textTarget !== null) this.buffer += text;
+    if (this.inSeg && this.tuv && this.codeDepth === 0) this.tuv.text = this.capped(this.tuv.text + text, 'a <seg>');
+    else if (this.textTarget !== null) this.buffer = this.capped(this.buffer + text, `a <${this.textTarget}>`);
+  }
+
+  /** A segment holds a sentence or a paragraph: one longer than a line may be is refused, as an over-long line is. */
+  private capped(text: string, what: string): string {
+    if (text.length > this.maxText) {
+      throw new InputError(
+        this.file,
+        this.tu?.line ?? this.parser.line + 1,
+        `${what} longer than ${this.maxText} characters, the longest an import accepts (--max-line-bytes)`,
+      );
+    }
+    return text;
   }
 }
 
@@ -180,7 +194,7 @@ export async function* readTmx(file: string, opts: TmxReadOptions = {}): AsyncGe
   const progress = await ByteProgress.forFiles([file], opts.onBytes, opts);
   const parser = sax.parser(true, { position: true });
   const ready: PairRecord[] = [];
-  const walker = new TmxWalker(parser, file, (tu) => {
+  const walker = new TmxWalker(parser, file, progress.maxLineBytes, (tu) => {
     const srcLang = opts.srcLang ?? walker.srclang;
     if (!srcLang || srcLang === '*all*') {
       throw new InputError(file, tu.line, 'no source language: the header has no srclang, so choose one');

@@ -41,6 +41,17 @@ describe('embassy CSV', () => {
 });
 
 describe('hand-made TSV/CSV', () => {
+  it('reads a quoted field of 9,000 lines (delimiters and doubled quotes inside) as one record, and the record after it', async () => {
+    const lines = Array.from({ length: 9000 }, (_, i) => `line ${i}, with a comma and "quotes"`);
+    const f = put(dir, 'long.csv', 'src,tgt\n"' + lines.join('\n').replace(/"/g, '""') + '",x\nok,"y\nz"\n');
+    const recs = await collect(readDelimited(f, { header: true }));
+    expect(recs.map((r) => [r.line, r.tgt])).toEqual([
+      [2, 'x'],
+      [9002, 'y\nz'],
+    ]);
+    expect(recs[0].src).toBe(lines.join('\n'));
+  });
+
   it('handles BOM, CRLF (read as LF inside quotes), quoted tabs and newlines, blank lines, no header', async () => {
     const f = put(dir, 'a.tsv', '\uFEFFid\tlo\tth\r\n1\tສະບາຍດີ\tสวัสดี\r\n\r\n2\t"ແຖວ\r\nສອງ"\t"a\tb ""q"""\r\n');
     const recs = await collect(readDelimited(f, { srcColumn: 1, tgtColumn: 2 }));
