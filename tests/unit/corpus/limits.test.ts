@@ -76,9 +76,9 @@ describe('import limits', () => {
       `<tmx version="1.4"><header srclang="en"/><body>\n<tu><tuv xml:lang="en"><seg>a</seg></tuv><tuv xml:lang="vi"><seg>b</seg></tuv></tu>\n` +
         `<tu><tuv xml:lang="en"><seg>${'word '.repeat(600)}</seg></tuv><tuv xml:lang="vi"><seg>từ</seg></tuv></tu></body></tmx>`,
     );
-    await expect(
-      runImport(store, { file: tmx, format: 'tmx', tgtLang: 'vi', tokenization: 'pretokenized', maxLineBytes: 2048 }),
-    ).rejects.toThrow(`${tmx}:3: a <seg> longer than 2048 characters, the longest an import accepts (--max-line-bytes)`);
+    await expect(runImport(store, { file: tmx, format: 'tmx', tokenization: 'pretokenized', maxLineBytes: 2048 })).rejects.toThrow(
+      `${tmx}:3: a <seg> longer than 2048 characters, the longest an import accepts (--max-line-bytes)`,
+    );
     expect(store.info().pairs).toBe(0);
     // A long line without a newline anywhere (a whole document) within the default limit imports.
     const doc = put('doc.tsv', `${'word '.repeat(200_000)}\t${'từ '.repeat(200_000)}`);
