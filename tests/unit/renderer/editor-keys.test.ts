@@ -3,13 +3,12 @@
 // EditorState talks to dispatch() directly (the transport both IPC and HTTP end in).
 import { describe, expect, test } from 'vitest';
 import { createContext } from '../../../src/main/api/create-context.ts';
-import { dispatch } from '../../../src/main/api/dispatch.ts';
 import { editorPair } from '../../../src/main/review/editor.ts';
-import type { MekongApi } from '../../../src/shared/api.ts';
 import { handleEditorKey, runCommand } from '../../../src/renderer/lib/editor/editor-keys.ts';
 import { EditorState } from '../../../src/renderer/lib/state/editor.svelte.ts';
 import { model, project } from '../editor/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { dispatchApi } from '../helpers/dispatch-api.ts';
 
 const dir = tempDir('mekong-keys-');
 
@@ -27,14 +26,7 @@ function setUp() {
     [[0, 0, 0.5]],
   ]);
   const ctx = { ...createContext('browser', 'lin', dir), store };
-  const api: MekongApi = {
-    async invoke(channel, input) {
-      const r = await dispatch(ctx, channel, input);
-      if (!r.ok) throw new Error(r.error.error);
-      return r.value as never;
-    },
-    onEvent: () => () => {},
-  };
+  const api = dispatchApi(ctx);
   let edited = 0;
   const ed = new EditorState(api, () => edited++);
   const gold = (id = ids[0]) => editorPair(store, 'lin', id).gold.map((l) => `${l.s}-${l.t}${l.kind === 'possible' ? 'p' : ''}`);

@@ -3,13 +3,12 @@
 // occurrences in context; applying the kept ones fixes them; Ctrl+Z's undo reverses them all.
 import { expect, test } from 'vitest';
 import { createContext } from '../../../src/main/api/create-context.ts';
-import { dispatch } from '../../../src/main/api/dispatch.ts';
-import type { MekongApi } from '../../../src/shared/api.ts';
 import { fixLabel, mergeSpec, occurrenceContext, splitSpec } from '../../../src/renderer/lib/editor/fix-context.ts';
 import { EditorState } from '../../../src/renderer/lib/state/editor.svelte.ts';
 import { SegmentationBulkState } from '../../../src/renderer/lib/state/segmentation-bulk.svelte.ts';
 import { project } from '../editor/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { dispatchApi } from '../helpers/dispatch-api.ts';
 
 const dir = tempDir('mekong-seg-offer-');
 
@@ -48,14 +47,7 @@ test('merge in the editor, offer, keep two of three, apply, one undo', async () 
     ['các sinh viên', 'k'],
   ]);
   const ctx = { ...createContext('browser', 'lin', dir), store };
-  const api: MekongApi = {
-    async invoke(channel, input) {
-      const r = await dispatch(ctx, channel, input);
-      if (!r.ok) throw new Error(r.error.error);
-      return r.value as never;
-    },
-    onEvent: () => () => {},
-  };
+  const api = dispatchApi(ctx);
   let edited = 0;
   const ed = new EditorState(api, () => edited++);
   await ed.open(ids[0]);
