@@ -8,7 +8,7 @@
 // threshold (for sym 'post'), lowercase, dictionary (entries used as a lexical prior),
 // identity (prior pseudo-count for identical words, default 1),
 // model (a SavedModel: align with its parameters, no training). hooks: onProgress(done,
-// total) per EM iteration and direction, signal (AbortSignal → CancelledError),
+// total) per EM iteration and direction, onPhase as each phase ends, signal (AbortSignal → CancelledError),
 // gold[k] (links of pair k kept fixed and used as evidence) and rejected[k] (links never
 // proposed for pair k). links[k] lists pair k's links sorted by (s, t), each with its
 // posterior (mean of both directions; gold links score 1). model holds the trained
@@ -45,7 +45,12 @@ export interface AlignOptions {
 export interface AlignHooks extends RunHooks {
   gold?: (readonly PairLink[] | undefined)[];
   rejected?: (readonly PairLink[] | undefined)[];
+  /** Called as each phase ends (the align bench times them and reads the memory they left). */
+  onPhase?: (ended: AlignPhase) => void;
 }
+
+/** bitext: words to ids and cells; trained: EM of both directions (and, in workers, their decoding and symmetrisation); links: the links as objects. */
+export type AlignPhase = 'bitext' | 'trained' | 'links';
 
 export interface AlignResult {
   links: Link[][];
@@ -137,11 +142,14 @@ async function align(
   symmetriser(decode.sym);
   const b = buildBitext(norm(src), norm(tgt));
   const constraints = buildConstraints(b.n, hooks.gold, hooks.rejected);
+  hooks.onPhase?.('bitext');
   const jobs = makeJobs(b, plan, constraints, o, workers ? decode : undefined);
   const [fwd, rev]: DirectionResult[] = await (workers ? runInWorkers(workers, jobs, hooks) : runInThread(jobs, hooks));
+  hooks.onPhase?.('trained');
   const links: Link[][] = [];
   const halves = fwd.links && rev.links ? [fwd.links, rev.links] : [decodeRange(b, 0, b.n, jobs[0].out, jobs[1].out, constraints, decode)];
   for (const h of halves) toLinks(h, links);
+  hooks.onPhase?.('links');
   const model: SavedModel = {
     method: name,
     lowercase: lower,
