@@ -13,17 +13,22 @@ export function sampleCorpusPath(): string {
   return join(resourcesDir(), 'sample', 'vientiane-thaiembassy-sent.csv');
 }
 
-/** Builds a project from the sample corpus at `path` (which must not exist). */
-export async function buildSampleProject(path: string): Promise<ProjectStore> {
-  const store = ProjectStore.create(path, { name: 'Lao–Thai embassy sample', srcLang: 'lo', tgtLang: 'th' });
-  await runImport(store, {
+/** How the sample corpus is imported: its CSV columns, segmented. */
+export function sampleImport() {
+  return {
     file: sampleCorpusPath(),
     format: 'csv',
     header: true,
     srcColumn: 'lao_sent',
     tgtColumn: 'thai_sent',
     tokenization: 'segment',
-  });
+  } as const;
+}
+
+/** Builds a project from the sample corpus at `path` (which must not exist). */
+export async function buildSampleProject(path: string): Promise<ProjectStore> {
+  const store = ProjectStore.create(path, { name: 'Lao–Thai embassy sample', srcLang: 'lo', tgtLang: 'th' });
+  await runImport(store, sampleImport());
   return store;
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { alignProject } from '../../../src/main/align/project-align.ts';
 import { runImport } from '../../../src/main/corpus/import-pipeline.ts';
-import { sampleCorpusPath } from '../../../src/main/corpus/sample.ts';
+import { sampleImport } from '../../../src/main/corpus/sample.ts';
 import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -13,14 +13,7 @@ const dir = tempDir();
 
 test('aligns the sample, keeps gold, honours rejections, stores scores', async () => {
   const store = ProjectStore.create(join(dir, 'a.mekong'), { name: 'a', srcLang: 'lo', tgtLang: 'th' });
-  await runImport(store, {
-    file: sampleCorpusPath(),
-    format: 'csv',
-    header: true,
-    srcColumn: 'lao_sent',
-    tgtColumn: 'thai_sent',
-    tokenization: 'segment',
-  });
+  await runImport(store, sampleImport());
   const first = store.listPairs({}, 0, 1).pairs[0];
   const gold = goldAlignmentOf(store.db, 'anna');
   linkInserter(store.db, gold)(first.id, [{ s: 0, t: 0, kind: 'sure', score: null }]);

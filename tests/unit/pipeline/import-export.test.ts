@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runImport } from '../../../src/main/corpus/import-pipeline.ts';
 import { runExport } from '../../../src/main/corpus/export-pipeline.ts';
-import { sampleCorpusPath } from '../../../src/main/corpus/sample.ts';
+import { sampleImport } from '../../../src/main/corpus/sample.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { goldAlignmentOf, linkInserter, createAlignment } from '../../../src/main/store/alignments.ts';
 import { CancelledError } from '../../../src/main/errors.ts';
@@ -15,14 +15,7 @@ import { tempDir } from '../helpers/temp-dir.ts';
 const dir = tempDir();
 let n = 0;
 const fresh = (src = 'lo', tgt = 'th') => ProjectStore.create(join(dir, `p${n++}.mekong`), { name: 't', srcLang: src, tgtLang: tgt });
-const sampleOptions = {
-  file: sampleCorpusPath(),
-  format: 'csv',
-  header: true,
-  srcColumn: 'lao_sent',
-  tgtColumn: 'thai_sent',
-  tokenization: 'segment',
-} as const;
+const sampleOptions = sampleImport();
 
 function write(name: string, text: string): string {
   const path = join(dir, name);
