@@ -94,10 +94,10 @@ export function expectedCalibrationError(bins: readonly ReliabilityBin[]): numbe
 /**
  * Fits the calibration of a model's links from per-pair samples (pairs with gold the model
  * did not train on); null when there are fewer than MIN_SAMPLES links or only one outcome.
- * `applied` is false when the cross-fitted ECE is not below the raw one (the raw scores
- * are then kept even when calibration is asked for).
+ * `applied` says whether the scores are to be calibrated: when `wanted` and the cross-fitted
+ * ECE is below the raw one (the raw scores are kept otherwise).
  */
-export function fitCalibration(byPair: readonly Sample[][]): { map: CalibrationMap; summary: Calibration } | null {
+export function fitCalibration(byPair: readonly Sample[][], wanted = true): { map: CalibrationMap; summary: Calibration } | null {
   const all = byPair.flat();
   const correct = all.filter((s) => s.correct).length;
   if (all.length < MIN_SAMPLES || correct === 0 || correct === all.length) return null;
@@ -119,7 +119,7 @@ export function fitCalibration(byPair: readonly Sample[][]): { map: CalibrationM
       calibrated,
       eceRaw,
       eceCalibrated,
-      applied: eceCalibrated < eceRaw,
+      applied: wanted && eceCalibrated < eceRaw,
     },
   };
 }

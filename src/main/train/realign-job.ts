@@ -81,8 +81,7 @@ export async function realignRun(
   };
   if ((await runInWorker(request, onReport, run.signal)) === 'cancelled') throw new CancelledError();
   const rejected = rejectedByPair(db, corpus.ids);
-  const fitted = fitCalibration(heldOutSamples(found, gold, corpus.split));
-  if (fitted && !target.calibrate) fitted.summary.applied = false;
+  const fitted = fitCalibration(heldOutSamples(found, gold, corpus.split), target.calibrate ?? false);
   if (fitted?.summary.applied) found = found.map((links) => links.map((l) => ({ ...l, score: calibrate(fitted.map, l.score ?? 1) })));
   const name = `${options.method} run ${target.runId} · epoch ${target.epoch} + ${decidedBy}`;
   const count = db.transaction(() => {
