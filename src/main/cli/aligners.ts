@@ -22,6 +22,7 @@ import type { Link } from '../../shared/domain.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { DEFAULT_METHOD, methodInfo, methodNames, type MethodFamily, type NeuralMethodName } from '../../shared/methods.ts';
 import { readDictionary } from '../align/dictionary.ts';
+import { toArrays, type Side } from '../align/sentences.ts';
 import { alignCorpus } from '../align/engine.ts';
 import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
 import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
@@ -58,9 +59,9 @@ export interface AlignerOptions {
 
 export interface Aligner {
   /** Links per pair (score: the link's confidence), trained on these pairs unless `model` names a saved one. */
-  align(src: string[][], tgt: string[][], o: AlignerOptions): Promise<Link[][]>;
+  align(src: Side, tgt: Side, o: AlignerOptions): Promise<Link[][]>;
   /** Up to 5 translations per source word, best first. */
-  lexicon(src: string[][], tgt: string[][], o: AlignerOptions): Promise<LexiconEntry[]>;
+  lexicon(src: Side, tgt: Side, o: AlignerOptions): Promise<LexiconEntry[]>;
 }
 
 /** Config overrides from --epochs N, --weights base,awp,wtr, --word-dropout α and --device. */
@@ -149,8 +150,9 @@ function trainingBar(pairs: number, o: AlignerOptions): { hooks: TrainHooks; sto
 
 function bilstm(method: NeuralMethodName): Aligner {
   return {
-    align: (src, tgt, o) => alignBilstm(method, src, tgt, o),
-    async lexicon(src, tgt, o) {
+    align: (src, tgt, o) => alignBilstm(method, toArrays(src), toArrays(tgt), o),
+    async lexicon(srcSide, tgtSide, o) {
+      const [src, tgt] = [toArrays(srcSide), toArrays(tgtSide)];
       const bar = trainingBar(src.length, o);
       const r = await runNeuralMethod(method, { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain) }, overrides(o), bar.hooks).finally(
         bar.stop,

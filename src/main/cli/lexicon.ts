@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { DEVICE_SETTINGS } from '../../shared/device-settings.ts';
 import { methodNames } from '../../shared/methods.ts';
+import { lowercased, type Sentences } from '../align/sentences.ts';
 import { readParallel } from '../align/text-io.ts';
 import { alignerFor, type AlignerOptions } from './aligners.ts';
 
@@ -18,7 +19,7 @@ interface LexiconCliOptions extends AlignerOptions {
 async function run(o: LexiconCliOptions): Promise<void> {
   const { src: s, tgt: t, out, method, lowercase, ...rest } = o;
   const read = readParallel(s, t);
-  const lower = (side: string[][]) => (lowercase ? side.map((x) => x.map((w) => w.toLowerCase())) : side);
+  const lower = (side: Sentences) => (lowercase ? lowercased(side) : side);
   const entries = await alignerFor(method).lexicon(lower(read.src), lower(read.tgt), rest);
   writeFileSync(out, entries.map((e) => `${e.src}\t${e.tgt}\t${e.score.toPrecision(6)}\n`).join(''));
 }
