@@ -15,7 +15,7 @@ import { readParallel } from '../align/text-io.ts';
 import { formatPharaohLine } from '../corpus/pharaoh.ts';
 import { HELD_OUT_SHARE, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../models/bilstm/method.ts';
 import { alignerFor, type AlignerOptions } from './aligners.ts';
-import { deviceOption } from './lexicon.ts';
+import { deviceOption, dictUseOption } from './lexicon.ts';
 
 interface AlignCliOptions extends AlignerOptions {
   src: string;
@@ -56,7 +56,8 @@ export function register(program: Command): void {
     .option('--scores <file>', 'links with their probability, i-j:p')
     .option('--save-model <dir>', 'save the trained parameters')
     .option('--model <dir>', 'align with a saved model instead of training')
-    .option('--dict <file>', 'bilingual dictionary used as a prior')
+    .option('--dict <file>', 'bilingual dictionary: a prior of EM (statistical methods), see --dict-use (neural ones)')
+    .addOption(dictUseOption())
     .option('--lowercase', 'lowercase both sides before aligning')
     .option('--epochs <n>', 'training epochs (neural methods; default 20, more for fewer than 1,000 pairs: 20,000 / pairs, at most 80)')
     .option('--gold <file>', 'gold links (Pharaoh) of the first pairs, as supervision (neural methods)')

@@ -3,7 +3,7 @@
 // saved model) into links with scores, and learn a word-translation lexicon from it. The
 // app reaches the same code through its jobs (align/project-align.ts for the statistical
 // family, train/ for the BiLSTM), looked up by the same names.
-//   statistical  IBM1/IBM2/HMM/agree (align/engine.ts); --dict, --threshold, --model, --save-model
+//   statistical  IBM1/IBM2/HMM/agree (align/engine.ts); --dict (a prior of EM), --threshold, --model, --save-model
 //   bilstm       seed 003's aligner (models/bilstm/): --epochs, --gold (Pharaoh gold links of the
 //     first pairs, supervision through WTR and AWP with objective weights --weights, default
 //     0.5,0.25,0.25 with gold), from 40 gold pairs on a share of them (--held-out, default
@@ -12,7 +12,9 @@
 //     --pseudo (another aligner's links, `i-j` or `i-j:score` as --scores writes them: on pairs
 //     without gold, those scoring at least --pseudo-threshold, default 0.9, supervise training:
 //     seed 000's pseudo-labels), --self-train N (N epochs more on the model's own links),
-//     --word-dropout α, --device.
+//     --word-dropout α, --device, --dict D with --dict-use prior|supervision|both (a prior of the
+//     extraction's EM, its 1-to-1 matches in a pair as supervision, or both: method.ts).
+//     --dict is a prior of every method's lexicon too.
 // Lexicons list up to 5 translations per source word, best first: p(t | s) of the trained
 // forward table (statistical), t(t | s)·√t(s | t) of EM with agreement over the model's
 // similarities (bilstm, models/bilstm/word-translations.ts).
@@ -21,14 +23,14 @@ import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { Link } from '../../shared/domain.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { DEFAULT_METHOD, methodInfo, methodNames, type MethodFamily, type NeuralMethodName } from '../../shared/methods.ts';
-import { readDictionary } from '../align/dictionary.ts';
+import { readDictionary, type DictEntry } from '../align/dictionary.ts';
 import { toArrays, type Side } from '../align/sentences.ts';
 import { alignCorpus } from '../align/engine.ts';
 import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
 import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
 import { embedPairs, extractLinks } from '../models/bilstm/aligner.ts';
-import { runNeuralMethod } from '../models/bilstm/method.ts';
+import { runNeuralMethod, type DictionaryUse } from '../models/bilstm/method.ts';
 import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/saved.ts';
 import type { NeuralConfig, TrainHooks } from '../models/bilstm/train.ts';
 import { defaultEpochs } from '../../shared/epochs.ts';
@@ -44,6 +46,7 @@ export interface AlignerOptions {
   saveModel?: string;
   model?: string;
   dict?: string;
+  dictUse?: DictionaryUse;
   lowercase?: boolean;
   epochs?: string;
   gold?: string;
@@ -154,10 +157,14 @@ function bilstm(method: NeuralMethodName): Aligner {
     async lexicon(srcSide, tgtSide, o) {
       const [src, tgt] = [toArrays(srcSide), toArrays(tgtSide)];
       const bar = trainingBar(src.length, o);
-      const r = await runNeuralMethod(method, { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain) }, overrides(o), bar.hooks).finally(
-        bar.stop,
-      );
-      return neuralLexicon(src, tgt, r.embeddings, PER_WORD);
+      const dict = neuralDictionary(o);
+      const r = await runNeuralMethod(
+        method,
+        { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain), ...dict },
+        overrides(o),
+        bar.hooks,
+      ).finally(bar.stop);
+      return neuralLexicon(src, tgt, r.embeddings, PER_WORD, dict.dictionaryUse !== 'supervision' ? dict.dictionary : undefined);
     },
   };
 }
@@ -170,16 +177,33 @@ async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: strin
   if (o.model) {
     const saved = loadNeuralModel(o.model);
     const model = { ...saved, config: { ...saved.config, device: o.device } };
-    return extractLinks(src, tgt, await embedPairs(model, src, tgt), { sym: o.sym, gold, decision: model.decision });
+    const { dictionary } = neuralDictionary(o);
+    return extractLinks(src, tgt, await embedPairs(model, src, tgt), { sym: o.sym, gold, decision: model.decision, dictionary });
   }
   const start = o.continue ? loadNeuralModel(o.continue) : undefined;
   const threshold = pseudoThreshold(o);
   const modelLinks = o.pseudo ? await readPseudo(o.pseudo, src.length) : undefined;
-  const data = { src, tgt, gold, modelLinks, threshold, heldOutShare: share(o.heldOut), selfTrainEpochs: selfTrainEpochs(o.selfTrain) };
+  const data = {
+    src,
+    tgt,
+    gold,
+    modelLinks,
+    threshold,
+    heldOutShare: share(o.heldOut),
+    selfTrainEpochs: selfTrainEpochs(o.selfTrain),
+    ...neuralDictionary(o),
+  };
   const bar = trainingBar(src.length, o);
   const r = await runNeuralMethod(method, data, overrides(o), { sym: o.sym, ...bar.hooks }, start).finally(bar.stop);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;
+}
+
+/** --dict and --dict-use for a neural method: the entries and how the run uses them (method.ts). */
+function neuralDictionary(o: AlignerOptions): { dictionary?: DictEntry[]; dictionaryUse?: DictionaryUse } {
+  if (o.dictUse !== undefined && !o.dict) throw new UserError('--dict-use says how to use the dictionary of --dict: give --dict too');
+  if (!o.dict) return {};
+  return { dictionary: readDictionary(o.dict, o.lowercase ?? false), dictionaryUse: o.dictUse };
 }
 
 function statLexicon(m: SavedModel): LexiconEntry[] {
@@ -202,6 +226,7 @@ const NEURAL_ONLY = [
   ['weights', '--weights'],
   ['wordDropout', '--word-dropout'],
   ['pseudoThreshold', '--pseudo-threshold'],
+  ['dictUse', '--dict-use'],
 ] as const;
 
 function statistical(method: string): Aligner {
@@ -228,7 +253,8 @@ function statistical(method: string): Aligner {
     },
     async lexicon(src, tgt, o) {
       refuseNeural(o);
-      return statLexicon((await alignCorpus(src, tgt, { method })).model);
+      const dictionary = o.dict ? readDictionary(o.dict, o.lowercase ?? false) : undefined;
+      return statLexicon((await alignCorpus(src, tgt, { method, dictionary })).model);
     },
   };
 }

@@ -1,4 +1,4 @@
-// `mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lowercase] [--device D]`:
+// `mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lowercase] [--dict D [--dict-use U]] [--device D]`:
 // L gets each source word's best translations, src<TAB>tgt<TAB>score, up to 5 per word, best
 // first, from the method's aligner (aligners.ts).
 import { writeFileSync } from 'node:fs';
@@ -32,6 +32,14 @@ export function deviceOption(): Option {
   ).choices(DEVICE_SETTINGS);
 }
 
+/** `--dict-use`: how a neural method uses the dictionary of --dict. */
+export function dictUseOption(): Option {
+  return new Option(
+    '--dict-use <how>',
+    "neural methods: the dictionary as a prior of the extraction's EM, its one-to-one matches in a pair as supervision, or both (default both)",
+  ).choices(['prior', 'supervision', 'both']);
+}
+
 export function register(program: Command): void {
   program
     .command('lexicon')
@@ -50,6 +58,8 @@ export function register(program: Command): void {
       "neural methods: once trained, this many epochs more on the model's own links scoring at least 0.9 (default 0)",
     )
     .option('--lowercase', 'lowercase both sides')
+    .option('--dict <file>', 'bilingual dictionary: a prior of EM (statistical methods), see --dict-use (neural ones)')
+    .addOption(dictUseOption())
     .addOption(deviceOption())
     .action(run);
 }
