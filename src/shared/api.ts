@@ -7,6 +7,7 @@ import { editorChannels, type EditorPair, type EditorResults } from './editor-ap
 import { linkTagSet } from './link-tags.ts';
 import type { Calibration } from './calibration.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
+import { dictionariesChannels, type DictionariesResults } from './dictionaries-api.ts';
 
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
 const split = z.enum(['train', 'dev', 'test']);
@@ -125,6 +126,7 @@ export const channels = {
   'dialog.saveFile': z.object({ purpose: z.enum(['export', 'project']), defaultName: z.string().max(255).optional() }).strict(),
   ...editorChannels,
   ...modelsChannels,
+  ...dictionariesChannels,
 } as const;
 
 export type Channel = keyof typeof channels;
@@ -177,7 +179,7 @@ export interface AppInfo {
 }
 
 /** What each channel resolves to. */
-export interface Results extends EditorResults, ModelsResults {
+export interface Results extends EditorResults, ModelsResults, DictionariesResults {
   'app.info': AppInfo;
   'project.create': ProjectInfo;
   'project.open': ProjectInfo;

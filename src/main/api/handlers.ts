@@ -23,6 +23,7 @@ import { setAnnotatorsShare } from '../store/annotation-mode.ts';
 import type { AppContext } from './context.ts';
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
+import { dictionariesHandlers } from './dictionaries-handlers.ts';
 
 type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
 type Handler<C extends Channel> = (ctx: AppContext, input: Input<C>) => Promise<Results[C]> | Results[C];
@@ -152,4 +153,5 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   'dialog.saveFile': (ctx, i) => dialogs(ctx).saveFile(i.purpose, i.defaultName),
   ...editorHandlers,
   ...modelsHandlers,
+  ...dictionariesHandlers,
 };

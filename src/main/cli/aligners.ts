@@ -3,7 +3,8 @@
 // saved model) into links with scores, and learn a word-translation lexicon from it. The
 // app reaches the same code through its jobs (align/project-align.ts for the statistical
 // family, train/ for the BiLSTM), looked up by the same names.
-//   statistical  IBM1/IBM2/HMM/agree (align/engine.ts); --dict, --threshold, --model, --save-model
+//   statistical  IBM1/IBM2/HMM/agree (align/engine.ts); --dict (repeatable), --via, --max-fanout, --threshold,
+//     --model, --save-model
 //   bilstm       seed 003's aligner (models/bilstm/): --epochs, --gold (Pharaoh gold links of the
 //     first pairs, supervision through WTR and AWP with objective weights --weights, default
 //     0.5,0.25,0.25 with gold), from 40 gold pairs on a share of them (--held-out, default
@@ -21,7 +22,7 @@ import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { Link } from '../../shared/domain.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { DEFAULT_METHOD, methodInfo, methodNames, type MethodFamily, type NeuralMethodName } from '../../shared/methods.ts';
-import { readDictionary } from '../align/dictionary.ts';
+import { dictionaryFromOptions } from '../align/dictionary-sources.ts';
 import { alignCorpus } from '../align/engine.ts';
 import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
 import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
@@ -42,7 +43,9 @@ export interface AlignerOptions {
   threshold?: string;
   saveModel?: string;
   model?: string;
-  dict?: string;
+  dict?: string[];
+  via?: string;
+  maxFanout?: string;
   lowercase?: boolean;
   epochs?: string;
   gold?: string;
@@ -100,6 +103,14 @@ function share(v: string | undefined): number | undefined {
   const x = Number(v);
   if (!(x >= 0 && x < 1)) throw new UserError(`--held-out must be a number in [0, 1), got "${v}"`);
   return x;
+}
+
+/** --max-fanout: a positive whole number. */
+export function fanout(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`--max-fanout must be a positive whole number, got "${v}"`);
+  return n;
 }
 
 const tooLong = (file: string, lines: number, pairs: number) =>
@@ -212,7 +223,7 @@ function statistical(method: string): Aligner {
       refuseNeural(o);
       const model = o.model ? loadModel(o.model) : undefined;
       const lowercase = model ? model.lowercase : (o.lowercase ?? false);
-      const dictionary = o.dict ? readDictionary(o.dict, lowercase) : undefined;
+      const dictionary = dictionaryFromOptions(o.dict, o.via, { lowercase, maxFanout: fanout(o.maxFanout) });
       const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
       const bar = progressBar(`aligning (${method})`);
       const r = await alignCorpus(
