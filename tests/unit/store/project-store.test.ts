@@ -66,6 +66,7 @@ describe('project file', () => {
       INSERT INTO rejected_links VALUES (${id}, 1, 1, 'ann', '2026-11-01T00:00:00Z');
       ALTER TABLE links DROP COLUMN tag;
       ALTER TABLE alignments DROP COLUMN calibration;
+      DROP TABLE dictionaries;
     `);
     raw.pragma('user_version = 3');
     raw.close();
