@@ -110,6 +110,8 @@ export const channels = {
       method: z.string().min(1).max(40),
       sym: z.string().min(1).max(40).default('gdfa'),
       lowercase: z.boolean().optional(),
+      /** Align the project's Chinese side(s) by character (the LDC convention), links mapped back to its words. */
+      byCharacter: z.boolean().optional(),
     })
     .strict(),
   /** Every pair segmented again with the project's word lists (review/resegment.ts), as a job; its message is the report. */

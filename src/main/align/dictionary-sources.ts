@@ -28,8 +28,8 @@ interface Shipped {
 
 const SHIPPED: Readonly<Record<string, Shipped>> = {
   bundled: { langs: ['lo', 'en'], read: (unit, lowercase) => readDictionary(laoEnglishDictionaryPath(), { unit, lowercase }) },
-  cedict: { langs: ['zh', 'en'], read: (_unit, lowercase) => readCedict('simplified', lowercase) },
-  'cedict-trad': { langs: ['zh', 'en'], read: (_unit, lowercase) => readCedict('traditional', lowercase) },
+  cedict: { langs: ['zh', 'en'], read: (unit, lowercase) => readCedict('simplified', lowercase, unit) },
+  'cedict-trad': { langs: ['zh', 'en'], read: (unit, lowercase) => readCedict('traditional', lowercase, unit) },
 };
 
 export function parseDictionarySpec(spec: string): DictionarySpec {

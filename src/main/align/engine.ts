@@ -57,7 +57,8 @@ export interface AlignResult {
   model: SavedModel;
 }
 
-function checkLinks(name: string, sets: (readonly PairLink[] | undefined)[] | undefined, src: string[][], tgt: string[][]): void {
+/** Throws a UserError for a gold or rejected link outside its pair. */
+export function checkLinks(name: string, sets: (readonly PairLink[] | undefined)[] | undefined, src: string[][], tgt: string[][]): void {
   sets?.forEach((links, k) => {
     for (const l of links ?? []) {
       const I = src[k]?.length ?? 0,

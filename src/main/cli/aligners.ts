@@ -4,7 +4,7 @@
 // app reaches the same code through its jobs (align/project-align.ts for the statistical
 // family, train/ for the BiLSTM), looked up by the same names.
 //   statistical  IBM1/IBM2/HMM/agree (align/engine.ts); --dict (repeatable), --via, --max-fanout, --threshold,
-//     --model, --save-model
+//     --model, --save-model, --by-character (Chinese side(s) aligned by character, links mapped back to words)
 //   bilstm       seed 003's aligner (models/bilstm/): --epochs, --gold (Pharaoh gold links of the
 //     first pairs, supervision through WTR and AWP with objective weights --weights, default
 //     0.5,0.25,0.25 with gold), from 40 gold pairs on a share of them (--held-out, default
@@ -24,6 +24,7 @@ import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { DEFAULT_METHOD, methodInfo, methodNames, type MethodFamily, type NeuralMethodName } from '../../shared/methods.ts';
 import { dictionaryFromOptions } from '../align/dictionary-sources.ts';
 import { alignCorpus } from '../align/engine.ts';
+import { alignCorpusByCharacter, type CharSides } from '../align/by-character.ts';
 import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
 import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
@@ -46,6 +47,7 @@ export interface AlignerOptions {
   dict?: string[];
   via?: string;
   maxFanout?: string;
+  byCharacter?: CharSides;
   lowercase?: boolean;
   epochs?: string;
   gold?: string;
@@ -172,6 +174,7 @@ function bilstm(method: NeuralMethodName): Aligner {
 }
 
 async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: string[][], o: AlignerOptions): Promise<Link[][]> {
+  if (o.byCharacter) throw new UserError('--by-character is for the statistical methods');
   if (o.model && o.continue) throw new UserError('--model aligns without training and --continue trains: give one of them');
   const training = o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : null;
   if (o.model && training) throw new UserError(`--model aligns without training: ${training} would not be used`);
@@ -226,11 +229,10 @@ function statistical(method: string): Aligner {
       const dictionary = dictionaryFromOptions(o.dict, o.via, { lowercase, maxFanout: fanout(o.maxFanout) });
       const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
       const bar = progressBar(`aligning (${method})`);
-      const r = await alignCorpus(
-        src,
-        tgt,
-        { method, sym: o.sym, threshold, lowercase, dictionary, model },
-        { onProgress: (done, total) => bar.progress(done, total) },
+      const options = { method, sym: o.sym, threshold, lowercase, dictionary, model };
+      const hooks = { onProgress: (done: number, total: number) => bar.progress(done, total) };
+      const r = await (
+        o.byCharacter ? alignCorpusByCharacter(src, tgt, o.byCharacter, options, hooks) : alignCorpus(src, tgt, options, hooks)
       ).finally(bar.stop);
       if (o.saveModel) saveModel(o.saveModel, r.model);
       return r.links;
