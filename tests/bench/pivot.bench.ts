@@ -8,6 +8,7 @@
 // is a lower bound of precision (a translator may choose another word); the same share
 // with each entry's target replaced by a random composed target (seeded shuffle) is the
 // chance level. P@1: per testable source word, is its highest-confidence target attested?
+// Figures (2026-11-25): docs/experiments.md.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -44,7 +45,9 @@ export default async function pivotBench(args: string[]): Promise<void> {
 
   const all = composeSpecs('lo-en:bundled', second, 'en');
   console.log(`composed lo→th: ${all.length} entries, ${new Set(all.map((e) => e.src)).size} source words; second dictionary ${second}`);
-  console.log('max fan-out | entries | testable | attested | precision | chance | P@1 (words) | precision, ≥2 paths (testable)');
+  console.log(
+    'max fan-out | entries | testable | attested | precision | chance | P@1 (words) | precision, ≥2 paths (testable) | precision, confidence ≥ 0.5 / < 0.5 (testable)',
+  );
   for (const k of CUTOFFS) {
     const kept = k === Infinity ? all : composeSpecs('lo-en:bundled', second, 'en', { maxFanout: k });
     const testable = kept.filter((e) => pairsOf.has(e.src));
@@ -60,8 +63,10 @@ export default async function pivotBench(args: string[]): Promise<void> {
     const multi = testable.filter((e) => e.paths >= 2);
     const multiHits = multi.filter((e) => attested(e.src, e.tgt)).length;
     const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : '-');
+    const share = (es: ComposedEntry[]) => `${pct(es.filter((e) => attested(e.src, e.tgt)).length, es.length)} (${es.length})`;
+    const [high, low] = [testable.filter((e) => e.weight >= 0.5), testable.filter((e) => e.weight < 0.5)];
     console.log(
-      `${String(k).padStart(11)} | ${kept.length} | ${testable.length} | ${hits} | ${pct(hits, testable.length)} | ${pct(chance, testable.length)} | ${pct(top, best.size)} (${best.size}) | ${pct(multiHits, multi.length)} (${multi.length})`,
+      `${String(k).padStart(11)} | ${kept.length} | ${testable.length} | ${hits} | ${pct(hits, testable.length)} | ${pct(chance, testable.length)} | ${pct(top, best.size)} (${best.size}) | ${pct(multiHits, multi.length)} (${multi.length}) | ${share(high)} / ${share(low)}`,
     );
   }
 }

