@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { alignCorpusByCharacter, splitHan, wordLinks } from '../../../src/main/align/by-character.ts';
+import { alignCorpusByCharacter, charEntries, splitHan, wordLinks } from '../../../src/main/align/by-character.ts';
 import { alignProject } from '../../../src/main/align/project-align.ts';
 import { createContext } from '../../../src/main/api/create-context.ts';
 import { dispatch } from '../../../src/main/api/dispatch.ts';
@@ -32,6 +32,21 @@ test('character links map to one link per word pair with the best score', () => 
   expect(wordLinks(links, [0, 0, 0, 1], [0, 1])).toEqual([
     { s: 0, t: 0, kind: 'sure', score: 0.9 },
     { s: 1, t: 1, kind: 'sure', score: 0.5 },
+  ]);
+});
+
+test('dictionary entries split into characters share their word weight', () => {
+  expect(
+    charEntries([
+      { src: '银行', tgt: 'bank', weight: 1 },
+      { src: '吃', tgt: 'eat', weight: 0.5 },
+      { src: 'x', tgt: 'y', weight: 1 },
+    ]),
+  ).toEqual([
+    { src: '银', tgt: 'bank', weight: 0.5 },
+    { src: '行', tgt: 'bank', weight: 0.5 },
+    { src: '吃', tgt: 'eat', weight: 0.5 },
+    { src: 'x', tgt: 'y', weight: 1 },
   ]);
 });
 
