@@ -1,5 +1,5 @@
 // Aligning Chinese by character (the LDC convention for Chinese gold: one token per Han
-// character): the Chinese side's words are split into characters for the aligner, and the
+// character, text/han-characters.ts): the Chinese side's words are split into characters for the aligner, and the
 // character links it finds are mapped back to the words that hold them (a word pair is
 // linked when any of its character pairs is, with the best character link's score). The
 // project keeps one segmentation, its words, so the editor, stored gold and every export
@@ -10,39 +10,9 @@
 // as prior from 24.2% to 22.7% (each character with the word's full weight: 24.8%; the
 // word entries left whole, meeting only one-character words: 27.3%). docs/experiments.md.
 import type { Link } from '../../shared/domain.ts';
-import type { PairLink } from './constraints.ts';
+import { characterLinks, splitHan, unsplit, type CharSides, type CharSplit } from '../text/han-characters.ts';
 import type { DictEntry } from './dictionary.ts';
 import { alignCorpus, checkLinks, type AlignHooks, type AlignOptions, type AlignResult } from './engine.ts';
-
-const HAN = /\p{Script=Han}/u;
-
-/** A sentence's words split into characters: each Han character alone, other runs inside a word kept together ("3月" → 3 | 月). */
-export interface CharSplit {
-  chars: string[];
-  /** The word each character token comes from. */
-  wordOf: number[];
-}
-
-export function splitHan(words: readonly string[]): CharSplit {
-  const chars: string[] = [];
-  const wordOf: number[] = [];
-  words.forEach((word, w) => {
-    let run = '';
-    const flush = () => {
-      if (run) (chars.push(run), wordOf.push(w));
-      run = '';
-    };
-    for (const c of word) {
-      if (HAN.test(c)) {
-        flush();
-        chars.push(c);
-        wordOf.push(w);
-      } else run += c;
-    }
-    flush();
-  });
-  return { chars, wordOf };
-}
 
 /** Character links mapped to word links: one per word pair, the highest score, sure; sorted by (s, t). */
 export function wordLinks(links: readonly Link[], srcWordOf: readonly number[], tgtWordOf: readonly number[]): Link[] {
@@ -57,17 +27,6 @@ export function wordLinks(links: readonly Link[], srcWordOf: readonly number[], 
   return [...best.values()].sort((a, b) => a.s - b.s || a.t - b.t);
 }
 
-/** Word links as the links of every character pair they cover. */
-function charLinks(links: readonly PairLink[] | undefined, src: CharSplit, tgt: CharSplit): PairLink[] | undefined {
-  if (!links) return undefined;
-  const out: PairLink[] = [];
-  for (const l of links)
-    src.wordOf.forEach((ws, i) => {
-      if (ws === l.s) tgt.wordOf.forEach((wt, j) => wt === l.t && out.push({ s: i, t: j, kind: l.kind }));
-    });
-  return out;
-}
-
 /** Dictionary entries at character level: a side holding Han characters gives one entry per character, sharing the weight. */
 export function charEntries(entries: readonly DictEntry[]): DictEntry[] {
   const out: DictEntry[] = [];
@@ -80,8 +39,6 @@ export function charEntries(entries: readonly DictEntry[]): DictEntry[] {
   return out;
 }
 
-export type CharSides = 'src' | 'tgt' | 'both';
-
 /** alignCorpus with the chosen side(s) split into characters; links (and gold, rejected) stay word-level. */
 export async function alignCorpusByCharacter(
   src: string[][],
@@ -92,7 +49,7 @@ export async function alignCorpusByCharacter(
 ): Promise<AlignResult> {
   checkLinks('gold', hooks.gold, src, tgt);
   checkLinks('rejected', hooks.rejected, src, tgt);
-  const split = (words: string[], on: boolean): CharSplit => (on ? splitHan(words) : { chars: words, wordOf: words.map((_, i) => i) });
+  const split = (words: string[], on: boolean): CharSplit => (on ? splitHan(words) : { chars: words, wordOf: unsplit(words.length) });
   const s = src.map((w) => split(w, sides !== 'tgt'));
   const t = tgt.map((w) => split(w, sides !== 'src'));
   const dictionary = options.dictionary && charEntries(options.dictionary);
@@ -102,8 +59,8 @@ export async function alignCorpusByCharacter(
     { ...options, dictionary },
     {
       ...hooks,
-      gold: hooks.gold?.map((g, k) => charLinks(g, s[k], t[k])),
-      rejected: hooks.rejected?.map((r, k) => charLinks(r, s[k], t[k])),
+      gold: hooks.gold?.map((g, k) => g && characterLinks(g, s[k].wordOf, t[k].wordOf)),
+      rejected: hooks.rejected?.map((r, k) => r && characterLinks(r, s[k].wordOf, t[k].wordOf)),
     },
   );
   return { ...result, links: result.links.map((links, k) => wordLinks(links, s[k].wordOf, t[k].wordOf)) };

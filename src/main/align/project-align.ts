@@ -15,8 +15,8 @@ import type { ProjectStore } from '../store/project-store.ts';
 import { attachedDictionaryTexts } from '../store/dictionaries.ts';
 import { parseDictionaryText } from './dictionary.ts';
 import { alignCorpus } from './engine.ts';
-import { alignCorpusByCharacter, type CharSides } from './by-character.ts';
-import { canonicalLang } from '../text/lang.ts';
+import { alignCorpusByCharacter } from './by-character.ts';
+import { chineseSides, type CharSides } from '../text/han-characters.ts';
 import { UserError } from '../errors.ts';
 
 export interface ProjectAlignOptions {
@@ -27,11 +27,11 @@ export interface ProjectAlignOptions {
 }
 
 /** The Chinese side(s) of the project, for aligning by character; a user error when it has none. */
-export function chineseSides(store: ProjectStore): CharSides {
+export function projectChineseSides(store: ProjectStore): CharSides {
   const { srcLang, tgtLang } = store.meta();
-  const [src, tgt] = [canonicalLang(srcLang) === 'zh', canonicalLang(tgtLang) === 'zh'];
-  if (!src && !tgt) throw new UserError(`aligning by character is for Chinese, and this project is ${srcLang}–${tgtLang}`);
-  return src && tgt ? 'both' : src ? 'src' : 'tgt';
+  const sides = chineseSides(srcLang, tgtLang);
+  if (!sides) throw new UserError(`aligning by character is for Chinese, and this project is ${srcLang}–${tgtLang}`);
+  return sides;
 }
 
 /** Runs the job; returns a one-line summary. */
@@ -54,7 +54,7 @@ export async function alignProject(
     onProgress: (done: number, total: number) => run.progress?.(done, total, `aligning (${o.method})`),
   };
   const result = await (o.byCharacter
-    ? alignCorpusByCharacter(src, tgt, chineseSides(store), options, hooks)
+    ? alignCorpusByCharacter(src, tgt, projectChineseSides(store), options, hooks)
     : alignCorpus(src, tgt, options, hooks));
   const when = new Date().toISOString();
   const count = store.db.transaction(() => {

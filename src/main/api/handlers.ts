@@ -12,7 +12,7 @@ import { formatResegmentReport, resegmentProject } from '../review/resegment.ts'
 import { runImport } from '../corpus/import-pipeline.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
-import { alignProject, chineseSides } from '../align/project-align.ts';
+import { alignProject, projectChineseSides } from '../align/project-align.ts';
 import { STATISTICAL_METHODS } from '../../shared/methods.ts';
 import { methodPlan } from '../align/train-plans.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
@@ -132,7 +132,7 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     const target = store(ctx);
     methodPlan(i.method);
     symmetriser(i.sym);
-    if (i.byCharacter) chineseSides(target);
+    if (i.byCharacter) projectChineseSides(target);
     const { jobId } = ctx.jobs.start('align', (progress, signal) => alignProject(target, i, { progress, signal }));
     return { jobId };
   },

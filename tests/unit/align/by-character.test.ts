@@ -1,11 +1,10 @@
-// Aligning Chinese by character: the split (Han characters alone, other runs kept), the
-// mapping of character links back to words, gold constraints carried to every character
-// pair, and the app's Align job with byCharacter on a real zh–en project (the first pairs
+// Aligning Chinese by character: character links mapped back to words, dictionary entries
+// split into characters, gold constraints carried to every character pair, and the app's Align job with byCharacter on a real zh–en project (the first pairs
 // of the zh-en gold set when ../shared/data is there, else a built corpus).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { alignCorpusByCharacter, charEntries, splitHan, wordLinks } from '../../../src/main/align/by-character.ts';
+import { alignCorpusByCharacter, charEntries, wordLinks } from '../../../src/main/align/by-character.ts';
 import { alignProject } from '../../../src/main/align/project-align.ts';
 import { createContext } from '../../../src/main/api/create-context.ts';
 import { dispatch } from '../../../src/main/api/dispatch.ts';
@@ -14,14 +13,6 @@ import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir();
-
-test('Han characters become tokens of their own, other runs stay whole, each knowing its word', () => {
-  expect(splitHan(['科学家', '5月', 'dr.', '阿什拉夫·哈尼'])).toEqual({
-    chars: ['科', '学', '家', '5', '月', 'dr.', '阿', '什', '拉', '夫', '·', '哈', '尼'],
-    wordOf: [0, 0, 0, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3],
-  });
-  expect(splitHan(['𠮷野'])).toEqual({ chars: ['𠮷', '野'], wordOf: [0, 0] });
-});
 
 test('character links map to one link per word pair with the best score', () => {
   const links = [
