@@ -79,6 +79,8 @@ export const exportOptionsSchema = z
     oneBased: z.boolean().optional(),
     /** TSV and fast_align: the segmented text (tokens joined by one space) instead of the raw sentences. */
     tokenized: z.boolean().optional(),
+    /** Chinese side(s) one token per Han character (the LDC convention), links carried to the characters of their words. */
+    byCharacter: z.boolean().optional(),
     /** Browser mode: `file` is a file name; the export is written for the browser to download (export.downloads). */
     download: z.boolean().optional(),
   })
