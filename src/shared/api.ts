@@ -96,7 +96,17 @@ export const channels = {
   'project.setLinkTags': z.object({ tags: linkTagSet }).strict(),
   'project.setAnnotatorsShare': z.object({ share: z.boolean() }).strict(),
   'project.setLanguages': z.object({ srcLang: lang, tgtLang: lang }).strict(),
-  'pairs.list': z.object({ filter: pairFilterSchema, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) }).strict(),
+  /** offset: the page's list position; afterId / beforeId (at most one): the id just before / after the page, when that pair is on screen (keyset paging). */
+  'pairs.list': z
+    .object({
+      filter: pairFilterSchema,
+      offset: z.number().int().min(0),
+      limit: z.number().int().min(1).max(1000),
+      afterId: id.optional(),
+      beforeId: id.optional(),
+    })
+    .strict()
+    .refine((x) => x.afterId === undefined || x.beforeId === undefined, 'afterId and beforeId exclude each other'),
   'pairs.get': z.object({ id }).strict(),
   'pairs.update': z.object({ id, status: status.optional(), split: split.optional(), note: z.string().max(10_000).optional() }).strict(),
   'tokens.split': z.object({ pairId: id, side, index: id, at: z.number().int().positive() }).strict(),

@@ -10,7 +10,9 @@
 // as prior from 24.2% to 22.7% (each character with the word's full weight: 24.8%; the
 // word entries left whole, meeting only one-character words: 27.3%). docs/experiments.md.
 import type { Link } from '../../shared/domain.ts';
-import { characterLinks, splitHan, unsplit, type CharSides, type CharSplit } from '../text/han-characters.ts';
+import { characterLinks, splitHan, unsplit, type CharSides } from '../text/han-characters.ts';
+import type { PairLink } from './constraints.ts';
+import { sentences, type Sentences, type Side } from './sentences.ts';
 import type { DictEntry } from './dictionary.ts';
 import { alignCorpus, checkLinks, type AlignHooks, type AlignOptions, type AlignResult } from './engine.ts';
 
@@ -39,29 +41,32 @@ export function charEntries(entries: readonly DictEntry[]): DictEntry[] {
   return out;
 }
 
+/** A side with its words split into characters, sentence by sentence as asked. */
+function characterSide(side: Sentences): Sentences {
+  return { length: side.length, tokens: (k) => splitHan(side.tokens(k)).chars, size: (k) => splitHan(side.tokens(k)).chars.length };
+}
+
 /** alignCorpus with the chosen side(s) split into characters; links (and gold, rejected) stay word-level. */
 export async function alignCorpusByCharacter(
-  src: string[][],
-  tgt: string[][],
+  srcSide: Side,
+  tgtSide: Side,
   sides: CharSides,
   options: AlignOptions = {},
   hooks: AlignHooks = {},
 ): Promise<AlignResult> {
+  const src = sentences(srcSide),
+    tgt = sentences(tgtSide);
   checkLinks('gold', hooks.gold, src, tgt);
   checkLinks('rejected', hooks.rejected, src, tgt);
-  const split = (words: string[], on: boolean): CharSplit => (on ? splitHan(words) : { chars: words, wordOf: unsplit(words.length) });
-  const s = src.map((w) => split(w, sides !== 'tgt'));
-  const t = tgt.map((w) => split(w, sides !== 'src'));
-  const dictionary = options.dictionary && charEntries(options.dictionary);
+  const [splitSrc, splitTgt] = [sides !== 'tgt', sides !== 'src'];
+  const wordOf = (side: Sentences, split: boolean, k: number) => (split ? splitHan(side.tokens(k)).wordOf : unsplit(side.size(k)));
+  const toChars = (links: readonly PairLink[] | undefined, k: number) =>
+    links && characterLinks(links, wordOf(src, splitSrc, k), wordOf(tgt, splitTgt, k));
   const result = await alignCorpus(
-    s.map((x) => x.chars),
-    t.map((x) => x.chars),
-    { ...options, dictionary },
-    {
-      ...hooks,
-      gold: hooks.gold?.map((g, k) => g && characterLinks(g, s[k].wordOf, t[k].wordOf)),
-      rejected: hooks.rejected?.map((r, k) => r && characterLinks(r, s[k].wordOf, t[k].wordOf)),
-    },
+    splitSrc ? characterSide(src) : src,
+    splitTgt ? characterSide(tgt) : tgt,
+    { ...options, dictionary: options.dictionary && charEntries(options.dictionary) },
+    { ...hooks, gold: hooks.gold?.map(toChars), rejected: hooks.rejected?.map(toChars) },
   );
-  return { ...result, links: result.links.map((links, k) => wordLinks(links, s[k].wordOf, t[k].wordOf)) };
+  return { ...result, links: result.links.map((links, k) => wordLinks(links, wordOf(src, splitSrc, k), wordOf(tgt, splitTgt, k))) };
 }

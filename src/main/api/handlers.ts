@@ -93,7 +93,14 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     setAnnotatorsShare(store(ctx).db, i.share);
     return store(ctx).info();
   },
-  'pairs.list': (ctx, i) => ({ offset: i.offset, ...store(ctx).listPairs(i.filter, i.offset, i.limit) }),
+  'pairs.list': (ctx, i) => ({
+    offset: i.offset,
+    ...store(ctx).listPairs(
+      i.filter,
+      i.afterId !== undefined ? { afterId: i.afterId } : i.beforeId !== undefined ? { beforeId: i.beforeId } : { offset: i.offset },
+      i.limit,
+    ),
+  }),
   'pairs.get': (ctx, i) => store(ctx).getPair(i.id),
   'pairs.update': (ctx, i) => store(ctx).updatePair(ctx.annotator, i.id, { status: i.status, split: i.split, note: i.note }),
   // The editor's channels answer with the editor's view of the pair: one round trip per edit.

@@ -15,7 +15,7 @@ import { readParallel } from '../align/text-io.ts';
 import { formatPharaohLine } from '../corpus/pharaoh.ts';
 import { HELD_OUT_SHARE, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../models/bilstm/method.ts';
 import { alignerFor, type AlignerOptions } from './aligners.ts';
-import { deviceOption } from './lexicon.ts';
+import { deviceOption, dictUseOption } from './lexicon.ts';
 import { collect, DICT_SPEC_HELP } from './dict.ts';
 
 interface AlignCliOptions extends AlignerOptions {
@@ -57,7 +57,13 @@ export function register(program: Command): void {
     .option('--scores <file>', 'links with their probability, i-j:p')
     .option('--save-model <dir>', 'save the trained parameters')
     .option('--model <dir>', 'align with a saved model instead of training')
-    .option('--dict <spec>', `bilingual dictionary used as a prior (repeatable): ${DICT_SPEC_HELP}`, collect, [])
+    .option(
+      '--dict <spec>',
+      `bilingual dictionary (repeatable): a prior of EM (statistical methods), see --dict-use (neural ones); ${DICT_SPEC_HELP}`,
+      collect,
+      [],
+    )
+    .addOption(dictUseOption())
     .option(
       '--via <lang>',
       'compose the two --dict dictionaries through this language (e.g. --dict lo-en:bundled --via en --dict zh-en:cedict)',

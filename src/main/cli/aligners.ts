@@ -3,8 +3,8 @@
 // saved model) into links with scores, and learn a word-translation lexicon from it. The
 // app reaches the same code through its jobs (align/project-align.ts for the statistical
 // family, train/ for the BiLSTM), looked up by the same names.
-//   statistical  IBM1/IBM2/HMM/agree (align/engine.ts); --dict (repeatable), --via, --max-fanout, --threshold,
-//     --model, --save-model, --by-character (Chinese side(s) aligned by character, links mapped back to words)
+//   statistical  IBM1/IBM2/HMM/agree (align/engine.ts); --dict (a prior of EM), --threshold, --model, --save-model,
+//     --by-character (Chinese side(s) aligned by character, links mapped back to words: align/by-character.ts)
 //   bilstm       seed 003's aligner (models/bilstm/): --epochs, --gold (Pharaoh gold links of the
 //     first pairs, supervision through WTR and AWP with objective weights --weights, default
 //     0.5,0.25,0.25 with gold), from 40 gold pairs on a share of them (--held-out, default
@@ -13,7 +13,11 @@
 //     --pseudo (another aligner's links, `i-j` or `i-j:score` as --scores writes them: on pairs
 //     without gold, those scoring at least --pseudo-threshold, default 0.9, supervise training:
 //     seed 000's pseudo-labels), --self-train N (N epochs more on the model's own links),
-//     --word-dropout α, --device.
+//     --word-dropout α, --device, --dict D with --dict-use prior|supervision|both (a prior of the
+//     extraction's EM, its 1-to-1 matches in a pair as supervision, or both: method.ts).
+//     --dict is a prior of every method's lexicon too. --dict may be given several times (their
+//     entries used together) or twice with --via LANG (composed through that language,
+//     align/dictionary-sources.ts; --max-fanout K leaves out pivot words of more than K translations).
 // Lexicons list up to 5 translations per source word, best first: p(t | s) of the trained
 // forward table (statistical), t(t | s)·√t(s | t) of EM with agreement over the model's
 // similarities (bilstm, models/bilstm/word-translations.ts).
@@ -22,15 +26,17 @@ import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { Link } from '../../shared/domain.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { DEFAULT_METHOD, methodInfo, methodNames, type MethodFamily, type NeuralMethodName } from '../../shared/methods.ts';
+import type { DictEntry } from '../align/dictionary.ts';
 import { dictionaryFromOptions } from '../align/dictionary-sources.ts';
-import { alignCorpus } from '../align/engine.ts';
 import { alignCorpusByCharacter } from '../align/by-character.ts';
 import type { CharSides } from '../text/han-characters.ts';
+import { toArrays, type Side } from '../align/sentences.ts';
+import { alignCorpus } from '../align/engine.ts';
 import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
 import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
 import { embedPairs, extractLinks } from '../models/bilstm/aligner.ts';
-import { runNeuralMethod } from '../models/bilstm/method.ts';
+import { runNeuralMethod, type DictionaryUse } from '../models/bilstm/method.ts';
 import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/saved.ts';
 import type { NeuralConfig, TrainHooks } from '../models/bilstm/train.ts';
 import { defaultEpochs } from '../../shared/epochs.ts';
@@ -48,6 +54,7 @@ export interface AlignerOptions {
   dict?: string[];
   via?: string;
   maxFanout?: string;
+  dictUse?: DictionaryUse;
   byCharacter?: CharSides;
   lowercase?: boolean;
   epochs?: string;
@@ -64,9 +71,9 @@ export interface AlignerOptions {
 
 export interface Aligner {
   /** Links per pair (score: the link's confidence), trained on these pairs unless `model` names a saved one. */
-  align(src: string[][], tgt: string[][], o: AlignerOptions): Promise<Link[][]>;
+  align(src: Side, tgt: Side, o: AlignerOptions): Promise<Link[][]>;
   /** Up to 5 translations per source word, best first. */
-  lexicon(src: string[][], tgt: string[][], o: AlignerOptions): Promise<LexiconEntry[]>;
+  lexicon(src: Side, tgt: Side, o: AlignerOptions): Promise<LexiconEntry[]>;
 }
 
 /** Config overrides from --epochs N, --weights base,awp,wtr, --word-dropout α and --device. */
@@ -106,14 +113,6 @@ function share(v: string | undefined): number | undefined {
   const x = Number(v);
   if (!(x >= 0 && x < 1)) throw new UserError(`--held-out must be a number in [0, 1), got "${v}"`);
   return x;
-}
-
-/** --max-fanout: a positive whole number. */
-export function fanout(v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`--max-fanout must be a positive whole number, got "${v}"`);
-  return n;
 }
 
 const tooLong = (file: string, lines: number, pairs: number) =>
@@ -163,13 +162,18 @@ function trainingBar(pairs: number, o: AlignerOptions): { hooks: TrainHooks; sto
 
 function bilstm(method: NeuralMethodName): Aligner {
   return {
-    align: (src, tgt, o) => alignBilstm(method, src, tgt, o),
-    async lexicon(src, tgt, o) {
+    align: (src, tgt, o) => alignBilstm(method, toArrays(src), toArrays(tgt), o),
+    async lexicon(srcSide, tgtSide, o) {
+      const [src, tgt] = [toArrays(srcSide), toArrays(tgtSide)];
       const bar = trainingBar(src.length, o);
-      const r = await runNeuralMethod(method, { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain) }, overrides(o), bar.hooks).finally(
-        bar.stop,
-      );
-      return neuralLexicon(src, tgt, r.embeddings, PER_WORD);
+      const dict = neuralDictionary(o);
+      const r = await runNeuralMethod(
+        method,
+        { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain), ...dict },
+        overrides(o),
+        bar.hooks,
+      ).finally(bar.stop);
+      return neuralLexicon(src, tgt, r.embeddings, PER_WORD, dict.dictionaryUse !== 'supervision' ? dict.dictionary : undefined);
     },
   };
 }
@@ -183,16 +187,46 @@ async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: strin
   if (o.model) {
     const saved = loadNeuralModel(o.model);
     const model = { ...saved, config: { ...saved.config, device: o.device } };
-    return extractLinks(src, tgt, await embedPairs(model, src, tgt), { sym: o.sym, gold, decision: model.decision });
+    const { dictionary } = neuralDictionary(o);
+    return extractLinks(src, tgt, await embedPairs(model, src, tgt), { sym: o.sym, gold, decision: model.decision, dictionary });
   }
   const start = o.continue ? loadNeuralModel(o.continue) : undefined;
   const threshold = pseudoThreshold(o);
   const modelLinks = o.pseudo ? await readPseudo(o.pseudo, src.length) : undefined;
-  const data = { src, tgt, gold, modelLinks, threshold, heldOutShare: share(o.heldOut), selfTrainEpochs: selfTrainEpochs(o.selfTrain) };
+  const data = {
+    src,
+    tgt,
+    gold,
+    modelLinks,
+    threshold,
+    heldOutShare: share(o.heldOut),
+    selfTrainEpochs: selfTrainEpochs(o.selfTrain),
+    ...neuralDictionary(o),
+  };
   const bar = trainingBar(src.length, o);
   const r = await runNeuralMethod(method, data, overrides(o), { sym: o.sym, ...bar.hooks }, start).finally(bar.stop);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;
+}
+
+/** --max-fanout: a positive whole number. */
+export function fanout(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`--max-fanout must be a positive whole number, got "${v}"`);
+  return n;
+}
+
+/** The dictionary of --dict (repeatable), --via and --max-fanout, or undefined without --dict. */
+function cliDictionary(o: AlignerOptions, lowercase: boolean): DictEntry[] | undefined {
+  return dictionaryFromOptions(o.dict, o.via, { lowercase, maxFanout: fanout(o.maxFanout) });
+}
+
+/** --dict and --dict-use for a neural method: the entries and how the run uses them (method.ts). */
+function neuralDictionary(o: AlignerOptions): { dictionary?: DictEntry[]; dictionaryUse?: DictionaryUse } {
+  const dictionary = cliDictionary(o, o.lowercase ?? false);
+  if (o.dictUse !== undefined && !dictionary) throw new UserError('--dict-use says how to use the dictionary of --dict: give --dict too');
+  return dictionary ? { dictionary, dictionaryUse: o.dictUse } : {};
 }
 
 function statLexicon(m: SavedModel): LexiconEntry[] {
@@ -215,6 +249,7 @@ const NEURAL_ONLY = [
   ['weights', '--weights'],
   ['wordDropout', '--word-dropout'],
   ['pseudoThreshold', '--pseudo-threshold'],
+  ['dictUse', '--dict-use'],
 ] as const;
 
 function statistical(method: string): Aligner {
@@ -227,7 +262,7 @@ function statistical(method: string): Aligner {
       refuseNeural(o);
       const model = o.model ? loadModel(o.model) : undefined;
       const lowercase = model ? model.lowercase : (o.lowercase ?? false);
-      const dictionary = dictionaryFromOptions(o.dict, o.via, { lowercase, maxFanout: fanout(o.maxFanout) });
+      const dictionary = cliDictionary(o, lowercase);
       const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
       const bar = progressBar(`aligning (${method})`);
       const options = { method, sym: o.sym, threshold, lowercase, dictionary, model };
@@ -240,7 +275,8 @@ function statistical(method: string): Aligner {
     },
     async lexicon(src, tgt, o) {
       refuseNeural(o);
-      return statLexicon((await alignCorpus(src, tgt, { method })).model);
+      const dictionary = cliDictionary(o, o.lowercase ?? false);
+      return statLexicon((await alignCorpus(src, tgt, { method, dictionary })).model);
     },
   };
 }

@@ -1,4 +1,4 @@
-// Dictionaries attached to a project: the migration that adds their table (a schema-6
+// Dictionaries attached to a project: the migration that adds their table (a schema-7
 // project opens migrated), attaching a file and a composed dictionary through the API,
 // detaching, bad input as a clear error, and the Align job using what is attached.
 import Database from 'better-sqlite3';
@@ -16,12 +16,12 @@ import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir();
 
-test('a schema-6 project opens migrated with an empty dictionaries table', () => {
+test('a schema-7 project opens migrated with an empty dictionaries table', () => {
   const path = join(dir, 'old.mekong');
   ProjectStore.create(path, { name: 'old', srcLang: 'lo', tgtLang: 'th' }).close();
   const raw = new Database(path);
   raw.exec('DROP TABLE dictionaries');
-  raw.pragma('user_version = 6');
+  raw.pragma('user_version = 7');
   raw.close();
   const store = ProjectStore.open(path);
   expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
