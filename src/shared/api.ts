@@ -7,6 +7,7 @@ import { editorChannels, type EditorPair, type EditorResults } from './editor-ap
 import { linkTagSet } from './link-tags.ts';
 import type { Calibration } from './calibration.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
+import { dictionariesChannels, type DictionariesResults } from './dictionaries-api.ts';
 
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
 const split = z.enum(['train', 'dev', 'test']);
@@ -78,6 +79,8 @@ export const exportOptionsSchema = z
     oneBased: z.boolean().optional(),
     /** TSV and fast_align: the segmented text (tokens joined by one space) instead of the raw sentences. */
     tokenized: z.boolean().optional(),
+    /** Chinese side(s) one token per Han character (the LDC convention), links carried to the characters of their words. */
+    byCharacter: z.boolean().optional(),
     /** Browser mode: `file` is a file name; the export is written for the browser to download (export.downloads). */
     download: z.boolean().optional(),
   })
@@ -119,6 +122,8 @@ export const channels = {
       method: z.string().min(1).max(40),
       sym: z.string().min(1).max(40).default('gdfa'),
       lowercase: z.boolean().optional(),
+      /** Align the project's Chinese side(s) by character (the LDC convention), links mapped back to its words. */
+      byCharacter: z.boolean().optional(),
     })
     .strict(),
   /** Every pair segmented again with the project's word lists (review/resegment.ts), as a job; its message is the report. */
@@ -135,6 +140,7 @@ export const channels = {
   'dialog.saveFile': z.object({ purpose: z.enum(['export', 'project']), defaultName: z.string().max(255).optional() }).strict(),
   ...editorChannels,
   ...modelsChannels,
+  ...dictionariesChannels,
 } as const;
 
 export type Channel = keyof typeof channels;
@@ -187,7 +193,7 @@ export interface AppInfo {
 }
 
 /** What each channel resolves to. */
-export interface Results extends EditorResults, ModelsResults {
+export interface Results extends EditorResults, ModelsResults, DictionariesResults {
   'app.info': AppInfo;
   'project.create': ProjectInfo;
   'project.open': ProjectInfo;

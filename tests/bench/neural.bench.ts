@@ -189,7 +189,7 @@ async function p1DictRow(lang: string, corpus: { src: string[][]; tgt: string[][
   const { given, entries, held } = splitDictionary(lang);
   const score = (lex: LexiconEntry[]) => scoreP1(best(lex), held, corpus);
   const agree = score(await alignerFor('agree').lexicon(corpus.src, corpus.tgt, {}));
-  const agreeDict = score(await alignerFor('agree').lexicon(corpus.src, corpus.tgt, { dict: given }));
+  const agreeDict = score(await alignerFor('agree').lexicon(corpus.src, corpus.tgt, { dict: [given] }));
   const head = `P@1 ${lang}-en (${corpus.src.length} pairs, ${agree.evaluated} held-out dictionary words, ${entries.length} entries given)`;
   console.log(`${head}: agree ${agree.p1.toFixed(3)} · agree + dict ${agreeDict.p1.toFixed(3)}`);
   const rows = new Map<string, number[]>([['bilstm-ctl', []], ...o.dictUses.map((u): [string, number[]] => [`+ dict ${u}`, []])]);

@@ -58,7 +58,8 @@ export interface AlignResult {
   model: SavedModel;
 }
 
-function checkLinks(name: string, sets: (readonly PairLink[] | undefined)[] | undefined, src: Sentences, tgt: Sentences): void {
+/** Throws a UserError for a gold or rejected link outside its pair. */
+export function checkLinks(name: string, sets: (readonly PairLink[] | undefined)[] | undefined, src: Sentences, tgt: Sentences): void {
   sets?.forEach((links, k) => {
     if (!links?.length) return;
     const I = k < src.length ? src.size(k) : 0,

@@ -12,7 +12,7 @@ import { formatResegmentReport, resegmentProject } from '../review/resegment.ts'
 import { runImport } from '../corpus/import-pipeline.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
-import { alignProject } from '../align/project-align.ts';
+import { alignProject, projectChineseSides } from '../align/project-align.ts';
 import { STATISTICAL_METHODS } from '../../shared/methods.ts';
 import { methodPlan } from '../align/train-plans.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
@@ -23,6 +23,7 @@ import { setAnnotatorsShare } from '../store/annotation-mode.ts';
 import type { AppContext } from './context.ts';
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
+import { dictionariesHandlers } from './dictionaries-handlers.ts';
 
 type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
 type Handler<C extends Channel> = (ctx: AppContext, input: Input<C>) => Promise<Results[C]> | Results[C];
@@ -138,6 +139,7 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     const target = store(ctx);
     methodPlan(i.method);
     symmetriser(i.sym);
+    if (i.byCharacter) projectChineseSides(target);
     const { jobId } = ctx.jobs.start('align', (progress, signal) => alignProject(target, i, { progress, signal }));
     return { jobId };
   },
@@ -159,4 +161,5 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   'dialog.saveFile': (ctx, i) => dialogs(ctx).saveFile(i.purpose, i.defaultName),
   ...editorHandlers,
   ...modelsHandlers,
+  ...dictionariesHandlers,
 };

@@ -1,13 +1,13 @@
 // `mekong align`: word-aligns a parallel text with any method of shared/methods.ts, through
 // its aligner (aligners.ts: the options each family reads).
 //   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
-//                [--save-model DIR] [--model DIR] [--dict D] [--lowercase]
+//                [--save-model DIR] [--model DIR] [--dict D]… [--via LANG [--max-fanout K]] [--by-character src|tgt|both] [--lowercase]
 //                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--word-dropout α]
 //                [--continue DIR] [--pseudo P] [--pseudo-threshold p] [--self-train N] [--device D]
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
 import { writeFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { DEFAULT_METHOD, methodNames } from '../../shared/methods.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
@@ -16,6 +16,7 @@ import { formatPharaohLine } from '../corpus/pharaoh.ts';
 import { HELD_OUT_SHARE, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../models/bilstm/method.ts';
 import { alignerFor, type AlignerOptions } from './aligners.ts';
 import { deviceOption, dictUseOption } from './lexicon.ts';
+import { collect, DICT_SPEC_HELP } from './dict.ts';
 
 interface AlignCliOptions extends AlignerOptions {
   src: string;
@@ -56,8 +57,24 @@ export function register(program: Command): void {
     .option('--scores <file>', 'links with their probability, i-j:p')
     .option('--save-model <dir>', 'save the trained parameters')
     .option('--model <dir>', 'align with a saved model instead of training')
-    .option('--dict <file>', 'bilingual dictionary: a prior of EM (statistical methods), see --dict-use (neural ones)')
+    .option(
+      '--dict <spec>',
+      `bilingual dictionary (repeatable): a prior of EM (statistical methods), see --dict-use (neural ones); ${DICT_SPEC_HELP}`,
+      collect,
+      [],
+    )
     .addOption(dictUseOption())
+    .option(
+      '--via <lang>',
+      'compose the two --dict dictionaries through this language (e.g. --dict lo-en:bundled --via en --dict zh-en:cedict)',
+    )
+    .option('--max-fanout <k>', 'with --via: ignore pivot words with more than k translations')
+    .addOption(
+      new Option(
+        '--by-character <side>',
+        'align the Chinese side by character (one token per Han character), links mapped back to its words',
+      ).choices(['src', 'tgt', 'both']),
+    )
     .option('--lowercase', 'lowercase both sides before aligning')
     .option('--epochs <n>', 'training epochs (neural methods; default 20, more for fewer than 1,000 pairs: 20,000 / pairs, at most 80)')
     .option('--gold <file>', 'gold links (Pharaoh) of the first pairs, as supervision (neural methods)')

@@ -3,7 +3,8 @@
 // saved model) into links with scores, and learn a word-translation lexicon from it. The
 // app reaches the same code through its jobs (align/project-align.ts for the statistical
 // family, train/ for the BiLSTM), looked up by the same names.
-//   statistical  IBM1/IBM2/HMM/agree (align/engine.ts); --dict (a prior of EM), --threshold, --model, --save-model
+//   statistical  IBM1/IBM2/HMM/agree (align/engine.ts); --dict (a prior of EM), --threshold, --model, --save-model,
+//     --by-character (Chinese side(s) aligned by character, links mapped back to words: align/by-character.ts)
 //   bilstm       seed 003's aligner (models/bilstm/): --epochs, --gold (Pharaoh gold links of the
 //     first pairs, supervision through WTR and AWP with objective weights --weights, default
 //     0.5,0.25,0.25 with gold), from 40 gold pairs on a share of them (--held-out, default
@@ -14,7 +15,9 @@
 //     seed 000's pseudo-labels), --self-train N (N epochs more on the model's own links),
 //     --word-dropout α, --device, --dict D with --dict-use prior|supervision|both (a prior of the
 //     extraction's EM, its 1-to-1 matches in a pair as supervision, or both: method.ts).
-//     --dict is a prior of every method's lexicon too.
+//     --dict is a prior of every method's lexicon too. --dict may be given several times (their
+//     entries used together) or twice with --via LANG (composed through that language,
+//     align/dictionary-sources.ts; --max-fanout K leaves out pivot words of more than K translations).
 // Lexicons list up to 5 translations per source word, best first: p(t | s) of the trained
 // forward table (statistical), t(t | s)·√t(s | t) of EM with agreement over the model's
 // similarities (bilstm, models/bilstm/word-translations.ts).
@@ -23,7 +26,10 @@ import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { Link } from '../../shared/domain.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { DEFAULT_METHOD, methodInfo, methodNames, type MethodFamily, type NeuralMethodName } from '../../shared/methods.ts';
-import { readDictionary, type DictEntry } from '../align/dictionary.ts';
+import type { DictEntry } from '../align/dictionary.ts';
+import { dictionaryFromOptions } from '../align/dictionary-sources.ts';
+import { alignCorpusByCharacter } from '../align/by-character.ts';
+import type { CharSides } from '../text/han-characters.ts';
 import { toArrays, type Side } from '../align/sentences.ts';
 import { alignCorpus } from '../align/engine.ts';
 import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
@@ -45,8 +51,11 @@ export interface AlignerOptions {
   threshold?: string;
   saveModel?: string;
   model?: string;
-  dict?: string;
+  dict?: string[];
+  via?: string;
+  maxFanout?: string;
   dictUse?: DictionaryUse;
+  byCharacter?: CharSides;
   lowercase?: boolean;
   epochs?: string;
   gold?: string;
@@ -170,6 +179,7 @@ function bilstm(method: NeuralMethodName): Aligner {
 }
 
 async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: string[][], o: AlignerOptions): Promise<Link[][]> {
+  if (o.byCharacter) throw new UserError('--by-character is for the statistical methods');
   if (o.model && o.continue) throw new UserError('--model aligns without training and --continue trains: give one of them');
   const training = o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : null;
   if (o.model && training) throw new UserError(`--model aligns without training: ${training} would not be used`);
@@ -199,11 +209,24 @@ async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: strin
   return r.links;
 }
 
+/** --max-fanout: a positive whole number. */
+export function fanout(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`--max-fanout must be a positive whole number, got "${v}"`);
+  return n;
+}
+
+/** The dictionary of --dict (repeatable), --via and --max-fanout, or undefined without --dict. */
+function cliDictionary(o: AlignerOptions, lowercase: boolean): DictEntry[] | undefined {
+  return dictionaryFromOptions(o.dict, o.via, { lowercase, maxFanout: fanout(o.maxFanout) });
+}
+
 /** --dict and --dict-use for a neural method: the entries and how the run uses them (method.ts). */
 function neuralDictionary(o: AlignerOptions): { dictionary?: DictEntry[]; dictionaryUse?: DictionaryUse } {
-  if (o.dictUse !== undefined && !o.dict) throw new UserError('--dict-use says how to use the dictionary of --dict: give --dict too');
-  if (!o.dict) return {};
-  return { dictionary: readDictionary(o.dict, o.lowercase ?? false), dictionaryUse: o.dictUse };
+  const dictionary = cliDictionary(o, o.lowercase ?? false);
+  if (o.dictUse !== undefined && !dictionary) throw new UserError('--dict-use says how to use the dictionary of --dict: give --dict too');
+  return dictionary ? { dictionary, dictionaryUse: o.dictUse } : {};
 }
 
 function statLexicon(m: SavedModel): LexiconEntry[] {
@@ -239,21 +262,20 @@ function statistical(method: string): Aligner {
       refuseNeural(o);
       const model = o.model ? loadModel(o.model) : undefined;
       const lowercase = model ? model.lowercase : (o.lowercase ?? false);
-      const dictionary = o.dict ? readDictionary(o.dict, lowercase) : undefined;
+      const dictionary = cliDictionary(o, lowercase);
       const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
       const bar = progressBar(`aligning (${method})`);
-      const r = await alignCorpus(
-        src,
-        tgt,
-        { method, sym: o.sym, threshold, lowercase, dictionary, model },
-        { onProgress: (done, total) => bar.progress(done, total) },
+      const options = { method, sym: o.sym, threshold, lowercase, dictionary, model };
+      const hooks = { onProgress: (done: number, total: number) => bar.progress(done, total) };
+      const r = await (
+        o.byCharacter ? alignCorpusByCharacter(src, tgt, o.byCharacter, options, hooks) : alignCorpus(src, tgt, options, hooks)
       ).finally(bar.stop);
       if (o.saveModel) saveModel(o.saveModel, r.model);
       return r.links;
     },
     async lexicon(src, tgt, o) {
       refuseNeural(o);
-      const dictionary = o.dict ? readDictionary(o.dict, o.lowercase ?? false) : undefined;
+      const dictionary = cliDictionary(o, o.lowercase ?? false);
       return statLexicon((await alignCorpus(src, tgt, { method, dictionary })).model);
     },
   };

@@ -1,4 +1,4 @@
-// `mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lowercase] [--dict D [--dict-use U]] [--device D]`:
+// `mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lowercase] [--dict D… [--via LANG [--max-fanout K]] [--dict-use U]] [--device D]`:
 // L gets each source word's best translations, src<TAB>tgt<TAB>score, up to 5 per word, best
 // first, from the method's aligner (aligners.ts).
 import { writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { methodNames } from '../../shared/methods.ts';
 import { lowercased, type Sentences } from '../align/sentences.ts';
 import { readParallel } from '../align/text-io.ts';
 import { alignerFor, type AlignerOptions } from './aligners.ts';
+import { collect, DICT_SPEC_HELP } from './dict.ts';
 
 interface LexiconCliOptions extends AlignerOptions {
   src: string;
@@ -58,7 +59,14 @@ export function register(program: Command): void {
       "neural methods: once trained, this many epochs more on the model's own links scoring at least 0.9 (default 0)",
     )
     .option('--lowercase', 'lowercase both sides')
-    .option('--dict <file>', 'bilingual dictionary: a prior of EM (statistical methods), see --dict-use (neural ones)')
+    .option(
+      '--dict <spec>',
+      `bilingual dictionary (repeatable): a prior of EM (statistical methods), see --dict-use (neural ones); ${DICT_SPEC_HELP}`,
+      collect,
+      [],
+    )
+    .option('--via <lang>', 'compose the two --dict dictionaries through this language')
+    .option('--max-fanout <k>', 'with --via: ignore pivot words with more than k translations')
     .addOption(dictUseOption())
     .addOption(deviceOption())
     .action(run);

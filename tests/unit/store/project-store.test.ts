@@ -67,6 +67,7 @@ describe('project file', () => {
       ALTER TABLE links DROP COLUMN tag;
       ALTER TABLE alignments DROP COLUMN calibration;
       DROP INDEX pairs_visible;
+      DROP TABLE dictionaries;
     `);
     raw.pragma('user_version = 3');
     raw.close();
