@@ -1,7 +1,11 @@
 // The safetensors file format (Hugging Face): an 8-byte little-endian header length N,
 // N bytes of JSON {name: {dtype, shape, data_offsets: [begin, end]}, __metadata__: {…}},
 // then the tensors' raw little-endian bytes, each at its offsets within the data block.
+// Half-precision tensors (F16, BF16: how pretrained checkpoints are often shipped) are read
+// widened to float32, the dtype our graphs compute in. A damaged file (a header that is not
+// JSON, data past the end of a truncated file) is a one-line UserError naming the file.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { UserError } from '../errors.ts';
 import { type DType, Tensor } from './tensor.ts';
 
 const CODES: Record<string, DType> = { F32: 'float32', F64: 'float64', I64: 'int64', BOOL: 'bool' };
@@ -42,10 +46,15 @@ export function decodeSafetensors(
   bytes: Uint8Array,
   file = 'safetensors',
 ): { tensors: Map<string, Tensor>; metadata: Record<string, string> } {
-  if (bytes.length < 8) throw new Error(`${file}: too short for a safetensors file`);
+  if (bytes.length < 8) throw new UserError(`${file}: too short for a safetensors file`);
   const n = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
-  if (8 + n > bytes.length) throw new Error(`${file}: header length ${n} exceeds the file`);
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n))) as Record<string, Entry | Record<string, string>>;
+  if (8 + n > bytes.length) throw new UserError(`${file}: header length ${n} exceeds the file (${bytes.length} bytes): truncated?`);
+  let header: Record<string, Entry | Record<string, string>>;
+  try {
+    header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n))) as typeof header;
+  } catch (err) {
+    throw new UserError(`${file}: the safetensors header is not JSON (${(err as Error).message.split('\n')[0]})`);
+  }
   const base = 8 + n;
   const tensors = new Map<string, Tensor>();
   for (const [name, e] of Object.entries(header)) {
@@ -55,12 +64,44 @@ export function decodeSafetensors(
       shape,
       data_offsets: [b, end],
     } = e as Entry;
+    if (!(end >= b && b >= 0) || base + end > bytes.length)
+      throw new UserError(`${file}: tensor ${name}'s data ends at byte ${base + end} but the file has ${bytes.length} bytes: truncated?`);
+    const half = HALF[dtype];
+    if (half) {
+      tensors.set(name, new Tensor('float32', widen(bytes.subarray(base + b, base + end), half), shape));
+      continue;
+    }
     const type = Object.hasOwn(CODES, dtype) ? CODES[dtype] : undefined;
-    if (!type) throw new Error(`${file}: tensor ${name} has unsupported dtype ${dtype}`);
+    if (!type) throw new UserError(`${file}: tensor ${name} has unsupported dtype ${dtype}`);
     const raw = bytes.slice(base + b, base + end).buffer;
     tensors.set(name, new Tensor(type, typed(type, raw) as never, shape));
   }
   return { tensors, metadata: (header.__metadata__ as Record<string, string>) ?? {} };
+}
+
+/** The two 16-bit float formats, read widened to float32. */
+const HALF: Readonly<Record<string, 'f16' | 'bf16'>> = { F16: 'f16', BF16: 'bf16' };
+
+/** IEEE half (1-5-10) or bfloat16 (1-8-7, the top half of a float32) to float32. */
+function widen(raw: Uint8Array, kind: 'f16' | 'bf16'): Float32Array {
+  const n = raw.length >> 1;
+  const out = new Float32Array(n);
+  const bits = new Uint32Array(out.buffer);
+  for (let i = 0; i < n; i++) {
+    const h = raw[2 * i] | (raw[2 * i + 1] << 8);
+    if (kind === 'bf16') {
+      bits[i] = h << 16;
+      continue;
+    }
+    const sign = h & 0x8000 ? -1 : 1;
+    const exp = (h >> 10) & 0x1f;
+    const frac = h & 0x3ff;
+    if (exp === 0)
+      out[i] = sign * frac * 2 ** -24; // subnormal
+    else if (exp === 31) out[i] = frac ? NaN : sign * Infinity;
+    else out[i] = sign * (1 + frac / 1024) * 2 ** (exp - 15);
+  }
+  return out;
 }
 
 function typed(type: DType, raw: ArrayBuffer) {
