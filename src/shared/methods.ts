@@ -1,10 +1,11 @@
 // Every alignment method Mekong offers, named once: its family and what it is, for the CLI
 // (`align`, `lexicon`: all of them), the app's Align… dialog (the statistical ones, which
-// align in seconds) and the Models page (the neural ones, which train); and the defaults of
+// align in seconds) and the Models page (the neural ones, which train); the encoder methods
+// read a pretrained encoder's folder (--encoder) and do not train; and the defaults of
 // the neural methods' options, which the trainer, the CLI and the Train form share.
 // Implementations are looked up by these names (src/main/aligners.ts).
 
-export type MethodFamily = 'statistical' | 'bilstm';
+export type MethodFamily = 'statistical' | 'bilstm' | 'encoder';
 
 export interface MethodInfo {
   readonly name: string;
@@ -24,6 +25,23 @@ export const METHODS = [
     summary: 'BiLSTM aligner with a contrastive loss that pulls translations together; trains on the pairs and your corrections',
   },
   { name: 'bilstm', family: 'bilstm', summary: 'the same BiLSTM aligner without the contrastive loss (λ = 0), the ablation baseline' },
+  {
+    name: 'simalign-argmax',
+    family: 'encoder',
+    summary: "SimAlign ArgMax over a pretrained encoder's word vectors: pairs of words that are each other's most similar",
+  },
+  {
+    name: 'simalign-itermax',
+    family: 'encoder',
+    summary: 'SimAlign IterMax: ArgMax, then a second round among the words left unlinked (more links, more recall)',
+  },
+  { name: 'simalign-match', family: 'encoder', summary: 'SimAlign Match: the one-to-one assignment of largest total similarity' },
+  {
+    name: 'awesome',
+    family: 'encoder',
+    summary: "awesome-align's extraction: subwords linked where both directions' softmax pass a threshold (0.001)",
+  },
+  { name: 'pmi-align', family: 'encoder', summary: 'PMI-Align: ArgMax over the pointwise mutual information of the similarities' },
 ] as const satisfies readonly MethodInfo[];
 
 export type MethodName = (typeof METHODS)[number]['name'];
@@ -33,6 +51,16 @@ export const DEFAULT_METHOD: MethodName = 'agree';
 /** The neural methods, as the Models page's schema enumerates them (first = its default). */
 export const NEURAL_METHODS = ['bilstm-ctl', 'bilstm'] as const satisfies readonly MethodName[];
 export type NeuralMethodName = (typeof NEURAL_METHODS)[number];
+
+/** The methods that align with a pretrained encoder's folder, without training. */
+export const ENCODER_METHODS = [
+  'simalign-argmax',
+  'simalign-itermax',
+  'simalign-match',
+  'awesome',
+  'pmi-align',
+] as const satisfies readonly MethodName[];
+export type EncoderMethodName = (typeof ENCODER_METHODS)[number];
 
 /** The statistical methods, default first (the Align… dialog's list). */
 export const STATISTICAL_METHODS: readonly MethodName[] = METHODS.filter((m) => m.family === 'statistical').map((m) => m.name);

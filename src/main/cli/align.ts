@@ -4,6 +4,7 @@
 //                [--save-model DIR] [--model DIR] [--dict D]… [--via LANG [--max-fanout K]] [--by-character src|tgt|both] [--lowercase]
 //                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--word-dropout α]
 //                [--continue DIR] [--pseudo P] [--pseudo-threshold p] [--self-train N] [--device D]
+//                [--encoder DIR] [--layer L]
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
 import { writeFileSync } from 'node:fs';
@@ -53,7 +54,7 @@ export function register(program: Command): void {
     .requiredOption('--out <file>', 'Pharaoh links (0-based i-j), one line per pair')
     .option('--method <name>', `${methodNames()} (default ${DEFAULT_METHOD})`)
     .option('--sym <name>', Object.keys(SYMMETRISATIONS).join('|'), 'gdfa')
-    .option('--threshold <p>', 'posterior threshold for --sym post (default 0.5)')
+    .option('--threshold <p>', 'posterior threshold for --sym post (default 0.5); awesome: the softmax threshold (default 0.001)')
     .option('--scores <file>', 'links with their probability, i-j:p')
     .option('--save-model <dir>', 'save the trained parameters')
     .option('--model <dir>', 'align with a saved model instead of training')
@@ -103,6 +104,14 @@ export function register(program: Command): void {
     .option(
       '--self-train <epochs>',
       "once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default 0)",
+    )
+    .option(
+      '--encoder <dir>',
+      "encoder methods: a pretrained encoder's local Hugging Face folder (config.json, tokenizer.json, model.safetensors or model.onnx)",
+    )
+    .option(
+      '--layer <n>',
+      "encoder methods: the hidden state to align with, 0 = the embeddings' output … L = the last layer (default 8 of 12 layers, round(2/3·L) otherwise)",
     )
     .addOption(deviceOption())
     .action(run);

@@ -18,6 +18,9 @@
 //     --dict is a prior of every method's lexicon too. --dict may be given several times (their
 //     entries used together) or twice with --via LANG (composed through that language,
 //     align/dictionary-sources.ts; --max-fanout K leaves out pivot words of more than K translations).
+//   encoder      a pretrained encoder's folder (models/transformer/): --encoder DIR, --layer L
+//     (transformers' hidden_states numbering; default 8 of 12 layers, round(2/3·L) otherwise),
+//     --threshold (awesome: the softmax threshold, default 0.001), --device; no training.
 // Lexicons list up to 5 translations per source word, best first: p(t | s) of the trained
 // forward table (statistical), t(t | s)·√t(s | t) of EM with agreement over the model's
 // similarities (bilstm, models/bilstm/word-translations.ts).
@@ -25,7 +28,14 @@ import { readFileSync } from 'node:fs';
 import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { Link } from '../../shared/domain.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
-import { DEFAULT_METHOD, methodInfo, methodNames, type MethodFamily, type NeuralMethodName } from '../../shared/methods.ts';
+import {
+  DEFAULT_METHOD,
+  type EncoderMethodName,
+  methodInfo,
+  methodNames,
+  type MethodFamily,
+  type NeuralMethodName,
+} from '../../shared/methods.ts';
 import type { DictEntry } from '../align/dictionary.ts';
 import { dictionaryFromOptions } from '../align/dictionary-sources.ts';
 import { alignCorpusByCharacter } from '../align/by-character.ts';
@@ -42,6 +52,9 @@ import type { NeuralConfig, TrainHooks } from '../models/bilstm/train.ts';
 import { defaultEpochs } from '../../shared/epochs.ts';
 import { progressBar } from './progress-bar.ts';
 import { neuralLexicon, type LexiconEntry } from '../models/bilstm/word-translations.ts';
+import { alignWithEncoder, AWESOME_THRESHOLD } from '../models/transformer/encoder-aligner.ts';
+import { defaultAlignLayer } from '../models/transformer/hf-config.ts';
+import { HfEncoder } from '../models/transformer/hf-encoder.ts';
 
 const PER_WORD = 5;
 
@@ -67,6 +80,8 @@ export interface AlignerOptions {
   pseudoThreshold?: string;
   selfTrain?: string;
   device?: DeviceSetting;
+  encoder?: string;
+  layer?: string;
 }
 
 export interface Aligner {
@@ -180,6 +195,7 @@ function bilstm(method: NeuralMethodName): Aligner {
 
 async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: string[][], o: AlignerOptions): Promise<Link[][]> {
   if (o.byCharacter) throw new UserError('--by-character is for the statistical methods');
+  refuseEncoderOptions(o);
   if (o.model && o.continue) throw new UserError('--model aligns without training and --continue trains: give one of them');
   const training = o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : null;
   if (o.model && training) throw new UserError(`--model aligns without training: ${training} would not be used`);
@@ -252,8 +268,69 @@ const NEURAL_ONLY = [
   ['dictUse', '--dict-use'],
 ] as const;
 
+/** Options only the encoder methods read. */
+const ENCODER_ONLY = [
+  ['encoder', '--encoder'],
+  ['layer', '--layer'],
+] as const;
+
+function refuseEncoderOptions(o: AlignerOptions): void {
+  const given = ENCODER_ONLY.find(([key]) => o[key] !== undefined);
+  if (given) throw new UserError(`${given[1]} is for the encoder methods (${methodNames('encoder').split('|').join(', ')})`);
+}
+
+/** --layer: a whole number (checked against the model when it is open). */
+function layerOption(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new UserError(`--layer must be a whole number ≥ 0 (0 = the embeddings' output), got "${v}"`);
+  return n;
+}
+
+function encoderMethod(method: EncoderMethodName): Aligner {
+  const misplaced: readonly (readonly [keyof AlignerOptions, string])[] = [
+    ...NEURAL_ONLY.filter(([key]) => key !== 'device'),
+    ['model', '--model'],
+    ['saveModel', '--save-model'],
+    ['dict', '--dict'],
+    ['via', '--via'],
+    ['maxFanout', '--max-fanout'],
+    ['byCharacter', '--by-character'],
+    ['lowercase', '--lowercase'],
+  ];
+  return {
+    async align(src, tgt, o) {
+      const given = misplaced.find(([key]) => o[key] !== undefined);
+      if (given) throw new UserError(`${given[1]} is not read by ${method}, which aligns with a pretrained encoder without training`);
+      if (o.threshold !== undefined && method !== 'awesome') throw new UserError(`--threshold is read by awesome only, not ${method}`);
+      if (!o.encoder)
+        throw new UserError(
+          `${method} needs --encoder DIR: a local Hugging Face folder (config.json, tokenizer.json, model.safetensors or model.onnx)`,
+        );
+      const threshold = o.threshold === undefined ? AWESOME_THRESHOLD : Number(o.threshold);
+      if (!(threshold > 0 && threshold < 1)) throw new UserError(`--threshold must be a number in (0, 1), got "${o.threshold}"`);
+      const encoder = HfEncoder.open(o.encoder, { device: o.device });
+      const layer = layerOption(o.layer) ?? defaultAlignLayer(encoder.config);
+      console.info(
+        `encoder: ${o.encoder} (${encoder.config.modelType}, ${encoder.config.layers} layers, ${encoder.backend === 'onnx' ? 'model.onnx' : 'model.safetensors'}), hidden state ${layer}`,
+      );
+      const bar = progressBar(`aligning (${method}, layer ${layer})`);
+      try {
+        return await alignWithEncoder(encoder, method, src, tgt, { layer, threshold, onProgress: (d, n) => bar.progress(d, n) });
+      } finally {
+        bar.stop();
+        await encoder.release();
+      }
+    },
+    lexicon() {
+      return Promise.reject(new UserError(`lexicon: ${method} does not learn a lexicon; use align, or a statistical or BiLSTM method`));
+    },
+  };
+}
+
 function statistical(method: string): Aligner {
   const refuseNeural = (o: AlignerOptions) => {
+    refuseEncoderOptions(o);
     const given = NEURAL_ONLY.find(([key]) => o[key] !== undefined);
     if (given) throw new UserError(`${given[1]} is for the neural methods (bilstm-ctl, bilstm)`);
   };
@@ -284,6 +361,7 @@ function statistical(method: string): Aligner {
 const FAMILIES: Readonly<Record<MethodFamily, (name: string) => Aligner>> = {
   statistical,
   bilstm: (name) => bilstm(name as NeuralMethodName),
+  encoder: (name) => encoderMethod(name as EncoderMethodName),
 };
 
 /** The aligner of a method name (default: DEFAULT_METHOD); an unknown name is a one-line error listing the known ones. */

@@ -40,8 +40,6 @@ export interface TinyOptions {
   /** checkpoint prefix (e.g. 'bert.' as in BertForMaskedLM) */
   prefix?: string;
   seed?: number;
-  /** extra fields of config.json */
-  config?: Record<string, unknown>;
   /** rows of the word embedding matrix (default: the tokenizer's vocabulary size) */
   vocabRows?: number;
 }
@@ -143,7 +141,6 @@ function writeFolder(dir: string, modelType: string, tokenizer: { json: object; 
     layer_norm_eps: 1e-12,
     pad_token_id: modelType === 'bert' ? 0 : 1,
     position_embedding_type: 'absolute',
-    ...o.config,
   };
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config, null, 2));
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tokenizer.json));

@@ -12,15 +12,14 @@
 // output, L = last layer); default 8 for 12-layer models (SimAlign's and awesome-align's
 // choice), round(2/3·L) otherwise. Pairs are encoded a chunk at a time, so memory stays flat.
 import type { Link } from '../../../shared/domain.ts';
+import type { EncoderMethodName } from '../../../shared/methods.ts';
+import { sentences, type Side } from '../../align/sentences.ts';
 import { UserError } from '../../errors.ts';
 import { cosines } from '../bilstm/csls.ts';
 import { defaultAlignLayer } from './hf-config.ts';
 import type { HfEncoder } from './hf-encoder.ts';
 import { argmaxLinks, iterMaxLinks, linkProbabilities, matchLinks, type Matrix, pmiMatrix, softmaxLinks } from './similarity-extraction.ts';
 import { poolWords, type WordPooling, wordSubwords } from './word-pooling.ts';
-
-export const ENCODER_METHODS = ['simalign-argmax', 'simalign-itermax', 'simalign-match', 'awesome', 'pmi-align'] as const;
-export type EncoderMethod = (typeof ENCODER_METHODS)[number];
 
 export const AWESOME_THRESHOLD = 1e-3;
 
@@ -56,7 +55,7 @@ function rowsAt(v: Float32Array, keep: readonly number[], dim: number): Float32A
   return out;
 }
 
-const EXTRACT: Readonly<Record<Exclude<EncoderMethod, 'awesome'>, (sim: Matrix, I: number, J: number) => Uint8Array>> = {
+const EXTRACT: Readonly<Record<Exclude<EncoderMethodName, 'awesome'>, (sim: Matrix, I: number, J: number) => Uint8Array>> = {
   'simalign-argmax': argmaxLinks,
   'simalign-itermax': (s, I, J) => iterMaxLinks(s, I, J),
   'simalign-match': matchLinks,
@@ -65,7 +64,7 @@ const EXTRACT: Readonly<Record<Exclude<EncoderMethod, 'awesome'>, (sim: Matrix, 
 
 /** Links of one pair from its hidden states (rows of the encoded sentences). */
 function pairLinks(
-  method: EncoderMethod,
+  method: EncoderMethodName,
   hs: Float32Array,
   ht: Float32Array,
   es: Parameters<typeof poolWords>[1],
@@ -115,19 +114,22 @@ function pairLinks(
 /** Links of every pair under `method`, reading hidden state `layer` of `encoder`. */
 export async function alignWithEncoder(
   encoder: HfEncoder,
-  method: EncoderMethod,
-  src: readonly (readonly string[])[],
-  tgt: readonly (readonly string[])[],
+  method: EncoderMethodName,
+  srcSide: Side,
+  tgtSide: Side,
   o: EncoderAlignOptions = {},
 ): Promise<Link[][]> {
+  const src = sentences(srcSide),
+    tgt = sentences(tgtSide);
   if (src.length !== tgt.length) throw new UserError(`${src.length} source sentences but ${tgt.length} target sentences`);
   const layer = o.layer ?? defaultAlignLayer(encoder.config);
   const dim = encoder.config.hidden;
   const out: Link[][] = [];
   o.onProgress?.(0, src.length);
   for (let at = 0; at < src.length; at += CHUNK) {
-    const s = encoder.encode(src.slice(at, at + CHUNK));
-    const t = encoder.encode(tgt.slice(at, at + CHUNK));
+    const ks = Array.from({ length: Math.min(CHUNK, src.length - at) }, (_, i) => at + i);
+    const s = encoder.encode(ks.map((k) => src.tokens(k)));
+    const t = encoder.encode(ks.map((k) => tgt.tokens(k)));
     const [h] = await encoder.hiddenStates([...s, ...t], [layer]);
     s.forEach((es, k) => out.push(pairLinks(method, h[k], h[s.length + k], es, t[k], dim, o)));
     o.onProgress?.(out.length, src.length);
