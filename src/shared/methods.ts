@@ -41,6 +41,11 @@ export const METHODS = [
     family: 'encoder',
     summary: "awesome-align's extraction: subwords linked where both directions' softmax pass a threshold (0.001)",
   },
+  {
+    name: 'awesome-entmax',
+    family: 'encoder',
+    summary: 'awesome-align with entmax15 in place of softmax: subwords linked where both directions give them weight',
+  },
   { name: 'pmi-align', family: 'encoder', summary: 'PMI-Align: ArgMax over the pointwise mutual information of the similarities' },
 ] as const satisfies readonly MethodInfo[];
 
@@ -58,6 +63,7 @@ export const ENCODER_METHODS = [
   'simalign-itermax',
   'simalign-match',
   'awesome',
+  'awesome-entmax',
   'pmi-align',
 ] as const satisfies readonly MethodName[];
 export type EncoderMethodName = (typeof ENCODER_METHODS)[number];

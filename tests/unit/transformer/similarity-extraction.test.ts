@@ -3,6 +3,7 @@
 import { expect, test } from 'vitest';
 import {
   argmaxLinks,
+  entmaxLinks,
   iterMaxLinks,
   linkProbabilities,
   matchLinks,
@@ -65,4 +66,14 @@ test('PMI: log p(i,j) − log p(i) − log p(j) of the whole-matrix softmax; it 
   // column 0 is everybody's favourite in raw scores; under PMI row 1 goes to column 1
   expect(cells(argmaxLinks(Float64Array.of(3, 1, 2.9, 2), 2, 2), 2)).toEqual(['0-0']);
   expect(cells(argmaxLinks(pmiMatrix(Float64Array.of(3, 1, 2.9, 2), 2, 2), 2, 2), 2)).toEqual(['0-0', '1-1']);
+});
+
+test('awesome-align with entmax15: sparse in both directions, links where both are non-zero', () => {
+  // row 0 = [10, 0, 3]: (z − 10)/2 = [0, −5, −3.5] → support {0}, p = [1, 0, 0];
+  // row 1 = [0, 0, 3]: [−1.5, −1.5, 0] → τ = −1 (support {2}: 1 − 0 = 1) → [0, 0, 1];
+  // column 0 = [10, 0] → [1, 0]; columns 1 and 2 = [0, 0], [3, 3] → [0.5, 0.5]: links 0-0, 1-2.
+  const s = Float64Array.of(10, 0, 3, 0, 0, 3);
+  expect(cells(entmaxLinks(s, 2, 3), 3)).toEqual(['0-0', '1-2']);
+  // close scores keep several partners: row [1, 1.2, 0.9] → all three non-zero
+  expect(cells(entmaxLinks(Float64Array.of(1, 1.2, 0.9), 1, 3), 3)).toEqual(['0-0', '0-1', '0-2']);
 });

@@ -6,6 +6,7 @@
 //   awesome   dot products of the subwords (template tokens left out), both softmaxes above
 //     the threshold (default 0.001), a word pair linked when any of its subword pairs is, as
 //     awesome-align does; its probability is the largest of its subword pairs';
+//   awesome-entmax  the same with entmax15 in place of softmax (links where both are non-zero);
 //   pmi-align  PMI of the word vectors' dot products, then ArgMax.
 // Each link's score is its probability (similarity-extraction.ts linkProbabilities) over the
 // matrix the method read. The layer counts as transformers' hidden_states do (0 = embeddings'
@@ -18,7 +19,16 @@ import { UserError } from '../../errors.ts';
 import { cosines } from '../bilstm/csls.ts';
 import { defaultAlignLayer } from './hf-config.ts';
 import type { HfEncoder } from './hf-encoder.ts';
-import { argmaxLinks, iterMaxLinks, linkProbabilities, matchLinks, type Matrix, pmiMatrix, softmaxLinks } from './similarity-extraction.ts';
+import {
+  argmaxLinks,
+  entmaxLinks,
+  iterMaxLinks,
+  linkProbabilities,
+  matchLinks,
+  type Matrix,
+  pmiMatrix,
+  softmaxLinks,
+} from './similarity-extraction.ts';
 import { poolWords, type WordPooling, wordSubwords } from './word-pooling.ts';
 
 export const AWESOME_THRESHOLD = 1e-3;
@@ -55,7 +65,9 @@ function rowsAt(v: Float32Array, keep: readonly number[], dim: number): Float32A
   return out;
 }
 
-const EXTRACT: Readonly<Record<Exclude<EncoderMethodName, 'awesome'>, (sim: Matrix, I: number, J: number) => Uint8Array>> = {
+const EXTRACT: Readonly<
+  Record<Exclude<EncoderMethodName, 'awesome' | 'awesome-entmax'>, (sim: Matrix, I: number, J: number) => Uint8Array>
+> = {
   'simalign-argmax': argmaxLinks,
   'simalign-itermax': (s, I, J) => iterMaxLinks(s, I, J),
   'simalign-match': matchLinks,
@@ -73,14 +85,14 @@ function pairLinks(
   o: EncoderAlignOptions,
 ): Link[] {
   const links = new Map<number, Link>();
-  if (method === 'awesome') {
+  if (method === 'awesome' || method === 'awesome-entmax') {
     const a = wordSubwords(hs, es, dim),
       b = wordSubwords(ht, et, dim);
     const I = a.wordOf.length,
       J = b.wordOf.length;
     if (!I || !J) return [];
     const scores = cosines(a.rows, b.rows, dim);
-    const on = softmaxLinks(scores, I, J, o.threshold ?? AWESOME_THRESHOLD);
+    const on = method === 'awesome' ? softmaxLinks(scores, I, J, o.threshold ?? AWESOME_THRESHOLD) : entmaxLinks(scores, I, J);
     const prob = linkProbabilities(scores, I, J);
     const Jw = et.start.length;
     on.forEach((x, c) => {

@@ -11,7 +11,9 @@
 //               max_weight_matching, which on a complete bipartite graph with positive
 //               weights finds the same optimum.
 //   awesome-align (Dou & Neubig 2021): on dot products S, P→ = softmax over targets, P← =
-//     softmax over sources; a link where both exceed the threshold (0.001).
+//     softmax over sources; a link where both exceed the threshold (0.001). Its entmax15
+//     variant (Peters et al. 2019, α = 1.5, exact by sorting) replaces both softmaxes by the
+//     sparse entmax and links where both are non-zero.
 //   PMI-Align (Azadi et al. 2023): the joint p(i, j) = softmax of S over the whole matrix,
 //     PMI = log p(i, j) − log p(i) − log p(j) with the marginals of p; then ArgMax.
 //   Link probability (for --scores): awesome-align's heuristic, the harmonic mean of the two
@@ -101,6 +103,40 @@ function directionalSoftmax(s: Matrix, I: number, J: number, tauRow = 1, tauCol 
 export function softmaxLinks(scores: Matrix, I: number, J: number, threshold = 1e-3): Uint8Array {
   const { fwd, bwd } = directionalSoftmax(scores, I, J);
   return Uint8Array.from({ length: I * J }, (_, x) => (fwd[x] > threshold && bwd[x] > threshold ? 1 : 0));
+}
+
+/** entmax15 of a vector: p = [(z − max z)/2 − τ]₊², τ such that Σ p = 1 (the support found by sorting). */
+function entmax15(z: Float64Array): Float64Array {
+  const n = z.length;
+  const top = Math.max(...z);
+  const x = z.map((v) => (v - top) / 2);
+  const sorted = Float64Array.from(x).sort().reverse();
+  let sum = 0,
+    sumSq = 0,
+    tau = 0;
+  for (let k = 1; k <= n; k++) {
+    sum += sorted[k - 1];
+    sumSq += sorted[k - 1] ** 2;
+    const mean = sum / k;
+    const delta = (1 - k * (sumSq / k - mean * mean)) / k;
+    const t = mean - Math.sqrt(Math.max(delta, 0));
+    if (t > sorted[k - 1]) break; // the support is the first k − 1
+    tau = t;
+  }
+  return x.map((v) => Math.max(v - tau, 0) ** 2);
+}
+
+/** awesome-align's entmax15 extraction: both directions' entmax15 non-zero. */
+export function entmaxLinks(scores: Matrix, I: number, J: number): Uint8Array {
+  const fwd = new Uint8Array(I * J),
+    out = new Uint8Array(I * J);
+  for (let i = 0; i < I; i++)
+    entmax15(Float64Array.from(scores.subarray(i * J, (i + 1) * J))).forEach((p, j) => (fwd[i * J + j] = p > 0 ? 1 : 0));
+  for (let j = 0; j < J; j++)
+    entmax15(Float64Array.from({ length: I }, (_, i) => scores[i * J + j])).forEach(
+      (p, i) => (out[i * J + j] = p > 0 && fwd[i * J + j] ? 1 : 0),
+    );
+  return out;
 }
 
 /** Link probabilities: harmonic mean of the softmaxes of S/√J (over targets) and S/√I (over sources). */
