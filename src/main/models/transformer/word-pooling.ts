@@ -5,7 +5,6 @@
 import type { EncodedSentence } from './subword-tokenizer.ts';
 
 export type WordPooling = 'first' | 'mean' | 'max';
-export const WORD_POOLINGS: readonly WordPooling[] = ['first', 'mean', 'max'];
 
 export interface WordVectors {
   /** [words × dim], row k zero when `has[k]` is 0 */
