@@ -10,7 +10,7 @@ import { exportEncoderOnnx, HfEncoder } from '../../../src/main/models/transform
 import { alignWithEncoder } from '../../../src/main/models/transformer/encoder-aligner.ts';
 import { ENCODER_METHODS } from '../../../src/shared/methods.ts';
 import { buildEncoderGraph, hiddenStateName } from '../../../src/main/models/transformer/encoder-graph.ts';
-import { type EncoderConfig, parseEncoderConfig } from '../../../src/main/models/transformer/hf-config.ts';
+import { defaultAlignLayer, type EncoderConfig, parseEncoderConfig } from '../../../src/main/models/transformer/hf-config.ts';
 import { readEncoderWeights } from '../../../src/main/models/transformer/hf-weights.ts';
 import { poolWords } from '../../../src/main/models/transformer/word-pooling.ts';
 import { decodeSafetensors, encodeSafetensors, writeSafetensors } from '../../../src/main/nn/safetensors.ts';
@@ -141,6 +141,11 @@ test('model.onnx (our graph exported, weights baked in) gives the same hidden st
   const [b] = await onnx.hiddenStates(encoded, [1]);
   a.forEach((x, k) => expect(maxDiff(x, b[k])).toBeLessThan(1e-5));
   const { src, tgt } = samplePairs(6);
+  const progress: number[] = [];
+  await alignWithEncoder(graph, 'awesome', src, tgt, { onProgress: (done, total) => progress.push(done / total) });
+  expect(progress[0]).toBe(0);
+  expect(progress.at(-1)).toBe(1);
+  expect(progress.every((p, i) => i === 0 || p >= progress[i - 1])).toBe(true);
   for (const method of ENCODER_METHODS) {
     const la = await alignWithEncoder(graph, method, src, tgt, { layer: 1 });
     const lb = await alignWithEncoder(onnx, method, src, tgt, { layer: 1 });
@@ -168,6 +173,8 @@ test('model.onnx without the hidden state asked for is a one-line error; last_hi
   await onnx.release();
   await ours.release();
   expect(hiddenStateName(3)).toBe('hidden_states.3');
+  // the default layer: 8 of 12 as SimAlign and awesome-align, round(2/3·L) otherwise
+  expect([12, 24, 3, 2].map((layers) => defaultAlignLayer({ ...c, layers }))).toEqual([8, 16, 2, 1]);
 });
 
 /** float32 → bfloat16 bits by truncation (the test makes weights that bf16 holds exactly). */

@@ -40,7 +40,7 @@ export interface EncoderAlignOptions {
   pooling?: WordPooling;
   /** awesome: the softmax threshold (default 0.001) */
   threshold?: number;
-  /** pairs done of all, after each chunk */
+  /** pairs done of all, after each batch of sentences encoded (may throw to stop) */
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -142,7 +142,8 @@ export async function alignWithEncoder(
     const ks = Array.from({ length: Math.min(CHUNK, src.length - at) }, (_, i) => at + i);
     const s = encoder.encode(ks.map((k) => src.tokens(k)));
     const t = encoder.encode(ks.map((k) => tgt.tokens(k)));
-    const [h] = await encoder.hiddenStates([...s, ...t], [layer]);
+    // progress after each batch: a chunk's 2·n sentences count as its n pairs
+    const [h] = await encoder.hiddenStates([...s, ...t], [layer], (done) => o.onProgress?.(at + Math.floor(done / 2), src.length));
     s.forEach((es, k) => out.push(pairLinks(method, h[k], h[s.length + k], es, t[k], dim, o)));
     o.onProgress?.(out.length, src.length);
   }
