@@ -66,7 +66,10 @@ export function decodeSafetensors(
     } = e as Entry;
     if (!(end >= b && b >= 0) || base + end > bytes.length)
       throw new UserError(`${file}: tensor ${name}'s data ends at byte ${base + end} but the file has ${bytes.length} bytes: truncated?`);
-    const half = HALF[dtype];
+    const half = Object.hasOwn(HALF, dtype) ? HALF[dtype] : undefined;
+    const need = shape.reduce((a, x) => a * x, 1) * (half ? 2 : Object.hasOwn(BYTES, dtype) ? BYTES[dtype] : 0);
+    if (need && need !== end - b)
+      throw new UserError(`${file}: tensor ${name} has ${end - b} bytes but ${dtype} [${shape.join(', ')}] needs ${need}`);
     if (half) {
       tensors.set(name, new Tensor('float32', widen(bytes.subarray(base + b, base + end), half), shape));
       continue;
@@ -78,6 +81,9 @@ export function decodeSafetensors(
   }
   return { tensors, metadata: (header.__metadata__ as Record<string, string>) ?? {} };
 }
+
+/** Bytes per element of the stored dtypes we read as they are. */
+const BYTES: Readonly<Record<string, number>> = { F32: 4, F64: 8, I64: 8, BOOL: 1 };
 
 /** The two 16-bit float formats, read widened to float32. */
 const HALF: Readonly<Record<string, 'f16' | 'bf16'>> = { F16: 'f16', BF16: 'bf16' };

@@ -191,6 +191,10 @@ test('half-precision weights: F16 values decode exactly, a BF16 checkpoint loads
   const h = decodeSafetensors(bytes).tensors.get('h')!;
   expect(h.type).toBe('float32');
   expect(Array.from(h.data as Float32Array)).toEqual([1.5, -2, 65504, 2 ** -24, -0]);
+  // a header whose shape does not fit the bytes: a one-line error, not a RangeError
+  const bad = new Uint8Array(bytes);
+  bad.set(new TextEncoder().encode(header.replace('[5]', '[4]')), 8);
+  expect(() => decodeSafetensors(bad, 'h.safetensors')).toThrow(/^h\.safetensors: tensor h has 10 bytes but F16 \[4\] needs 8$/);
 
   const folder = join(dir, 'bf16');
   const raw = writeTinyBert(folder, { seed: 3 });
