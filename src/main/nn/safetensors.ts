@@ -4,7 +4,7 @@
 // Half-precision tensors (F16, BF16: how pretrained checkpoints are often shipped) are read
 // widened to float32, the dtype our graphs compute in. A damaged file (a header that is not
 // JSON, data past the end of a truncated file) is a one-line UserError naming the file.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { UserError } from '../errors.ts';
 import { type DType, Tensor } from './tensor.ts';
 
@@ -42,16 +42,22 @@ interface Entry {
   data_offsets: [number, number];
 }
 
-export function decodeSafetensors(
-  bytes: Uint8Array,
-  file = 'safetensors',
-): { tensors: Map<string, Tensor>; metadata: Record<string, string> } {
-  if (bytes.length < 8) throw new UserError(`${file}: too short for a safetensors file`);
-  const n = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
-  if (8 + n > bytes.length) throw new UserError(`${file}: header length ${n} exceeds the file (${bytes.length} bytes): truncated?`);
+/** Where the bytes come from: `size` bytes, of which `read` returns [begin, end) as its own copy. */
+interface ByteSource {
+  size: number;
+  read(begin: number, end: number): Uint8Array;
+}
+
+type Decoded = { tensors: Map<string, Tensor>; metadata: Record<string, string> };
+
+function decode(src: ByteSource, file: string): Decoded {
+  if (src.size < 8) throw new UserError(`${file}: too short for a safetensors file`);
+  const head = src.read(0, 8);
+  const n = Number(new DataView(head.buffer, head.byteOffset, 8).getBigUint64(0, true));
+  if (8 + n > src.size) throw new UserError(`${file}: header length ${n} exceeds the file (${src.size} bytes): truncated?`);
   let header: Record<string, Entry | Record<string, string>>;
   try {
-    header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n))) as typeof header;
+    header = JSON.parse(new TextDecoder().decode(src.read(8, 8 + n))) as typeof header;
   } catch (err) {
     throw new UserError(`${file}: the safetensors header is not JSON (${(err as Error).message.split('\n')[0]})`);
   }
@@ -64,22 +70,22 @@ export function decodeSafetensors(
       shape,
       data_offsets: [b, end],
     } = e as Entry;
-    if (!(end >= b && b >= 0) || base + end > bytes.length)
-      throw new UserError(`${file}: tensor ${name}'s data ends at byte ${base + end} but the file has ${bytes.length} bytes: truncated?`);
+    if (!(end >= b && b >= 0) || base + end > src.size)
+      throw new UserError(`${file}: tensor ${name}'s data ends at byte ${base + end} but the file has ${src.size} bytes: truncated?`);
     const half = Object.hasOwn(HALF, dtype) ? HALF[dtype] : undefined;
     const need = shape.reduce((a, x) => a * x, 1) * (half ? 2 : Object.hasOwn(BYTES, dtype) ? BYTES[dtype] : 0);
     if (need && need !== end - b)
       throw new UserError(`${file}: tensor ${name} has ${end - b} bytes but ${dtype} [${shape.join(', ')}] needs ${need}`);
-    if (half) {
-      tensors.set(name, new Tensor('float32', widen(bytes.subarray(base + b, base + end), half), shape));
-      continue;
-    }
-    const type = Object.hasOwn(CODES, dtype) ? CODES[dtype] : undefined;
+    const type = half ? 'float32' : Object.hasOwn(CODES, dtype) ? CODES[dtype] : undefined;
     if (!type) throw new UserError(`${file}: tensor ${name} has unsupported dtype ${dtype}`);
-    const raw = bytes.slice(base + b, base + end).buffer;
-    tensors.set(name, new Tensor(type, typed(type, raw) as never, shape));
+    const raw = src.read(base + b, base + end);
+    tensors.set(name, new Tensor(type, (half ? widen(raw, half) : typed(type, raw.buffer as ArrayBuffer)) as never, shape));
   }
   return { tensors, metadata: (header.__metadata__ as Record<string, string>) ?? {} };
+}
+
+export function decodeSafetensors(bytes: Uint8Array, file = 'safetensors'): Decoded {
+  return decode({ size: bytes.length, read: (b, e) => bytes.slice(b, e) }, file);
 }
 
 /** Bytes per element of the stored dtypes we read as they are. */
@@ -127,6 +133,21 @@ export function writeSafetensors(path: string, tensors: ReadonlyMap<string, Tens
   writeFileSync(path, encodeSafetensors(tensors, metadata));
 }
 
-export function readSafetensors(path: string) {
-  return decodeSafetensors(new Uint8Array(readFileSync(path)), path);
+/** Reads a file tensor by tensor (peak memory: the tensors, not the file twice over, e.g. 1.1 GB for XLM-R base). */
+export function readSafetensors(path: string): Decoded {
+  const fd = openSync(path, 'r');
+  try {
+    const read = (begin: number, end: number) => {
+      const out = new Uint8Array(end - begin);
+      for (let at = 0; at < out.length;) {
+        const got = readSync(fd, out, at, out.length - at, begin + at);
+        if (got === 0) break;
+        at += got;
+      }
+      return out;
+    };
+    return decode({ size: fstatSync(fd).size, read }, path);
+  } finally {
+    closeSync(fd);
+  }
 }
