@@ -243,6 +243,32 @@ test('half-precision weights: F16 values decode exactly, a BF16 checkpoint loads
   await b.release();
 });
 
+test('a checkpoint in shards (model.safetensors.index.json) loads as the single file does', async () => {
+  const folder = join(dir, 'one-file');
+  const raw = writeTinyXlmr(folder, { seed: 9 });
+  const sharded = join(dir, 'sharded');
+  mkdirSync(sharded);
+  for (const f of ['config.json', 'tokenizer.json']) copyFileSync(join(folder, f), join(sharded, f));
+  const all = [...randomWeights(raw, 9)];
+  const half = Math.floor(all.length / 2);
+  const shards = { 'model-00001-of-00002.safetensors': all.slice(0, half), 'model-00002-of-00002.safetensors': all.slice(half) };
+  const weightMap: Record<string, string> = {};
+  for (const [file, tensors] of Object.entries(shards)) {
+    writeSafetensors(join(sharded, file), new Map(tensors));
+    for (const [name] of tensors) weightMap[name] = file;
+  }
+  writeFileSync(join(sharded, 'model.safetensors.index.json'), JSON.stringify({ metadata: {}, weight_map: weightMap }));
+  const a = HfEncoder.open(folder),
+    b = HfEncoder.open(sharded);
+  expect(b.backend).toBe('graph');
+  const encoded = a.encode(sentences.slice(0, 3));
+  const [ha] = await a.hiddenStates(encoded, [2]);
+  const [hb] = await b.hiddenStates(encoded, [2]);
+  ha.forEach((x, k) => expect(maxDiff(x, hb[k])).toBe(0));
+  await a.release();
+  await b.release();
+});
+
 test('a forced GPU provider falls back to the CPU, says so once and records it', async () => {
   const folder = join(dir, 'device');
   writeTinyBert(folder);

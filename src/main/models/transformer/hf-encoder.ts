@@ -1,5 +1,6 @@
 // A pretrained encoder opened from a local Hugging Face folder, ready to encode sentences:
 //   config.json + tokenizer.json + model.safetensors  → our graph (encoder-graph.ts), trainable
+//     (or the shards of model.safetensors.index.json)
 //   config.json + tokenizer.json + model.onnx         → that ONNX model, inference only
 // 'auto' takes the safetensors when there are some, else model.onnx. An ONNX model must expose
 // the hidden state asked for as an output named hidden_states.L (as exportEncoderOnnx writes
@@ -18,7 +19,7 @@ import { Tensor } from '../../nn/tensor.ts';
 import { UserError } from '../../errors.ts';
 import { buildEncoderGraph, hiddenStateName, INPUT_IDS, ATTENTION_MASK, POSITION_IDS } from './encoder-graph.ts';
 import { type EncoderConfig, firstPosition, maxTokens, readEncoderConfig } from './hf-config.ts';
-import { readEncoderWeights, WEIGHTS_FILE } from './hf-weights.ts';
+import { hasWeights, readEncoderWeights } from './hf-weights.ts';
 import { type EncodedSentence, SubwordTokenizer } from './subword-tokenizer.ts';
 
 export const ONNX_FILE = 'model.onnx';
@@ -61,7 +62,7 @@ export class HfEncoder {
     const config = readEncoderConfig(dir);
     const tokenizer = new SubwordTokenizer(dir);
     const want = o.backend ?? 'auto';
-    const backend = want === 'auto' ? (existsSync(join(dir, WEIGHTS_FILE)) || !existsSync(join(dir, ONNX_FILE)) ? 'graph' : 'onnx') : want;
+    const backend = want === 'auto' ? (hasWeights(dir) || !existsSync(join(dir, ONNX_FILE)) ? 'graph' : 'onnx') : want;
     if (backend === 'onnx' && !existsSync(join(dir, ONNX_FILE))) throw new UserError(`${join(dir, ONNX_FILE)}: missing`);
     const weights = backend === 'graph' ? readEncoderWeights(dir, config) : null;
     const rows = config.vocabSize;
