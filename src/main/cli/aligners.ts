@@ -309,8 +309,9 @@ function encoderMethod(method: EncoderMethodName): Aligner {
         );
       const threshold = o.threshold === undefined ? AWESOME_THRESHOLD : Number(o.threshold);
       if (!(threshold > 0 && threshold < 1)) throw new UserError(`--threshold must be a number in (0, 1), got "${o.threshold}"`);
+      const asked = layerOption(o.layer);
       const encoder = HfEncoder.open(o.encoder, { device: o.device });
-      const layer = layerOption(o.layer) ?? defaultAlignLayer(encoder.config);
+      const layer = asked ?? defaultAlignLayer(encoder.config);
       console.info(
         `encoder: ${o.encoder} (${encoder.config.modelType}, ${encoder.config.layers} layers, ${encoder.backend === 'onnx' ? 'model.onnx' : 'model.safetensors'}), hidden state ${layer}`,
       );
