@@ -8,6 +8,8 @@
 // fed by name (input_ids, attention_mask, and position_ids / token_type_ids when it has them).
 // Sessions open through nn/devices.ts: the chosen provider, with CPU fallback, is logged and
 // kept in `device`. Sentences are run in batches of similar length, padded on the right.
+// The graph's weights are fed at each run rather than baked in: no slower (docs/experiments.md)
+// and no 2 GB protobuf limit on the model.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type ort from 'onnxruntime-node';
