@@ -300,7 +300,7 @@ function encoderMethod(method: EncoderMethodName): Aligner {
   ];
   return {
     async align(src, tgt, o) {
-      const given = misplaced.find(([key]) => o[key] !== undefined);
+      const given = misplaced.find(([key]) => o[key] !== undefined && !(Array.isArray(o[key]) && !o[key].length));
       if (given) throw new UserError(`${given[1]} is not read by ${method}, which aligns with a pretrained encoder without training`);
       if (o.threshold !== undefined && method !== 'awesome') throw new UserError(`--threshold is read by awesome only, not ${method}`);
       if (!o.encoder)

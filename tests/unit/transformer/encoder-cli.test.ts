@@ -116,6 +116,7 @@ test('options of other families are refused in one line, and --encoder is asked 
   const run = (...more: string[]) => mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'o.txt'), ...more);
   expect(run('--method', 'awesome').err).toMatch(/awesome needs --encoder DIR/);
   expect(run('--method', 'simalign-argmax', '--encoder', bert, '--epochs', '3').err).toMatch(/--epochs is not read by simalign-argmax/);
+  expect(run('--method', 'awesome', '--encoder', bert, '--dict', join(dir, 'd.tsv')).err).toMatch(/--dict is not read by awesome/);
   expect(run('--method', 'simalign-argmax', '--encoder', bert, '--threshold', '0.1').err).toMatch(/--threshold is read by awesome only/);
   expect(run('--method', 'ibm1', '--encoder', bert).err).toMatch(/--encoder is for the encoder methods \(simalign-argmax, /);
   expect(run('--method', 'awesome', '--encoder', bert, '--layer', 'x').err).toMatch(/--layer must be a whole number/);
