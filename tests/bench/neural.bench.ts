@@ -280,13 +280,38 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<void> 
       .map(tokens);
   const src = side('en'),
     tgt = side('de');
+  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+  const rss = () => process.memoryUsage.rss();
+  const before = rss();
   const t0 = Date.now();
   let firstStep = 0;
-  await trainNeural({ src, tgt }, { epochs, dim }, { onStep: (step) => void (step === 0 && (firstStep = (Date.now() - t0) / 1000)) });
+  let peakInSteps = 0;
+  const buckets: string[] = [];
+  const model = await trainNeural(
+    { src, tgt },
+    { epochs, dim },
+    {
+      onStep: (step) => {
+        if (step === 0) firstStep = (Date.now() - t0) / 1000;
+        peakInSteps = Math.max(peakInSteps, rss());
+      },
+      onBucket: (T, ms) => buckets.push(`T ${T} built in ${(ms / 1000).toFixed(1)} s, RSS then ${mb(rss())}`),
+    },
+  );
   const s = (Date.now() - t0) / 1000;
   console.log(
     `speed: bilstm-ctl training, ${src.length} en-de pairs x ${epochs} epochs, dim ${dim}: ${s.toFixed(0)} s (${(s / epochs).toFixed(1)} s an epoch), first step done after ${firstStep.toFixed(1)} s`,
   );
+  // Where the memory goes: parameters (and AdamW's two moments, as many floats again each),
+  // each bucket's session as it is built (in build order), the peak over the training steps
+  // (sessions plus one step's activations), and the process's peak.
+  let floats = 0;
+  for (const p of model.params.values()) floats += p.data.length;
+  console.log(
+    `memory (MALLOC_MMAP_THRESHOLD_ ${process.env.MALLOC_MMAP_THRESHOLD_ ?? 'unset'}): before training ${mb(before)} · vocabulary ${model.dims.srcVocab} + ${model.dims.tgtVocab} words, ${model.dims.subwords} subwords · ` +
+      `parameters ${mb(floats * 4)} + AdamW moments ${mb(floats * 8)} · peak during steps ${mb(peakInSteps)} · process peak ${mb(process.resourceUsage().maxRSS * 1024)}`,
+  );
+  for (const b of buckets) console.log(`  ${b}`);
 }
 
 export default async function bench(args: string[]): Promise<void> {

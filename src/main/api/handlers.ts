@@ -20,7 +20,7 @@ import { recentProjects, rememberProject } from '../recent-projects.ts';
 import { setLinkTags } from '../store/link-tags.ts';
 import { downloadFiles, newDownload } from '../export-downloads.ts';
 import { setAnnotatorsShare } from '../store/annotation-mode.ts';
-import type { AppContext } from './context.ts';
+import { openProject, type AppContext } from './context.ts';
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
 import { dictionariesHandlers } from './dictionaries-handlers.ts';
@@ -28,10 +28,7 @@ import { dictionariesHandlers } from './dictionaries-handlers.ts';
 type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
 type Handler<C extends Channel> = (ctx: AppContext, input: Input<C>) => Promise<Results[C]> | Results[C];
 
-function store(ctx: AppContext): ProjectStore {
-  if (!ctx.store) throw new UserError('no project is open');
-  return ctx.store;
-}
+const store = openProject;
 
 function dialogs(ctx: AppContext): NonNullable<AppContext['dialogs']> {
   if (!ctx.dialogs) throw new UserError('native file dialogs exist only in the desktop app; upload the file instead');
