@@ -7,7 +7,7 @@ import { editorChannels, type EditorPair, type EditorResults } from './editor-ap
 import { linkTagSet } from './link-tags.ts';
 import type { Calibration } from './calibration.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
-import { dictionariesChannels, type DictionariesResults } from './dictionaries-api.ts';
+import { dictionariesChannels, type DictionariesResults, type ShippedDictionary } from './dictionaries-api.ts';
 
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
 const split = z.enum(['train', 'dev', 'test']);
@@ -188,6 +188,8 @@ export interface AppInfo {
   /** Statistical alignment methods and symmetrisations the Align job offers (first = default). */
   alignMethods: string[];
   symmetrisations: string[];
+  /** Dictionaries that ship with Mekong, which a project can attach. */
+  shippedDictionaries: ShippedDictionary[];
   /** Projects opened lately on this machine, newest first. */
   recentProjects: string[];
 }

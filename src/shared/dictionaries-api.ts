@@ -35,6 +35,13 @@ export const dictionariesChannels = {
 
 export type AttachDictionaryOptions = z.infer<typeof attachDictionarySchema>;
 
+/** A dictionary that ships with Mekong: its spec source name, languages and a label. */
+export interface ShippedDictionary {
+  source: string;
+  langs: [string, string];
+  label: string;
+}
+
 export interface DictionaryInfo {
   id: number;
   name: string;

@@ -11,6 +11,7 @@
 // second too, and the composed dictionary maps the first's other side to the second's.
 import { laoEnglishDictionaryPath } from '../text/lao-dictionary.ts';
 import { UserError } from '../errors.ts';
+import type { ShippedDictionary } from '../../shared/dictionaries-api.ts';
 import { readCedict } from './cedict.ts';
 import { readDictionary, type DictEntry, type GlossUnit } from './dictionary.ts';
 import { composeDictionaries, reversed, type ComposedEntry, type ComposeOptions } from './pivot.ts';
@@ -23,14 +24,32 @@ export interface DictionarySpec {
 
 interface Shipped {
   langs: [string, string];
+  label: string;
   read: (unit: GlossUnit, lowercase: boolean) => DictEntry[];
 }
 
 const SHIPPED: Readonly<Record<string, Shipped>> = {
-  bundled: { langs: ['lo', 'en'], read: (unit, lowercase) => readDictionary(laoEnglishDictionaryPath(), { unit, lowercase }) },
-  cedict: { langs: ['zh', 'en'], read: (unit, lowercase) => readCedict('simplified', lowercase, unit) },
-  'cedict-trad': { langs: ['zh', 'en'], read: (unit, lowercase) => readCedict('traditional', lowercase, unit) },
+  bundled: {
+    langs: ['lo', 'en'],
+    label: 'Lao–English (MOPT, MIT)',
+    read: (unit, lowercase) => readDictionary(laoEnglishDictionaryPath(), { unit, lowercase }),
+  },
+  cedict: {
+    langs: ['zh', 'en'],
+    label: 'Chinese–English, simplified (CC-CEDICT, CC BY-SA 4.0)',
+    read: (unit, lowercase) => readCedict('simplified', lowercase, unit),
+  },
+  'cedict-trad': {
+    langs: ['zh', 'en'],
+    label: 'Chinese–English, traditional (CC-CEDICT, CC BY-SA 4.0)',
+    read: (unit, lowercase) => readCedict('traditional', lowercase, unit),
+  },
 };
+
+/** The dictionaries that ship with Mekong, as the app offers them. */
+export function shippedDictionaries(): ShippedDictionary[] {
+  return Object.entries(SHIPPED).map(([source, d]) => ({ source, langs: d.langs, label: d.label }));
+}
 
 export function parseDictionarySpec(spec: string): DictionarySpec {
   const m = /^([A-Za-z]{2,3})-([A-Za-z]{2,3}):(.+)$/.exec(spec.trim());

@@ -21,6 +21,7 @@ import { setLinkTags } from '../store/link-tags.ts';
 import { downloadFiles, newDownload } from '../export-downloads.ts';
 import { setAnnotatorsShare } from '../store/annotation-mode.ts';
 import { openProject, type AppContext } from './context.ts';
+import { shippedDictionaries } from '../align/dictionary-sources.ts';
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
 import { dictionariesHandlers } from './dictionaries-handlers.ts';
@@ -58,6 +59,7 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     project: ctx.store?.info() ?? null,
     alignMethods: [...STATISTICAL_METHODS],
     symmetrisations: Object.keys(SYMMETRISATIONS),
+    shippedDictionaries: shippedDictionaries(),
     recentProjects: recentProjects(ctx.dataDir),
   }),
   'project.create': (ctx, i) => {
