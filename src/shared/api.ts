@@ -124,8 +124,12 @@ export const channels = {
       lowercase: z.boolean().optional(),
       /** Align the project's Chinese side(s) by character (the LDC convention), links mapped back to its words. */
       byCharacter: z.boolean().optional(),
+      /** Encoder methods: the hidden state to read (0 = embeddings; default: 8 of 12 layers, else 2/3 of the depth). */
+      layer: z.number().int().min(0).max(200).optional(),
     })
     .strict(),
+  /** Names the project's pretrained encoder folder (checked: config.json, tokenizer.json, weights), or forgets it (null). */
+  'project.setEncoder': z.object({ dir: z.string().trim().min(1).max(4096).nullable() }).strict(),
   /** Every pair segmented again with the project's word lists (review/resegment.ts), as a job; its message is the report. */
   'resegment.start': z
     .object({
@@ -161,6 +165,8 @@ export interface ProjectInfo {
   linkTags: string[];
   /** Annotators see each other's gold and rejections (else blind double annotation). */
   annotatorsShare: boolean;
+  /** The pretrained encoder folder whose similarity aligners the Align job offers, or null. */
+  encoderDir: string | null;
 }
 
 export interface AlignmentInfo {
@@ -188,6 +194,8 @@ export interface AppInfo {
   /** Statistical alignment methods and symmetrisations the Align job offers (first = default). */
   alignMethods: string[];
   symmetrisations: string[];
+  /** Similarity aligners over a pretrained encoder, offered when the project names an encoder folder. */
+  encoderMethods: string[];
   /** Dictionaries that ship with Mekong, which a project can attach. */
   shippedDictionaries: ShippedDictionary[];
   /** Projects opened lately on this machine, newest first. */
@@ -205,6 +213,7 @@ export interface Results extends EditorResults, ModelsResults, DictionariesResul
   'project.setLinkTags': ProjectInfo;
   'project.setAnnotatorsShare': ProjectInfo;
   'project.setLanguages': ProjectInfo;
+  'project.setEncoder': ProjectInfo;
   'pairs.list': { total: number; offset: number; pairs: PairSummary[] };
   'pairs.get': PairDetail;
   'pairs.update': PairDetail;

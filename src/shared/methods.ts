@@ -82,6 +82,10 @@ export function isNeuralMethod(name: string | undefined): name is NeuralMethodNa
   return methodInfo(name)?.family === 'bilstm';
 }
 
+export function isEncoderMethod(name: string | undefined): name is EncoderMethodName {
+  return methodInfo(name)?.family === 'encoder';
+}
+
 /** "agree|ibm1|…" for help texts. */
 export const methodNames = (family?: MethodFamily): string =>
   METHODS.filter((m) => !family || m.family === family)

@@ -10,7 +10,7 @@ import type { Link } from '../../shared/domain.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import { createAlignment, linkInserter } from '../store/alignments.ts';
 import { goldByPair, goldLinks, loadCorpus, rejectedByPair } from '../store/pair-corpus.ts';
-import { createStatisticalModel } from '../store/training-runs.ts';
+import { createUntrainedModel } from '../store/training-runs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { attachedDictionaryTexts } from '../store/dictionaries.ts';
 import { parseDictionaryText } from './dictionary.ts';
@@ -56,26 +56,44 @@ export async function alignProject(
   const result = await (o.byCharacter
     ? alignCorpusByCharacter(src, tgt, projectChineseSides(store), options, hooks)
     : alignCorpus(src, tgt, options, hooks));
+  const dictionaries = attached.map((d) => d.name);
+  const label = `${o.method} + ${o.sym}${o.byCharacter ? ' by character' : ''}`;
+  const count = storeModelAlignment(
+    store,
+    {
+      name: `${o.method} ${o.sym}${o.byCharacter ? ' by character' : ''}`,
+      kind: 'statistical',
+      config: dictionaries.length > 0 ? { ...o, dictionaries } : o,
+    },
+    label,
+    ids,
+    result.links,
+  );
+  return `aligned ${ids.length} pairs with ${o.method} + ${o.sym}: ${count} links`;
+}
+
+/**
+ * Stores an Align job's result in one transaction: a model row (what made it: kind and
+ * settings), a new model alignment named `label` and the time, and every pair's links.
+ * Returns how many links were stored.
+ */
+export function storeModelAlignment(
+  store: ProjectStore,
+  model: { name: string; kind: 'statistical' | 'encoder'; config: unknown },
+  label: string,
+  ids: readonly number[],
+  links: readonly (readonly Link[])[],
+): number {
   const when = new Date().toISOString();
-  const count = store.db.transaction(() => {
-    const dictionaries = attached.map((d) => d.name);
-    const modelId = createStatisticalModel(
-      store.db,
-      `${o.method} ${o.sym}${o.byCharacter ? ' by character' : ''}`,
-      dictionaries.length > 0 ? { ...o, dictionaries } : o,
-    );
-    const alignmentId = createAlignment(store.db, {
-      origin: 'model',
-      name: `${o.method} + ${o.sym}${o.byCharacter ? ' by character' : ''} (${when.slice(0, 16).replace('T', ' ')})`,
-      modelId,
-    });
+  return store.db.transaction(() => {
+    const modelId = createUntrainedModel(store.db, model.name, model.kind, model.config);
+    const alignmentId = createAlignment(store.db, { origin: 'model', name: `${label} (${when.slice(0, 16).replace('T', ' ')})`, modelId });
     const insert = linkInserter(store.db, alignmentId);
     let n = 0;
-    result.links.forEach((links: Link[], k) => {
-      insert(ids[k], links);
-      n += links.length;
+    links.forEach((ls, k) => {
+      insert(ids[k], ls);
+      n += ls.length;
     });
     return n;
   })();
-  return `aligned ${ids.length} pairs with ${o.method} + ${o.sym}: ${count} links`;
 }

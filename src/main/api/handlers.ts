@@ -13,7 +13,7 @@ import { runImport } from '../corpus/import-pipeline.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
 import { alignProject, projectChineseSides } from '../align/project-align.ts';
-import { STATISTICAL_METHODS } from '../../shared/methods.ts';
+import { ENCODER_METHODS, isEncoderMethod, STATISTICAL_METHODS } from '../../shared/methods.ts';
 import { methodPlan } from '../align/train-plans.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
 import { recentProjects, rememberProject } from '../recent-projects.ts';
@@ -22,6 +22,9 @@ import { downloadFiles, newDownload } from '../export-downloads.ts';
 import { setAnnotatorsShare } from '../store/annotation-mode.ts';
 import { openProject, type AppContext } from './context.ts';
 import { shippedDictionaries } from '../align/dictionary-sources.ts';
+import { HfEncoder } from '../models/transformer/hf-encoder.ts';
+import { setEncoderDir } from '../store/encoder-folder.ts';
+import { alignProjectWithEncoder, projectEncoderDir } from '../train/encoder-align-job.ts';
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
 import { dictionariesHandlers } from './dictionaries-handlers.ts';
@@ -60,6 +63,7 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     alignMethods: [...STATISTICAL_METHODS],
     symmetrisations: Object.keys(SYMMETRISATIONS),
     shippedDictionaries: shippedDictionaries(),
+    encoderMethods: [...ENCODER_METHODS],
     recentProjects: recentProjects(ctx.dataDir),
   }),
   'project.create': (ctx, i) => {
@@ -88,6 +92,12 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     return store(ctx).info();
   },
   'project.setLanguages': (ctx, i) => store(ctx).setLanguages(i.srcLang, i.tgtLang),
+  'project.setEncoder': (ctx, i) => {
+    const target = store(ctx);
+    if (i.dir !== null) HfEncoder.check(i.dir);
+    setEncoderDir(target.db, i.dir);
+    return target.info();
+  },
   'project.setAnnotatorsShare': (ctx, i) => {
     setAnnotatorsShare(store(ctx).db, i.share);
     return store(ctx).info();
@@ -136,6 +146,19 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   },
   'align.start': (ctx, i) => {
     const target = store(ctx);
+    if (isEncoderMethod(i.method)) {
+      const method = i.method;
+      if (i.byCharacter)
+        throw new UserError(`${method} reads the encoder's own subwords: aligning by character is for the statistical methods`);
+      const config = HfEncoder.check(projectEncoderDir(target));
+      if (i.layer !== undefined && i.layer > config.layers)
+        throw new UserError(`layer ${i.layer} does not exist: the project's encoder has hidden states 0 (embeddings) to ${config.layers}`);
+      const { jobId } = ctx.jobs.start('align', (progress, signal) =>
+        alignProjectWithEncoder(target, { method, layer: i.layer }, { progress, signal }),
+      );
+      return { jobId };
+    }
+    if (i.layer !== undefined) throw new UserError(`a hidden layer is for the encoder methods, not ${i.method}`);
     methodPlan(i.method);
     symmetriser(i.sym);
     if (i.byCharacter) projectChineseSides(target);

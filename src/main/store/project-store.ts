@@ -13,6 +13,7 @@ import { finishImport } from './imports.ts';
 import { linkTags } from './link-tags.ts';
 import { relabelWordLists } from './word-lists.ts';
 import { annotatorsShare } from './annotation-mode.ts';
+import { encoderDir } from './encoder-folder.ts';
 import { failInterruptedRuns } from './training-runs.ts';
 
 export interface ProjectMeta {
@@ -87,6 +88,7 @@ export class ProjectStore {
       alignments: listAlignments(this.db),
       linkTags: linkTags(this.db),
       annotatorsShare: annotatorsShare(this.db),
+      encoderDir: encoderDir(this.db),
     };
   }
 

@@ -59,6 +59,15 @@ export class HfEncoder {
     private readonly o: OpenEncoderOptions,
   ) {}
 
+  /** Checks a folder without reading its weights: its config, its tokenizer, and weights or model.onnx present. */
+  static check(dir: string): EncoderConfig {
+    const config = readEncoderConfig(dir);
+    new SubwordTokenizer(dir);
+    if (!hasWeights(dir) && !existsSync(join(dir, ONNX_FILE)))
+      throw new UserError(`${dir}: no model.safetensors (or its index) and no ${ONNX_FILE}: nothing to load the encoder's weights from`);
+    return config;
+  }
+
   /** Reads and checks the folder (nothing is compiled yet). */
   static open(dir: string, o: OpenEncoderOptions = {}): HfEncoder {
     const config = readEncoderConfig(dir);

@@ -1,14 +1,17 @@
-// The project's dictionaries in the Align dialog, in browser mode on the Lao–Thai sample:
-// a file that cannot be read is named in the error, the bundled Lao–English dictionary is
-// composed with an English–Thai file through English into a Lao–Thai prior, the project is
-// aligned with it, and the dictionary is removed again. Every check reads the store.
-import { writeFileSync } from 'node:fs';
+// The Align dialog in browser mode on the Lao–Thai sample. Dictionaries: a file that cannot
+// be read is named in the error, the bundled Lao–English dictionary is composed with an
+// English–Thai file through English into a Lao–Thai prior, the project is aligned with it,
+// and the dictionary is removed again. Encoders: a folder without a model is refused, a tiny
+// BERT folder (built by the test) brings the encoder methods, which align the project at a
+// chosen hidden layer. Every check reads the store.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { listDictionaries } from '../../src/main/store/dictionaries.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { sampleProject } from './editor-fixture.ts';
+import { writeTinyBert } from '../unit/transformer/tiny-encoders.ts';
 
 let h: Harness;
 let page: Page;
@@ -24,7 +27,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-describe('project dictionaries', () => {
+describe('Align dialog', () => {
   it('attaches a composed Lao–Thai dictionary, aligns with it and removes it', async () => {
     const enTh = join(h.dir, 'en-th.tsv');
     writeFileSync(
@@ -67,5 +70,32 @@ describe('project dictionaries', () => {
     await section.getByRole('button', { name: `Remove ${attached.name}` }).click();
     await section.getByText('None attached').waitFor();
     expect(listDictionaries(h.ctx.store!.db)).toEqual([]);
+  });
+
+  it('offers the encoder methods once the project names an encoder folder, and aligns with one', async () => {
+    const empty = join(h.dir, 'not-a-model');
+    mkdirSync(empty);
+    const bert = join(h.dir, 'tiny-bert');
+    writeTinyBert(bert, { layers: 3 });
+    const dialog = page.getByRole('dialog', { name: 'Align the project' });
+    const method = dialog.getByLabel('Method');
+    expect(await method.locator('option').allTextContents()).not.toContain('simalign-argmax');
+    await dialog.getByLabel('Encoder folder').fill(empty);
+    await dialog.getByRole('button', { name: 'Use folder' }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('config.json');
+    expect(h.ctx.store!.info().encoderDir).toBeNull();
+    await dialog.getByLabel('Dismiss error').click();
+    await dialog.getByLabel('Encoder folder').fill(bert);
+    await dialog.getByRole('button', { name: 'Use folder' }).click();
+    await expect.poll(() => method.locator('option').allTextContents()).toContain('simalign-argmax');
+    expect(h.ctx.store!.info().encoderDir).toBe(bert);
+    await method.selectOption('simalign-argmax');
+    await dialog.getByLabel('Hidden layer').fill('2');
+    expect(await dialog.getByLabel('Symmetrisation').count()).toBe(0);
+    await h.screenshot('23-align-encoder');
+    await dialog.getByRole('button', { name: /^Align( again)?$/ }).click();
+    await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor({ timeout: 90_000 });
+    const made = h.ctx.store!.info().alignments.find((a) => a.name.startsWith('simalign-argmax (layer 2)'));
+    expect(made?.links).toBeGreaterThan(265);
   });
 });
