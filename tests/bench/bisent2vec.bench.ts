@@ -1,0 +1,124 @@
+// `npm run bench -- bisent2vec [--sets en-fr,en-de] [--train N] [--epochs N] [--dim D]
+//                             [--no-bigrams] [--tfidf] [--subsample t] [--negatives n]`
+// Bi-Sent2Vec for sentence-level curation on ../shared/data/bench-corpora (skips when absent):
+// en-fr = m30k (29k Multi30k captions), en-de = uniq39k (10k news + 29k captions). Per set,
+// lines are split without overlap: 1,000 test pairs, 4,000 source-only and 4,000 target-only
+// sentences (from other pairs), and the next --train pairs (default: all the rest) to train on.
+// The model is trained as `mekong mine` trains it (models/bisent2vec/curation.ts: 10% of the
+// training pairs held out to find the mining and flagging thresholds) and reports:
+//   speed      training words/s (one thread) and seconds;
+//   retrieval  sentence retrieval P@1 over the 1,000 test pairs, both directions (cosine);
+//   flagging   the 1,000 test pairs with 10% of their targets shuffled among themselves:
+//              precision / recall of flagging under the held-out threshold, and the best F1
+//              any threshold reaches (oracle, for reference);
+//   mining     the 1,000 test pairs hidden among the 4,000 + 4,000 lone sentences: precision /
+//              recall / F1 of the proposed pairs at the held-out threshold, and the oracle F1.
+// Targets (issue 18): flagging recall ≥ 0.9 at precision ≥ 0.9 on en-fr, mining F1 ≥ 0.8.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { neighbourhoods } from '../../src/main/eval/csls.ts';
+import { flaggingThreshold, miningThreshold } from '../../src/main/eval/margin.ts';
+import { Rng } from '../../src/main/nn/init.ts';
+import { mineSentences, scoreCorpusPairs, shuffleTargets, trainForCuration } from '../../src/main/models/bisent2vec/curation.ts';
+import { sentenceVectors } from '../../src/main/models/bisent2vec/embed.ts';
+import type { Bisent2vecConfig } from '../../src/main/models/bisent2vec/train.ts';
+
+const DATA = join(import.meta.dirname, '../../../shared/data/bench-corpora');
+const SETS: Record<string, [string, string]> = { 'en-fr': ['m30k.en', 'm30k.fr'], 'en-de': ['uniq39k.en', 'uniq39k.de'] };
+const TEST = 1000,
+  LONE = 4000;
+
+const f3 = (x: number) => x.toFixed(3);
+
+function readSide(file: string): string[][] {
+  return readFileSync(join(DATA, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => l.split(' ').filter((w) => w.length > 0));
+}
+
+function p1(x: Float32Array, y: Float32Array, dim: number): [number, number] {
+  const nb = neighbourhoods(x, y, dim, 1);
+  let fwd = 0,
+    bwd = 0;
+  for (let i = 0; i < TEST; i++) ((fwd += +(nb.xNear[i] === i)), (bwd += +(nb.yNear[i] === i)));
+  return [fwd / TEST, bwd / TEST];
+}
+
+function runSet(name: string, config: Partial<Bisent2vecConfig>, train: number | undefined): void {
+  const [src, tgt] = SETS[name].map(readSide);
+  const test = { src: src.slice(0, TEST), tgt: tgt.slice(0, TEST) };
+  const loneSrc = src.slice(TEST, TEST + LONE),
+    loneTgt = tgt.slice(TEST + LONE, TEST + 2 * LONE);
+  const from = TEST + 2 * LONE,
+    to = train === undefined ? src.length : Math.min(src.length, from + train);
+  const started = performance.now();
+  const t = trainForCuration(src.slice(from, to), tgt.slice(from, to), config);
+  const seconds = (performance.now() - started) / 1000;
+  const m = t.model;
+  const d = m.config.dim;
+  console.log(
+    `${name}: trained on ${to - from - t.heldOut} pairs (+${t.heldOut} held out), ${m.index.rows} n-grams, ${m.config.epochs} epochs, dim ${d}` +
+      `${m.config.bigrams ? ' +bigrams' : ''}${m.config.tfidf ? ' tf-idf' : ''}: ${Math.round(t.stats.wordsPerSecond)} words/s, ${seconds.toFixed(1)} s with the threshold search`,
+  );
+  const [fwd, bwd] = p1(sentenceVectors(m, 0, test.src), sentenceVectors(m, 1, test.tgt), d);
+  console.log(`  retrieval P@1 ${name.replace('-', '→')} ${f3(fwd)}, back ${f3(bwd)} (${TEST} test pairs)`);
+
+  const shuffled = shuffleTargets(test.tgt, 0.1, new Rng(5));
+  const scores = scoreCorpusPairs(m, test.src, shuffled.tgt, m.thresholds!.flagging);
+  const flagged = scores.filter((s) => s.flagged).length;
+  const hits = scores.filter((s, i) => s.flagged && shuffled.bad[i]).length;
+  const bad = shuffled.bad.filter(Boolean).length;
+  const oracle = flaggingThreshold(
+    scores.map((s) => s.score),
+    shuffled.bad,
+  );
+  console.log(
+    `  flagging (${bad} shuffled of ${TEST}) at held-out threshold ${f3(m.thresholds!.flagging)} (held-out F1 ${f3(t.flagging.f1)}): ` +
+      `precision ${f3(flagged ? hits / flagged : 0)} recall ${f3(hits / bad)}; oracle threshold ${f3(oracle.threshold)}: P ${f3(oracle.precision)} R ${f3(oracle.recall)}`,
+  );
+
+  const xs = [...test.src, ...loneSrc],
+    ys = [...loneTgt, ...test.tgt];
+  const gold = new Set(test.src.map((_, i) => `${i} ${LONE + i}`));
+  const mined = mineSentences(m, xs, ys, m.thresholds!.mining);
+  const tp = mined.filter((p) => gold.has(`${p.src} ${p.tgt}`)).length;
+  const precision = mined.length ? tp / mined.length : 0,
+    recall = tp / TEST;
+  const mf1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
+  const best = miningThreshold(
+    sentenceVectors(m, 0, xs),
+    sentenceVectors(m, 1, ys),
+    d,
+    test.src.map((_, i) => ({ src: i, tgt: LONE + i })),
+  );
+  console.log(
+    `  mining (${TEST} pairs among ${xs.length} + ${ys.length} sentences) at held-out threshold ${f3(m.thresholds!.mining)} (held-out F1 ${f3(t.mining.f1)}): ` +
+      `${mined.length} proposed, P ${f3(precision)} R ${f3(recall)} F1 ${f3(mf1)}; oracle F1 ${f3(best.f1)} at ${f3(best.threshold)}`,
+  );
+}
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+export default async function bench(args: string[]): Promise<void> {
+  if (!existsSync(DATA)) {
+    console.log(`bisent2vec bench: ${DATA} is absent, skipped`);
+    return;
+  }
+  const num = (name: string) => (option(args, name) === undefined ? undefined : Number(option(args, name)));
+  const config: Partial<Bisent2vecConfig> = {};
+  for (const [flag, key] of [
+    ['--epochs', 'epochs'],
+    ['--dim', 'dim'],
+    ['--subsample', 'subsample'],
+    ['--negatives', 'negatives'],
+    ['--min-count', 'minCount'],
+  ] as const)
+    if (num(flag) !== undefined) config[key] = num(flag)!;
+  if (args.includes('--no-bigrams')) config.bigrams = false;
+  if (args.includes('--tfidf')) config.tfidf = true;
+  for (const name of (option(args, '--sets') ?? 'en-fr,en-de').split(',')) runSet(name, config, num('--train'));
+}
