@@ -13,14 +13,17 @@
 //     without gold, those scoring at least --pseudo-threshold, default 0.9, supervise training:
 //     seed 000's pseudo-labels), --self-train N (N epochs more on the model's own links),
 //     --word-dropout α, --device.
+//   bisent2vec   seed 002's bilingual CBOW (models/bisent2vec/): --epochs; no word links, so
+//     `align` refuses it in one line (sentence scores and mining: `mekong mine`).
 // Lexicons list up to 5 translations per source word, best first: p(t | s) of the trained
 // forward table (statistical), t(t | s)·√t(s | t) of EM with agreement over the model's
-// similarities (bilstm, models/bilstm/word-translations.ts).
+// similarities (bilstm, models/bilstm/word-translations.ts), CSLS of the word vectors
+// (bisent2vec, models/bisent2vec/lexicon.ts).
 import { readFileSync } from 'node:fs';
 import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { Link } from '../../shared/domain.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
-import { DEFAULT_METHOD, methodInfo, methodNames, type MethodFamily, type NeuralMethodName } from '../../shared/methods.ts';
+import { DEFAULT_METHOD, linksWords, methodInfo, methodNames, type MethodFamily, type NeuralMethodName } from '../../shared/methods.ts';
 import { readDictionary } from '../align/dictionary.ts';
 import { alignCorpus } from '../align/engine.ts';
 import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
@@ -33,6 +36,8 @@ import type { NeuralConfig, TrainHooks } from '../models/bilstm/train.ts';
 import { defaultEpochs } from '../../shared/epochs.ts';
 import { progressBar } from './progress-bar.ts';
 import { neuralLexicon, type LexiconEntry } from '../models/bilstm/word-translations.ts';
+import { trainBisent2vec } from '../models/bisent2vec/train.ts';
+import { bisent2vecLexicon } from '../models/bisent2vec/lexicon.ts';
 
 const PER_WORD = 5;
 
@@ -231,9 +236,33 @@ function statistical(method: string): Aligner {
   };
 }
 
+function bisent2vec(): Aligner {
+  return {
+    align: () =>
+      Promise.reject(
+        new UserError(
+          `bisent2vec learns word and sentence vectors, not word links: align with ${methodNames(linksWords).split('|').join(', ')}`,
+        ),
+      ),
+    async lexicon(src, tgt, o) {
+      const given = NEURAL_ONLY.find(([key]) => key !== 'epochs' && o[key] !== undefined);
+      if (given) throw new UserError(`${given[1]} is not an option of bisent2vec (it reads --epochs)`);
+      const bar = progressBar('training (bisent2vec)');
+      try {
+        const epochs = overrides(o).epochs;
+        const { model } = trainBisent2vec(src, tgt, epochs ? { epochs } : {}, { progress: bar.progress });
+        return bisent2vecLexicon(model, PER_WORD);
+      } finally {
+        bar.stop();
+      }
+    },
+  };
+}
+
 const FAMILIES: Readonly<Record<MethodFamily, (name: string) => Aligner>> = {
   statistical,
   bilstm: (name) => bilstm(name as NeuralMethodName),
+  bisent2vec,
 };
 
 /** The aligner of a method name (default: DEFAULT_METHOD); an unknown name is a one-line error listing the known ones. */

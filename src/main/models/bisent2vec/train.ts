@@ -88,6 +88,9 @@ export interface TrainStats {
   wordsPerSecond: number;
 }
 
+/** Training runs in float32; the gradient test runs the same step in float64. */
+type Floats = Float32Array | Float64Array;
+
 /**
  * One SGD step on one term: h = mean of V over ctx[0..n), loss ℓ(u_target·h) + Σ ℓ(−u_neg·h),
  * U and V updated by −lr × the gradient. Returns the loss before the step. `h` and `gradH`
@@ -95,8 +98,8 @@ export interface TrainStats {
  * before it is written, so the step is the exact gradient).
  */
 export function cbowStep(
-  U: Float32Array,
-  V: Float32Array,
+  U: Floats,
+  V: Floats,
   dim: number,
   ctx: Int32Array,
   n: number,
@@ -104,8 +107,8 @@ export function cbowStep(
   negs: Int32Array,
   nNeg: number,
   lr: number,
-  h: Float32Array,
-  gradH: Float32Array,
+  h: Floats,
+  gradH: Floats,
 ): number {
   h.fill(0);
   gradH.fill(0);
