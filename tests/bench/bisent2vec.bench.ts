@@ -14,14 +14,18 @@
 //   mining     the 1,000 test pairs hidden among the 4,000 + 4,000 lone sentences: precision /
 //              recall / F1 of the proposed pairs at the held-out threshold, and the oracle F1.
 // Targets (issue 18): flagging recall ≥ 0.9 at precision ≥ 0.9 on en-fr, mining F1 ≥ 0.8.
+// --ort N: the same SGD step as an ONNX graph (nn/ autodiff: loss and gradients of one term,
+//   context and target/negative rows gathered and updates scattered in JS) run N times on the
+//   CPU, its time per step and the epoch time it implies for the first set's step count,
+//   against the typed-array loop's (models/bisent2vec/train.ts' choice).
 import { existsSync, readFileSync } from 'node:fs';
+import { Graph, grad, op, Program, Rng as Rng, Tensor } from '../../src/main/nn/index.ts';
 import { join } from 'node:path';
 import { neighbourhoods } from '../../src/main/eval/csls.ts';
 import { flaggingThreshold, miningThreshold } from '../../src/main/eval/margin.ts';
-import { Rng } from '../../src/main/nn/init.ts';
 import { mineSentences, scoreCorpusPairs, shuffleTargets, trainForCuration } from '../../src/main/models/bisent2vec/curation.ts';
 import { sentenceVectors } from '../../src/main/models/bisent2vec/embed.ts';
-import type { Bisent2vecConfig } from '../../src/main/models/bisent2vec/train.ts';
+import { BISENT2VEC_DEFAULTS, type Bisent2vecConfig } from '../../src/main/models/bisent2vec/train.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data/bench-corpora');
 const SETS: Record<string, [string, string]> = { 'en-fr': ['m30k.en', 'm30k.fr'], 'en-de': ['uniq39k.en', 'uniq39k.de'] };
@@ -45,7 +49,60 @@ function p1(x: Float32Array, y: Float32Array, dim: number): [number, number] {
   return [fwd / TEST, bwd / TEST];
 }
 
-function runSet(name: string, config: Partial<Bisent2vecConfig>, train: number | undefined): void {
+/** Seconds per SGD step of one CBOW term run as an ONNX graph (context of `n` rows, 1 + negatives targets). */
+async function ortStepSeconds(steps: number, dim: number, negatives: number, n = 25): Promise<number> {
+  const g = new Graph();
+  const C = g.input('C', 'float32', [n, dim]),
+    W = g.input('W', 'float32', [1 + negatives, dim]),
+    sign = g.input('sign', 'float32', [1 + negatives]);
+  const h = op.reduceMean(C, [0], true);
+  const z = op.mul(op.reduceSum(op.mul(W, h), [1]), sign); // −s for the target, s for negatives
+  const loss = op.reduceSum(op.log(op.add(op.exp(z), g.scalar(1, 'float32'))));
+  const [gC, gW] = grad(loss, [C, W]);
+  const program = await Program.compile(g, { loss, gC, gW }, { device: 'cpu' });
+  const rng = new Rng(1);
+  const rows = 20000;
+  const V = Float32Array.from({ length: rows * dim }, () => rng.normal() * 0.1),
+    U = Float32Array.from({ length: rows * dim }, () => rng.normal() * 0.1);
+  const signs = new Tensor(
+    'float32',
+    Float32Array.from({ length: 1 + negatives }, (_, i) => (i === 0 ? -1 : 1)),
+    [1 + negatives],
+  );
+  const ctx = new Int32Array(n),
+    tw = new Int32Array(1 + negatives);
+  const started = performance.now();
+  for (let s = 0; s < steps; s++) {
+    for (let i = 0; i < n; i++) ctx[i] = rng.int(rows);
+    for (let i = 0; i <= negatives; i++) tw[i] = rng.int(rows);
+    const c = new Float32Array(n * dim),
+      w = new Float32Array((1 + negatives) * dim);
+    ctx.forEach((r, i) => c.set(V.subarray(r * dim, (r + 1) * dim), i * dim));
+    tw.forEach((r, i) => w.set(U.subarray(r * dim, (r + 1) * dim), i * dim));
+    const out = await program.run({
+      C: new Tensor('float32', c, [n, dim]),
+      W: new Tensor('float32', w, [1 + negatives, dim]),
+      sign: signs,
+    });
+    const dC = out.gC.data as Float32Array,
+      dW = out.gW.data as Float32Array;
+    ctx.forEach((r, i) => {
+      for (let t = 0; t < dim; t++) V[r * dim + t] -= 0.1 * n * dC[i * dim + t];
+    });
+    tw.forEach((r, i) => {
+      for (let t = 0; t < dim; t++) U[r * dim + t] -= 0.1 * dW[i * dim + t];
+    });
+  }
+  const seconds = (performance.now() - started) / 1000 / steps;
+  await program.release();
+  return seconds;
+}
+
+function runSet(
+  name: string,
+  config: Partial<Bisent2vecConfig>,
+  train: number | undefined,
+): { stepsPerEpoch: number; epochSeconds: number } {
   const [src, tgt] = SETS[name].map(readSide);
   const test = { src: src.slice(0, TEST), tgt: tgt.slice(0, TEST) };
   const loneSrc = src.slice(TEST, TEST + LONE),
@@ -56,10 +113,13 @@ function runSet(name: string, config: Partial<Bisent2vecConfig>, train: number |
   const t = trainForCuration(src.slice(from, to), tgt.slice(from, to), config);
   const seconds = (performance.now() - started) / 1000;
   const m = t.model;
+  const tokens = [...src.slice(from, to), ...tgt.slice(from, to)].reduce((a, x) => a + x.length, 0) * (1 - t.heldOut / (to - from));
+  const epochSeconds = tokens / t.stats.wordsPerSecond;
   const d = m.config.dim;
   console.log(
     `${name}: trained on ${to - from - t.heldOut} pairs (+${t.heldOut} held out), ${m.index.rows} n-grams, ${m.config.epochs} epochs, dim ${d}` +
-      `${m.config.bigrams ? ' +bigrams' : ''}${m.config.tfidf ? ' tf-idf' : ''}: ${Math.round(t.stats.wordsPerSecond)} words/s, ${seconds.toFixed(1)} s with the threshold search`,
+      `${m.config.bigrams ? ' +bigrams' : ''}${m.config.tfidf ? ' tf-idf' : ''}: ${Math.round(t.stats.wordsPerSecond)} words/s ` +
+      `(${epochSeconds.toFixed(1)} s an epoch, ${Math.round(t.stats.steps / m.config.epochs)} steps), ${seconds.toFixed(1)} s with the threshold search`,
   );
   const [fwd, bwd] = p1(sentenceVectors(m, 0, test.src), sentenceVectors(m, 1, test.tgt), d);
   console.log(`  retrieval P@1 ${name.replace('-', '→')} ${f3(fwd)}, back ${f3(bwd)} (${TEST} test pairs)`);
@@ -96,6 +156,7 @@ function runSet(name: string, config: Partial<Bisent2vecConfig>, train: number |
     `  mining (${TEST} pairs among ${xs.length} + ${ys.length} sentences) at held-out threshold ${f3(m.thresholds!.mining)} (held-out F1 ${f3(t.mining.f1)}): ` +
       `${mined.length} proposed, P ${f3(precision)} R ${f3(recall)} F1 ${f3(mf1)}; oracle F1 ${f3(best.f1)} at ${f3(best.threshold)}`,
   );
+  return { stepsPerEpoch: t.stats.steps / m.config.epochs, epochSeconds };
 }
 
 function option(args: string[], name: string): string | undefined {
@@ -120,5 +181,14 @@ export default async function bench(args: string[]): Promise<void> {
     if (num(flag) !== undefined) config[key] = num(flag)!;
   if (args.includes('--no-bigrams')) config.bigrams = false;
   if (args.includes('--tfidf')) config.tfidf = true;
-  for (const name of (option(args, '--sets') ?? 'en-fr,en-de').split(',')) runSet(name, config, num('--train'));
+  const runs = (option(args, '--sets') ?? 'en-fr,en-de').split(',').map((name) => runSet(name, config, num('--train')));
+  const ort = num('--ort');
+  if (ort) {
+    const merged = { ...BISENT2VEC_DEFAULTS, ...config };
+    const perStep = await ortStepSeconds(ort, merged.dim, merged.negatives);
+    console.log(
+      `ONNX graph step (${ort} steps, dim ${merged.dim}, 25 context rows): ${(perStep * 1e6).toFixed(0)} µs a step → ` +
+        `${(perStep * runs[0].stepsPerEpoch).toFixed(0)} s an epoch of the first set vs ${runs[0].epochSeconds.toFixed(1)} s with the typed-array loop`,
+    );
+  }
 }

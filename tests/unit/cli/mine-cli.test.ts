@@ -26,7 +26,7 @@ const tLines = tOrder.map((k) => (k < 40 ? corpus.tgt[600 + k] : corpus.tgt[640 
 const S = file('mono.src', corpus.src.slice(600, 680)),
   T = file('mono.tgt', tLines);
 /** The true target line of source line i (< 40). */
-const truth = new Map(tOrder.map((k, line) => [k, line]).filter(([k]) => k < 40));
+const truth = new Map(tOrder.map((k, line): [number, number] => [k, line]).filter(([k]) => k < 40));
 
 function mekong(...args: string[]) {
   const r = spawnSync(process.execPath, ['bin/mekong.js', ...args], { encoding: 'utf8' });

@@ -86,6 +86,8 @@ export interface TrainStats {
   loss: number;
   /** corpus tokens per second of training (vocabulary building excluded) */
   wordsPerSecond: number;
+  /** SGD steps taken (one per term: two per kept target word) */
+  steps: number;
 }
 
 /** Training runs in float32; the gradient test runs the same step in float64. */
@@ -223,9 +225,11 @@ export function trainModel(model: Bisent2vecModel, src: readonly string[][], tgt
   const pairsTotal = epochs * src.length;
   let processed = 0,
     loss = 0,
-    terms = 0;
+    terms = 0,
+    steps = 0;
   const started = performance.now();
   for (let epoch = 0; epoch < epochs; epoch++) {
+    steps += terms;
     loss = 0;
     terms = 0;
     rng.shuffle(order);
@@ -259,7 +263,7 @@ export function trainModel(model: Bisent2vecModel, src: readonly string[][], tgt
   }
   work.progress?.(pairsTotal, pairsTotal, `epoch ${epochs}/${epochs} · loss ${terms ? (loss / terms).toFixed(3) : '…'}`);
   const seconds = (performance.now() - started) / 1000;
-  return { loss: terms ? loss / terms : 0, wordsPerSecond: seconds > 0 ? (epochs * tokensPerEpoch) / seconds : 0 };
+  return { loss: terms ? loss / terms : 0, wordsPerSecond: seconds > 0 ? (epochs * tokensPerEpoch) / seconds : 0, steps: steps + terms };
 }
 
 /** Builds the vocabulary and trains a model on a parallel corpus. */
