@@ -1,5 +1,6 @@
 // `npm run bench -- bisent2vec [--sets en-fr,en-de] [--train N] [--epochs N] [--dim D] [--lr η]
-//                             [--bigrams] [--tfidf] [--subsample t] [--negatives n] [--min-count c] [--ort N]`
+//                             [--bigrams] [--tfidf] [--subsample t] [--negatives n] [--min-count c] [--ort N]
+//                             [--threads T]`   (T: training threads, default all cores)
 // Bi-Sent2Vec for sentence-level curation on ../shared/data/bench-corpora (skips when absent):
 // en-fr = m30k (29k Multi30k captions), en-de = uniq39k (10k news + 29k captions). Per set,
 // lines are split without overlap: 1,000 test pairs, 4,000 source-only and 4,000 target-only
@@ -7,7 +8,7 @@
 // en-de's pairs are shuffled first (seeded), its file being 10k news then 29k captions.
 // The model is trained as `mekong mine` trains it (models/bisent2vec/curation.ts: 10% of the
 // training pairs held out to find the mining and flagging thresholds) and reports:
-//   speed      training words/s (one thread) and seconds;
+//   speed      training words/s (on --threads threads) and seconds;
 //   retrieval  sentence retrieval P@1 over the 1,000 test pairs, both directions (cosine);
 //   flagging   the 1,000 test pairs with 10% of their targets shuffled among themselves:
 //              precision / recall of flagging under the held-out threshold, and the best F1
@@ -20,6 +21,7 @@
 //   CPU, its time per step and the epoch time it implies for the first set's step count,
 //   against the typed-array loop's (models/bisent2vec/train.ts' choice).
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { Graph, grad, op, Program, Rng as Rng, Tensor } from '../../src/main/nn/index.ts';
 import { join } from 'node:path';
 import { neighbourhoods } from '../../src/main/eval/csls.ts';
@@ -102,11 +104,12 @@ async function ortStepSeconds(steps: number, dim: number, negatives: number, n =
   return seconds;
 }
 
-function runSet(
+async function runSet(
   name: string,
   config: Partial<Bisent2vecConfig>,
   train: number | undefined,
-): { stepsPerEpoch: number; epochSeconds: number } {
+  threads: number,
+): Promise<{ stepsPerEpoch: number; epochSeconds: number }> {
   const set = SETS[name];
   if (!set) throw new Error(`unknown set ${name} (one of ${Object.keys(SETS).join(', ')})`);
   let [src, tgt] = set.files.map(readSide);
@@ -120,7 +123,7 @@ function runSet(
   const from = TEST + 2 * LONE,
     to = train === undefined ? src.length : Math.min(src.length, from + train);
   const started = performance.now();
-  const t = trainForCuration(src.slice(from, to), tgt.slice(from, to), config);
+  const t = await trainForCuration(src.slice(from, to), tgt.slice(from, to), config, { threads });
   const seconds = (performance.now() - started) / 1000;
   const m = t.model;
   const tokens = [...src.slice(from, to), ...tgt.slice(from, to)].reduce((a, x) => a + x.length, 0) * (1 - t.heldOut / (to - from));
@@ -128,7 +131,7 @@ function runSet(
   const d = m.config.dim;
   console.log(
     `${name}: trained on ${to - from - t.heldOut} pairs (+${t.heldOut} held out), ${m.index.rows} n-grams, ${m.config.epochs} epochs, dim ${d}` +
-      `${m.config.bigrams ? ' +bigrams' : ''}${m.config.tfidf ? ' tf-idf' : ''}: ${Math.round(t.stats.wordsPerSecond)} words/s ` +
+      `${m.config.bigrams ? ' +bigrams' : ''}${m.config.tfidf ? ' tf-idf' : ''}: ${Math.round(t.stats.wordsPerSecond)} words/s on ${threads} thread(s) ` +
       `(${epochSeconds.toFixed(1)} s an epoch, ${Math.round(t.stats.steps / m.config.epochs)} steps), ${seconds.toFixed(1)} s with the threshold search`,
   );
   const [fwd, bwd] = p1(sentenceVectors(m, 0, test.src), sentenceVectors(m, 1, test.tgt), d);
@@ -192,7 +195,9 @@ export default async function bench(args: string[]): Promise<void> {
     if (num(flag) !== undefined) config[key] = num(flag)!;
   if (args.includes('--bigrams')) config.bigrams = true;
   if (args.includes('--tfidf')) config.tfidf = true;
-  const runs = (option(args, '--sets') ?? 'en-fr,en-de').split(',').map((name) => runSet(name, config, num('--train')));
+  const threads = num('--threads') ?? availableParallelism();
+  const runs = [];
+  for (const name of (option(args, '--sets') ?? 'en-fr,en-de').split(',')) runs.push(await runSet(name, config, num('--train'), threads));
   const ort = num('--ort');
   if (ort) {
     const merged = { ...BISENT2VEC_DEFAULTS, ...config };

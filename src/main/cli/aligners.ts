@@ -20,6 +20,7 @@
 // similarities (bilstm, models/bilstm/word-translations.ts), CSLS of the word vectors
 // (bisent2vec, models/bisent2vec/lexicon.ts).
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { Link } from '../../shared/domain.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
@@ -36,7 +37,7 @@ import type { NeuralConfig, TrainHooks } from '../models/bilstm/train.ts';
 import { defaultEpochs } from '../../shared/epochs.ts';
 import { progressBar } from './progress-bar.ts';
 import { neuralLexicon, type LexiconEntry } from '../models/bilstm/word-translations.ts';
-import { trainBisent2vec } from '../models/bisent2vec/train.ts';
+import { trainBisent2vec } from '../models/bisent2vec/parallel-train.ts';
 import { bisent2vecLexicon } from '../models/bisent2vec/lexicon.ts';
 
 const PER_WORD = 5;
@@ -250,7 +251,10 @@ function bisent2vec(): Aligner {
       const bar = progressBar('training (bisent2vec)');
       try {
         const epochs = overrides(o).epochs;
-        const { model } = trainBisent2vec(src, tgt, epochs ? { epochs } : {}, { progress: bar.progress });
+        const { model } = await trainBisent2vec(src, tgt, epochs ? { epochs } : {}, {
+          progress: bar.progress,
+          threads: availableParallelism(),
+        });
         return bisent2vecLexicon(model, PER_WORD);
       } finally {
         bar.stop();

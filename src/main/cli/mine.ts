@@ -7,13 +7,15 @@
 // --threshold the threshold comes from held-out pairs of A/B (or from the saved model, which
 // keeps the one found when it was trained here).
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { readLines, readParallel, tokenize } from '../align/text-io.ts';
 import { UserError } from '../errors.ts';
 import { HELD_OUT_MAX, HELD_OUT_MIN, HELD_OUT_SHARE, mineSentences, trainForCuration } from '../models/bisent2vec/curation.ts';
 import { loadBisent2vec, saveBisent2vec } from '../models/bisent2vec/saved.ts';
-import { BISENT2VEC_DEFAULTS, type Bisent2vecModel, trainBisent2vec } from '../models/bisent2vec/train.ts';
-import { progressBar } from './progress-bar.ts';
+import { trainBisent2vec } from '../models/bisent2vec/parallel-train.ts';
+import { BISENT2VEC_DEFAULTS, type Bisent2vecModel } from '../models/bisent2vec/train.ts';
+import { interruptSignal, progressBar } from './progress-bar.ts';
 
 interface MineOptions {
   src: string;
@@ -35,7 +37,10 @@ function number(flag: string, v: string, ok: (x: number) => boolean, what: strin
 }
 
 /** The model and the threshold: trained on A/B (threshold from held-out pairs unless given) or loaded. */
-function modelAndThreshold(o: MineOptions, lower: (s: string[][]) => string[][]): { model: Bisent2vecModel; threshold: number } {
+async function modelAndThreshold(
+  o: MineOptions,
+  lower: (s: string[][]) => string[][],
+): Promise<{ model: Bisent2vecModel; threshold: number }> {
   const given = o.threshold === undefined ? undefined : number('--threshold', o.threshold, Number.isFinite, 'a number');
   if (o.model) {
     if (o.trainSrc || o.trainTgt)
@@ -53,10 +58,11 @@ function modelAndThreshold(o: MineOptions, lower: (s: string[][]) => string[][])
   const epochs =
     o.epochs === undefined ? {} : { epochs: number('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') };
   const bar = progressBar('training (bisent2vec)');
+  const work = { progress: bar.progress, signal: interruptSignal(), threads: availableParallelism() };
   try {
     if (given !== undefined)
-      return { model: trainBisent2vec(lower(train.src), lower(train.tgt), epochs, { progress: bar.progress }).model, threshold: given };
-    const t = trainForCuration(lower(train.src), lower(train.tgt), epochs, { progress: bar.progress });
+      return { model: (await trainBisent2vec(lower(train.src), lower(train.tgt), epochs, work)).model, threshold: given };
+    const t = await trainForCuration(lower(train.src), lower(train.tgt), epochs, work);
     bar.stop();
     process.stderr.write(
       `threshold ${t.mining.threshold.toFixed(4)} from ${t.heldOut} held-out pairs (F1 there ${t.mining.f1.toFixed(3)}, precision ${t.mining.precision.toFixed(3)}, recall ${t.mining.recall.toFixed(3)})\n`,
@@ -71,7 +77,7 @@ async function run(o: MineOptions): Promise<void> {
   const lower = (side: string[][]) => (o.lowercase ? side.map((x) => x.map((w) => w.toLowerCase())) : side);
   const src = lower(readLines(o.src).map(tokenize)),
     tgt = lower(readLines(o.tgt).map(tokenize));
-  const { model, threshold } = modelAndThreshold(o, lower);
+  const { model, threshold } = await modelAndThreshold(o, lower);
   if (o.saveModel) saveBisent2vec(o.saveModel, model);
   const bar = progressBar('scoring');
   let pairs;

@@ -7,7 +7,7 @@ import { tempDir } from '../helpers/temp-dir.ts';
 import { UserError } from '../../../src/main/errors.ts';
 import { sentenceVectors } from '../../../src/main/models/bisent2vec/embed.ts';
 import { loadBisent2vec, saveBisent2vec } from '../../../src/main/models/bisent2vec/saved.ts';
-import { trainBisent2vec } from '../../../src/main/models/bisent2vec/train.ts';
+import { trainBisent2vec } from '../../../src/main/models/bisent2vec/parallel-train.ts';
 
 const dir = tempDir();
 const src = [
@@ -23,8 +23,8 @@ const tgt = [
   ['le', 'gros', 'chien'],
 ];
 
-test('save and load round trip', () => {
-  const { model } = trainBisent2vec(src, tgt, { minCount: 1, dim: 6, epochs: 3, tfidf: true });
+test('save and load round trip', async () => {
+  const { model } = await trainBisent2vec(src, tgt, { minCount: 1, dim: 6, epochs: 3, tfidf: true });
   model.thresholds = { mining: 1.07, flagging: 0.8 };
   const folder = join(dir, 'model');
   saveBisent2vec(folder, model);
@@ -38,8 +38,8 @@ test('save and load round trip', () => {
   expect(sentenceVectors(back, 1, tgt)).toEqual(sentenceVectors(model, 1, tgt));
 });
 
-test('a folder of another model type or with mismatched tensors is a one-line error', () => {
-  const { model } = trainBisent2vec(src, tgt, { minCount: 1, dim: 6, epochs: 1 });
+test('a folder of another model type or with mismatched tensors is a one-line error', async () => {
+  const { model } = await trainBisent2vec(src, tgt, { minCount: 1, dim: 6, epochs: 1 });
   const folder = join(dir, 'other');
   saveBisent2vec(folder, model);
   writeFileSync(join(folder, 'config.json'), JSON.stringify({ format: 'x', model_type: 'mekong-bilstm' }));
@@ -47,11 +47,13 @@ test('a folder of another model type or with mismatched tensors is a one-line er
   expect(() => loadBisent2vec(folder)).toThrow(/a mekong-bilstm model, not mekong-bisent2vec/);
   const small = join(dir, 'small');
   saveBisent2vec(small, model);
-  const bigger = trainBisent2vec([...src, ['one', 'more', 'dog']], [...tgt, ['un', 'autre', 'chien']], {
-    minCount: 1,
-    dim: 6,
-    epochs: 1,
-  }).model;
+  const bigger = (
+    await trainBisent2vec([...src, ['one', 'more', 'dog']], [...tgt, ['un', 'autre', 'chien']], {
+      minCount: 1,
+      dim: 6,
+      epochs: 1,
+    })
+  ).model;
   saveBisent2vec(join(dir, 'bigger'), bigger);
   copyFileSync(join(dir, 'bigger', 'model.safetensors'), join(small, 'model.safetensors'));
   expect(() => loadBisent2vec(small)).toThrow(/does not match config.json/);

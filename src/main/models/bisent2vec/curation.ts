@@ -15,7 +15,8 @@ import { flaggingThreshold, type MinedPair, minePairs, miningThreshold, type Pai
 import type { ThresholdChoice } from '../../eval/threshold-search.ts';
 import { Rng } from '../../nn/init.ts';
 import { sentenceVectors } from './embed.ts';
-import { type Bisent2vecConfig, type Bisent2vecModel, trainBisent2vec, type TrainStats } from './train.ts';
+import { trainBisent2vec } from './parallel-train.ts';
+import type { Bisent2vecConfig, Bisent2vecModel, TrainStats, TrainWork } from './train.ts';
 
 export const HELD_OUT_SHARE = 0.1;
 export const HELD_OUT_MAX = 3000;
@@ -69,12 +70,12 @@ export function heldOutThresholds(
 }
 
 /** Trains on all but the held-out pairs, then finds the mining and flagging thresholds on those (stored in the model). */
-export function trainForCuration(
+export async function trainForCuration(
   src: readonly string[][],
   tgt: readonly string[][],
   config: Partial<Bisent2vecConfig> = {},
-  work: LongWork = {},
-): CurationTraining {
+  work: TrainWork = {},
+): Promise<CurationTraining> {
   const heldOut = Math.min(HELD_OUT_MAX, Math.floor(src.length * HELD_OUT_SHARE));
   if (heldOut < HELD_OUT_MIN)
     throw new UserError(
@@ -84,7 +85,7 @@ export function trainForCuration(
   const order = rng.shuffle(Array.from(src, (_, i) => i));
   const held = order.slice(0, heldOut),
     rest = order.slice(heldOut);
-  const { model, stats } = trainBisent2vec(
+  const { model, stats } = await trainBisent2vec(
     rest.map((i) => src[i]),
     rest.map((i) => tgt[i]),
     config,

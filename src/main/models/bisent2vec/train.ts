@@ -18,8 +18,7 @@
 // touches ~12 rows of U and ~25 rows of V (≈ 10⁴ flops) and session.run costs tens of
 // microseconds before any work, so the per-step overhead of onnxruntime would dwarf the work
 // itself; the loop trains ~400k words/s on one core (`npm run bench -- bisent2vec`).
-// Single-threaded: Hogwild workers over a SharedArrayBuffer were not built (time); a model
-// of 30k pairs trains in tens of seconds on one core.
+// This is the loop of one thread; parallel-train.ts runs it on several (Hogwild).
 import { CancelledError } from '../../errors.ts';
 import type { Progress } from '../../jobs/job-registry.ts';
 import { Rng } from '../../nn/init.ts';
@@ -82,6 +81,8 @@ export interface TrainWork {
   /** called every few hundred pairs: pairs done over all epochs, and a message with the epoch and mean loss */
   progress?: Progress;
   signal?: AbortSignal;
+  /** worker threads to train on (parallel-train.ts); default 1, this thread */
+  threads?: number;
 }
 
 export interface TrainStats {
@@ -267,16 +268,4 @@ export function trainModel(model: Bisent2vecModel, src: readonly string[][], tgt
   work.progress?.(pairsTotal, pairsTotal, `epoch ${epochs}/${epochs} · loss ${terms ? (loss / terms).toFixed(3) : '…'}`);
   const seconds = (performance.now() - started) / 1000;
   return { loss: terms ? loss / terms : 0, wordsPerSecond: seconds > 0 ? (epochs * tokensPerEpoch) / seconds : 0, steps: steps + terms };
-}
-
-/** Builds the vocabulary and trains a model on a parallel corpus. */
-export function trainBisent2vec(
-  src: readonly string[][],
-  tgt: readonly string[][],
-  config: Partial<Bisent2vecConfig> = {},
-  work: TrainWork = {},
-): { model: Bisent2vecModel; stats: TrainStats } {
-  if (src.length !== tgt.length) throw new Error(`trainBisent2vec: ${src.length} source and ${tgt.length} target sentences`);
-  const model = initModel(src, tgt, { ...BISENT2VEC_DEFAULTS, ...config });
-  return { model, stats: trainModel(model, src, tgt, work) };
 }
