@@ -1,9 +1,10 @@
 // Bi-Sent2Vec training (seed 002, eq. 1–3): bilingual CBOW with negative sampling over the
 // sentence pairs of a parallel corpus. For each kept word w_t of either side, two terms:
 //   monolingual   ℓ(u_wt·h_mono) + Σ_{w'∈N} ℓ(−u_w'·h_mono),  h_mono = mean of V over the
-//                 sentence's words and bigrams except w_t and the bigrams containing it (eq. 1);
+//                 sentence's words (and bigrams, with config.bigrams) except w_t and the
+//                 bigrams containing it (eq. 1);
 //   cross-lingual ℓ(u_wt·h_cross) + Σ_{w'∈N} ℓ(−u_w'·h_cross), h_cross = mean of V over the
-//                 translation's words and bigrams (eq. 2);
+//                 translation's words (and bigrams) (eq. 2);
 // ℓ(x) = log(1 + e^−x); N: `negatives` words of w_t's language drawn ∝ √count; w_t kept with
 // probability min(1, √(t/f) + t/f) (f its relative frequency, t = `subsample`); plain SGD
 // with a learning rate decaying linearly to 0 over the run (seed 002 "Implementation").
