@@ -1,5 +1,5 @@
 // `npm run bench -- bisent2vec [--sets en-fr,en-de] [--train N] [--epochs N] [--dim D] [--lr η]
-//                             [--bigrams] [--tfidf] [--subsample t] [--negatives n] [--min-count c] [--ort N]
+//                             [--bigrams] [--tfidf] [--subsample t] [--negatives n] [--min-count c] [--char-n n] [--ort N]
 //                             [--threads T]`   (T: training threads, default all cores)
 // Bi-Sent2Vec for sentence-level curation on ../shared/data/bench-corpora (skips when absent):
 // en-fr = m30k (29k Multi30k captions), en-de = uniq39k (10k news + 29k captions). Per set,
@@ -131,7 +131,7 @@ async function runSet(
   const d = m.config.dim;
   console.log(
     `${name}: trained on ${to - from - t.heldOut} pairs (+${t.heldOut} held out), ${m.index.rows} n-grams, ${m.config.epochs} epochs, dim ${d}` +
-      `${m.config.bigrams ? ' +bigrams' : ''}${m.config.tfidf ? ' tf-idf' : ''}: ${Math.round(t.stats.wordsPerSecond)} words/s on ${threads} thread(s) ` +
+      `${m.config.bigrams ? ' +bigrams' : ''}${m.config.charN ? ` +char ${m.config.charN}-grams` : ''}${m.config.tfidf ? ' tf-idf' : ''}: ${Math.round(t.stats.wordsPerSecond)} words/s on ${threads} thread(s) ` +
       `(${epochSeconds.toFixed(1)} s an epoch, ${Math.round(t.stats.steps / m.config.epochs)} steps), ${seconds.toFixed(1)} s with the threshold search`,
   );
   const [fwd, bwd] = p1(sentenceVectors(m, 0, test.src), sentenceVectors(m, 1, test.tgt), d);
@@ -191,6 +191,7 @@ export default async function bench(args: string[]): Promise<void> {
     ['--negatives', 'negatives'],
     ['--min-count', 'minCount'],
     ['--lr', 'lr'],
+    ['--char-n', 'charN'],
   ] as const)
     if (num(flag) !== undefined) config[key] = num(flag)!;
   if (args.includes('--bigrams')) config.bigrams = true;

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { Rng } from '../../../src/main/nn/init.ts';
 import { cbowStep, crossContext, initModel, monoContext, trainModel } from '../../../src/main/models/bisent2vec/train.ts';
 import { BISENT2VEC_DEFAULTS } from '../../../src/main/models/bisent2vec/train.ts';
-import { encodeSentence } from '../../../src/main/models/bisent2vec/vocab.ts';
+import { charNgrams, encodeSentence } from '../../../src/main/models/bisent2vec/vocab.ts';
 
 const softplus = (x: number) => Math.log(1 + Math.exp(x));
 /** ℓ(u_t·h) + Σ ℓ(−u_n·h), h the mean of V over ctx, ℓ(x) = log(1 + e^−x). */
@@ -81,8 +81,8 @@ describe('contexts', () => {
     bigrams: true,
   });
   const s = encodeSentence(model.index, 0, ['a', 'b', 'c', 'q']);
-  const row = (w: string) => model.index.wordRow[0].get(w)!;
-  const bi = (a: string, b: string) => model.index.bigramRow[0].get(`${a} ${b}`)!;
+  const row = (w: string) => model.index.row.words[0].get(w)!;
+  const bi = (a: string, b: string) => model.index.row.bigrams[0].get(`${a} ${b}`)!;
 
   test('eq. 1: every known n-gram of the sentence but the target word and the bigrams containing it', () => {
     const out = new Int32Array(16);
@@ -97,6 +97,19 @@ describe('contexts', () => {
     const n = crossContext(s, out);
     expect([...out.slice(0, n)].sort()).toEqual([row('a'), row('b'), row('c'), bi('a', 'b'), bi('b', 'c')].sort());
   });
+});
+
+test("with character n-grams: the target word's own pieces leave its monolingual context, an unknown word brings its known ones", () => {
+  expect(charNgrams('chat', 3)).toEqual(['<ch', 'cha', 'hat', 'at>']);
+  const model = initModel([['chat', 'noir']], [['black', 'cat']], { ...BISENT2VEC_DEFAULTS, charN: 3 });
+  const rows = (s: string[]) => s.map((g) => model.index.row.chars[0].get(g)!);
+  const s = encodeSentence(model.index, 0, ['chat', 'noire']); // "noire" unseen: <no, noi, oir known, ire, re> not
+  expect([...s.words]).toEqual([model.index.row.words[0].get('chat'), -1]);
+  expect([...s.chars]).toEqual(rows(['<ch', 'cha', 'hat', 'at>', '<no', 'noi', 'oir']));
+  const out = new Int32Array(16);
+  const n = monoContext(s, 0, out);
+  expect([...out.slice(0, n)]).toEqual(rows(['<no', 'noi', 'oir']));
+  expect(crossContext(s, out)).toBe(8);
 });
 
 /** Eq. 3 over a corpus with one fixed draw of negatives per target word. */

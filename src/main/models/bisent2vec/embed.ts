@@ -30,7 +30,7 @@ export function sentenceVectors(model: Bisent2vecModel, side: Side, sentences: r
   sentences.forEach((tokens, i) => {
     const e = encodeSentence(index, side, tokens);
     const at = i * dim;
-    for (const rows of [e.words, e.bigrams])
+    for (const rows of [e.words, e.bigrams, e.chars])
       for (const r of rows) {
         if (r < 0) continue;
         const w = weight(r);

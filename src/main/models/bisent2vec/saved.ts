@@ -15,6 +15,8 @@ interface SavedMeta extends FolderConfig {
   config: Bisent2vecConfig;
   words: [string[], string[]];
   bigrams: [string[], string[]];
+  chars: [string[], string[]];
+  charN: number;
   counts: number[];
   df: number[];
   sentences: number;
@@ -29,6 +31,8 @@ export function saveBisent2vec(dir: string, m: Bisent2vecModel): void {
     config: m.config,
     words: v.words,
     bigrams: v.bigrams,
+    chars: v.chars,
+    charN: v.charN,
     counts: Array.from(v.counts),
     df: Array.from(v.df),
     sentences: v.sentences,
@@ -48,6 +52,8 @@ export function loadBisent2vec(dir: string): Bisent2vecModel {
   const index = indexVocab({
     words: meta.words,
     bigrams: meta.bigrams,
+    chars: meta.chars,
+    charN: meta.charN,
     counts: Float64Array.from(meta.counts),
     df: Float64Array.from(meta.df),
     sentences: meta.sentences,

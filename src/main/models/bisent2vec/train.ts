@@ -34,6 +34,8 @@ export interface Bisent2vecConfig {
   /** n-grams seen fewer times are left out */
   minCount: number;
   bigrams: boolean;
+  /** length of the words' character n-grams in the contexts (vocab.ts), 0 = none */
+  charN: number;
   /** t of the subsampling probability min(1, √(t/f) + t/f) */
   subsample: number;
   seed: number;
@@ -56,6 +58,7 @@ export const BISENT2VEC_DEFAULTS: Bisent2vecConfig = {
   negatives: 10,
   minCount: 1,
   bigrams: false,
+  charN: 0,
   subsample: 1e-4,
   seed: 1,
   tfidf: false,
@@ -150,11 +153,13 @@ export function cbowStep(
   return loss;
 }
 
-/** Rows of eq. 1's context for the word at position p: every kept n-gram but p and the bigrams containing it. */
+/** Rows of eq. 1's context for the word at position p: every kept n-gram but p, its character n-grams and the bigrams containing it. */
 export function monoContext(s: EncodedSentence, p: number, out: Int32Array): number {
   let n = 0;
   for (let q = 0; q < s.words.length; q++) if (q !== p && s.words[q] >= 0) out[n++] = s.words[q];
   for (let q = 0; q < s.bigrams.length; q++) if (q !== p && q !== p - 1 && s.bigrams[q] >= 0) out[n++] = s.bigrams[q];
+  for (let c = 0; c < s.charStart[p]; c++) out[n++] = s.chars[c];
+  for (let c = s.charStart[p + 1]; c < s.chars.length; c++) out[n++] = s.chars[c];
   return n;
 }
 
@@ -163,6 +168,7 @@ export function crossContext(s: EncodedSentence, out: Int32Array): number {
   let n = 0;
   for (const r of s.words) if (r >= 0) out[n++] = r;
   for (const r of s.bigrams) if (r >= 0) out[n++] = r;
+  for (const r of s.chars) out[n++] = r;
   return n;
 }
 
@@ -203,7 +209,7 @@ function keepProbabilities(index: VocabIndex, t: number): Float32Array {
 
 /** A new model over the corpus' vocabulary: V uniform in ±1/dim, U zero (as fastText). */
 export function initModel(src: readonly string[][], tgt: readonly string[][], config: Bisent2vecConfig): Bisent2vecModel {
-  const index = indexVocab(buildVocab([src, tgt], config.minCount, config.bigrams));
+  const index = indexVocab(buildVocab([src, tgt], config.minCount, config.bigrams, config.charN));
   const rng = new Rng(config.seed);
   const V = new Float32Array(index.rows * config.dim);
   for (let i = 0; i < V.length; i++) V[i] = (rng.next() * 2 - 1) / config.dim;
@@ -217,9 +223,10 @@ export function trainModel(model: Bisent2vecModel, src: readonly string[][], tgt
   const enc = [src.map((s) => encodeSentence(index, 0, s)), tgt.map((s) => encodeSentence(index, 1, s))] as const;
   const tables = [negativeTable(index, 0), negativeTable(index, 1)];
   const keep = keepProbabilities(index, subsample);
-  const longest = Math.max(1, ...src.map((s) => s.length), ...tgt.map((s) => s.length));
-  const mono = new Int32Array(2 * longest),
-    cross = new Int32Array(2 * longest),
+  const size = (e: EncodedSentence) => e.words.length + e.bigrams.length + e.chars.length;
+  const longest = [...enc[0], ...enc[1]].reduce((a, e) => Math.max(a, size(e)), 1);
+  const mono = new Int32Array(longest),
+    cross = new Int32Array(longest),
     negs = new Int32Array(negatives);
   const h = new Float32Array(dim),
     gradH = new Float32Array(dim);
