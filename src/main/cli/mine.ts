@@ -40,6 +40,7 @@ function number(flag: string, v: string, ok: (x: number) => boolean, what: strin
 async function modelAndThreshold(
   o: MineOptions,
   lower: (s: string[][]) => string[][],
+  signal: AbortSignal,
 ): Promise<{ model: Bisent2vecModel; threshold: number }> {
   const given = o.threshold === undefined ? undefined : number('--threshold', o.threshold, Number.isFinite, 'a number');
   if (o.model) {
@@ -58,7 +59,7 @@ async function modelAndThreshold(
   const epochs =
     o.epochs === undefined ? {} : { epochs: number('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') };
   const bar = progressBar('training (bisent2vec)');
-  const work = { progress: bar.progress, signal: interruptSignal(), threads: availableParallelism() };
+  const work = { progress: bar.progress, signal, threads: availableParallelism() };
   try {
     if (given !== undefined)
       return { model: (await trainBisent2vec(lower(train.src), lower(train.tgt), epochs, work)).model, threshold: given };
@@ -77,12 +78,13 @@ async function run(o: MineOptions): Promise<void> {
   const lower = (side: string[][]) => (o.lowercase ? side.map((x) => x.map((w) => w.toLowerCase())) : side);
   const src = lower(readLines(o.src).map(tokenize)),
     tgt = lower(readLines(o.tgt).map(tokenize));
-  const { model, threshold } = await modelAndThreshold(o, lower);
+  const signal = interruptSignal();
+  const { model, threshold } = await modelAndThreshold(o, lower, signal);
   if (o.saveModel) saveBisent2vec(o.saveModel, model);
   const bar = progressBar('scoring');
   let pairs;
   try {
-    pairs = mineSentences(model, src, tgt, threshold, { progress: bar.progress });
+    pairs = mineSentences(model, src, tgt, threshold, { progress: bar.progress, signal });
   } finally {
     bar.stop();
   }

@@ -46,10 +46,12 @@ export interface Bisent2vecConfig {
 /**
  * Defaults for corpora of 10⁴–10⁵ pairs (seed 002 trained 300 dimensions, 5 epochs, lr 0.2,
  * 10 negatives, t = 5·10⁻⁶, words seen 5–8 times, on millions of pairs). Measured on the
- * bench's en–fr split (20k Multi30k pairs; sentence retrieval P@1 over 1,000 test pairs and
- * the best mining F1 of 1,000 pairs among 5,000 sentences a side): these 0.932 / 0.775;
- * with bigrams 0.914 / 0.725 (seed 002 too saw bigrams hurt on dissimilar pairs); words seen
- * once left out 0.932 / 0.762; other values in docs/experiments.md.
+ * bench's en–fr split (`npm run bench -- bisent2vec --sets en-fr --threads 1`: 18k Multi30k
+ * pairs; sentence retrieval P@1 en→fr over 1,000 test pairs, mining F1 of 1,000 pairs among
+ * 5,000 sentences a side at the held-out threshold): these 0.956 / 0.786; without character
+ * 4-grams 0.938 / 0.756 at 3.4× the speed; 3-grams 0.946 / 0.750, 5-grams 0.951 / 0.776.
+ * Bigrams lowered both (seed 002 too saw them hurt on dissimilar pairs); other values in
+ * docs/experiments.md.
  */
 export const BISENT2VEC_DEFAULTS: Bisent2vecConfig = {
   dim: 100,
@@ -58,7 +60,7 @@ export const BISENT2VEC_DEFAULTS: Bisent2vecConfig = {
   negatives: 10,
   minCount: 1,
   bigrams: false,
-  charN: 0,
+  charN: 4,
   subsample: 1e-4,
   seed: 1,
   tfidf: false,
