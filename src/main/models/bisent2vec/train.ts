@@ -16,9 +16,10 @@
 // this way, 0.242 / 0.266 with the plain gradient step on V (0.823 / 0.843 after 20 epochs).
 //
 // Hand-written Float32Array loops, not an ONNX graph (DESIGN.md's one engine): a step
-// touches ~12 rows of U and ~25 rows of V (≈ 10⁴ flops) and session.run costs tens of
-// microseconds before any work, so the per-step overhead of onnxruntime would dwarf the work
-// itself; the loop trains ~400k words/s on one core (`npm run bench -- bisent2vec`).
+// touches ~11 rows of U and a few dozen rows of V (≈ 10⁴ flops), and onnxruntime's per-run
+// overhead dwarfs that: the same step as an nn/ graph took 166 µs, 57 s an epoch of the
+// bench's en-fr split against 4.8 s for this loop (`npm run bench -- bisent2vec --ort 2000`),
+// which trains ~125k words/s on one core without character n-grams, ~37k with 4-grams.
 // This is the loop of one thread; parallel-train.ts runs it on several (Hogwild).
 import { CancelledError } from '../../errors.ts';
 import type { Progress } from '../../jobs/job-registry.ts';
