@@ -1,11 +1,12 @@
 // Every alignment method Mekong offers, named once: its family and what it is, for the CLI
-// (`align`, `lexicon`: all of them), the app's Align… dialog (the statistical ones, which
-// align in seconds) and the Models page (the neural ones, which train); the encoder methods
-// read a pretrained encoder's folder (--encoder) and do not train; and the defaults of
-// the neural methods' options, which the trainer, the CLI and the Train form share.
-// Implementations are looked up by these names (src/main/aligners.ts).
+// (`lexicon`: all of them; `align`: all but the families without word links), the app's
+// Align… dialog (the statistical ones, which align in seconds, and the encoder methods when
+// the project names an encoder folder) and the Models page (the neural ones, which train);
+// the encoder methods read a pretrained encoder's folder (--encoder) and do not train; and
+// the defaults of the neural methods' options, which the trainer, the CLI and the Train form
+// share. Implementations are looked up by these names (src/main/aligners.ts).
 
-export type MethodFamily = 'statistical' | 'bilstm' | 'encoder';
+export type MethodFamily = 'statistical' | 'bilstm' | 'encoder' | 'bisent2vec';
 
 export interface MethodInfo {
   readonly name: string;
@@ -47,6 +48,12 @@ export const METHODS = [
     summary: 'awesome-align with entmax15 in place of softmax: subwords linked where both directions give them weight',
   },
   { name: 'pmi-align', family: 'encoder', summary: 'PMI-Align: ArgMax over the pointwise mutual information of the similarities' },
+  {
+    name: 'bisent2vec',
+    family: 'bisent2vec',
+    summary:
+      'Bi-Sent2Vec: word and sentence vectors of both languages in one space, from the pairs (seed 002); word translations, no word links',
+  },
 ] as const satisfies readonly MethodInfo[];
 
 export type MethodName = (typeof METHODS)[number]['name'];
@@ -86,9 +93,15 @@ export function isEncoderMethod(name: string | undefined): name is EncoderMethod
   return methodInfo(name)?.family === 'encoder';
 }
 
-/** "agree|ibm1|…" for help texts. */
-export const methodNames = (family?: MethodFamily): string =>
-  METHODS.filter((m) => !family || m.family === family)
+/** Families that learn word translations but no word links: `lexicon`, never `align`. */
+const WITHOUT_LINKS: readonly MethodFamily[] = ['bisent2vec'];
+
+/** Whether the method word-aligns (`align` accepts it). */
+export const linksWords = (m: MethodInfo): boolean => !WITHOUT_LINKS.includes(m.family);
+
+/** "agree|ibm1|…" for help texts: every method, or those `keep` accepts. */
+export const methodNames = (keep: (m: MethodInfo) => boolean = () => true): string =>
+  METHODS.filter(keep)
     .map((m) => m.name)
     .join('|');
 

@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
-import { DEFAULT_METHOD, methodNames } from '../../shared/methods.ts';
+import { DEFAULT_METHOD, linksWords, methodNames } from '../../shared/methods.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { readParallel } from '../align/text-io.ts';
 import { formatPharaohLine } from '../corpus/pharaoh.ts';
@@ -52,7 +52,7 @@ export function register(program: Command): void {
     .requiredOption('--src <file>', 'source sentences')
     .requiredOption('--tgt <file>', 'target sentences')
     .requiredOption('--out <file>', 'Pharaoh links (0-based i-j), one line per pair')
-    .option('--method <name>', `${methodNames()} (default ${DEFAULT_METHOD})`)
+    .option('--method <name>', `${methodNames(linksWords)} (default ${DEFAULT_METHOD})`)
     .option('--sym <name>', Object.keys(SYMMETRISATIONS).join('|'), 'gdfa')
     .option('--threshold <p>', 'posterior threshold for --sym post (default 0.5); awesome: the softmax threshold (default 0.001)')
     .option('--scores <file>', 'links with their probability, i-j:p')

@@ -21,16 +21,21 @@
 //   encoder      a pretrained encoder's folder (models/transformer/): --encoder DIR, --layer L
 //     (transformers' hidden_states numbering; default 8 of 12 layers, round(2/3·L) otherwise),
 //     --threshold (awesome: the softmax threshold, default 0.001), --device; no training.
+//   bisent2vec   seed 002's bilingual CBOW (models/bisent2vec/): --epochs; no word links, so
+//     `align` refuses it in one line (sentence scores and mining: `mekong mine`).
 // Lexicons list up to 5 translations per source word, best first: p(t | s) of the trained
 // forward table (statistical), t(t | s)·√t(s | t) of EM with agreement over the model's
-// similarities (bilstm, models/bilstm/word-translations.ts).
+// similarities (bilstm, models/bilstm/word-translations.ts), CSLS of the word vectors
+// (bisent2vec, models/bisent2vec/lexicon.ts).
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { Link } from '../../shared/domain.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import {
   DEFAULT_METHOD,
   type EncoderMethodName,
+  linksWords,
   methodInfo,
   methodNames,
   type MethodFamily,
@@ -55,6 +60,8 @@ import { neuralLexicon, type LexiconEntry } from '../models/bilstm/word-translat
 import { alignWithEncoder, AWESOME_THRESHOLD } from '../models/transformer/encoder-aligner.ts';
 import { defaultAlignLayer } from '../models/transformer/hf-config.ts';
 import { HfEncoder } from '../models/transformer/hf-encoder.ts';
+import { trainBisent2vec } from '../models/bisent2vec/parallel-train.ts';
+import { bisent2vecLexicon } from '../models/bisent2vec/lexicon.ts';
 
 const PER_WORD = 5;
 
@@ -276,7 +283,12 @@ const ENCODER_ONLY = [
 
 function refuseEncoderOptions(o: AlignerOptions): void {
   const given = ENCODER_ONLY.find(([key]) => o[key] !== undefined);
-  if (given) throw new UserError(`${given[1]} is for the encoder methods (${methodNames('encoder').split('|').join(', ')})`);
+  if (given)
+    throw new UserError(
+      `${given[1]} is for the encoder methods (${methodNames((m) => m.family === 'encoder')
+        .split('|')
+        .join(', ')})`,
+    );
 }
 
 /** --layer: a whole number (checked against the model when it is open). */
@@ -359,10 +371,37 @@ function statistical(method: string): Aligner {
   };
 }
 
+function bisent2vec(): Aligner {
+  return {
+    align: () =>
+      Promise.reject(
+        new UserError(
+          `bisent2vec learns word and sentence vectors, not word links: align with ${methodNames(linksWords).split('|').join(', ')}`,
+        ),
+      ),
+    async lexicon(src, tgt, o) {
+      const given = NEURAL_ONLY.find(([key]) => key !== 'epochs' && o[key] !== undefined);
+      if (given) throw new UserError(`${given[1]} is not an option of bisent2vec (it reads --epochs)`);
+      const bar = progressBar('training (bisent2vec)');
+      try {
+        const epochs = overrides(o).epochs;
+        const { model } = await trainBisent2vec(toArrays(src), toArrays(tgt), epochs ? { epochs } : {}, {
+          progress: bar.progress,
+          threads: availableParallelism(),
+        });
+        return bisent2vecLexicon(model, PER_WORD);
+      } finally {
+        bar.stop();
+      }
+    },
+  };
+}
+
 const FAMILIES: Readonly<Record<MethodFamily, (name: string) => Aligner>> = {
   statistical,
   bilstm: (name) => bilstm(name as NeuralMethodName),
   encoder: (name) => encoderMethod(name as EncoderMethodName),
+  bisent2vec,
 };
 
 /** The aligner of a method name (default: DEFAULT_METHOD); an unknown name is a one-line error listing the known ones. */

@@ -49,7 +49,10 @@ export function register(program: Command): void {
     .requiredOption('--tgt <file>', 'target sentences')
     .requiredOption('--out <file>', 'lexicon file')
     .option('--method <name>', methodNames(), 'bilstm-ctl')
-    .option('--epochs <n>', 'training epochs (neural methods; default 20, more for fewer than 1,000 pairs: 20,000 / pairs, at most 80)')
+    .option(
+      '--epochs <n>',
+      'training epochs (neural methods: default 20, more for fewer than 1,000 pairs: 20,000 / pairs, at most 80; bisent2vec: default 5)',
+    )
     .option(
       '--word-dropout <alpha>',
       'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)',

@@ -2,7 +2,7 @@
 // checked against the formula computed by hand) and P@1 scoring.
 import { describe, expect, test } from 'vitest';
 import { contrastiveLoss, viewLoss } from '../../../src/main/models/bilstm/contrastive.ts';
-import { csls, topK } from '../../../src/main/models/bilstm/csls.ts';
+import { csls, topK } from '../../../src/main/eval/csls.ts';
 import { segmentWord, trainBpe } from '../../../src/main/models/bilstm/subword.ts';
 import { Graph, Program, Rng, Scope, floats } from '../../../src/main/nn/index.ts';
 import { l2Normalize } from '../../../src/main/nn/ops/index.ts';

@@ -24,7 +24,7 @@ import { type Bitext, buildBitext } from '../../align/corpus.ts';
 import type { DictEntry } from '../../align/dictionary.ts';
 import { dictionaryPrior } from '../../align/prior.ts';
 import type { PairEmbeddings } from './embedder.ts';
-import { cosines, csls, PAIR_CSLS_K } from './csls.ts';
+import { cosines, csls, PAIR_CSLS_K } from '../../eval/csls.ts';
 import type { PairPosteriors } from './link-classifier.ts';
 import type { PairLinks } from './vocab.ts';
 

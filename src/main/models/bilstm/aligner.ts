@@ -17,7 +17,7 @@
 // EMs, the per-cell features).
 import type { Link } from '../../../shared/domain.ts';
 import { symmetriser } from '../../align/symmetrise.ts';
-import { cosines, csls, PAIR_CSLS_K } from './csls.ts';
+import { cosines, csls, PAIR_CSLS_K } from '../../eval/csls.ts';
 import {
   cellsAbove,
   fitLinkClassifier,

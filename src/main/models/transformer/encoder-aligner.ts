@@ -17,7 +17,7 @@ import type { EncoderMethodName } from '../../../shared/methods.ts';
 import { sentences, type Side } from '../../align/sentences.ts';
 import { UserError } from '../../errors.ts';
 // csls.ts's cosines() is the rows' dot products (cosines when the rows have unit length)
-import { cosines } from '../bilstm/csls.ts';
+import { cosines } from '../../eval/csls.ts';
 import { defaultAlignLayer } from './hf-config.ts';
 import type { HfEncoder } from './hf-encoder.ts';
 import {

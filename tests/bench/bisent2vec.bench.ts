@@ -1,0 +1,211 @@
+// `npm run bench -- bisent2vec [--sets en-fr,en-de] [--train N] [--epochs N] [--dim D] [--lr η]
+//                             [--bigrams] [--tfidf] [--subsample t] [--negatives n] [--min-count c] [--char-n n] [--ort N]
+//                             [--threads T]`   (T: training threads, default all cores)
+// Bi-Sent2Vec for sentence-level curation on ../shared/data/bench-corpora (skips when absent):
+// en-fr = m30k (29k Multi30k captions), en-de = uniq39k (10k news + 29k captions). Per set,
+// lines are split without overlap: 1,000 test pairs, 4,000 source-only and 4,000 target-only
+// sentences (from other pairs), and the next --train pairs (default: all the rest) to train on;
+// en-de's pairs are shuffled first (seeded), its file being 10k news then 29k captions.
+// The model is trained as `mekong mine` trains it (models/bisent2vec/curation.ts: 10% of the
+// training pairs held out to find the mining and flagging thresholds) and reports:
+//   speed      training words/s (on --threads threads) and seconds;
+//   retrieval  sentence retrieval P@1 over the 1,000 test pairs, both directions (cosine);
+//   flagging   the 1,000 test pairs with 10% of their targets shuffled among themselves:
+//              precision / recall of flagging under the held-out threshold, and the best F1
+//              any threshold reaches (oracle, for reference);
+//   mining     the 1,000 test pairs hidden among the 4,000 + 4,000 lone sentences: precision /
+//              recall / F1 of the proposed pairs at the held-out threshold, and the oracle F1.
+// Targets (issue 18): flagging recall ≥ 0.9 at precision ≥ 0.9 on en-fr, mining F1 ≥ 0.8.
+// --ort N: the same SGD step as an ONNX graph (nn/ autodiff: loss and gradients of one term,
+//   context and target/negative rows gathered and updates scattered in JS) run N times on the
+//   CPU, its time per step and the epoch time it implies for the first set's step count,
+//   against the typed-array loop's (models/bisent2vec/train.ts' choice).
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Graph, grad, op, Program, Rng as Rng, Tensor } from '../../src/main/nn/index.ts';
+import { join } from 'node:path';
+import { neighbourhoods } from '../../src/main/eval/csls.ts';
+import { flaggingThreshold, miningThreshold } from '../../src/main/eval/margin.ts';
+import { mineSentences, scoreCorpusPairs, shuffleTargets, trainForCuration } from '../../src/main/models/bisent2vec/curation.ts';
+import { sentenceVectors } from '../../src/main/models/bisent2vec/embed.ts';
+import { BISENT2VEC_DEFAULTS, type Bisent2vecConfig } from '../../src/main/models/bisent2vec/train.ts';
+
+const DATA = join(import.meta.dirname, '../../../shared/data/bench-corpora');
+const SETS: Record<string, { files: [string, string]; shuffle: boolean }> = {
+  'en-fr': { files: ['m30k.en', 'm30k.fr'], shuffle: false },
+  'en-de': { files: ['uniq39k.en', 'uniq39k.de'], shuffle: true },
+};
+const TEST = 1000,
+  LONE = 4000;
+
+const f3 = (x: number) => x.toFixed(3);
+
+function readSide(file: string): string[][] {
+  // Lines as they are (uniq39k.en has an empty line): dropping one would shift the pairs.
+  const lines = readFileSync(join(DATA, file), 'utf8').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => l.split(' ').filter((w) => w.length > 0));
+}
+
+function p1(x: Float32Array, y: Float32Array, dim: number): [number, number] {
+  const nb = neighbourhoods(x, y, dim, 1);
+  let fwd = 0,
+    bwd = 0;
+  for (let i = 0; i < TEST; i++) ((fwd += +(nb.xNear[i] === i)), (bwd += +(nb.yNear[i] === i)));
+  return [fwd / TEST, bwd / TEST];
+}
+
+/** Seconds per SGD step of one CBOW term run as an ONNX graph (context of `n` rows, 1 + negatives targets). */
+async function ortStepSeconds(steps: number, dim: number, negatives: number, n = 25): Promise<number> {
+  const g = new Graph();
+  const C = g.input('C', 'float32', [n, dim]),
+    W = g.input('W', 'float32', [1 + negatives, dim]),
+    sign = g.input('sign', 'float32', [1 + negatives]);
+  const h = op.reduceMean(C, [0], true);
+  const z = op.mul(op.reduceSum(op.mul(W, h), [1]), sign); // −s for the target, s for negatives
+  const loss = op.reduceSum(op.log(op.add(op.exp(z), g.scalar(1, 'float32'))));
+  const [gC, gW] = grad(loss, [C, W]);
+  const program = await Program.compile(g, { loss, gC, gW }, { device: 'cpu' });
+  const rng = new Rng(1);
+  const rows = 20000;
+  const V = Float32Array.from({ length: rows * dim }, () => rng.normal() * 0.1),
+    U = Float32Array.from({ length: rows * dim }, () => rng.normal() * 0.1);
+  const signs = new Tensor(
+    'float32',
+    Float32Array.from({ length: 1 + negatives }, (_, i) => (i === 0 ? -1 : 1)),
+    [1 + negatives],
+  );
+  const ctx = new Int32Array(n),
+    tw = new Int32Array(1 + negatives);
+  const started = performance.now();
+  for (let s = 0; s < steps; s++) {
+    for (let i = 0; i < n; i++) ctx[i] = rng.int(rows);
+    for (let i = 0; i <= negatives; i++) tw[i] = rng.int(rows);
+    const c = new Float32Array(n * dim),
+      w = new Float32Array((1 + negatives) * dim);
+    ctx.forEach((r, i) => c.set(V.subarray(r * dim, (r + 1) * dim), i * dim));
+    tw.forEach((r, i) => w.set(U.subarray(r * dim, (r + 1) * dim), i * dim));
+    const out = await program.run({
+      C: new Tensor('float32', c, [n, dim]),
+      W: new Tensor('float32', w, [1 + negatives, dim]),
+      sign: signs,
+    });
+    const dC = out.gC.data as Float32Array,
+      dW = out.gW.data as Float32Array;
+    ctx.forEach((r, i) => {
+      for (let t = 0; t < dim; t++) V[r * dim + t] -= 0.1 * n * dC[i * dim + t];
+    });
+    tw.forEach((r, i) => {
+      for (let t = 0; t < dim; t++) U[r * dim + t] -= 0.1 * dW[i * dim + t];
+    });
+  }
+  const seconds = (performance.now() - started) / 1000 / steps;
+  await program.release();
+  return seconds;
+}
+
+async function runSet(
+  name: string,
+  config: Partial<Bisent2vecConfig>,
+  train: number | undefined,
+  threads: number,
+): Promise<{ stepsPerEpoch: number; epochSeconds: number }> {
+  const set = SETS[name];
+  if (!set) throw new Error(`unknown set ${name} (one of ${Object.keys(SETS).join(', ')})`);
+  let [src, tgt] = set.files.map(readSide);
+  if (set.shuffle) {
+    const order = new Rng(1).shuffle(src.map((_, i) => i));
+    [src, tgt] = [order.map((i) => src[i]), order.map((i) => tgt[i])];
+  }
+  const test = { src: src.slice(0, TEST), tgt: tgt.slice(0, TEST) };
+  const loneSrc = src.slice(TEST, TEST + LONE),
+    loneTgt = tgt.slice(TEST + LONE, TEST + 2 * LONE);
+  const from = TEST + 2 * LONE,
+    to = train === undefined ? src.length : Math.min(src.length, from + train);
+  const started = performance.now();
+  const t = await trainForCuration(src.slice(from, to), tgt.slice(from, to), config, { threads });
+  const seconds = (performance.now() - started) / 1000;
+  const m = t.model;
+  const tokens = [...src.slice(from, to), ...tgt.slice(from, to)].reduce((a, x) => a + x.length, 0) * (1 - t.heldOut / (to - from));
+  const epochSeconds = tokens / t.stats.wordsPerSecond;
+  const d = m.config.dim;
+  console.log(
+    `${name}: trained on ${to - from - t.heldOut} pairs (+${t.heldOut} held out), ${m.index.rows} n-grams, ${m.config.epochs} epochs, dim ${d}` +
+      `${m.config.bigrams ? ' +bigrams' : ''}${m.config.charN ? ` +char ${m.config.charN}-grams` : ''}${m.config.tfidf ? ' tf-idf' : ''}: ${Math.round(t.stats.wordsPerSecond)} words/s on ${threads} thread(s) ` +
+      `(${epochSeconds.toFixed(1)} s an epoch, ${Math.round(t.stats.steps / m.config.epochs)} steps), ${seconds.toFixed(1)} s with the threshold search`,
+  );
+  const [fwd, bwd] = p1(sentenceVectors(m, 0, test.src), sentenceVectors(m, 1, test.tgt), d);
+  console.log(`  retrieval P@1 ${name.replace('-', '→')} ${f3(fwd)}, back ${f3(bwd)} (${TEST} test pairs)`);
+
+  const shuffled = shuffleTargets(test.tgt, 0.1, new Rng(5));
+  const scores = scoreCorpusPairs(m, test.src, shuffled.tgt, m.thresholds!.flagging);
+  const flagged = scores.filter((s) => s.flagged).length;
+  const hits = scores.filter((s, i) => s.flagged && shuffled.bad[i]).length;
+  const bad = shuffled.bad.filter(Boolean).length;
+  const oracle = flaggingThreshold(
+    scores.map((s) => s.score),
+    shuffled.bad,
+  );
+  console.log(
+    `  flagging (${bad} shuffled of ${TEST}) at held-out threshold ${f3(m.thresholds!.flagging)} (held-out F1 ${f3(t.flagging.f1)}): ` +
+      `precision ${f3(flagged ? hits / flagged : 0)} recall ${f3(hits / bad)}; oracle threshold ${f3(oracle.threshold)}: P ${f3(oracle.precision)} R ${f3(oracle.recall)}`,
+  );
+
+  const xs = [...test.src, ...loneSrc],
+    ys = [...loneTgt, ...test.tgt];
+  const gold = new Set(test.src.map((_, i) => `${i} ${LONE + i}`));
+  const mined = mineSentences(m, xs, ys, m.thresholds!.mining);
+  const tp = mined.filter((p) => gold.has(`${p.src} ${p.tgt}`)).length;
+  const precision = mined.length ? tp / mined.length : 0,
+    recall = tp / TEST;
+  const mf1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
+  const best = miningThreshold(
+    sentenceVectors(m, 0, xs),
+    sentenceVectors(m, 1, ys),
+    d,
+    test.src.map((_, i) => ({ src: i, tgt: LONE + i })),
+  );
+  console.log(
+    `  mining (${TEST} pairs among ${xs.length} + ${ys.length} sentences) at held-out threshold ${f3(m.thresholds!.mining)} (held-out F1 ${f3(t.mining.f1)}): ` +
+      `${mined.length} proposed, P ${f3(precision)} R ${f3(recall)} F1 ${f3(mf1)}; oracle F1 ${f3(best.f1)} at ${f3(best.threshold)}`,
+  );
+  return { stepsPerEpoch: t.stats.steps / m.config.epochs, epochSeconds };
+}
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+export default async function bench(args: string[]): Promise<void> {
+  if (!existsSync(DATA)) {
+    console.log(`bisent2vec bench: ${DATA} is absent, skipped`);
+    return;
+  }
+  const num = (name: string) => (option(args, name) === undefined ? undefined : Number(option(args, name)));
+  const config: Partial<Bisent2vecConfig> = {};
+  for (const [flag, key] of [
+    ['--epochs', 'epochs'],
+    ['--dim', 'dim'],
+    ['--subsample', 'subsample'],
+    ['--negatives', 'negatives'],
+    ['--min-count', 'minCount'],
+    ['--lr', 'lr'],
+    ['--char-n', 'charN'],
+  ] as const)
+    if (num(flag) !== undefined) config[key] = num(flag)!;
+  if (args.includes('--bigrams')) config.bigrams = true;
+  if (args.includes('--tfidf')) config.tfidf = true;
+  const threads = num('--threads') ?? availableParallelism();
+  const runs = [];
+  for (const name of (option(args, '--sets') ?? 'en-fr,en-de').split(',')) runs.push(await runSet(name, config, num('--train'), threads));
+  const ort = num('--ort');
+  if (ort) {
+    const merged = { ...BISENT2VEC_DEFAULTS, ...config };
+    const perStep = await ortStepSeconds(ort, merged.dim, merged.negatives);
+    console.log(
+      `ONNX graph step (${ort} steps, dim ${merged.dim}, 25 context rows): ${(perStep * 1e6).toFixed(0)} µs a step → ` +
+        `${(perStep * runs[0].stepsPerEpoch).toFixed(0)} s an epoch of the first set vs ${runs[0].epochSeconds.toFixed(1)} s with the typed-array loop`,
+    );
+  }
+}

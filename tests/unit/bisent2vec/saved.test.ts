@@ -1,0 +1,60 @@
+// A Bi-Sent2Vec model saved in the model folder format and loaded back (models/bisent2vec/
+// saved.ts) gives the same vectors, vocabulary and thresholds; other folders are refused.
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { UserError } from '../../../src/main/errors.ts';
+import { sentenceVectors } from '../../../src/main/models/bisent2vec/embed.ts';
+import { loadBisent2vec, saveBisent2vec } from '../../../src/main/models/bisent2vec/saved.ts';
+import { trainBisent2vec } from '../../../src/main/models/bisent2vec/parallel-train.ts';
+
+const dir = tempDir();
+const src = [
+  ['a', 'small', 'dog'],
+  ['a', 'big', 'cat'],
+  ['the', 'small', 'cat'],
+  ['the', 'big', 'dog'],
+];
+const tgt = [
+  ['un', 'petit', 'chien'],
+  ['un', 'gros', 'chat'],
+  ['le', 'petit', 'chat'],
+  ['le', 'gros', 'chien'],
+];
+
+test('save and load round trip', async () => {
+  const { model } = await trainBisent2vec(src, tgt, { minCount: 1, dim: 6, epochs: 3, tfidf: true });
+  model.thresholds = { mining: 1.07, flagging: 0.8 };
+  const folder = join(dir, 'model');
+  saveBisent2vec(folder, model);
+  const back = loadBisent2vec(folder);
+  expect(back.config).toEqual(model.config);
+  expect(back.thresholds).toEqual(model.thresholds);
+  expect(back.index.vocab.words).toEqual(model.index.vocab.words);
+  expect(back.index.vocab.bigrams).toEqual(model.index.vocab.bigrams);
+  expect(back.U).toEqual(model.U);
+  expect(back.V).toEqual(model.V);
+  expect(sentenceVectors(back, 1, tgt)).toEqual(sentenceVectors(model, 1, tgt));
+});
+
+test('a folder of another model type or with mismatched tensors is a one-line error', async () => {
+  const { model } = await trainBisent2vec(src, tgt, { minCount: 1, dim: 6, epochs: 1 });
+  const folder = join(dir, 'other');
+  saveBisent2vec(folder, model);
+  writeFileSync(join(folder, 'config.json'), JSON.stringify({ format: 'x', model_type: 'mekong-bilstm' }));
+  expect(() => loadBisent2vec(folder)).toThrow(UserError);
+  expect(() => loadBisent2vec(folder)).toThrow(/a mekong-bilstm model, not mekong-bisent2vec/);
+  const small = join(dir, 'small');
+  saveBisent2vec(small, model);
+  const bigger = (
+    await trainBisent2vec([...src, ['one', 'more', 'dog']], [...tgt, ['un', 'autre', 'chien']], {
+      minCount: 1,
+      dim: 6,
+      epochs: 1,
+    })
+  ).model;
+  saveBisent2vec(join(dir, 'bigger'), bigger);
+  copyFileSync(join(dir, 'bigger', 'model.safetensors'), join(small, 'model.safetensors'));
+  expect(() => loadBisent2vec(small)).toThrow(/does not match config.json/);
+});

@@ -1,0 +1,108 @@
+// `mekong mine` (cli/mine.ts), `mekong lexicon --method bisent2vec` read by `mekong eval p1`,
+// and `mekong align --method bisent2vec` refused, end to end on real files in a temporary
+// folder: a generated parallel corpus (tests/unit/bilstm/synthetic.ts) to train on, and 40
+// of its pairs hidden among 40 lone sentences per side to mine back.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { Rng } from '../../../src/main/nn/init.ts';
+import { syntheticCorpus } from '../bilstm/synthetic.ts';
+
+const dir = tempDir();
+const corpus = syntheticCorpus(720, 60, 11);
+const file = (name: string, lines: string[][]) => {
+  const p = join(dir, name);
+  writeFileSync(p, lines.map((s) => s.join(' ') + '\n').join(''));
+  return p;
+};
+const A = file('train.src', corpus.src.slice(0, 600)),
+  B = file('train.tgt', corpus.tgt.slice(0, 600));
+// S: pairs 600–639 (sources) then lone sources 640–679; T: lone targets 680–719 and the 40 targets, shuffled.
+const rng = new Rng(4);
+const tOrder = rng.shuffle(Array.from({ length: 80 }, (_, k) => k));
+const tLines = tOrder.map((k) => (k < 40 ? corpus.tgt[600 + k] : corpus.tgt[640 + k]));
+const S = file('mono.src', corpus.src.slice(600, 680)),
+  T = file('mono.tgt', tLines);
+/** The true target line of source line i (< 40). */
+const truth = new Map(tOrder.map((k, line): [number, number] => [k, line]).filter(([k]) => k < 40));
+
+function mekong(...args: string[]) {
+  const r = spawnSync(process.execPath, ['bin/mekong.js', ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function readPairs(p: string): { i: number; j: number; score: number }[] {
+  return readFileSync(p, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const [i, j, score] = l.split('\t');
+      return { i: Number(i), j: Number(j), score: Number(score) };
+    });
+}
+
+test('mine: train on A/B with the held-out threshold, save the model, mine again with it', () => {
+  const out = join(dir, 'mined.tsv'),
+    model = join(dir, 'model');
+  const r = mekong('mine', '--src', S, '--tgt', T, '--train-src', A, '--train-tgt', B, '--out', out, '--save-model', model);
+  expect(r.code, r.err).toBe(0);
+  expect(r.err).toMatch(/threshold [\d.]+ from 60 held-out pairs/);
+  const pairs = readPairs(out);
+  expect(new Set(pairs.map((p) => p.i)).size).toBe(pairs.length);
+  expect(new Set(pairs.map((p) => p.j)).size).toBe(pairs.length);
+  for (const p of pairs) expect(p.i >= 0 && p.i < 80 && p.j >= 0 && p.j < 80 && Number.isFinite(p.score)).toBe(true);
+  const right = pairs.filter((p) => truth.get(p.i) === p.j).length;
+  expect(right / pairs.length).toBeGreaterThanOrEqual(0.8);
+  expect(right / 40).toBeGreaterThanOrEqual(0.8);
+
+  const again = join(dir, 'again.tsv');
+  expect(mekong('mine', '--src', S, '--tgt', T, '--model', model, '--out', again).code).toBe(0);
+  expect(readFileSync(again, 'utf8')).toBe(readFileSync(out, 'utf8'));
+  const none = join(dir, 'none.tsv');
+  expect(mekong('mine', '--src', S, '--tgt', T, '--model', model, '--out', none, '--threshold', '100').code).toBe(0);
+  expect(readFileSync(none, 'utf8')).toBe('');
+}, 60_000);
+
+test('mine: bad arguments are one-line errors', () => {
+  const out = join(dir, 'x.tsv');
+  for (const [args, message] of [
+    [['--src', S, '--tgt', T, '--out', out], /give a parallel corpus to train on/],
+    [['--src', S, '--tgt', T, '--out', out, '--train-src', A], /give a parallel corpus to train on/],
+    [
+      ['--src', S, '--tgt', T, '--out', out, '--train-src', A, '--train-tgt', B, '--threshold', 'high'],
+      /--threshold must be a number, got "high"/,
+    ],
+    [['--src', S, '--tgt', T, '--out', out, '--train-src', A, '--train-tgt', S], /has 80 lines but .* has 600/],
+    [['--src', join(dir, 'missing'), '--tgt', T, '--out', out, '--model', dir], /missing: cannot read/],
+  ] as const) {
+    const r = mekong('mine', ...args);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(message);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+  }
+});
+
+test('lexicon --method bisent2vec feeds eval p1; align --method bisent2vec is refused in one line', () => {
+  const lexicon = join(dir, 'lexicon.tsv'),
+    dict = join(dir, 'dict.tsv');
+  writeFileSync(dict, [...corpus.translation].map(([s, t]) => `${s}\t${t}\n`).join(''));
+  const r = mekong('lexicon', '--src', A, '--tgt', B, '--out', lexicon, '--method', 'bisent2vec', '--epochs', '10');
+  expect(r.code, r.err).toBe(0);
+  const lines = readFileSync(lexicon, 'utf8').split('\n').filter(Boolean);
+  const perWord = new Map<string, number>();
+  for (const l of lines) {
+    const [s, , score] = l.split('\t');
+    expect(Number.isFinite(Number(score))).toBe(true);
+    perWord.set(s, (perWord.get(s) ?? 0) + 1);
+  }
+  expect(Math.max(...perWord.values())).toBe(5);
+  const p1 = mekong('eval', 'p1', '--lexicon', lexicon, '--dict', dict);
+  expect(p1.code, p1.err).toBe(0);
+  expect(JSON.parse(p1.out).p1).toBeGreaterThanOrEqual(0.8);
+
+  const a = mekong('align', '--src', A, '--tgt', B, '--out', join(dir, 'links'), '--method', 'bisent2vec');
+  expect(a.code).toBe(1);
+  expect(a.err).toMatch(/^mekong: bisent2vec learns word and sentence vectors, not word links: align with agree, .*\n$/);
+});

@@ -1,0 +1,122 @@
+// CSLS over whole sets, the ratio margin, pair scores, mining and the threshold search
+// (eval/csls.ts, eval/margin.ts, eval/threshold-search.ts) against values computed by hand.
+import { describe, expect, test } from 'vitest';
+import { cslsTranslations, neighbourhoods } from '../../../src/main/eval/csls.ts';
+import { flaggingThreshold, minePairs, parallelismScores, ratioMargin } from '../../../src/main/eval/margin.ts';
+import { bestThreshold } from '../../../src/main/eval/threshold-search.ts';
+import { CancelledError } from '../../../src/main/errors.ts';
+
+/** Unit vectors in the plane at these angles (degrees), as [n, 2] rows. */
+const at = (...deg: number[]) => Float32Array.from(deg.flatMap((a) => [Math.cos((a * Math.PI) / 180), Math.sin((a * Math.PI) / 180)]));
+const cos = (a: number) => Math.cos((a * Math.PI) / 180);
+
+describe('neighbourhoods and CSLS', () => {
+  // x at 0°, 90°; y at 10°, 60°, 100°.
+  const x = at(0, 90),
+    y = at(10, 60, 100);
+
+  test('k nearest on each side, best first, with their mean cosine', () => {
+    const nb = neighbourhoods(x, y, 2, 2);
+    expect([...nb.xNear]).toEqual([0, 1, 2, 1]); // x0: 10° then 60°; x1: 100° then 60°
+    expect(nb.xMean[0]).toBeCloseTo((cos(10) + cos(60)) / 2, 6);
+    expect(nb.xMean[1]).toBeCloseTo((cos(10) + cos(30)) / 2, 6);
+    expect([...nb.yNear]).toEqual([0, 1, 1, 0, 1, 0]); // y1 at 60°: 90° (30°) before 0° (60°)
+    expect(nb.yMean[2]).toBeCloseTo((cos(10) + cos(100)) / 2, 6);
+  });
+
+  test('fewer candidates than k: missing slots are −1 and the mean is over those found', () => {
+    const nb = neighbourhoods(at(0), at(20), 2, 3);
+    expect([...nb.xNear]).toEqual([0, -1, -1]);
+    expect(nb.xMean[0]).toBeCloseTo(cos(20), 6);
+  });
+
+  test('CSLS translations: 2·cos − r_T − r_S, best first', () => {
+    const nb = neighbourhoods(x, y, 2, 2);
+    const found = cslsTranslations(x, y, 2, 2, 3);
+    const csls = (i: number, j: number, deg: number) => 2 * cos(deg) - nb.xMean[i] - nb.yMean[j];
+    expect(found[0].map((t) => t.index)).toEqual([0, 1, 2]);
+    expect(found[0][1].score).toBeCloseTo(csls(0, 1, 60), 5);
+    // For x1 (90°): y2 at 100° (10°) and y1 at 60° (30°); y1's neighbourhood is the tighter one.
+    expect(found[1][0]).toEqual({ index: 2, score: expect.closeTo(csls(1, 2, 10), 5) });
+    expect(found[1][1].score).toBeCloseTo(csls(1, 1, 30), 5);
+  });
+
+  test('stops with CancelledError when the signal fires', () => {
+    const c = new AbortController();
+    c.abort();
+    expect(() => neighbourhoods(x, y, 2, 2, { signal: c.signal })).toThrow(CancelledError);
+  });
+});
+
+describe('ratio margin', () => {
+  test('cos / ((r_x + r_y) / 2), 0 without a positive neighbourhood', () => {
+    expect(ratioMargin(0.8, 0.6, 0.4)).toBeCloseTo(1.6, 12);
+    expect(ratioMargin(0.5, 0, 0)).toBe(0);
+  });
+
+  test('pair scores by hand, with the rival that beats a non-parallel pair', () => {
+    // Pairs 0 and 1 parallel (x and y 5° apart); pair 2's target is y at 85°, right by x1 (90°).
+    const x = at(0, 90, 45),
+      y = at(5, 95, 85);
+    const s = parallelismScores(x, y, 2, 1, { k: 2 }); // scores ≈ 1.40, 1.10, 0.93
+    const nb = neighbourhoods(x, y, 2, 2);
+    expect(s[0].score).toBeCloseTo(cos(5) / ((nb.xMean[0] + nb.yMean[0]) / 2), 5);
+    expect(s[2].score).toBeCloseTo(cos(40) / ((nb.xMean[2] + nb.yMean[2]) / 2), 5);
+    expect(s.map((p) => p.flagged)).toEqual([false, false, true]);
+    // y2 (85°) is nearest to x1 (90°): the rival of pair 2 is source 1.
+    expect(s[2].rival).toEqual({ side: 'source', index: 1, score: expect.closeTo(cos(5) / ((nb.xMean[1] + nb.yMean[2]) / 2), 5) });
+  });
+
+  test('mining: each sentence in at most one pair, best first, from the threshold up', () => {
+    // x0 ≈ y1, x1 ≈ y0; x2 has no partner near it except y0 and y1 (taken); y2 is far from all.
+    const x = at(0, 90, 50),
+      y = at(92, 3, 200);
+    const all = minePairs(x, y, 2, -Infinity, { k: 2 });
+    expect(all.slice(0, 2).map((p) => [p.src, p.tgt])).toEqual(
+      expect.arrayContaining([
+        [0, 1],
+        [1, 0],
+      ]),
+    );
+    const srcs = all.map((p) => p.src),
+      tgts = all.map((p) => p.tgt);
+    expect(new Set(srcs).size).toBe(srcs.length);
+    expect(new Set(tgts).size).toBe(tgts.length);
+    for (let i = 1; i < all.length; i++) expect(all[i].score).toBeLessThanOrEqual(all[i - 1].score);
+    const kept = minePairs(x, y, 2, all[1].score, { k: 2 });
+    expect(kept).toEqual(all.slice(0, 2));
+  });
+});
+
+describe('threshold search', () => {
+  test('the middle point of best F1 (built case)', () => {
+    // Sorted: 0.9 ✓, 0.8 ✓, 0.7 ✗, 0.6 ✓, 0.2 ✗; 4 true items in all.
+    // Cuts: after 0.9 F1 = 2·1·¼/1.25 = 0.4; after 0.8: 2·1·½/1.5 = 0.667; after 0.7: P ⅔ R ½ → 0.571;
+    // after 0.6: P ¾ R ¾ → 0.75; after 0.2: P ⅗ R ¾ → 0.667. Best: between 0.6 and 0.2.
+    const c = [0.7, 0.9, 0.2, 0.6, 0.8].map((score) => ({ score, correct: score !== 0.7 && score !== 0.2 }));
+    const t = bestThreshold(c, 4);
+    expect(t.threshold).toBeCloseTo(0.4, 12);
+    expect(t.f1).toBeCloseTo(0.75, 12);
+    expect([t.precision, t.recall, t.accepted]).toEqual([0.75, 0.75, 4]);
+  });
+
+  test('ties are not split, and nothing correct means accept nothing', () => {
+    const t = bestThreshold(
+      [
+        { score: 1, correct: true },
+        { score: 1, correct: false },
+        { score: 0, correct: false },
+      ],
+      1,
+    );
+    expect(t.accepted).toBe(2);
+    expect(t.threshold).toBe(0.5);
+    expect(bestThreshold([{ score: 1, correct: false }], 3)).toMatchObject({ threshold: Infinity, f1: 0 });
+  });
+
+  test('flagging threshold: flag below it', () => {
+    const t = flaggingThreshold([1.2, 0.5, 1.1, 0.7, 0.95], [false, true, false, true, false]);
+    expect(t.threshold).toBeCloseTo(0.825, 12);
+    expect(t.f1).toBe(1);
+  });
+});
