@@ -38,6 +38,12 @@ export const pairFilterSchema = z
     split: z.array(split).max(3).optional(),
     text: z.string().max(500).optional(),
     alignmentId: id.optional(),
+    /** Only the pairs the parallelism score flags (true) or does not (false). */
+    misaligned: z.boolean().optional(),
+    /** Only excluded pairs (true) or only included ones (false). */
+    excluded: z.boolean().optional(),
+    /** List order: by id (default), or by parallelism score, lowest first (unscored pairs last). */
+    order: z.enum(['id', 'parallelism']).optional(),
   })
   .strict();
 
@@ -128,6 +134,10 @@ export const channels = {
       layer: z.number().int().min(0).max(200).optional(),
     })
     .strict(),
+  /** Scores every pair's parallelism (Bi-Sent2Vec margin scores), as a job; pairs under the threshold are flagged misaligned. */
+  'curation.score': z.object({}).strict(),
+  /** Excludes from training and export (or includes again) every pair the filter matches; resolves to how many changed. */
+  'pairs.exclude': z.object({ filter: pairFilterSchema, excluded: z.boolean() }).strict(),
   /** Names the project's pretrained encoder folder (checked: config.json, tokenizer.json, weights), or forgets it (null). */
   'project.setEncoder': z.object({ dir: z.string().trim().min(1).max(4096).nullable() }).strict(),
   /** Every pair segmented again with the project's word lists (review/resegment.ts), as a job; its message is the report. */
@@ -167,6 +177,10 @@ export interface ProjectInfo {
   annotatorsShare: boolean;
   /** The pretrained encoder folder whose similarity aligners the Align job offers, or null. */
   encoderDir: string | null;
+  /** The threshold of the last parallelism scoring (pairs under it are flagged misaligned), or null before any. */
+  parallelismThreshold: number | null;
+  /** Pairs excluded from training and export. */
+  excluded: number;
 }
 
 export interface AlignmentInfo {
@@ -214,6 +228,8 @@ export interface Results extends EditorResults, ModelsResults, DictionariesResul
   'project.setAnnotatorsShare': ProjectInfo;
   'project.setLanguages': ProjectInfo;
   'project.setEncoder': ProjectInfo;
+  'curation.score': { jobId: string };
+  'pairs.exclude': { changed: number };
   'pairs.list': { total: number; offset: number; pairs: PairSummary[] };
   'pairs.get': PairDetail;
   'pairs.update': PairDetail;

@@ -41,6 +41,22 @@ export interface PairSummary {
   status: PairStatus;
   split: Split;
   note: string;
+  /** Left out of training (every aligner's) and of exports. */
+  excluded: boolean;
+  /** How parallel the pair's two sentences look (sentence-level curation), or null before scoring. */
+  parallelism: Parallelism | null;
+}
+
+/**
+ * A pair's parallelism score: the ratio margin of its sentence vectors (above about 1: each
+ * sentence's best match is the other), misaligned when under the project's threshold, with
+ * the best-scoring other candidate: another pair's target for this source ('target') or
+ * another pair's source for this target ('source').
+ */
+export interface Parallelism {
+  score: number;
+  misaligned: boolean;
+  rival: { pairId: number; side: 'source' | 'target'; score: number } | null;
 }
 
 /** A pair with the links of every alignment and the links reviewers rejected. */

@@ -24,6 +24,8 @@ import { openProject, type AppContext } from './context.ts';
 import { shippedDictionaries } from '../align/dictionary-sources.ts';
 import { HfEncoder } from '../models/transformer/hf-encoder.ts';
 import { setEncoderDir } from '../store/encoder-folder.ts';
+import { setExcluded } from '../store/pair-scores.ts';
+import { scoreProjectPairs } from '../train/score-pairs-job.ts';
 import { alignProjectWithEncoder, projectEncoderDir } from '../train/encoder-align-job.ts';
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
@@ -92,6 +94,12 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     return store(ctx).info();
   },
   'project.setLanguages': (ctx, i) => store(ctx).setLanguages(i.srcLang, i.tgtLang),
+  'curation.score': (ctx) => {
+    const target = store(ctx);
+    const { jobId } = ctx.jobs.start('score', (progress, signal) => scoreProjectPairs(target, { progress, signal }));
+    return { jobId };
+  },
+  'pairs.exclude': (ctx, i) => ({ changed: setExcluded(store(ctx).db, i.filter, i.excluded) }),
   'project.setEncoder': (ctx, i) => {
     const target = store(ctx);
     if (i.dir !== null) HfEncoder.check(i.dir);
@@ -106,7 +114,14 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     offset: i.offset,
     ...store(ctx).listPairs(
       i.filter,
-      i.afterId !== undefined ? { afterId: i.afterId } : i.beforeId !== undefined ? { beforeId: i.beforeId } : { offset: i.offset },
+      // keyset starts follow id order; a list in score order pages by position
+      i.filter.order === 'parallelism'
+        ? { offset: i.offset }
+        : i.afterId !== undefined
+          ? { afterId: i.afterId }
+          : i.beforeId !== undefined
+            ? { beforeId: i.beforeId }
+            : { offset: i.offset },
       i.limit,
     ),
   }),

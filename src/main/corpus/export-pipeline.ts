@@ -58,7 +58,8 @@ async function* recordsOf(
   run: ExportRun = {},
 ): AsyncGenerator<PairRecord> {
   const db = store.db;
-  const filter = { status: options.status, split: options.split };
+  // Pairs the linguist excluded (sentence-level curation) never leave the project.
+  const filter = { status: options.status, split: options.split, excluded: false };
   const total = countPairs(db, filter);
   const linksOf = pairLinksReader(db);
   const { srcLang, tgtLang } = store.meta();

@@ -175,4 +175,17 @@ export const MIGRATIONS: readonly string[] = [
     attached_at TEXT NOT NULL
   );
   `,
+  /* 9: sentence-level curation — each pair's parallelism score (margin of its sentence vectors, with the best other candidate) and pairs excluded from training and export */ `
+  CREATE TABLE pair_scores (
+    pair_id     INTEGER PRIMARY KEY REFERENCES pairs(id) ON DELETE CASCADE,
+    score       REAL NOT NULL,
+    misaligned  INTEGER NOT NULL CHECK (misaligned IN (0, 1)),
+    -- the best-scoring other candidate: the pair whose source ('source') or target ('target') sentence it is
+    rival_pair  INTEGER,
+    rival_side  TEXT CHECK (rival_side IS NULL OR rival_side IN ('source', 'target')),
+    rival_score REAL
+  ) WITHOUT ROWID;
+  CREATE INDEX pair_scores_misaligned ON pair_scores(misaligned, score);
+  ALTER TABLE pairs ADD COLUMN excluded INTEGER NOT NULL DEFAULT 0 CHECK (excluded IN (0, 1));
+  `,
 ];

@@ -27,7 +27,19 @@ export interface PairRow {
   status: PairStatus;
   split: Split;
   note: string;
+  excluded: 0 | 1;
+  /** pair_scores' columns, where a query joins them (SCORED_ROW) */
+  ps_score?: number | null;
+  ps_misaligned?: 0 | 1 | null;
+  ps_rival_pair?: number | null;
+  ps_rival_side?: 'source' | 'target' | null;
+  ps_rival_score?: number | null;
 }
+
+/** A pair row with its parallelism score: `SELECT ${SCORED_ROW} FROM pairs p … ${SCORES_JOIN}`. */
+const SCORED_ROW = `p.*, s.score AS ps_score, s.misaligned AS ps_misaligned, s.rival_pair AS ps_rival_pair,
+  s.rival_side AS ps_rival_side, s.rival_score AS ps_rival_score`;
+const SCORES_JOIN = 'LEFT JOIN pair_scores s ON s.pair_id = p.id';
 
 const VISIBLE = `p.import_id IN (SELECT id FROM imports WHERE state = 'done')`;
 
@@ -101,6 +113,13 @@ export function filterSql(filter: PairFilter): { where: string; params: unknown[
     const q = searchFold(filter.text);
     params.push(q, q);
   }
+  if (filter.misaligned !== undefined) {
+    clauses.push(`${filter.misaligned ? '' : 'NOT '}EXISTS (SELECT 1 FROM pair_scores ms WHERE ms.pair_id = p.id AND ms.misaligned = 1)`);
+  }
+  if (filter.excluded !== undefined) {
+    clauses.push('p.excluded = ?');
+    params.push(filter.excluded ? 1 : 0);
+  }
   if (filter.alignmentId !== undefined) {
     clauses.push(`EXISTS (SELECT 1 FROM links l WHERE l.pair_id = p.id AND l.alignment_id = ?)`);
     params.push(filter.alignmentId);
@@ -128,10 +147,19 @@ export type PageStart = { offset: number } | { afterId: number } | { beforeId: n
  */
 export function listPairs(db: Db, filter: PairFilter, start: PageStart, limit: number): PairSummary[] {
   const { where, params } = filterSql(filter);
-  const from = `FROM pairs p NOT INDEXED WHERE ${where}`;
+  if (filter.order === 'parallelism') {
+    // Least parallel first, unscored pairs last; pages by list position (no keyset on a score).
+    const offset = 'offset' in start ? start.offset : 0;
+    const sql = `SELECT ${SCORED_ROW} FROM pairs p ${SCORES_JOIN} WHERE ${where}
+      ORDER BY s.score IS NULL, s.score, p.id LIMIT ? OFFSET ?`;
+    return (db.prepare(sql).all(...params, limit, offset) as PairRow[]).map(summaryOf);
+  }
+  const from = `FROM pairs p NOT INDEXED ${SCORES_JOIN} WHERE ${where}`;
   let rows: PairRow[];
   if ('beforeId' in start) {
-    rows = db.prepare(`SELECT p.* ${from} AND p.id < ? ORDER BY p.id DESC LIMIT ?`).all(...params, start.beforeId, limit) as PairRow[];
+    rows = db
+      .prepare(`SELECT ${SCORED_ROW} ${from} AND p.id < ? ORDER BY p.id DESC LIMIT ?`)
+      .all(...params, start.beforeId, limit) as PairRow[];
     rows.reverse();
   } else {
     let after = 'afterId' in start ? start.afterId : 0;
@@ -143,7 +171,7 @@ export function listPairs(db: Db, filter: PairFilter, start: PageStart, limit: n
       if (first === undefined) return [];
       after = first - 1;
     }
-    rows = db.prepare(`SELECT p.* ${from} AND p.id > ? ORDER BY p.id LIMIT ?`).all(...params, after, limit) as PairRow[];
+    rows = db.prepare(`SELECT ${SCORED_ROW} ${from} AND p.id > ? ORDER BY p.id LIMIT ?`).all(...params, after, limit) as PairRow[];
   }
   return rows.map(summaryOf);
 }
@@ -154,7 +182,7 @@ export function trainSplitPairs(db: Db): Set<number> {
 }
 
 export function getPairRow(db: Db, id: number): PairRow | undefined {
-  return db.prepare(`SELECT p.* FROM pairs p WHERE p.id = ? AND ${VISIBLE}`).get(id) as PairRow | undefined;
+  return db.prepare(`SELECT ${SCORED_ROW} FROM pairs p ${SCORES_JOIN} WHERE p.id = ? AND ${VISIBLE}`).get(id) as PairRow | undefined;
 }
 
 export function summaryOf(row: PairRow): PairSummary {
@@ -167,6 +195,18 @@ export function summaryOf(row: PairRow): PairSummary {
     status: row.status,
     split: row.split,
     note: row.note,
+    excluded: row.excluded === 1,
+    parallelism:
+      row.ps_score === undefined || row.ps_score === null
+        ? null
+        : {
+            score: row.ps_score,
+            misaligned: row.ps_misaligned === 1,
+            rival:
+              row.ps_rival_pair !== null && row.ps_rival_pair !== undefined
+                ? { pairId: row.ps_rival_pair, side: row.ps_rival_side ?? 'target', score: row.ps_rival_score ?? 0 }
+                : null,
+          },
   };
 }
 

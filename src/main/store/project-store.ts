@@ -14,6 +14,7 @@ import { linkTags } from './link-tags.ts';
 import { relabelWordLists } from './word-lists.ts';
 import { annotatorsShare } from './annotation-mode.ts';
 import { encoderDir } from './encoder-folder.ts';
+import { parallelismThreshold } from './pair-scores.ts';
 import { failInterruptedRuns } from './training-runs.ts';
 
 export interface ProjectMeta {
@@ -89,6 +90,8 @@ export class ProjectStore {
       linkTags: linkTags(this.db),
       annotatorsShare: annotatorsShare(this.db),
       encoderDir: encoderDir(this.db),
+      parallelismThreshold: parallelismThreshold(this.db),
+      excluded: this.countPairs({ excluded: true }),
     };
   }
 

@@ -1,4 +1,5 @@
-// The pair list's data: the filter (statuses, text), the matching total, and the pairs
+// The pair list's data: the filter (statuses, text, misaligned pairs; id or parallelism
+// order), the matching total, and the pairs
 // themselves fetched in pages of PAGE_SIZE as the view asks for row ranges. Only pages
 // near the view are kept, so a list of a million pairs costs a few hundred rows of memory.
 // A generation counter drops answers to requests made under an older filter.
@@ -14,6 +15,10 @@ const KEEP_PAGES = 12;
 export class PairListState {
   statuses = $state<PairStatus[]>([]);
   text = $state('');
+  /** Only the pairs the parallelism score flags as misaligned. */
+  misalignedOnly = $state(false);
+  /** Least parallel first (by parallelism score) instead of by id. */
+  byParallelism = $state(false);
   total = $state(0);
   /** True once the current filter's first answer arrived. */
   ready = $state(false);
@@ -23,6 +28,8 @@ export class PairListState {
   readonly filter: PairFilter = $derived({
     ...(this.statuses.length ? { status: [...this.statuses] } : {}),
     ...(this.text ? { text: this.text } : {}),
+    ...(this.misalignedOnly ? { misaligned: true } : {}),
+    ...(this.byParallelism ? { order: 'parallelism' as const } : {}),
   });
   readonly selected = $derived(this.selectedIndex >= 0 ? this.row(this.selectedIndex) : undefined);
 
@@ -43,6 +50,12 @@ export class PairListState {
 
   setStatuses(statuses: PairStatus[]): void {
     this.statuses = statuses;
+    this.reload();
+  }
+
+  setCuration(o: { misalignedOnly?: boolean; byParallelism?: boolean }): void {
+    if (o.misalignedOnly !== undefined) this.misalignedOnly = o.misalignedOnly;
+    if (o.byParallelism !== undefined) this.byParallelism = o.byParallelism;
     this.reload();
   }
 
@@ -108,6 +121,7 @@ export class PairListState {
    * rows however deep in the list); otherwise from its list position.
    */
   private neighbour(page: number): { afterId: number } | { beforeId: number } | undefined {
+    if (this.byParallelism) return undefined;
     const before = this.pages.get(page - 1);
     if (before?.length === PAGE_SIZE) return { afterId: before[PAGE_SIZE - 1].id };
     const after = this.pages.get(page + 1);

@@ -1,0 +1,53 @@
+// The app's "Score parallelism" job (issue 18, sentence-level curation): trains Bi-Sent2Vec
+// (seed 002) on the project's pairs with a tenth held out to find the flagging threshold
+// (models/bisent2vec/curation.ts: those pairs with a tenth of their targets shuffled, the
+// threshold that best separates them), then gives every pair its ratio-margin score (seed
+// 001, appendix B) with the best other candidate, and stores them (store/pair-scores.ts):
+// pairs under the threshold are flagged as misaligned, for the pair list to filter and sort
+// by and the linguist to exclude. Excluded pairs are scored too, so that including one again
+// shows its score.
+import { availableParallelism } from 'node:os';
+import { UserError } from '../errors.ts';
+import type { Progress } from '../jobs/job-registry.ts';
+import { HELD_OUT_MIN, HELD_OUT_SHARE, scoreCorpusPairs, trainForCuration } from '../models/bisent2vec/curation.ts';
+import { iteratePairRows } from '../store/pairs.ts';
+import { saveParallelism } from '../store/pair-scores.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import { tokenTexts } from '../store/pair-corpus.ts';
+
+/** Pairs a project needs before its pairs can be scored (enough to hold some out for the threshold). */
+export const MIN_PAIRS_TO_SCORE = Math.ceil(HELD_OUT_MIN / HELD_OUT_SHARE);
+
+/** Runs the job; returns a one-line summary. */
+export async function scoreProjectPairs(store: ProjectStore, run: { progress?: Progress; signal?: AbortSignal } = {}): Promise<string> {
+  const ids: number[] = [];
+  const src: string[][] = [];
+  const tgt: string[][] = [];
+  for (const rows of iteratePairRows(store.db, {}, 5000))
+    for (const r of rows) {
+      ids.push(r.id);
+      src.push(tokenTexts(r.src_text, r.src_tokens, true));
+      tgt.push(tokenTexts(r.tgt_text, r.tgt_tokens, true));
+    }
+  if (ids.length < MIN_PAIRS_TO_SCORE)
+    throw new UserError(
+      `scoring needs at least ${MIN_PAIRS_TO_SCORE} pairs (a tenth is held out to find the threshold); this project has ${ids.length}`,
+    );
+  const training = await trainForCuration(src, tgt, {}, { progress: run.progress, signal: run.signal, threads: availableParallelism() });
+  const threshold = training.flagging.threshold;
+  run.progress?.(0, 1, 'scoring every pair');
+  const scores = scoreCorpusPairs(training.model, src, tgt, threshold, { progress: run.progress, signal: run.signal });
+  saveParallelism(
+    store.db,
+    scores.map((s, k) => ({
+      pairId: ids[k],
+      score: s.score,
+      misaligned: s.flagged,
+      rival: s.rival ? { pairId: ids[s.rival.index], side: s.rival.side, score: s.rival.score } : null,
+    })),
+    threshold,
+  );
+  const misaligned = scores.filter((s) => s.flagged).length;
+  const f = training.flagging;
+  return `scored ${ids.length} pairs: ${misaligned} under the threshold ${threshold.toFixed(3)} (on ${training.heldOut} held-out pairs with a tenth shuffled: precision ${f.precision.toFixed(2)}, recall ${f.recall.toFixed(2)})`;
+}
