@@ -7,6 +7,7 @@ import { editorChannels, type EditorPair, type EditorResults } from './editor-ap
 import { linkTagSet } from './link-tags.ts';
 import type { Calibration } from './calibration.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
+import { dictionariesChannels, type DictionariesResults, type ShippedDictionary } from './dictionaries-api.ts';
 
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
 const split = z.enum(['train', 'dev', 'test']);
@@ -78,6 +79,8 @@ export const exportOptionsSchema = z
     oneBased: z.boolean().optional(),
     /** TSV and fast_align: the segmented text (tokens joined by one space) instead of the raw sentences. */
     tokenized: z.boolean().optional(),
+    /** Chinese side(s) one token per Han character (the LDC convention), links carried to the characters of their words. */
+    byCharacter: z.boolean().optional(),
     /** Browser mode: `file` is a file name; the export is written for the browser to download (export.downloads). */
     download: z.boolean().optional(),
   })
@@ -93,7 +96,17 @@ export const channels = {
   'project.setLinkTags': z.object({ tags: linkTagSet }).strict(),
   'project.setAnnotatorsShare': z.object({ share: z.boolean() }).strict(),
   'project.setLanguages': z.object({ srcLang: lang, tgtLang: lang }).strict(),
-  'pairs.list': z.object({ filter: pairFilterSchema, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) }).strict(),
+  /** offset: the page's list position; afterId / beforeId (at most one): the id just before / after the page, when that pair is on screen (keyset paging). */
+  'pairs.list': z
+    .object({
+      filter: pairFilterSchema,
+      offset: z.number().int().min(0),
+      limit: z.number().int().min(1).max(1000),
+      afterId: id.optional(),
+      beforeId: id.optional(),
+    })
+    .strict()
+    .refine((x) => x.afterId === undefined || x.beforeId === undefined, 'afterId and beforeId exclude each other'),
   'pairs.get': z.object({ id }).strict(),
   'pairs.update': z.object({ id, status: status.optional(), split: split.optional(), note: z.string().max(10_000).optional() }).strict(),
   'tokens.split': z.object({ pairId: id, side, index: id, at: z.number().int().positive() }).strict(),
@@ -109,8 +122,14 @@ export const channels = {
       method: z.string().min(1).max(40),
       sym: z.string().min(1).max(40).default('gdfa'),
       lowercase: z.boolean().optional(),
+      /** Align the project's Chinese side(s) by character (the LDC convention), links mapped back to its words. */
+      byCharacter: z.boolean().optional(),
+      /** Encoder methods: the hidden state to read (0 = embeddings; default: 8 of 12 layers, else 2/3 of the depth). */
+      layer: z.number().int().min(0).max(200).optional(),
     })
     .strict(),
+  /** Names the project's pretrained encoder folder (checked: config.json, tokenizer.json, weights), or forgets it (null). */
+  'project.setEncoder': z.object({ dir: z.string().trim().min(1).max(4096).nullable() }).strict(),
   /** Every pair segmented again with the project's word lists (review/resegment.ts), as a job; its message is the report. */
   'resegment.start': z
     .object({
@@ -125,6 +144,7 @@ export const channels = {
   'dialog.saveFile': z.object({ purpose: z.enum(['export', 'project']), defaultName: z.string().max(255).optional() }).strict(),
   ...editorChannels,
   ...modelsChannels,
+  ...dictionariesChannels,
 } as const;
 
 export type Channel = keyof typeof channels;
@@ -145,6 +165,8 @@ export interface ProjectInfo {
   linkTags: string[];
   /** Annotators see each other's gold and rejections (else blind double annotation). */
   annotatorsShare: boolean;
+  /** The pretrained encoder folder whose similarity aligners the Align job offers, or null. */
+  encoderDir: string | null;
 }
 
 export interface AlignmentInfo {
@@ -172,12 +194,16 @@ export interface AppInfo {
   /** Statistical alignment methods and symmetrisations the Align job offers (first = default). */
   alignMethods: string[];
   symmetrisations: string[];
+  /** Similarity aligners over a pretrained encoder, offered when the project names an encoder folder. */
+  encoderMethods: string[];
+  /** Dictionaries that ship with Mekong, which a project can attach. */
+  shippedDictionaries: ShippedDictionary[];
   /** Projects opened lately on this machine, newest first. */
   recentProjects: string[];
 }
 
 /** What each channel resolves to. */
-export interface Results extends EditorResults, ModelsResults {
+export interface Results extends EditorResults, ModelsResults, DictionariesResults {
   'app.info': AppInfo;
   'project.create': ProjectInfo;
   'project.open': ProjectInfo;
@@ -187,6 +213,7 @@ export interface Results extends EditorResults, ModelsResults {
   'project.setLinkTags': ProjectInfo;
   'project.setAnnotatorsShare': ProjectInfo;
   'project.setLanguages': ProjectInfo;
+  'project.setEncoder': ProjectInfo;
   'pairs.list': { total: number; offset: number; pairs: PairSummary[] };
   'pairs.get': PairDetail;
   'pairs.update': PairDetail;

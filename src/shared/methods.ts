@@ -1,11 +1,12 @@
 // Every alignment method Mekong offers, named once: its family and what it is, for the CLI
 // (`lexicon`: all of them; `align`: all but the families without word links), the app's
-// Align… dialog (the statistical ones, which align in seconds) and the Models page (the
-// neural ones, which train); and the defaults of
-// the neural methods' options, which the trainer, the CLI and the Train form share.
-// Implementations are looked up by these names (src/main/aligners.ts).
+// Align… dialog (the statistical ones, which align in seconds, and the encoder methods when
+// the project names an encoder folder) and the Models page (the neural ones, which train);
+// the encoder methods read a pretrained encoder's folder (--encoder) and do not train; and
+// the defaults of the neural methods' options, which the trainer, the CLI and the Train form
+// share. Implementations are looked up by these names (src/main/aligners.ts).
 
-export type MethodFamily = 'statistical' | 'bilstm' | 'bisent2vec';
+export type MethodFamily = 'statistical' | 'bilstm' | 'encoder' | 'bisent2vec';
 
 export interface MethodInfo {
   readonly name: string;
@@ -26,6 +27,28 @@ export const METHODS = [
   },
   { name: 'bilstm', family: 'bilstm', summary: 'the same BiLSTM aligner without the contrastive loss (λ = 0), the ablation baseline' },
   {
+    name: 'simalign-argmax',
+    family: 'encoder',
+    summary: "SimAlign ArgMax over a pretrained encoder's word vectors: pairs of words that are each other's most similar",
+  },
+  {
+    name: 'simalign-itermax',
+    family: 'encoder',
+    summary: 'SimAlign IterMax: ArgMax, then a second round among the words left unlinked (more links, more recall)',
+  },
+  { name: 'simalign-match', family: 'encoder', summary: 'SimAlign Match: the one-to-one assignment of largest total similarity' },
+  {
+    name: 'awesome',
+    family: 'encoder',
+    summary: "awesome-align's extraction: subwords linked where both directions' softmax pass a threshold (0.001)",
+  },
+  {
+    name: 'awesome-entmax',
+    family: 'encoder',
+    summary: 'awesome-align with entmax15 in place of softmax: subwords linked where both directions give them weight',
+  },
+  { name: 'pmi-align', family: 'encoder', summary: 'PMI-Align: ArgMax over the pointwise mutual information of the similarities' },
+  {
     name: 'bisent2vec',
     family: 'bisent2vec',
     summary:
@@ -41,6 +64,17 @@ export const DEFAULT_METHOD: MethodName = 'agree';
 export const NEURAL_METHODS = ['bilstm-ctl', 'bilstm'] as const satisfies readonly MethodName[];
 export type NeuralMethodName = (typeof NEURAL_METHODS)[number];
 
+/** The methods that align with a pretrained encoder's folder, without training. */
+export const ENCODER_METHODS = [
+  'simalign-argmax',
+  'simalign-itermax',
+  'simalign-match',
+  'awesome',
+  'awesome-entmax',
+  'pmi-align',
+] as const satisfies readonly MethodName[];
+export type EncoderMethodName = (typeof ENCODER_METHODS)[number];
+
 /** The statistical methods, default first (the Align… dialog's list). */
 export const STATISTICAL_METHODS: readonly MethodName[] = METHODS.filter((m) => m.family === 'statistical').map((m) => m.name);
 
@@ -53,6 +87,10 @@ export function methodInfo(name: string | undefined): MethodInfo | undefined {
 
 export function isNeuralMethod(name: string | undefined): name is NeuralMethodName {
   return methodInfo(name)?.family === 'bilstm';
+}
+
+export function isEncoderMethod(name: string | undefined): name is EncoderMethodName {
+  return methodInfo(name)?.family === 'encoder';
 }
 
 /** Families that learn word translations but no word links: `lexicon`, never `align`. */

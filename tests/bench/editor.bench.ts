@@ -1,10 +1,13 @@
-// `npm run bench -- editor [--edits N] [--pairs N]`: the alignment editor's speed.
+// `npm run bench -- editor [--edits N] [--pairs N] [--open-pairs N]`: the alignment editor's speed.
 //  1. edit → committed: N gold-link edits through the store (setGold: apply + log, in one
 //     SQLite transaction, then read back), on a project file; p50/p99/max in ms.
 //  2. a 100,000-pair list scrolled in Chromium (browser mode, the built renderer): the pair
 //     list's scrollTop moved every frame for ~3 s; frame intervals p50/p95/p99/max and
 //     frames over 50 ms.
-//  3. a 120×120-token pair in the matrix view: d3 draw time (data-draw-ms, the whole
+//  3. opening a project of --open-pairs pairs (default 1,000,000; 0 skips) from the start
+//     screen's Open project form: the time from the click to the first row of the pair list
+//     painted, and the store's part of it (open, info, first page).
+//  4. a 120×120-token pair in the matrix view: d3 draw time (data-draw-ms, the whole
 //     redraw including label layout) over 20 redraws (zoom steps), and the time from the
 //     key press to the next painted frame.
 import { existsSync } from 'node:fs';
@@ -109,6 +112,36 @@ async function benchUi(pairs: number): Promise<void> {
   }
 }
 
+async function benchOpen(pairs: number): Promise<void> {
+  const h = await startHarness('bench');
+  try {
+    const path = join(h.dir, 'open.mekong');
+    const made = ProjectStore.create(path, { name: 'open', srcLang: 'lo', tgtLang: 'th' });
+    fill(made, pairs, (i) => newPair(`${i + 1} ສະບາຍ ດີ ປີ ໃໝ່ ແລະ ຂອບໃຈ ຫຼາຍໆ`, `สวัสดี ปี ใหม่ และ ขอบคุณ มาก ${i + 1}`));
+    made.close();
+    const t0 = performance.now();
+    const store = ProjectStore.open(path);
+    const t1 = performance.now();
+    store.info();
+    const t2 = performance.now();
+    store.listPairs({}, 0, 200);
+    const t3 = performance.now();
+    store.close();
+    const { page } = h;
+    const form = page.getByRole('form', { name: 'Open a project' });
+    await form.getByLabel('Project file').fill(path);
+    const started = (await page.evaluate('performance.now()')) as number;
+    await form.getByRole('button', { name: 'Open project' }).click();
+    await page.getByTestId('pair-list').locator('[role="row"] .tok').first().waitFor();
+    const painted = (await page.evaluate('new Promise((r) => requestAnimationFrame(() => r(performance.now())))')) as number;
+    console.log(
+      `${pairs.toLocaleString('en')}-pair project: Open project → first row painted ${fmt(painted - started)} ms (target < 1000); store: open ${fmt(t1 - t0)} ms, info ${fmt(t2 - t1)} ms, first page ${fmt(t3 - t2)} ms`,
+    );
+  } finally {
+    await h.close();
+  }
+}
+
 async function benchMatrix(page: import('playwright-core').Page, pairId: number): Promise<void> {
   await page.getByTestId('pair-list').press('End');
   await page.getByTestId('pair-list').locator(`[data-pair-id="${pairId}"][aria-selected="true"]`).waitFor();
@@ -145,5 +178,7 @@ export default async function editorBench(args: string[]): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const openPairs = arg(args, '--open-pairs', 1_000_000);
+  if (openPairs > 0) await benchOpen(openPairs);
   await benchUi(arg(args, '--pairs', 100_000));
 }

@@ -14,7 +14,10 @@
 //     --self-train N also after N epochs of self-training (method.ts) from that model; with
 //     --seeds one model per seed and their mean ± standard deviation (seed 003 reports the
 //     mean of three seeds); with --pairs on the first N pairs of each language's corpus too
-//     (smaller corpora: the regime seed 003 argues for); --seeds '' prints the statistical rows alone.
+//     (smaller corpora: the regime seed 003 argues for); --seeds '' prints the statistical rows alone;
+//     with --dict prior,supervision,both (any of them) half of the dictionary is given to the
+//     aligners and P@1 is scored on the other half: agree with and without it, bilstm-ctl with
+//     and without it in each use (issue 19's table, mean ± sd over --seeds).
 // --growth: new pairs after a training — a model trained on a set's first half (--epochs)
 //     aligns the second half (words it lacks read by their subwords, or as before, not at
 //     all), then continues a quarter of the epochs on both halves with its vocabulary grown
@@ -25,13 +28,15 @@
 //     1,000 pairs in ../shared/data has a MUSE or Lao dictionary, so (b) stays at Tatoeba size.
 // --epochs N for every training; without it each corpus gets the trainer's default for its size
 // (shared/epochs.ts), --speed 20. Skips when ../shared/data is absent.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Link } from '../../src/shared/domain.ts';
 import { alignCorpus } from '../../src/main/align/engine.ts';
 import { DEFAULT_CONFIG, type NeuralModel, trainNeural } from '../../src/main/models/bilstm/train.ts';
 import { defaultEpochs } from '../../src/shared/epochs.ts';
-import { HELD_OUT_SHARE, heldOutPairs, runNeuralMethod, selfTrain } from '../../src/main/models/bilstm/method.ts';
+import { type DictionaryUse, HELD_OUT_SHARE, heldOutPairs, runNeuralMethod, selfTrain } from '../../src/main/models/bilstm/method.ts';
+import type { DictEntry } from '../../src/main/align/dictionary.ts';
 import { neuralLexicon, type LexiconEntry } from '../../src/main/models/bilstm/word-translations.ts';
 import { embedPairs, extractLinks, type NeuralAlignResult } from '../../src/main/models/bilstm/aligner.ts';
 import { alignerFor } from '../../src/main/cli/aligners.ts';
@@ -140,31 +145,82 @@ const meanSd = (xs: number[]) => {
   return `${m.toFixed(3)} ± ${sd.toFixed(3)}`;
 };
 
-async function p1Table(
-  langs: string[],
-  sizes: number[],
-  epochs: number | undefined,
-  dim: number,
-  selfTrainEpochs: number,
-  seeds: number[],
-): Promise<void> {
+interface P1Options {
+  epochs: number | undefined;
+  dim: number;
+  selfTrainEpochs: number;
+  seeds: number[];
+  /** --dict: the dictionary conditions to add (prior, supervision, both); none = no split */
+  dictUses: DictionaryUse[];
+}
+
+async function p1Table(langs: string[], sizes: number[], o: P1Options): Promise<void> {
   for (const lang of langs) {
     const all = tatoeba(lang);
     for (const n of [...sizes.filter((x) => x < all.src.length), all.src.length]) {
-      await p1Row(lang, { src: all.src.slice(0, n), tgt: all.tgt.slice(0, n) }, epochs, dim, selfTrainEpochs, seeds);
+      await (o.dictUses.length ? p1DictRow : p1Row)(lang, { src: all.src.slice(0, n), tgt: all.tgt.slice(0, n) }, o);
     }
   }
 }
 
-async function p1Row(
-  lang: string,
-  corpus: { src: string[][]; tgt: string[][] },
-  epochsGiven: number | undefined,
-  dim: number,
-  selfTrainEpochs: number,
-  seeds: number[],
-): Promise<void> {
-  const epochs = epochsGiven ?? defaultEpochs(corpus.src.length);
+/**
+ * The MUSE dictionary of `lang` split by source word, alternately in sorted order: one half
+ * is given to the aligners as a dictionary (written to a file, as a user passes --dict), the
+ * other half scores P@1, so that no evaluated word's answer was handed to the model.
+ */
+function splitDictionary(lang: string): { given: string; entries: DictEntry[]; held: Map<string, Set<string>> } {
+  const full = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
+  const words = [...full.keys()].sort();
+  const held = new Map(words.filter((_, i) => i % 2 === 1).map((w) => [w, full.get(w)!]));
+  const entries = words.filter((_, i) => i % 2 === 0).flatMap((w) => [...full.get(w)!].map((t) => ({ src: w, tgt: t, weight: 1 })));
+  const given = join(tmpdir(), `mekong-bench-dict-${lang}.txt`);
+  writeFileSync(given, entries.map((e) => `${e.src}\t${e.tgt}\n`).join(''));
+  return { given, entries, held };
+}
+
+/**
+ * Issue 19's table: per corpus, agree without and with the given half of the dictionary,
+ * bilstm-ctl without it and with it in each --dict use, P@1 on the held half, mean ± sd
+ * over the seeds. 'prior' reuses the plain model (only the extraction's EM changes);
+ * 'supervision' and 'both' share one training with the dictionary's links.
+ */
+async function p1DictRow(lang: string, corpus: { src: string[][]; tgt: string[][] }, o: P1Options): Promise<void> {
+  const epochs = o.epochs ?? defaultEpochs(corpus.src.length);
+  const { given, entries, held } = splitDictionary(lang);
+  const score = (lex: LexiconEntry[]) => scoreP1(best(lex), held, corpus);
+  const agree = score(await alignerFor('agree').lexicon(corpus.src, corpus.tgt, {}));
+  const agreeDict = score(await alignerFor('agree').lexicon(corpus.src, corpus.tgt, { dict: [given] }));
+  const head = `P@1 ${lang}-en (${corpus.src.length} pairs, ${agree.evaluated} held-out dictionary words, ${entries.length} entries given)`;
+  console.log(`${head}: agree ${agree.p1.toFixed(3)} · agree + dict ${agreeDict.p1.toFixed(3)}`);
+  const rows = new Map<string, number[]>([['bilstm-ctl', []], ...o.dictUses.map((u): [string, number[]] => [`+ dict ${u}`, []])]);
+  for (const seed of o.seeds) {
+    const t0 = Date.now();
+    const plain = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim: o.dim, seed });
+    const p1 = (r: NeuralAlignResult, prior: boolean) =>
+      score(neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1, prior ? entries : undefined)).p1;
+    rows.get('bilstm-ctl')!.push(p1(plain, false));
+    if (o.dictUses.includes('prior')) rows.get('+ dict prior')!.push(p1(plain, true));
+    if (o.dictUses.some((u) => u !== 'prior')) {
+      const sup = await runNeuralMethod(
+        'bilstm-ctl',
+        { ...corpus, dictionary: entries, dictionaryUse: 'supervision' },
+        { epochs, dim: o.dim, seed },
+      );
+      if (o.dictUses.includes('supervision')) rows.get('+ dict supervision')!.push(p1(sup, false));
+      if (o.dictUses.includes('both')) rows.get('+ dict both')!.push(p1(sup, true));
+    }
+    const line = [...rows].map(([name, xs]) => `${name} ${xs.at(-1)!.toFixed(3)}`).join(' · ');
+    console.log(`  seed ${seed} (${epochs} epochs, ${((Date.now() - t0) / 1000).toFixed(0)} s): ${line}`);
+  }
+  const summary = [...rows].map(([name, xs]) => `${name} ${meanSd(xs)}`).join(' · ');
+  console.log(
+    `  ${lang}-en ${corpus.src.length} pairs over seeds ${o.seeds.join(', ')}: agree ${agree.p1.toFixed(3)} · agree + dict ${agreeDict.p1.toFixed(3)} · ${summary}`,
+  );
+}
+
+async function p1Row(lang: string, corpus: { src: string[][]; tgt: string[][] }, o: P1Options): Promise<void> {
+  const { dim, selfTrainEpochs, seeds } = o;
+  const epochs = o.epochs ?? defaultEpochs(corpus.src.length);
   const dict = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
   const statP1 = async (method: string) => scoreP1(best(await alignerFor(method).lexicon(corpus.src, corpus.tgt, {})), dict, corpus);
   const stat = await statP1('agree');
@@ -224,13 +280,38 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<void> 
       .map(tokens);
   const src = side('en'),
     tgt = side('de');
+  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+  const rss = () => process.memoryUsage.rss();
+  const before = rss();
   const t0 = Date.now();
   let firstStep = 0;
-  await trainNeural({ src, tgt }, { epochs, dim }, { onStep: (step) => void (step === 0 && (firstStep = (Date.now() - t0) / 1000)) });
+  let peakInSteps = 0;
+  const buckets: string[] = [];
+  const model = await trainNeural(
+    { src, tgt },
+    { epochs, dim },
+    {
+      onStep: (step) => {
+        if (step === 0) firstStep = (Date.now() - t0) / 1000;
+        peakInSteps = Math.max(peakInSteps, rss());
+      },
+      onBucket: (T, ms) => buckets.push(`T ${T} built in ${(ms / 1000).toFixed(1)} s, RSS then ${mb(rss())}`),
+    },
+  );
   const s = (Date.now() - t0) / 1000;
   console.log(
     `speed: bilstm-ctl training, ${src.length} en-de pairs x ${epochs} epochs, dim ${dim}: ${s.toFixed(0)} s (${(s / epochs).toFixed(1)} s an epoch), first step done after ${firstStep.toFixed(1)} s`,
   );
+  // Where the memory goes: parameters (and AdamW's two moments, as many floats again each),
+  // each bucket's session as it is built (in build order), the peak over the training steps
+  // (sessions plus one step's activations), and the process's peak.
+  let floats = 0;
+  for (const p of model.params.values()) floats += p.data.length;
+  console.log(
+    `memory (MALLOC_MMAP_THRESHOLD_ ${process.env.MALLOC_MMAP_THRESHOLD_ ?? 'unset'}): before training ${mb(before)} · vocabulary ${model.dims.srcVocab} + ${model.dims.tgtVocab} words, ${model.dims.subwords} subwords · ` +
+      `parameters ${mb(floats * 4)} + AdamW moments ${mb(floats * 8)} · peak during steps ${mb(peakInSteps)} · process peak ${mb(process.resourceUsage().maxRSS * 1024)}`,
+  );
+  for (const b of buckets) console.log(`  ${b}`);
 }
 
 export default async function bench(args: string[]): Promise<void> {
@@ -242,14 +323,14 @@ export default async function bench(args: string[]): Promise<void> {
   if (speedPairs > 0) await speed(speedPairs, epochs ?? DEFAULT_CONFIG.epochs, dim);
   const seeds = arg(args, 'seeds', '1').split(',').filter(Boolean).map(Number);
   const sizes = arg(args, 'pairs', '').split(',').filter(Boolean).map(Number);
-  await p1Table(
-    arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean),
-    sizes,
+  const dictUses = arg(args, 'dict', '').split(',').filter(Boolean) as DictionaryUse[];
+  await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), sizes, {
     epochs,
     dim,
-    Number(arg(args, 'self-train', '0')),
+    selfTrainEpochs: Number(arg(args, 'self-train', '0')),
     seeds,
-  );
+    dictUses,
+  });
   for (const name of arg(args, 'growth', '').split(',').filter(Boolean)) await growth(name, epochs, dim);
   for (const name of arg(args, 'sets', 'zh-en,ro-en').split(',').filter(Boolean)) {
     const { src, tgt, gold } = load(name);

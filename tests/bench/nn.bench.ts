@@ -31,7 +31,7 @@ interface Timing {
  * Times several jobs in turns (a, b, c, a, b, c, …) so that each sees the same share of
  * whatever else loads the machine; returns best and median milliseconds per job.
  */
-async function interleaved(jobs: readonly (() => Promise<unknown>)[], runs: number, warmup = 2): Promise<Timing[]> {
+export async function interleaved(jobs: readonly (() => Promise<unknown>)[], runs: number, warmup = 2): Promise<Timing[]> {
   for (let i = 0; i < warmup; i++) for (const f of jobs) await f();
   const ts = jobs.map(() => [] as number[]);
   for (let i = 0; i < runs; i++) {
@@ -47,12 +47,12 @@ async function interleaved(jobs: readonly (() => Promise<unknown>)[], runs: numb
   });
 }
 
-const gflops = (flops: number, ms: number) => flops / ms / 1e6;
+export const gflops = (flops: number, ms: number) => flops / ms / 1e6;
 const rng = new Rng(1);
 const randn = (shape: number[]) => normalInit(rng, shape, 1);
 
 /** A job running [n×n]·[n×n] once, and its FLOP count. */
-async function matmulJob(n: number): Promise<{ run: () => Promise<unknown>; flops: number; release: () => Promise<void> }> {
+export async function matmulJob(n: number): Promise<{ run: () => Promise<unknown>; flops: number; release: () => Promise<void> }> {
   const g = new Graph();
   const y = matmul(g.input('a', 'float32', [n, n]), g.input('b', 'float32', [n, n]));
   const prog = await Program.compile(g, { y });

@@ -8,6 +8,7 @@
 // and cellPair[cell] is the id of the word pair (srcIds[.], tgtIds[.]) in pairSrc/pairTgt.
 // All arrays live on SharedArrayBuffers so worker threads read them without copying.
 import { PairTable } from './pair-table.ts';
+import { sentences, type Sentences, type Side } from './sentences.ts';
 
 export interface Bitext {
   n: number;
@@ -38,17 +39,17 @@ export function sharedFloat32(length: number): Float32Array {
   return new Float32Array(new SharedArrayBuffer(Math.max(1, length) * 4), 0, length);
 }
 
-function encodeSide(sents: string[][], vocab: Map<string, number>, words: string[]): { off: Int32Array; ids: Int32Array } {
+function encodeSide(sents: Sentences, vocab: Map<string, number>, words: string[]): { off: Int32Array; ids: Int32Array } {
   const off = sharedInt32(sents.length + 1);
   let total = 0;
   for (let k = 0; k < sents.length; k++) {
-    total += sents[k].length;
+    total += sents.size(k);
     off[k + 1] = total;
   }
   const ids = sharedInt32(total);
   let p = 0;
-  for (const sent of sents) {
-    for (const w of sent) {
+  for (let k = 0; k < sents.length; k++) {
+    for (const w of sents.tokens(k)) {
       let id = vocab.get(w);
       if (id === undefined) {
         id = words.length;
@@ -57,6 +58,7 @@ function encodeSide(sents: string[][], vocab: Map<string, number>, words: string
       }
       ids[p++] = id;
     }
+    if (p !== off[k + 1]) throw new Error(`buildBitext: sentence ${k} has ${p - off[k]} tokens, its size said ${off[k + 1] - off[k]}`);
   }
   return { off, ids };
 }
@@ -109,13 +111,13 @@ function byFrequency(cellPair: Int32Array, nPairs: number): Int32Array {
   return order;
 }
 
-/** Encodes tokenised sentence pairs; `src[k]` and `tgt[k]` are the two sides of pair k. */
-export function buildBitext(src: string[][], tgt: string[][]): Bitext {
+/** Encodes tokenised sentence pairs; sentence k of `src` and of `tgt` are the two sides of pair k. */
+export function buildBitext(src: Side, tgt: Side): Bitext {
   if (src.length !== tgt.length) throw new Error(`buildBitext: ${src.length} ≠ ${tgt.length} pairs`);
   const srcVocab: string[] = [];
   const tgtVocab: string[] = [];
-  const s = encodeSide(src, new Map(), srcVocab);
-  const t = encodeSide(tgt, new Map(), tgtVocab);
+  const s = encodeSide(sentences(src), new Map(), srcVocab);
+  const t = encodeSide(sentences(tgt), new Map(), tgtVocab);
   const base = { n: src.length, srcOff: s.off, srcIds: s.ids, tgtOff: t.off, tgtIds: t.ids, srcVocab, tgtVocab };
   return { ...base, ...buildCells(base) };
 }

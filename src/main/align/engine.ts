@@ -1,9 +1,9 @@
 // The aligner engine used by the CLI and the app's Align job.
 //
-//   alignCorpus(src: string[][], tgt: string[][], options?: AlignOptions, hooks?: AlignHooks)
+//   alignCorpus(src: Side, tgt: Side, options?: AlignOptions, hooks?: AlignHooks)
 //     → Promise<{ links: Link[][]; model: SavedModel }>
 //
-// src[k] / tgt[k] are the tokens of pair k. options: method (see train-plans.ts; default the
+// Sentence k of src / tgt (arrays of tokens, or Sentences read on demand) are pair k. options: method (see train-plans.ts; default the
 // most accurate one meeting the speed goal), sym (symmetrisation, default 'gdfa'),
 // threshold (for sym 'post'), lowercase, dictionary (entries used as a lexical prior),
 // identity (prior pseudo-count for identical words, default 1),
@@ -26,6 +26,7 @@ import { finalModel, methodPlan, type TrainPlan } from './train-plans.ts';
 import { dictionaryPrior, identityPrior } from './prior.ts';
 import { IN_THREAD_CELLS, runInThread, runInWorkers, startWorkers, stopWorkers, type RunHooks, type WorkerPair } from './runner.ts';
 import { mapLexicons, type SavedModel } from './saved-model.ts';
+import { lowercased, sentences, type Sentences, type Side } from './sentences.ts';
 import { symmetriser } from './symmetrise.ts';
 import type { Direction } from './view.ts';
 
@@ -57,11 +58,13 @@ export interface AlignResult {
   model: SavedModel;
 }
 
-function checkLinks(name: string, sets: (readonly PairLink[] | undefined)[] | undefined, src: string[][], tgt: string[][]): void {
+/** Throws a UserError for a gold or rejected link outside its pair. */
+export function checkLinks(name: string, sets: (readonly PairLink[] | undefined)[] | undefined, src: Sentences, tgt: Sentences): void {
   sets?.forEach((links, k) => {
-    for (const l of links ?? []) {
-      const I = src[k]?.length ?? 0,
-        J = tgt[k]?.length ?? 0;
+    if (!links?.length) return;
+    const I = k < src.length ? src.size(k) : 0,
+      J = k < tgt.length ? tgt.size(k) : 0;
+    for (const l of links) {
       if (!(l.s >= 0 && l.s < I && l.t >= 0 && l.t < J && Number.isInteger(l.s) && Number.isInteger(l.t)))
         throw new UserError(`${name} link ${l.s}-${l.t} of pair ${k + 1} is out of range (${I} source, ${J} target tokens)`);
     }
@@ -110,13 +113,15 @@ function planFor(o: AlignOptions): { name: string; plan: TrainPlan } {
   return { name: o.model.method, plan: { ...saved, stages: [{ model: finalModel(saved), iterations: 0 }] } };
 }
 
-function cellCount(src: string[][], tgt: string[][]): number {
+function cellCount(src: Sentences, tgt: Sentences): number {
   let n = 0;
-  for (let k = 0; k < src.length; k++) n += src[k].length * tgt[k].length;
+  for (let k = 0; k < src.length; k++) n += src.size(k) * tgt.size(k);
   return n;
 }
 
-export async function alignCorpus(src: string[][], tgt: string[][], o: AlignOptions = {}, hooks: AlignHooks = {}): Promise<AlignResult> {
+export async function alignCorpus(srcSide: Side, tgtSide: Side, o: AlignOptions = {}, hooks: AlignHooks = {}): Promise<AlignResult> {
+  const src = sentences(srcSide),
+    tgt = sentences(tgtSide);
   if (src.length !== tgt.length) throw new UserError(`source has ${src.length} sentences but target has ${tgt.length}`);
   checkLinks('gold', hooks.gold, src, tgt);
   checkLinks('rejected', hooks.rejected, src, tgt);
@@ -128,15 +133,9 @@ export async function alignCorpus(src: string[][], tgt: string[][], o: AlignOpti
   }
 }
 
-async function align(
-  src: string[][],
-  tgt: string[][],
-  o: AlignOptions,
-  hooks: AlignHooks,
-  workers: WorkerPair | null,
-): Promise<AlignResult> {
+async function align(src: Sentences, tgt: Sentences, o: AlignOptions, hooks: AlignHooks, workers: WorkerPair | null): Promise<AlignResult> {
   const lower = o.model ? o.model.lowercase : (o.lowercase ?? false);
-  const norm = (side: string[][]) => (lower ? side.map((s) => s.map((w) => w.toLowerCase())) : side);
+  const norm = (side: Sentences) => (lower ? lowercased(side) : side);
   const { name, plan } = planFor(o);
   const decode: DecodeOptions = { sym: o.sym ?? 'gdfa', threshold: o.threshold, agreed: plan.agreement };
   symmetriser(decode.sym);

@@ -16,7 +16,7 @@ function pairIndex(b: Bitext): PairTable {
 }
 
 /** Dictionary pseudo-counts, or null when no entry meets a co-occurring pair. */
-export function dictionaryPrior(b: Bitext, entries: DictEntry[], weight = 2): Float32Array | null {
+export function dictionaryPrior(b: Bitext, entries: readonly DictEntry[], weight = 2): Float32Array | null {
   if (entries.length === 0) return null;
   const src = new Map(b.srcVocab.map((w, i) => [w, i]));
   const tgt = new Map(b.tgtVocab.map((w, i) => [w, i]));

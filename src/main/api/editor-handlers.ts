@@ -10,17 +10,12 @@ import { bulkTokenFix } from '../review/segmentation-bulk.ts';
 import { adjudication } from '../review/adjudication.ts';
 import type { z } from 'zod';
 import type { editorChannels } from '../../shared/editor-api.ts';
-import { UserError } from '../errors.ts';
-import type { ProjectStore } from '../store/project-store.ts';
-import type { AppContext } from './context.ts';
+import { openProject, type AppContext } from './context.ts';
 
 type Channel = keyof EditorResults;
 type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof editorChannels)[C]>) => EditorResults[C];
 
-function store(ctx: AppContext): ProjectStore {
-  if (!ctx.store) throw new UserError('no project is open');
-  return ctx.store;
-}
+const store = openProject;
 
 export const editorHandlers: { [C in Channel]: Handler<C> } = {
   'editor.get': (ctx, i) => editorPair(store(ctx), ctx.annotator, i.pairId),

@@ -12,25 +12,27 @@ import { formatResegmentReport, resegmentProject } from '../review/resegment.ts'
 import { runImport } from '../corpus/import-pipeline.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
-import { alignProject } from '../align/project-align.ts';
-import { STATISTICAL_METHODS } from '../../shared/methods.ts';
+import { alignProject, projectChineseSides } from '../align/project-align.ts';
+import { ENCODER_METHODS, isEncoderMethod, STATISTICAL_METHODS } from '../../shared/methods.ts';
 import { methodPlan } from '../align/train-plans.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
 import { recentProjects, rememberProject } from '../recent-projects.ts';
 import { setLinkTags } from '../store/link-tags.ts';
 import { downloadFiles, newDownload } from '../export-downloads.ts';
 import { setAnnotatorsShare } from '../store/annotation-mode.ts';
-import type { AppContext } from './context.ts';
+import { openProject, type AppContext } from './context.ts';
+import { shippedDictionaries } from '../align/dictionary-sources.ts';
+import { HfEncoder } from '../models/transformer/hf-encoder.ts';
+import { setEncoderDir } from '../store/encoder-folder.ts';
+import { alignProjectWithEncoder, projectEncoderDir } from '../train/encoder-align-job.ts';
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
+import { dictionariesHandlers } from './dictionaries-handlers.ts';
 
 type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
 type Handler<C extends Channel> = (ctx: AppContext, input: Input<C>) => Promise<Results[C]> | Results[C];
 
-function store(ctx: AppContext): ProjectStore {
-  if (!ctx.store) throw new UserError('no project is open');
-  return ctx.store;
-}
+const store = openProject;
 
 function dialogs(ctx: AppContext): NonNullable<AppContext['dialogs']> {
   if (!ctx.dialogs) throw new UserError('native file dialogs exist only in the desktop app; upload the file instead');
@@ -60,6 +62,8 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     project: ctx.store?.info() ?? null,
     alignMethods: [...STATISTICAL_METHODS],
     symmetrisations: Object.keys(SYMMETRISATIONS),
+    shippedDictionaries: shippedDictionaries(),
+    encoderMethods: [...ENCODER_METHODS],
     recentProjects: recentProjects(ctx.dataDir),
   }),
   'project.create': (ctx, i) => {
@@ -88,11 +92,24 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     return store(ctx).info();
   },
   'project.setLanguages': (ctx, i) => store(ctx).setLanguages(i.srcLang, i.tgtLang),
+  'project.setEncoder': (ctx, i) => {
+    const target = store(ctx);
+    if (i.dir !== null) HfEncoder.check(i.dir);
+    setEncoderDir(target.db, i.dir);
+    return target.info();
+  },
   'project.setAnnotatorsShare': (ctx, i) => {
     setAnnotatorsShare(store(ctx).db, i.share);
     return store(ctx).info();
   },
-  'pairs.list': (ctx, i) => ({ offset: i.offset, ...store(ctx).listPairs(i.filter, i.offset, i.limit) }),
+  'pairs.list': (ctx, i) => ({
+    offset: i.offset,
+    ...store(ctx).listPairs(
+      i.filter,
+      i.afterId !== undefined ? { afterId: i.afterId } : i.beforeId !== undefined ? { beforeId: i.beforeId } : { offset: i.offset },
+      i.limit,
+    ),
+  }),
   'pairs.get': (ctx, i) => store(ctx).getPair(i.id),
   'pairs.update': (ctx, i) => store(ctx).updatePair(ctx.annotator, i.id, { status: i.status, split: i.split, note: i.note }),
   // The editor's channels answer with the editor's view of the pair: one round trip per edit.
@@ -129,8 +146,22 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   },
   'align.start': (ctx, i) => {
     const target = store(ctx);
+    if (isEncoderMethod(i.method)) {
+      const method = i.method;
+      if (i.byCharacter)
+        throw new UserError(`${method} reads the encoder's own subwords: aligning by character is for the statistical methods`);
+      const config = HfEncoder.check(projectEncoderDir(target));
+      if (i.layer !== undefined && i.layer > config.layers)
+        throw new UserError(`layer ${i.layer} does not exist: the project's encoder has hidden states 0 (embeddings) to ${config.layers}`);
+      const { jobId } = ctx.jobs.start('align', (progress, signal) =>
+        alignProjectWithEncoder(target, { method, layer: i.layer }, { progress, signal }),
+      );
+      return { jobId };
+    }
+    if (i.layer !== undefined) throw new UserError(`a hidden layer is for the encoder methods, not ${i.method}`);
     methodPlan(i.method);
     symmetriser(i.sym);
+    if (i.byCharacter) projectChineseSides(target);
     const { jobId } = ctx.jobs.start('align', (progress, signal) => alignProject(target, i, { progress, signal }));
     return { jobId };
   },
@@ -152,4 +183,5 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   'dialog.saveFile': (ctx, i) => dialogs(ctx).saveFile(i.purpose, i.defaultName),
   ...editorHandlers,
   ...modelsHandlers,
+  ...dictionariesHandlers,
 };

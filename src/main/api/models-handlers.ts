@@ -25,7 +25,7 @@ import { jobOf, jobUsing, trackJob } from '../train/active-jobs.ts';
 import { realignRun } from '../train/realign-job.ts';
 import { removeRunFiles } from '../train/run-files.ts';
 import { trainRun } from '../train/train-job.ts';
-import type { AppContext } from './context.ts';
+import { openProject, type AppContext } from './context.ts';
 import { alignmentExists } from '../store/alignments.ts';
 
 type Channel = keyof ModelsResults;
@@ -34,10 +34,7 @@ type Handler<C extends Channel> = (
   input: z.infer<(typeof modelsChannels)[C]>,
 ) => ModelsResults[C] | Promise<ModelsResults[C]>;
 
-function store(ctx: AppContext): ProjectStore {
-  if (!ctx.store) throw new UserError('no project is open');
-  return ctx.store;
-}
+const store = openProject;
 
 /** The run's checkpoint at `epoch`, or its best when no epoch is given. */
 function checkpoint(s: ProjectStore, runId: number, epoch: number | undefined): CheckpointInfo {

@@ -1,13 +1,14 @@
 // `mekong align`: word-aligns a parallel text with any method of shared/methods.ts, through
 // its aligner (aligners.ts: the options each family reads).
 //   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
-//                [--save-model DIR] [--model DIR] [--dict D] [--lowercase]
+//                [--save-model DIR] [--model DIR] [--dict D]… [--via LANG [--max-fanout K]] [--by-character src|tgt|both] [--lowercase]
 //                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--word-dropout α]
 //                [--continue DIR] [--pseudo P] [--pseudo-threshold p] [--self-train N] [--device D]
+//                [--encoder DIR] [--layer L]
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
 import { writeFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { DEFAULT_METHOD, linksWords, methodNames } from '../../shared/methods.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
@@ -15,7 +16,8 @@ import { readParallel } from '../align/text-io.ts';
 import { formatPharaohLine } from '../corpus/pharaoh.ts';
 import { HELD_OUT_SHARE, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../models/bilstm/method.ts';
 import { alignerFor, type AlignerOptions } from './aligners.ts';
-import { deviceOption } from './lexicon.ts';
+import { deviceOption, dictUseOption } from './lexicon.ts';
+import { collect, DICT_SPEC_HELP } from './dict.ts';
 
 interface AlignCliOptions extends AlignerOptions {
   src: string;
@@ -52,11 +54,28 @@ export function register(program: Command): void {
     .requiredOption('--out <file>', 'Pharaoh links (0-based i-j), one line per pair')
     .option('--method <name>', `${methodNames(linksWords)} (default ${DEFAULT_METHOD})`)
     .option('--sym <name>', Object.keys(SYMMETRISATIONS).join('|'), 'gdfa')
-    .option('--threshold <p>', 'posterior threshold for --sym post (default 0.5)')
+    .option('--threshold <p>', 'posterior threshold for --sym post (default 0.5); awesome: the softmax threshold (default 0.001)')
     .option('--scores <file>', 'links with their probability, i-j:p')
     .option('--save-model <dir>', 'save the trained parameters')
     .option('--model <dir>', 'align with a saved model instead of training')
-    .option('--dict <file>', 'bilingual dictionary used as a prior')
+    .option(
+      '--dict <spec>',
+      `bilingual dictionary (repeatable): a prior of EM (statistical methods), see --dict-use (neural ones); ${DICT_SPEC_HELP}`,
+      collect,
+      [],
+    )
+    .addOption(dictUseOption())
+    .option(
+      '--via <lang>',
+      'compose the two --dict dictionaries through this language (e.g. --dict lo-en:bundled --via en --dict zh-en:cedict)',
+    )
+    .option('--max-fanout <k>', 'with --via: ignore pivot words with more than k translations')
+    .addOption(
+      new Option(
+        '--by-character <side>',
+        'align the Chinese side by character (one token per Han character), links mapped back to its words',
+      ).choices(['src', 'tgt', 'both']),
+    )
     .option('--lowercase', 'lowercase both sides before aligning')
     .option('--epochs <n>', 'training epochs (neural methods; default 20, more for fewer than 1,000 pairs: 20,000 / pairs, at most 80)')
     .option('--gold <file>', 'gold links (Pharaoh) of the first pairs, as supervision (neural methods)')
@@ -85,6 +104,14 @@ export function register(program: Command): void {
     .option(
       '--self-train <epochs>',
       "once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default 0)",
+    )
+    .option(
+      '--encoder <dir>',
+      "encoder methods: a pretrained encoder's local Hugging Face folder (config.json, tokenizer.json, model.safetensors or model.onnx)",
+    )
+    .option(
+      '--layer <n>',
+      "encoder methods: the hidden state to align with, 0 = the embeddings' output … L = the last layer (default 8 of 12 layers, round(2/3·L) otherwise)",
     )
     .addOption(deviceOption())
     .action(run);

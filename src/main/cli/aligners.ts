@@ -3,7 +3,8 @@
 // saved model) into links with scores, and learn a word-translation lexicon from it. The
 // app reaches the same code through its jobs (align/project-align.ts for the statistical
 // family, train/ for the BiLSTM), looked up by the same names.
-//   statistical  IBM1/IBM2/HMM/agree (align/engine.ts); --dict, --threshold, --model, --save-model
+//   statistical  IBM1/IBM2/HMM/agree (align/engine.ts); --dict (a prior of EM), --threshold, --model, --save-model,
+//     --by-character (Chinese side(s) aligned by character, links mapped back to words: align/by-character.ts)
 //   bilstm       seed 003's aligner (models/bilstm/): --epochs, --gold (Pharaoh gold links of the
 //     first pairs, supervision through WTR and AWP with objective weights --weights, default
 //     0.5,0.25,0.25 with gold), from 40 gold pairs on a share of them (--held-out, default
@@ -12,7 +13,14 @@
 //     --pseudo (another aligner's links, `i-j` or `i-j:score` as --scores writes them: on pairs
 //     without gold, those scoring at least --pseudo-threshold, default 0.9, supervise training:
 //     seed 000's pseudo-labels), --self-train N (N epochs more on the model's own links),
-//     --word-dropout α, --device.
+//     --word-dropout α, --device, --dict D with --dict-use prior|supervision|both (a prior of the
+//     extraction's EM, its 1-to-1 matches in a pair as supervision, or both: method.ts).
+//     --dict is a prior of every method's lexicon too. --dict may be given several times (their
+//     entries used together) or twice with --via LANG (composed through that language,
+//     align/dictionary-sources.ts; --max-fanout K leaves out pivot words of more than K translations).
+//   encoder      a pretrained encoder's folder (models/transformer/): --encoder DIR, --layer L
+//     (transformers' hidden_states numbering; default 8 of 12 layers, round(2/3·L) otherwise),
+//     --threshold (awesome: the softmax threshold, default 0.001), --device; no training.
 //   bisent2vec   seed 002's bilingual CBOW (models/bisent2vec/): --epochs; no word links, so
 //     `align` refuses it in one line (sentence scores and mining: `mekong mine`).
 // Lexicons list up to 5 translations per source word, best first: p(t | s) of the trained
@@ -24,19 +32,34 @@ import { availableParallelism } from 'node:os';
 import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { Link } from '../../shared/domain.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
-import { DEFAULT_METHOD, linksWords, methodInfo, methodNames, type MethodFamily, type NeuralMethodName } from '../../shared/methods.ts';
-import { readDictionary } from '../align/dictionary.ts';
+import {
+  DEFAULT_METHOD,
+  type EncoderMethodName,
+  linksWords,
+  methodInfo,
+  methodNames,
+  type MethodFamily,
+  type NeuralMethodName,
+} from '../../shared/methods.ts';
+import type { DictEntry } from '../align/dictionary.ts';
+import { dictionaryFromOptions } from '../align/dictionary-sources.ts';
+import { alignCorpusByCharacter } from '../align/by-character.ts';
+import type { CharSides } from '../text/han-characters.ts';
+import { toArrays, type Side } from '../align/sentences.ts';
 import { alignCorpus } from '../align/engine.ts';
 import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
 import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
 import { embedPairs, extractLinks } from '../models/bilstm/aligner.ts';
-import { runNeuralMethod } from '../models/bilstm/method.ts';
+import { runNeuralMethod, type DictionaryUse } from '../models/bilstm/method.ts';
 import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/saved.ts';
 import type { NeuralConfig, TrainHooks } from '../models/bilstm/train.ts';
 import { defaultEpochs } from '../../shared/epochs.ts';
 import { progressBar } from './progress-bar.ts';
 import { neuralLexicon, type LexiconEntry } from '../models/bilstm/word-translations.ts';
+import { alignWithEncoder, AWESOME_THRESHOLD } from '../models/transformer/encoder-aligner.ts';
+import { defaultAlignLayer } from '../models/transformer/hf-config.ts';
+import { HfEncoder } from '../models/transformer/hf-encoder.ts';
 import { trainBisent2vec } from '../models/bisent2vec/parallel-train.ts';
 import { bisent2vecLexicon } from '../models/bisent2vec/lexicon.ts';
 
@@ -48,7 +71,11 @@ export interface AlignerOptions {
   threshold?: string;
   saveModel?: string;
   model?: string;
-  dict?: string;
+  dict?: string[];
+  via?: string;
+  maxFanout?: string;
+  dictUse?: DictionaryUse;
+  byCharacter?: CharSides;
   lowercase?: boolean;
   epochs?: string;
   gold?: string;
@@ -60,13 +87,15 @@ export interface AlignerOptions {
   pseudoThreshold?: string;
   selfTrain?: string;
   device?: DeviceSetting;
+  encoder?: string;
+  layer?: string;
 }
 
 export interface Aligner {
   /** Links per pair (score: the link's confidence), trained on these pairs unless `model` names a saved one. */
-  align(src: string[][], tgt: string[][], o: AlignerOptions): Promise<Link[][]>;
+  align(src: Side, tgt: Side, o: AlignerOptions): Promise<Link[][]>;
   /** Up to 5 translations per source word, best first. */
-  lexicon(src: string[][], tgt: string[][], o: AlignerOptions): Promise<LexiconEntry[]>;
+  lexicon(src: Side, tgt: Side, o: AlignerOptions): Promise<LexiconEntry[]>;
 }
 
 /** Config overrides from --epochs N, --weights base,awp,wtr, --word-dropout α and --device. */
@@ -155,18 +184,25 @@ function trainingBar(pairs: number, o: AlignerOptions): { hooks: TrainHooks; sto
 
 function bilstm(method: NeuralMethodName): Aligner {
   return {
-    align: (src, tgt, o) => alignBilstm(method, src, tgt, o),
-    async lexicon(src, tgt, o) {
+    align: (src, tgt, o) => alignBilstm(method, toArrays(src), toArrays(tgt), o),
+    async lexicon(srcSide, tgtSide, o) {
+      const [src, tgt] = [toArrays(srcSide), toArrays(tgtSide)];
       const bar = trainingBar(src.length, o);
-      const r = await runNeuralMethod(method, { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain) }, overrides(o), bar.hooks).finally(
-        bar.stop,
-      );
-      return neuralLexicon(src, tgt, r.embeddings, PER_WORD);
+      const dict = neuralDictionary(o);
+      const r = await runNeuralMethod(
+        method,
+        { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain), ...dict },
+        overrides(o),
+        bar.hooks,
+      ).finally(bar.stop);
+      return neuralLexicon(src, tgt, r.embeddings, PER_WORD, dict.dictionaryUse !== 'supervision' ? dict.dictionary : undefined);
     },
   };
 }
 
 async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: string[][], o: AlignerOptions): Promise<Link[][]> {
+  if (o.byCharacter) throw new UserError('--by-character is for the statistical methods');
+  refuseEncoderOptions(o);
   if (o.model && o.continue) throw new UserError('--model aligns without training and --continue trains: give one of them');
   const training = o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : null;
   if (o.model && training) throw new UserError(`--model aligns without training: ${training} would not be used`);
@@ -174,16 +210,46 @@ async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: strin
   if (o.model) {
     const saved = loadNeuralModel(o.model);
     const model = { ...saved, config: { ...saved.config, device: o.device } };
-    return extractLinks(src, tgt, await embedPairs(model, src, tgt), { sym: o.sym, gold, decision: model.decision });
+    const { dictionary } = neuralDictionary(o);
+    return extractLinks(src, tgt, await embedPairs(model, src, tgt), { sym: o.sym, gold, decision: model.decision, dictionary });
   }
   const start = o.continue ? loadNeuralModel(o.continue) : undefined;
   const threshold = pseudoThreshold(o);
   const modelLinks = o.pseudo ? await readPseudo(o.pseudo, src.length) : undefined;
-  const data = { src, tgt, gold, modelLinks, threshold, heldOutShare: share(o.heldOut), selfTrainEpochs: selfTrainEpochs(o.selfTrain) };
+  const data = {
+    src,
+    tgt,
+    gold,
+    modelLinks,
+    threshold,
+    heldOutShare: share(o.heldOut),
+    selfTrainEpochs: selfTrainEpochs(o.selfTrain),
+    ...neuralDictionary(o),
+  };
   const bar = trainingBar(src.length, o);
   const r = await runNeuralMethod(method, data, overrides(o), { sym: o.sym, ...bar.hooks }, start).finally(bar.stop);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;
+}
+
+/** --max-fanout: a positive whole number. */
+export function fanout(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`--max-fanout must be a positive whole number, got "${v}"`);
+  return n;
+}
+
+/** The dictionary of --dict (repeatable), --via and --max-fanout, or undefined without --dict. */
+function cliDictionary(o: AlignerOptions, lowercase: boolean): DictEntry[] | undefined {
+  return dictionaryFromOptions(o.dict, o.via, { lowercase, maxFanout: fanout(o.maxFanout) });
+}
+
+/** --dict and --dict-use for a neural method: the entries and how the run uses them (method.ts). */
+function neuralDictionary(o: AlignerOptions): { dictionary?: DictEntry[]; dictionaryUse?: DictionaryUse } {
+  const dictionary = cliDictionary(o, o.lowercase ?? false);
+  if (o.dictUse !== undefined && !dictionary) throw new UserError('--dict-use says how to use the dictionary of --dict: give --dict too');
+  return dictionary ? { dictionary, dictionaryUse: o.dictUse } : {};
 }
 
 function statLexicon(m: SavedModel): LexiconEntry[] {
@@ -206,10 +272,78 @@ const NEURAL_ONLY = [
   ['weights', '--weights'],
   ['wordDropout', '--word-dropout'],
   ['pseudoThreshold', '--pseudo-threshold'],
+  ['dictUse', '--dict-use'],
 ] as const;
+
+/** Options only the encoder methods read. */
+const ENCODER_ONLY = [
+  ['encoder', '--encoder'],
+  ['layer', '--layer'],
+] as const;
+
+function refuseEncoderOptions(o: AlignerOptions): void {
+  const given = ENCODER_ONLY.find(([key]) => o[key] !== undefined);
+  if (given)
+    throw new UserError(
+      `${given[1]} is for the encoder methods (${methodNames((m) => m.family === 'encoder')
+        .split('|')
+        .join(', ')})`,
+    );
+}
+
+/** --layer: a whole number (checked against the model when it is open). */
+function layerOption(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new UserError(`--layer must be a whole number ≥ 0 (0 = the embeddings' output), got "${v}"`);
+  return n;
+}
+
+function encoderMethod(method: EncoderMethodName): Aligner {
+  const misplaced: readonly (readonly [keyof AlignerOptions, string])[] = [
+    ...NEURAL_ONLY.filter(([key]) => key !== 'device'),
+    ['model', '--model'],
+    ['saveModel', '--save-model'],
+    ['dict', '--dict'],
+    ['via', '--via'],
+    ['maxFanout', '--max-fanout'],
+    ['byCharacter', '--by-character'],
+    ['lowercase', '--lowercase'],
+  ];
+  return {
+    async align(src, tgt, o) {
+      const given = misplaced.find(([key]) => o[key] !== undefined && !(Array.isArray(o[key]) && !o[key].length));
+      if (given) throw new UserError(`${given[1]} is not read by ${method}, which aligns with a pretrained encoder without training`);
+      if (o.threshold !== undefined && method !== 'awesome') throw new UserError(`--threshold is read by awesome only, not ${method}`);
+      if (!o.encoder)
+        throw new UserError(
+          `${method} needs --encoder DIR: a local Hugging Face folder (config.json, tokenizer.json, model.safetensors or model.onnx)`,
+        );
+      const threshold = o.threshold === undefined ? AWESOME_THRESHOLD : Number(o.threshold);
+      if (!(threshold > 0 && threshold < 1)) throw new UserError(`--threshold must be a number in (0, 1), got "${o.threshold}"`);
+      const asked = layerOption(o.layer);
+      const encoder = HfEncoder.open(o.encoder, { device: o.device });
+      const layer = asked ?? defaultAlignLayer(encoder.config);
+      console.info(
+        `encoder: ${o.encoder} (${encoder.config.modelType}, ${encoder.config.layers} layers, ${encoder.backend === 'onnx' ? 'model.onnx' : 'model.safetensors'}), hidden state ${layer}`,
+      );
+      const bar = progressBar(`aligning (${method}, layer ${layer})`);
+      try {
+        return await alignWithEncoder(encoder, method, src, tgt, { layer, threshold, onProgress: (d, n) => bar.progress(d, n) });
+      } finally {
+        bar.stop();
+        await encoder.release();
+      }
+    },
+    lexicon() {
+      return Promise.reject(new UserError(`lexicon: ${method} does not learn a lexicon; use align, or a statistical or BiLSTM method`));
+    },
+  };
+}
 
 function statistical(method: string): Aligner {
   const refuseNeural = (o: AlignerOptions) => {
+    refuseEncoderOptions(o);
     const given = NEURAL_ONLY.find(([key]) => o[key] !== undefined);
     if (given) throw new UserError(`${given[1]} is for the neural methods (bilstm-ctl, bilstm)`);
   };
@@ -218,21 +352,21 @@ function statistical(method: string): Aligner {
       refuseNeural(o);
       const model = o.model ? loadModel(o.model) : undefined;
       const lowercase = model ? model.lowercase : (o.lowercase ?? false);
-      const dictionary = o.dict ? readDictionary(o.dict, lowercase) : undefined;
+      const dictionary = cliDictionary(o, lowercase);
       const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
       const bar = progressBar(`aligning (${method})`);
-      const r = await alignCorpus(
-        src,
-        tgt,
-        { method, sym: o.sym, threshold, lowercase, dictionary, model },
-        { onProgress: (done, total) => bar.progress(done, total) },
+      const options = { method, sym: o.sym, threshold, lowercase, dictionary, model };
+      const hooks = { onProgress: (done: number, total: number) => bar.progress(done, total) };
+      const r = await (
+        o.byCharacter ? alignCorpusByCharacter(src, tgt, o.byCharacter, options, hooks) : alignCorpus(src, tgt, options, hooks)
       ).finally(bar.stop);
       if (o.saveModel) saveModel(o.saveModel, r.model);
       return r.links;
     },
     async lexicon(src, tgt, o) {
       refuseNeural(o);
-      return statLexicon((await alignCorpus(src, tgt, { method })).model);
+      const dictionary = cliDictionary(o, o.lowercase ?? false);
+      return statLexicon((await alignCorpus(src, tgt, { method, dictionary })).model);
     },
   };
 }
@@ -251,7 +385,7 @@ function bisent2vec(): Aligner {
       const bar = progressBar('training (bisent2vec)');
       try {
         const epochs = overrides(o).epochs;
-        const { model } = await trainBisent2vec(src, tgt, epochs ? { epochs } : {}, {
+        const { model } = await trainBisent2vec(toArrays(src), toArrays(tgt), epochs ? { epochs } : {}, {
           progress: bar.progress,
           threads: availableParallelism(),
         });
@@ -266,6 +400,7 @@ function bisent2vec(): Aligner {
 const FAMILIES: Readonly<Record<MethodFamily, (name: string) => Aligner>> = {
   statistical,
   bilstm: (name) => bilstm(name as NeuralMethodName),
+  encoder: (name) => encoderMethod(name as EncoderMethodName),
   bisent2vec,
 };
 

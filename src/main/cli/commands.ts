@@ -8,8 +8,9 @@ import { register as align } from './align.ts';
 import { register as evalCmd } from './eval.ts';
 import { register as lexicon } from './lexicon.ts';
 import { register as resegment } from './resegment.ts';
+import { register as dict } from './dict.ts';
 import { register as mine } from './mine.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [project, importCmd, exportCmd, serve, align, evalCmd, lexicon, resegment, mine];
+export const commands: RegisterCommand[] = [project, importCmd, exportCmd, serve, align, evalCmd, lexicon, resegment, dict, mine];

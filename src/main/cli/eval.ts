@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { alignedPair, scoreAer } from '../eval/aer.ts';
 import { parsePharaohText } from '../corpus/pharaoh.ts';
 import { parseDictionary, parseLexicon, scoreP1 } from '../eval/p1.ts';
+import { toArrays } from '../align/sentences.ts';
 import { readParallel } from '../align/text-io.ts';
 import { InputError } from '../errors.ts';
 
@@ -53,7 +54,8 @@ interface P1Options {
 
 function p1(o: P1Options): void {
   if (!o.src !== !o.tgt) throw new InputError(o.src ?? o.tgt!, 0, '--src and --tgt go together');
-  const corpus = o.src && o.tgt ? readParallel(o.src, o.tgt) : undefined;
+  const text = o.src && o.tgt ? readParallel(o.src, o.tgt) : undefined;
+  const corpus = text && { src: toArrays(text.src), tgt: toArrays(text.tgt) };
   const s = scoreP1(parseLexicon(read(o.lexicon), o.lexicon), parseDictionary(read(o.dict), o.dict), corpus);
   process.stdout.write(JSON.stringify(s) + '\n');
 }

@@ -26,6 +26,7 @@ export function register(program: Command): void {
     )
     .option('--one-based', 'Pharaoh: indices start at 1')
     .option('--tokenized', 'tsv, fastalign: the segmented text, tokens joined by one space')
+    .option('--by-character', 'Chinese side(s) one token per Han character (LDC convention), links carried to the characters')
     .action(
       async (
         projectFile: string,
@@ -38,6 +39,7 @@ export function register(program: Command): void {
           linksFrom?: string;
           oneBased?: boolean;
           tokenized?: boolean;
+          byCharacter?: boolean;
         },
       ) => {
         const options = parseOptions(exportOptionsSchema, {
@@ -48,6 +50,7 @@ export function register(program: Command): void {
           alignmentIds: list(o.alignments)?.map(Number),
           oneBased: o.oneBased,
           tokenized: o.tokenized,
+          byCharacter: o.byCharacter,
           linksFrom: o.linksFrom === undefined || !/^\d+$/.test(o.linksFrom) ? o.linksFrom : Number(o.linksFrom),
         });
         await runProjectJob(projectFile, 'export', (store, run) => runExport(store, options, run));

@@ -1,12 +1,14 @@
-// `mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lowercase] [--device D]`:
+// `mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lowercase] [--dict D… [--via LANG [--max-fanout K]] [--dict-use U]] [--device D]`:
 // L gets each source word's best translations, src<TAB>tgt<TAB>score, up to 5 per word, best
 // first, from the method's aligner (aligners.ts).
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { DEVICE_SETTINGS } from '../../shared/device-settings.ts';
 import { methodNames } from '../../shared/methods.ts';
+import { lowercased, type Sentences } from '../align/sentences.ts';
 import { readParallel } from '../align/text-io.ts';
 import { alignerFor, type AlignerOptions } from './aligners.ts';
+import { collect, DICT_SPEC_HELP } from './dict.ts';
 
 interface LexiconCliOptions extends AlignerOptions {
   src: string;
@@ -18,7 +20,7 @@ interface LexiconCliOptions extends AlignerOptions {
 async function run(o: LexiconCliOptions): Promise<void> {
   const { src: s, tgt: t, out, method, lowercase, ...rest } = o;
   const read = readParallel(s, t);
-  const lower = (side: string[][]) => (lowercase ? side.map((x) => x.map((w) => w.toLowerCase())) : side);
+  const lower = (side: Sentences) => (lowercase ? lowercased(side) : side);
   const entries = await alignerFor(method).lexicon(lower(read.src), lower(read.tgt), rest);
   writeFileSync(out, entries.map((e) => `${e.src}\t${e.tgt}\t${e.score.toPrecision(6)}\n`).join(''));
 }
@@ -29,6 +31,14 @@ export function deviceOption(): Option {
     '--device <name>',
     'neural methods: where training and embedding run (default: MEKONG_NN_DEVICE, else auto: the best available, falling back to the CPU)',
   ).choices(DEVICE_SETTINGS);
+}
+
+/** `--dict-use`: how a neural method uses the dictionary of --dict. */
+export function dictUseOption(): Option {
+  return new Option(
+    '--dict-use <how>',
+    "neural methods: the dictionary as a prior of the extraction's EM, its one-to-one matches in a pair as supervision, or both (default both)",
+  ).choices(['prior', 'supervision', 'both']);
 }
 
 export function register(program: Command): void {
@@ -52,6 +62,15 @@ export function register(program: Command): void {
       "neural methods: once trained, this many epochs more on the model's own links scoring at least 0.9 (default 0)",
     )
     .option('--lowercase', 'lowercase both sides')
+    .option(
+      '--dict <spec>',
+      `bilingual dictionary (repeatable): a prior of EM (statistical methods), see --dict-use (neural ones); ${DICT_SPEC_HELP}`,
+      collect,
+      [],
+    )
+    .option('--via <lang>', 'compose the two --dict dictionaries through this language')
+    .option('--max-fanout <k>', 'with --via: ignore pivot words with more than k translations')
+    .addOption(dictUseOption())
     .addOption(deviceOption())
     .action(run);
 }

@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
+import { toArrays } from '../align/sentences.ts';
 import { readLines, readParallel, tokenize } from '../align/text-io.ts';
 import { UserError } from '../errors.ts';
 import { HELD_OUT_MAX, HELD_OUT_MIN, HELD_OUT_SHARE, mineSentences, trainForCuration } from '../models/bisent2vec/curation.ts';
@@ -56,7 +57,8 @@ async function modelAndThreshold(
   }
   if (!o.trainSrc || !o.trainTgt)
     throw new UserError('give a parallel corpus to train on (--train-src and --train-tgt) or a saved --model');
-  const train = readParallel(o.trainSrc, o.trainTgt);
+  const text = readParallel(o.trainSrc, o.trainTgt);
+  const train = { src: toArrays(text.src), tgt: toArrays(text.tgt) };
   const epochs =
     o.epochs === undefined ? {} : { epochs: number('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') };
   const bar = progressBar('training (bisent2vec)');

@@ -6,7 +6,8 @@
 // beside it go the tokenised source and target sentences (`<stem>.<lang>`, one sentence a
 // line, tokens joined by one space, as fast_align, eflomal and the AER scripts read them),
 // so the indices can be read against the words they count. TSV and fast_align can be
-// written tokenised too.
+// written tokenised too. With `byCharacter`, the Chinese side(s) are written one token per
+// Han character and the links at character level (character-records.ts).
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { ExportOptions } from '../../shared/api.ts';
@@ -18,6 +19,8 @@ import { untranslatedOf } from '../store/gold-layer.ts';
 import type { UntranslatedMark } from '../store/edits.ts';
 import { countPairs, iteratePairRows, tokensOf } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
+import { chineseSides } from '../text/han-characters.ts';
+import { characterRecord } from './character-records.ts';
 import { unionLinks } from './links.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
 import { writeRecords } from './format-streams.ts';
@@ -58,6 +61,8 @@ async function* recordsOf(
   const filter = { status: options.status, split: options.split };
   const total = countPairs(db, filter);
   const linksOf = pairLinksReader(db);
+  const { srcLang, tgtLang } = store.meta();
+  const sides = options.byCharacter ? chineseSides(srcLang, tgtLang) : null;
   let done = 0;
   for (const rows of iteratePairRows(db, filter)) {
     if (run.signal?.aborted) throw new CancelledError();
@@ -71,7 +76,7 @@ async function* recordsOf(
         })
         .filter((a) => a.links.length > 0 || a.untranslated);
       const rejected = rejectedWithAnnotator(db, row.id);
-      yield {
+      const record: PairRecord = {
         line: 0,
         src: row.src_text,
         tgt: row.tgt_text,
@@ -83,6 +88,7 @@ async function* recordsOf(
         split: row.split,
         note: row.note,
       };
+      yield sides ? characterRecord(record, sides) : record;
     }
     done += rows.length;
     run.progress?.(done, total, 'exporting');
@@ -185,6 +191,8 @@ export async function runExport(store: ProjectStore, options: ExportOptions, run
     await writeRecords(options.format, counted(), file, { oneBased: options.oneBased, srcLang, tgtLang, signal: run.signal });
     return count;
   };
+  if (options.byCharacter && !chineseSides(srcLang, tgtLang))
+    throw new UserError(`--by-character is for Chinese, and this project is ${srcLang}–${tgtLang}`);
   if (options.tokenized && !TOKENIZABLE.has(options.format))
     throw new UserError(`--tokenized is for tsv and fastalign, not ${options.format}`);
   if (!LINK_FORMATS.has(options.format)) {

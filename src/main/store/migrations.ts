@@ -160,4 +160,19 @@ export const MIGRATIONS: readonly string[] = [
   /* 6: calibrated model alignments — how their scores were calibrated on held-out gold (JSON, shared/calibration.ts) */ `
   ALTER TABLE alignments ADD COLUMN calibration TEXT;
   `,
+  /* 7: counting visible pairs from an index — count(*) over 1M pairs 184 → 34 ms (a scan of the table's pages before) */ `
+  CREATE INDEX pairs_visible ON pairs(import_id, status);
+  `,
+  /* 8: dictionaries attached to the project — a file's or a composed dictionary's entries, which the Align job uses as a prior */ `
+  CREATE TABLE dictionaries (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    -- how it was made: the dictionary specs, the pivot language and cut-off (JSON)
+    source      TEXT NOT NULL,
+    -- src<TAB>tgt<TAB>weight lines, as align/dictionary.ts reads them
+    entries     TEXT NOT NULL,
+    entry_count INTEGER NOT NULL CHECK (entry_count >= 0),
+    attached_at TEXT NOT NULL
+  );
+  `,
 ];

@@ -33,12 +33,11 @@ export interface RunRow {
 
 const now = () => new Date().toISOString();
 
-/** A statistical model (no training run: its parameters live in the alignment it made). */
-export function createStatisticalModel(db: Db, name: string, config: unknown): number {
+/** A model without a training run (statistical: its parameters live in the alignment it made; encoder: a pretrained folder used as it is). */
+export function createUntrainedModel(db: Db, name: string, kind: 'statistical' | 'encoder', config: unknown): number {
   return Number(
-    db
-      .prepare(`INSERT INTO models (name, kind, config, created_at) VALUES (?, 'statistical', ?, ?)`)
-      .run(name, JSON.stringify(config), now()).lastInsertRowid,
+    db.prepare(`INSERT INTO models (name, kind, config, created_at) VALUES (?, ?, ?, ?)`).run(name, kind, JSON.stringify(config), now())
+      .lastInsertRowid,
   );
 }
 

@@ -103,3 +103,21 @@ test('the installed command prints user errors as one line and exits 1', () => {
   expect(r.stderr.trim().split('\n')).toHaveLength(1);
   expect(r.stderr).toContain('tiny.en:1: bad link "the": expected i-j, i?j or ipj');
 });
+
+test('--dict is a prior of the statistical aligner; --dict-use is for the neural methods and needs --dict', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mekong-cli-'));
+  const dict = join(dir, 'dict.txt');
+  writeFileSync(dict, 'haus\thouse\n');
+  const args = ['align', '--src', join(fixtures, 'tiny.de'), '--tgt', join(fixtures, 'tiny.en'), '--out', join(dir, 'o')];
+  await mekong(...args, '--dict', dict);
+  expect(readFileSync(join(dir, 'o'), 'utf8').split('\n')).toHaveLength(7);
+  await expect(mekong(...args, '--dict', dict, '--dict-use', 'prior')).rejects.toThrow(
+    '--dict-use is for the neural methods (bilstm-ctl, bilstm)',
+  );
+  await expect(mekong(...args, '--method', 'bilstm-ctl', '--dict-use', 'prior')).rejects.toThrow(
+    '--dict-use says how to use the dictionary of --dict: give --dict too',
+  );
+  await expect(mekong(...args, '--method', 'bilstm-ctl', '--dict', dict, '--dict-use', 'nope')).rejects.toThrow(
+    /Allowed choices are prior, supervision, both/,
+  );
+});

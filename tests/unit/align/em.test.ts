@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { alignCorpus } from '../../../src/main/align/engine.ts';
 import { STATISTICAL_METHODS } from '../../../src/shared/methods.ts';
 import { CancelledError } from '../../../src/main/errors.ts';
+import { lineSentences, tokenize } from '../../../src/main/align/text-io.ts';
 
 const src = ['das haus', 'das buch', 'ein buch', 'ein haus', 'das ein buch'].map((s) => s.split(' '));
 const tgt = ['the house', 'the book', 'a book', 'a house', 'the a book'].map((s) => s.split(' '));
@@ -62,4 +63,20 @@ test.each([false, true])('progress is reported and an abort cancels (workers: %s
   const ctl = new AbortController();
   const run = alignCorpus(src, tgt, { method: 'hmm', workers }, { signal: ctl.signal, onProgress: () => ctl.abort() });
   await expect(run).rejects.toThrow(CancelledError);
+});
+
+test('lines read on demand align exactly as token arrays, lowercased alike; sizes match the tokens', async () => {
+  const lines = ['Das  Haus', 'das\tbuch ', ' ein buch', 'EIN haus', 'das ein   buch', ''];
+  const tgtLines = ['the house', 'the book', 'a book', 'a house', 'the a book', 'x'];
+  const side = lineSentences(lines);
+  expect(lines.map((_, k) => side.size(k))).toEqual(lines.map((_, k) => side.tokens(k).length));
+  expect(side.tokens(1)).toEqual(['das', 'buch']);
+  const lazy = await alignCorpus(side, lineSentences(tgtLines), { lowercase: true, workers: false });
+  const eager = await alignCorpus(
+    lines.map((l) => tokenize(l.toLowerCase())),
+    tgtLines.map(tokenize),
+    { workers: false },
+  );
+  expect(lazy.links).toEqual(eager.links);
+  expect(lazy.links.slice(0, 5).map((ls) => ls.map((l) => `${l.s}-${l.t}`))).toEqual(expected);
 });

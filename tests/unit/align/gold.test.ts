@@ -79,7 +79,7 @@ test('the MOPT Lao–English dictionary reads as a prior (skipped without ../sha
   const file = join(import.meta.dirname, '../../../../shared/data/lao-en-dict-mopt/lao-eng-dictionary.csv');
   let entries;
   try {
-    entries = readDictionary(file, true);
+    entries = readDictionary(file, { lowercase: true });
   } catch {
     return ctx.skip();
   }

@@ -117,3 +117,16 @@ test('a word seen only in a gold pair, unlinked there, gets no NaN', () => {
   expect(found.flat().length).toBeGreaterThan(0);
   for (const l of found.flat()) expect(Number.isFinite(l.score)).toBe(true);
 });
+
+test('a dictionary entry decides where the priors are flat, in the lexicon and in the links', () => {
+  const flat: Pair[] = [['a b', 'x y', [X, X], [X, X]]];
+  const pairs = flat.map((p) => split(p[0]));
+  const tgts = flat.map((p) => split(p[1]));
+  const dictionary = [{ src: 'a', tgt: 'y', weight: 1 }];
+  const withDict = neuralLexicon(pairs, tgts, embeddings(flat), 5, dictionary);
+  expect(bestOf(withDict, 'a')).toBe('y');
+  expect(bestOf(withDict, 'b')).toBe('x');
+  // an entry read the other way round (target word first) counts the same
+  expect(bestOf(neuralLexicon(pairs, tgts, embeddings(flat), 5, [{ src: 'y', tgt: 'a', weight: 1 }]), 'a')).toBe('y');
+  expect(links(flat, { sym: 'intersect', dictionary })).toEqual([['0-1', '1-0']]);
+});

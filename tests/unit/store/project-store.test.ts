@@ -66,11 +66,16 @@ describe('project file', () => {
       INSERT INTO rejected_links VALUES (${id}, 1, 1, 'ann', '2026-11-01T00:00:00Z');
       ALTER TABLE links DROP COLUMN tag;
       ALTER TABLE alignments DROP COLUMN calibration;
+      DROP INDEX pairs_visible;
+      DROP TABLE dictionaries;
     `);
     raw.pragma('user_version = 3');
     raw.close();
     const again = ProjectStore.open(path);
     expect(again.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(again.db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND name = 'pairs_visible'`).pluck().get()).toBe(
+      'pairs_visible',
+    );
     expect(again.getPair(id).alignments[0].links).toEqual([{ s: 0, t: 0, kind: 'sure', score: null }]);
     expect(again.db.prepare('SELECT pair_id, s, t, annotator FROM rejected_links').all()).toEqual([
       { pair_id: id, s: 1, t: 1, annotator: 'ann' },

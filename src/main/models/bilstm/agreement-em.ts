@@ -9,6 +9,8 @@
 // c(s, t) = Σ q over the cells of s and t, then t(t | s) = c / c(s·), t(s | t) = c / c(·t).
 // Pairs with gold links count those links (1 each) instead of their posteriors, in every
 // pass: a linguist's corrections steer the tables, and through them every other pair.
+// A bilingual dictionary, when given, adds pseudo-counts π(s, t) to c(s, t) in every pass
+// (the statistical aligner's dictionary prior, align/prior.ts, on the same Bitext).
 // The first pass uses the priors alone (tables at 1); 10 more follow. Per-pair similarities
 // lack corpus-level competition: with it, a target word already explained by a frequent
 // source word stops being credited to its neighbours, in the lexicon and in each pair.
@@ -19,6 +21,8 @@
 // cell (12 bytes; 5k pairs of 25 words ≈ 40 MB). Hand-written: no library does EM over
 // ragged per-sentence matrices.
 import { type Bitext, buildBitext } from '../../align/corpus.ts';
+import type { DictEntry } from '../../align/dictionary.ts';
+import { dictionaryPrior } from '../../align/prior.ts';
 import type { PairEmbeddings } from './embedder.ts';
 import { cosines, csls, PAIR_CSLS_K } from '../../eval/csls.ts';
 import type { PairPosteriors } from './link-classifier.ts';
@@ -56,6 +60,14 @@ function softmaxAxis(m: Float32Array, I: number, J: number, tau: number, overRow
   return out;
 }
 
+export interface AgreementEmOptions {
+  /** gold links per pair, counted instead of the posteriors */
+  gold?: readonly PairLinks[];
+  /** a bilingual dictionary: its entries' prior pseudo-counts join every pass's counts */
+  dictionary?: readonly DictEntry[];
+  onPass?: (done: number, passes: number) => void;
+}
+
 export class AgreementEm {
   private readonly b: Bitext;
   /** per input pair; null where a side is empty */
@@ -63,17 +75,15 @@ export class AgreementEm {
   private tGivenS: Float64Array;
   private sGivenT: Float64Array;
 
+  private readonly prior: Float32Array | null;
+
   /** Runs the EM on the pairs (tokens and their embeddings, pair by pair; gold links where
-   *  known), calling `onPass` after each pass (it may throw to stop). */
-  constructor(
-    src: readonly string[][],
-    tgt: readonly string[][],
-    e: PairEmbeddings,
-    gold?: readonly PairLinks[],
-    onPass?: (done: number, passes: number) => void,
-  ) {
+   *  known; a dictionary's prior), calling `onPass` after each pass (it may throw to stop). */
+  constructor(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, o: AgreementEmOptions = {}) {
+    const { gold, onPass } = o;
     const embedded = (side: readonly string[][], vecs: Float32Array[]) => side.map((s, k) => s.slice(0, vecs[k].length / e.dim));
     const b = (this.b = buildBitext(embedded(src, e.src), embedded(tgt, e.tgt)));
+    this.prior = o.dictionary?.length ? dictionaryPrior(b, o.dictionary) : null;
     this.pairs = e.src.map((x, k) => {
       const I = x.length / e.dim,
         J = e.tgt[k].length / e.dim;
@@ -116,6 +126,8 @@ export class AgreementEm {
       const { g, h } = this.posteriorsOf(p);
       for (let x = 0; x < g.length; x++) count(p.cell[x], Math.sqrt(g[x] * h[x]));
     }
+    const prior = this.prior;
+    if (prior) for (let cl = 0; cl < c.length; cl++) if (prior[cl]) count(cl, prior[cl]);
     // a word seen only in gold pairs, unlinked there, has no counts: its table entries are 0
     this.tGivenS = c.map((v, cl) => v / (bySrc[pairSrc[cl]] || 1));
     this.sGivenT = c.map((v, cl) => v / (byTgt[pairTgt[cl]] || 1));

@@ -27,6 +27,7 @@ import {
   type PairSignals,
 } from './link-classifier.ts';
 import { AgreementEm } from './agreement-em.ts';
+import type { DictEntry } from '../../align/dictionary.ts';
 import { GoldStats } from './gold-stats.ts';
 import { Embedder, type PairEmbeddings } from './embedder.ts';
 import { type NeuralConfig, type NeuralModel, type TrainData, type TrainHooks, trainNeural } from './train.ts';
@@ -73,6 +74,8 @@ export interface ExtractOptions {
   heldOut?: readonly PairLinks[];
   /** a link decision learned earlier (a saved model's): used instead of learning one from `heldOut` */
   decision?: LinkClassifier;
+  /** a bilingual dictionary, a prior of the extraction's EM (agreement-em.ts) */
+  dictionary?: readonly DictEntry[];
   /** progress of each phase (EM passes, pairs linked); may throw to stop */
   onProgress?: (done: number, total: number, phase: string) => void;
 }
@@ -117,7 +120,11 @@ export function learnLinkDecision(
 ): LinkClassifier | null {
   const held = (o.heldOut ?? []).flatMap((ls, k) => (ls?.length && e.src[k].length && e.tgt[k].length ? [k] : []));
   if (held.reduce((n, k) => n + o.heldOut![k]!.length, 0) < MIN_HELD_OUT_LINKS) return null;
-  const em = new AgreementEm(src, tgt, e, o.gold, (d, n) => o.onProgress?.(d, n, 'EM without the held-out gold'));
+  const em = new AgreementEm(src, tgt, e, {
+    gold: o.gold,
+    dictionary: o.dictionary,
+    onPass: (d, n) => o.onProgress?.(d, n, 'EM without the held-out gold'),
+  });
   const stats = new GoldStats(src, tgt, o.gold ?? []);
   return fitLinkClassifier(
     held.map((k) => pairSignals(src, tgt, e, em, stats, k)!),
@@ -131,7 +138,7 @@ export function extractLinks(src: readonly string[][], tgt: readonly string[][],
   const keep = symmetriser(o.sym ?? 'gdfa');
   const decision = o.decision ?? learnLinkDecision(src, tgt, e, o);
   const known = o.heldOut ? e.src.map((_, k) => (o.gold?.[k]?.length ? o.gold[k] : o.heldOut![k])) : o.gold;
-  const em = new AgreementEm(src, tgt, e, known, (d, n) => o.onProgress?.(d, n, 'EM'));
+  const em = new AgreementEm(src, tgt, e, { gold: known, dictionary: o.dictionary, onPass: (d, n) => o.onProgress?.(d, n, 'EM') });
   const stats = decision ? new GoldStats(src, tgt, known ?? []) : null;
   return e.src.map((_, k) => {
     if (k % PROGRESS_EVERY === 0) o.onProgress?.(k, e.src.length, 'linking');

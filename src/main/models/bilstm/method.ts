@@ -18,6 +18,8 @@
 //   bilstm-ctl  Wada et al. + multi-view contrastive loss (seed 003)
 //   bilstm      Wada et al. alone (λ = 0), the ablation baseline
 import type { Link } from '../../../shared/domain.ts';
+import type { DictEntry } from '../../align/dictionary.ts';
+import { dictionaryIndex, dictionaryLinks } from '../../align/dictionary-links.ts';
 import { alignNeural, extractLinks, type NeuralAlignResult } from './aligner.ts';
 import type { Embedder } from './embedder.ts';
 import { type NeuralConfig, type NeuralModel, SUPERVISED_WEIGHTS, type TrainData, type TrainHooks } from './train.ts';
@@ -43,7 +45,14 @@ export interface CorrectionData extends TrainData {
   heldOutShare?: number;
   /** epochs of self-training after the training (default 0: none) */
   selfTrainEpochs?: number;
+  /** a bilingual dictionary: a prior of the extraction's EM, and its 1-to-1 matches in a pair as supervision (DICTIONARY_USE) */
+  dictionary?: readonly DictEntry[];
+  dictionaryUse?: DictionaryUse;
 }
+
+/** How a neural run uses a dictionary: as the extraction EM's prior, as supervision (align/dictionary-links.ts), or both. */
+export type DictionaryUse = 'prior' | 'supervision' | 'both';
+export const DICTIONARY_USE: DictionaryUse = 'both';
 
 /** A quarter of the gold pairs teach the link decision (aligner.ts) rather than the model, once there are MIN_GOLD_PAIRS_TO_HOLD_OUT. */
 export const HELD_OUT_SHARE = 0.25;
@@ -58,11 +67,19 @@ export function heldOutPairs(gold: readonly PairLinks[] | undefined, share: numb
   return held;
 }
 
-/** Gold links where given, else model links at or above the threshold. */
+/** Gold links where given, else model links at or above the threshold together with the dictionary's 1-to-1 matches (when it supervises). */
 export function supervision(d: CorrectionData): PairLinks[] | undefined {
-  if (!d.gold && !d.modelLinks) return undefined;
+  const use = d.dictionaryUse ?? DICTIONARY_USE;
+  const dict = d.dictionary?.length && use !== 'prior' ? dictionaryLinks(d.src, d.tgt, dictionaryIndex(d.dictionary)) : undefined;
+  if (!d.gold && !d.modelLinks && !dict) return undefined;
   const th = d.threshold ?? LINK_THRESHOLD;
-  return d.src.map((_, k) => (d.gold?.[k]?.length ? d.gold[k] : d.modelLinks?.[k]?.filter((l) => (l.score ?? 1) >= th)));
+  return d.src.map((_, k) => {
+    if (d.gold?.[k]?.length) return d.gold[k];
+    const model = d.modelLinks?.[k]?.filter((l) => (l.score ?? 1) >= th);
+    if (!dict?.[k].length) return model;
+    const have = new Set(model?.map((l) => `${l.s}-${l.t}`));
+    return [...(model ?? []), ...dict[k].filter((l) => !have.has(`${l.s}-${l.t}`))];
+  });
 }
 
 /** Trains the named method on the data (gold links, if any, as supervision; from `start` if given) and aligns it. */
@@ -79,10 +96,11 @@ export async function runNeuralMethod(
   const supervised = sup?.some((g) => g?.length) ?? false;
   const config = methodConfig(name, supervised, overrides);
   const heldOut = held.includes(true) ? data.gold?.map((g, k) => (held[k] ? g : undefined)) : undefined;
+  const prior = (data.dictionaryUse ?? DICTIONARY_USE) !== 'supervision' ? data.dictionary : undefined;
   const r = await alignNeural(
     { src: data.src, tgt: data.tgt, gold: sup, rejected: data.rejected },
     config,
-    { ...hooks, gold: trainGold, heldOut },
+    { ...hooks, gold: trainGold, heldOut, dictionary: prior },
     start,
   );
   const result = { ...r, links: r.links.map((ls, k) => withGold(ls, data.gold?.[k])) };

@@ -93,6 +93,8 @@ export interface TrainHooks {
   signal?: AbortSignal;
   /** once the first session opened: the device asked for and the provider that runs the training */
   onDevice?: (use: DeviceUse) => void;
+  /** as each length bucket's session is ready: its length and how long it took to build (the bench reports memory per bucket) */
+  onBucket?: (T: number, buildMs: number) => void;
 }
 
 export function modelDims(v: NeuralVocab, dim: number): ModelDims {
@@ -142,7 +144,7 @@ class BucketTrainers {
     private readonly c: NeuralConfig,
     private readonly totalSteps: number,
     private readonly start?: ReadonlyMap<string, Tensor>,
-    private readonly onDevice?: (use: DeviceUse) => void,
+    private readonly hooks: Pick<TrainHooks, 'onDevice' | 'onBucket'> = {},
   ) {}
 
   get(T: number): Promise<Trainer> {
@@ -162,6 +164,7 @@ class BucketTrainers {
   }
 
   private async create(T: number): Promise<Trainer> {
+    const started = performance.now();
     const net = buildNetwork(T, this.dims, this.c);
     const schedule = {
       base: this.c.lr,
@@ -180,9 +183,10 @@ class BucketTrainers {
     if (this.first) Object.assign(t.state, { params: this.first.state.params, m: this.first.state.m, v: this.first.state.v });
     else {
       this.first = t;
-      this.onDevice?.({ requested: deviceSetting(this.c.device), used: t.device });
+      this.hooks.onDevice?.({ requested: deviceSetting(this.c.device), used: t.device });
       for (const [name, p] of this.start ?? []) if (t.state.params.has(name)) t.state.params.set(name, cloneTensor(p));
     }
+    this.hooks.onBucket?.(T, performance.now() - started);
     return t;
   }
 
@@ -226,7 +230,7 @@ export async function trainNeural(
     c,
     Math.max(1, perEpoch * c.epochs),
     start && grownParams(start.params, start.dims, dims),
-    hooks.onDevice,
+    hooks,
   );
   let step = 0;
   try {

@@ -12,6 +12,7 @@
 // previous lexicon (summed cell confidences / count + type-vector CSLS) 0.544/0.638/0.564/0.560.
 import type { PairEmbeddings } from './embedder.ts';
 import { AgreementEm } from './agreement-em.ts';
+import type { DictEntry } from '../../align/dictionary.ts';
 
 export interface LexiconEntry {
   src: string;
@@ -19,8 +20,15 @@ export interface LexiconEntry {
   score: number;
 }
 
-export function neuralLexicon(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, top = 5): LexiconEntry[] {
-  return new AgreementEm(src, tgt, e).translations().flatMap((w) =>
+/** Up to `top` translations per source word, best first; a dictionary, if given, is a prior of the EM. */
+export function neuralLexicon(
+  src: readonly string[][],
+  tgt: readonly string[][],
+  e: PairEmbeddings,
+  top = 5,
+  dictionary?: readonly DictEntry[],
+): LexiconEntry[] {
+  return new AgreementEm(src, tgt, e, { dictionary }).translations().flatMap((w) =>
     w.tgt
       .sort((a, b) => b.score - a.score)
       .slice(0, top)

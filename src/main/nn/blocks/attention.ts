@@ -2,6 +2,8 @@
 // Math, for x [B, T, D], h heads of width d = D/h, key mask m [B, T] (1 = token):
 //   Q, K, V = x·Wq, x·Wk, x·Wv reshaped to [B, h, T, d]
 //   A = softmax(Q·Kᵀ/√d + (m − 1)·1e9) over keys;  out = concat_heads(A·V)·Wo
+// The projections default to our linear layers (W [in, out], named q/k/v/o under the scope);
+// a model loaded from elsewhere passes its own (models/transformer: transformers' [out, in]).
 // Encoder layer (pre-LN): x ← x + Drop(MHA(LN(x)));  x ← x + Drop(W₂·act(W₁·LN(x))), act = gelu
 import type { Value } from '../graph.ts';
 import { add, gelu, matmul, mul, relu, reshape, softmax, sub, transpose, transposeLast, unsqueeze } from '../ops/index.ts';
@@ -12,17 +14,26 @@ function heads(x: Value, h: number, d: number): Value {
   return transpose(reshape(x, [0, 0, h, d]), [0, 2, 1, 3]);
 }
 
-export function multiHeadAttention(s: Scope, x: Value, mask: Value, numHeads: number): Value {
+/** A projection of attention: role q, k, v (of the input) or o (of the merged heads) to `width` features. */
+export type AttentionProjection = (role: 'q' | 'k' | 'v' | 'o', x: Value, width: number) => Value;
+
+export function multiHeadAttention(
+  s: Scope,
+  x: Value,
+  mask: Value,
+  numHeads: number,
+  project: AttentionProjection = (role, y, width) => linear(s.sub(role), y, width),
+): Value {
   const width = x.dim(-1) as number;
   if (width % numHeads !== 0) throw new Error(`attention: width ${width} not divisible by ${numHeads} heads`);
   const d = width / numHeads;
-  const q = heads(linear(s.sub('q'), x, width), numHeads, d);
-  const k = heads(linear(s.sub('k'), x, width), numHeads, d);
-  const v = heads(linear(s.sub('v'), x, width), numHeads, d);
+  const q = heads(project('q', x, width), numHeads, d);
+  const k = heads(project('k', x, width), numHeads, d);
+  const v = heads(project('v', x, width), numHeads, d);
   const bias = mul(sub(unsqueeze(mask, [1, 2]), 1), 1e9);
   const a = softmax(add(mul(matmul(q, transposeLast(k)), 1 / Math.sqrt(d)), bias), -1);
   const merged = reshape(transpose(matmul(a, v), [0, 2, 1, 3]), [0, 0, width]);
-  return linear(s.sub('o'), merged, width);
+  return project('o', merged, width);
 }
 
 export interface EncoderLayerOptions {

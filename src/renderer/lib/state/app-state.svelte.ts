@@ -80,6 +80,11 @@ export class AppState {
     return this.run(async () => void (this.project = await this.api.invoke('project.setAnnotatorsShare', { share })));
   }
 
+  /** Names the project's pretrained encoder folder (checked on the Node side), or forgets it (null). */
+  setEncoder(dir: string | null): Promise<boolean> {
+    return this.run(async () => void (this.project = await this.api.invoke('project.setEncoder', { dir })));
+  }
+
   dismissError(): void {
     this.error = null;
   }

@@ -57,7 +57,7 @@ export class PairListState {
     this.lastRange = { first, last };
     const end = Math.min(last, Math.max(0, this.total - 1));
     for (let page = Math.floor(first / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
-      if (!this.pages.has(page) && !this.pending.has(page)) void this.fetch(page, this.generation);
+      if (!this.pages.has(page) && !this.pending.has(page)) void this.fetch(page, this.generation, this.neighbour(page));
     }
   }
 
@@ -102,10 +102,23 @@ export class PairListState {
     }
   }
 
-  private async fetch(page: number, generation: number): Promise<void> {
+  /**
+   * Where a page starts when a full neighbour is held: after the last pair of the page before
+   * it or before the first of the page after it (keyset paging, which reads only the page's
+   * rows however deep in the list); otherwise from its list position.
+   */
+  private neighbour(page: number): { afterId: number } | { beforeId: number } | undefined {
+    const before = this.pages.get(page - 1);
+    if (before?.length === PAGE_SIZE) return { afterId: before[PAGE_SIZE - 1].id };
+    const after = this.pages.get(page + 1);
+    if (after?.length) return { beforeId: after[0].id };
+    return undefined;
+  }
+
+  private async fetch(page: number, generation: number, from?: { afterId: number } | { beforeId: number }): Promise<void> {
     this.pending.add(page);
     try {
-      const res = await this.api.invoke('pairs.list', { filter: this.filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE });
+      const res = await this.api.invoke('pairs.list', { filter: this.filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE, ...from });
       if (generation !== this.generation) return;
       this.total = res.total;
       this.ready = true;

@@ -1,0 +1,34 @@
+// The project dictionaries' API handlers (spread into handlers.ts): list, attach (one
+// dictionary, or two composed through a pivot language: align/dictionary-sources.ts) and
+// detach. Attaching reads and composes at once (CC-CEDICT through English: about 2 s) and
+// copies the entries into the project (store/dictionaries.ts); the Align job reads them.
+import type { z } from 'zod';
+import type { dictionariesChannels, DictionariesResults } from '../../shared/dictionaries-api.ts';
+import { composeSpecs, loadDictionarySpec, parseDictionarySpec } from '../align/dictionary-sources.ts';
+import { dictionaryTsv } from '../align/dictionary.ts';
+import { UserError } from '../errors.ts';
+import { attachDictionary, detachDictionary, listDictionaries } from '../store/dictionaries.ts';
+import { openProject, type AppContext } from './context.ts';
+
+type Channel = keyof DictionariesResults;
+type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof dictionariesChannels)[C]>) => DictionariesResults[C];
+
+export const dictionariesHandlers: { [C in Channel]: Handler<C> } = {
+  'dictionaries.list': (ctx) => listDictionaries(openProject(ctx).db),
+  'dictionaries.attach': (ctx, i) => {
+    const db = openProject(ctx).db;
+    const entries = i.via
+      ? composeSpecs(i.dicts[0], i.dicts[1], i.via, { maxFanout: i.maxFanout })
+      : loadDictionarySpec(parseDictionarySpec(i.dicts[0]), 'word');
+    const name = i.name ?? (i.via ? `${i.dicts[0]} via ${i.via} ${i.dicts[1]}` : i.dicts[0]);
+    if (entries.length === 0) throw new UserError(`${name}: no entries${i.via ? ' (no pivot word in common)' : ''}`);
+    const source = { dicts: i.dicts, ...(i.via ? { via: i.via } : {}), ...(i.maxFanout ? { maxFanout: i.maxFanout } : {}) };
+    attachDictionary(db, { name, source, text: dictionaryTsv(entries), entries: entries.length });
+    return listDictionaries(db);
+  },
+  'dictionaries.detach': (ctx, i) => {
+    const db = openProject(ctx).db;
+    detachDictionary(db, i.id);
+    return listDictionaries(db);
+  },
+};

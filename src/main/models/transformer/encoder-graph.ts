@@ -1,0 +1,66 @@
+// The BertModel forward pass (BERT, LaBSE, XLM-R, RoBERTa: post-LayerNorm encoders with
+// absolute positions) in our graph builder, with every hidden state as an output, so the same
+// graph serves alignment (one layer, the rest pruned when compiled), export and training.
+// Math, for ids, positions [B, T] and mask m [B, T] (1 = token, 0 = padding):
+//   h₀ = LN(E_word[ids] + E_pos[positions] + E_type[0])
+//   a  = LN(h + MHA(h; m)·Woᵀ + bo)          (Q, K, V = h·Wqᵀ + bq, …; nn/blocks/attention.ts)
+//   hₗ = LN(a + act(a·W₁ᵀ + b₁)·W₂ᵀ + b₂)      act = GELU (erf) or ReLU, as config.json says
+// Parameters keep transformers' names and [out, in] layout (hf-weights.ts), so a trained model
+// saves back into the same names. Position ids are an input: the caller numbers them as
+// transformers does (hf-config.ts firstPosition; padding at padding_idx for XLM-R).
+import { Graph, type Value } from '../../nn/graph.ts';
+import { multiHeadAttention } from '../../nn/blocks/attention.ts';
+import { Scope } from '../../nn/blocks/scope.ts';
+import { add, cast, gather, gelu, layerNorm, matmul, relu, slice, transposeLast } from '../../nn/ops/index.ts';
+import type { Tensor } from '../../nn/tensor.ts';
+import type { EncoderConfig } from './hf-config.ts';
+import { encoderParamShapes } from './hf-weights.ts';
+
+/** Input names, as transformers' ONNX exports name the first two. */
+export const INPUT_IDS = 'input_ids';
+export const ATTENTION_MASK = 'attention_mask';
+export const POSITION_IDS = 'position_ids';
+
+/** Output name of hidden state `l` (0 = embeddings' output, L = the last layer's). */
+export const hiddenStateName = (l: number): string => `hidden_states.${l}`;
+
+export interface EncoderGraph {
+  graph: Graph;
+  /** hidden states 0…L, each [batch, len, hidden] */
+  hidden: Value[];
+}
+
+/** The encoder over `weights` (encoderParamShapes' names; each becomes a parameter of the graph). */
+export function buildEncoderGraph(c: EncoderConfig, weights: ReadonlyMap<string, Tensor>): EncoderGraph {
+  const g = new Graph();
+  const shapes = encoderParamShapes(c);
+  const p = (name: string): Value => {
+    const t = weights.get(name);
+    if (!t) throw new Error(`encoder graph: no weight ${name}`);
+    return g.param(name, shapes.get(name)!, () => t);
+  };
+  const dense = (name: string, x: Value): Value => add(matmul(x, transposeLast(p(`${name}.weight`))), p(`${name}.bias`));
+  const norm = (name: string, x: Value): Value => layerNorm(x, p(`${name}.weight`), p(`${name}.bias`), c.layerNormEps);
+  const act = c.activation === 'relu' ? relu : gelu;
+
+  const ids = g.input(INPUT_IDS, 'int64', ['batch', 'len']);
+  const mask = cast(g.input(ATTENTION_MASK, 'int64', ['batch', 'len']), 'float32');
+  const positions = g.input(POSITION_IDS, 'int64', ['batch', 'len']);
+  const type0 = slice(p('embeddings.token_type_embeddings.weight'), [0], [1], [0]);
+  const embedded = add(
+    add(gather(p('embeddings.word_embeddings.weight'), ids), gather(p('embeddings.position_embeddings.weight'), positions)),
+    type0,
+  );
+  const hidden = [norm('embeddings.LayerNorm', embedded)];
+  const scope = new Scope(g);
+  for (let l = 0; l < c.layers; l++) {
+    const at = `encoder.layer.${l}`;
+    const names = { q: 'attention.self.query', k: 'attention.self.key', v: 'attention.self.value', o: 'attention.output.dense' };
+    const h = hidden[l];
+    const attn = multiHeadAttention(scope, h, mask, c.heads, (role, x) => dense(`${at}.${names[role]}`, x));
+    const a = norm(`${at}.attention.output.LayerNorm`, add(attn, h));
+    const ff = dense(`${at}.output.dense`, act(dense(`${at}.intermediate.dense`, a)));
+    hidden.push(norm(`${at}.output.LayerNorm`, add(ff, a)));
+  }
+  return { graph: g, hidden };
+}

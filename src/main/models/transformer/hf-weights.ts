@@ -1,0 +1,94 @@
+// The weights of a Hugging Face encoder folder (model.safetensors) under transformers'
+// BertModel / XLMRobertaModel parameter names, checked against config.json: every tensor the
+// graph needs must be there with the shape the config implies, else a one-line error naming
+// the file and the tensor. Checkpoints of *ForMaskedLM and similar heads keep the encoder
+// under a `bert.` or `roberta.` prefix, which is stripped; the other tensors (heads, pooler)
+// are ignored. Half-precision weights are widened to float32 by nn/safetensors.ts. A checkpoint
+// sharded by transformers (model.safetensors.index.json naming each tensor's file) reads too.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../../errors.ts';
+import { readSafetensors } from '../../nn/safetensors.ts';
+import { Tensor } from '../../nn/tensor.ts';
+import type { EncoderConfig } from './hf-config.ts';
+
+export const WEIGHTS_FILE = 'model.safetensors';
+export const INDEX_FILE = 'model.safetensors.index.json';
+
+/** Whether `dir` has weights to read (one file or an index of shards). */
+export function hasWeights(dir: string): boolean {
+  return existsSync(join(dir, WEIGHTS_FILE)) || existsSync(join(dir, INDEX_FILE));
+}
+
+/** Every stored tensor, from the one file or from the shards its index names; `file` names the source in errors. */
+function readStored(dir: string): { stored: Map<string, Tensor>; file: string } {
+  const single = join(dir, WEIGHTS_FILE);
+  if (existsSync(single) || !existsSync(join(dir, INDEX_FILE))) {
+    if (!existsSync(single))
+      throw new UserError(`${single}: missing (an encoder folder needs model.safetensors, or model.onnx to align only)`);
+    return { stored: readSafetensors(single).tensors, file: single };
+  }
+  const index = join(dir, INDEX_FILE);
+  let map: Record<string, string>;
+  try {
+    map = (JSON.parse(readFileSync(index, 'utf8')) as { weight_map: Record<string, string> }).weight_map;
+    if (typeof map !== 'object' || map === null) throw new Error('no weight_map');
+  } catch (err) {
+    throw new UserError(`${index}: not an index of safetensors shards (${(err as Error).message.split('\n')[0]})`);
+  }
+  const stored = new Map<string, Tensor>();
+  for (const shard of new Set(Object.values(map))) for (const [k, t] of readSafetensors(join(dir, shard)).tensors) stored.set(k, t);
+  return { stored, file: index };
+}
+
+const PREFIXES = ['', 'bert.', 'roberta.'];
+
+/** Every parameter the encoder graph reads, with its shape under `c` (transformers' layout: Linear weights are [out, in]). */
+export function encoderParamShapes(c: EncoderConfig): Map<string, number[]> {
+  const D = c.hidden;
+  const out = new Map<string, number[]>([
+    ['embeddings.word_embeddings.weight', [c.vocabSize, D]],
+    ['embeddings.position_embeddings.weight', [c.maxPositions, D]],
+    ['embeddings.token_type_embeddings.weight', [c.typeVocab, D]],
+    ['embeddings.LayerNorm.weight', [D]],
+    ['embeddings.LayerNorm.bias', [D]],
+  ]);
+  const linear = (name: string, o: number, i: number) => {
+    out.set(`${name}.weight`, [o, i]);
+    out.set(`${name}.bias`, [o]);
+  };
+  const norm = (name: string) => {
+    out.set(`${name}.weight`, [D]);
+    out.set(`${name}.bias`, [D]);
+  };
+  for (let l = 0; l < c.layers; l++) {
+    const p = `encoder.layer.${l}`;
+    for (const m of ['query', 'key', 'value']) linear(`${p}.attention.self.${m}`, D, D);
+    linear(`${p}.attention.output.dense`, D, D);
+    norm(`${p}.attention.output.LayerNorm`);
+    linear(`${p}.intermediate.dense`, c.intermediate, D);
+    linear(`${p}.output.dense`, D, c.intermediate);
+    norm(`${p}.output.LayerNorm`);
+  }
+  return out;
+}
+
+/** The encoder's parameters from `dir`/model.safetensors (or its shards), float32, by their BertModel names. */
+export function readEncoderWeights(dir: string, c: EncoderConfig): Map<string, Tensor> {
+  const { stored, file } = readStored(dir);
+  const prefix = PREFIXES.find((p) => stored.has(`${p}embeddings.word_embeddings.weight`));
+  if (prefix === undefined) throw new UserError(`${file}: no embeddings.word_embeddings.weight (not a BERT or XLM-R checkpoint?)`);
+  const out = new Map<string, Tensor>();
+  for (const [name, shape] of encoderParamShapes(c)) {
+    const t = stored.get(prefix + name);
+    if (!t) throw new UserError(`${file}: missing tensor ${prefix + name}`);
+    if (t.dims.join() !== shape.join())
+      throw new UserError(
+        `${file}: tensor ${prefix + name} has shape [${t.dims.join(', ')}] but config.json implies [${shape.join(', ')}]`,
+      );
+    if (t.type === 'float32') out.set(name, t);
+    else if (t.type === 'float64') out.set(name, new Tensor('float32', Float32Array.from(t.data as Float64Array), [...t.dims]));
+    else throw new UserError(`${file}: tensor ${prefix + name} is ${t.type}, not a float tensor`);
+  }
+  return out;
+}

@@ -1,0 +1,38 @@
+// Dictionaries attached to a project (table dictionaries): their entries are copied into
+// the project file as src<TAB>tgt<TAB>weight text, so a project keeps aligning the same
+// way when the file it came from moves or changes, and a composed dictionary need not be
+// composed again. Parsing the text is align/dictionary.ts's job (align/ sits above store/).
+import type { DictionaryInfo } from '../../shared/dictionaries-api.ts';
+import { UserError } from '../errors.ts';
+import type { Db } from './database.ts';
+
+interface Row {
+  id: number;
+  name: string;
+  source: string;
+  entry_count: number;
+  attached_at: string;
+}
+
+export function listDictionaries(db: Db): DictionaryInfo[] {
+  const rows = db.prepare('SELECT id, name, source, entry_count, attached_at FROM dictionaries ORDER BY id').all() as Row[];
+  return rows.map((r) => ({ id: r.id, name: r.name, source: JSON.parse(r.source), entries: r.entry_count, attachedAt: r.attached_at }));
+}
+
+/** Stores a dictionary's entries (TSV text of `entries` lines); returns its id. */
+export function attachDictionary(db: Db, d: { name: string; source: DictionaryInfo['source']; text: string; entries: number }): number {
+  const r = db
+    .prepare('INSERT INTO dictionaries (name, source, entries, entry_count, attached_at) VALUES (?, ?, ?, ?, ?)')
+    .run(d.name, JSON.stringify(d.source), d.text, d.entries, new Date().toISOString());
+  return Number(r.lastInsertRowid);
+}
+
+export function detachDictionary(db: Db, id: number): void {
+  if (db.prepare('DELETE FROM dictionaries WHERE id = ?').run(id).changes === 0)
+    throw new UserError(`no dictionary ${id} is attached to this project`);
+}
+
+/** Every attached dictionary's name and entries text, in the order they were attached. */
+export function attachedDictionaryTexts(db: Db): { name: string; text: string }[] {
+  return db.prepare('SELECT name, entries AS text FROM dictionaries ORDER BY id').all() as { name: string; text: string }[];
+}

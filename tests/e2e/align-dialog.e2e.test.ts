@@ -1,0 +1,101 @@
+// The Align dialog in browser mode on the Lao–Thai sample. Dictionaries: a file that cannot
+// be read is named in the error, the bundled Lao–English dictionary is composed with an
+// English–Thai file through English into a Lao–Thai prior, the project is aligned with it,
+// and the dictionary is removed again. Encoders: a folder without a model is refused, a tiny
+// BERT folder (built by the test) brings the encoder methods, which align the project at a
+// chosen hidden layer. Every check reads the store.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { listDictionaries } from '../../src/main/store/dictionaries.ts';
+import { startHarness, type Harness } from './harness.ts';
+import { sampleProject } from './editor-fixture.ts';
+import { writeTinyBert } from '../unit/transformer/tiny-encoders.ts';
+
+let h: Harness;
+let page: Page;
+
+beforeAll(async () => {
+  h = await startHarness('noy');
+  page = h.page;
+  await sampleProject(h.ctx, join(h.dir, 'dicts.mekong'));
+  await page.reload();
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('Align dialog', () => {
+  it('attaches a composed Lao–Thai dictionary, aligns with it and removes it', async () => {
+    const enTh = join(h.dir, 'en-th.tsv');
+    writeFileSync(
+      enTh,
+      ['water\tน้ำ', 'rice\tข้าว', 'eat\tกิน', 'house\tบ้าน', 'embassy\tสถานทูต', 'ambassador\tเอกอัครราชทูต'].join('\n') + '\n',
+    );
+    await page.getByRole('button', { name: 'Align…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Align the project' });
+    const section = dialog.getByRole('region', { name: 'Dictionaries' });
+    await section.getByText('None attached').waitFor();
+
+    // A file that is not there: the error names it, nothing is attached.
+    await section.getByLabel('Dictionary', { exact: true }).selectOption({ label: 'A file on this computer…' });
+    await section.getByLabel('Dictionary file').fill(join(h.dir, 'missing.tsv'));
+    await section.getByLabel('Dictionary languages').fill('lo-th');
+    await section.getByRole('button', { name: 'Attach' }).click();
+    await expect.poll(() => section.getByRole('alert').textContent()).toContain('missing.tsv');
+    expect(listDictionaries(h.ctx.store!.db)).toEqual([]);
+
+    // The bundled Lao–English dictionary through English with an English–Thai file.
+    await section.getByLabel('Dismiss error').click();
+    await section.getByLabel('Dictionary', { exact: true }).selectOption({ label: 'Lao–English (MOPT, MIT)' });
+    await section.getByLabel('Compose with a second dictionary through a pivot language').check();
+    await section.getByLabel('Second dictionary', { exact: true }).selectOption({ label: 'A file on this computer…' });
+    await section.getByLabel('Second dictionary file').fill(enTh);
+    await section.getByLabel('Second dictionary languages').fill('en-th');
+    await section.getByLabel('Pivot language', { exact: true }).fill('en');
+    await section.getByRole('button', { name: 'Attach' }).click();
+    await section.getByTestId('attached-dictionaries').getByText('lo-en:bundled via en').waitFor();
+    const [attached] = listDictionaries(h.ctx.store!.db);
+    expect(attached.source).toEqual({ dicts: ['lo-en:bundled', `en-th:${enTh}`], via: 'en' });
+    expect(attached.entries).toBeGreaterThan(5);
+    await h.screenshot('22-align-dictionaries');
+
+    await dialog.getByLabel('Method').selectOption('ibm2');
+    await dialog.getByRole('button', { name: 'Align', exact: true }).click();
+    await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor({ timeout: 90_000 });
+    expect(h.ctx.store!.info().alignments.find((a) => a.origin === 'model')!.links).toBeGreaterThan(1000);
+
+    await section.getByRole('button', { name: `Remove ${attached.name}` }).click();
+    await section.getByText('None attached').waitFor();
+    expect(listDictionaries(h.ctx.store!.db)).toEqual([]);
+  });
+
+  it('offers the encoder methods once the project names an encoder folder, and aligns with one', async () => {
+    const empty = join(h.dir, 'not-a-model');
+    mkdirSync(empty);
+    const bert = join(h.dir, 'tiny-bert');
+    writeTinyBert(bert, { layers: 3 });
+    const dialog = page.getByRole('dialog', { name: 'Align the project' });
+    const method = dialog.getByLabel('Method');
+    expect(await method.locator('option').allTextContents()).not.toContain('simalign-argmax');
+    await dialog.getByLabel('Encoder folder').fill(empty);
+    await dialog.getByRole('button', { name: 'Use folder' }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('config.json');
+    expect(h.ctx.store!.info().encoderDir).toBeNull();
+    await dialog.getByLabel('Dismiss error').click();
+    await dialog.getByLabel('Encoder folder').fill(bert);
+    await dialog.getByRole('button', { name: 'Use folder' }).click();
+    await expect.poll(() => method.locator('option').allTextContents()).toContain('simalign-argmax');
+    expect(h.ctx.store!.info().encoderDir).toBe(bert);
+    await method.selectOption('simalign-argmax');
+    await dialog.getByLabel('Hidden layer').fill('2');
+    expect(await dialog.getByLabel('Symmetrisation').count()).toBe(0);
+    await h.screenshot('23-align-encoder');
+    await dialog.getByRole('button', { name: /^Align( again)?$/ }).click();
+    await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor({ timeout: 90_000 });
+    const made = h.ctx.store!.info().alignments.find((a) => a.name.startsWith('simalign-argmax (layer 2)'));
+    expect(made?.links).toBeGreaterThan(265);
+  });
+});

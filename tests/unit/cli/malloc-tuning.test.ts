@@ -1,0 +1,33 @@
+// Mekong's processes run with glibc's malloc returning freed memory (bin/malloc-tuning.js):
+// the launcher runs itself again with MALLOC_MMAP_THRESHOLD_ set, keeps a user's own value,
+// passes on the exit code and signals.
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+
+const repo = join(import.meta.dirname, '../../..');
+const fixture = join(import.meta.dirname, 'fixtures', 'report-malloc.ts');
+const glibc = Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+  const { MALLOC_MMAP_THRESHOLD_: _, ...rest } = process.env;
+  return spawnSync('node', [join(repo, 'bin/tsx-run.js'), fixture, ...args], { encoding: 'utf8', env: { ...rest, ...env } });
+};
+
+test.runIf(glibc)('the launcher sets the threshold, keeps a user value and passes the exit code on', () => {
+  const r = run(['3']);
+  expect(r.status).toBe(3);
+  expect(JSON.parse(r.stdout).threshold).toBe('131072');
+  expect(JSON.parse(run(['0'], { MALLOC_MMAP_THRESHOLD_: '65536' }).stdout).threshold).toBe('65536');
+});
+
+test.runIf(glibc)('a signal to the launcher reaches the process doing the work', async () => {
+  const { MALLOC_MMAP_THRESHOLD_: _, ...env } = process.env;
+  const launcher = spawn('node', [join(repo, 'bin/tsx-run.js'), fixture, 'wait'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve) => launcher.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+  const { pid } = JSON.parse(line) as { pid: number };
+  expect(pid).not.toBe(launcher.pid);
+  const ended = new Promise<NodeJS.Signals | null>((resolve) => launcher.on('exit', (_code, signal) => resolve(signal)));
+  launcher.kill('SIGTERM');
+  expect(await ended).toBe('SIGTERM');
+  expect(() => process.kill(pid, 0)).toThrow();
+});
