@@ -1,5 +1,5 @@
 // `mekong mine --src S --tgt T (--train-src A --train-tgt B | --model M) --out P [--threshold x]
-//              [--save-model DIR] [--epochs N] [--lowercase]`
+//              [--save-model DIR] [--epochs N] [--threads N] [--lowercase]`
 // Parallel sentence mining with Bi-Sent2Vec (models/bisent2vec/curation.ts): S and T are
 // monolingual, one pre-tokenised sentence per line; a model trained on the parallel corpus
 // A/B (or a saved one) embeds them and P gets the proposed pairs, i<TAB>j<TAB>margin score
@@ -28,6 +28,7 @@ interface MineOptions {
   threshold?: string;
   saveModel?: string;
   epochs?: string;
+  threads?: string;
   lowercase?: boolean;
 }
 
@@ -61,7 +62,11 @@ async function modelAndThreshold(
   const epochs =
     o.epochs === undefined ? {} : { epochs: number('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') };
   const bar = progressBar('training (bisent2vec)');
-  const work = { progress: bar.progress, signal, threads: availableParallelism() };
+  const threads =
+    o.threads === undefined
+      ? availableParallelism()
+      : number('--threads', o.threads, (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
+  const work = { progress: bar.progress, signal, threads };
   try {
     if (given !== undefined)
       return { model: (await trainBisent2vec(lower(train.src), lower(train.tgt), epochs, work)).model, threshold: given };
@@ -113,6 +118,7 @@ export function register(program: Command): void {
     )
     .option('--save-model <dir>', 'save the trained model (with the threshold found) for later --model runs')
     .option('--epochs <n>', `training epochs (default ${BISENT2VEC_DEFAULTS.epochs})`)
+    .option('--threads <n>', 'training threads (default: all cores); 1 makes a run repeatable')
     .option('--lowercase', 'lowercase all sentences')
     .action(run);
 }

@@ -56,12 +56,10 @@ export function csls(c: Float32Array, I: number, J: number, K: number): Float32A
 }
 
 /**
- * Each row's k nearest rows of the other side by cosine, for sets too large for an I×J
- * matrix (a vocabulary, a corpus' sentences): x [I, D] and y [J, D] with unit rows.
- * `xNear`/`xSim` [I, k] hold x_i's nearest y (best first) and their cosines, `xMean` [I]
- * their mean (r_T of CSLS; the margin's neighbourhood term), and the same from y's side.
- * One pass over the cosines, row by row, reporting progress and stopping with
- * CancelledError when `signal` fires. Fewer than k candidates: the missing slots hold −1.
+ * Each row's k nearest rows of the other side (neighbourhoods()): `xNear`/`xSim` [I, k] hold
+ * x_i's nearest y (best first) and their cosines, `xMean` [I] their mean (r_T of CSLS; the
+ * margin's neighbourhood term), and the same from y's side. Fewer than k candidates: the
+ * missing slots hold −1.
  */
 export interface Neighbourhoods {
   k: number;
@@ -73,6 +71,7 @@ export interface Neighbourhoods {
   yMean: Float32Array;
 }
 
+/** What long work takes: a progress callback and a cancel signal. */
 export interface LongWork {
   progress?: Progress;
   signal?: AbortSignal;
@@ -102,6 +101,11 @@ function means(near: Int32Array, sim: Float32Array, n: number, k: number): Float
   return out;
 }
 
+/**
+ * Neighbourhoods for sets too large for an I×J matrix (a vocabulary, a corpus' sentences):
+ * x [I, D] and y [J, D] with unit rows; one pass over the cosines, row by row, reporting
+ * progress and stopping with CancelledError when `signal` fires.
+ */
 export function neighbourhoods(x: Float32Array, y: Float32Array, d: number, k: number, work: LongWork = {}): Neighbourhoods {
   const I = x.length / d,
     J = y.length / d;

@@ -1,6 +1,6 @@
 // `mekong mine` (cli/mine.ts), `mekong lexicon --method bisent2vec` read by `mekong eval p1`,
 // and `mekong align --method bisent2vec` refused, end to end on real files in a temporary
-// folder: a generated parallel corpus (tests/unit/bilstm/synthetic.ts) to train on, and 40
+// folder (training on one thread, so that a run is repeatable): a generated parallel corpus (tests/unit/bilstm/synthetic.ts) to train on, and 40
 // of its pairs hidden among 40 lone sentences per side to mine back.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,19 +11,19 @@ import { Rng } from '../../../src/main/nn/init.ts';
 import { syntheticCorpus } from '../bilstm/synthetic.ts';
 
 const dir = tempDir();
-const corpus = syntheticCorpus(720, 60, 11);
+const corpus = syntheticCorpus(1320, 60, 11);
 const file = (name: string, lines: string[][]) => {
   const p = join(dir, name);
   writeFileSync(p, lines.map((s) => s.join(' ') + '\n').join(''));
   return p;
 };
-const A = file('train.src', corpus.src.slice(0, 600)),
-  B = file('train.tgt', corpus.tgt.slice(0, 600));
-// S: pairs 600–639 (sources) then lone sources 640–679; T: lone targets 680–719 and the 40 targets, shuffled.
+const A = file('train.src', corpus.src.slice(0, 1200)),
+  B = file('train.tgt', corpus.tgt.slice(0, 1200));
+// S: pairs 1200–1239 (sources) then lone sources 1240–1279; T: lone targets 1280–1319 and the 40 targets, shuffled.
 const rng = new Rng(4);
 const tOrder = rng.shuffle(Array.from({ length: 80 }, (_, k) => k));
-const tLines = tOrder.map((k) => (k < 40 ? corpus.tgt[600 + k] : corpus.tgt[640 + k]));
-const S = file('mono.src', corpus.src.slice(600, 680)),
+const tLines = tOrder.map((k) => (k < 40 ? corpus.tgt[1200 + k] : corpus.tgt[1240 + k]));
+const S = file('mono.src', corpus.src.slice(1200, 1280)),
   T = file('mono.tgt', tLines);
 /** The true target line of source line i (< 40). */
 const truth = new Map(tOrder.map((k, line): [number, number] => [k, line]).filter(([k]) => k < 40));
@@ -46,9 +46,25 @@ function readPairs(p: string): { i: number; j: number; score: number }[] {
 test('mine: train on A/B with the held-out threshold, save the model, mine again with it', () => {
   const out = join(dir, 'mined.tsv'),
     model = join(dir, 'model');
-  const r = mekong('mine', '--src', S, '--tgt', T, '--train-src', A, '--train-tgt', B, '--out', out, '--save-model', model);
+  const r = mekong(
+    'mine',
+    '--src',
+    S,
+    '--tgt',
+    T,
+    '--train-src',
+    A,
+    '--train-tgt',
+    B,
+    '--out',
+    out,
+    '--save-model',
+    model,
+    '--threads',
+    '1',
+  );
   expect(r.code, r.err).toBe(0);
-  expect(r.err).toMatch(/threshold [\d.]+ from 60 held-out pairs/);
+  expect(r.err).toMatch(/threshold [\d.]+ from 120 held-out pairs/);
   const pairs = readPairs(out);
   expect(new Set(pairs.map((p) => p.i)).size).toBe(pairs.length);
   expect(new Set(pairs.map((p) => p.j)).size).toBe(pairs.length);
@@ -74,7 +90,7 @@ test('mine: bad arguments are one-line errors', () => {
       ['--src', S, '--tgt', T, '--out', out, '--train-src', A, '--train-tgt', B, '--threshold', 'high'],
       /--threshold must be a number, got "high"/,
     ],
-    [['--src', S, '--tgt', T, '--out', out, '--train-src', A, '--train-tgt', S], /has 80 lines but .* has 600/],
+    [['--src', S, '--tgt', T, '--out', out, '--train-src', A, '--train-tgt', S], /has 80 lines but .* has 1200/],
     [['--src', join(dir, 'missing'), '--tgt', T, '--out', out, '--model', dir], /missing: cannot read/],
   ] as const) {
     const r = mekong('mine', ...args);

@@ -22,7 +22,7 @@ export const HELD_OUT_SHARE = 0.1;
 export const HELD_OUT_MAX = 3000;
 export const HELD_OUT_MIN = 30;
 /** Share of the held-out pairs whose targets are shuffled to learn the flagging threshold. */
-export const SHUFFLED_SHARE = 0.1;
+const SHUFFLED_SHARE = 0.1;
 
 export interface CurationTraining {
   model: Bisent2vecModel;
@@ -47,7 +47,7 @@ export function shuffleTargets<T>(tgt: readonly T[], share: number, rng: Rng): {
 }
 
 /** The threshold cases of seed 001 appendix B built from held-out pairs, and the thresholds found there. */
-export function heldOutThresholds(
+function heldOutThresholds(
   model: Bisent2vecModel,
   src: readonly string[][],
   tgt: readonly string[][],

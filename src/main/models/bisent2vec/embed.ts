@@ -1,7 +1,8 @@
 // Vectors from a trained Bi-Sent2Vec model, in the one space both languages share: a word's
-// vector is its row of V; a sentence's is the mean of V over its words and bigrams that the
-// model knows (seed 002's additive composition), or with `tfidf` each n-gram weighted by its
-// inverse document frequency log(N / df) in the training corpus when config.tfidf is on
+// vector is its row of V; a sentence's is the mean of V over the n-grams the model knows
+// (words, bigrams, the words' character n-grams, also those of words it does not know; seed
+// 002's additive composition), or each n-gram weighted by its inverse document frequency
+// log(N / df) in the training corpus when config.tfidf is on
 // (seed 002's tf-idf sentence embeddings; each occurrence counts, so the term frequency is
 // implicit).
 // Rows come out L2-normalised, so dot products are cosines (eval/csls.ts, eval/margin.ts).

@@ -1,8 +1,8 @@
 // A trained Bi-Sent2Vec model on disk, in the model folder format of nn/model-folder.ts:
 // model.safetensors holds U [words, dim] and V [n-grams, dim]; config.json the training
-// configuration, the n-gram vocabulary (words and bigrams of each side in row order, with
-// their counts and document frequencies, which tf-idf weighting needs) and the curation
-// thresholds found on held-out pairs when the model was trained for mining.
+// configuration, the n-gram vocabulary (words, bigrams and character n-grams of each side in
+// row order, with their counts and document frequencies, which tf-idf weighting needs) and
+// the curation thresholds found on held-out pairs when the model was trained for mining.
 import { floatData, type FolderConfig, loadModelFolder, saveModelFolder, Tensor } from '../../nn/index.ts';
 import { UserError } from '../../errors.ts';
 import type { Bisent2vecConfig, Bisent2vecModel, CurationThresholds } from './train.ts';
