@@ -1,6 +1,6 @@
 // `npm run bench -- bisent2vec [--sets en-fr,en-de] [--train N] [--epochs N] [--dim D] [--lr η]
 //                             [--bigrams] [--tfidf] [--subsample t] [--negatives n] [--min-count c] [--char-n n] [--ort N]
-//                             [--threads T]`   (T: training threads, default all cores)
+//                             [--threads T] [--siamese-lr η] [--siamese-epochs N]`   (T: training threads, default all cores)
 // Bi-Sent2Vec for sentence-level curation on ../shared/data/bench-corpora (skips when absent):
 // en-fr = m30k (29k Multi30k captions), en-de = uniq39k (10k news + 29k captions). Per set,
 // lines are split without overlap: 1,000 test pairs, 4,000 source-only and 4,000 target-only
@@ -14,7 +14,9 @@
 //              precision / recall of flagging under the held-out threshold, and the best F1
 //              any threshold reaches (oracle, for reference);
 //   mining     the 1,000 test pairs hidden among the 4,000 + 4,000 lone sentences: precision /
-//              recall / F1 of the proposed pairs at the held-out threshold, and the oracle F1.
+//              recall / F1 of the proposed pairs at the held-out threshold, and the oracle F1;
+//   siamese    seed 004's head (models/siamese/) trained on the model's sentence vectors of
+//              the training pairs: test retrieval P@1 and P@5 before and after.
 // Targets (issue 18): flagging recall ≥ 0.9 at precision ≥ 0.9 on en-fr, mining F1 ≥ 0.8.
 // --ort N: the same SGD step as an ONNX graph (nn/ autodiff: loss and gradients of one term,
 //   context and target/negative rows gathered and updates scattered in JS) run N times on the
@@ -28,7 +30,9 @@ import { neighbourhoods } from '../../src/main/eval/csls.ts';
 import { flaggingThreshold, miningThreshold } from '../../src/main/eval/margin.ts';
 import { mineSentences, scoreCorpusPairs, shuffleTargets, trainForCuration } from '../../src/main/models/bisent2vec/curation.ts';
 import { sentenceVectors } from '../../src/main/models/bisent2vec/embed.ts';
-import { BISENT2VEC_DEFAULTS, type Bisent2vecConfig } from '../../src/main/models/bisent2vec/train.ts';
+import { BISENT2VEC_DEFAULTS, type Bisent2vecConfig, type Bisent2vecModel } from '../../src/main/models/bisent2vec/train.ts';
+import { applyHead, normalised, type SiameseConfig, trainSiameseHead } from '../../src/main/models/siamese/head.ts';
+import { retrievalAccuracy } from '../../src/main/eval/retrieval.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data/bench-corpora');
 const SETS: Record<string, { files: [string, string]; shuffle: boolean }> = {
@@ -37,6 +41,8 @@ const SETS: Record<string, { files: [string, string]; shuffle: boolean }> = {
 };
 const TEST = 1000,
   LONE = 4000;
+/** Training pairs for the siamese head (seed 004 trained on 2,016 positives and as many negatives). */
+const SIAMESE_TRAIN = 10_000;
 
 const f3 = (x: number) => x.toFixed(3);
 
@@ -104,11 +110,43 @@ async function ortStepSeconds(steps: number, dim: number, negatives: number, n =
   return seconds;
 }
 
+/**
+ * Seed 004's siamese head over the model's frozen sentence vectors: trained on (at most
+ * SIAMESE_TRAIN of) the training pairs, P@1 / P@5 on the test pairs before (unit/center/unit
+ * normalised) and after.
+ */
+async function siameseLine(
+  siamese: Partial<SiameseConfig>,
+  m: Bisent2vecModel,
+  src: string[][],
+  tgt: string[][],
+  test: { src: string[][]; tgt: string[][] },
+): Promise<void> {
+  const d = m.config.dim;
+  const n = Math.min(SIAMESE_TRAIN, src.length);
+  const started = performance.now();
+  const { head, losses } = await trainSiameseHead(
+    sentenceVectors(m, 0, src.slice(0, n)),
+    sentenceVectors(m, 1, tgt.slice(0, n)),
+    d,
+    siamese,
+  );
+  const [x, y] = [sentenceVectors(m, 0, test.src), sentenceVectors(m, 1, test.tgt)];
+  const before = retrievalAccuracy(normalised(x, d), normalised(y, d), d);
+  const after = retrievalAccuracy(applyHead(head, x), applyHead(head, y), d);
+  const pn = (r: typeof before) => `P@1 ${f3(r.forward[1])} / ${f3(r.backward[1])}, P@5 ${f3(r.forward[5])} / ${f3(r.backward[5])}`;
+  console.log(
+    `  siamese head (seed 004; ${n} pairs, ${losses.length} epochs, loss ${f3(losses[0])} → ${f3(losses.at(-1)!)}, ${((performance.now() - started) / 1000).toFixed(1)} s): ` +
+      `before ${pn(before)} · after ${pn(after)} (both directions, ${TEST} test pairs)`,
+  );
+}
+
 async function runSet(
   name: string,
   config: Partial<Bisent2vecConfig>,
   train: number | undefined,
   threads: number,
+  siamese: Partial<SiameseConfig> = {},
 ): Promise<{ stepsPerEpoch: number; epochSeconds: number }> {
   const set = SETS[name];
   if (!set) throw new Error(`unknown set ${name} (one of ${Object.keys(SETS).join(', ')})`);
@@ -136,6 +174,7 @@ async function runSet(
   );
   const [fwd, bwd] = p1(sentenceVectors(m, 0, test.src), sentenceVectors(m, 1, test.tgt), d);
   console.log(`  retrieval P@1 ${name.replace('-', '→')} ${f3(fwd)}, back ${f3(bwd)} (${TEST} test pairs)`);
+  await siameseLine(siamese, m, src.slice(from, to), tgt.slice(from, to), test);
 
   const shuffled = shuffleTargets(test.tgt, 0.1, new Rng(5));
   const scores = scoreCorpusPairs(m, test.src, shuffled.tgt, m.thresholds!.flagging);
@@ -198,7 +237,13 @@ export default async function bench(args: string[]): Promise<void> {
   if (args.includes('--tfidf')) config.tfidf = true;
   const threads = num('--threads') ?? availableParallelism();
   const runs = [];
-  for (const name of (option(args, '--sets') ?? 'en-fr,en-de').split(',')) runs.push(await runSet(name, config, num('--train'), threads));
+  for (const name of (option(args, '--sets') ?? 'en-fr,en-de').split(','))
+    runs.push(
+      await runSet(name, config, num('--train'), threads, {
+        ...(num('--siamese-lr') !== undefined ? { lr: num('--siamese-lr') } : {}),
+        ...(num('--siamese-epochs') !== undefined ? { epochs: num('--siamese-epochs') } : {}),
+      }),
+    );
   const ort = num('--ort');
   if (ort) {
     const merged = { ...BISENT2VEC_DEFAULTS, ...config };
