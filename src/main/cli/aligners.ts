@@ -14,7 +14,7 @@
 //     without gold, those scoring at least --pseudo-threshold, default 0.9, supervise training:
 //     seed 000's pseudo-labels), --self-train N (N epochs more on the model's own links),
 //     --word-dropout α, --device, --dict D with --dict-use prior|supervision|both (a prior of the
-//     extraction's EM, its 1-to-1 matches in a pair as supervision, or both: method.ts).
+//     extraction's EM, its 1-to-1 matches in a pair as supervision (the default), or both: method.ts).
 //     --dict is a prior of every method's lexicon too. --dict may be given several times (their
 //     entries used together) or twice with --via LANG (composed through that language,
 //     align/dictionary-sources.ts; --max-fanout K leaves out pivot words of more than K translations).

@@ -37,7 +37,7 @@ export function deviceOption(): Option {
 export function dictUseOption(): Option {
   return new Option(
     '--dict-use <how>',
-    "neural methods: the dictionary as a prior of the extraction's EM, its one-to-one matches in a pair as supervision, or both (default both)",
+    "neural methods: the dictionary as a prior of the extraction's EM, its one-to-one matches in a pair as supervision, or both (default supervision)",
   ).choices(['prior', 'supervision', 'both']);
 }
 
