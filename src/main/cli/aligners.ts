@@ -51,7 +51,7 @@ import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
 import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
 import { embedPairs, extractLinks } from '../models/bilstm/aligner.ts';
-import { runNeuralMethod, type DictionaryUse } from '../models/bilstm/method.ts';
+import { DICTIONARY_USE, runNeuralMethod, type DictionaryUse } from '../models/bilstm/method.ts';
 import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/saved.ts';
 import type { NeuralConfig, TrainHooks } from '../models/bilstm/train.ts';
 import { defaultEpochs } from '../../shared/epochs.ts';
@@ -195,7 +195,13 @@ function bilstm(method: NeuralMethodName): Aligner {
         overrides(o),
         bar.hooks,
       ).finally(bar.stop);
-      return neuralLexicon(src, tgt, r.embeddings, PER_WORD, dict.dictionaryUse !== 'supervision' ? dict.dictionary : undefined);
+      return neuralLexicon(
+        src,
+        tgt,
+        r.embeddings,
+        PER_WORD,
+        (dict.dictionaryUse ?? DICTIONARY_USE) !== 'supervision' ? dict.dictionary : undefined,
+      );
     },
   };
 }
