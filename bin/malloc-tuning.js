@@ -12,6 +12,23 @@ import { spawn } from 'node:child_process';
 
 export const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
+/** Set in the child a launcher started: it ends when the launcher ends. */
+const LAUNCHED = 'MEKONG_LAUNCHED';
+
+/**
+ * In a process the launcher started: exit when the launcher is gone. A launcher killed
+ * outright (SIGKILL, which it cannot pass on) must not leave a server or a training behind;
+ * its end closes the IPC channel, which does not otherwise keep this process alive.
+ */
+function endWithLauncher() {
+  if (process.env[LAUNCHED] !== '1' || !process.channel) return;
+  delete process.env[LAUNCHED];
+  process.channel.unref();
+  // the launcher only ends first when it was killed outright: end the same way (the crash
+  // bench and the editor-kill test count on a kill -9 being one)
+  process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+}
+
 function usesGlibc() {
   if (process.platform !== 'linux') return false;
   const header = process.report?.getReport?.().header;
@@ -24,10 +41,14 @@ function usesGlibc() {
  * then does nothing more, and this process ends as the child ends (signals are passed on).
  */
 export function relaunchWithMallocTuning() {
-  if (process.env.MALLOC_MMAP_THRESHOLD_ !== undefined || !usesGlibc()) return false;
+  if (process.env.MALLOC_MMAP_THRESHOLD_ !== undefined || !usesGlibc()) {
+    endWithLauncher();
+    return false;
+  }
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, ...MALLOC_ENV },
+    // the IPC channel tells the child when this process is gone, even by SIGKILL (endWithLauncher)
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...MALLOC_ENV, [LAUNCHED]: '1' },
   });
   const forward = (signal) => child.kill(signal);
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];

@@ -1,6 +1,6 @@
 // Mekong's processes run with glibc's malloc returning freed memory (bin/malloc-tuning.js):
 // the launcher runs itself again with MALLOC_MMAP_THRESHOLD_ set, keeps a user's own value,
-// passes on the exit code and signals.
+// passes on the exit code and signals, and a launcher killed outright takes the work with it.
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -30,4 +30,25 @@ test.runIf(glibc)('a signal to the launcher reaches the process doing the work',
   launcher.kill('SIGTERM');
   expect(await ended).toBe('SIGTERM');
   expect(() => process.kill(pid, 0)).toThrow();
+});
+
+test.runIf(glibc)('a launcher killed with SIGKILL leaves no process behind', async () => {
+  const { MALLOC_MMAP_THRESHOLD_: _, ...env } = process.env;
+  const launcher = spawn('node', [join(repo, 'bin/tsx-run.js'), fixture, 'wait'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve) => launcher.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+  const { pid } = JSON.parse(line) as { pid: number };
+  launcher.kill('SIGKILL');
+  await expect
+    .poll(
+      () => {
+        try {
+          process.kill(pid, 0);
+          return 'alive';
+        } catch {
+          return 'gone';
+        }
+      },
+      { timeout: 5000 },
+    )
+    .toBe('gone');
 });
