@@ -17,6 +17,8 @@ const dir = mkdtempSync(join(tmpdir(), 'mekong-kill-'));
 const project = join(dir, 'kill.mekong');
 let browser: Browser;
 let child: ChildProcess | null = null;
+/** Every server started, so that none outlives the tests. */
+const started: ChildProcess[] = [];
 
 /** Starts `mekong serve` on the project; resolves to the URL it prints. */
 function serve(port = 0, token?: string): Promise<string> {
@@ -27,6 +29,7 @@ function serve(port = 0, token?: string): Promise<string> {
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child = proc;
+  started.push(proc);
   return new Promise((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (d: Buffer) => {
@@ -60,7 +63,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  for (const proc of started) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
   await browser?.close();
   rmSync(dir, { recursive: true, force: true });
 });
