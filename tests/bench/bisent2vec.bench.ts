@@ -1,6 +1,6 @@
 // `npm run bench -- bisent2vec [--sets en-fr,en-de] [--train N] [--epochs N] [--dim D] [--lr η]
 //                             [--bigrams] [--tfidf] [--subsample t] [--negatives n] [--min-count c] [--char-n n] [--ort N]
-//                             [--threads T] [--siamese-lr η] [--siamese-epochs N]`   (T: training threads, default all cores)
+//                             [--threads T] [--siamese-lr η] [--siamese-epochs N] [--tatoeba tha,vie,ind,cmn,khm]`   (T: training threads, default all cores)
 // Bi-Sent2Vec for sentence-level curation on ../shared/data/bench-corpora (skips when absent):
 // en-fr = m30k (29k Multi30k captions), en-de = uniq39k (10k news + 29k captions). Per set,
 // lines are split without overlap: 1,000 test pairs, 4,000 source-only and 4,000 target-only
@@ -17,6 +17,8 @@
 //              recall / F1 of the proposed pairs at the held-out threshold, and the oracle F1;
 //   siamese    seed 004's head (models/siamese/) trained on the model's sentence vectors of
 //              the training pairs: test retrieval P@1 and P@5 before and after.
+// --tatoeba: sentence retrieval P@1 on Tatoeba x–eng sets, two folds of each set (train on one
+//   half, test on the other): no other parallel data of those languages is here.
 // Targets (issue 18): flagging recall ≥ 0.9 at precision ≥ 0.9 on en-fr, mining F1 ≥ 0.8.
 // --ort N: the same SGD step as an ONNX graph (nn/ autodiff: loss and gradients of one term,
 //   context and target/negative rows gathered and updates scattered in JS) run N times on the
@@ -33,6 +35,8 @@ import { sentenceVectors } from '../../src/main/models/bisent2vec/embed.ts';
 import { BISENT2VEC_DEFAULTS, type Bisent2vecConfig, type Bisent2vecModel } from '../../src/main/models/bisent2vec/train.ts';
 import { applyHead, normalised, type SiameseConfig, trainSiameseHead } from '../../src/main/models/siamese/head.ts';
 import { retrievalAccuracy } from '../../src/main/eval/retrieval.ts';
+import { trainBisent2vec } from '../../src/main/models/bisent2vec/parallel-train.ts';
+import { tatoeba } from './neural.bench.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data/bench-corpora');
 const SETS: Record<string, { files: [string, string]; shuffle: boolean }> = {
@@ -141,6 +145,46 @@ async function siameseLine(
   );
 }
 
+/** ISO 639-1 codes of the Tatoeba sets the segmenter needs. */
+const TATOEBA_CODES: Record<string, string> = { tha: 'th', vie: 'vi', ind: 'id', cmn: 'zh', khm: 'km', zsm: 'ms', tgl: 'tl', jav: 'jv' };
+
+/**
+ * Tatoeba x–eng sentence retrieval (seed 002's evaluation): no other parallel data of these
+ * languages is here, so two folds of the set itself: train on one half, P@1 both ways on the
+ * other, and the other way round; the mean of both folds.
+ */
+async function tatoebaRetrieval(lang: string, config: Partial<Bisent2vecConfig>, threads: number): Promise<void> {
+  const { src, tgt } = tatoeba(lang, TATOEBA_CODES[lang]);
+  const half = Math.floor(src.length / 2);
+  const folds = [
+    [0, half],
+    [half, src.length],
+  ];
+  let fwd = 0,
+    bwd = 0;
+  for (const [a, b] of folds) {
+    const trainIdx = src.map((_, i) => i).filter((i) => i < a || i >= b);
+    const { model } = await trainBisent2vec(
+      trainIdx.map((i) => src[i]),
+      trainIdx.map((i) => tgt[i]),
+      config,
+      { threads },
+    );
+    const d = model.config.dim;
+    const r = retrievalAccuracy(
+      normalised(sentenceVectors(model, 0, src.slice(a, b)), d),
+      normalised(sentenceVectors(model, 1, tgt.slice(a, b)), d),
+      d,
+      [1],
+    );
+    fwd += r.forward[1] / folds.length;
+    bwd += r.backward[1] / folds.length;
+  }
+  console.log(
+    `tatoeba ${lang}–eng (${src.length} pairs, two folds, trained on the other half): retrieval P@1 ${f3(fwd)} → eng, ${f3(bwd)} ← eng`,
+  );
+}
+
 async function runSet(
   name: string,
   config: Partial<Bisent2vecConfig>,
@@ -237,13 +281,15 @@ export default async function bench(args: string[]): Promise<void> {
   if (args.includes('--tfidf')) config.tfidf = true;
   const threads = num('--threads') ?? availableParallelism();
   const runs = [];
-  for (const name of (option(args, '--sets') ?? 'en-fr,en-de').split(','))
+  for (const name of (option(args, '--sets') ?? 'en-fr,en-de').split(',').filter(Boolean))
     runs.push(
       await runSet(name, config, num('--train'), threads, {
         ...(num('--siamese-lr') !== undefined ? { lr: num('--siamese-lr') } : {}),
         ...(num('--siamese-epochs') !== undefined ? { epochs: num('--siamese-epochs') } : {}),
       }),
     );
+  const langs = option(args, '--tatoeba');
+  if (langs) for (const lang of langs.split(',')) await tatoebaRetrieval(lang, config, threads);
   const ort = num('--ort');
   if (ort) {
     const merged = { ...BISENT2VEC_DEFAULTS, ...config };

@@ -120,7 +120,8 @@ function arg(args: string[], name: string, dflt: string): string {
   return i >= 0 ? args[i + 1] : dflt;
 }
 
-function tatoeba(lang: string): { src: string[][]; tgt: string[][] } {
+/** A Tatoeba x–eng set (≤ 1,000 pairs), segmented by text/segment.ts (x's ISO 639-1 code `code`), lowercased, words only. */
+export function tatoeba(lang: string, code = P1_LANGS[lang]): { src: string[][]; tgt: string[][] } {
   const side = (file: string, code: string) =>
     readFileSync(join(DATA, 'tatoeba-v1', file), 'utf8')
       .split('\n')
@@ -130,7 +131,7 @@ function tatoeba(lang: string): { src: string[][]; tgt: string[][] } {
           .map((t) => t.text.toLowerCase())
           .filter((w) => /[\p{L}\p{N}]/u.test(w)),
       );
-  return { src: side(`tatoeba.${lang}-eng.${lang}`, P1_LANGS[lang]), tgt: side(`tatoeba.${lang}-eng.eng`, 'en') };
+  return { src: side(`tatoeba.${lang}-eng.${lang}`, code), tgt: side(`tatoeba.${lang}-eng.eng`, 'en') };
 }
 
 function best(entries: LexiconEntry[]): Map<string, string> {
