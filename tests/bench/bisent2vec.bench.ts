@@ -1,9 +1,9 @@
 // `npm run bench -- bisent2vec [--sets en-fr,en-de] [--train N] [--epochs N] [--dim D] [--lr η]
 //                             [--bigrams] [--tfidf] [--subsample t] [--negatives n] [--min-count c] [--char-n n] [--ort N]
-//                             [--threads T] [--siamese-lr η] [--siamese-epochs N] [--tatoeba tha,vie,ind,cmn,khm]`   (T: training threads, default all cores)
+//                             [--threads T] [--siamese-lr η] [--siamese-epochs N] [--tatoeba tha,vie,ind,cmn,khm] [--lone N]`   (T: training threads, default all cores)
 // Bi-Sent2Vec for sentence-level curation on ../shared/data/bench-corpora (skips when absent):
 // en-fr = m30k (29k Multi30k captions), en-de = uniq39k (10k news + 29k captions). Per set,
-// lines are split without overlap: 1,000 test pairs, 4,000 source-only and 4,000 target-only
+// lines are split without overlap: 1,000 test pairs, 4,000 (--lone) source-only and as many target-only
 // sentences (from other pairs), and the next --train pairs (default: all the rest) to train on;
 // en-de's pairs are shuffled first (seeded), its file being 10k news then 29k captions.
 // The model is trained as `mekong mine` trains it (models/bisent2vec/curation.ts: 10% of the
@@ -191,6 +191,7 @@ async function runSet(
   train: number | undefined,
   threads: number,
   siamese: Partial<SiameseConfig> = {},
+  lone = LONE,
 ): Promise<{ stepsPerEpoch: number; epochSeconds: number }> {
   const set = SETS[name];
   if (!set) throw new Error(`unknown set ${name} (one of ${Object.keys(SETS).join(', ')})`);
@@ -200,9 +201,9 @@ async function runSet(
     [src, tgt] = [order.map((i) => src[i]), order.map((i) => tgt[i])];
   }
   const test = { src: src.slice(0, TEST), tgt: tgt.slice(0, TEST) };
-  const loneSrc = src.slice(TEST, TEST + LONE),
-    loneTgt = tgt.slice(TEST + LONE, TEST + 2 * LONE);
-  const from = TEST + 2 * LONE,
+  const loneSrc = src.slice(TEST, TEST + lone),
+    loneTgt = tgt.slice(TEST + lone, TEST + 2 * lone);
+  const from = TEST + 2 * lone,
     to = train === undefined ? src.length : Math.min(src.length, from + train);
   const started = performance.now();
   const t = await trainForCuration(src.slice(from, to), tgt.slice(from, to), config, { threads });
@@ -236,7 +237,7 @@ async function runSet(
 
   const xs = [...test.src, ...loneSrc],
     ys = [...loneTgt, ...test.tgt];
-  const gold = new Set(test.src.map((_, i) => `${i} ${LONE + i}`));
+  const gold = new Set(test.src.map((_, i) => `${i} ${lone + i}`));
   const mined = mineSentences(m, xs, ys, m.thresholds!.mining);
   const tp = mined.filter((p) => gold.has(`${p.src} ${p.tgt}`)).length;
   const precision = mined.length ? tp / mined.length : 0,
@@ -246,7 +247,7 @@ async function runSet(
     sentenceVectors(m, 0, xs),
     sentenceVectors(m, 1, ys),
     d,
-    test.src.map((_, i) => ({ src: i, tgt: LONE + i })),
+    test.src.map((_, i) => ({ src: i, tgt: lone + i })),
   );
   console.log(
     `  mining (${TEST} pairs among ${xs.length} + ${ys.length} sentences) at held-out threshold ${f3(m.thresholds!.mining)} (held-out F1 ${f3(t.mining.f1)}): ` +
@@ -283,10 +284,17 @@ export default async function bench(args: string[]): Promise<void> {
   const runs = [];
   for (const name of (option(args, '--sets') ?? 'en-fr,en-de').split(',').filter(Boolean))
     runs.push(
-      await runSet(name, config, num('--train'), threads, {
-        ...(num('--siamese-lr') !== undefined ? { lr: num('--siamese-lr') } : {}),
-        ...(num('--siamese-epochs') !== undefined ? { epochs: num('--siamese-epochs') } : {}),
-      }),
+      await runSet(
+        name,
+        config,
+        num('--train'),
+        threads,
+        {
+          ...(num('--siamese-lr') !== undefined ? { lr: num('--siamese-lr') } : {}),
+          ...(num('--siamese-epochs') !== undefined ? { epochs: num('--siamese-epochs') } : {}),
+        },
+        num('--lone'),
+      ),
     );
   const langs = option(args, '--tatoeba');
   if (langs) for (const lang of langs.split(',')) await tatoebaRetrieval(lang, config, threads);
