@@ -96,6 +96,8 @@ export interface RunInfo {
   pairs: number;
   goldPairs: number;
   pseudoPairs: number;
+  /** Pairs supervised (also) by the project's attached dictionaries. */
+  dictionaryPairs: number;
   /** Pairs (dev/test split with gold) the evaluation curve is measured on. */
   evalPairs: number;
   /** A continued run: the words of the project its starting checkpoint lacked, which joined its vocabulary (null: from scratch, or not known yet). */

@@ -13,6 +13,8 @@ export interface RunStats {
   pairs: number;
   goldPairs: number;
   pseudoPairs: number;
+  /** pairs supervised (also) by the attached dictionaries' one-to-one matches */
+  dictionaryPairs?: number;
   evalPairs: number;
   /** a continued run: words its starting checkpoint lacked, added to its vocabulary */
   newWords?: { src: number; tgt: number };
@@ -177,6 +179,7 @@ function runInfo(db: Db, r: RunRow, jobOf: RunJobs): RunInfo {
     pairs: stats.pairs ?? 0,
     goldPairs: stats.goldPairs ?? 0,
     pseudoPairs: stats.pseudoPairs ?? 0,
+    dictionaryPairs: stats.dictionaryPairs ?? 0,
     evalPairs: stats.evalPairs ?? 0,
     newWords: stats.newWords ?? null,
     device: stats.device ?? null,

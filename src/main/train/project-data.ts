@@ -1,7 +1,9 @@
 // The training set of a Models-page run, read from the project: every visible pair's
 // tokens (lowercased if asked); per pair, word-level supervision (the union of all
 // annotators' gold links for train-split pairs, else the links of a pseudo alignment
-// scoring at least the threshold) and rejected links as hard negatives. Pairs of the dev
+// scoring at least the threshold, together with the one-to-one matches of the project's
+// attached dictionaries: align/dictionary-links.ts, as `--dict` supervises in the CLI,
+// method.ts) and rejected links as hard negatives. Pairs of the dev
 // and test splits that have gold are the evaluation set: their sentences still train the
 // model unsupervised, but neither their gold, rejected nor pseudo links do.
 import type { TrainOptions } from '../../shared/models-api.ts';
@@ -20,6 +22,9 @@ import {
   rejectedByPair,
 } from '../store/pair-corpus.ts';
 import type { RunStats } from '../store/training-runs.ts';
+import { attachedDictionaryTexts } from '../store/dictionaries.ts';
+import { parseDictionaryText } from '../align/dictionary.ts';
+import { dictionaryIndex, dictionaryLinks } from '../align/dictionary-links.ts';
 
 export interface TrainingSet {
   corpus: ProjectCorpus;
@@ -50,13 +55,17 @@ export function trainingSet(db: Db, o: TrainOptions): TrainingSet {
   const gold = goldByPair(db, corpus.ids);
   const pseudo = o.pseudoAlignmentId === undefined ? [] : confidentLinks(db, corpus.ids, o.pseudoAlignmentId, o.threshold);
   const rejected = o.useRejected ? rejectedByPair(db, corpus.ids) : [];
+  const entries = attachedDictionaryTexts(db).flatMap((d) =>
+    parseDictionaryText(d.text, `dictionary "${d.name}"`, { lowercase: o.lowercase }),
+  );
+  const dictionary = entries.length ? dictionaryLinks(corpus.src, corpus.tgt, dictionaryIndex(entries)) : [];
   const set: TrainingSet = {
     corpus,
     supervision: new Array(corpus.ids.length),
     rejected: new Array(corpus.ids.length),
     evalIndex: [],
     evalGold: [],
-    stats: { pairs: trainable, goldPairs: 0, pseudoPairs: 0, evalPairs: 0 },
+    stats: { pairs: trainable, goldPairs: 0, pseudoPairs: 0, dictionaryPairs: 0, evalPairs: 0 },
   };
   corpus.ids.forEach((_, k) => {
     const g = gold[k];
@@ -69,9 +78,12 @@ export function trainingSet(db: Db, o: TrainOptions): TrainingSet {
     if (g && o.useGold) {
       set.supervision[k] = goldLinks(g);
       set.stats.goldPairs++;
-    } else if (pseudo[k]?.length) {
-      set.supervision[k] = pseudo[k];
-      set.stats.pseudoPairs++;
+    } else {
+      const fromDictionary = dictionary[k]?.filter((l) => !pseudo[k]?.some((p) => p.s === l.s && p.t === l.t)) ?? [];
+      if (pseudo[k]?.length) set.stats.pseudoPairs++;
+      if (fromDictionary.length) set.stats.dictionaryPairs!++;
+      const links = [...(pseudo[k] ?? []), ...fromDictionary];
+      if (links.length) set.supervision[k] = links;
     }
   });
   set.stats.evalPairs = set.evalIndex.length;

@@ -20,6 +20,7 @@ function run(id: number, over: Partial<RunInfo> & { dim?: number; seconds?: numb
     pairs: 1000,
     goldPairs: 0,
     pseudoPairs: 0,
+    dictionaryPairs: 0,
     evalPairs: 0,
     newWords: null,
     device: null,

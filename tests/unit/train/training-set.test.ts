@@ -1,10 +1,12 @@
 // What a run trains and is evaluated on (train/project-data.ts), and its progress line
 // (train/step-meter.ts): gold of train pairs supervises, dev/test gold is held out with its
-// pair's rejected and pseudo links, pseudo links count from the threshold up.
+// pair's rejected and pseudo links, pseudo links count from the threshold up, attached
+// dictionaries add their one-to-one matches.
 import { describe, expect, test } from 'vitest';
 import { trainOptionsSchema } from '../../../src/shared/models-api.ts';
 import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
 import { trainingSet } from '../../../src/main/train/project-data.ts';
+import { attachDictionary } from '../../../src/main/store/dictionaries.ts';
 import { formatDuration, StepMeter } from '../../../src/main/train/step-meter.ts';
 import { model, possible, project, sure } from '../editor/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -53,11 +55,38 @@ describe('training set', () => {
     expect(set.rejected).toEqual([undefined, [{ s: 0, t: 0 }], undefined, undefined]);
     expect(set.evalIndex).toEqual([3]);
     expect(set.evalGold).toEqual([{ sure: [[0, 0]], possible: [] }]);
-    expect(set.stats).toEqual({ pairs: 4, goldPairs: 1, pseudoPairs: 2, evalPairs: 1 });
+    expect(set.stats).toEqual({ pairs: 4, goldPairs: 1, pseudoPairs: 2, dictionaryPairs: 0, evalPairs: 1 });
     const noGold = trainingSet(store.db, trainOptionsSchema.parse({ useGold: false, useRejected: false, lowercase: false }));
     expect(noGold.corpus.src[0]).toEqual(['A', 'b']);
     expect(noGold.supervision.every((l) => l === undefined)).toBe(true);
     expect(noGold.rejected.every((l) => l === undefined)).toBe(true);
+    store.close();
+  });
+
+  test("the attached dictionaries' one-to-one matches supervise pairs without gold, next to pseudo links", () => {
+    const { store, ids } = project(dir, [
+      ['ກິນ ເຂົ້າ', 'eat rice'],
+      ['ກິນ ນ້ຳ', 'drink water'],
+      ['ເຂົ້າ ເຂົ້າ', 'rice'],
+    ]);
+    linkInserter(store.db, goldAlignmentOf(store.db, 'anna'))(ids[1], [sure(1, 1)]);
+    const pseudo = model(store, ids, [[[1, 1, 0.95]], [], []]);
+    attachDictionary(store.db, {
+      name: 'lo-en',
+      source: { dicts: ['lo-en:test'] },
+      text: 'ກິນ\teat\t1\nເຂົ້າ\trice\t1\nນ້ຳ\twater\t1\n',
+      entries: 3,
+    });
+    const set = trainingSet(store.db, trainOptionsSchema.parse({ pseudoAlignmentId: pseudo }));
+    expect(set.supervision).toEqual([
+      [
+        { s: 1, t: 1 },
+        { s: 0, t: 0 },
+      ],
+      [{ s: 1, t: 1 }],
+      undefined, // ເຂົ້າ twice: no one-to-one match
+    ]);
+    expect(set.stats).toMatchObject({ goldPairs: 1, pseudoPairs: 1, dictionaryPairs: 1 });
     store.close();
   });
 });
