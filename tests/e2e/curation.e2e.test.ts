@@ -1,7 +1,8 @@
 // Sentence-level curation in browser mode: a project of 600 en–de news pairs (every tenth
 // given another pair's target; ../shared/data's bench-corpora) is scored from the pair
 // list's "Score parallelism…", the flagged pairs are shown alone with their scores, listed
-// least parallel first, and excluded in one action. Every check reads the store.
+// least parallel first, excluded in one action, then listed alone and included again.
+// Every check reads the store.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,5 +76,16 @@ describe.runIf(existsSync(join(CORPORA, 'uniq39k.en')))('sentence-level curation
       .click();
     await expect.poll(() => h.ctx.store!.info().excluded).toBe(flagged);
     await rows.first().getByText('excluded').waitFor();
+
+    // The excluded pairs listed alone, and included again.
+    await page.getByLabel('Misaligned only').uncheck();
+    await page.getByLabel('Excluded only').check();
+    await expect.poll(() => page.getByTestId('match-count').textContent()).toContain(`${flagged} pairs match`);
+    await page.getByRole('button', { name: `Include these ${flagged} again` }).click();
+    await page
+      .getByRole('dialog', { name: 'Include pairs again' })
+      .getByRole('button', { name: `Include ${flagged} pairs` })
+      .click();
+    await expect.poll(() => h.ctx.store!.info().excluded).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
-// The pair list's data: the filter (statuses, text, misaligned pairs; id or parallelism
-// order), the matching total, and the pairs
+// The pair list's data: the filter (statuses, text, misaligned or excluded pairs; id or
+// parallelism order), the matching total, and the pairs
 // themselves fetched in pages of PAGE_SIZE as the view asks for row ranges. Only pages
 // near the view are kept, so a list of a million pairs costs a few hundred rows of memory.
 // A generation counter drops answers to requests made under an older filter.
@@ -19,6 +19,8 @@ export class PairListState {
   misalignedOnly = $state(false);
   /** Least parallel first (by parallelism score) instead of by id. */
   byParallelism = $state(false);
+  /** Only the pairs excluded from training and export. */
+  excludedOnly = $state(false);
   total = $state(0);
   /** True once the current filter's first answer arrived. */
   ready = $state(false);
@@ -30,6 +32,7 @@ export class PairListState {
     ...(this.text ? { text: this.text } : {}),
     ...(this.misalignedOnly ? { misaligned: true } : {}),
     ...(this.byParallelism ? { order: 'parallelism' as const } : {}),
+    ...(this.excludedOnly ? { excluded: true } : {}),
   });
   readonly selected = $derived(this.selectedIndex >= 0 ? this.row(this.selectedIndex) : undefined);
 
@@ -53,9 +56,10 @@ export class PairListState {
     this.reload();
   }
 
-  setCuration(o: { misalignedOnly?: boolean; byParallelism?: boolean }): void {
+  setCuration(o: { misalignedOnly?: boolean; byParallelism?: boolean; excludedOnly?: boolean }): void {
     if (o.misalignedOnly !== undefined) this.misalignedOnly = o.misalignedOnly;
     if (o.byParallelism !== undefined) this.byParallelism = o.byParallelism;
+    if (o.excludedOnly !== undefined) this.excludedOnly = o.excludedOnly;
     this.reload();
   }
 
