@@ -13,7 +13,7 @@ import { goldByPair, goldLinks, loadCorpus, rejectedByPair } from '../store/pair
 import { createUntrainedModel } from '../store/training-runs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { attachedDictionaryTexts } from '../store/dictionaries.ts';
-import { parseDictionaryText } from './dictionary.ts';
+import { parseDictionaryText, type DictEntry } from './dictionary.ts';
 import { alignCorpus } from './engine.ts';
 import { alignCorpusByCharacter } from './by-character.ts';
 import { chineseSides, type CharSides } from '../text/han-characters.ts';
@@ -24,6 +24,11 @@ export interface ProjectAlignOptions {
   sym: string;
   lowercase?: boolean;
   byCharacter?: boolean;
+}
+
+/** The entries of the project's attached dictionaries (all of them, read as the CLI's --dict reads a file). */
+export function attachedEntries(attached: ReturnType<typeof attachedDictionaryTexts>, lowercase?: boolean): DictEntry[] {
+  return attached.flatMap((d) => parseDictionaryText(d.text, `dictionary "${d.name}"`, { lowercase }));
 }
 
 /** The Chinese side(s) of the project, for aligning by character; a user error when it has none. */
@@ -44,7 +49,7 @@ export async function alignProject(
   const gold = goldByPair(store.db, ids).map((g) => g && goldLinks(g));
   const rejected = rejectedByPair(store.db, ids);
   const attached = attachedDictionaryTexts(store.db);
-  const entries = attached.flatMap((d) => parseDictionaryText(d.text, `dictionary "${d.name}"`, { lowercase: o.lowercase }));
+  const entries = attachedEntries(attached, o.lowercase);
   const dictionary = entries.length > 0 ? entries : undefined;
   const options = { method: o.method, sym: o.sym, lowercase: o.lowercase, dictionary };
   const hooks = {

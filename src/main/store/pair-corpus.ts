@@ -15,7 +15,7 @@ export interface ProjectCorpus {
   split: Split[];
 }
 
-export function tokenTexts(text: string, blob: Buffer, lowercase: boolean): string[] {
+function tokenTexts(text: string, blob: Buffer, lowercase: boolean): string[] {
   const o = offsetsOf(blob);
   const out = new Array<string>(o.length / 2);
   for (let i = 0; i < out.length; i++) {
@@ -25,10 +25,10 @@ export function tokenTexts(text: string, blob: Buffer, lowercase: boolean): stri
   return out;
 }
 
-/** The visible pairs a job learns from (excluded pairs left out), in id order, as token texts. */
-export function loadCorpus(db: Db, lowercase: boolean): ProjectCorpus {
+/** The visible pairs a job learns from (excluded pairs left out unless asked for), in id order, as token texts. */
+export function loadCorpus(db: Db, lowercase: boolean, o: { withExcluded?: boolean } = {}): ProjectCorpus {
   const c: ProjectCorpus = { ids: [], src: [], tgt: [], split: [] };
-  for (const rows of iteratePairRows(db, { excluded: false }, 5000)) {
+  for (const rows of iteratePairRows(db, o.withExcluded ? {} : { excluded: false }, 5000)) {
     for (const r of rows) {
       c.ids.push(r.id);
       c.src.push(tokenTexts(r.src_text, r.src_tokens, lowercase));

@@ -23,7 +23,7 @@ import {
 } from '../store/pair-corpus.ts';
 import type { RunStats } from '../store/training-runs.ts';
 import { attachedDictionaryTexts } from '../store/dictionaries.ts';
-import { parseDictionaryText } from '../align/dictionary.ts';
+import { attachedEntries } from '../align/project-align.ts';
 import { dictionaryIndex, dictionaryLinks } from '../align/dictionary-links.ts';
 
 export interface TrainingSet {
@@ -55,9 +55,7 @@ export function trainingSet(db: Db, o: TrainOptions): TrainingSet {
   const gold = goldByPair(db, corpus.ids);
   const pseudo = o.pseudoAlignmentId === undefined ? [] : confidentLinks(db, corpus.ids, o.pseudoAlignmentId, o.threshold);
   const rejected = o.useRejected ? rejectedByPair(db, corpus.ids) : [];
-  const entries = attachedDictionaryTexts(db).flatMap((d) =>
-    parseDictionaryText(d.text, `dictionary "${d.name}"`, { lowercase: o.lowercase }),
-  );
+  const entries = attachedEntries(attachedDictionaryTexts(db), o.lowercase);
   const dictionary = entries.length ? dictionaryLinks(corpus.src, corpus.tgt, dictionaryIndex(entries)) : [];
   const set: TrainingSet = {
     corpus,

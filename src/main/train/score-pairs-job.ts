@@ -10,25 +10,16 @@ import { availableParallelism } from 'node:os';
 import { UserError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import { HELD_OUT_MIN, HELD_OUT_SHARE, scoreCorpusPairs, trainForCuration } from '../models/bisent2vec/curation.ts';
-import { iteratePairRows } from '../store/pairs.ts';
 import { saveParallelism } from '../store/pair-scores.ts';
 import type { ProjectStore } from '../store/project-store.ts';
-import { tokenTexts } from '../store/pair-corpus.ts';
+import { loadCorpus } from '../store/pair-corpus.ts';
 
 /** Pairs a project needs before its pairs can be scored (enough to hold some out for the threshold). */
 export const MIN_PAIRS_TO_SCORE = Math.ceil(HELD_OUT_MIN / HELD_OUT_SHARE);
 
 /** Runs the job; returns a one-line summary. */
 export async function scoreProjectPairs(store: ProjectStore, run: { progress?: Progress; signal?: AbortSignal } = {}): Promise<string> {
-  const ids: number[] = [];
-  const src: string[][] = [];
-  const tgt: string[][] = [];
-  for (const rows of iteratePairRows(store.db, {}, 5000))
-    for (const r of rows) {
-      ids.push(r.id);
-      src.push(tokenTexts(r.src_text, r.src_tokens, true));
-      tgt.push(tokenTexts(r.tgt_text, r.tgt_tokens, true));
-    }
+  const { ids, src, tgt } = loadCorpus(store.db, true, { withExcluded: true });
   if (ids.length < MIN_PAIRS_TO_SCORE)
     throw new UserError(
       `scoring needs at least ${MIN_PAIRS_TO_SCORE} pairs (a tenth is held out to find the threshold); this project has ${ids.length}`,
