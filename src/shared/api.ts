@@ -8,6 +8,7 @@ import { linkTagSet } from './link-tags.ts';
 import type { Calibration } from './calibration.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
 import { dictionariesChannels, type DictionariesResults, type ShippedDictionary } from './dictionaries-api.ts';
+import { miningChannels, type MiningResults } from './mining-api.ts';
 
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
 const split = z.enum(['train', 'dev', 'test']);
@@ -155,6 +156,7 @@ export const channels = {
   ...editorChannels,
   ...modelsChannels,
   ...dictionariesChannels,
+  ...miningChannels,
 } as const;
 
 export type Channel = keyof typeof channels;
@@ -217,7 +219,7 @@ export interface AppInfo {
 }
 
 /** What each channel resolves to. */
-export interface Results extends EditorResults, ModelsResults, DictionariesResults {
+export interface Results extends EditorResults, ModelsResults, DictionariesResults, MiningResults {
   'app.info': AppInfo;
   'project.create': ProjectInfo;
   'project.open': ProjectInfo;

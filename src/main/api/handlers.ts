@@ -30,6 +30,7 @@ import { alignProjectWithEncoder, projectEncoderDir } from '../train/encoder-ali
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
 import { dictionariesHandlers } from './dictionaries-handlers.ts';
+import { miningHandlers } from './mining-handlers.ts';
 
 type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
 type Handler<C extends Channel> = (ctx: AppContext, input: Input<C>) => Promise<Results[C]> | Results[C];
@@ -199,4 +200,5 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   ...editorHandlers,
   ...modelsHandlers,
   ...dictionariesHandlers,
+  ...miningHandlers,
 };

@@ -188,4 +188,34 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX pair_scores_misaligned ON pair_scores(misaligned, score);
   ALTER TABLE pairs ADD COLUMN excluded INTEGER NOT NULL DEFAULT 0 CHECK (excluded IN (0, 1));
   `,
+  /* 10: mining — pairs proposed between two monolingual files, reviewed one by one; accepted ones join the corpus as an import that remembers where each came from */ `
+  CREATE TABLE mine_runs (
+    id         INTEGER PRIMARY KEY,
+    src_file   TEXT NOT NULL,
+    tgt_file   TEXT NOT NULL,
+    -- non-blank lines read from each file
+    src_lines  INTEGER NOT NULL,
+    tgt_lines  INTEGER NOT NULL,
+    threshold  REAL NOT NULL,
+    -- how the threshold was chosen: given, or found on held-out project pairs (with its F1 there)
+    threshold_source TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE mine_proposals (
+    id          INTEGER PRIMARY KEY,
+    run_id      INTEGER NOT NULL REFERENCES mine_runs(id) ON DELETE CASCADE,
+    -- 1-based line numbers in the run's files
+    src_line    INTEGER NOT NULL,
+    tgt_line    INTEGER NOT NULL,
+    src_text    TEXT NOT NULL,
+    tgt_text    TEXT NOT NULL,
+    src_tokens  BLOB NOT NULL,
+    tgt_tokens  BLOB NOT NULL,
+    score       REAL NOT NULL,
+    decision    TEXT NOT NULL DEFAULT 'pending' CHECK (decision IN ('pending', 'accepted', 'rejected')),
+    -- the corpus pair an accepted proposal became
+    pair_id     INTEGER REFERENCES pairs(id) ON DELETE SET NULL
+  );
+  CREATE INDEX mine_proposals_run ON mine_proposals(run_id, decision, score);
+  `,
 ];

@@ -15,8 +15,8 @@ export interface ProjectCorpus {
   split: Split[];
 }
 
-function tokenTexts(text: string, blob: Buffer, lowercase: boolean): string[] {
-  const o = offsetsOf(blob);
+/** The token texts of `text` cut at `o` (offsets.ts), lowercased when asked. */
+export function tokenTexts(text: string, o: Uint32Array, lowercase: boolean): string[] {
   const out = new Array<string>(o.length / 2);
   for (let i = 0; i < out.length; i++) {
     const w = text.slice(o[2 * i], o[2 * i + 1]);
@@ -31,8 +31,8 @@ export function loadCorpus(db: Db, lowercase: boolean, o: { withExcluded?: boole
   for (const rows of iteratePairRows(db, o.withExcluded ? {} : { excluded: false }, 5000)) {
     for (const r of rows) {
       c.ids.push(r.id);
-      c.src.push(tokenTexts(r.src_text, r.src_tokens, lowercase));
-      c.tgt.push(tokenTexts(r.tgt_text, r.tgt_tokens, lowercase));
+      c.src.push(tokenTexts(r.src_text, offsetsOf(r.src_tokens), lowercase));
+      c.tgt.push(tokenTexts(r.tgt_text, offsetsOf(r.tgt_tokens), lowercase));
       c.split.push(r.split);
     }
   }

@@ -68,6 +68,8 @@ describe('project file', () => {
       ALTER TABLE alignments DROP COLUMN calibration;
       DROP INDEX pairs_visible;
       DROP TABLE dictionaries;
+      DROP TABLE mine_proposals;
+      DROP TABLE mine_runs;
       DROP TABLE pair_scores;
       ALTER TABLE pairs DROP COLUMN excluded;
     `);

@@ -1,0 +1,30 @@
+// The mining API handlers (spread into handlers.ts): start a Mine job (train/mine-job.ts),
+// list runs and pages of proposals, record the linguist's decisions, add the accepted
+// proposals to the corpus as one import, delete a run (store/mined-pairs.ts).
+import type { z } from 'zod';
+import type { miningChannels, MiningResults } from '../../shared/mining-api.ts';
+import { addAcceptedToCorpus, decideProposals, deleteMineRun, listMineRuns, listProposals, mineRun } from '../store/mined-pairs.ts';
+import { mineIntoProject } from '../train/mine-job.ts';
+import { openProject, type AppContext } from './context.ts';
+
+type Channel = keyof MiningResults;
+type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof miningChannels)[C]>) => MiningResults[C];
+
+export const miningHandlers: { [C in Channel]: Handler<C> } = {
+  'mine.start': (ctx, i) => {
+    const target = openProject(ctx);
+    return { jobId: ctx.jobs.start('mine', (progress, signal) => mineIntoProject(target, i, { progress, signal })).jobId };
+  },
+  'mine.runs': (ctx) => listMineRuns(openProject(ctx).db),
+  'mine.proposals': (ctx, i) => ({ offset: i.offset, ...listProposals(openProject(ctx).db, i) }),
+  'mine.decide': (ctx, i) => decideProposals(openProject(ctx).db, i.runId, { ids: i.ids, minScore: i.minScore }, i.decision),
+  'mine.addAccepted': (ctx, i) => {
+    const db = openProject(ctx).db;
+    return { ...addAcceptedToCorpus(db, i.runId), run: mineRun(db, i.runId) };
+  },
+  'mine.deleteRun': (ctx, i) => {
+    const db = openProject(ctx).db;
+    deleteMineRun(db, i.runId);
+    return listMineRuns(db);
+  },
+};

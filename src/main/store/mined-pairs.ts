@@ -1,0 +1,229 @@
+// Mining runs in the project file (migration 10): each run's files and threshold, its
+// proposed pairs with their texts, tokens and margin scores, the linguist's decision on
+// each, and the step that adds the accepted ones to the corpus as one import. Each new
+// pair's note says where it came from (run, files, lines, score), and the proposal keeps the
+// pair's id, so the provenance survives in both directions.
+import type { MineDecision, MineProposal, MineRunInfo } from '../../shared/mining-api.ts';
+import { UserError } from '../errors.ts';
+import type { Db } from './database.ts';
+import { beginImport, finishImport } from './imports.ts';
+import { blobOf, offsetsOf, pairInserter } from './pairs.ts';
+
+export interface NewMineRun {
+  srcFile: string;
+  tgtFile: string;
+  srcLines: number;
+  tgtLines: number;
+  threshold: number;
+  thresholdSource: string;
+}
+
+export interface NewProposal {
+  srcLine: number;
+  tgtLine: number;
+  srcText: string;
+  tgtText: string;
+  srcOffsets: Uint32Array;
+  tgtOffsets: Uint32Array;
+  score: number;
+}
+
+/** Import format name of the pairs a run adds (imports.format). */
+export const MINED_FORMAT = 'mined';
+
+/** Stores a run and its proposals in one transaction; returns the run's id. */
+export function saveMineRun(db: Db, run: NewMineRun, proposals: readonly NewProposal[]): number {
+  return db.transaction(() => {
+    const r = db
+      .prepare(
+        `INSERT INTO mine_runs (src_file, tgt_file, src_lines, tgt_lines, threshold, threshold_source, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(run.srcFile, run.tgtFile, run.srcLines, run.tgtLines, run.threshold, run.thresholdSource, new Date().toISOString());
+    const runId = Number(r.lastInsertRowid);
+    const insert = db.prepare(
+      `INSERT INTO mine_proposals (run_id, src_line, tgt_line, src_text, tgt_text, src_tokens, tgt_tokens, score)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const p of proposals)
+      insert.run(runId, p.srcLine, p.tgtLine, p.srcText, p.tgtText, blobOf(p.srcOffsets), blobOf(p.tgtOffsets), p.score);
+    return runId;
+  })();
+}
+
+interface RunRow {
+  id: number;
+  src_file: string;
+  tgt_file: string;
+  src_lines: number;
+  tgt_lines: number;
+  threshold: number;
+  threshold_source: string;
+  created_at: string;
+}
+
+function runInfo(db: Db, row: RunRow): MineRunInfo {
+  const counts: Record<MineDecision, number> = { pending: 0, accepted: 0, rejected: 0 };
+  const rows = db.prepare(`SELECT decision, count(*) AS n FROM mine_proposals WHERE run_id = ? GROUP BY decision`).all(row.id) as {
+    decision: MineDecision;
+    n: number;
+  }[];
+  for (const r of rows) counts[r.decision] = r.n;
+  const { added } = db.prepare(`SELECT count(*) AS added FROM mine_proposals WHERE run_id = ? AND pair_id IS NOT NULL`).get(row.id) as {
+    added: number;
+  };
+  return {
+    id: row.id,
+    srcFile: row.src_file,
+    tgtFile: row.tgt_file,
+    srcLines: row.src_lines,
+    tgtLines: row.tgt_lines,
+    threshold: row.threshold,
+    thresholdSource: row.threshold_source,
+    createdAt: row.created_at,
+    counts,
+    added,
+  };
+}
+
+function runRow(db: Db, runId: number): RunRow {
+  const row = db.prepare(`SELECT * FROM mine_runs WHERE id = ?`).get(runId) as RunRow | undefined;
+  if (!row) throw new UserError(`no mining run ${runId} in this project`);
+  return row;
+}
+
+/** Every run, newest first, with its counts per decision. */
+export function listMineRuns(db: Db): MineRunInfo[] {
+  return (db.prepare(`SELECT * FROM mine_runs ORDER BY id DESC`).all() as RunRow[]).map((r) => runInfo(db, r));
+}
+
+export function mineRun(db: Db, runId: number): MineRunInfo {
+  return runInfo(db, runRow(db, runId));
+}
+
+/** One page of a run's proposals (best score first, or in source-file order) and how many match. */
+export function listProposals(
+  db: Db,
+  q: { runId: number; decision?: MineDecision; order: 'score' | 'source'; offset: number; limit: number },
+): { total: number; proposals: MineProposal[] } {
+  runRow(db, q.runId);
+  const where = `run_id = ?${q.decision ? ' AND decision = ?' : ''}`;
+  const params: unknown[] = q.decision ? [q.runId, q.decision] : [q.runId];
+  const { total } = db.prepare(`SELECT count(*) AS total FROM mine_proposals WHERE ${where}`).get(...params) as { total: number };
+  const order = q.order === 'score' ? 'score DESC, id' : 'src_line, id';
+  const rows = db
+    .prepare(
+      `SELECT id, src_line, tgt_line, src_text, tgt_text, score, decision, pair_id FROM mine_proposals
+       WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    )
+    .all(...params, q.limit, q.offset) as {
+    id: number;
+    src_line: number;
+    tgt_line: number;
+    src_text: string;
+    tgt_text: string;
+    score: number;
+    decision: MineDecision;
+    pair_id: number | null;
+  }[];
+  return {
+    total,
+    proposals: rows.map((r) => ({
+      id: r.id,
+      srcLine: r.src_line,
+      tgtLine: r.tgt_line,
+      srcText: r.src_text,
+      tgtText: r.tgt_text,
+      score: r.score,
+      decision: r.decision,
+      pairId: r.pair_id,
+    })),
+  };
+}
+
+/**
+ * Sets `decision` on the listed proposals of the run, or on every pending one scoring at
+ * least `minScore`. A proposal already added to the corpus keeps its decision: its pair is
+ * in the corpus (take it out there).
+ */
+export function decideProposals(
+  db: Db,
+  runId: number,
+  sel: { ids?: readonly number[]; minScore?: number },
+  decision: MineDecision,
+): MineRunInfo {
+  runRow(db, runId);
+  db.transaction(() => {
+    if (sel.ids) {
+      const set = db.prepare(`UPDATE mine_proposals SET decision = ? WHERE id = ? AND run_id = ? AND pair_id IS NULL`);
+      for (const id of sel.ids) set.run(decision, id, runId);
+    } else {
+      db.prepare(`UPDATE mine_proposals SET decision = ? WHERE run_id = ? AND decision = 'pending' AND score >= ?`).run(
+        decision,
+        runId,
+        sel.minScore,
+      );
+    }
+  })();
+  return mineRun(db, runId);
+}
+
+function fileName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+}
+
+/**
+ * Adds the run's accepted proposals not yet in the corpus as one import (format 'mined'),
+ * each pair's note naming its origin; all or nothing (a failure deletes the import).
+ */
+export function addAcceptedToCorpus(db: Db, runId: number): { added: number; importId: number | null } {
+  const run = runRow(db, runId);
+  const rows = db
+    .prepare(
+      `SELECT id, src_line, tgt_line, src_text, tgt_text, src_tokens, tgt_tokens, score FROM mine_proposals
+       WHERE run_id = ? AND decision = 'accepted' AND pair_id IS NULL ORDER BY src_line, id`,
+    )
+    .all(runId) as {
+    id: number;
+    src_line: number;
+    tgt_line: number;
+    src_text: string;
+    tgt_text: string;
+    src_tokens: Buffer;
+    tgt_tokens: Buffer;
+    score: number;
+  }[];
+  if (rows.length === 0) return { added: 0, importId: null };
+  const [src, tgt] = [fileName(run.src_file), fileName(run.tgt_file)];
+  const importId = beginImport(db, `mining run ${runId}: ${run.src_file} × ${run.tgt_file}`, MINED_FORMAT);
+  let ok = false;
+  try {
+    db.transaction(() => {
+      const ids = pairInserter(
+        db,
+        importId,
+      )(
+        rows.map((r) => ({
+          src: r.src_text,
+          tgt: r.tgt_text,
+          srcOffsets: offsetsOf(r.src_tokens),
+          tgtOffsets: offsetsOf(r.tgt_tokens),
+          note: `mined (run ${runId}): ${src} line ${r.src_line} × ${tgt} line ${r.tgt_line}, margin ${r.score.toFixed(3)}`,
+        })),
+      );
+      const link = db.prepare(`UPDATE mine_proposals SET pair_id = ? WHERE id = ?`);
+      rows.forEach((r, k) => link.run(ids[k], r.id));
+    })();
+    finishImport(db, importId, true);
+    ok = true;
+  } finally {
+    if (!ok) finishImport(db, importId, false);
+  }
+  return { added: rows.length, importId };
+}
+
+/** Deletes a run and its proposals (pairs already added to the corpus stay). */
+export function deleteMineRun(db: Db, runId: number): void {
+  runRow(db, runId);
+  db.prepare(`DELETE FROM mine_runs WHERE id = ?`).run(runId);
+}
