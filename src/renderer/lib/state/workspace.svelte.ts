@@ -1,12 +1,12 @@
 // Which part of the project screen is shown (the pair list, the editor, the review
-// queue, the lexicon, the agreement report or the models) and the one editor they all open
+// queue, the lexicon, the agreement report, the models or mining) and the one editor they all open
 // pairs in. The list and the queue each hand the editor their own "next pair" for Enter.
 // The queue's state lives here so other views can open it on a chosen model alignment.
 import type { MekongApi, PairFilter } from '../../../shared/api.ts';
 import { EditorState, type NextPair } from './editor.svelte.ts';
 import { QueueState } from './queue.svelte.ts';
 
-export type View = 'pairs' | 'editor' | 'queue' | 'lexicon' | 'agreement' | 'models';
+export type View = 'pairs' | 'editor' | 'queue' | 'lexicon' | 'agreement' | 'models' | 'mining';
 
 export class WorkspaceState {
   view = $state<View>('pairs');
