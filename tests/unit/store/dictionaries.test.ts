@@ -20,7 +20,9 @@ test('a schema-7 project opens migrated with an empty dictionaries table', () =>
   const path = join(dir, 'old.mekong');
   ProjectStore.create(path, { name: 'old', srcLang: 'lo', tgtLang: 'th' }).close();
   const raw = new Database(path);
-  raw.exec('DROP TABLE mine_proposals; DROP TABLE mine_runs; DROP TABLE dictionaries; DROP TABLE pair_scores; ALTER TABLE pairs DROP COLUMN excluded');
+  raw.exec(
+    'DROP TABLE mine_proposals; DROP TABLE mine_runs; DROP TABLE dictionaries; DROP TABLE pair_scores; ALTER TABLE pairs DROP COLUMN excluded',
+  );
   raw.pragma('user_version = 7');
   raw.close();
   const store = ProjectStore.open(path);
