@@ -32,6 +32,8 @@ export interface FinetuneOptions {
   gold?: readonly (readonly Link[] | null)[];
   /** links reviewers rejected, per pair */
   rejected?: readonly (readonly WordLink[] | null)[];
+  /** how errors name the gold and rejected links (e.g. their files; default "gold links", "rejected links") */
+  linkSources?: { gold?: string; rejected?: string };
   /** the folder to write */
   out: string;
   objectives?: readonly Objective[];
@@ -114,7 +116,8 @@ function checkLinks(
   all: readonly (readonly WordLink[] | null)[] | undefined,
 ): void {
   if (!all) return;
-  if (all.length !== S.length) throw new UserError(`${what}: ${all.length} lines for ${S.length} sentence pairs`);
+  if (all.length !== S.length)
+    throw new UserError(`${what}: has ${all.length} lines for ${S.length} sentence pairs; line counts must match`);
   all.forEach((links, k) => {
     for (const l of links ?? [])
       if (l.s >= S.size(k) || l.t >= T.size(k))
@@ -133,8 +136,8 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
     T = sentences(o.tgt);
   if (S.length !== T.length) throw new UserError(`${S.length} source sentences but ${T.length} target sentences`);
   if (!S.length) throw new UserError('no sentence pairs to fine-tune on');
-  checkLinks(S, T, 'gold links', o.gold);
-  checkLinks(S, T, 'rejected links', o.rejected);
+  checkLinks(S, T, o.linkSources?.gold ?? 'gold links', o.gold);
+  checkLinks(S, T, o.linkSources?.rejected ?? 'rejected links', o.rejected);
   const layer = o.layer ?? config.layers;
   if (!Number.isInteger(layer) || layer < 1 || layer > config.layers)
     throw new UserError(`layer ${layer} does not exist or has nothing to train: ${o.encoder} has layers 1 to ${config.layers}`);
