@@ -9,7 +9,7 @@
 import type { Link } from '../../../shared/domain.ts';
 import { ENCODER_METHODS, type EncoderMethodName } from '../../../shared/methods.ts';
 import { sentences, type Side } from '../../align/sentences.ts';
-import { CancelledError, UserError } from '../../errors.ts';
+import { CancelledError, InputError, UserError } from '../../errors.ts';
 import type { Progress } from '../../jobs/job-registry.ts';
 import type { DeviceName, DeviceSetting } from '../../nn/devices.ts';
 import { Rng } from '../../nn/init.ts';
@@ -121,9 +121,7 @@ function checkLinks(
   all.forEach((links, k) => {
     for (const l of links ?? [])
       if (l.s >= S.size(k) || l.t >= T.size(k))
-        throw new UserError(
-          `${what}: line ${k + 1}: link ${l.s}-${l.t} is outside the pair (${S.size(k)} source, ${T.size(k)} target words)`,
-        );
+        throw new InputError(what, k + 1, `link ${l.s}-${l.t} is outside the pair (${S.size(k)} source, ${T.size(k)} target words)`);
   });
 }
 
