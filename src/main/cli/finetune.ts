@@ -42,6 +42,7 @@ interface FinetuneCliOptions {
   awpMasks?: string;
   aligner?: EncoderMethodName;
   threshold?: string;
+  freezeEmbeddings?: boolean;
   device?: string;
   threads?: string;
   seed?: string;
@@ -97,6 +98,7 @@ async function run(o: FinetuneCliOptions): Promise<void> {
         awpMasks: num('--awp-masks', o.awpMasks),
         supervisionMethod: o.aligner,
         threshold: num('--threshold', o.threshold),
+        freezeEmbeddings: o.freezeEmbeddings,
         device: o.device as never,
         threads: num('--threads', o.threads),
         seed: num('--seed', o.seed),
@@ -156,6 +158,7 @@ export function register(program: Command): void {
       ),
     )
     .option('--threshold <p>', `probability the aligner's links need (default ${MODEL_LINK_THRESHOLD})`)
+    .option('--freeze-embeddings', "keep the word embeddings as they are (most of a multilingual model's parameters: less memory and time)")
     .addOption(deviceOption())
     .option('--threads <n>', 'CPU threads of the sessions')
     .option('--seed <n>', `shuffling and sampling seed (default ${FINETUNE_DEFAULTS.seed})`)

@@ -134,11 +134,21 @@ test.each([
   },
 );
 
-test('pairs without gold learn from the aligner links of probability ≥ the threshold; none above it leaves TR alone', async () => {
+test('pairs without gold learn from the aligner links of probability ≥ the threshold; none above it leaves TR alone; frozen word embeddings stay', async () => {
   const r = await finetuneEncoder({ ...base(bert, 'model-links'), gold: undefined, epochs: 1, threshold: 0 });
   expect(r.pairs.model).toBe(8);
   expect(r.pairs.links).toBeGreaterThan(8);
-  const strict = await finetuneEncoder({ ...base(bert, 'model-links-strict'), gold: undefined, epochs: 1, threshold: 1 });
+  const strict = await finetuneEncoder({
+    ...base(bert, 'model-links-strict'),
+    gold: undefined,
+    epochs: 1,
+    threshold: 1,
+    freezeEmbeddings: true,
+  });
+  const word = 'embeddings.word_embeddings.weight';
+  expect(readSafetensors(join(strict.out, 'model.safetensors')).tensors.get(word)!.data).toEqual(
+    readSafetensors(join(bert, 'model.safetensors')).tensors.get(word)!.data,
+  );
   expect(strict.pairs.links).toBe(0);
   expect(strict.epochs[0].terms.awp).toBe(0);
   expect(strict.epochs[0].terms.tr).toBeGreaterThan(0);

@@ -30,9 +30,9 @@ export interface SupervisionOptions {
 
 const key = (l: WordLink) => `${l.s}:${l.t}`;
 
-/** Each pair's positive and rejected links. */
+/** Each pair's positive and rejected links; `open` gives the aligner's encoder, opened (and released) only when a pair has no gold. */
 export async function fineTuningLinks(
-  encoder: HfEncoder,
+  open: () => HfEncoder,
   src: Side,
   tgt: Side,
   gold: readonly (readonly Link[] | null)[] | undefined,
@@ -46,14 +46,19 @@ export async function fineTuningLinks(
   const need = Array.from({ length: n }, (_, k) => k).filter((k) => !hasGold(k));
   const model = new Map<number, Link[]>();
   if (need.length) {
-    const found = await alignWithEncoder(
-      encoder,
-      o.method,
-      need.map((k) => S.tokens(k)),
-      need.map((k) => T.tokens(k)),
-      { layer: o.layer, onProgress: o.onProgress },
-    );
-    need.forEach((k, i) => model.set(k, found[i]));
+    const encoder = open();
+    try {
+      const found = await alignWithEncoder(
+        encoder,
+        o.method,
+        need.map((k) => S.tokens(k)),
+        need.map((k) => T.tokens(k)),
+        { layer: o.layer, onProgress: o.onProgress },
+      );
+      need.forEach((k, i) => model.set(k, found[i]));
+    } finally {
+      await encoder.release();
+    }
   }
   return Array.from({ length: n }, (_, k) => {
     const no = new Set((rejected?.[k] ?? []).map(key));

@@ -19,8 +19,9 @@ import { batchFeeds, type FinetuneExample, type WordLink } from './finetune-batc
 import { buildObjectiveGraph, MLM_HEAD_NAMES, type Objective, OBJECTIVE_DEFAULTS, OBJECTIVES } from './finetune-objectives.ts';
 import { fineTuningLinks, MODEL_LINK_THRESHOLD } from './finetune-supervision.ts';
 import { checkOutputFolder, FINETUNE_FILE, poolerTensors, saveHfEncoder } from './hf-checkpoint.ts';
-import { readEncoderConfig } from './hf-config.ts';
-import { HfEncoder } from './hf-encoder.ts';
+import { maxTokens, readEncoderConfig } from './hf-config.ts';
+import { checkTokenizerFits, HfEncoder } from './hf-encoder.ts';
+import { SubwordTokenizer } from './subword-tokenizer.ts';
 import { encoderParamShapes, readEncoderWeights, readStored } from './hf-weights.ts';
 
 export interface FinetuneOptions {
@@ -56,6 +57,8 @@ export interface FinetuneOptions {
   /** aligner proposing the links of pairs without gold, and the probability they need */
   supervisionMethod?: EncoderMethodName;
   threshold?: number;
+  /** keep the word embeddings as they are (for XLM-R base 192M of its 278M parameters: no gradient, no AdamW moments for them) */
+  freezeEmbeddings?: boolean;
   device?: DeviceSetting;
   threads?: number;
   seed?: number;
@@ -147,28 +150,32 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
   const B = o.batch ?? FINETUNE_DEFAULTS.batch;
   const log = o.log ?? console.info;
 
-  const encoder = HfEncoder.open(o.encoder, { backend: 'graph', device: o.device, threads: o.threads, log });
+  const tokenizer = new SubwordTokenizer(o.encoder);
+  checkTokenizerFits(tokenizer, config);
   const needsMask = objectives.includes('awp') || objectives.includes('rtl');
-  if (needsMask && encoder.tokenizer.maskId === null)
-    throw new UserError(`${encoder.tokenizer.file}: no [MASK] or <mask> token, which AWP and RTL need`);
+  if (needsMask && tokenizer.maskId === null) throw new UserError(`${tokenizer.file}: no [MASK] or <mask> token, which AWP and RTL need`);
   progress?.(0, S.length, 'finding supervision links');
-  let pairs;
-  try {
-    pairs = await fineTuningLinks(encoder, S, T, o.gold, o.rejected, {
+  const pairs = await fineTuningLinks(
+    () => HfEncoder.open(o.encoder, { backend: 'graph', device: o.device, threads: o.threads, log }),
+    S,
+    T,
+    o.gold,
+    o.rejected,
+    {
       method: o.supervisionMethod ?? FINETUNE_DEFAULTS.supervisionMethod,
       threshold: o.threshold ?? MODEL_LINK_THRESHOLD,
       onProgress: (d, n) => {
         if (signal?.aborted) throw new CancelledError();
         progress?.(d, n, 'finding supervision links');
       },
-    });
-  } finally {
-    await encoder.release();
-  }
-  const examples: FinetuneExample[] = pairs.map((p, k) => {
-    const [src, tgt] = encoder.encode([S.tokens(k), T.tokens(k)]);
-    return { src, tgt, links: p.links, rejected: p.rejected };
-  });
+    },
+  );
+  const examples: FinetuneExample[] = pairs.map((p, k) => ({
+    src: tokenizer.encodeWords(S.tokens(k), maxTokens(config)),
+    tgt: tokenizer.encodeWords(T.tokens(k), maxTokens(config)),
+    links: p.links,
+    rejected: p.rejected,
+  }));
 
   const read = readStored(o.encoder);
   const stored = read.stored;
@@ -199,6 +206,7 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
     schedule: { base: o.lr ?? FINETUNE_DEFAULTS.lr, warmup: Math.max(1, Math.round(steps / 10)), total: steps, decay: 'linear' },
     clipNorm: 1,
     weightDecay: 0.01,
+    frozen: o.freezeEmbeddings ? ['embeddings.word_embeddings.weight'] : [],
     device: o.device,
     threads: o.threads,
     log,
@@ -209,7 +217,7 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
   const batchOptions = {
     config,
     objectives,
-    maskId: encoder.tokenizer.maskId,
+    maskId: tokenizer.maskId,
     awpMasks: o.awpMasks ?? FINETUNE_DEFAULTS.awpMasks,
     rtlDirection: o.rtlDirection ?? 'src-to-tgt',
     rng,
@@ -254,6 +262,7 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
     rtlLayers,
     rtlDirection: batchOptions.rtlDirection,
     awpMasks: batchOptions.awpMasks,
+    freezeEmbeddings: o.freezeEmbeddings ?? false,
     epochs,
     lr: o.lr ?? FINETUNE_DEFAULTS.lr,
     batch: B,

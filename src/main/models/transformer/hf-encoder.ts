@@ -77,6 +77,16 @@ export function encoderFeeds(
   };
 }
 
+/** Refuses a tokenizer whose ids go beyond the word embeddings' rows. */
+export function checkTokenizerFits(tokenizer: SubwordTokenizer, config: EncoderConfig): void {
+  const rows = config.vocabSize;
+  const max = tokenizer.maxId();
+  if (max >= rows)
+    throw new UserError(
+      `${tokenizer.file}: token id ${max} is beyond the ${rows} rows of embeddings.word_embeddings.weight (vocab_size of config.json): tokenizer and weights do not belong together`,
+    );
+}
+
 export class HfEncoder {
   private runners = new Map<string, Runner>();
   /** the provider the last session opened on */
@@ -108,12 +118,7 @@ export class HfEncoder {
     const backend = want === 'auto' ? (hasWeights(dir) || !existsSync(join(dir, ONNX_FILE)) ? 'graph' : 'onnx') : want;
     if (backend === 'onnx' && !existsSync(join(dir, ONNX_FILE))) throw new UserError(`${join(dir, ONNX_FILE)}: missing`);
     const weights = backend === 'graph' ? readEncoderWeights(dir, config) : null;
-    const rows = config.vocabSize;
-    const max = tokenizer.maxId();
-    if (max >= rows)
-      throw new UserError(
-        `${tokenizer.file}: token id ${max} is beyond the ${rows} rows of embeddings.word_embeddings.weight (vocab_size of config.json): tokenizer and weights do not belong together`,
-      );
+    checkTokenizerFits(tokenizer, config);
     return new HfEncoder(dir, config, tokenizer, backend, weights, o);
   }
 
