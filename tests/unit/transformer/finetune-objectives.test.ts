@@ -218,3 +218,38 @@ test('the gradient of the weighted loss matches central finite differences (enco
   await prog.release();
   expect(worst).toBeLessThan(0.05);
 });
+
+test("RTL's head reads x's states except CLS, then one [MASK] slot per subword of y at y's positions, each weighted 1/(S_y·N)", () => {
+  const f = feedsFor(['rtl']);
+  const T = f.input_ids.dims[1];
+  const R = f.input_ids.dims[0];
+  const [, Tr] = f[INPUT.rtlIndex].dims;
+  const index = Array.from(f[INPUT.rtlIndex].data as BigInt64Array, Number);
+  const mask = Array.from(f[INPUT.rtlMask].data as BigInt64Array, Number);
+  const slotIds = Array.from(f[INPUT.rtlSlotIds].data as BigInt64Array, Number);
+  const slotPos = Array.from(f[INPUT.rtlSlotPos].data as BigInt64Array, Number);
+  const at = Array.from(f[INPUT.rtlAt].data as BigInt64Array, Number);
+  const target = Array.from(f[INPUT.rtlTarget].data as BigInt64Array, Number);
+  const weight = Array.from(f[INPUT.rtlWeight].data as Float32Array);
+  let slot = 0,
+    goal = 0;
+  examples.forEach((e, i) => {
+    const x = e.src,
+      y = e.tgt;
+    const seq = index.slice(i * Tr, (i + 1) * Tr).filter((_, t) => mask[i * Tr + t]);
+    const ys = [...y.wordOf.keys()].filter((t) => y.wordOf[t] >= 0);
+    // x: its rows 1…len−1 (the [SEP] kept, [CLS] left out)
+    expect(seq.slice(0, x.ids.length - 1)).toEqual(Array.from({ length: x.ids.length - 1 }, (_, t) => i * T + t + 1));
+    // then the slots, each a [MASK] at its y token's position, predicting that token
+    ys.forEach((t, u) => {
+      expect(seq[x.ids.length - 1 + u]).toBe(R * T + slot);
+      expect([slotIds[slot], slotPos[slot]]).toEqual([encoder.tokenizer.maskId, t]);
+      expect([at[goal], target[goal]]).toEqual([i * Tr + x.ids.length - 1 + u, y.ids[t]]);
+      expect(weight[goal]).toBeCloseTo(1 / (ys.length * N), 6);
+      slot++;
+      goal++;
+    });
+    expect(seq).toHaveLength(x.ids.length - 1 + ys.length);
+  });
+  expect(weight.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+});

@@ -17,6 +17,7 @@ import { buildEncoderGraph } from '../../../src/main/models/transformer/encoder-
 import { readEncoderConfig } from '../../../src/main/models/transformer/hf-config.ts';
 import { alignWithEncoder } from '../../../src/main/models/transformer/encoder-aligner.ts';
 import { readSafetensors } from '../../../src/main/nn/safetensors.ts';
+import { fineTuningLinks } from '../../../src/main/models/transformer/finetune-supervision.ts';
 import { Program } from '../../../src/main/nn/session.ts';
 import { encoderFeeds } from '../../../src/main/models/transformer/hf-encoder.ts';
 
@@ -246,4 +247,34 @@ test('mekong finetune: writes the folder, and bad input is a one-line error', ()
     expect(r.err.trim()).toMatch(msg);
     expect(r.err.trim().split('\n')).toHaveLength(1);
   }
+});
+
+test('model links: a rejected one is never a positive and is kept as a negative; gold pairs keep their gold', async () => {
+  const open = () => HfEncoder.open(bert, { log: () => {} });
+  const all = await fineTuningLinks(open, src, tgt, undefined, undefined, { method: 'awesome', threshold: 0 });
+  const no = all[1].links[0];
+  const g = src.map((_, k) => (k === 0 ? gold[0] : null));
+  const r = await fineTuningLinks(
+    open,
+    src,
+    tgt,
+    g,
+    src.map((_, k) => (k === 1 ? [no] : null)),
+    { method: 'awesome', threshold: 0 },
+  );
+  expect(r[0]).toMatchObject({ from: 'gold', links: gold[0].map((l) => ({ s: l.s, t: l.t })) });
+  expect(r[1].from).toBe('model');
+  expect(r[1].links).toEqual(all[1].links.filter((l) => l.s !== no.s || l.t !== no.t));
+  expect(r[1].rejected).toEqual([no]);
+});
+
+test('cancelling while the aligner finds the supervision links stops too', async () => {
+  const ctl = new AbortController();
+  const run = finetuneEncoder(
+    { ...base(bert, 'cancelled-early'), gold: undefined },
+    (_d, _t, m) => m?.startsWith('finding') && ctl.abort(),
+    ctl.signal,
+  );
+  await expect(run).rejects.toBeInstanceOf(CancelledError);
+  expect(existsSync(join(dir, 'cancelled-early'))).toBe(false);
 });

@@ -124,14 +124,15 @@ export function batchFeeds(batch: readonly FinetuneExample[], o: BatchOptions): 
     out[INPUT.awpTarget] = int64s(target);
     out[INPUT.awpWeight] = floats(weight, [weight.length]);
   }
-  if (on.has('wtr')) Object.assign(out, wtrFeeds(batch, T, rows.length));
+  if (on.has('wtr')) Object.assign(out, wtrFeeds(batch, T));
   if (on.has('rtl')) Object.assign(out, rtlFeeds(batch, T, rows.length, o));
   return out;
 }
 
 /** WTR: word pooling rows, and one query per link and direction (and per rejected link). */
-function wtrFeeds(batch: readonly FinetuneExample[], T: number, R: number): Record<string, Tensor> {
+function wtrFeeds(batch: readonly FinetuneExample[], T: number): Record<string, Tensor> {
   const N = batch.length;
+  const R = 2 * N;
   const half = 1 / (2 * N);
   // word index of (row, word k), −1 when the word has no subwords
   const wordIndex: Int32Array[] = [];
@@ -177,6 +178,7 @@ function wtrFeeds(batch: readonly FinetuneExample[], T: number, R: number): Reco
   if (!anchor.length) (anchor.push(0), target.push(0), pos.push(0), negw.push(0), bias.push(...new Array<number>(W).fill(0)));
   const Q = anchor.length;
   return {
+    [INPUT.wtrRows]: int64s(Array.from({ length: R }, (_, r) => r)),
     [INPUT.wtrPool]: floats(pool, [W, R * T]),
     [INPUT.wtrAnchor]: int64s(anchor),
     [INPUT.wtrBias]: floats(bias, [Q, W]),

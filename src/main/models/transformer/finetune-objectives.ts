@@ -100,6 +100,7 @@ export const MLM_HEAD_NAMES: Readonly<Record<string, readonly string[]>> = {
 export const INPUT = {
   trSrc: 'ft.tr_src',
   trTgt: 'ft.tr_tgt',
+  wtrRows: 'ft.wtr_rows',
   wtrPool: 'ft.wtr_pool',
   wtrAnchor: 'ft.wtr_anchor',
   wtrBias: 'ft.wtr_bias',
@@ -134,7 +135,7 @@ export function trLoss(h: Value, mask: Value, src: Value, tgt: Value, sentence: 
 }
 
 export interface WtrInputs {
-  /** [W, R·T] pooling weights of each word over the flattened subword rows */
+  /** [W, 2N·T] pooling weights of each word over the flattened subword rows of the 2N sentences */
   pool: Value;
   /** per query: its anchor word, additive bias over the words (0 for the other sentence's, −1e9 elsewhere), its target word, and the weights of its CE (positive) or unlikelihood (rejected) term */
   anchor: Value;
@@ -144,7 +145,7 @@ export interface WtrInputs {
   neg: Value;
 }
 
-/** WTR over the flattened hidden states H [R·T, D]. */
+/** WTR over the flattened hidden states H [2N·T, D] of the sentences. */
 export function wtrLoss(H: Value, x: WtrInputs, temperature: number): Value {
   const words = l2Normalize(matmul(x.pool, H));
   const cos = gather(matmul(words, transposeLast(words)), x.anchor);
@@ -205,7 +206,8 @@ export function buildObjectiveGraph(
   if (on.has('tr'))
     terms.tr = trLoss(enc.hidden[o.layer], enc.mask, int(INPUT.trSrc, ['n']), int(INPUT.trTgt, ['n']), o.sentence, o.temperature);
   if (on.has('wtr')) {
-    const H = flatRows(enc.hidden[o.layer], D);
+    // only the 2N unmasked rows: AWP's masked copies hold no word WTR reads
+    const H = flatRows(gather(enc.hidden[o.layer], int(INPUT.wtrRows, ['sentences'])), D);
     terms.wtr = wtrLoss(
       H,
       {
