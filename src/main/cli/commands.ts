@@ -10,7 +10,8 @@ import { register as lexicon } from './lexicon.ts';
 import { register as resegment } from './resegment.ts';
 import { register as dict } from './dict.ts';
 import { register as mine } from './mine.ts';
+import { register as finetune } from './finetune.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [project, importCmd, exportCmd, serve, align, evalCmd, lexicon, resegment, dict, mine];
+export const commands: RegisterCommand[] = [project, importCmd, exportCmd, serve, align, evalCmd, lexicon, resegment, dict, mine, finetune];

@@ -25,6 +25,8 @@ export interface TrainerOptions extends AdamWConfig {
   device?: DeviceSetting;
   threads?: number;
   log?: (line: string) => void;
+  /** Scalars computed alongside the loss (e.g. each term of a weighted sum), read after each step from `reported`. */
+  report?: Readonly<Record<string, Value>>;
 }
 
 /** Everything a checkpoint needs to resume a run exactly. */
@@ -36,6 +38,9 @@ export interface TrainState {
 }
 
 export class Trainer {
+  /** The `report` scalars of the last step. */
+  reported: Record<string, number> = {};
+
   private constructor(
     private readonly prog: Program,
     private readonly trainable: readonly string[],
@@ -51,6 +56,7 @@ export class Trainer {
       params.map((p) => p.value),
     );
     const outputs: Record<string, Value> = { loss };
+    for (const [name, v] of Object.entries(o.report ?? {})) outputs[`report.${name}`] = v;
     if ((o.optimizer ?? DEFAULT_OPTIMIZER) === 'graph')
       Object.assign(
         outputs,
@@ -95,6 +101,7 @@ export class Trainer {
     const graphMode = (this.o.optimizer ?? DEFAULT_OPTIMIZER) === 'graph';
     if (graphMode) this.addOptimizerFeeds(feeds, lr, t);
     const out = await this.prog.run(feeds);
+    this.reported = Object.fromEntries(Object.keys(this.o.report ?? {}).map((n) => [n, Number(out[`report.${n}`].data[0])]));
     if (graphMode) this.takeGraphUpdate(out);
     else this.hostUpdate(out, lr, t);
     s.step = t;

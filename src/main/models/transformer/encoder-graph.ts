@@ -28,39 +28,50 @@ export interface EncoderGraph {
   graph: Graph;
   /** hidden states 0…L, each [batch, len, hidden] */
   hidden: Value[];
+  /** the attention mask as float [batch, len] */
+  mask: Value;
+  /** the parameter of that name (transformers' name; declared on first use) */
+  param: (name: string) => Value;
+}
+
+/** A parameter getter: the graph parameter of a transformers name. */
+export type ParamOf = (name: string) => Value;
+
+/** The embeddings' output h₀ = LN(E_word[ids] + E_pos[positions] + E_type[0]). */
+export function embeddingsOutput(c: EncoderConfig, p: ParamOf, ids: Value, positions: Value): Value {
+  const type0 = slice(p('embeddings.token_type_embeddings.weight'), [0], [1], [0]);
+  const embedded = add(
+    add(gather(p('embeddings.word_embeddings.weight'), ids), gather(p('embeddings.position_embeddings.weight'), positions)),
+    type0,
+  );
+  return layerNorm(embedded, p('embeddings.LayerNorm.weight'), p('embeddings.LayerNorm.bias'), c.layerNormEps);
+}
+
+/** One post-LN BertLayer under prefix `at` (e.g. encoder.layer.3) on h [B, T, D] with float mask [B, T]. */
+export function encoderLayer(c: EncoderConfig, p: ParamOf, at: string, h: Value, mask: Value): Value {
+  const dense = (name: string, x: Value): Value => add(matmul(x, transposeLast(p(`${name}.weight`))), p(`${name}.bias`));
+  const norm = (name: string, x: Value): Value => layerNorm(x, p(`${name}.weight`), p(`${name}.bias`), c.layerNormEps);
+  const act = c.activation === 'relu' ? relu : gelu;
+  const names = { q: 'attention.self.query', k: 'attention.self.key', v: 'attention.self.value', o: 'attention.output.dense' };
+  const attn = multiHeadAttention(new Scope(h.graph), h, mask, c.heads, (role, x) => dense(`${at}.${names[role]}`, x));
+  const a = norm(`${at}.attention.output.LayerNorm`, add(attn, h));
+  const ff = dense(`${at}.output.dense`, act(dense(`${at}.intermediate.dense`, a)));
+  return norm(`${at}.output.LayerNorm`, add(ff, a));
 }
 
 /** The encoder over `weights` (encoderParamShapes' names; each becomes a parameter of the graph). */
 export function buildEncoderGraph(c: EncoderConfig, weights: ReadonlyMap<string, Tensor>): EncoderGraph {
   const g = new Graph();
   const shapes = encoderParamShapes(c);
-  const p = (name: string): Value => {
+  const param = (name: string): Value => {
     const t = weights.get(name);
     if (!t) throw new Error(`encoder graph: no weight ${name}`);
     return g.param(name, shapes.get(name)!, () => t);
   };
-  const dense = (name: string, x: Value): Value => add(matmul(x, transposeLast(p(`${name}.weight`))), p(`${name}.bias`));
-  const norm = (name: string, x: Value): Value => layerNorm(x, p(`${name}.weight`), p(`${name}.bias`), c.layerNormEps);
-  const act = c.activation === 'relu' ? relu : gelu;
-
   const ids = g.input(INPUT_IDS, 'int64', ['batch', 'len']);
   const mask = cast(g.input(ATTENTION_MASK, 'int64', ['batch', 'len']), 'float32');
   const positions = g.input(POSITION_IDS, 'int64', ['batch', 'len']);
-  const type0 = slice(p('embeddings.token_type_embeddings.weight'), [0], [1], [0]);
-  const embedded = add(
-    add(gather(p('embeddings.word_embeddings.weight'), ids), gather(p('embeddings.position_embeddings.weight'), positions)),
-    type0,
-  );
-  const hidden = [norm('embeddings.LayerNorm', embedded)];
-  const scope = new Scope(g);
-  for (let l = 0; l < c.layers; l++) {
-    const at = `encoder.layer.${l}`;
-    const names = { q: 'attention.self.query', k: 'attention.self.key', v: 'attention.self.value', o: 'attention.output.dense' };
-    const h = hidden[l];
-    const attn = multiHeadAttention(scope, h, mask, c.heads, (role, x) => dense(`${at}.${names[role]}`, x));
-    const a = norm(`${at}.attention.output.LayerNorm`, add(attn, h));
-    const ff = dense(`${at}.output.dense`, act(dense(`${at}.intermediate.dense`, a)));
-    hidden.push(norm(`${at}.output.LayerNorm`, add(ff, a)));
-  }
-  return { graph: g, hidden };
+  const hidden = [embeddingsOutput(c, param, ids, positions)];
+  for (let l = 0; l < c.layers; l++) hidden.push(encoderLayer(c, param, `encoder.layer.${l}`, hidden[l], mask));
+  return { graph: g, hidden, mask, param };
 }

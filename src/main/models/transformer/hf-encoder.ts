@@ -45,6 +45,48 @@ interface Runner {
   release(): Promise<void>;
 }
 
+/** Inputs of one batch, padded on the right to its longest sentence, positions numbered as transformers does. */
+export function encoderFeeds(
+  config: EncoderConfig,
+  batch: readonly { ids: readonly number[] }[],
+): { feeds: Record<string, Tensor>; T: number } {
+  const T = Math.max(1, ...batch.map((s) => s.ids.length));
+  const B = batch.length;
+  const ids = new BigInt64Array(B * T).fill(BigInt(config.padId));
+  const mask = new BigInt64Array(B * T);
+  const first = firstPosition(config);
+  const roberta = config.family === 'roberta';
+  const pos = new BigInt64Array(B * T);
+  batch.forEach((s, b) => {
+    for (let t = 0; t < T; t++) {
+      const real = t < s.ids.length;
+      if (real) ids[b * T + t] = BigInt(s.ids[t]);
+      mask[b * T + t] = real ? 1n : 0n;
+      pos[b * T + t] = BigInt(roberta && !real ? config.padId : first + t);
+    }
+  });
+  const dims = [B, T];
+  return {
+    feeds: {
+      [INPUT_IDS]: new Tensor('int64', ids, dims),
+      [ATTENTION_MASK]: new Tensor('int64', mask, dims),
+      [POSITION_IDS]: new Tensor('int64', pos, dims),
+      token_type_ids: new Tensor('int64', new BigInt64Array(B * T), dims),
+    },
+    T,
+  };
+}
+
+/** Refuses a tokenizer whose ids go beyond the word embeddings' rows. */
+export function checkTokenizerFits(tokenizer: SubwordTokenizer, config: EncoderConfig): void {
+  const rows = config.vocabSize;
+  const max = tokenizer.maxId();
+  if (max >= rows)
+    throw new UserError(
+      `${tokenizer.file}: token id ${max} is beyond the ${rows} rows of embeddings.word_embeddings.weight (vocab_size of config.json): tokenizer and weights do not belong together`,
+    );
+}
+
 export class HfEncoder {
   private runners = new Map<string, Runner>();
   /** the provider the last session opened on */
@@ -76,12 +118,7 @@ export class HfEncoder {
     const backend = want === 'auto' ? (hasWeights(dir) || !existsSync(join(dir, ONNX_FILE)) ? 'graph' : 'onnx') : want;
     if (backend === 'onnx' && !existsSync(join(dir, ONNX_FILE))) throw new UserError(`${join(dir, ONNX_FILE)}: missing`);
     const weights = backend === 'graph' ? readEncoderWeights(dir, config) : null;
-    const rows = config.vocabSize;
-    const max = tokenizer.maxId();
-    if (max >= rows)
-      throw new UserError(
-        `${tokenizer.file}: token id ${max} is beyond the ${rows} rows of embeddings.word_embeddings.weight (vocab_size of config.json): tokenizer and weights do not belong together`,
-      );
+    checkTokenizerFits(tokenizer, config);
     return new HfEncoder(dir, config, tokenizer, backend, weights, o);
   }
 
@@ -144,35 +181,6 @@ export class HfEncoder {
     return r;
   }
 
-  /** Inputs of one batch, padded to its longest sentence, positions numbered as transformers does. */
-  private feeds(batch: readonly EncodedSentence[]): { feeds: Record<string, Tensor>; T: number } {
-    const T = Math.max(1, ...batch.map((s) => s.ids.length));
-    const B = batch.length;
-    const ids = new BigInt64Array(B * T).fill(BigInt(this.config.padId));
-    const mask = new BigInt64Array(B * T);
-    const first = firstPosition(this.config);
-    const roberta = this.config.family === 'roberta';
-    const pos = new BigInt64Array(B * T);
-    batch.forEach((s, b) => {
-      for (let t = 0; t < T; t++) {
-        const real = t < s.ids.length;
-        if (real) ids[b * T + t] = BigInt(s.ids[t]);
-        mask[b * T + t] = real ? 1n : 0n;
-        pos[b * T + t] = BigInt(roberta && !real ? this.config.padId : first + t);
-      }
-    });
-    const dims = [B, T];
-    return {
-      feeds: {
-        [INPUT_IDS]: new Tensor('int64', ids, dims),
-        [ATTENTION_MASK]: new Tensor('int64', mask, dims),
-        [POSITION_IDS]: new Tensor('int64', pos, dims),
-        token_type_ids: new Tensor('int64', new BigInt64Array(B * T), dims),
-      },
-      T,
-    };
-  }
-
   /**
    * Hidden states `layers` of every sentence: out[k][s] is sentence s's [ids.length × hidden]
    * rows (template tokens included). `onProgress(done, total)` after each batch.
@@ -189,7 +197,10 @@ export class HfEncoder {
     const order = sentences.map((_, k) => k).sort((a, b) => sentences[a].ids.length - sentences[b].ids.length);
     for (let i = 0; i < order.length; i += BATCH) {
       const idx = order.slice(i, i + BATCH);
-      const { feeds, T } = this.feeds(idx.map((k) => sentences[k]));
+      const { feeds, T } = encoderFeeds(
+        this.config,
+        idx.map((k) => sentences[k]),
+      );
       const res = await r.run(feeds);
       layers.forEach((l, li) => {
         const data = res[hiddenStateName(l)].data as Float32Array;

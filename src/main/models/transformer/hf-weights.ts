@@ -21,7 +21,7 @@ export function hasWeights(dir: string): boolean {
 }
 
 /** Every stored tensor, from the one file or from the shards its index names; `file` names the source in errors. */
-function readStored(dir: string): { stored: Map<string, Tensor>; file: string } {
+export function readStored(dir: string): { stored: Map<string, Tensor>; file: string } {
   const single = join(dir, WEIGHTS_FILE);
   if (existsSync(single) || !existsSync(join(dir, INDEX_FILE))) {
     if (!existsSync(single))
@@ -74,8 +74,11 @@ export function encoderParamShapes(c: EncoderConfig): Map<string, number[]> {
 }
 
 /** The encoder's parameters from `dir`/model.safetensors (or its shards), float32, by their BertModel names. */
-export function readEncoderWeights(dir: string, c: EncoderConfig): Map<string, Tensor> {
-  const { stored, file } = readStored(dir);
+export function readEncoderWeights(
+  dir: string,
+  c: EncoderConfig,
+  { stored, file }: { stored: ReadonlyMap<string, Tensor>; file: string } = readStored(dir),
+): Map<string, Tensor> {
   const prefix = PREFIXES.find((p) => stored.has(`${p}embeddings.word_embeddings.weight`));
   if (prefix === undefined) throw new UserError(`${file}: no embeddings.word_embeddings.weight (not a BERT or XLM-R checkpoint?)`);
   const out = new Map<string, Tensor>();

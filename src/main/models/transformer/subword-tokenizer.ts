@@ -54,6 +54,8 @@ export class SubwordTokenizer {
   readonly suffix: readonly number[];
   /** the id of the unknown token, used for a word the tokenizer turns into nothing (null: none) */
   readonly unkId: number | null;
+  /** the id of the mask token ([MASK] for BERT, <mask> for XLM-R; null: none), for fine-tuning's masked objectives */
+  readonly maskId: number | null;
   readonly file: string;
 
   constructor(dir: string) {
@@ -69,6 +71,7 @@ export class SubwordTokenizer {
     const model = (json.model ?? {}) as { unk_token?: string; unk_id?: number };
     const unk = typeof model.unk_id === 'number' ? model.unk_id : model.unk_token ? this.tok.token_to_id(model.unk_token) : undefined;
     this.unkId = unk ?? null;
+    this.maskId = this.tok.token_to_id('[MASK]') ?? this.tok.token_to_id('<mask>') ?? null;
   }
 
   private template(): [number[], number[]] {

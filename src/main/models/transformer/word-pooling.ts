@@ -35,6 +35,18 @@ export function poolWords(h: Float32Array, s: EncodedSentence, dim: number, pool
   return { vectors, has };
 }
 
+/**
+ * Word k's subword positions in sentence `s` and the weight of each in its pooled vector
+ * (mean: 1/n each; first: the first subword), for pooling inside a graph (fine-tuning);
+ * empty when the word was cut off.
+ */
+export function wordPoolingWeights(s: EncodedSentence, k: number, pooling: 'first' | 'mean' = 'mean'): { at: number[]; weight: number[] } {
+  const a = s.start[k],
+    b = pooling === 'first' ? Math.min(s.end[k], s.start[k] + 1) : s.end[k];
+  const at = Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);
+  return { at, weight: at.map(() => 1 / at.length) };
+}
+
 /** The rows of a sentence's words' subwords (template tokens left out), and each one's word. */
 export function wordSubwords(h: Float32Array, s: EncodedSentence, dim: number): { rows: Float32Array; wordOf: Int32Array } {
   const keep: number[] = [];

@@ -1,0 +1,166 @@
+// `mekong finetune --encoder DIR --src S --tgt T --out DIR [--gold G] [--rejected R]
+//                  [--objectives tr,awp,wtr,rtl] [--alpha a --beta b --gamma c --delta d]
+//                  [--epochs N] [--lr x] [--batch B] [--layer L] [--device D] …`
+// Fine-tunes a pretrained encoder (a Hugging Face folder) on a parallel text with the seeds'
+// objectives (models/transformer/finetune.ts) and writes the result as a Hugging Face folder
+// that `mekong align --encoder` (and transformers) open. G and R are Pharaoh files, one line
+// per pair: gold links (pairs with an empty line get our aligner's links of probability
+// ≥ 0.9) and links rejected by a reviewer (never positives; negatives of WTR).
+import { readFileSync } from 'node:fs';
+import { type Command, Option } from 'commander';
+import { ENCODER_METHODS, type EncoderMethodName } from '../../shared/methods.ts';
+import { readParallel } from '../align/text-io.ts';
+import { parsePharaohText } from '../corpus/pharaoh.ts';
+import { InputError, UserError } from '../errors.ts';
+import { finetuneEncoder, FINETUNE_DEFAULTS } from '../models/transformer/finetune.ts';
+import { OBJECTIVE_DEFAULTS, OBJECTIVES, type Objective } from '../models/transformer/finetune-objectives.ts';
+import { MODEL_LINK_THRESHOLD } from '../models/transformer/finetune-supervision.ts';
+import { deviceOption } from './lexicon.ts';
+import { interruptSignal, progressBar } from './progress-bar.ts';
+
+interface FinetuneCliOptions {
+  encoder: string;
+  src: string;
+  tgt: string;
+  out: string;
+  gold?: string;
+  rejected?: string;
+  oneBased?: boolean;
+  objectives?: string;
+  alpha?: string;
+  beta?: string;
+  gamma?: string;
+  delta?: string;
+  epochs?: string;
+  lr?: string;
+  batch?: string;
+  layer?: string;
+  sentence?: 'cls' | 'mean';
+  temperature?: string;
+  rtlLayers?: string;
+  rtlDirection?: 'src-to-tgt' | 'tgt-to-src';
+  awpMasks?: string;
+  aligner?: EncoderMethodName;
+  threshold?: string;
+  freezeEmbeddings?: boolean;
+  device?: string;
+  threads?: string;
+  seed?: string;
+}
+
+function num(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const x = Number(v);
+  if (v.trim() === '' || !Number.isFinite(x)) throw new UserError(`${flag} must be a number, got "${v}"`);
+  return x;
+}
+
+function links(file: string | undefined, base: 0 | 1) {
+  if (!file) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InputError(file, 0, `cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  return parsePharaohText(text, base, file);
+}
+
+async function run(o: FinetuneCliOptions): Promise<void> {
+  const { src, tgt } = readParallel(o.src, o.tgt);
+  const objectives = o.objectives?.split(',').map((x) => x.trim()) as Objective[] | undefined;
+  const base = o.oneBased ? 1 : 0;
+  const signal = interruptSignal();
+  const bar = progressBar('fine-tuning');
+  try {
+    const r = await finetuneEncoder(
+      {
+        encoder: o.encoder,
+        src,
+        tgt,
+        out: o.out,
+        gold: links(o.gold, base),
+        rejected: links(o.rejected, base),
+        linkSources: { gold: o.gold, rejected: o.rejected },
+        objectives,
+        alpha: num('--alpha', o.alpha),
+        beta: num('--beta', o.beta),
+        gamma: num('--gamma', o.gamma),
+        delta: num('--delta', o.delta),
+        epochs: num('--epochs', o.epochs),
+        lr: num('--lr', o.lr),
+        batch: num('--batch', o.batch),
+        layer: num('--layer', o.layer),
+        sentence: o.sentence,
+        temperature: num('--temperature', o.temperature),
+        rtlLayers: num('--rtl-layers', o.rtlLayers),
+        rtlDirection: o.rtlDirection,
+        awpMasks: num('--awp-masks', o.awpMasks),
+        supervisionMethod: o.aligner,
+        threshold: num('--threshold', o.threshold),
+        freezeEmbeddings: o.freezeEmbeddings,
+        device: o.device as never,
+        threads: num('--threads', o.threads),
+        seed: num('--seed', o.seed),
+        log: (line) => process.stderr.write(`${line}\n`),
+      },
+      bar.progress,
+      signal,
+    );
+    bar.stop();
+    const last = r.epochs[r.epochs.length - 1];
+    process.stderr.write(
+      `${r.out}: ${r.steps} steps on ${r.device}, final epoch loss ${last.loss.toFixed(4)}; links from gold for ${r.pairs.gold} pairs, from the aligner for ${r.pairs.model} (${r.pairs.links} links, ${r.pairs.rejected} rejected)\n`,
+    );
+  } finally {
+    bar.stop();
+  }
+}
+
+export function register(program: Command): void {
+  program
+    .command('finetune')
+    .description(
+      'fine-tune a pretrained encoder (Hugging Face folder) on a parallel text with word-alignment objectives; writes a Hugging Face folder',
+    )
+    .requiredOption('--encoder <dir>', 'the encoder folder (config.json, tokenizer.json, model.safetensors)')
+    .requiredOption('--src <file>', 'source sentences, one pre-tokenised sentence per line')
+    .requiredOption('--tgt <file>', 'target sentences')
+    .requiredOption('--out <dir>', 'the folder to write (new or empty, or a previous fine-tuning output)')
+    .option(
+      '--gold <file>',
+      `gold links (Pharaoh), one line per pair; pairs with an empty line learn from the aligner's links of probability ≥ ${MODEL_LINK_THRESHOLD}`,
+    )
+    .option('--rejected <file>', 'links a reviewer rejected (Pharaoh), one line per pair: never positives, negatives of WTR')
+    .option('--one-based', 'the link files count words from 1')
+    .option('--objectives <list>', `comma-separated, of ${OBJECTIVES.join(', ')} (default ${OBJECTIVE_DEFAULTS.objectives.join(',')})`)
+    .option('--alpha <a>', `weight of TR (default ${OBJECTIVE_DEFAULTS.alpha})`)
+    .option('--beta <b>', `weight of AWP (default ${OBJECTIVE_DEFAULTS.beta})`)
+    .option('--gamma <c>', `weight of WTR (default ${OBJECTIVE_DEFAULTS.gamma})`)
+    .option('--delta <d>', `weight of RTL (default ${OBJECTIVE_DEFAULTS.delta})`)
+    .option('--epochs <n>', `passes over the pairs (default ${FINETUNE_DEFAULTS.epochs})`)
+    .option('--lr <x>', `peak learning rate of AdamW (default ${FINETUNE_DEFAULTS.lr})`)
+    .option('--batch <n>', `pairs per step (default ${FINETUNE_DEFAULTS.batch})`)
+    .option('--layer <l>', 'hidden state TR and WTR train (default: the last, as the papers; e.g. 8 to train what alignment reads)')
+    .addOption(new Option('--sentence <pooling>', "TR's sentence vector (default cls)").choices(['cls', 'mean']))
+    .option('--temperature <t>', `φ = cos/t in TR and WTR (default ${OBJECTIVE_DEFAULTS.temperature}; 1 is the papers' bare cosine)`)
+    .option('--rtl-layers <k>', `layers of RTL's head (default ${OBJECTIVE_DEFAULTS.rtlLayers})`)
+    .addOption(
+      new Option('--rtl-direction <dir>', 'RTL reconstructs the target from the source, or the reverse (default src-to-tgt)').choices([
+        'src-to-tgt',
+        'tgt-to-src',
+      ]),
+    )
+    .option('--awp-masks <n>', `AWP's masked copies per sentence and step (default ${FINETUNE_DEFAULTS.awpMasks})`)
+    .addOption(
+      new Option('--aligner <method>', `aligner of the pairs without gold (default ${FINETUNE_DEFAULTS.supervisionMethod})`).choices(
+        ENCODER_METHODS,
+      ),
+    )
+    .option('--threshold <p>', `probability the aligner's links need (default ${MODEL_LINK_THRESHOLD})`)
+    .option('--freeze-embeddings', "keep the word embeddings as they are (most of a multilingual model's parameters: less memory and time)")
+    .addOption(deviceOption())
+    .option('--threads <n>', 'CPU threads of the sessions')
+    .option('--seed <n>', `shuffling and sampling seed (default ${FINETUNE_DEFAULTS.seed})`)
+    .action(run);
+}

@@ -1,0 +1,281 @@
+// Fine-tuning a pretrained encoder (a Hugging Face folder, hf-encoder.ts) on a parallel text
+// with the seeds' objectives (finetune-objectives.ts): the supervision links are found first
+// (gold, else our aligner's confident links: finetune-supervision.ts), then the encoder
+// trains in the one training stack (nn/Trainer, AdamW with linear warm-up over the first 10%
+// of steps and linear decay, the seeds' lr 5e-5, gradient norm clipped at 1) on the device
+// asked for, and the result is saved as a Hugging Face folder (hf-checkpoint.ts). Progress
+// goes to the caller's callback; the AbortSignal stops between steps (CancelledError),
+// leaving no folder behind.
+import type { Link } from '../../../shared/domain.ts';
+import { ENCODER_METHODS, type EncoderMethodName } from '../../../shared/methods.ts';
+import { sentences, type Side } from '../../align/sentences.ts';
+import { CancelledError, InputError, UserError } from '../../errors.ts';
+import type { Progress } from '../../jobs/job-registry.ts';
+import type { DeviceName, DeviceSetting } from '../../nn/devices.ts';
+import { Rng } from '../../nn/init.ts';
+import { Trainer } from '../../nn/trainer.ts';
+import type { Tensor } from '../../nn/tensor.ts';
+import { batchFeeds, type FinetuneExample, type WordLink } from './finetune-batch.ts';
+import { buildObjectiveGraph, MLM_HEAD_NAMES, type Objective, OBJECTIVE_DEFAULTS, OBJECTIVES } from './finetune-objectives.ts';
+import { fineTuningLinks, MODEL_LINK_THRESHOLD } from './finetune-supervision.ts';
+import { checkOutputFolder, FINETUNE_FILE, poolerTensors, saveHfEncoder } from './hf-checkpoint.ts';
+import { maxTokens, readEncoderConfig } from './hf-config.ts';
+import { checkTokenizerFits, HfEncoder } from './hf-encoder.ts';
+import { SubwordTokenizer } from './subword-tokenizer.ts';
+import { encoderParamShapes, readEncoderWeights, readStored } from './hf-weights.ts';
+
+export interface FinetuneOptions {
+  /** the source Hugging Face folder (config.json, tokenizer.json, model.safetensors) */
+  encoder: string;
+  src: Side;
+  tgt: Side;
+  /** gold links per pair (null or empty: none for that pair) */
+  gold?: readonly (readonly Link[] | null)[];
+  /** links reviewers rejected, per pair */
+  rejected?: readonly (readonly WordLink[] | null)[];
+  /** how errors name the gold and rejected links (e.g. their files; default "gold links", "rejected links") */
+  linkSources?: { gold?: string; rejected?: string };
+  /** the folder to write */
+  out: string;
+  objectives?: readonly Objective[];
+  alpha?: number;
+  beta?: number;
+  gamma?: number;
+  /** RTL's weight (DAP adds it at 1) */
+  delta?: number;
+  epochs?: number;
+  lr?: number;
+  batch?: number;
+  /** hidden state TR and WTR train (default: the last, as the seeds) */
+  layer?: number;
+  sentence?: 'cls' | 'mean';
+  temperature?: number;
+  rtlLayers?: number;
+  rtlDirection?: 'src-to-tgt' | 'tgt-to-src';
+  /** AWP's masked copies per sentence and batch */
+  awpMasks?: number;
+  /** aligner proposing the links of pairs without gold, and the probability they need */
+  supervisionMethod?: EncoderMethodName;
+  threshold?: number;
+  /** keep the word embeddings as they are (for XLM-R base 192M of its 278M parameters: no gradient, no AdamW moments for them) */
+  freezeEmbeddings?: boolean;
+  device?: DeviceSetting;
+  threads?: number;
+  seed?: number;
+  log?: (line: string) => void;
+}
+
+export interface EpochLosses {
+  epoch: number;
+  loss: number;
+  terms: Partial<Record<Objective, number>>;
+}
+
+export interface FinetuneResult {
+  out: string;
+  device: DeviceName;
+  steps: number;
+  epochs: EpochLosses[];
+  pairs: { gold: number; model: number; links: number; rejected: number };
+  /** the trained encoder weights (transformers' names), as saved */
+  weights: Map<string, Tensor>;
+}
+
+export const FINETUNE_DEFAULTS = {
+  epochs: 1,
+  lr: 5e-5,
+  batch: 16,
+  awpMasks: 4,
+  seed: 1,
+  supervisionMethod: 'awesome' as EncoderMethodName,
+};
+
+function positive(name: string, v: number | undefined, integer: boolean, zeroOk = false): void {
+  if (v === undefined) return;
+  const ok = Number.isFinite(v) && (zeroOk ? v >= 0 : v > 0) && (!integer || Number.isInteger(v));
+  if (!ok) throw new UserError(`${name} must be ${integer ? 'a whole number' : 'a number'} ${zeroOk ? '≥ 0' : '> 0'}, got ${v}`);
+}
+
+/** Checks the options that need no file (one line per mistake). */
+export function checkFinetuneOptions(o: FinetuneOptions): void {
+  for (const x of o.objectives ?? [])
+    if (!(OBJECTIVES as readonly string[]).includes(x)) throw new UserError(`unknown objective "${x}" (${OBJECTIVES.join(', ')})`);
+  if (o.objectives && !o.objectives.length) throw new UserError(`give at least one objective (${OBJECTIVES.join(', ')})`);
+  for (const k of ['alpha', 'beta', 'gamma', 'delta'] as const) positive(k, o[k], false, true);
+  for (const k of ['epochs', 'batch', 'rtlLayers', 'awpMasks'] as const) positive(k, o[k], true);
+  positive('lr', o.lr, false);
+  positive('temperature', o.temperature, false);
+  if (o.threshold !== undefined && !(o.threshold >= 0 && o.threshold <= 1))
+    throw new UserError(`threshold must be in [0, 1], got ${o.threshold}`);
+  if (o.supervisionMethod && !(ENCODER_METHODS as readonly string[]).includes(o.supervisionMethod))
+    throw new UserError(`unknown aligner "${o.supervisionMethod}" (${ENCODER_METHODS.join(', ')})`);
+}
+
+/** Checks the pairs against the links given for them. */
+function checkLinks(
+  S: ReturnType<typeof sentences>,
+  T: ReturnType<typeof sentences>,
+  what: string,
+  all: readonly (readonly WordLink[] | null)[] | undefined,
+): void {
+  if (!all) return;
+  if (all.length !== S.length)
+    throw new UserError(`${what}: has ${all.length} lines for ${S.length} sentence pairs; line counts must match`);
+  all.forEach((links, k) => {
+    for (const l of links ?? [])
+      if (l.s >= S.size(k) || l.t >= T.size(k))
+        throw new InputError(what, k + 1, `link ${l.s}-${l.t} is outside the pair (${S.size(k)} source, ${T.size(k)} target words)`);
+  });
+}
+
+/** Fine-tunes `o.encoder` and writes the result to `o.out`. */
+export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, signal?: AbortSignal): Promise<FinetuneResult> {
+  checkFinetuneOptions(o);
+  const config = readEncoderConfig(o.encoder);
+  checkOutputFolder(o.out, o.encoder);
+  const S = sentences(o.src),
+    T = sentences(o.tgt);
+  if (S.length !== T.length) throw new UserError(`${S.length} source sentences but ${T.length} target sentences`);
+  if (!S.length) throw new UserError('no sentence pairs to fine-tune on');
+  checkLinks(S, T, o.linkSources?.gold ?? 'gold links', o.gold);
+  checkLinks(S, T, o.linkSources?.rejected ?? 'rejected links', o.rejected);
+  const layer = o.layer ?? config.layers;
+  if (!Number.isInteger(layer) || layer < 1 || layer > config.layers)
+    throw new UserError(`layer ${layer} does not exist or has nothing to train: ${o.encoder} has layers 1 to ${config.layers}`);
+  const objectives = o.objectives ?? OBJECTIVE_DEFAULTS.objectives;
+  const rtlLayers = o.rtlLayers ?? OBJECTIVE_DEFAULTS.rtlLayers;
+  if (objectives.includes('rtl') && rtlLayers > config.layers)
+    throw new UserError(`RTL's head starts from the encoder's last ${rtlLayers} layers, but ${o.encoder} has ${config.layers}`);
+  const epochs = o.epochs ?? FINETUNE_DEFAULTS.epochs;
+  const B = o.batch ?? FINETUNE_DEFAULTS.batch;
+  const log = o.log ?? console.info;
+
+  const tokenizer = new SubwordTokenizer(o.encoder);
+  checkTokenizerFits(tokenizer, config);
+  const needsMask = objectives.includes('awp') || objectives.includes('rtl');
+  if (needsMask && tokenizer.maskId === null) throw new UserError(`${tokenizer.file}: no [MASK] or <mask> token, which AWP and RTL need`);
+  progress?.(0, S.length, 'finding supervision links');
+  const pairs = await fineTuningLinks(
+    () => HfEncoder.open(o.encoder, { backend: 'graph', device: o.device, threads: o.threads, log }),
+    S,
+    T,
+    o.gold,
+    o.rejected,
+    {
+      method: o.supervisionMethod ?? FINETUNE_DEFAULTS.supervisionMethod,
+      threshold: o.threshold ?? MODEL_LINK_THRESHOLD,
+      onProgress: (d, n) => {
+        if (signal?.aborted) throw new CancelledError();
+        progress?.(d, n, 'finding supervision links');
+      },
+    },
+  );
+  const examples: FinetuneExample[] = pairs.map((p, k) => ({
+    src: tokenizer.encodeWords(S.tokens(k), maxTokens(config)),
+    tgt: tokenizer.encodeWords(T.tokens(k), maxTokens(config)),
+    links: p.links,
+    rejected: p.rejected,
+  }));
+
+  const read = readStored(o.encoder);
+  const stored = read.stored;
+  const weights = readEncoderWeights(o.encoder, config, read);
+  const prefix = ['', 'bert.', 'roberta.'].find((p) => stored.has(`${p}embeddings.word_embeddings.weight`)) ?? '';
+  const unprefixed = new Map([...stored].filter(([k]) => k.startsWith(prefix)).map(([k, t]) => [k.slice(prefix.length), t]));
+  const head = new Map<string, Tensor>();
+  for (const [ours, theirs] of Object.entries(MLM_HEAD_NAMES)) {
+    const t = theirs.map((n) => stored.get(n)).find(Boolean);
+    if (t && t.type === 'float32') head.set(ours, t);
+  }
+  const pooler = poolerTensors(config, unprefixed);
+  stored.clear();
+
+  const cfg = {
+    ...OBJECTIVE_DEFAULTS,
+    objectives,
+    layer,
+    rtlLayers,
+    ...Object.fromEntries(
+      (['alpha', 'beta', 'gamma', 'delta', 'sentence', 'temperature'] as const).filter((k) => o[k] !== undefined).map((k) => [k, o[k]]),
+    ),
+  };
+  const built = buildObjectiveGraph(config, weights, cfg, head);
+  const perEpoch = Math.ceil(examples.length / B);
+  const steps = perEpoch * epochs;
+  const trainer = await Trainer.create(built.graph, built.loss, {
+    schedule: { base: o.lr ?? FINETUNE_DEFAULTS.lr, warmup: Math.max(1, Math.round(steps / 10)), total: steps, decay: 'linear' },
+    clipNorm: 1,
+    weightDecay: 0.01,
+    frozen: o.freezeEmbeddings ? ['embeddings.word_embeddings.weight'] : [],
+    device: o.device,
+    threads: o.threads,
+    log,
+    report: built.terms,
+  });
+  const rng = new Rng(o.seed ?? FINETUNE_DEFAULTS.seed);
+  const history: EpochLosses[] = [];
+  const batchOptions = {
+    config,
+    objectives,
+    maskId: tokenizer.maskId,
+    awpMasks: o.awpMasks ?? FINETUNE_DEFAULTS.awpMasks,
+    rtlDirection: o.rtlDirection ?? 'src-to-tgt',
+    rng,
+  };
+  try {
+    for (let epoch = 0; epoch < epochs; epoch++) {
+      const order = rng.shuffle(examples.map((_, k) => k));
+      let sum = 0;
+      const terms: Partial<Record<Objective, number>> = {};
+      for (let s = 0; s < perEpoch; s++) {
+        if (signal?.aborted) throw new CancelledError();
+        const batch = order.slice(s * B, (s + 1) * B).map((k) => examples[k]);
+        sum += await trainer.step(batchFeeds(batch, batchOptions));
+        for (const [k, v] of Object.entries(trainer.reported)) terms[k as Objective] = (terms[k as Objective] ?? 0) + v / perEpoch;
+        progress?.(epoch * perEpoch + s + 1, steps, `fine-tuning: epoch ${epoch + 1}/${epochs}, loss ${(sum / (s + 1)).toFixed(4)}`);
+      }
+      history.push({ epoch: epoch + 1, loss: sum / perEpoch, terms });
+      log(
+        `fine-tuning: epoch ${epoch + 1}/${epochs}: loss ${(sum / perEpoch).toFixed(4)} (${Object.entries(terms)
+          .map(([k, v]) => `${k} ${v.toFixed(4)}`)
+          .join(', ')})`,
+      );
+    }
+  } finally {
+    await trainer.release();
+  }
+  const trained = new Map([...encoderParamShapes(config).keys()].map((n) => [n, trainer.state.params.get(n)!]));
+  const counts = {
+    gold: pairs.filter((p) => p.from === 'gold').length,
+    model: pairs.filter((p) => p.from === 'model').length,
+    links: pairs.reduce((a, p) => a + p.links.length, 0),
+    rejected: pairs.reduce((a, p) => a + p.rejected.length, 0),
+  };
+  const record = {
+    file: FINETUNE_FILE,
+    source: o.encoder,
+    objectives,
+    weights: { alpha: cfg.alpha, beta: cfg.beta, gamma: cfg.gamma, delta: cfg.delta },
+    layer,
+    sentence: cfg.sentence,
+    temperature: cfg.temperature,
+    rtlLayers,
+    rtlDirection: batchOptions.rtlDirection,
+    awpMasks: batchOptions.awpMasks,
+    freezeEmbeddings: o.freezeEmbeddings ?? false,
+    epochs,
+    lr: o.lr ?? FINETUNE_DEFAULTS.lr,
+    batch: B,
+    steps,
+    seed: o.seed ?? FINETUNE_DEFAULTS.seed,
+    supervision: {
+      method: o.supervisionMethod ?? FINETUNE_DEFAULTS.supervisionMethod,
+      threshold: o.threshold ?? MODEL_LINK_THRESHOLD,
+      ...counts,
+    },
+    device: trainer.device,
+    losses: history,
+  };
+  saveHfEncoder(o.out, o.encoder, config, trained, pooler, record);
+  return { out: o.out, device: trainer.device, steps, epochs: history, pairs: counts, weights: trained };
+}
