@@ -2,11 +2,12 @@
 // (`lexicon`: all of them; `align`: all but the families without word links), the app's
 // Align… dialog (the statistical ones, which align in seconds, and the encoder methods when
 // the project names an encoder folder) and the Models page (the neural ones, which train);
-// the encoder methods read a pretrained encoder's folder (--encoder) and do not train; and
+// the encoder methods read a pretrained encoder's folder (--encoder) and do not train; the
+// fine-tuning method trains that encoder (the Models page, or `mekong finetune`); and
 // the defaults of the neural methods' options, which the trainer, the CLI and the Train form
 // share. Implementations are looked up by these names (src/main/aligners.ts).
 
-export type MethodFamily = 'statistical' | 'bilstm' | 'encoder' | 'bisent2vec';
+export type MethodFamily = 'statistical' | 'bilstm' | 'encoder' | 'finetune' | 'bisent2vec';
 
 export interface MethodInfo {
   readonly name: string;
@@ -49,6 +50,12 @@ export const METHODS = [
   },
   { name: 'pmi-align', family: 'encoder', summary: 'PMI-Align: ArgMax over the pointwise mutual information of the similarities' },
   {
+    name: 'encoder-finetune',
+    family: 'finetune',
+    summary:
+      "fine-tunes the project's pretrained encoder on the pairs and your corrections (seed 000's TR, AWP, WTR; seed 001's RTL), then aligns with awesome-align's extraction",
+  },
+  {
     name: 'bisent2vec',
     family: 'bisent2vec',
     summary:
@@ -63,6 +70,13 @@ export const DEFAULT_METHOD: MethodName = 'agree';
 /** The neural methods, as the Models page's schema enumerates them (first = its default). */
 export const NEURAL_METHODS = ['bilstm-ctl', 'bilstm'] as const satisfies readonly MethodName[];
 export type NeuralMethodName = (typeof NEURAL_METHODS)[number];
+
+/** The method that fine-tunes the project's pretrained encoder (models/transformer/finetune.ts). */
+export const FINETUNE_METHOD = 'encoder-finetune' satisfies MethodName;
+
+/** What the Models page trains: the neural methods, then fine-tuning (offered when the project names an encoder folder). */
+export const TRAINABLE_METHODS = [...NEURAL_METHODS, FINETUNE_METHOD] as const satisfies readonly MethodName[];
+export type TrainableMethodName = (typeof TRAINABLE_METHODS)[number];
 
 /** The methods that align with a pretrained encoder's folder, without training. */
 export const ENCODER_METHODS = [

@@ -5,16 +5,18 @@
 import { z } from 'zod';
 import { DEVICE_SETTINGS, type DeviceUse } from './device-settings.ts';
 import { LINK_THRESHOLD } from './link-score.ts';
-import { BILSTM_DEFAULTS, NEURAL_METHODS } from './methods.ts';
+import { BILSTM_DEFAULTS, TRAINABLE_METHODS } from './methods.ts';
 
 const id = z.number().int().nonnegative();
+/** Seed 000's TR, AWP, WTR and seed 001's RTL (models/transformer/finetune-objectives.ts). */
+export const FINETUNE_OBJECTIVES = ['tr', 'awp', 'wtr', 'rtl'] as const;
 const weight = z.number().min(0).max(10);
 
 export const trainOptionsSchema = z
   .object({
     /** Display name of the new model; defaults to method and date. */
     name: z.string().trim().min(1).max(200).optional(),
-    method: z.enum(NEURAL_METHODS).default(NEURAL_METHODS[0]),
+    method: z.enum(TRAINABLE_METHODS).default(TRAINABLE_METHODS[0]),
     /** Absent: defaultEpochs (shared/epochs.ts) for the training pairs; the Train… form proposes the same. */
     epochs: z.number().int().min(1).max(1000).optional(),
     /** Objective weights: encoder–decoder (+ contrastive) base, AWP, WTR (defaults: BILSTM_DEFAULTS of shared/methods.ts, supervisedWeights when there is word-level supervision). */
@@ -41,6 +43,18 @@ export const trainOptionsSchema = z
     lowercase: z.boolean().default(true),
     /** Where the training runs: a GPU provider when one works here, else the CPU (the provider that ran is recorded per run). */
     device: z.enum(DEVICE_SETTINGS).default('auto'),
+    /** encoder-finetune: the seeds' objectives and their weights (α TR, β AWP, γ WTR, δ RTL; defaults 0.8 / 0.1 / 0.1 / 1), sentences per batch. */
+    finetune: z
+      .object({
+        objectives: z.array(z.enum(FINETUNE_OBJECTIVES)).min(1).max(4).optional(),
+        alpha: weight.optional(),
+        beta: weight.optional(),
+        gamma: weight.optional(),
+        delta: weight.optional(),
+        batch: z.number().int().min(1).max(256).optional(),
+      })
+      .strict()
+      .optional(),
     /** Continue from this checkpoint (its model's method, dimension and vocabulary) as a new run of the same model, instead of starting from scratch. */
     startFrom: z
       .object({ runId: id, epoch: z.number().int().min(1) })

@@ -5,7 +5,8 @@
 // error at once rather than a failed job.
 import type { z } from 'zod';
 import { type CheckpointInfo, type modelsChannels, type ModelsResults, type TrainOptions } from '../../shared/models-api.ts';
-import { NEURAL_METHODS } from '../../shared/methods.ts';
+import { FINETUNE_METHOD, TRAINABLE_METHODS } from '../../shared/methods.ts';
+import { projectEncoderDir } from '../train/encoder-align-job.ts';
 import { symmetriser } from '../align/symmetrise.ts';
 import { UserError } from '../errors.ts';
 import { countPairs } from '../store/pairs.ts';
@@ -72,13 +73,18 @@ function continuedRun(s: ProjectStore, o: TrainOptions & { startFrom: { runId: n
 export const modelsHandlers: { [C in Channel]: Handler<C> } = {
   'models.list': (ctx) => {
     const db = store(ctx).db;
-    return { models: listModels(db, (runId, kind) => jobOf(db, runId, kind)), methods: [...NEURAL_METHODS] };
+    return { models: listModels(db, (runId, kind) => jobOf(db, runId, kind)), methods: [...TRAINABLE_METHODS] };
   },
   'models.train': (ctx, o) => {
     const s = store(ctx);
     if (!countPairs(s.db, {})) throw new UserError('the project has no sentence pairs to train on (import a corpus first)');
     if (o.pseudoAlignmentId !== undefined && !alignmentExists(s.db, o.pseudoAlignmentId)) {
       throw new UserError(`no alignment ${o.pseudoAlignmentId} in this project`);
+    }
+    if (o.method === FINETUNE_METHOD) {
+      projectEncoderDir(s);
+      if (o.startFrom)
+        throw new UserError('a fine-tuning run starts from the project encoder; continuing from a checkpoint is for BiLSTM runs');
     }
     const name = o.name ?? `${o.method} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
     const { modelId, runId, options } = o.startFrom

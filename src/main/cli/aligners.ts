@@ -21,6 +21,8 @@
 //   encoder      a pretrained encoder's folder (models/transformer/): --encoder DIR, --layer L
 //     (transformers' hidden_states numbering; default 8 of 12 layers, round(2/3·L) otherwise),
 //     --threshold (awesome: the softmax threshold, default 0.001), --device; no training.
+//   finetune     encoder-finetune: refused with a pointer to `mekong finetune` (cli/finetune.ts), whose
+//     output folder the encoder methods align with.
 //   bisent2vec   seed 002's bilingual CBOW (models/bisent2vec/): --epochs; no word links, so
 //     `align` refuses it in one line (sentence scores and mining: `mekong mine`).
 // Lexicons list up to 5 translations per source word, best first: p(t | s) of the trained
@@ -403,10 +405,22 @@ function bisent2vec(): Aligner {
   };
 }
 
+/** encoder-finetune writes a fine-tuned encoder folder, which the encoder methods then align with. */
+function finetune(name: string): Aligner {
+  const refuse = () =>
+    Promise.reject(
+      new UserError(
+        `${name} trains an encoder rather than aligning: run \`mekong finetune --encoder DIR --src S --tgt T --out OUT\`, then align with --method awesome --encoder OUT`,
+      ),
+    );
+  return { align: refuse, lexicon: refuse };
+}
+
 const FAMILIES: Readonly<Record<MethodFamily, (name: string) => Aligner>> = {
   statistical,
   bilstm: (name) => bilstm(name as NeuralMethodName),
   encoder: (name) => encoderMethod(name as EncoderMethodName),
+  finetune,
   bisent2vec,
 };
 

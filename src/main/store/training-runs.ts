@@ -4,7 +4,7 @@
 // and written in one transaction per flush.
 import type { DeviceUse } from '../../shared/device-settings.ts';
 import type { CheckpointInfo, MetricPoint, ModelInfo, RunInfo, RunState, TrainOptions } from '../../shared/models-api.ts';
-import { NEURAL_METHODS } from '../../shared/methods.ts';
+import { TRAINABLE_METHODS } from '../../shared/methods.ts';
 import { UserError } from '../errors.ts';
 import type { Db } from './database.ts';
 
@@ -191,12 +191,12 @@ function runInfo(db: Db, r: RunRow, jobOf: RunJobs): RunInfo {
   };
 }
 
-/** Models of the trainable kinds (NEURAL_METHODS), newest first, each with its runs. */
+/** Models of the trainable kinds (TRAINABLE_METHODS), newest first, each with its runs. */
 export function listModels(db: Db, jobOf: RunJobs): ModelInfo[] {
-  const kinds = NEURAL_METHODS.map(() => '?').join(', ');
+  const kinds = TRAINABLE_METHODS.map(() => '?').join(', ');
   const models = db
     .prepare(`SELECT id, name, kind, created_at FROM models WHERE kind IN (${kinds}) ORDER BY id DESC`)
-    .all(...NEURAL_METHODS) as { id: number; name: string; kind: string; created_at: string }[];
+    .all(...TRAINABLE_METHODS) as { id: number; name: string; kind: string; created_at: string }[];
   return models.map((m) => ({
     id: m.id,
     name: m.name,

@@ -5,10 +5,13 @@
 // trained with.
 import type { TrainOptions } from '../../shared/models-api.ts';
 import { defaultEpochs } from '../../shared/epochs.ts';
+import { isNeuralMethod } from '../../shared/methods.ts';
 import { methodConfig } from '../models/bilstm/method.ts';
 import { DEFAULT_CONFIG, type NeuralConfig } from '../models/bilstm/train.ts';
 
 export function neuralConfig(o: TrainOptions, supervised: boolean, pairs: number): NeuralConfig {
+  const method = o.method;
+  if (!isNeuralMethod(method)) throw new Error(`neuralConfig: ${method} is not a BiLSTM method`);
   const given = Object.fromEntries(
     Object.entries({
       weights: o.weights,
@@ -21,7 +24,7 @@ export function neuralConfig(o: TrainOptions, supervised: boolean, pairs: number
       device: o.device,
     }).filter(([, v]) => v !== undefined),
   ) as Partial<NeuralConfig>;
-  return { ...DEFAULT_CONFIG, ...methodConfig(o.method, supervised, given), epochs: o.epochs ?? defaultEpochs(pairs) };
+  return { ...DEFAULT_CONFIG, ...methodConfig(method, supervised, given), epochs: o.epochs ?? defaultEpochs(pairs) };
 }
 
 export function completed(o: TrainOptions, c: NeuralConfig): TrainOptions {

@@ -1,5 +1,6 @@
 // The Models page's Re-align job: aligns every pair of the project with one checkpoint of
-// a training run (in the worker thread: aligner.ts extraction, its EM counting the gold
+// a training run (a fine-tuned encoder's: awesome-align's extraction over its folder,
+// finetune-job.ts; a BiLSTM's in the worker thread: aligner.ts extraction, its EM counting the gold
 // links; the gold of dev and test pairs, which no run trains on, teaches the link decision
 // when there is enough of it), keeps the linguists' corrections — every gold link is added with score 1, no
 // rejected link is proposed — and stores the result as a model alignment of that model and
@@ -18,7 +19,9 @@ import { calibrate, fitCalibration, type Sample } from '../eval/calibration.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { getRun } from '../store/training-runs.ts';
 import { cancelFlag, type WorkerReport } from './neural-protocol.ts';
-import { goldByPair, goldLinks, loadCorpus, rejectedByPair } from '../store/pair-corpus.ts';
+import { goldByPair, goldLinks, loadCorpus, type ProjectCorpus, rejectedByPair } from '../store/pair-corpus.ts';
+import { FINETUNE_METHOD } from '../../shared/methods.ts';
+import { alignWithFolder, FINETUNED_ALIGNER } from './finetune-job.ts';
 import { checkpointDir, runDir } from './run-files.ts';
 import { runInWorker } from './worker-run.ts';
 
@@ -48,16 +51,21 @@ function heldOutSamples(found: readonly Link[][], gold: readonly (AlignedPair | 
   });
 }
 
-/** Runs the job; returns a one-line summary. */
-export async function realignRun(
-  store: ProjectStore,
-  target: { runId: number; epoch: number; sym: string; calibrate?: boolean },
+interface Found {
+  found: Link[][];
+  /** how the links were decided (the symmetrisation, or the learned decision) */
+  decidedBy: string;
+}
+
+/** A BiLSTM checkpoint's links, in the worker thread (train-split gold counted by its EM, held-out gold teaching the link decision). */
+async function neuralLinks(
+  modelDir: string,
+  corpus: ProjectCorpus,
+  gold: readonly (AlignedPair | undefined)[],
+  options: TrainOptions,
+  target: { epoch: number; sym: string },
   run: { progress: Progress; signal: AbortSignal },
-): Promise<string> {
-  const db = store.db;
-  const row = getRun(db, target.runId);
-  const options = JSON.parse(row.config) as TrainOptions;
-  const corpus = loadCorpus(db, options.lowercase);
+): Promise<Found> {
   let found: Link[][] = [];
   let decidedBy = target.sym;
   const onReport = (r: WorkerReport) => {
@@ -65,8 +73,6 @@ export async function realignRun(
     else if (r.type === 'linking') run.progress(r.done, r.total, `epoch ${target.epoch}: ${r.phase}`);
     else if (r.type === 'links') [found, decidedBy] = [r.links, r.decidedBy];
   };
-  const modelDir = checkpointDir(runDir(store.path, target.runId), target.epoch);
-  const gold = goldByPair(db, corpus.ids);
   const linksOf = (inTrain: boolean) => gold.map((g, k) => (g && (corpus.split[k] === 'train') === inTrain ? goldLinks(g) : []));
   const request = {
     type: 'align' as const,
@@ -80,6 +86,43 @@ export async function realignRun(
     cancel: cancelFlag(),
   };
   if ((await runInWorker(request, onReport, run.signal)) === 'cancelled') throw new CancelledError();
+  return { found, decidedBy };
+}
+
+/** A fine-tuned encoder checkpoint's links (awesome-align's extraction over the folder). */
+async function finetunedLinks(
+  modelDir: string,
+  corpus: ProjectCorpus,
+  options: TrainOptions,
+  epoch: number,
+  run: { progress: Progress; signal: AbortSignal },
+): Promise<Found> {
+  const r = await alignWithFolder(modelDir, corpus.src, corpus.tgt, {
+    device: options.device,
+    onProgress: (done, total) => {
+      if (run.signal.aborted) throw new CancelledError();
+      run.progress(done, total, `aligning with epoch ${epoch}`);
+    },
+  });
+  return { found: r.links, decidedBy: `${FINETUNED_ALIGNER} layer ${r.layer}` };
+}
+
+/** Runs the job; returns a one-line summary. */
+export async function realignRun(
+  store: ProjectStore,
+  target: { runId: number; epoch: number; sym: string; calibrate?: boolean },
+  run: { progress: Progress; signal: AbortSignal },
+): Promise<string> {
+  const db = store.db;
+  const row = getRun(db, target.runId);
+  const options = JSON.parse(row.config) as TrainOptions;
+  const corpus = loadCorpus(db, options.lowercase);
+  const modelDir = checkpointDir(runDir(store.path, target.runId), target.epoch);
+  const gold = goldByPair(db, corpus.ids);
+  let { found, decidedBy } =
+    options.method === FINETUNE_METHOD
+      ? await finetunedLinks(modelDir, corpus, options, target.epoch, run)
+      : await neuralLinks(modelDir, corpus, gold, options, target, run);
   const rejected = rejectedByPair(db, corpus.ids);
   const fitted = fitCalibration(heldOutSamples(found, gold, corpus.split), target.calibrate ?? false);
   if (fitted?.summary.applied) found = found.map((links) => links.map((l) => ({ ...l, score: calibrate(fitted.map, l.score ?? 1) })));

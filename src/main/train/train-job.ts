@@ -1,33 +1,25 @@
 // The Models page's Train job: reads the training set from the project (project-data.ts),
-// trains the neural aligner in a worker thread (neural.worker.ts), then any self-training
+// trains the neural aligner in a worker thread (neural.worker.ts) — or hands an encoder
+// fine-tuning run to finetune-job.ts — then any self-training
 // (its checkpoints numbered on after the run's epochs), and records the run as
 // it goes — step losses (buffered, one transaction per FLUSH_MS), each epoch's mean loss,
 // each checkpoint with its AER / precision / recall on the evaluation pairs — then marks
 // the run done, cancelled (checkpoints saved so far stay usable) or failed with its error.
 import type { TrainOptions } from '../../shared/models-api.ts';
+import { FINETUNE_METHOD } from '../../shared/methods.ts';
 import type { NeuralConfig } from '../models/bilstm/train.ts';
 import { CancelledError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
 import type { ProjectStore } from '../store/project-store.ts';
-import type { Db } from '../store/database.ts';
-import {
-  bestCheckpoint,
-  checkpointsOf,
-  finishRun,
-  metricWriter,
-  type MetricWriter,
-  recordCheckpoint,
-  type RunStats,
-  setRunSetup,
-} from '../store/training-runs.ts';
+import { recordCheckpoint, type RunStats, setRunSetup } from '../store/training-runs.ts';
+import { finetuneRun } from './finetune-job.ts';
+import { bestDevAer, recordedRun } from './recorded-run.ts';
 import { completed, neuralConfig } from './neural-options.ts';
 import { cancelFlag, type TrainRequest, type WorkerReport } from './neural-protocol.ts';
 import { trainingSet, type TrainingSet } from './project-data.ts';
-import { checkpointDir, pruneCheckpoints, runDir } from './run-files.ts';
+import { checkpointDir, runDir } from './run-files.ts';
 import { StepMeter } from './step-meter.ts';
 import { runInWorker } from './worker-run.ts';
-
-const FLUSH_MS = 1000;
 
 function request(set: TrainingSet, o: TrainOptions, config: NeuralConfig, runFolder: string, startDir?: string): TrainRequest {
   const { src, tgt } = set.corpus;
@@ -49,21 +41,8 @@ function request(set: TrainingSet, o: TrainOptions, config: NeuralConfig, runFol
 }
 
 function summary(store: ProjectStore, runId: number, o: TrainOptions, set: TrainingSet): string {
-  const best = bestCheckpoint(checkpointsOf(store.db, runId));
-  const evalPart = best?.aer != null ? `, best dev AER ${best.aer.toFixed(3)} at epoch ${best.epoch}` : '';
   const self = o.selfTrainEpochs ? ` + ${o.selfTrainEpochs} of self-training` : '';
-  return `trained ${o.method} run ${runId}: ${o.epochs} epochs${self} on ${set.stats.pairs} pairs (${set.stats.goldPairs} with gold)${evalPart}`;
-}
-
-/** A timer flushing `metrics`; a flush that fails (the project locked past its busy timeout) keeps its points for the next. */
-function flushEvery(db: Db, metrics: MetricWriter): ReturnType<typeof setInterval> {
-  return setInterval(() => {
-    try {
-      if (db.open) metrics.flush();
-    } catch {
-      // retried at the next tick; the job's last flush reports a lasting failure
-    }
-  }, FLUSH_MS);
+  return `trained ${o.method} run ${runId}: ${o.epochs} epochs${self} on ${set.stats.pairs} pairs (${set.stats.goldPairs} with gold)${bestDevAer(store.db, runId)}`;
 }
 
 /** Runs the job for a run created by createModelRun; returns a one-line summary. */
@@ -73,11 +52,10 @@ export async function trainRun(
   o: TrainOptions,
   run: { progress: Progress; signal: AbortSignal },
 ): Promise<string> {
-  const db = store.db;
-  const folder = runDir(store.path, runId);
-  const metrics = metricWriter(db, runId);
-  const flusher = flushEvery(db, metrics);
-  try {
+  if (o.method === FINETUNE_METHOD) return finetuneRun(store, runId, o, run);
+  return recordedRun(store, runId, run.signal, async (metrics) => {
+    const db = store.db;
+    const folder = runDir(store.path, runId);
     const set = trainingSet(db, o);
     const supervised = [...set.supervision, ...set.rejected].some((l) => l?.length);
     const config = neuralConfig(o, supervised, set.stats.pairs);
@@ -115,19 +93,7 @@ export async function trainRun(
     };
     const from = o.startFrom && checkpointDir(runDir(store.path, o.startFrom.runId), o.startFrom.epoch);
     const outcome = await runInWorker(request(set, o, config, folder, from), onReport, run.signal);
-    metrics.flush();
     if (outcome === 'cancelled') throw new CancelledError();
-    finishRun(db, runId, 'done');
     return summary(store, runId, o, set);
-  } catch (err) {
-    if (db.open) {
-      metrics.flush();
-      const cancelled = err instanceof CancelledError || run.signal.aborted;
-      finishRun(db, runId, cancelled ? 'cancelled' : 'failed', cancelled ? null : ((err as Error).message ?? String(err)));
-      pruneCheckpoints(folder, new Set(checkpointsOf(db, runId).map((c) => c.epoch)));
-    }
-    throw err;
-  } finally {
-    clearInterval(flusher);
-  }
+  });
 }

@@ -75,7 +75,7 @@ describe('models channels', () => {
     expect(progress.at(-1)).toMatchObject({ message: expect.stringMatching(/^epoch 2\/2 · loss \d+\.\d\d · [\d.]+ steps\/s · ETA \d+s$/) });
 
     const { models, methods } = await call(ctx, 'models.list', {});
-    expect(methods).toEqual(['bilstm-ctl', 'bilstm']);
+    expect(methods).toEqual(['bilstm-ctl', 'bilstm', 'encoder-finetune']);
     const run = models[0].runs[0];
     expect(models[0]).toMatchObject({ id: started.modelId, kind: 'bilstm-ctl' });
     expect(run).toMatchObject({

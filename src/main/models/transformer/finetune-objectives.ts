@@ -56,8 +56,10 @@ import { type Tensor } from '../../nn/tensor.ts';
 import { constantInit, normalInit, Rng } from '../../nn/init.ts';
 import { buildEncoderGraph, embeddingsOutput, encoderLayer, type EncoderGraph } from './encoder-graph.ts';
 import type { EncoderConfig } from './hf-config.ts';
+import { FINETUNE_OBJECTIVES } from '../../../shared/models-api.ts';
 
-export const OBJECTIVES = ['tr', 'awp', 'wtr', 'rtl'] as const;
+/** The objectives, as the app's Train form offers them (shared/models-api.ts). */
+export const OBJECTIVES = FINETUNE_OBJECTIVES;
 export type Objective = (typeof OBJECTIVES)[number];
 
 export interface ObjectiveConfig {

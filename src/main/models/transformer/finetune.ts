@@ -35,8 +35,12 @@ export interface FinetuneOptions {
   rejected?: readonly (readonly WordLink[] | null)[];
   /** how errors name the gold and rejected links (e.g. their files; default "gold links", "rejected links") */
   linkSources?: { gold?: string; rejected?: string };
-  /** the folder to write */
+  /** the folder to write at the end */
   out: string;
+  /** after each step: the step (1-based, over all epochs) and its loss */
+  onStep?: (step: number, loss: number) => void;
+  /** after each epoch: its losses and last step; `save(dir)` writes the encoder as it is now as a Hugging Face folder (the last epoch's is `out`) */
+  onEpoch?: (e: EpochLosses & { step: number }, save: (dir: string) => void) => Promise<void> | void;
   objectives?: readonly Objective[];
   alpha?: number;
   beta?: number;
@@ -222,36 +226,14 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
     rtlDirection: o.rtlDirection ?? 'src-to-tgt',
     rng,
   };
-  try {
-    for (let epoch = 0; epoch < epochs; epoch++) {
-      const order = rng.shuffle(examples.map((_, k) => k));
-      let sum = 0;
-      const terms: Partial<Record<Objective, number>> = {};
-      for (let s = 0; s < perEpoch; s++) {
-        if (signal?.aborted) throw new CancelledError();
-        const batch = order.slice(s * B, (s + 1) * B).map((k) => examples[k]);
-        sum += await trainer.step(batchFeeds(batch, batchOptions));
-        for (const [k, v] of Object.entries(trainer.reported)) terms[k as Objective] = (terms[k as Objective] ?? 0) + v / perEpoch;
-        progress?.(epoch * perEpoch + s + 1, steps, `fine-tuning: epoch ${epoch + 1}/${epochs}, loss ${(sum / (s + 1)).toFixed(4)}`);
-      }
-      history.push({ epoch: epoch + 1, loss: sum / perEpoch, terms });
-      log(
-        `fine-tuning: epoch ${epoch + 1}/${epochs}: loss ${(sum / perEpoch).toFixed(4)} (${Object.entries(terms)
-          .map(([k, v]) => `${k} ${v.toFixed(4)}`)
-          .join(', ')})`,
-      );
-    }
-  } finally {
-    await trainer.release();
-  }
-  const trained = new Map([...encoderParamShapes(config).keys()].map((n) => [n, trainer.state.params.get(n)!]));
   const counts = {
     gold: pairs.filter((p) => p.from === 'gold').length,
     model: pairs.filter((p) => p.from === 'model').length,
     links: pairs.reduce((a, p) => a + p.links.length, 0),
     rejected: pairs.reduce((a, p) => a + p.rejected.length, 0),
   };
-  const record = {
+  const trained = () => new Map([...encoderParamShapes(config).keys()].map((n) => [n, trainer.state.params.get(n)!]));
+  const record = () => ({
     file: FINETUNE_FILE,
     source: o.encoder,
     objectives,
@@ -275,7 +257,35 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
     },
     device: trainer.device,
     losses: history,
-  };
-  saveHfEncoder(o.out, o.encoder, config, trained, pooler, record);
-  return { out: o.out, device: trainer.device, steps, epochs: history, pairs: counts, weights: trained };
+  });
+  const save = (dir: string) => saveHfEncoder(dir, o.encoder, config, trained(), pooler, record());
+  let result: Map<string, Tensor>;
+  try {
+    for (let epoch = 0; epoch < epochs; epoch++) {
+      const order = rng.shuffle(examples.map((_, k) => k));
+      let sum = 0;
+      const terms: Partial<Record<Objective, number>> = {};
+      for (let s = 0; s < perEpoch; s++) {
+        if (signal?.aborted) throw new CancelledError();
+        const batch = order.slice(s * B, (s + 1) * B).map((k) => examples[k]);
+        const loss = await trainer.step(batchFeeds(batch, batchOptions));
+        sum += loss;
+        o.onStep?.(epoch * perEpoch + s + 1, loss);
+        for (const [k, v] of Object.entries(trainer.reported)) terms[k as Objective] = (terms[k as Objective] ?? 0) + v / perEpoch;
+        progress?.(epoch * perEpoch + s + 1, steps, `fine-tuning: epoch ${epoch + 1}/${epochs}, loss ${(sum / (s + 1)).toFixed(4)}`);
+      }
+      history.push({ epoch: epoch + 1, loss: sum / perEpoch, terms });
+      await o.onEpoch?.({ ...history[epoch], step: (epoch + 1) * perEpoch }, (dir) => save(dir));
+      log(
+        `fine-tuning: epoch ${epoch + 1}/${epochs}: loss ${(sum / perEpoch).toFixed(4)} (${Object.entries(terms)
+          .map(([k, v]) => `${k} ${v.toFixed(4)}`)
+          .join(', ')})`,
+      );
+    }
+    result = trained();
+    save(o.out);
+  } finally {
+    await trainer.release();
+  }
+  return { out: o.out, device: trainer.device, steps, epochs: history, pairs: counts, weights: result };
 }
