@@ -119,6 +119,27 @@ export const methodNames = (keep: (m: MethodInfo) => boolean = () => true): stri
     .map((m) => m.name)
     .join('|');
 
+/** Seed 000's TR, AWP, WTR and seed 001's RTL (models/transformer/finetune-objectives.ts). */
+export const FINETUNE_OBJECTIVES = ['tr', 'awp', 'wtr', 'rtl'] as const;
+export type FinetuneObjective = (typeof FINETUNE_OBJECTIVES)[number];
+
+/**
+ * Defaults of encoder-finetune (the Train form, `mekong finetune`): seed 000's objectives
+ * and weights α / β / γ (its eq. 11: 0.8 / 0.1 / 0.1), seed 001's RTL weight δ = 1 when
+ * RTL is chosen; one epoch at a peak rate of 5e-5 with 16 pairs a step, the seeds' and
+ * awesome-align's fine-tuning settings.
+ */
+export const ENCODER_FINETUNE_DEFAULTS = {
+  objectives: ['tr', 'awp', 'wtr'] as readonly FinetuneObjective[],
+  alpha: 0.8,
+  beta: 0.1,
+  gamma: 0.1,
+  delta: 1,
+  epochs: 1,
+  lr: 5e-5,
+  batch: 16,
+} as const;
+
 /** Objective weights: base (translation + reconstruction, + contrastive), AWP, WTR. */
 export interface ObjectiveWeights {
   base: number;

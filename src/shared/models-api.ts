@@ -5,11 +5,9 @@
 import { z } from 'zod';
 import { DEVICE_SETTINGS, type DeviceUse } from './device-settings.ts';
 import { LINK_THRESHOLD } from './link-score.ts';
-import { BILSTM_DEFAULTS, TRAINABLE_METHODS } from './methods.ts';
+import { BILSTM_DEFAULTS, FINETUNE_OBJECTIVES, TRAINABLE_METHODS } from './methods.ts';
 
 const id = z.number().int().nonnegative();
-/** Seed 000's TR, AWP, WTR and seed 001's RTL (models/transformer/finetune-objectives.ts). */
-export const FINETUNE_OBJECTIVES = ['tr', 'awp', 'wtr', 'rtl'] as const;
 const weight = z.number().min(0).max(10);
 
 export const trainOptionsSchema = z
@@ -43,7 +41,7 @@ export const trainOptionsSchema = z
     lowercase: z.boolean().default(true),
     /** Where the training runs: a GPU provider when one works here, else the CPU (the provider that ran is recorded per run). */
     device: z.enum(DEVICE_SETTINGS).default('auto'),
-    /** encoder-finetune: the seeds' objectives and their weights (α TR, β AWP, γ WTR, δ RTL; defaults 0.8 / 0.1 / 0.1 / 1), sentences per batch. */
+    /** encoder-finetune: the seeds' objectives and their weights (α TR, β AWP, γ WTR, δ RTL), pairs per step; defaults ENCODER_FINETUNE_DEFAULTS of shared/methods.ts. */
     finetune: z
       .object({
         objectives: z.array(z.enum(FINETUNE_OBJECTIVES)).min(1).max(4).optional(),

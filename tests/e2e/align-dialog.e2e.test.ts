@@ -3,12 +3,16 @@
 // English–Thai file through English into a Lao–Thai prior, the project is aligned with it,
 // and the dictionary is removed again. Encoders: a folder without a model is refused, a tiny
 // BERT folder (built by the test) brings the encoder methods, which align the project at a
-// chosen hidden layer. Every check reads the store.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// chosen hidden layer; the Train… form then offers encoder-finetune on that folder, with
+// the seeds' objectives in place of the BiLSTM's fields, and the run fine-tunes it into
+// a Hugging Face checkpoint folder. Every check reads the store.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { listDictionaries } from '../../src/main/store/dictionaries.ts';
+import { listModels } from '../../src/main/store/training-runs.ts';
+import { checkpointDir, runDir } from '../../src/main/train/run-files.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { sampleProject } from './editor-fixture.ts';
 import { writeTinyBert } from '../unit/transformer/tiny-encoders.ts';
@@ -97,5 +101,52 @@ describe('Align dialog', () => {
     await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor({ timeout: 90_000 });
     const made = h.ctx.store!.info().alignments.find((a) => a.name.startsWith('simalign-argmax (layer 2)'));
     expect(made?.links).toBeGreaterThan(265);
+  });
+
+  it('fine-tunes the project encoder from the Train… form', async () => {
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Align the project' }).waitFor({ state: 'detached' });
+    await page.getByRole('tab', { name: 'Models' }).click();
+    await page.getByRole('button', { name: 'Train…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Train a model' });
+    await dialog.getByLabel('Training method').selectOption('encoder-finetune');
+    // The BiLSTM's fields give way to the seeds' objectives; epochs and rate are fine-tuning's.
+    expect(await dialog.getByLabel('Base').count()).toBe(0);
+    await expect(dialog.getByLabel('Epochs', { exact: true }).inputValue()).resolves.toBe('1');
+    expect(await dialog.getByLabel('Objective TR').isChecked()).toBe(true);
+    expect(await dialog.getByLabel('Objective RTL').isChecked()).toBe(false);
+    expect(await dialog.getByLabel('Weight of RTL').isDisabled()).toBe(true);
+    for (const o of ['TR', 'AWP', 'WTR']) await dialog.getByLabel(`Objective ${o}`).uncheck();
+    await dialog.getByTestId('field-error').filter({ hasText: 'choose an objective' }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Start training' }).isDisabled()).toBe(true);
+    await dialog.getByLabel('Objective TR').check();
+    await dialog.getByLabel('Objective WTR').check();
+    await dialog.getByText('Advanced').click();
+    await expect(dialog.getByLabel('Learning rate').inputValue()).resolves.toBe('0.00005');
+    await dialog.getByLabel('Pairs per step').fill('32');
+    await dialog.getByLabel('Epochs', { exact: true }).fill('2');
+    await h.screenshot('26-models-finetune-form');
+    await dialog.getByRole('button', { name: 'Start training' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const view = page.locator('[data-testid="run-view"][data-state="done"]');
+    await view.waitFor({ timeout: 180_000 });
+    await view.getByText(/TR 0\.8 \+ WTR 0\.1 · 32 pairs a step/).waitFor();
+    expect(await view.getByRole('button', { name: 'Continue training…' }).count()).toBe(0);
+    await h.screenshot('27-models-finetune-run');
+    const [r] = listModels(h.ctx.store!.db, () => null).flatMap((m) => m.runs);
+    expect(r.config).toMatchObject({ method: 'encoder-finetune', epochs: 2, lr: 5e-5, finetune: { objectives: ['tr', 'wtr'], batch: 32 } });
+    expect(r.checkpoints.map((c) => c.epoch)).toEqual([1, 2]);
+    expect(r.device?.used).toBe('cpu');
+    const folder = checkpointDir(runDir(h.ctx.store!.path, r.id), 2);
+    for (const f of ['config.json', 'model.safetensors', 'tokenizer.json']) expect(existsSync(join(folder, f))).toBe(true);
+
+    // Re-aligning with the checkpoint: awesome-align's extraction, no symmetrisation to choose.
+    expect(await view.getByLabel('Re-align symmetrisation').count()).toBe(0);
+    const before = h.ctx.store!.info().alignments.length;
+    await view.getByRole('button', { name: 'Re-align project' }).click();
+    await view.getByRole('button', { name: 'Open review queue' }).waitFor({ timeout: 120_000 });
+    const made = h.ctx.store!.info().alignments;
+    expect(made.length).toBe(before + 1);
+    expect(made.at(-1)!.links).toBeGreaterThan(265);
   });
 });

@@ -1,5 +1,6 @@
 // How long a training run will take, from a measured step: the newest finished run of the
-// project with the same method, dimension and batch size gives the pace (its training
+// project with the same method, dimension and batch size (pairs per step when fine-tuning
+// an encoder, which has no dimension of its own to choose) gives the pace (its training
 // time over its optimiser steps, session builds included) and the steps an epoch takes
 // per pair (its length buckets included); the new run's steps follow from its epochs and
 // pairs. Without such a run there is no measured step to go by, and the estimate says so.
@@ -7,7 +8,8 @@ import type { ModelInfo, RunInfo } from '../../shared/models-api.ts';
 
 export interface RunPlan {
   method: string;
-  dim: number;
+  /** null: encoder-finetune (the encoder's size is the folder's). */
+  dim: number | null;
   batchSize: number;
   epochs: number;
   /** Pairs the run trains on. */
@@ -33,7 +35,13 @@ function pace(run: RunInfo): { secondsPerStep: number; stepsPerPairEpoch: number
 export function estimateRun(models: readonly ModelInfo[], plan: RunPlan): RunEstimate | null {
   const comparable = models
     .flatMap((m) => m.runs)
-    .filter((r) => r.config.method === plan.method && r.config.dim === plan.dim && r.config.batchSize === plan.batchSize)
+    .filter(
+      (r) =>
+        r.config.method === plan.method &&
+        (plan.dim === null
+          ? r.config.finetune?.batch === plan.batchSize
+          : r.config.dim === plan.dim && r.config.batchSize === plan.batchSize),
+    )
     .sort((a, b) => b.id - a.id);
   for (const run of comparable) {
     const p = pace(run);

@@ -56,7 +56,7 @@ import { type Tensor } from '../../nn/tensor.ts';
 import { constantInit, normalInit, Rng } from '../../nn/init.ts';
 import { buildEncoderGraph, embeddingsOutput, encoderLayer, type EncoderGraph } from './encoder-graph.ts';
 import type { EncoderConfig } from './hf-config.ts';
-import { FINETUNE_OBJECTIVES } from '../../../shared/models-api.ts';
+import { ENCODER_FINETUNE_DEFAULTS, FINETUNE_OBJECTIVES } from '../../../shared/methods.ts';
 
 /** The objectives, as the app's Train form offers them (shared/models-api.ts). */
 export const OBJECTIVES = FINETUNE_OBJECTIVES;
@@ -79,11 +79,11 @@ export interface ObjectiveConfig {
 }
 
 export const OBJECTIVE_DEFAULTS: Omit<ObjectiveConfig, 'layer'> = {
-  objectives: ['tr', 'awp', 'wtr'],
-  alpha: 0.8,
-  beta: 0.1,
-  gamma: 0.1,
-  delta: 1,
+  objectives: ENCODER_FINETUNE_DEFAULTS.objectives,
+  alpha: ENCODER_FINETUNE_DEFAULTS.alpha,
+  beta: ENCODER_FINETUNE_DEFAULTS.beta,
+  gamma: ENCODER_FINETUNE_DEFAULTS.gamma,
+  delta: ENCODER_FINETUNE_DEFAULTS.delta,
   sentence: 'cls',
   temperature: 0.05,
   rtlLayers: 2,

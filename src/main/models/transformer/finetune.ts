@@ -7,7 +7,7 @@
 // goes to the caller's callback; the AbortSignal stops between steps (CancelledError),
 // leaving no folder behind.
 import type { Link } from '../../../shared/domain.ts';
-import { ENCODER_METHODS, type EncoderMethodName } from '../../../shared/methods.ts';
+import { ENCODER_FINETUNE_DEFAULTS, ENCODER_METHODS, type EncoderMethodName } from '../../../shared/methods.ts';
 import { sentences, type Side } from '../../align/sentences.ts';
 import { CancelledError, InputError, UserError } from '../../errors.ts';
 import type { Progress } from '../../jobs/job-registry.ts';
@@ -86,9 +86,9 @@ export interface FinetuneResult {
 }
 
 export const FINETUNE_DEFAULTS = {
-  epochs: 1,
-  lr: 5e-5,
-  batch: 16,
+  epochs: ENCODER_FINETUNE_DEFAULTS.epochs,
+  lr: ENCODER_FINETUNE_DEFAULTS.lr,
+  batch: ENCODER_FINETUNE_DEFAULTS.batch,
   awpMasks: 4,
   seed: 1,
   supervisionMethod: 'awesome' as EncoderMethodName,

@@ -1,17 +1,25 @@
 // The "Train…" form's state: every TrainOptions field as the form edits it (numbers are
 // null while their input is empty), prefilled with the neural aligner's defaults (the
-// epochs for the project's size, shared/epochs.ts) — or, to
+// epochs for the project's size, shared/epochs.ts), switching to encoder-finetune's own
+// epochs and learning rate when that method is chosen (and back) — or, to
 // continue a run from one of its checkpoints, with that run's settings — and its
 // validation. Limits come from the contract's schema (one source of truth); its issues
 // are turned into one short message per field, shown beside that field.
 import type { z } from 'zod';
 import { defaultEpochs } from '../../../shared/epochs.ts';
 import { type RunInfo, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
-import { BILSTM_DEFAULTS, NEURAL_METHODS } from '../../../shared/methods.ts';
+import {
+  BILSTM_DEFAULTS,
+  ENCODER_FINETUNE_DEFAULTS,
+  FINETUNE_METHOD,
+  FINETUNE_OBJECTIVES,
+  type FinetuneObjective,
+  TRAINABLE_METHODS,
+  type TrainableMethodName,
+} from '../../../shared/methods.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 import type { DeviceSetting } from '../../../shared/device-settings.ts';
 
-export type TrainMethod = (typeof NEURAL_METHODS)[number];
 export type NumberField =
   | 'epochs'
   | 'base'
@@ -25,7 +33,12 @@ export type NumberField =
   | 'wordDropout'
   | 'selfTrainEpochs'
   | 'threshold'
-  | 'checkpointEvery';
+  | 'checkpointEvery'
+  | 'alpha'
+  | 'beta'
+  | 'gamma'
+  | 'delta'
+  | 'pairsPerStep';
 export type FieldErrors = Partial<Record<NumberField | 'name' | 'weights', string>>;
 
 /** The aligner's defaults (shared/methods.ts), the objective weights those of a run with gold links. */
@@ -42,9 +55,29 @@ export const TRAIN_DEFAULTS: Record<NumberField, number> = {
   selfTrainEpochs: D.selfTrainEpochs,
   threshold: LINK_THRESHOLD,
   checkpointEvery: D.checkpointEvery,
+  alpha: ENCODER_FINETUNE_DEFAULTS.alpha,
+  beta: ENCODER_FINETUNE_DEFAULTS.beta,
+  gamma: ENCODER_FINETUNE_DEFAULTS.gamma,
+  delta: ENCODER_FINETUNE_DEFAULTS.delta,
+  pairsPerStep: ENCODER_FINETUNE_DEFAULTS.batch,
 };
 
 const WEIGHT_FIELDS = ['base', 'awp', 'wtr'] as const;
+/** Each fine-tuning objective's weight field (α TR, β AWP, γ WTR, δ RTL). */
+export const OBJECTIVE_WEIGHT: Readonly<Record<FinetuneObjective, NumberField>> = { tr: 'alpha', awp: 'beta', wtr: 'gamma', rtl: 'delta' };
+/** Fields only the BiLSTM methods read, and only encoder-finetune reads. */
+const BILSTM_ONLY: readonly NumberField[] = [
+  'base',
+  'awp',
+  'wtr',
+  'ctlWeight',
+  'temperature',
+  'dim',
+  'batchSize',
+  'wordDropout',
+  'selfTrainEpochs',
+];
+const FINETUNE_ONLY: readonly NumberField[] = ['alpha', 'beta', 'gamma', 'delta', 'pairsPerStep'];
 
 /** "at least 1", "a whole number", … from one schema issue. */
 function describe(issue: z.core.$ZodIssue): string {
@@ -64,8 +97,12 @@ function describe(issue: z.core.$ZodIssue): string {
 
 export class TrainFormState {
   name = $state('');
-  method = $state<TrainMethod>(NEURAL_METHODS[0]);
+  #method = $state<TrainableMethodName>(TRAINABLE_METHODS[0]);
   values = $state<Record<NumberField, number | null>>({ ...TRAIN_DEFAULTS });
+  /** encoder-finetune's objectives. */
+  objectives = $state<FinetuneObjective[]>([...ENCODER_FINETUNE_DEFAULTS.objectives]);
+  /** The epochs proposed for the project's size (BiLSTM runs). */
+  #bilstmEpochs: number = D.epochs;
   useGold = $state(true);
   useRejected = $state(true);
   lowercase = $state(true);
@@ -82,7 +119,24 @@ export class TrainFormState {
 
   /** A form for a project of `pairs` sentence pairs: its epochs are the default for that size. */
   constructor(pairs?: number) {
-    if (pairs !== undefined) this.values.epochs = defaultEpochs(pairs);
+    if (pairs !== undefined) this.#bilstmEpochs = this.values.epochs = defaultEpochs(pairs);
+  }
+
+  get method(): TrainableMethodName {
+    return this.#method;
+  }
+
+  /** Choosing between a BiLSTM method and encoder-finetune swaps in that family's epochs and learning rate (a pretrained encoder fine-tunes for an epoch at 5e-5; a BiLSTM from scratch needs 5e-3 and many epochs). */
+  set method(m: TrainableMethodName) {
+    const wasFinetune = this.finetune;
+    this.#method = m;
+    if (this.finetune === wasFinetune) return;
+    this.values.epochs = this.finetune ? ENCODER_FINETUNE_DEFAULTS.epochs : this.#bilstmEpochs;
+    this.values.lr = this.finetune ? ENCODER_FINETUNE_DEFAULTS.lr : D.lr;
+  }
+
+  get finetune(): boolean {
+    return this.#method === FINETUNE_METHOD;
   }
 
   /** A form for a new run continuing `run` from its checkpoint at `epoch`, prefilled with the run's settings. */
@@ -114,8 +168,14 @@ export class TrainFormState {
     return f;
   }
 
-  /** Whether a field counts: the contrastive ones with bilstm-ctl, the threshold with pseudo-labels or self-training. */
+  /** Whether a field counts: each method's own, the contrastive ones with bilstm-ctl, an objective's weight with that objective, the threshold with pseudo-labels or self-training (and always when fine-tuning: the encoder's own links at or above it supervise pairs without gold). */
   uses(field: NumberField): boolean {
+    if (this.finetune) {
+      if (BILSTM_ONLY.includes(field)) return false;
+      const objective = FINETUNE_OBJECTIVES.find((o) => OBJECTIVE_WEIGHT[o] === field);
+      return objective === undefined || this.objectives.includes(objective);
+    }
+    if (FINETUNE_ONLY.includes(field)) return false;
     if (field === 'ctlWeight' || field === 'temperature') return this.method === 'bilstm-ctl';
     if (field === 'threshold') return this.pseudoAlignmentId !== null || (this.values.selfTrainEpochs ?? 0) > 0;
     return true;
@@ -127,9 +187,40 @@ export class TrainFormState {
     for (const [field, value] of Object.entries(v) as [NumberField, number | null][]) {
       if (this.uses(field) && (value === null || !Number.isFinite(value))) errors[field] = 'required';
     }
-    if (WEIGHT_FIELDS.every((w) => v[w] === 0)) errors.weights = 'at least one objective weight must be above 0';
     const n = (field: NumberField) => v[field] ?? Number.NaN;
-    const parsed = trainOptionsSchema.safeParse({
+    const parsed = trainOptionsSchema.safeParse(this.finetune ? this.finetuneOptions(n, errors) : this.bilstmOptions(n, errors));
+    for (const issue of parsed.error?.issues ?? []) {
+      const key = String(issue.path[issue.path.length - 1]);
+      errors[(key === 'batch' ? 'pairsPerStep' : key) as NumberField | 'name'] ??= describe(issue);
+    }
+    if (parsed.success && !Object.keys(errors).length) return { options: parsed.data, errors: null };
+    return { options: null, errors };
+  }
+
+  private finetuneOptions(n: (field: NumberField) => number, errors: FieldErrors): Record<string, unknown> {
+    const chosen = FINETUNE_OBJECTIVES.filter((o) => this.objectives.includes(o));
+    if (!chosen.some((o) => this.values[OBJECTIVE_WEIGHT[o]] !== 0)) errors.weights = 'choose an objective with a weight above 0';
+    const weights = Object.fromEntries(chosen.map((o) => [OBJECTIVE_WEIGHT[o], n(OBJECTIVE_WEIGHT[o])]));
+    return {
+      ...(this.name.trim() ? { name: this.name.trim() } : {}),
+      method: this.method,
+      epochs: n('epochs'),
+      lr: n('lr'),
+      useGold: this.useGold,
+      useRejected: this.useRejected,
+      lowercase: false,
+      device: this.device,
+      ...(this.pseudoAlignmentId !== null ? { pseudoAlignmentId: this.pseudoAlignmentId } : {}),
+      threshold: n('threshold'),
+      checkpointEvery: n('checkpointEvery'),
+      finetune: { objectives: chosen, ...weights, batch: n('pairsPerStep') },
+    };
+  }
+
+  private bilstmOptions(n: (field: NumberField) => number, errors: FieldErrors): Record<string, unknown> {
+    const v = this.values;
+    if (WEIGHT_FIELDS.every((w) => v[w] === 0)) errors.weights = 'at least one objective weight must be above 0';
+    return {
       ...(this.name.trim() && !this.startFrom ? { name: this.name.trim() } : {}),
       ...(this.startFrom ? { startFrom: this.startFrom } : {}),
       method: this.method,
@@ -148,12 +239,6 @@ export class TrainFormState {
       ...(this.pseudoAlignmentId !== null ? { pseudoAlignmentId: this.pseudoAlignmentId } : {}),
       ...(this.uses('threshold') ? { threshold: n('threshold') } : {}),
       checkpointEvery: n('checkpointEvery'),
-    });
-    for (const issue of parsed.error?.issues ?? []) {
-      const field = String(issue.path[issue.path.length - 1]) as NumberField | 'name';
-      errors[field] ??= describe(issue);
-    }
-    if (parsed.success && !Object.keys(errors).length) return { options: parsed.data, errors: null };
-    return { options: null, errors };
+    };
   }
 }
