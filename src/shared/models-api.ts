@@ -50,6 +50,8 @@ export const trainOptionsSchema = z
         gamma: weight.optional(),
         delta: weight.optional(),
         batch: z.number().int().min(1).max(256).optional(),
+        /** seed 000 §6.1's language embeddings, one for each side of the pairs */
+        languageEmbeddings: z.boolean().optional(),
       })
       .strict()
       .optional(),

@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { listDictionaries } from '../../src/main/store/dictionaries.ts';
 import { listModels } from '../../src/main/store/training-runs.ts';
 import { checkpointDir, runDir } from '../../src/main/train/run-files.ts';
+import { LANGUAGE_FILE } from '../../src/main/models/transformer/hf-weights.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { sampleProject } from './editor-fixture.ts';
 import { writeTinyBert } from '../unit/transformer/tiny-encoders.ts';
@@ -124,21 +125,27 @@ describe('Align dialog', () => {
     await dialog.getByText('Advanced').click();
     await expect(dialog.getByLabel('Learning rate').inputValue()).resolves.toBe('0.00005');
     await dialog.getByLabel('Pairs per step').fill('32');
+    await dialog.getByLabel(/language embeddings/).check();
     await dialog.getByLabel('Epochs', { exact: true }).fill('2');
     await h.screenshot('26-models-finetune-form');
     await dialog.getByRole('button', { name: 'Start training' }).click();
     await dialog.waitFor({ state: 'detached' });
     const view = page.locator('[data-testid="run-view"][data-state="done"]');
     await view.waitFor({ timeout: 180_000 });
-    await view.getByText(/TR 0\.8 \+ WTR 0\.1 · 32 pairs a step/).waitFor();
+    await view.getByText(/TR 0\.8 \+ WTR 0\.1 · 32 pairs a step · language embeddings/).waitFor();
     expect(await view.getByRole('button', { name: 'Continue training…' }).count()).toBe(0);
     await h.screenshot('27-models-finetune-run');
     const [r] = listModels(h.ctx.store!.db, () => null).flatMap((m) => m.runs);
-    expect(r.config).toMatchObject({ method: 'encoder-finetune', epochs: 2, lr: 5e-5, finetune: { objectives: ['tr', 'wtr'], batch: 32 } });
+    expect(r.config).toMatchObject({
+      method: 'encoder-finetune',
+      epochs: 2,
+      lr: 5e-5,
+      finetune: { objectives: ['tr', 'wtr'], batch: 32, languageEmbeddings: true },
+    });
     expect(r.checkpoints.map((c) => c.epoch)).toEqual([1, 2]);
     expect(r.device?.used).toBe('cpu');
     const folder = checkpointDir(runDir(h.ctx.store!.path, r.id), 2);
-    for (const f of ['config.json', 'model.safetensors', 'tokenizer.json']) expect(existsSync(join(folder, f))).toBe(true);
+    for (const f of ['config.json', 'model.safetensors', 'tokenizer.json', LANGUAGE_FILE]) expect(existsSync(join(folder, f))).toBe(true);
 
     // Re-aligning with the checkpoint: awesome-align's extraction, no symmetrisation to choose.
     expect(await view.getByLabel('Re-align symmetrisation').count()).toBe(0);

@@ -43,6 +43,7 @@ interface FinetuneCliOptions {
   aligner?: EncoderMethodName;
   threshold?: string;
   freezeEmbeddings?: boolean;
+  languageEmbeddings?: boolean;
   device?: string;
   threads?: string;
   seed?: string;
@@ -99,6 +100,7 @@ async function run(o: FinetuneCliOptions): Promise<void> {
         supervisionMethod: o.aligner,
         threshold: num('--threshold', o.threshold),
         freezeEmbeddings: o.freezeEmbeddings,
+        languageEmbeddings: o.languageEmbeddings,
         device: o.device as never,
         threads: num('--threads', o.threads),
         seed: num('--seed', o.seed),
@@ -158,6 +160,10 @@ export function register(program: Command): void {
       ),
     )
     .option('--threshold <p>', `probability the aligner's links need (default ${MODEL_LINK_THRESHOLD})`)
+    .option(
+      '--language-embeddings',
+      "add seed 000 §6.1's language embeddings (one for --src's side, one for --tgt's; helped its low-resource languages), saved beside the model",
+    )
     .option('--freeze-embeddings', "keep the word embeddings as they are (most of a multilingual model's parameters: less memory and time)")
     .addOption(deviceOption())
     .option('--threads <n>', 'CPU threads of the sessions')

@@ -98,6 +98,7 @@ export async function finetuneRun(
         gamma: f.gamma,
         delta: f.delta,
         batch: f.batch,
+        languageEmbeddings: f.languageEmbeddings,
         epochs,
         lr: o.lr,
         threshold: o.threshold,

@@ -3,7 +3,8 @@
 // XLMRobertaModel tensors (names and shapes written out here for a 2-layer config), reopens
 // through hf-encoder.ts with the hidden states of the trained weights, and aligns; model
 // links ≥ 0.9 supervise pairs without gold; cancelling stops it and writes nothing; bad
-// options and bad link files are one-line errors, through the API and `mekong finetune`.
+// options and bad link files are one-line errors, through the API and `mekong finetune`;
+// language embeddings are trained, saved beside the bare model's tensors and read per side.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,8 @@ import { CancelledError, UserError } from '../../../src/main/errors.ts';
 import { finetuneEncoder, type FinetuneOptions } from '../../../src/main/models/transformer/finetune.ts';
 import { HfEncoder } from '../../../src/main/models/transformer/hf-encoder.ts';
 import { buildEncoderGraph } from '../../../src/main/models/transformer/encoder-graph.ts';
-import { readEncoderConfig } from '../../../src/main/models/transformer/hf-config.ts';
+import { firstPosition, readEncoderConfig } from '../../../src/main/models/transformer/hf-config.ts';
+import { LANGUAGE_EMBEDDINGS, LANGUAGE_FILE } from '../../../src/main/models/transformer/hf-weights.ts';
 import { alignWithEncoder } from '../../../src/main/models/transformer/encoder-aligner.ts';
 import { readSafetensors } from '../../../src/main/nn/safetensors.ts';
 import { fineTuningLinks } from '../../../src/main/models/transformer/finetune-supervision.ts';
@@ -277,4 +279,53 @@ test('cancelling while the aligner finds the supervision links stops too', async
   );
   await expect(run).rejects.toBeInstanceOf(CancelledError);
   expect(existsSync(join(dir, 'cancelled-early'))).toBe(false);
+});
+
+test("language embeddings (seed 000 §6.1): trained with every objective, saved beside transformers' tensors, and each side of a pair gets its own", async () => {
+  const r = await finetuneEncoder({
+    ...base(bert, 'out-lang'),
+    epochs: 2,
+    objectives: ['tr', 'awp', 'wtr', 'rtl'],
+    languageEmbeddings: true,
+  });
+  expect(r.epochs[1].loss).toBeLessThan(r.epochs[0].loss);
+  const config = readEncoderConfig(bert);
+  const saved = readSafetensors(join(r.out, 'model.safetensors')).tensors;
+  expect([...saved.keys()].sort()).toEqual(Object.keys(expectedShapes(config.vocabSize, config.maxPositions, config.typeVocab)).sort());
+  const E = readSafetensors(join(r.out, LANGUAGE_FILE)).tensors.get(LANGUAGE_EMBEDDINGS)!;
+  expect(E.dims).toEqual([2, config.hidden]);
+  expect(JSON.parse(readFileSync(join(r.out, 'mekong-finetune.json'), 'utf8')).languageEmbeddings).toBe(true);
+
+  // h₀ of the first token read as a target: LN(E_word[id] + E_pos[first] + E_type[0] + E_lang[1]), by hand
+  const reopened = HfEncoder.open(r.out);
+  const [sent] = reopened.encode([src[0]]);
+  const [[asSrc, asTgt]] = await reopened.hiddenStates([sent, sent], [0], undefined, [0, 1]);
+  await reopened.release();
+  const D = config.hidden;
+  const w = (name: string) => r.weights.get(name)!.data as Float32Array;
+  const row = (name: string, k: number) => w(name).subarray(k * D, (k + 1) * D);
+  const x = Array.from({ length: D }, (_, d) => {
+    const word = row('embeddings.word_embeddings.weight', sent.ids[0])[d];
+    const pos = row('embeddings.position_embeddings.weight', firstPosition(config))[d];
+    return word + pos + row('embeddings.token_type_embeddings.weight', 0)[d] + row(LANGUAGE_EMBEDDINGS, 1)[d];
+  });
+  const mean = x.reduce((a, v) => a + v, 0) / D;
+  const variance = x.reduce((a, v) => a + (v - mean) ** 2, 0) / D;
+  const want = x.map(
+    (v, d) =>
+      ((v - mean) / Math.sqrt(variance + config.layerNormEps)) * w('embeddings.LayerNorm.weight')[d] + w('embeddings.LayerNorm.bias')[d],
+  );
+  want.forEach((v, d) => expect(asTgt[d]).toBeCloseTo(v, 4));
+  expect(Math.max(...asSrc.map((v, i) => Math.abs(v - asTgt[i])))).toBeGreaterThan(1e-3);
+
+  // fine-tuning that folder again without language embeddings keeps them (they are part of the model now);
+  // a folder saved without them has no stale file: transformers' bare model is all there is
+  const again = await finetuneEncoder({ ...base(r.out, 'out-lang-2'), epochs: 1 });
+  expect(existsSync(join(again.out, LANGUAGE_FILE))).toBe(true);
+  const plain = await finetuneEncoder({ ...base(bert, 'out-lang'), epochs: 1 });
+  expect(existsSync(join(plain.out, LANGUAGE_FILE))).toBe(false);
+  const bare = HfEncoder.open(plain.out);
+  const [[a, b]] = await bare.hiddenStates([sent, sent], [0], undefined, [0, 1]);
+  await bare.release();
+  expect(a).toEqual(b);
 });

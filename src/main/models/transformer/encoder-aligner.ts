@@ -144,7 +144,8 @@ export async function alignWithEncoder(
     const s = encoder.encode(ks.map((k) => src.tokens(k)));
     const t = encoder.encode(ks.map((k) => tgt.tokens(k)));
     // progress after each batch: a chunk's 2·n sentences count as its n pairs
-    const [h] = await encoder.hiddenStates([...s, ...t], [layer], (done) => o.onProgress?.(at + Math.floor(done / 2), src.length));
+    const sides = [...s.map(() => 0), ...t.map(() => 1)];
+    const [h] = await encoder.hiddenStates([...s, ...t], [layer], (done) => o.onProgress?.(at + Math.floor(done / 2), src.length), sides);
     s.forEach((es, k) => out.push(pairLinks(method, h[k], h[s.length + k], es, t[k], dim, o)));
     o.onProgress?.(out.length, src.length);
   }

@@ -89,17 +89,22 @@ export function batchFeeds(batch: readonly FinetuneExample[], o: BatchOptions): 
   const N = batch.length;
   const on = new Set(o.objectives);
   const half = 1 / (2 * N);
-  const rows: { ids: readonly number[] }[] = [...batch.map((e) => e.src), ...batch.map((e) => e.tgt)];
+  // rows 0…N−1 the sources (side 0), N…2N−1 the targets (side 1), then AWP's masked copies of either
+  const rows: { ids: readonly number[]; lang: number }[] = [
+    ...batch.map((e) => ({ ids: e.src.ids, lang: 0 })),
+    ...batch.map((e) => ({ ids: e.tgt.ids, lang: 1 })),
+  ];
   const copies: MaskedCopy[] = [];
   if (on.has('awp')) {
     if (o.maskId === null) throw new Error('AWP needs a mask token');
     batch.forEach((e) => {
       const fwd = e.links.map((l) => [l.s, l.t] as [number, number]);
       const bwd = e.links.map((l) => [l.t, l.s] as [number, number]);
-      copies.push(...maskedCopies(e.src, e.tgt, fwd, o.maskId!, o.awpMasks, half, o.rng));
-      copies.push(...maskedCopies(e.tgt, e.src, bwd, o.maskId!, o.awpMasks, half, o.rng));
+      const ofSrc = maskedCopies(e.src, e.tgt, fwd, o.maskId!, o.awpMasks, half, o.rng);
+      const ofTgt = maskedCopies(e.tgt, e.src, bwd, o.maskId!, o.awpMasks, half, o.rng);
+      copies.push(...ofSrc, ...ofTgt);
+      rows.push(...ofSrc.map((c) => ({ ids: c.ids, lang: 0 })), ...ofTgt.map((c) => ({ ids: c.ids, lang: 1 })));
     });
-    rows.push(...copies);
   }
   const { feeds, T } = encoderFeeds(o.config, rows);
   const out: Record<string, Tensor> = { ...feeds };
@@ -195,7 +200,8 @@ function rtlFeeds(batch: readonly FinetuneExample[], T: number, R: number, o: Ba
   const first = firstPosition(o.config);
   const seqs: number[][] = [];
   const slotIds: number[] = [],
-    slotPos: number[] = [];
+    slotPos: number[] = [],
+    slotLang: number[] = [];
   const goals: { at: number; id: number; w: number }[][] = [];
   batch.forEach((e, i) => {
     const back = o.rtlDirection === 'tgt-to-src';
@@ -211,11 +217,12 @@ function rtlFeeds(batch: readonly FinetuneExample[], T: number, R: number, o: Ba
       seq.push(R * T + slotIds.length);
       slotIds.push(o.maskId!);
       slotPos.push(first + t);
+      slotLang.push(back ? 0 : 1);
     }
     seqs.push(seq);
     goals.push(mine);
   });
-  if (!slotIds.length) (slotIds.push(o.maskId), slotPos.push(first));
+  if (!slotIds.length) (slotIds.push(o.maskId), slotPos.push(first), slotLang.push(0));
   const Tr = Math.max(1, ...seqs.map((s) => s.length));
   const index = new Array<number>(N * Tr).fill(0),
     mask = new Array<number>(N * Tr).fill(0);
@@ -228,6 +235,7 @@ function rtlFeeds(batch: readonly FinetuneExample[], T: number, R: number, o: Ba
   return {
     [INPUT.rtlSlotIds]: int64s(slotIds),
     [INPUT.rtlSlotPos]: int64s(slotPos),
+    [INPUT.rtlSlotLang]: int64s(slotLang),
     [INPUT.rtlIndex]: int64s(index, [N, Tr]),
     [INPUT.rtlMask]: int64s(mask, [N, Tr]),
     [INPUT.rtlAt]: int64s(at),

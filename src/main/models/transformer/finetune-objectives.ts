@@ -56,6 +56,7 @@ import { type Tensor } from '../../nn/tensor.ts';
 import { constantInit, normalInit, Rng } from '../../nn/init.ts';
 import { buildEncoderGraph, embeddingsOutput, encoderLayer, type EncoderGraph } from './encoder-graph.ts';
 import type { EncoderConfig } from './hf-config.ts';
+import { LANGUAGE_EMBEDDINGS } from './hf-weights.ts';
 import { ENCODER_FINETUNE_DEFAULTS, FINETUNE_OBJECTIVES } from '../../../shared/methods.ts';
 
 /** The objectives, as the app's Train form offers them (shared/models-api.ts). */
@@ -114,6 +115,7 @@ export const INPUT = {
   awpWeight: 'ft.awp_weight',
   rtlSlotIds: 'ft.rtl_slot_ids',
   rtlSlotPos: 'ft.rtl_slot_pos',
+  rtlSlotLang: 'ft.rtl_slot_lang',
   rtlIndex: 'ft.rtl_index',
   rtlMask: 'ft.rtl_mask',
   rtlAt: 'ft.rtl_at',
@@ -254,7 +256,14 @@ function rtlLoss(
     const t = weights.get(src)!;
     return g.param(name, [...t.dims], () => t);
   };
-  const slots = embeddingsOutput(c, p, g.input(INPUT.rtlSlotIds, 'int64', ['slots']), g.input(INPUT.rtlSlotPos, 'int64', ['slots']));
+  const slotLanguages = weights.has(LANGUAGE_EMBEDDINGS) ? g.input(INPUT.rtlSlotLang, 'int64', ['slots']) : null;
+  const slots = embeddingsOutput(
+    c,
+    p,
+    g.input(INPUT.rtlSlotIds, 'int64', ['slots']),
+    g.input(INPUT.rtlSlotPos, 'int64', ['slots']),
+    slotLanguages,
+  );
   let x = gather(concat([last, slots], 0), g.input(INPUT.rtlIndex, 'int64', ['pairs', 'rtllen']));
   const mask = cast(g.input(INPUT.rtlMask, 'int64', ['pairs', 'rtllen']), 'float32');
   for (let k = 0; k < K; k++) x = encoderLayer(c, rp, `rtl.layer.${k}`, x, mask);

@@ -12,7 +12,7 @@ import { sentences, type Side } from '../../align/sentences.ts';
 import { CancelledError, InputError, UserError } from '../../errors.ts';
 import type { Progress } from '../../jobs/job-registry.ts';
 import type { DeviceName, DeviceSetting } from '../../nn/devices.ts';
-import { Rng } from '../../nn/init.ts';
+import { normalInit, Rng } from '../../nn/init.ts';
 import { Trainer } from '../../nn/trainer.ts';
 import type { Tensor } from '../../nn/tensor.ts';
 import { batchFeeds, type FinetuneExample, type WordLink } from './finetune-batch.ts';
@@ -22,7 +22,7 @@ import { checkOutputFolder, FINETUNE_FILE, poolerTensors, saveHfEncoder } from '
 import { maxTokens, readEncoderConfig } from './hf-config.ts';
 import { checkTokenizerFits, HfEncoder } from './hf-encoder.ts';
 import { SubwordTokenizer } from './subword-tokenizer.ts';
-import { encoderParamShapes, readEncoderWeights, readStored } from './hf-weights.ts';
+import { encoderParamShapes, LANGUAGE_EMBEDDINGS, readEncoderWeights, readStored } from './hf-weights.ts';
 
 export interface FinetuneOptions {
   /** the source Hugging Face folder (config.json, tokenizer.json, model.safetensors) */
@@ -61,6 +61,8 @@ export interface FinetuneOptions {
   /** aligner proposing the links of pairs without gold, and the probability they need */
   supervisionMethod?: EncoderMethodName;
   threshold?: number;
+  /** add seed 000 §6.1's language embeddings (source side, target side; N(0, 0.02) at the start) unless the encoder has them already; saved beside the bare model (hf-weights.ts LANGUAGE_FILE) */
+  languageEmbeddings?: boolean;
   /** keep the word embeddings as they are (for XLM-R base 192M of its 278M parameters: no gradient, no AdamW moments for them) */
   freezeEmbeddings?: boolean;
   device?: DeviceSetting;
@@ -184,6 +186,8 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
   const read = readStored(o.encoder);
   const stored = read.stored;
   const weights = readEncoderWeights(o.encoder, config, read);
+  if (o.languageEmbeddings && !weights.has(LANGUAGE_EMBEDDINGS))
+    weights.set(LANGUAGE_EMBEDDINGS, normalInit(new Rng((o.seed ?? FINETUNE_DEFAULTS.seed) + 1), [2, config.hidden], 0.02));
   const prefix = ['', 'bert.', 'roberta.'].find((p) => stored.has(`${p}embeddings.word_embeddings.weight`)) ?? '';
   const unprefixed = new Map([...stored].filter(([k]) => k.startsWith(prefix)).map(([k, t]) => [k.slice(prefix.length), t]));
   const head = new Map<string, Tensor>();
@@ -232,7 +236,8 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
     links: pairs.reduce((a, p) => a + p.links.length, 0),
     rejected: pairs.reduce((a, p) => a + p.rejected.length, 0),
   };
-  const trained = () => new Map([...encoderParamShapes(config).keys()].map((n) => [n, trainer.state.params.get(n)!]));
+  const names = [...encoderParamShapes(config).keys(), ...(weights.has(LANGUAGE_EMBEDDINGS) ? [LANGUAGE_EMBEDDINGS] : [])];
+  const trained = () => new Map(names.map((n) => [n, trainer.state.params.get(n)!]));
   const record = () => ({
     file: FINETUNE_FILE,
     source: o.encoder,
@@ -245,6 +250,7 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
     rtlDirection: batchOptions.rtlDirection,
     awpMasks: batchOptions.awpMasks,
     freezeEmbeddings: o.freezeEmbeddings ?? false,
+    languageEmbeddings: weights.has(LANGUAGE_EMBEDDINGS),
     epochs,
     lr: o.lr ?? FINETUNE_DEFAULTS.lr,
     batch: B,

@@ -5,8 +5,10 @@
 // shapes (encoderParamShapes plus the pooler, which BertModel and XLMRobertaModel carry:
 // copied from the source when it has one, else initialised as transformers does, N(0, 0.02)
 // and bias 0 — the seeds read the first token before the pooler, so it is not trained), and
-// mekong-finetune.json recording how the weights were made.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+// mekong-finetune.json recording how the weights were made. Language embeddings (seed 000
+// §6.1), which no transformers model has, go to a file of their own beside it (LANGUAGE_FILE):
+// transformers opens the folder without them, our encoder with them.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../errors.ts';
 import { normalInit, Rng } from '../../nn/init.ts';
@@ -14,7 +16,7 @@ import { writeSafetensors } from '../../nn/safetensors.ts';
 import { constantInit } from '../../nn/init.ts';
 import type { Tensor } from '../../nn/tensor.ts';
 import type { EncoderConfig } from './hf-config.ts';
-import { encoderParamShapes, WEIGHTS_FILE } from './hf-weights.ts';
+import { encoderParamShapes, LANGUAGE_EMBEDDINGS, LANGUAGE_FILE, WEIGHTS_FILE } from './hf-weights.ts';
 import { TOKENIZER_FILE } from './subword-tokenizer.ts';
 
 export const FINETUNE_FILE = 'mekong-finetune.json';
@@ -60,7 +62,7 @@ export function poolerTensors(c: EncoderConfig, stored: ReadonlyMap<string, Tens
   ]);
 }
 
-/** Writes the folder `out` from the source folder `source` and the trained `params` (encoder names). */
+/** Writes the folder `out` from the source folder `source` and the trained `params` (encoder names, and LANGUAGE_EMBEDDINGS when trained with them). */
 export function saveHfEncoder(
   out: string,
   source: string,
@@ -82,5 +84,8 @@ export function saveHfEncoder(
     tensors.set(name, t);
   }
   writeSafetensors(join(out, WEIGHTS_FILE), tensors, { format: 'pt' });
+  const language = params.get(LANGUAGE_EMBEDDINGS);
+  if (language) writeSafetensors(join(out, LANGUAGE_FILE), new Map([[LANGUAGE_EMBEDDINGS, language]]), { format: 'pt' });
+  else rmSync(join(out, LANGUAGE_FILE), { force: true });
   writeFileSync(join(out, FINETUNE_FILE), JSON.stringify(record, null, 2) + '\n');
 }

@@ -5,7 +5,9 @@
 // 'auto' takes the safetensors when there are some, else model.onnx. An ONNX model must expose
 // the hidden state asked for as an output named hidden_states.L (as exportEncoderOnnx writes
 // them), or last_hidden_state for the last layer (transformers' ONNX exports); its inputs are
-// fed by name (input_ids, attention_mask, and position_ids / token_type_ids when it has them).
+// fed by name (input_ids, attention_mask, and position_ids / token_type_ids / language_ids
+// when it has them). Each sentence may say which side of a pair it is (0 source, 1 target):
+// an encoder fine-tuned with language embeddings reads that; every other ignores it.
 // Sessions open through nn/devices.ts: the chosen provider, with CPU fallback, is logged and
 // kept in `device`. Sentences are run in batches of similar length, padded on the right.
 // The graph's weights are fed at each run rather than baked in: no slower (docs/experiments.md)
@@ -19,7 +21,7 @@ import { exportOnnx } from '../../nn/model-folder.ts';
 import { Program } from '../../nn/session.ts';
 import { Tensor } from '../../nn/tensor.ts';
 import { UserError } from '../../errors.ts';
-import { buildEncoderGraph, hiddenStateName, INPUT_IDS, ATTENTION_MASK, POSITION_IDS } from './encoder-graph.ts';
+import { buildEncoderGraph, hiddenStateName, INPUT_IDS, ATTENTION_MASK, LANGUAGE_IDS, POSITION_IDS } from './encoder-graph.ts';
 import { type EncoderConfig, firstPosition, maxTokens, readEncoderConfig } from './hf-config.ts';
 import { hasWeights, readEncoderWeights } from './hf-weights.ts';
 import { type EncodedSentence, SubwordTokenizer } from './subword-tokenizer.ts';
@@ -45,10 +47,10 @@ interface Runner {
   release(): Promise<void>;
 }
 
-/** Inputs of one batch, padded on the right to its longest sentence, positions numbered as transformers does. */
+/** Inputs of one batch, padded on the right to its longest sentence, positions numbered as transformers does; `lang` the sentence's side (default 0). */
 export function encoderFeeds(
   config: EncoderConfig,
-  batch: readonly { ids: readonly number[] }[],
+  batch: readonly { ids: readonly number[]; lang?: number }[],
 ): { feeds: Record<string, Tensor>; T: number } {
   const T = Math.max(1, ...batch.map((s) => s.ids.length));
   const B = batch.length;
@@ -57,7 +59,9 @@ export function encoderFeeds(
   const first = firstPosition(config);
   const roberta = config.family === 'roberta';
   const pos = new BigInt64Array(B * T);
+  const lang = new BigInt64Array(B * T);
   batch.forEach((s, b) => {
+    if (s.lang) lang.fill(BigInt(s.lang), b * T, (b + 1) * T);
     for (let t = 0; t < T; t++) {
       const real = t < s.ids.length;
       if (real) ids[b * T + t] = BigInt(s.ids[t]);
@@ -72,6 +76,7 @@ export function encoderFeeds(
       [ATTENTION_MASK]: new Tensor('int64', mask, dims),
       [POSITION_IDS]: new Tensor('int64', pos, dims),
       token_type_ids: new Tensor('int64', new BigInt64Array(B * T), dims),
+      [LANGUAGE_IDS]: new Tensor('int64', lang, dims),
     },
     T,
   };
@@ -159,7 +164,7 @@ export class HfEncoder {
           `${file}: no output ${hiddenStateName(l)} (it has ${session.outputNames.join(', ')}): export it with every hidden state, or use model.safetensors`,
         );
       }
-      const known = new Set([INPUT_IDS, ATTENTION_MASK, POSITION_IDS, 'token_type_ids']);
+      const known = new Set([INPUT_IDS, ATTENTION_MASK, POSITION_IDS, 'token_type_ids', LANGUAGE_IDS]);
       const odd = session.inputNames.find((n) => !known.has(n));
       if (odd) {
         await session.release();
@@ -183,12 +188,14 @@ export class HfEncoder {
 
   /**
    * Hidden states `layers` of every sentence: out[k][s] is sentence s's [ids.length × hidden]
-   * rows (template tokens included). `onProgress(done, total)` after each batch.
+   * rows (template tokens included). `onProgress(done, total)` after each batch; `languages[s]`
+   * sentence s's side of its pair (0 source, 1 target; default 0), for language embeddings.
    */
   async hiddenStates(
     sentences: readonly EncodedSentence[],
     layers: readonly number[],
     onProgress?: (done: number, total: number) => void,
+    languages?: readonly number[],
   ): Promise<Float32Array[][]> {
     layers.forEach((l) => this.checkLayer(l));
     const r = await this.runner(layers);
@@ -199,7 +206,7 @@ export class HfEncoder {
       const idx = order.slice(i, i + BATCH);
       const { feeds, T } = encoderFeeds(
         this.config,
-        idx.map((k) => sentences[k]),
+        idx.map((k) => ({ ids: sentences[k].ids, lang: languages?.[k] })),
       );
       const res = await r.run(feeds);
       layers.forEach((l, li) => {

@@ -5,6 +5,9 @@
 // under a `bert.` or `roberta.` prefix, which is stripped; the other tensors (heads, pooler)
 // are ignored. Half-precision weights are widened to float32 by nn/safetensors.ts. A checkpoint
 // sharded by transformers (model.safetensors.index.json naming each tensor's file) reads too.
+// An encoder fine-tuned with language embeddings (seed 000 §6.1) keeps them beside, in
+// LANGUAGE_FILE, so model.safetensors stays exactly transformers' bare model; they join the
+// weights when that file is there.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../errors.ts';
@@ -14,6 +17,9 @@ import type { EncoderConfig } from './hf-config.ts';
 
 export const WEIGHTS_FILE = 'model.safetensors';
 export const INDEX_FILE = 'model.safetensors.index.json';
+export const LANGUAGE_FILE = 'mekong-language-embeddings.safetensors';
+/** Seed 000 §6.1's language embeddings [2, hidden] (row 0 the source side, 1 the target side), under this name in LANGUAGE_FILE and in the weights. */
+export const LANGUAGE_EMBEDDINGS = 'language_embeddings.weight';
 
 /** Whether `dir` has weights to read (one file or an index of shards). */
 export function hasWeights(dir: string): boolean {
@@ -92,6 +98,13 @@ export function readEncoderWeights(
     if (t.type === 'float32') out.set(name, t);
     else if (t.type === 'float64') out.set(name, new Tensor('float32', Float32Array.from(t.data as Float64Array), [...t.dims]));
     else throw new UserError(`${file}: tensor ${prefix + name} is ${t.type}, not a float tensor`);
+  }
+  const language = join(dir, LANGUAGE_FILE);
+  if (existsSync(language)) {
+    const t = readSafetensors(language).tensors.get(LANGUAGE_EMBEDDINGS);
+    if (!t || t.type !== 'float32' || t.dims.join() !== `2,${c.hidden}`)
+      throw new UserError(`${language}: no float32 tensor ${LANGUAGE_EMBEDDINGS} of shape [2, ${c.hidden}]`);
+    out.set(LANGUAGE_EMBEDDINGS, t);
   }
   return out;
 }

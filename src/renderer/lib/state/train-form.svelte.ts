@@ -101,6 +101,8 @@ export class TrainFormState {
   values = $state<Record<NumberField, number | null>>({ ...TRAIN_DEFAULTS });
   /** encoder-finetune's objectives. */
   objectives = $state<FinetuneObjective[]>([...ENCODER_FINETUNE_DEFAULTS.objectives]);
+  /** encoder-finetune: seed 000 §6.1's language embeddings. */
+  languageEmbeddings = $state(false);
   /** The epochs proposed for the project's size (BiLSTM runs). */
   #bilstmEpochs: number = D.epochs;
   useGold = $state(true);
@@ -213,7 +215,7 @@ export class TrainFormState {
       ...(this.pseudoAlignmentId !== null ? { pseudoAlignmentId: this.pseudoAlignmentId } : {}),
       threshold: n('threshold'),
       checkpointEvery: n('checkpointEvery'),
-      finetune: { objectives: chosen, ...weights, batch: n('pairsPerStep') },
+      finetune: { objectives: chosen, ...weights, batch: n('pairsPerStep'), languageEmbeddings: this.languageEmbeddings },
     };
   }
 
