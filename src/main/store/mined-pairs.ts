@@ -9,14 +9,8 @@ import type { Db } from './database.ts';
 import { beginImport, finishImport } from './imports.ts';
 import { blobOf, offsetsOf, pairInserter } from './pairs.ts';
 
-export interface NewMineRun {
-  srcFile: string;
-  tgtFile: string;
-  srcLines: number;
-  tgtLines: number;
-  threshold: number;
-  thresholdSource: string;
-}
+/** A run as the Mine job hands it over: the API's run without what the store fills in. */
+export type NewMineRun = Omit<MineRunInfo, 'id' | 'createdAt' | 'counts' | 'added'>;
 
 export interface NewProposal {
   srcLine: number;
