@@ -1,5 +1,5 @@
 // The Train dialog's time estimate: the pace of the newest finished run of the same method,
-// dimension and batch size (its time over its steps, its steps per pair and epoch), none
+// dimension and batch size (pairs per step for fine-tuning) (its time over its steps, its steps per pair and epoch), none
 // without such a run; and durations as a linguist reads them.
 import { describe, expect, test } from 'vitest';
 import { estimateRun, formatDuration } from '../../../src/renderer/lib/run-estimate.ts';
@@ -53,6 +53,14 @@ describe('run estimate', () => {
     expect(estimateRun(models([run(1, {})]), plan)).toBeNull();
     expect(estimateRun(models([run(1, { dim: 64, state: 'cancelled' })]), plan)).toBeNull();
     expect(estimateRun(models([run(1, { dim: 64, checkpoints: [] })]), plan)).toBeNull();
+  });
+
+  test('a fine-tuning run is timed from fine-tuning runs with as many pairs a step', () => {
+    const ft = (id: number, batch: number) =>
+      run(id, { config: trainOptionsSchema.parse({ method: 'encoder-finetune', finetune: { batch } }), seconds: 90, steps: 30, epochs: 1 });
+    const plan = { method: 'encoder-finetune', dim: null, batchSize: 16, epochs: 2, pairs: 1000 };
+    expect(estimateRun(models([run(1, {}), ft(2, 8)]), plan)).toBeNull();
+    expect(estimateRun(models([ft(2, 8), ft(3, 16)]), plan)).toEqual({ seconds: 180, steps: 60, secondsPerStep: 3, fromRun: 3 });
   });
 
   test('durations', () => {

@@ -1,0 +1,52 @@
+// The Train… form's state between the BiLSTM methods and encoder-finetune: choosing a family
+// swaps in its epochs and learning rate (and back), only that family's fields are sent and
+// validated, the fine-tuning objectives carry their own weights, and the options it sends
+// pass the API's schema.
+import { expect, test } from 'vitest';
+import { TrainFormState } from '../../../src/renderer/lib/state/train-form.svelte.ts';
+import { trainOptionsSchema } from '../../../src/shared/models-api.ts';
+
+test('encoder-finetune: its defaults, its fields only, objectives with their weights; back to a BiLSTM method restores its own', () => {
+  const form = new TrainFormState(265);
+  expect(form.values.epochs).toBe(75);
+  form.method = 'encoder-finetune';
+  expect(form.values.epochs).toBe(1);
+  expect(form.values.lr).toBe(5e-5);
+  const o = form.checked.options!;
+  expect(o).toMatchObject({
+    method: 'encoder-finetune',
+    epochs: 1,
+    lr: 5e-5,
+    lowercase: false,
+    finetune: { objectives: ['tr', 'awp', 'wtr'], alpha: 0.8, beta: 0.1, gamma: 0.1, batch: 16, languageEmbeddings: false },
+  });
+  for (const k of ['dim', 'weights', 'ctlWeight', 'batchSize', 'wordDropout'] as const) expect(o[k]).toBeUndefined();
+  expect(o.finetune!.delta).toBeUndefined();
+  expect(trainOptionsSchema.parse(o)).toEqual(o);
+
+  // a BiLSTM field left empty does not count here; an objective's weight counts only when it is chosen
+  form.values.dim = null;
+  form.values.delta = -1;
+  expect(form.checked.errors).toBeNull();
+  form.objectives = ['tr', 'rtl'];
+  expect(form.errors.delta).toBe('at least 0');
+  form.values.delta = 1;
+  form.values.alpha = 0;
+  form.objectives = ['tr'];
+  expect(form.errors.weights).toBe('choose an objective with a weight above 0');
+  form.objectives = [];
+  expect(form.errors.weights).toBe('choose an objective with a weight above 0');
+  form.objectives = ['rtl', 'tr'];
+  form.values.pairsPerStep = 0;
+  expect(form.errors.pairsPerStep).toBe('at least 1');
+  form.values.pairsPerStep = 8;
+  expect(form.checked.options?.finetune).toMatchObject({ objectives: ['tr', 'rtl'], alpha: 0, delta: 1, batch: 8 });
+
+  form.method = 'bilstm';
+  expect(form.values.epochs).toBe(75);
+  expect(form.values.lr).toBe(5e-3);
+  expect(form.errors.dim).toBe('required');
+  form.values.dim = 64;
+  expect(form.checked.options).toMatchObject({ method: 'bilstm', dim: 64, lowercase: true, weights: { base: 0.5, awp: 0.25, wtr: 0.25 } });
+  expect(form.checked.options!.finetune).toBeUndefined();
+});
