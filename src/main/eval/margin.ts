@@ -26,8 +26,8 @@ import { bestThreshold, type ScoredCandidate, type ThresholdChoice } from './thr
 export const MARGIN_K = 4;
 /**
  * Cosine-nearest candidates a sentence's k best are chosen from when the pair score has an
- * extra term (bench, IBM1 weight 0.1: mining F1 en-fr / en-de 0.893 / 0.810 with 10, 0.792 /
- * 0.692 with the cosine alone; 20 changed F1 by under 0.02).
+ * extra term (the bench's en-de models, IBM1 weight 0.1: mining F1 0.810 with 10, 0.811 with
+ * 20; docs/experiments.md).
  */
 export const MARGIN_CANDIDATES = 10;
 
@@ -46,7 +46,7 @@ export function distanceMargin(score: number, rx: number, ry: number): number {
 }
 
 /** s(x_i, y_j). */
-export function pairScore(p: SentenceSets, i: number, j: number): number {
+function pairScore(p: SentenceSets, i: number, j: number): number {
   return rowDot(p.x, i, p.y, j, p.dim) + (p.extra ? p.extra(i, j) : 0);
 }
 
