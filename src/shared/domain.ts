@@ -48,10 +48,10 @@ export interface PairSummary {
 }
 
 /**
- * A pair's parallelism score: the ratio margin of its sentence vectors (above about 1: each
- * sentence's best match is the other), misaligned when under the project's threshold, with
- * the best-scoring other candidate: another pair's target for this source ('target') or
- * another pair's source for this target ('source').
+ * A pair's parallelism score: the margin of its sentence vectors' cosine over their
+ * neighbourhoods' (above about 0: each sentence's best match is the other), misaligned when
+ * under the project's threshold, with the best-scoring other candidate: another pair's target
+ * for this source ('target') or another pair's source for this target ('source').
  */
 export interface Parallelism {
   score: number;

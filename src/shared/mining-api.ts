@@ -1,6 +1,6 @@
 // The mining part of the API contract (spread into `channels` and `Results` in api.ts):
 // a Mine job proposes sentence pairs between two monolingual files (Bi-Sent2Vec trained on
-// the project's pairs, ratio-margin scores, seed 001 appendix B); the linguist accepts or
+// the project's pairs, margin scores over cosine plus IBM1, seed 001 appendix B); the linguist accepts or
 // rejects each proposal; accepted ones join the corpus as an import whose pairs remember
 // the run, the lines and the score they came from.
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // `npm run bench -- bisent2vec [--sets en-fr,en-de] [--train N] [--epochs N] [--dim D] [--lr η]
-//                             [--bigrams] [--tfidf] [--subsample t] [--negatives n] [--min-count c] [--char-n n] [--ort N]
+//                             [--bigrams] [--tfidf] [--lexical-weight w | --no-lexical] [--subsample t] [--negatives n] [--min-count c] [--char-n n] [--ort N]
 //                             [--threads T] [--siamese-lr η] [--siamese-epochs N] [--tatoeba tha,vie,ind,cmn,khm] [--lone N]`   (T: training threads, default all cores)
 // Bi-Sent2Vec for sentence-level curation on ../shared/data/bench-corpora (skips when absent):
 // en-fr = m30k (29k Multi30k captions), en-de = uniq39k (10k news + 29k captions). Per set,
@@ -19,6 +19,8 @@
 //              the training pairs: test retrieval P@1 and P@5 before and after.
 // --tatoeba: sentence retrieval P@1 on Tatoeba x–eng sets, two folds of each set (train on one
 //   half, test on the other): no other parallel data of those languages is here.
+// --lexical-weight w: weight of the IBM1 term in the curation scores (models/bisent2vec/curation.ts);
+//   --no-lexical: 0, the cosine of the sentence vectors alone.
 // Targets (issue 18): flagging recall ≥ 0.9 at precision ≥ 0.9 on en-fr, mining F1 ≥ 0.8.
 // --ort N: the same SGD step as an ONNX graph (nn/ autodiff: loss and gradients of one term,
 //   context and target/negative rows gathered and updates scattered in JS) run N times on the
@@ -30,7 +32,13 @@ import { Graph, grad, op, Program, Rng as Rng, Tensor } from '../../src/main/nn/
 import { join } from 'node:path';
 import { neighbourhoods } from '../../src/main/eval/csls.ts';
 import { flaggingThreshold, miningThreshold } from '../../src/main/eval/margin.ts';
-import { mineSentences, scoreCorpusPairs, shuffleTargets, trainForCuration } from '../../src/main/models/bisent2vec/curation.ts';
+import {
+  mineSentences,
+  scoreCorpusPairs,
+  sentenceSets,
+  shuffleTargets,
+  trainForCuration,
+} from '../../src/main/models/bisent2vec/curation.ts';
 import { sentenceVectors } from '../../src/main/models/bisent2vec/embed.ts';
 import { BISENT2VEC_DEFAULTS, type Bisent2vecConfig, type Bisent2vecModel } from '../../src/main/models/bisent2vec/train.ts';
 import { applyHead, normalised, type SiameseConfig, trainSiameseHead } from '../../src/main/models/siamese/head.ts';
@@ -214,7 +222,7 @@ async function runSet(
   const d = m.config.dim;
   console.log(
     `${name}: trained on ${to - from - t.heldOut} pairs (+${t.heldOut} held out), ${m.index.rows} n-grams, ${m.config.epochs} epochs, dim ${d}` +
-      `${m.config.bigrams ? ' +bigrams' : ''}${m.config.charN ? ` +char ${m.config.charN}-grams` : ''}${m.config.tfidf ? ' tf-idf' : ''}: ${Math.round(t.stats.wordsPerSecond)} words/s on ${threads} thread(s) ` +
+      `${m.config.bigrams ? ' +bigrams' : ''}${m.config.charN ? ` +char ${m.config.charN}-grams` : ''}${m.config.tfidf ? ' tf-idf' : ''}, IBM1 weight ${m.config.lexicalWeight}: ${Math.round(t.stats.wordsPerSecond)} words/s on ${threads} thread(s) ` +
       `(${epochSeconds.toFixed(1)} s an epoch, ${Math.round(t.stats.steps / m.config.epochs)} steps), ${seconds.toFixed(1)} s with the threshold search`,
   );
   const [fwd, bwd] = p1(sentenceVectors(m, 0, test.src), sentenceVectors(m, 1, test.tgt), d);
@@ -244,9 +252,7 @@ async function runSet(
     recall = tp / TEST;
   const mf1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
   const best = miningThreshold(
-    sentenceVectors(m, 0, xs),
-    sentenceVectors(m, 1, ys),
-    d,
+    sentenceSets(m, xs, ys, 'mining'),
     test.src.map((_, i) => ({ src: i, tgt: lone + i })),
   );
   console.log(
@@ -276,10 +282,12 @@ export default async function bench(args: string[]): Promise<void> {
     ['--min-count', 'minCount'],
     ['--lr', 'lr'],
     ['--char-n', 'charN'],
+    ['--lexical-weight', 'lexicalWeight'],
   ] as const)
     if (num(flag) !== undefined) config[key] = num(flag)!;
   if (args.includes('--bigrams')) config.bigrams = true;
   if (args.includes('--tfidf')) config.tfidf = true;
+  if (args.includes('--no-lexical')) config.lexicalWeight = 0;
   const threads = num('--threads') ?? availableParallelism();
   const runs = [];
   for (const name of (option(args, '--sets') ?? 'en-fr,en-de').split(',').filter(Boolean))

@@ -1,8 +1,8 @@
 // `mekong mine --src S --tgt T (--train-src A --train-tgt B | --model M) --out P [--threshold x]
 //              [--save-model DIR] [--epochs N] [--threads N] [--lowercase]`
-// Parallel sentence mining with Bi-Sent2Vec (models/bisent2vec/curation.ts): S and T are
-// monolingual, one pre-tokenised sentence per line; a model trained on the parallel corpus
-// A/B (or a saved one) embeds them and P gets the proposed pairs, i<TAB>j<TAB>margin score
+// Parallel sentence mining with Bi-Sent2Vec and IBM1 tables (models/bisent2vec/curation.ts): S
+// and T are monolingual, one pre-tokenised sentence per line; a model trained on the parallel
+// corpus A/B (or a saved one) scores them and P gets the proposed pairs, i<TAB>j<TAB>margin score
 // (0-based lines of S and T, each line in at most one pair), in the order of S. Without
 // --threshold the threshold comes from held-out pairs of A/B (or from the saved model, which
 // keeps the one found when it was trained here).
@@ -12,9 +12,15 @@ import type { Command } from 'commander';
 import { toArrays } from '../align/sentences.ts';
 import { readLines, readParallel, tokenize } from '../align/text-io.ts';
 import { UserError } from '../errors.ts';
-import { HELD_OUT_MAX, HELD_OUT_MIN, HELD_OUT_SHARE, mineSentences, trainForCuration } from '../models/bisent2vec/curation.ts';
+import {
+  HELD_OUT_MAX,
+  HELD_OUT_MIN,
+  HELD_OUT_SHARE,
+  mineSentences,
+  trainCurationModel,
+  trainForCuration,
+} from '../models/bisent2vec/curation.ts';
 import { loadBisent2vec, saveBisent2vec } from '../models/bisent2vec/saved.ts';
-import { trainBisent2vec } from '../models/bisent2vec/parallel-train.ts';
 import { BISENT2VEC_DEFAULTS, type Bisent2vecModel } from '../models/bisent2vec/train.ts';
 import { interruptSignal, progressBar } from './progress-bar.ts';
 
@@ -69,7 +75,7 @@ async function modelAndThreshold(
   const work = { progress: bar.progress, signal, threads };
   try {
     if (given !== undefined)
-      return { model: (await trainBisent2vec(lower(train.src), lower(train.tgt), epochs, work)).model, threshold: given };
+      return { model: (await trainCurationModel(lower(train.src), lower(train.tgt), epochs, work)).model, threshold: given };
     const t = await trainForCuration(lower(train.src), lower(train.tgt), epochs, work);
     bar.stop();
     process.stderr.write(
@@ -103,7 +109,9 @@ async function run(o: MineOptions): Promise<void> {
 export function register(program: Command): void {
   program
     .command('mine')
-    .description('propose parallel pairs between two monolingual files (Bi-Sent2Vec sentence vectors, margin score), i<TAB>j<TAB>score')
+    .description(
+      'propose parallel pairs between two monolingual files (Bi-Sent2Vec sentence vectors and IBM1 tables, margin score), i<TAB>j<TAB>score',
+    )
     .requiredOption('--src <file>', 'source sentences, one pre-tokenised sentence per line')
     .requiredOption('--tgt <file>', 'target sentences, one pre-tokenised sentence per line')
     .requiredOption('--out <file>', 'proposed pairs: source line, target line (0-based), margin score')
@@ -112,7 +120,7 @@ export function register(program: Command): void {
     .option('--model <dir>', 'a saved Bi-Sent2Vec model instead of training one')
     .option(
       '--threshold <x>',
-      `keep pairs whose margin score is at least x (1 = as close as the two sentences' 4 nearest neighbours on average). ` +
+      `keep pairs whose margin score is at least x (0 = as close as the two sentences' 4 nearest neighbours on average). ` +
         `Default: found on pairs held out of the training corpus (${100 * HELD_OUT_SHARE}%, ${HELD_OUT_MIN}–${HELD_OUT_MAX} pairs; a third of them ` +
         `kept as pairs among the lone sentences of the rest) as the threshold of best F1, or the one a --model kept`,
     )

@@ -1,29 +1,99 @@
-// The ratio margin score of two sentences over any sentence vectors (Artetxe & Schwenk 2019,
-// seed 001 appendix B, k = 4), and the two uses of it for sentence-level curation:
-//   margin(x, y) = cos(x, y) / ((r(x) + r(y)) / 2),
-//   r(x) = mean cosine of x with its k nearest sentences of the other side, r(y) likewise.
-// Seed 001's eq. 8 prints the denominator as r(x) + r(y) (each mean over k, not 2k): half
-// of this score, so the same ranking and the same F1, but 1.0 here reads "as close as the
-// neighbourhood's average", which makes a threshold readable.
+// The margin score of two sentences (Artetxe & Schwenk 2019, seed 001 appendix B, k = 4) over
+// a pair score s(x, y), and the two uses of it for sentence-level curation:
+//   s(x, y) = cos(x, y) + e(x, y),   e an optional extra term (curation.ts: a weighted IBM1
+//             translation log-likelihood), 0 when absent;
+//   margin(x, y) = s(x, y) − (r(x) + r(y)) / 2   (the "distance" margin),
+//   r(x) = mean of s(x, ·) over x's k best candidates of the other side, r(y) likewise.
+// With an extra term, each sentence's candidates are its MARGIN_CANDIDATES cosine-nearest
+// sentences of the other side, re-ranked by s; without one, its k cosine-nearest.
+// The distance margin, not seed 001's ratio s / ((r(x) + r(y)) / 2): the log-likelihood term is
+// negative, so s can be, and the ratio then breaks (bench en-de, IBM1 weight 0.1: mining F1
+// 0.356 with the ratio, 0.810 with the distance; docs/experiments.md). 0 reads "as close as the
+// two sentences' neighbourhoods on average".
 //   parallelismScores  every pair (x_i, y_i) of a parallel corpus scored against the corpus'
 //                      own neighbourhoods, flagged under a threshold, with the reason: the best
 //                      rival candidate (another target for x_i or another source for y_i);
 //   minePairs          proposed pairs between two monolingual sets: each sentence's best
-//                      candidate among its k nearest (both directions), then greedy by score
-//                      so that every sentence is in at most one pair (seed 001: "for those x
-//                      appearing in multiple aligned pairs, select the pair with the highest
-//                      score"), kept from the threshold up.
+//                      candidate by margin (both directions), then greedy by score so that every
+//                      sentence is in at most one pair (seed 001: "for those x appearing in
+//                      multiple aligned pairs, select the pair with the highest score"), kept
+//                      from the threshold up.
 // Vectors are [n, dim] rows of unit length (cosine = dot). Both take a progress callback and
 // an AbortSignal (eval/csls.ts's neighbourhoods does the long part).
-import { type LongWork, neighbourhoods, type Neighbourhoods, rowDot } from './csls.ts';
+import { type LongWork, neighbourhoods, rowDot } from './csls.ts';
 import { bestThreshold, type ScoredCandidate, type ThresholdChoice } from './threshold-search.ts';
 
 export const MARGIN_K = 4;
+/**
+ * Cosine-nearest candidates a sentence's k best are chosen from when the pair score has an
+ * extra term (the bench's en-de models, IBM1 weight 0.1: mining F1 0.810 with 10, 0.811 with
+ * 20; docs/experiments.md).
+ */
+export const MARGIN_CANDIDATES = 10;
 
-/** The ratio margin of a cosine given both sentences' neighbourhood means (0 when they are not positive). */
-export function ratioMargin(cos: number, rx: number, ry: number): number {
-  const denominator = (rx + ry) / 2;
-  return denominator > 1e-9 ? cos / denominator : 0;
+/** Two sets of sentences as the margin sees them: unit vectors [n, dim] and the extra term of their pair score. */
+export interface SentenceSets {
+  x: Float32Array;
+  y: Float32Array;
+  dim: number;
+  /** e(i, j) added to cos(x_i, y_j); none: the cosine alone */
+  extra?: (i: number, j: number) => number;
+}
+
+/** The distance margin of a pair score given both sentences' neighbourhood means. */
+export function distanceMargin(score: number, rx: number, ry: number): number {
+  return score - (rx + ry) / 2;
+}
+
+/** s(x_i, y_j). */
+function pairScore(p: SentenceSets, i: number, j: number): number {
+  return rowDot(p.x, i, p.y, j, p.dim) + (p.extra ? p.extra(i, j) : 0);
+}
+
+/**
+ * Each sentence's candidates of the other side, best first by s (xNear/xScore [I, c],
+ * yNear/yScore [J, c], −1 where there are fewer), and the mean of the k best (xMean, yMean).
+ */
+interface Scored {
+  c: number;
+  xNear: Int32Array;
+  xScore: Float32Array;
+  xMean: Float32Array;
+  yNear: Int32Array;
+  yScore: Float32Array;
+  yMean: Float32Array;
+}
+
+/** One side's candidate lists re-scored by s, re-sorted, and the means of their k best. */
+function rescore(
+  near: Int32Array,
+  sim: Float32Array,
+  c: number,
+  k: number,
+  s: (at: number, other: number, cos: number) => number,
+): { score: Float32Array; mean: Float32Array } {
+  const n = near.length / c;
+  const score = new Float32Array(near.length).fill(-Infinity),
+    mean = new Float32Array(n);
+  for (let a = 0; a < n; a++) {
+    const list: [number, number][] = [];
+    for (let r = 0; r < c; r++) if (near[a * c + r] >= 0) list.push([near[a * c + r], s(a, near[a * c + r], sim[a * c + r])]);
+    list.sort((u, v) => v[1] - u[1]);
+    near.fill(-1, a * c, (a + 1) * c);
+    list.forEach(([o, v], r) => ((near[a * c + r] = o), (score[a * c + r] = v)));
+    const top = list.slice(0, k);
+    mean[a] = top.length ? top.reduce((t, [, v]) => t + v, 0) / top.length : 0;
+  }
+  return { score, mean };
+}
+
+function scoredNeighbourhoods(p: SentenceSets, k: number, work: LongWork): Scored {
+  const extra = p.extra;
+  const nb = neighbourhoods(p.x, p.y, p.dim, extra ? Math.max(k, MARGIN_CANDIDATES) : k, work);
+  if (!extra) return { c: k, xNear: nb.xNear, xScore: nb.xSim, xMean: nb.xMean, yNear: nb.yNear, yScore: nb.ySim, yMean: nb.yMean };
+  const xs = rescore(nb.xNear, nb.xSim, nb.k, k, (i, j, cos) => cos + extra(i, j));
+  const ys = rescore(nb.yNear, nb.ySim, nb.k, k, (j, i, cos) => cos + extra(i, j));
+  return { c: nb.k, xNear: nb.xNear, xScore: xs.score, xMean: xs.mean, yNear: nb.yNear, yScore: ys.score, yMean: ys.mean };
 }
 
 export interface Rival {
@@ -36,7 +106,7 @@ export interface Rival {
 export interface PairScore {
   score: number;
   flagged: boolean;
-  /** the best-scoring other candidate among the k nearest of x_i or y_i; null when there is none */
+  /** the best-scoring other candidate of x_i or y_i; null when there is none */
   rival: Rival | null;
 }
 
@@ -44,35 +114,33 @@ export interface MarginOptions {
   k?: number;
 }
 
+/** The rival of pair i: the best margin among x_i's and y_i's candidates other than i. */
+function rivalOf(nb: Scored, i: number): Rival | null {
+  let rival: Rival | null = null;
+  for (let r = 0; r < nb.c; r++) {
+    const j = nb.xNear[i * nb.c + r];
+    if (j >= 0 && j !== i) {
+      const s = distanceMargin(nb.xScore[i * nb.c + r], nb.xMean[i], nb.yMean[j]);
+      if (!rival || s > rival.score) rival = { side: 'target', index: j, score: s };
+    }
+    const q = nb.yNear[i * nb.c + r];
+    if (q >= 0 && q !== i) {
+      const s = distanceMargin(nb.yScore[i * nb.c + r], nb.xMean[q], nb.yMean[i]);
+      if (!rival || s > rival.score) rival = { side: 'source', index: q, score: s };
+    }
+  }
+  return rival;
+}
+
 /** Margin of every pair (x_i, y_i); flagged when under `threshold`. */
-export function parallelismScores(
-  x: Float32Array,
-  y: Float32Array,
-  dim: number,
-  threshold: number,
-  o: MarginOptions = {},
-  work: LongWork = {},
-): PairScore[] {
-  const n = x.length / dim;
-  if (y.length / dim !== n) throw new Error(`parallelismScores: ${n} source and ${y.length / dim} target vectors`);
-  const nb = neighbourhoods(x, y, dim, o.k ?? MARGIN_K, work);
+export function parallelismScores(p: SentenceSets, threshold: number, o: MarginOptions = {}, work: LongWork = {}): PairScore[] {
+  const n = p.x.length / p.dim;
+  if (p.y.length / p.dim !== n) throw new Error(`parallelismScores: ${n} source and ${p.y.length / p.dim} target vectors`);
+  const nb = scoredNeighbourhoods(p, o.k ?? MARGIN_K, work);
   const out: PairScore[] = [];
   for (let i = 0; i < n; i++) {
-    const score = ratioMargin(rowDot(x, i, y, i, dim), nb.xMean[i], nb.yMean[i]);
-    let rival: Rival | null = null;
-    for (let r = 0; r < nb.k; r++) {
-      const j = nb.xNear[i * nb.k + r];
-      if (j >= 0 && j !== i) {
-        const s = ratioMargin(nb.xSim[i * nb.k + r], nb.xMean[i], nb.yMean[j]);
-        if (!rival || s > rival.score) rival = { side: 'target', index: j, score: s };
-      }
-      const q = nb.yNear[i * nb.k + r];
-      if (q >= 0 && q !== i) {
-        const s = ratioMargin(nb.ySim[i * nb.k + r], nb.xMean[q], nb.yMean[i]);
-        if (!rival || s > rival.score) rival = { side: 'source', index: q, score: s };
-      }
-    }
-    out.push({ score, flagged: score < threshold, rival });
+    const score = distanceMargin(pairScore(p, i, i), nb.xMean[i], nb.yMean[i]);
+    out.push({ score, flagged: score < threshold, rival: rivalOf(nb, i) });
   }
   return out;
 }
@@ -83,43 +151,36 @@ export interface MinedPair {
   score: number;
 }
 
-/** Each side's best candidate by margin among its k nearest, both directions, deduplicated. */
-function candidates(nb: Neighbourhoods, I: number, J: number): MinedPair[] {
+/** Each sentence's best candidate by margin, both directions, deduplicated. */
+function candidates(nb: Scored, I: number, J: number): MinedPair[] {
   const seen = new Map<number, MinedPair>();
-  const best = (near: Int32Array, sim: Float32Array, at: number, score: (other: number, cos: number) => number) => {
+  const best = (near: Int32Array, score: Float32Array, at: number, margin: (other: number, s: number) => number) => {
     let top = -1,
       topScore = -Infinity;
-    for (let r = 0; r < nb.k; r++) {
+    for (let r = 0; r < nb.c; r++) {
       const other = near[at + r];
       if (other < 0) continue;
-      const s = score(other, sim[at + r]);
-      if (s > topScore) ((top = other), (topScore = s));
+      const m = margin(other, score[at + r]);
+      if (m > topScore) ((top = other), (topScore = m));
     }
     return { top, topScore };
   };
   for (let i = 0; i < I; i++) {
-    const { top, topScore } = best(nb.xNear, nb.xSim, i * nb.k, (j, c) => ratioMargin(c, nb.xMean[i], nb.yMean[j]));
+    const { top, topScore } = best(nb.xNear, nb.xScore, i * nb.c, (j, s) => distanceMargin(s, nb.xMean[i], nb.yMean[j]));
     if (top >= 0) seen.set(i * J + top, { src: i, tgt: top, score: topScore });
   }
   for (let j = 0; j < J; j++) {
-    const { top, topScore } = best(nb.yNear, nb.ySim, j * nb.k, (i, c) => ratioMargin(c, nb.xMean[i], nb.yMean[j]));
+    const { top, topScore } = best(nb.yNear, nb.yScore, j * nb.c, (i, s) => distanceMargin(s, nb.xMean[i], nb.yMean[j]));
     if (top >= 0) seen.set(top * J + j, { src: top, tgt: j, score: topScore });
   }
   return [...seen.values()];
 }
 
 /** Proposed pairs (src line, tgt line, margin), best first, each sentence in at most one, from `threshold` up. */
-export function minePairs(
-  x: Float32Array,
-  y: Float32Array,
-  dim: number,
-  threshold: number,
-  o: MarginOptions = {},
-  work: LongWork = {},
-): MinedPair[] {
-  const I = x.length / dim,
-    J = y.length / dim;
-  const nb = neighbourhoods(x, y, dim, o.k ?? MARGIN_K, work);
+export function minePairs(p: SentenceSets, threshold: number, o: MarginOptions = {}, work: LongWork = {}): MinedPair[] {
+  const I = p.x.length / p.dim,
+    J = p.y.length / p.dim;
+  const nb = scoredNeighbourhoods(p, o.k ?? MARGIN_K, work);
   const usedSrc = new Uint8Array(I),
     usedTgt = new Uint8Array(J);
   const out: MinedPair[] = [];
@@ -134,21 +195,19 @@ export function minePairs(
 
 /**
  * The mining threshold of best F1 on a case with known answers: `gold` pairs (src, tgt) among
- * x and y, the other sentences having no partner (seed 001's threshold search).
+ * p's x and y, the other sentences having no partner (seed 001's threshold search).
  */
 export function miningThreshold(
-  x: Float32Array,
-  y: Float32Array,
-  dim: number,
+  p: SentenceSets,
   gold: readonly { src: number; tgt: number }[],
   o: MarginOptions = {},
   work: LongWork = {},
 ): ThresholdChoice {
-  const J = y.length / dim;
+  const J = p.y.length / p.dim;
   const truth = new Set(gold.map((g) => g.src * J + g.tgt));
-  const scored: ScoredCandidate[] = minePairs(x, y, dim, -Infinity, o, work).map((p) => ({
-    score: p.score,
-    correct: truth.has(p.src * J + p.tgt),
+  const scored: ScoredCandidate[] = minePairs(p, -Infinity, o, work).map((m) => ({
+    score: m.score,
+    correct: truth.has(m.src * J + m.tgt),
   }));
   return bestThreshold(scored, gold.length);
 }

@@ -2,10 +2,11 @@
 // files for the linguist to review. The files are read line by line (blank lines skipped,
 // line numbers kept), normalised and segmented as an import would be (the project's word
 // lists, or split on spaces when pre-tokenised), checked against the project's languages;
-// Bi-Sent2Vec (seed 002) is trained on the project's pairs (excluded ones left out), a
-// tenth held out to find the margin threshold of best F1 unless one is given; every
-// sentence is embedded and pairs are proposed by ratio-margin score (seed 001 appendix B,
-// each line in at most one pair: eval/margin.ts); the run and its proposals are stored
+// Bi-Sent2Vec (seed 002) and IBM1 tables are trained on the project's pairs (excluded ones
+// left out), a tenth held out to find the margin threshold of best F1 unless one is given;
+// pairs are proposed by the margin score of the sentence vectors' cosine plus the weighted
+// IBM1 log-likelihood (seed 001 appendix B, each line in at most one pair:
+// models/bisent2vec/curation.ts, eval/margin.ts); the run and its proposals are stored
 // (store/mined-pairs.ts) for review. Nothing enters the corpus until the linguist adds
 // the accepted proposals.
 import { availableParallelism } from 'node:os';
@@ -13,8 +14,7 @@ import type { MineStartOptions } from '../../shared/mining-api.ts';
 import { ByteProgress, readLineBatches, throwIfAborted } from '../corpus/input.ts';
 import { InputError, UserError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
-import { HELD_OUT_MIN, HELD_OUT_SHARE, mineSentences, trainForCuration } from '../models/bisent2vec/curation.ts';
-import { trainBisent2vec } from '../models/bisent2vec/parallel-train.ts';
+import { HELD_OUT_MIN, HELD_OUT_SHARE, mineSentences, trainCurationModel, trainForCuration } from '../models/bisent2vec/curation.ts';
 import { loadCorpus, tokenTexts } from '../store/pair-corpus.ts';
 import { saveMineRun } from '../store/mined-pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
@@ -105,7 +105,7 @@ export async function mineIntoProject(
   const work = { progress: run.progress, signal: run.signal, threads: availableParallelism() };
   let model, threshold: number, thresholdSource: string;
   if (o.threshold !== undefined) {
-    ({ model } = await trainBisent2vec(corpus.src, corpus.tgt, {}, work));
+    ({ model } = await trainCurationModel(corpus.src, corpus.tgt, {}, work));
     threshold = o.threshold;
     thresholdSource = 'given';
   } else {

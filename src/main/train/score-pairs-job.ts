@@ -1,11 +1,11 @@
 // The app's "Score parallelism" job (issue 18, sentence-level curation): trains Bi-Sent2Vec
 // (seed 002) on the project's pairs with a tenth held out to find the flagging threshold
 // (models/bisent2vec/curation.ts: those pairs with a tenth of their targets shuffled, the
-// threshold that best separates them), then gives every pair its ratio-margin score (seed
-// 001, appendix B) with the best other candidate, and stores them (store/pair-scores.ts):
-// pairs under the threshold are flagged as misaligned, for the pair list to filter and sort
-// by and the linguist to exclude. Excluded pairs are scored too, so that including one again
-// shows its score.
+// threshold that best separates them), then gives every pair its margin score (seed 001,
+// appendix B; the cosine of the sentence vectors) with the best other candidate, and stores
+// them (store/pair-scores.ts): pairs under the threshold are flagged as misaligned, for the
+// pair list to filter and sort by and the linguist to exclude. Excluded pairs are scored too,
+// so that including one again shows its score.
 import { availableParallelism } from 'node:os';
 import { UserError } from '../errors.ts';
 import type { Progress } from '../jobs/job-registry.ts';
@@ -24,7 +24,13 @@ export async function scoreProjectPairs(store: ProjectStore, run: { progress?: P
     throw new UserError(
       `scoring needs at least ${MIN_PAIRS_TO_SCORE} pairs (a tenth is held out to find the threshold); this project has ${ids.length}`,
     );
-  const training = await trainForCuration(src, tgt, {}, { progress: run.progress, signal: run.signal, threads: availableParallelism() });
+  // No IBM1 tables: flagging scores by the cosine alone (models/bisent2vec/curation.ts' sentenceSets).
+  const training = await trainForCuration(
+    src,
+    tgt,
+    { lexicalWeight: 0 },
+    { progress: run.progress, signal: run.signal, threads: availableParallelism() },
+  );
   const threshold = training.flagging.threshold;
   run.progress?.(0, 1, 'scoring every pair');
   const scores = scoreCorpusPairs(training.model, src, tgt, threshold, { progress: run.progress, signal: run.signal });

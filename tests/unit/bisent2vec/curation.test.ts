@@ -1,7 +1,7 @@
 // Sentence-level curation end to end on real text (models/bisent2vec/curation.ts): a model
 // trained on 2,700 Multi30k en–fr pairs (../shared/data, skipped when absent), with its
 // thresholds from held-out pairs, flags the 30 pairs of 300 unseen ones whose targets were
-// shuffled, and mines those 300 pairs back from among lone sentences.
+// shuffled, and mines 100 of those pairs back from among lone sentences.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -36,7 +36,8 @@ describe.skipIf(!existsSync(dir + 'm30k.en'))('curation on Multi30k en–fr', ()
       tgtSide = [...fr.slice(300, 500), ...fr.slice(0, 100)];
     const mined = mineSentences(t.model, src, tgtSide, t.model.thresholds!.mining);
     const right = mined.filter((p) => p.tgt === p.src + 200).length;
-    expect(right / 100).toBeGreaterThanOrEqual(0.5);
-    expect(right / mined.length).toBeGreaterThanOrEqual(0.5);
-  }, 30_000);
+    // (90 of 99 proposed here with the IBM1 term)
+    expect(right / 100).toBeGreaterThanOrEqual(0.8);
+    expect(right / mined.length).toBeGreaterThanOrEqual(0.8);
+  }, 60_000);
 });

@@ -1,12 +1,15 @@
 // A Bi-Sent2Vec model saved in the model folder format and loaded back (models/bisent2vec/
-// saved.ts) gives the same vectors, vocabulary and thresholds; other folders are refused.
-import { copyFileSync, writeFileSync } from 'node:fs';
+// saved.ts) gives the same vectors, vocabulary, thresholds and IBM1 tables (mining scores
+// equal); a model saved before the tables existed scores by the cosine alone; other folders
+// are refused.
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { UserError } from '../../../src/main/errors.ts';
 import { sentenceVectors } from '../../../src/main/models/bisent2vec/embed.ts';
 import { loadBisent2vec, saveBisent2vec } from '../../../src/main/models/bisent2vec/saved.ts';
+import { mineSentences, trainCurationModel } from '../../../src/main/models/bisent2vec/curation.ts';
 import { trainBisent2vec } from '../../../src/main/models/bisent2vec/parallel-train.ts';
 
 const dir = tempDir();
@@ -36,6 +39,20 @@ test('save and load round trip', async () => {
   expect(back.U).toEqual(model.U);
   expect(back.V).toEqual(model.V);
   expect(sentenceVectors(back, 1, tgt)).toEqual(sentenceVectors(model, 1, tgt));
+});
+
+test('the IBM1 tables are saved with the model; a model saved without the weight loads with weight 0', async () => {
+  const { model } = await trainCurationModel(src, tgt, { minCount: 1, dim: 6, epochs: 3 });
+  expect(model.lexicon).toBeDefined();
+  const folder = join(dir, 'with-lexicon');
+  saveBisent2vec(folder, model);
+  const back = loadBisent2vec(folder);
+  expect(back.lexicon!.fwd.lex.t).toEqual(model.lexicon!.fwd.lex.t);
+  expect(mineSentences(back, src, tgt, -Infinity)).toEqual(mineSentences(model, src, tgt, -Infinity));
+  const meta = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8'));
+  delete meta.config.lexicalWeight;
+  writeFileSync(join(folder, 'config.json'), JSON.stringify(meta));
+  expect(loadBisent2vec(folder).config.lexicalWeight).toBe(0);
 });
 
 test('a folder of another model type or with mismatched tensors is a one-line error', async () => {

@@ -1,8 +1,8 @@
-// CSLS over whole sets, the ratio margin, pair scores, mining and the threshold search
+// CSLS over whole sets, the distance margin with and without an extra term, pair scores, mining and the threshold search
 // (eval/csls.ts, eval/margin.ts, eval/threshold-search.ts) against values computed by hand.
 import { describe, expect, test } from 'vitest';
 import { cslsTranslations, neighbourhoods } from '../../../src/main/eval/csls.ts';
-import { flaggingThreshold, minePairs, parallelismScores, ratioMargin } from '../../../src/main/eval/margin.ts';
+import { distanceMargin, flaggingThreshold, minePairs, parallelismScores } from '../../../src/main/eval/margin.ts';
 import { bestThreshold } from '../../../src/main/eval/threshold-search.ts';
 import { CancelledError } from '../../../src/main/errors.ts';
 
@@ -48,30 +48,30 @@ describe('neighbourhoods and CSLS', () => {
   });
 });
 
-describe('ratio margin', () => {
-  test('cos / ((r_x + r_y) / 2), 0 without a positive neighbourhood', () => {
-    expect(ratioMargin(0.8, 0.6, 0.4)).toBeCloseTo(1.6, 12);
-    expect(ratioMargin(0.5, 0, 0)).toBe(0);
+describe('distance margin', () => {
+  test('s − (r_x + r_y) / 2', () => {
+    expect(distanceMargin(0.8, 0.6, 0.4)).toBeCloseTo(0.3, 12);
+    expect(distanceMargin(-1.5, -1, -2)).toBeCloseTo(0, 12);
   });
 
   test('pair scores by hand, with the rival that beats a non-parallel pair', () => {
     // Pairs 0 and 1 parallel (x and y 5° apart); pair 2's target is y at 85°, right by x1 (90°).
     const x = at(0, 90, 45),
       y = at(5, 95, 85);
-    const s = parallelismScores(x, y, 2, 1, { k: 2 }); // scores ≈ 1.40, 1.10, 0.93
+    const s = parallelismScores({ x, y, dim: 2 }, 0, { k: 2 }); // scores ≈ 0.28, 0.08, −0.06
     const nb = neighbourhoods(x, y, 2, 2);
-    expect(s[0].score).toBeCloseTo(cos(5) / ((nb.xMean[0] + nb.yMean[0]) / 2), 5);
-    expect(s[2].score).toBeCloseTo(cos(40) / ((nb.xMean[2] + nb.yMean[2]) / 2), 5);
+    expect(s[0].score).toBeCloseTo(cos(5) - (nb.xMean[0] + nb.yMean[0]) / 2, 5);
+    expect(s[2].score).toBeCloseTo(cos(40) - (nb.xMean[2] + nb.yMean[2]) / 2, 5);
     expect(s.map((p) => p.flagged)).toEqual([false, false, true]);
     // y2 (85°) is nearest to x1 (90°): the rival of pair 2 is source 1.
-    expect(s[2].rival).toEqual({ side: 'source', index: 1, score: expect.closeTo(cos(5) / ((nb.xMean[1] + nb.yMean[2]) / 2), 5) });
+    expect(s[2].rival).toEqual({ side: 'source', index: 1, score: expect.closeTo(cos(5) - (nb.xMean[1] + nb.yMean[2]) / 2, 5) });
   });
 
   test('mining: each sentence in at most one pair, best first, from the threshold up', () => {
     // x0 ≈ y1, x1 ≈ y0; x2 has no partner near it except y0 and y1 (taken); y2 is far from all.
     const x = at(0, 90, 50),
       y = at(92, 3, 200);
-    const all = minePairs(x, y, 2, -Infinity, { k: 2 });
+    const all = minePairs({ x, y, dim: 2 }, -Infinity, { k: 2 });
     expect(all.slice(0, 2).map((p) => [p.src, p.tgt])).toEqual(
       expect.arrayContaining([
         [0, 1],
@@ -83,8 +83,37 @@ describe('ratio margin', () => {
     expect(new Set(srcs).size).toBe(srcs.length);
     expect(new Set(tgts).size).toBe(tgts.length);
     for (let i = 1; i < all.length; i++) expect(all[i].score).toBeLessThanOrEqual(all[i - 1].score);
-    const kept = minePairs(x, y, 2, all[1].score, { k: 2 });
+    const kept = minePairs({ x, y, dim: 2 }, all[1].score, { k: 2 });
     expect(kept).toEqual(all.slice(0, 2));
+  });
+});
+
+describe('margin over cosine plus an extra term', () => {
+  test('the extra term re-ranks the pairs, by hand', () => {
+    // x0 at 0°, x1 at 90°; y0 at 40°, y1 at 50°: by cosine x0–y0 and x1–y1; the extra term
+    // (0.5 for the crossed pairs) makes x0–y1 and x1–y0 the pairs. Every sentence's
+    // neighbourhood (k = 2) holds both candidates: r = (cos 40° + cos 50° + 0.5) / 2 for all.
+    const x = at(0, 90),
+      y = at(40, 50);
+    const extra = (i: number, j: number) => (i !== j ? 0.5 : 0);
+    const r = (cos(40) + cos(50) + 0.5) / 2;
+    const mined = minePairs({ x, y, dim: 2, extra }, -Infinity, { k: 2 });
+    expect(mined.map((p) => [p.src, p.tgt]).sort()).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
+    for (const p of mined) expect(p.score).toBeCloseTo(cos(50) + 0.5 - r, 5);
+    const s = parallelismScores({ x, y, dim: 2, extra }, 0, { k: 2 });
+    expect(s[0].score).toBeCloseTo(cos(40) - r, 5);
+    expect(s[0]).toMatchObject({ flagged: true, rival: { index: 1, score: expect.closeTo(cos(50) + 0.5 - r, 5) } });
+  });
+
+  test("a sentence's k best come from more cosine candidates than k, ranked by the pair score", () => {
+    // x0 at 0°; y at 10°, 20°, 30°; the extra term lifts y2, the farthest by cosine. With k = 1,
+    // r(x0) is s(x0, y2) = cos 30° + 1, and y2's only candidate is x0: margin(x0, y2) = 0.
+    const extra = (_: number, j: number) => (j === 2 ? 1 : 0);
+    const mined = minePairs({ x: at(0), y: at(10, 20, 30), dim: 2, extra }, -Infinity, { k: 1 });
+    expect(mined).toEqual([{ src: 0, tgt: 2, score: expect.closeTo(0, 5) }]);
   });
 });
 

@@ -48,10 +48,12 @@ test.runIf(existsSync(join(CORPORA, 'uniq39k.en')))(
     const flagged = store.listPairs({ misaligned: true }, 0, N).pairs;
     expect(flagged.length).toBeGreaterThan(0);
     // the scores separate the shuffled pairs from the rest (how well is the bench's to say)
+    // (a shuffled pair scores under a kept one 77% of the time here, models/bisent2vec/curation.ts)
     const all = store.listPairs({}, 0, N).pairs;
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const scoreOf = (bad: boolean) => mean(all.filter((p, k) => shuffled.has(k) === bad).map((p) => p.parallelism!.score));
-    expect(scoreOf(true)).toBeLessThan(scoreOf(false) - 0.1);
+    const scoresOf = (bad: boolean) => all.filter((p, k) => shuffled.has(k) === bad).map((p) => p.parallelism!.score);
+    const kept = scoresOf(false);
+    const under = scoresOf(true).reduce((a, b) => a + kept.filter((g) => b < g).length, 0);
+    expect(under / (kept.length * shuffled.size)).toBeGreaterThan(0.7);
     for (const p of flagged) {
       expect(p.parallelism!.misaligned).toBe(true);
       expect(p.parallelism!.score).toBeLessThan(info.parallelismThreshold!);

@@ -2,7 +2,12 @@
 // model.safetensors holds U [words, dim] and V [n-grams, dim]; config.json the training
 // configuration, the n-gram vocabulary (words, bigrams and character n-grams of each side in
 // row order, with their counts and document frequencies, which tf-idf weighting needs) and
-// the curation thresholds found on held-out pairs when the model was trained for mining.
+// the curation thresholds found on held-out pairs when the model was trained for mining;
+// lexicon/ the IBM1 tables of its curation scores (align/saved-model.ts' format), when it has
+// them. A model saved before those scores existed loads with lexicalWeight 0 (cosine only).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadModel, saveModel } from '../../align/saved-model.ts';
 import { floatData, type FolderConfig, loadModelFolder, saveModelFolder, Tensor } from '../../nn/index.ts';
 import { UserError } from '../../errors.ts';
 import type { Bisent2vecConfig, Bisent2vecModel, CurationThresholds } from './train.ts';
@@ -10,6 +15,7 @@ import { indexVocab } from './vocab.ts';
 
 const FORMAT = 'mekong-bisent2vec/1';
 const MODEL_TYPE = 'mekong-bisent2vec';
+const LEXICON_DIR = 'lexicon';
 
 interface SavedMeta extends FolderConfig {
   config: Bisent2vecConfig;
@@ -44,6 +50,7 @@ export function saveBisent2vec(dir: string, m: Bisent2vecModel): void {
     ['V', new Tensor('float32', m.V, [m.V.length / d, d])],
   ]);
   saveModelFolder(dir, meta, params);
+  if (m.lexicon) saveModel(join(dir, LEXICON_DIR), m.lexicon);
 }
 
 export function loadBisent2vec(dir: string): Bisent2vecModel {
@@ -65,11 +72,13 @@ export function loadBisent2vec(dir: string): Bisent2vecModel {
     throw new UserError(
       `${dir}: model.safetensors does not match config.json (U and V of ${index.wordRows} and ${index.rows} rows × ${d})`,
     );
+  const lexicon = join(dir, LEXICON_DIR);
   return {
-    config: meta.config,
+    config: { ...meta.config, lexicalWeight: meta.config.lexicalWeight ?? 0 },
     index,
     U: Float32Array.from(floatData(U)),
     V: Float32Array.from(floatData(V)),
     ...(meta.thresholds ? { thresholds: meta.thresholds } : {}),
+    ...(existsSync(lexicon) ? { lexicon: loadModel(lexicon) } : {}),
   };
 }

@@ -24,6 +24,7 @@
 import { CancelledError } from '../../errors.ts';
 import type { Progress } from '../../jobs/job-registry.ts';
 import { Rng } from '../../nn/init.ts';
+import type { SavedModel } from '../../align/saved-model.ts';
 import { buildVocab, type EncodedSentence, encodeSentence, indexVocab, type Side, type VocabIndex } from './vocab.ts';
 
 export interface Bisent2vecConfig {
@@ -42,6 +43,8 @@ export interface Bisent2vecConfig {
   seed: number;
   /** sentence vectors weight each n-gram by its idf (embed.ts) instead of a plain mean */
   tfidf: boolean;
+  /** weight of the IBM1 translation log-likelihood added to the cosine in curation scores (curation.ts); 0: none */
+  lexicalWeight: number;
 }
 
 /**
@@ -65,6 +68,7 @@ export const BISENT2VEC_DEFAULTS: Bisent2vecConfig = {
   subsample: 1e-4,
   seed: 1,
   tfidf: false,
+  lexicalWeight: 0.1,
 };
 
 export interface Bisent2vecModel {
@@ -76,6 +80,8 @@ export interface Bisent2vecModel {
   V: Float32Array;
   /** decision thresholds found on held-out pairs of the training corpus (curation.ts) */
   thresholds?: CurationThresholds;
+  /** IBM1 tables trained on the same pairs, for curation scores when config.lexicalWeight > 0 (curation.ts) */
+  lexicon?: SavedModel;
 }
 
 /** Margin thresholds (eval/margin.ts): propose a mined pair from `mining` up; flag a pair under `flagging`. */
