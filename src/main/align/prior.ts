@@ -10,7 +10,7 @@ import { PairTable } from './pair-table.ts';
 import { sharedFloat32 } from './corpus.ts';
 
 function pairIndex(b: Bitext): PairTable {
-  const t = new PairTable(b.pairSrc.length);
+  const t = new PairTable();
   for (let p = 0; p < b.pairSrc.length; p++) t.intern(b.pairSrc[p], b.pairTgt[p]);
   return t;
 }
