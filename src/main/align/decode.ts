@@ -12,8 +12,7 @@
 // arrays (cheap to send from a worker thread); toLinks turns them into the domain's Link
 // objects.
 import type { Link } from '../../shared/domain.ts';
-import { GOLD_POSSIBLE, REJECTED, type Constraints } from './constraints.ts';
-import type { BitextArrays } from './corpus.ts';
+import { GOLD_POSSIBLE, REJECTED } from './constraints.ts';
 import { Q, type PairPosteriors } from './pair-posteriors.ts';
 import { symmetriser } from './symmetrise.ts';
 
@@ -93,45 +92,38 @@ export function decodePair(p: PairPosteriors, con: Int32Array | undefined, o: De
 
 /** Collects the decoded links of pairs k0..k1-1, given in order (pairs without links may be left out). */
 export class LinkWriter {
-  private readonly f: FlatLinks;
+  private f: FlatLinks;
   private n = 0;
   /** pairs k0 .. k0+done-1 have their offsets */
   private done = 0;
 
   constructor(
-    b: BitextArrays,
     private readonly k0: number,
     private readonly k1: number,
-    constraints: Constraints,
-    o: DecodeOptions,
   ) {
-    // a heuristic keeps at most I + J links (⊆ fwd ∪ rev; for post, Σ mean ≤ (I + J)/2 so at
-    // most (I + J)·½/threshold cells reach the threshold), never more than I·J, plus gold
-    const th = o.threshold ?? 0.5;
-    const factor = o.sym === 'post' ? (th > 0 ? Math.max(1, 0.5 / th) : Infinity) : 1;
-    let cap = 0;
-    for (let k = k0; k < k1; k++) {
-      const I = b.srcOff[k + 1] - b.srcOff[k],
-        J = b.tgtOff[k + 1] - b.tgtOff[k];
-      cap += Math.min(I * J, Math.ceil(factor * (I + J))) + (constraints.get(k)?.length ?? 0) / 3;
-    }
-    this.f = {
-      k0,
-      off: new Int32Array(k1 - k0 + 1),
-      s: new Int32Array(cap),
-      t: new Int32Array(cap),
-      score: new Float32Array(cap),
-      kind: new Uint8Array(cap),
-    };
+    // about 14 links per pair at dup100k; the arrays grow when a slice needs more
+    this.f = { k0, off: new Int32Array(k1 - k0 + 1), ...linkArrays(16 * (k1 - k0) + 16) };
   }
 
   private closeBefore(k: number): void {
     while (this.done < k - this.k0) this.f.off[++this.done] = this.n;
   }
 
+  private grow(need: number): void {
+    const f = this.f;
+    if (need <= f.s.length) return;
+    const more = linkArrays(Math.max(need, Math.ceil(1.5 * f.s.length)));
+    more.s.set(f.s);
+    more.t.set(f.t);
+    more.score.set(f.score);
+    more.kind.set(f.kind);
+    this.f = { ...f, ...more };
+  }
+
   /** The links of pair k (J target words), sorted by source, then target position. */
   add(k: number, J: number, { a, mean }: { a: Uint8Array; mean: Float32Array }): void {
     this.closeBefore(k);
+    this.grow(this.n + a.length);
     const f = this.f;
     let n = this.n;
     for (let x = 0; x < a.length; x++) {
@@ -150,6 +142,15 @@ export class LinkWriter {
     const { f, n } = this;
     return { ...f, s: f.s.slice(0, n), t: f.t.slice(0, n), score: f.score.slice(0, n), kind: f.kind.slice(0, n) };
   }
+}
+
+function linkArrays(n: number): Pick<FlatLinks, 's' | 't' | 'score' | 'kind'> {
+  return { s: new Int32Array(n), t: new Int32Array(n), score: new Float32Array(n), kind: new Uint8Array(n) };
+}
+
+/** The buffers of `f`, to transfer rather than copy to another thread. */
+export function linkBuffers(f: FlatLinks): ArrayBuffer[] {
+  return [f.off, f.s, f.t, f.score, f.kind].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Appends the Link lists of `f`'s pairs to `out`; scores rounded to 4 decimals. */

@@ -81,7 +81,7 @@ export class EmSlice {
     if (s.learn) resetCounts(job.counts[job.index]);
     const models = { fwd: createModel(s.params.fwd.kind, s.params.fwd), rev: createModel(s.params.rev.kind, s.params.rev) };
     const counting = !s.learn ? 'none' : job.agreement ? 'agreement' : 'own';
-    const out = s.decode ? new LinkWriter(job.arrays, job.k0, job.k1, job.constraints, job.decode) : null;
+    const out = s.decode ? new LinkWriter(job.k0, job.k1) : null;
     for (let k = job.k0; k < job.k1; k++) {
       const p = this.estep.run(k, models, s.learn, counting);
       if (p && out) out.add(k, p.J, decodePair(p, job.constraints.get(k), job.decode));

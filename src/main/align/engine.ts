@@ -17,8 +17,9 @@ import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { newBarrierState } from './barrier.ts';
 import { buildConstraints, type Constraints, type PairLink } from './constraints.ts';
-import { bitextArrays, buildBitext, sharedFloat32, type Bitext } from './corpus.ts';
-import { toLinks, type DecodeOptions } from './decode.ts';
+import { bitextArrays, buildBitext, type Bitext } from './corpus.ts';
+import { sharedFloat32 } from './shared-arrays.ts';
+import { toLinks, type DecodeOptions, type FlatLinks } from './decode.ts';
 import type { DictEntry } from './dictionary.ts';
 import type { SliceJob } from './em-slice.ts';
 import { EmTrainer } from './em-trainer.ts';
@@ -60,7 +61,7 @@ export interface AlignHooks extends RunHooks {
   onPhase?: (ended: AlignPhase) => void;
 }
 
-/** bitext: words to ids and cells; trained: EM of both directions (and, in workers, their decoding and symmetrisation); links: the links as objects. */
+/** bitext: words to ids and cells; trained: EM of both directions, decoding and symmetrising in its last E-step; links: the links as objects. */
 export type AlignPhase = 'bitext' | 'trained' | 'links';
 
 export interface AlignResult {
@@ -159,7 +160,14 @@ export async function alignCorpus(srcSide: Side, tgtSide: Side, o: AlignOptions 
   }
 }
 
-async function align(src: Sentences, tgt: Sentences, o: AlignOptions, hooks: AlignHooks, workers: Worker[] | null): Promise<AlignResult> {
+/** Trains on the corpus and decodes it; the bitext's arrays are garbage once this returns. */
+async function train(
+  src: Sentences,
+  tgt: Sentences,
+  o: AlignOptions,
+  hooks: AlignHooks,
+  workers: Worker[] | null,
+): Promise<{ flat: FlatLinks[]; model: SavedModel }> {
   const lower = o.model ? o.model.lowercase : (o.lowercase ?? false);
   const norm = (side: Sentences) => (lower ? lowercased(side) : side);
   const { name, plan } = planFor(o);
@@ -170,11 +178,7 @@ async function align(src: Sentences, tgt: Sentences, o: AlignOptions, hooks: Ali
   hooks.onPhase?.('bitext');
   const { jobs, tables } = makeJobs(b, plan, constraints, o, decode, workers ? workers.length : 1);
   const trainer = new EmTrainer(plan, o.model ? { fwd: o.model.fwd.params, rev: o.model.rev.params } : {});
-  const slices = await (workers ? runInWorkers(workers, jobs, trainer, hooks) : runInThread(jobs[0], trainer, hooks));
-  hooks.onPhase?.('trained');
-  const links: Link[][] = [];
-  for (const f of slices) toLinks(f, links);
-  hooks.onPhase?.('links');
+  const flat = await (workers ? runInWorkers(workers, jobs, trainer, hooks) : runInThread(jobs[0], trainer, hooks));
   const params = trainer.params();
   const model: SavedModel = {
     method: name,
@@ -186,5 +190,14 @@ async function align(src: Sentences, tgt: Sentences, o: AlignOptions, hooks: Ali
     fwd: { lex: toLexicon(tables, 'fwd'), params: params.fwd },
     rev: { lex: toLexicon(tables, 'rev'), params: params.rev },
   };
+  return { flat, model };
+}
+
+async function align(src: Sentences, tgt: Sentences, o: AlignOptions, hooks: AlignHooks, workers: Worker[] | null): Promise<AlignResult> {
+  const { flat, model } = await train(src, tgt, o, hooks, workers);
+  hooks.onPhase?.('trained');
+  const links: Link[][] = [];
+  for (const f of flat) toLinks(f, links);
+  hooks.onPhase?.('links');
   return { links, model };
 }

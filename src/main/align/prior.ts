@@ -7,7 +7,7 @@
 import type { Bitext } from './corpus.ts';
 import type { DictEntry } from './dictionary.ts';
 import { PairTable } from './pair-table.ts';
-import { sharedFloat32 } from './corpus.ts';
+import { sharedFloat32 } from './shared-arrays.ts';
 
 function pairIndex(b: Bitext): PairTable {
   const t = new PairTable();

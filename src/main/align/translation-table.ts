@@ -12,7 +12,7 @@
 // Under agreement training the lexical count of a cell is the product of both directions'
 // posteriors, the same number for both, so c.fwd and c.rev are one array: 24 MB per slice
 // instead of 48 at dup100k's 3.0M lexical pairs.
-import { sharedFloat64 } from './corpus.ts';
+import { sharedFloat64 } from './shared-arrays.ts';
 import type { Direction, View } from './view.ts';
 
 /** The saved form of one direction's table. */
