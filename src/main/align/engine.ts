@@ -156,7 +156,7 @@ export async function alignCorpus(srcSide: Side, tgtSide: Side, o: AlignOptions 
   try {
     return await align(src, tgt, o, hooks, workers);
   } finally {
-    if (workers) stopWorkers(workers);
+    if (workers) await stopWorkers(workers);
   }
 }
 
