@@ -30,7 +30,7 @@ export interface EStepData {
 }
 
 export class PairEStep {
-  private readonly em: Float64Array;
+  private readonly em: Record<Direction, Float64Array>;
   private readonly post: Float64Array;
   private readonly p: PairPosteriors;
 
@@ -38,7 +38,7 @@ export class PairEStep {
     const { fwd } = d.views;
     // fwd's gen is rev's obs: both directions' local matrices fit (maxI + 1)·maxJ or its transpose
     const size = (Math.max(fwd.maxI, fwd.maxJ) + 1) * Math.max(fwd.maxI, fwd.maxJ);
-    this.em = new Float64Array(size);
+    this.em = { fwd: new Float64Array(size), rev: new Float64Array(size) };
     this.post = new Float64Array(size);
     this.p = { I: 0, J: 0, fwd: new Uint16Array(size), rev: new Uint16Array(size) };
   }
@@ -51,6 +51,7 @@ export class PairEStep {
     if (I === 0 || J === 0) return null;
     this.p.I = I;
     this.p.J = J;
+    this.fillEmissions(k, I, J);
     this.direction('fwd', k, models.fwd, learn, counting === 'own');
     this.direction('rev', k, models.rev, learn, counting === 'own');
     if (counting === 'agreement') this.agreementCounts(k);
@@ -61,27 +62,40 @@ export class PairEStep {
     const v = this.d.views[dir];
     const I = v.genOff[k + 1] - v.genOff[k],
       J = v.obsOff[k + 1] - v.obsOff[k];
-    this.fillEmission(v, k, I, J);
     const con = this.d.constraints.get(k);
-    if (con) applyConstraints(con, dir, this.em, I, J);
-    model.posteriors(this.em, I, J, this.post, learn);
+    if (con) applyConstraints(con, dir, this.em[dir], I, J);
+    model.posteriors(this.em[dir], I, J, this.post, learn);
     this.store(v, k, I, J, count);
   }
 
-  private fillEmission(v: View, k: number, I: number, J: number): void {
-    const { em } = this;
-    const { base, sg, so } = cellLayout(v, k, I, J);
-    const t = this.d.tables.t[v.dir],
-      cellPair = v.cellPair;
-    for (let g = 0; g < I; g++) {
-      const row = g * J,
-        cg = base + g * sg;
-      for (let b = 0; b < J; b++) em[row + b] = t[cellPair[cg + b * so]];
+  /**
+   * Both directions' emission matrices of pair k (I source, J target words) in one pass over
+   * its cells: fwd em[s*J + t] = t_fwd(t | s), rev em[t*I + s] = t_rev(s | t), then the null
+   * rows (an IBM1 E-step over 50k dup100k pairs: 0.74–0.91 s CPU instead of 0.82–1.2 s with a
+   * strided pass per direction over separate tables).
+   */
+  private fillEmissions(k: number, I: number, J: number): void {
+    const { fwd, rev } = this.em;
+    const t = this.d.tables.t,
+      views = this.d.views,
+      cellPair = views.fwd.cellPair,
+      base = views.fwd.cellOff[k];
+    for (let s = 0; s < I; s++) {
+      for (let j = 0, x = s * J; j < J; j++, x++) {
+        const p = 2 * cellPair[base + x];
+        fwd[x] = t[p];
+        rev[j * I + s] = t[p + 1];
+      }
     }
-    const o0 = v.obsOff[k],
-      nullRow = I * J,
-      tNull = this.d.tables.tNull[v.dir];
-    for (let b = 0; b < J; b++) em[nullRow + b] = tNull[v.obsIds[o0 + b]];
+    this.nullRow(views.fwd, k, fwd, I, J);
+    this.nullRow(views.rev, k, rev, J, I);
+  }
+
+  /** em[I*J + b] = tNull(o_b) for the J obs words of pair k in direction v.dir. */
+  private nullRow(v: View, k: number, em: Float64Array, I: number, J: number): void {
+    const tNull = this.d.tables.tNull[v.dir],
+      o0 = v.obsOff[k];
+    for (let b = 0; b < J; b++) em[I * J + b] = tNull[v.obsIds[o0 + b]];
   }
 
   /** Quantises the posteriors into the pair's source-major layout; `count`: adds them to the direction's counts. */
@@ -119,12 +133,15 @@ export class PairEStep {
       cellPair = views.fwd.cellPair,
       base = views.fwd.cellOff[k];
     for (let x = 0; x < I * J; x++) c[cellPair[base + x]] += pf[x] * pr[x] * QQ;
-    const nulls = (v: View, P: Uint16Array, n: number) => {
-      const cNull = counts.cNull[v.dir],
-        o0 = v.obsOff[k];
-      for (let b = 0; b < n; b++) cNull[v.obsIds[o0 + b]] += P[I * J + b] * P[I * J + b] * QQ;
-    };
-    nulls(views.fwd, pf, J);
-    nulls(views.rev, pr, I);
+    this.nullCounts(views.fwd, k, pf, J);
+    this.nullCounts(views.rev, k, pr, I);
+  }
+
+  /** c(null, o_b) += P(null, b)² for the n obs words of pair k in direction v.dir. */
+  private nullCounts(v: View, k: number, P: Uint16Array, n: number): void {
+    const cNull = this.d.counts.cNull[v.dir],
+      o0 = v.obsOff[k],
+      cells = this.p.I * this.p.J;
+    for (let b = 0; b < n; b++) cNull[v.obsIds[o0 + b]] += P[cells + b] * P[cells + b] * QQ;
   }
 }
