@@ -54,6 +54,8 @@ export interface EmStep {
 export interface SliceStepResult {
   stats: Record<Direction, ModelStats>;
   links?: FlatLinks;
+  /** seconds this slice spent decoding and symmetrising (with links) */
+  decodeSeconds?: number;
 }
 
 export class EmSlice {
@@ -82,10 +84,15 @@ export class EmSlice {
     const models = { fwd: createModel(s.params.fwd.kind, s.params.fwd), rev: createModel(s.params.rev.kind, s.params.rev) };
     const counting = !s.learn ? 'none' : job.agreement ? 'agreement' : 'own';
     const out = s.decode ? new LinkWriter(job.k0, job.k1) : null;
+    let decodeMs = 0;
     for (let k = job.k0; k < job.k1; k++) {
       const p = this.estep.run(k, models, s.learn, counting);
-      if (p && out) out.add(k, p.J, decodePair(p, job.constraints.get(k), job.decode));
+      if (!p || !out) continue;
+      const t0 = performance.now();
+      out.add(k, p.J, decodePair(p, job.constraints.get(k), job.decode));
+      decodeMs += performance.now() - t0;
     }
-    return { stats: { fwd: models.fwd.takeStats(), rev: models.rev.takeStats() }, links: out?.finish() };
+    const stats = { fwd: models.fwd.takeStats(), rev: models.rev.takeStats() };
+    return out ? { stats, links: out.finish(), decodeSeconds: decodeMs / 1000 } : { stats };
   }
 }

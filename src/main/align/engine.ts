@@ -8,7 +8,8 @@
 // threshold (for sym 'post'), lowercase, dictionary (entries used as a lexical prior),
 // identity (prior pseudo-count for identical words, default 1),
 // model (a SavedModel: align with its parameters, no training). hooks: onProgress(done,
-// total) per EM iteration, onPhase as each phase ends, signal (AbortSignal → CancelledError),
+// total) per EM iteration, onDecoded(seconds the last iteration's decoding took, summed over
+// threads), onPhase as each phase ends, signal (AbortSignal → CancelledError),
 // gold[k] (links of pair k kept fixed and used as evidence) and rejected[k] (links never
 // proposed for pair k). links[k] lists pair k's links sorted by (s, t), each with its
 // posterior (mean of both directions; gold links score 1). model holds the trained

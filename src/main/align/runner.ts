@@ -12,6 +12,8 @@ import type { EmTrainer } from './em-trainer.ts';
 
 export interface RunHooks {
   onProgress?: (done: number, total: number) => void;
+  /** after the last iteration: the seconds its decoding and symmetrising took, summed over the threads */
+  onDecoded?: (threadSeconds: number) => void;
   signal?: AbortSignal;
 }
 
@@ -30,7 +32,10 @@ async function train(trainer: EmTrainer, slices: Slices, hooks: RunHooks): Promi
     if (hooks.signal?.aborted) throw new CancelledError();
     const results = (await slices({ type: 'step', step: trainer.step(it) })) as SliceStepResult[];
     trainer.absorb(results);
-    if (it === trainer.total - 1) links = results.map((r) => r.links!);
+    if (it === trainer.total - 1) {
+      links = results.map((r) => r.links!);
+      hooks.onDecoded?.(results.reduce((s, r) => s + r.decodeSeconds!, 0));
+    }
     hooks.onProgress?.(it + 1, trainer.total);
   }
   if (trainer.pendingMaximize) await slices({ type: 'finish' });
