@@ -15,6 +15,7 @@ import { decodePair, LinkWriter, type DecodeOptions, type FlatLinks } from './de
 import type { ModelParams, ModelStats } from './directional-model.ts';
 import { PairEStep } from './estep.ts';
 import { createModel } from './models/model-kinds.ts';
+import type { Prior } from './prior.ts';
 import { mStep, resetCounts, type LexCounts, type LexTables } from './translation-table.ts';
 import { makeView, type Direction, type View } from './view.ts';
 
@@ -33,7 +34,7 @@ export interface SliceJob {
   /** the counts of every slice (the M-step sums them) */
   counts: LexCounts[];
   constraints: Constraints;
-  prior: Float32Array | null;
+  prior: Prior | null;
   agreement: boolean;
   decode: DecodeOptions;
   /** barrier state shared by all slices (barrier.ts) */

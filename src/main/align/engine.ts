@@ -19,14 +19,13 @@ import { UserError } from '../errors.ts';
 import { newBarrierState } from './barrier.ts';
 import { buildConstraints, type Constraints, type PairLink } from './constraints.ts';
 import { bitextArrays, buildBitext, type Bitext } from './corpus.ts';
-import { sharedFloat32 } from './shared-arrays.ts';
 import { toLinks, type DecodeOptions, type FlatLinks } from './decode.ts';
 import type { DictEntry } from './dictionary.ts';
 import type { SliceJob } from './em-slice.ts';
 import { EmTrainer } from './em-trainer.ts';
 import { DEFAULT_METHOD } from '../../shared/methods.ts';
 import { finalModel, methodPlan, type TrainPlan } from './train-plans.ts';
-import { dictionaryPrior, identityPrior } from './prior.ts';
+import { dictionaryPrior, identityPrior, sparsePrior } from './prior.ts';
 import { IN_THREAD_CELLS, runInThread, runInWorkers, startWorkers, stopWorkers, type RunHooks } from './runner.ts';
 import { mapLexicons, type SavedModel } from './saved-model.ts';
 import { lowercased, sentences, type Sentences, type Side } from './sentences.ts';
@@ -105,7 +104,8 @@ function makeJobs(
 ): { jobs: SliceJob[]; tables: LexTables } {
   const dict = o.dictionary ? dictionaryPrior(b, o.dictionary) : null;
   const idw = o.identity ?? 1;
-  const prior = idw > 0 && !o.model ? identityPrior(b, dict ?? sharedFloat32(b.pairSrc.length), idw) : dict;
+  const pseudo = idw > 0 && !o.model ? identityPrior(b, dict ?? new Map(), idw) : dict;
+  const prior = pseudo ? sparsePrior(pseudo) : null;
   const arrays = bitextArrays(b);
   const [srcTypes, tgtTypes] = [b.srcVocab.length, b.tgtVocab.length];
   const fwd = makeView(arrays, 'fwd', srcTypes, tgtTypes),

@@ -14,6 +14,7 @@
 // Under agreement training the lexical count of a cell is the product of both directions'
 // posteriors, the same number for both, so c.fwd and c.rev are one array: 24 MB per slice
 // instead of 48 at dup100k's 3.0M lexical pairs.
+import type { Prior } from './prior.ts';
 import { sharedFloat64 } from './shared-arrays.ts';
 import type { Direction, View } from './view.ts';
 
@@ -81,16 +82,18 @@ function summed(cs: readonly Float64Array[], x: number): number {
 }
 
 /** Re-estimates direction v.dir's t and tNull from the counts of all slices. */
-export function mStep(v: View, tables: LexTables, slices: readonly LexCounts[], prior: Float32Array | null): void {
+export function mStep(v: View, tables: LexTables, slices: readonly LexCounts[], prior: Prior | null): void {
   const t = tables.t,
     d0 = SLOT[v.dir],
     cs = slices.map((s) => s.c[v.dir]);
   const n = v.pairGen.length;
   const tot = new Float64Array(v.genTypes);
-  for (let p = 0; p < n; p++) tot[v.pairGen[p]] += summed(cs, p) + (prior ? prior[p] : 0);
-  for (let p = 0; p < n; p++) {
+  const ids = prior?.ids ?? new Int32Array(0),
+    w = prior?.w;
+  for (let p = 0, j = 0; p < n; p++) tot[v.pairGen[p]] += summed(cs, p) + (ids[j] === p ? w![j++] : 0);
+  for (let p = 0, j = 0; p < n; p++) {
     const d = tot[v.pairGen[p]];
-    t[2 * p + d0] = d > 0 ? Math.max(T_FLOOR, (summed(cs, p) + (prior ? prior[p] : 0)) / d) : T_FLOOR;
+    t[2 * p + d0] = d > 0 ? Math.max(T_FLOOR, (summed(cs, p) + (ids[j] === p ? w![j++] : 0)) / d) : T_FLOOR;
   }
   const nulls = slices.map((s) => s.cNull[v.dir]);
   const cNull = Float64Array.from(nulls[0], (_, x) => summed(nulls, x));
