@@ -101,7 +101,7 @@ export class LinkWriter {
     private readonly k0: number,
     private readonly k1: number,
   ) {
-    // about 14 links per pair at dup100k; the arrays grow when a slice needs more
+    // about 12.5 links per pair at dup100k; the arrays grow when a slice needs more
     this.f = { k0, off: new Int32Array(k1 - k0 + 1), ...linkArrays(16 * (k1 - k0) + 16) };
   }
 
