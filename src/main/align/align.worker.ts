@@ -1,10 +1,20 @@
-// Worker thread entry: waits for one { job: DirectionJob, barrier } message, trains that
-// direction and reports each iteration. Messages out: { type: 'iteration', it } … then
-// { type: 'done', result }. Started before the corpus is encoded, so its start-up overlaps.
+// Worker thread entry: a 'start' message gives it its slice of the pairs (em-slice.ts);
+// each 'step' message runs one EM iteration on it and is answered with the slice's result
+// (its links' buffers moved, not copied); a 'finish' message runs the last lexicon M-step
+// and is answered with null.
 import { parentPort } from 'node:worker_threads';
-import { runDirectionJob, type DirectionJob } from './direction-job.ts';
+import { linkBuffers } from './decode.ts';
+import { EmSlice } from './em-slice.ts';
+import type { SliceMessage } from './runner.ts';
 
-parentPort!.once('message', ({ job, barrier }: { job: DirectionJob; barrier: Int32Array }) => {
-  const result = runDirectionJob(job, barrier, (it) => parentPort!.postMessage({ type: 'iteration', it }));
-  parentPort!.postMessage({ type: 'done', result });
+let slice: EmSlice | undefined;
+parentPort!.on('message', (m: SliceMessage) => {
+  if (m.type === 'start') slice = new EmSlice(m.job);
+  else if (m.type === 'step') {
+    const r = slice!.step(m.step);
+    parentPort!.postMessage(r, r.links ? linkBuffers(r.links) : []);
+  } else {
+    slice!.maximize();
+    parentPort!.postMessage(null);
+  }
 });

@@ -8,12 +8,12 @@
 // directions, whose posteriors are too flat for it (IBM1 gdfa lost up to 21 points); fwd
 // and rev keep their direction's MAP links as they are.
 // Gold links of the pair are always in the result (score 1); rejected links never are.
-// A range of pairs decodes to flat arrays (cheap to send from a worker thread); toLinks
-// turns them into the domain's Link objects.
+// Pairs decode one at a time, in the E-step that produced their posteriors, into flat
+// arrays (cheap to send from a worker thread); toLinks turns them into the domain's Link
+// objects.
 import type { Link } from '../../shared/domain.ts';
-import { GOLD_POSSIBLE, REJECTED, type Constraints } from './constraints.ts';
-import type { BitextArrays } from './corpus.ts';
-import { Q, type Posteriors } from './estep.ts';
+import { GOLD_POSSIBLE, REJECTED } from './constraints.ts';
+import { Q, type PairPosteriors } from './pair-posteriors.ts';
 import { symmetriser } from './symmetrise.ts';
 
 /** Mean posterior a MAP link needs to enter a two-direction heuristic. */
@@ -39,16 +39,16 @@ export interface FlatLinks {
 }
 
 /** MAP links of one direction into `out` (I×J source-major); fwd: obs = target. */
-function mapLinks(p: Posteriors, fwd: boolean, base: number, o0: number, I: number, J: number, out: Uint8Array): void {
+function mapLinks(post: Uint16Array, fwd: boolean, I: number, J: number, out: Uint8Array): void {
   const nObs = fwd ? J : I,
     nGen = fwd ? I : J;
   const sg = fwd ? J : 1,
     so = fwd ? 1 : J;
   for (let b = 0; b < nObs; b++) {
     let best = -1,
-      bp = p.nullPost[o0 + b];
+      bp = post[I * J + b];
     for (let a = 0; a < nGen; a++) {
-      const q = p.post[base + a * sg + b * so];
+      const q = post[a * sg + b * so];
       if (q > bp) {
         bp = q;
         best = a;
@@ -75,67 +75,82 @@ function applyFixed(con: Int32Array | undefined, I: number, J: number, a: Uint8A
   }
 }
 
-/** Link cells of pair k (a[x] = 1 model, 2 sure gold, 3 possible gold) and their scores. */
-function decodePair(b: BitextArrays, k: number, fwd: Posteriors, rev: Posteriors, con: Int32Array | undefined, o: DecodeOptions) {
-  const I = b.srcOff[k + 1] - b.srcOff[k],
-    J = b.tgtOff[k + 1] - b.tgtOff[k];
-  const base = b.cellOff[k];
+/** Link cells of one pair (a[x] = 1 model, 2 sure gold, 3 possible gold) and their scores. */
+export function decodePair(p: PairPosteriors, con: Int32Array | undefined, o: DecodeOptions): { a: Uint8Array; mean: Float32Array } {
+  const { I, J } = p;
   const mf = new Uint8Array(I * J),
     mr = new Uint8Array(I * J);
-  mapLinks(fwd, true, base, b.tgtOff[k], I, J, mf);
-  mapLinks(rev, false, base, b.srcOff[k], I, J, mr);
+  mapLinks(p.fwd, true, I, J, mf);
+  mapLinks(p.rev, false, I, J, mr);
   const mean = new Float32Array(I * J);
-  for (let x = 0; x < I * J; x++) mean[x] = (fwd.post[base + x] + rev.post[base + x]) * (0.5 / Q);
+  for (let x = 0; x < I * J; x++) mean[x] = (p.fwd[x] + p.rev[x]) * (0.5 / Q);
   if (o.agreed && o.sym !== 'fwd' && o.sym !== 'rev') for (let x = 0; x < I * J; x++) if (mean[x] < AGREE) mf[x] = mr[x] = 0;
   const a = symmetriser(o.sym)({ I, J, fwd: mf, rev: mr, mean, threshold: o.threshold });
   applyFixed(con, I, J, a, mean);
   return { a, mean };
 }
 
-/** Decodes pairs k0..k1-1 (sorted by source, then target position within a pair). */
-export function decodeRange(
-  b: BitextArrays,
-  k0: number,
-  k1: number,
-  fwd: Posteriors,
-  rev: Posteriors,
-  constraints: Constraints,
-  o: DecodeOptions,
-): FlatLinks {
-  // a heuristic keeps at most I + J links (⊆ fwd ∪ rev; for post, Σ mean ≤ (I + J)/2 so at
-  // most (I + J)·½/threshold cells reach the threshold), never more than I·J, plus gold
-  const th = o.threshold ?? 0.5;
-  const factor = o.sym === 'post' ? (th > 0 ? Math.max(1, 0.5 / th) : Infinity) : 1;
-  let cap = 0;
-  for (let k = k0; k < k1; k++) {
-    const I = b.srcOff[k + 1] - b.srcOff[k],
-      J = b.tgtOff[k + 1] - b.tgtOff[k];
-    cap += Math.min(I * J, Math.ceil(factor * (I + J))) + (constraints.get(k)?.length ?? 0) / 3;
+/** Collects the decoded links of pairs k0..k1-1, given in order (pairs without links may be left out). */
+export class LinkWriter {
+  private f: FlatLinks;
+  private n = 0;
+  /** pairs k0 .. k0+done-1 have their offsets */
+  private done = 0;
+
+  constructor(
+    private readonly k0: number,
+    private readonly k1: number,
+  ) {
+    // about 12.5 links per pair at dup100k; the arrays grow when a slice needs more
+    this.f = { k0, off: new Int32Array(k1 - k0 + 1), ...linkArrays(16 * (k1 - k0) + 16) };
   }
-  const f: FlatLinks = {
-    k0,
-    off: new Int32Array(k1 - k0 + 1),
-    s: new Int32Array(cap),
-    t: new Int32Array(cap),
-    score: new Float32Array(cap),
-    kind: new Uint8Array(cap),
-  };
-  let n = 0;
-  for (let k = k0; k < k1; k++) {
-    const J = b.tgtOff[k + 1] - b.tgtOff[k];
-    if (J > 0 && b.srcOff[k + 1] > b.srcOff[k]) {
-      const { a, mean } = decodePair(b, k, fwd, rev, constraints.get(k), o);
-      for (let x = 0; x < a.length; x++) {
-        if (!a[x]) continue;
-        f.s[n] = Math.floor(x / J);
-        f.t[n] = x % J;
-        f.score[n] = mean[x];
-        f.kind[n++] = a[x] === 3 ? 2 : 1;
-      }
+
+  private closeBefore(k: number): void {
+    while (this.done < k - this.k0) this.f.off[++this.done] = this.n;
+  }
+
+  private grow(need: number): void {
+    const f = this.f;
+    if (need <= f.s.length) return;
+    const more = linkArrays(Math.max(need, Math.ceil(1.5 * f.s.length)));
+    more.s.set(f.s);
+    more.t.set(f.t);
+    more.score.set(f.score);
+    more.kind.set(f.kind);
+    this.f = { ...f, ...more };
+  }
+
+  /** The links of pair k (J target words), sorted by source, then target position. */
+  add(k: number, J: number, { a, mean }: { a: Uint8Array; mean: Float32Array }): void {
+    this.closeBefore(k);
+    this.grow(this.n + a.length);
+    const f = this.f;
+    let n = this.n;
+    for (let x = 0; x < a.length; x++) {
+      if (!a[x]) continue;
+      f.s[n] = Math.floor(x / J);
+      f.t[n] = x % J;
+      f.score[n] = mean[x];
+      f.kind[n++] = a[x] === 3 ? 2 : 1;
     }
-    f.off[k - k0 + 1] = n;
+    this.n = n;
+    this.f.off[++this.done] = n;
   }
-  return { ...f, s: f.s.slice(0, n), t: f.t.slice(0, n), score: f.score.slice(0, n), kind: f.kind.slice(0, n) };
+
+  finish(): FlatLinks {
+    this.closeBefore(this.k1);
+    const { f, n } = this;
+    return { ...f, s: f.s.slice(0, n), t: f.t.slice(0, n), score: f.score.slice(0, n), kind: f.kind.slice(0, n) };
+  }
+}
+
+function linkArrays(n: number): Pick<FlatLinks, 's' | 't' | 'score' | 'kind'> {
+  return { s: new Int32Array(n), t: new Int32Array(n), score: new Float32Array(n), kind: new Uint8Array(n) };
+}
+
+/** The buffers of `f`, to transfer rather than copy to another thread. */
+export function linkBuffers(f: FlatLinks): ArrayBuffer[] {
+  return [f.off, f.s, f.t, f.score, f.kind].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Appends the Link lists of `f`'s pairs to `out`; scores rounded to 4 decimals. */

@@ -1,77 +1,53 @@
-// EM training of one direction, stepped one iteration at a time so that a caller can run
-// both directions side by side (in two worker threads, or interleaved in one thread) and
-// exchange posteriors between the E- and M-steps for agreement training.
-//
-// Iteration it: expect() runs the E-step with the current parameters (posteriors are
-// written to the shared arrays, counts kept unless agreement will supply them); agree()
-// adds the agreement counts once the other direction's posteriors are complete;
-// maximize() re-estimates lexicon and model. The posteriors of the last E-step are the
-// output. A plan with zero iterations (saved model) runs one E-step without learning.
-import type { Constraints } from './constraints.ts';
-import { agreementCounts, eStep, type Posteriors } from './estep.ts';
-import { LexTable, type Lexicon } from './translation-table.ts';
-import type { TrainPlan } from './train-plans.ts';
+// The EM schedule of both directions and their models' parameters, kept by the thread that
+// runs the training (runner.ts) while the slices (em-slice.ts) do the E-steps and the
+// lexicon M-steps. Iteration it: step(it) says what every slice does, with the current
+// model parameters; absorb() sums the slices' model statistics and re-estimates the models.
+// The posteriors of the last E-step are decoded. A plan with zero iterations (saved model)
+// runs one E-step without learning.
 import type { DirectionalModel, ModelParams } from './directional-model.ts';
+import type { EmStep, SliceStepResult } from './em-slice.ts';
 import { createModel } from './models/model-kinds.ts';
-import type { View } from './view.ts';
+import type { TrainPlan } from './train-plans.ts';
+import type { Direction } from './view.ts';
 
-export interface TrainerInit {
-  lex?: Lexicon;
-  params?: ModelParams;
-}
-
-export interface TrainerIO {
-  out: Posteriors;
-  constraints: Constraints;
-  /** prior pseudo-counts per lexical pair id (dictionary, orthography), or null */
-  prior: Float32Array | null;
-}
-
-export class DirectionTrainer {
+export class EmTrainer {
   readonly total: number;
   private readonly schedule: string[];
-  private lex: LexTable;
-  private model: DirectionalModel;
+  private models: Record<Direction, DirectionalModel>;
   private learning = false;
 
-  constructor(
-    private readonly v: View,
-    private readonly plan: TrainPlan,
-    private readonly io: TrainerIO,
-    init: TrainerInit = {},
-  ) {
+  constructor(plan: TrainPlan, init: Partial<Record<Direction, ModelParams>> = {}) {
     this.schedule = plan.stages.flatMap((s) => Array<string>(s.iterations).fill(s.model));
     this.total = Math.max(1, this.schedule.length);
-    this.lex = new LexTable(v, init.lex);
-    const first = this.schedule[0] ?? init.params?.kind ?? 'ibm1';
-    this.model = createModel(first, init.params?.kind === first ? init.params : undefined);
+    const model = (saved?: ModelParams) => {
+      const first = this.schedule[0] ?? saved?.kind ?? 'ibm1';
+      return createModel(first, saved?.kind === first ? saved : undefined);
+    };
+    this.models = { fwd: model(init.fwd), rev: model(init.rev) };
   }
 
-  get agreement(): boolean {
-    return this.plan.agreement && this.schedule.length > 0;
-  }
-
-  expect(it: number): void {
+  step(it: number): EmStep {
     const kind = this.schedule[it];
-    if (kind && kind !== this.model.kind) this.model = createModel(kind);
-    const learn = (this.learning = kind !== undefined);
-    if (learn) this.lex.resetCounts();
-    const count = learn && !this.agreement;
-    eStep({ v: this.v, lex: this.lex, model: this.model, out: this.io.out, constraints: this.io.constraints, count, learn });
+    if (kind && kind !== this.models.fwd.kind) this.models = { fwd: createModel(kind), rev: createModel(kind) };
+    const maximize = this.learning;
+    this.learning = kind !== undefined;
+    return { maximize, learn: this.learning, decode: it === this.total - 1, params: this.params() };
   }
 
-  agree(other: Uint16Array): void {
-    if (this.learning) agreementCounts(this.v, this.io.out, other, this.lex);
+  /** Whether the lexicons still wait for the M-step of the last iteration's counts. */
+  get pendingMaximize(): boolean {
+    return this.learning;
   }
 
-  maximize(): void {
+  absorb(results: readonly SliceStepResult[]): void {
     if (!this.learning) return;
-    this.lex.mStep(this.io.prior);
-    this.model.update();
-    this.learning = false;
+    for (const dir of ['fwd', 'rev'] as const) {
+      for (const r of results) this.models[dir].addStats(r.stats[dir]);
+      this.models[dir].update();
+    }
   }
 
-  result(): { lex: Lexicon; params: ModelParams } {
-    return { lex: this.lex.toLexicon(), params: this.model.save() };
+  params(): Record<Direction, ModelParams> {
+    return { fwd: this.models.fwd.save(), rev: this.models.rev.save() };
   }
 }

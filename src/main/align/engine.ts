@@ -8,27 +8,38 @@
 // threshold (for sym 'post'), lowercase, dictionary (entries used as a lexical prior),
 // identity (prior pseudo-count for identical words, default 1),
 // model (a SavedModel: align with its parameters, no training). hooks: onProgress(done,
-// total) per EM iteration and direction, onPhase as each phase ends, signal (AbortSignal → CancelledError),
+// total) per EM iteration, onDecoded(seconds the last iteration's decoding took, summed over
+// threads), onPhase as each phase ends, signal (AbortSignal → CancelledError),
 // gold[k] (links of pair k kept fixed and used as evidence) and rejected[k] (links never
 // proposed for pair k). links[k] lists pair k's links sorted by (s, t), each with its
 // posterior (mean of both directions; gold links score 1). model holds the trained
 // parameters for saveModel.
 import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
+import { newBarrierState } from './barrier.ts';
 import { buildConstraints, type Constraints, type PairLink } from './constraints.ts';
-import { bitextArrays, buildBitext, sharedFloat32, sharedUint16, type Bitext } from './corpus.ts';
-import { decodeRange, toLinks, type DecodeOptions } from './decode.ts';
-import type { DirectionJob, DirectionResult } from './direction-job.ts';
+import { bitextArrays, buildBitext, type Bitext } from './corpus.ts';
+import { toLinks, type DecodeOptions, type FlatLinks } from './decode.ts';
 import type { DictEntry } from './dictionary.ts';
-import type { Posteriors } from './estep.ts';
+import type { SliceJob } from './em-slice.ts';
+import { EmTrainer } from './em-trainer.ts';
 import { DEFAULT_METHOD } from '../../shared/methods.ts';
 import { finalModel, methodPlan, type TrainPlan } from './train-plans.ts';
-import { dictionaryPrior, identityPrior } from './prior.ts';
-import { IN_THREAD_CELLS, runInThread, runInWorkers, startWorkers, stopWorkers, type RunHooks, type WorkerPair } from './runner.ts';
+import { dictionaryPrior, identityPrior, sparsePrior } from './prior.ts';
+import { IN_THREAD_CELLS, runInThread, runInWorkers, startWorkers, stopWorkers, type RunHooks } from './runner.ts';
 import { mapLexicons, type SavedModel } from './saved-model.ts';
 import { lowercased, sentences, type Sentences, type Side } from './sentences.ts';
 import { symmetriser } from './symmetrise.ts';
-import type { Direction } from './view.ts';
+import { newLexCounts, newLexTables, toLexicon, type LexTables } from './translation-table.ts';
+import { makeView } from './view.ts';
+import type { Worker } from 'node:worker_threads';
+
+/**
+ * Worker threads for large corpora, each training a slice of the pairs. Fixed rather than
+ * one per core: the slices' counts are summed in a fixed order, so the links do not depend
+ * on the machine.
+ */
+const WORKER_THREADS = 2;
 
 export interface AlignOptions {
   method?: string;
@@ -50,7 +61,7 @@ export interface AlignHooks extends RunHooks {
   onPhase?: (ended: AlignPhase) => void;
 }
 
-/** bitext: words to ids and cells; trained: EM of both directions (and, in workers, their decoding and symmetrisation); links: the links as objects. */
+/** bitext: words to ids and cells; trained: EM of both directions, decoding and symmetrising in its last E-step; links: the links as objects. */
 export type AlignPhase = 'bitext' | 'trained' | 'links';
 
 export interface AlignResult {
@@ -71,9 +82,16 @@ export function checkLinks(name: string, sets: (readonly PairLink[] | undefined)
   });
 }
 
-function posteriors(b: Bitext, dir: Direction): Posteriors {
-  const obs = dir === 'fwd' ? b.tgtIds.length : b.srcIds.length;
-  return { post: sharedUint16(b.cellPair.length), nullPost: sharedUint16(obs) };
+/** Boundaries of `parts` slices with about equal numbers of cells (the E-step's work). */
+function sliceBounds(b: Bitext, parts: number): number[] {
+  const bounds = [0];
+  for (let i = 1, k = 0; i < parts; i++) {
+    const target = (b.cellOff[b.n] * i) / parts;
+    while (k < b.n && b.cellOff[k] < target) k++;
+    bounds.push(k);
+  }
+  bounds.push(b.n);
+  return bounds;
 }
 
 function makeJobs(
@@ -81,27 +99,37 @@ function makeJobs(
   plan: TrainPlan,
   constraints: Constraints,
   o: AlignOptions,
-  decode?: DecodeOptions,
-): [DirectionJob, DirectionJob] {
-  const out = { fwd: posteriors(b, 'fwd'), rev: posteriors(b, 'rev') };
+  decode: DecodeOptions,
+  parts: number,
+): { jobs: SliceJob[]; tables: LexTables } {
   const dict = o.dictionary ? dictionaryPrior(b, o.dictionary) : null;
   const idw = o.identity ?? 1;
-  const prior = idw > 0 && !o.model ? identityPrior(b, dict ?? sharedFloat32(b.pairSrc.length), idw) : dict;
-  const lex = o.model ? mapLexicons(o.model, b) : undefined;
-  const job = (dir: Direction): DirectionJob => ({
-    arrays: bitextArrays(b),
-    srcTypes: b.srcVocab.length,
-    tgtTypes: b.tgtVocab.length,
-    dir,
-    plan,
-    out: out[dir],
-    peer: out[dir === 'fwd' ? 'rev' : 'fwd'],
+  const pseudo = idw > 0 && !o.model ? identityPrior(b, dict ?? new Map(), idw) : dict;
+  const prior = pseudo ? sparsePrior(pseudo) : null;
+  const arrays = bitextArrays(b);
+  const [srcTypes, tgtTypes] = [b.srcVocab.length, b.tgtVocab.length];
+  const fwd = makeView(arrays, 'fwd', srcTypes, tgtTypes),
+    rev = makeView(arrays, 'rev', srcTypes, tgtTypes);
+  const tables = newLexTables(fwd, rev, o.model ? mapLexicons(o.model, b) : undefined);
+  const counts = Array.from({ length: parts }, () => newLexCounts(fwd, rev, plan.agreement));
+  const barrier = newBarrierState();
+  const bounds = sliceBounds(b, parts);
+  const jobs = counts.map((_, index) => ({
+    arrays,
+    srcTypes,
+    tgtTypes,
+    k0: bounds[index],
+    k1: bounds[index + 1],
+    index,
+    tables,
+    counts,
     constraints,
     prior,
-    init: o.model ? { lex: lex![dir], params: o.model[dir].params } : {},
+    agreement: plan.agreement,
     decode,
-  });
-  return [job('fwd'), job('rev')];
+    barrier,
+  }));
+  return { jobs, tables };
 }
 
 function planFor(o: AlignOptions): { name: string; plan: TrainPlan } {
@@ -125,15 +153,22 @@ export async function alignCorpus(srcSide: Side, tgtSide: Side, o: AlignOptions 
   if (src.length !== tgt.length) throw new UserError(`source has ${src.length} sentences but target has ${tgt.length}`);
   checkLinks('gold', hooks.gold, src, tgt);
   checkLinks('rejected', hooks.rejected, src, tgt);
-  const workers = (o.workers ?? cellCount(src, tgt) > IN_THREAD_CELLS) ? startWorkers() : null;
+  const workers = (o.workers ?? cellCount(src, tgt) > IN_THREAD_CELLS) ? startWorkers(WORKER_THREADS) : null;
   try {
     return await align(src, tgt, o, hooks, workers);
   } finally {
-    if (workers) stopWorkers(workers);
+    if (workers) await stopWorkers(workers);
   }
 }
 
-async function align(src: Sentences, tgt: Sentences, o: AlignOptions, hooks: AlignHooks, workers: WorkerPair | null): Promise<AlignResult> {
+/** Trains on the corpus and decodes it; the bitext's arrays are garbage once this returns. */
+async function train(
+  src: Sentences,
+  tgt: Sentences,
+  o: AlignOptions,
+  hooks: AlignHooks,
+  workers: Worker[] | null,
+): Promise<{ flat: FlatLinks[]; model: SavedModel }> {
   const lower = o.model ? o.model.lowercase : (o.lowercase ?? false);
   const norm = (side: Sentences) => (lower ? lowercased(side) : side);
   const { name, plan } = planFor(o);
@@ -142,13 +177,10 @@ async function align(src: Sentences, tgt: Sentences, o: AlignOptions, hooks: Ali
   const b = buildBitext(norm(src), norm(tgt));
   const constraints = buildConstraints(b.n, hooks.gold, hooks.rejected);
   hooks.onPhase?.('bitext');
-  const jobs = makeJobs(b, plan, constraints, o, workers ? decode : undefined);
-  const [fwd, rev]: DirectionResult[] = await (workers ? runInWorkers(workers, jobs, hooks) : runInThread(jobs, hooks));
-  hooks.onPhase?.('trained');
-  const links: Link[][] = [];
-  const halves = fwd.links && rev.links ? [fwd.links, rev.links] : [decodeRange(b, 0, b.n, jobs[0].out, jobs[1].out, constraints, decode)];
-  for (const h of halves) toLinks(h, links);
-  hooks.onPhase?.('links');
+  const { jobs, tables } = makeJobs(b, plan, constraints, o, decode, workers ? workers.length : 1);
+  const trainer = new EmTrainer(plan, o.model ? { fwd: o.model.fwd.params, rev: o.model.rev.params } : {});
+  const flat = await (workers ? runInWorkers(workers, jobs, trainer, hooks) : runInThread(jobs[0], trainer, hooks));
+  const params = trainer.params();
   const model: SavedModel = {
     method: name,
     lowercase: lower,
@@ -156,8 +188,17 @@ async function align(src: Sentences, tgt: Sentences, o: AlignOptions, hooks: Ali
     tgtVocab: b.tgtVocab,
     pairSrc: b.pairSrc,
     pairTgt: b.pairTgt,
-    fwd: { lex: fwd.lex, params: fwd.params },
-    rev: { lex: rev.lex, params: rev.params },
+    fwd: { lex: toLexicon(tables, 'fwd'), params: params.fwd },
+    rev: { lex: toLexicon(tables, 'rev'), params: params.rev },
   };
+  return { flat, model };
+}
+
+async function align(src: Sentences, tgt: Sentences, o: AlignOptions, hooks: AlignHooks, workers: Worker[] | null): Promise<AlignResult> {
+  const { flat, model } = await train(src, tgt, o, hooks, workers);
+  hooks.onPhase?.('trained');
+  const links: Link[][] = [];
+  for (const f of flat) toLinks(f, links);
+  hooks.onPhase?.('links');
   return { links, model };
 }

@@ -1,92 +1,92 @@
-// Runs both directions of a training plan: in two worker threads (large corpora), or
-// interleaved in the calling thread (small ones, where starting threads costs more than
-// the work). Progress counts finished iterations over both directions; an AbortSignal
+// Runs EM over slices of the pairs: one slice per worker thread (large corpora), or a single
+// slice in the calling thread (small ones, where starting threads costs more than the
+// work). The calling thread keeps the schedule and the models (em-trainer.ts) and hands
+// every slice each iteration's step; progress counts finished iterations; an AbortSignal
 // stops the work with CancelledError.
-import { CancelledError } from '../errors.ts';
 import type { Worker } from 'node:worker_threads';
+import { CancelledError } from '../errors.ts';
 import { spawnWorker } from '../jobs/spawn-worker.ts';
-import { newBarrierState } from './barrier.ts';
-import { makeTrainer, type DirectionJob, type DirectionResult } from './direction-job.ts';
+import type { FlatLinks } from './decode.ts';
+import { EmSlice, type EmStep, type SliceJob, type SliceStepResult } from './em-slice.ts';
+import type { EmTrainer } from './em-trainer.ts';
 
 export interface RunHooks {
   onProgress?: (done: number, total: number) => void;
+  /** after the last iteration: the seconds its decoding and symmetrising took, summed over the threads */
+  onDecoded?: (threadSeconds: number) => void;
   signal?: AbortSignal;
 }
 
 /** Below this many cells (source × target positions summed) training stays in-thread. */
 export const IN_THREAD_CELLS = 2_000_000;
 
-/** Interleaves both directions, yielding to the event loop between iterations (cancel). */
-export async function runInThread(jobs: [DirectionJob, DirectionJob], hooks: RunHooks = {}): Promise<[DirectionResult, DirectionResult]> {
-  const tr = jobs.map(makeTrainer);
-  const total = tr[0].total;
-  for (let it = 0; it < total; it++) {
-    if (it > 0) await new Promise((resolve) => setImmediate(resolve));
+/** Messages to a slice's thread; it answers a step with its SliceStepResult, a finish with null. */
+export type SliceMessage = { type: 'start'; job: SliceJob } | { type: 'step'; step: EmStep } | { type: 'finish' };
+
+/** Runs one message on every slice. */
+type Slices = (m: SliceMessage) => Promise<(SliceStepResult | null)[]>;
+
+async function train(trainer: EmTrainer, slices: Slices, hooks: RunHooks): Promise<FlatLinks[]> {
+  let links: FlatLinks[] = [];
+  for (let it = 0; it < trainer.total; it++) {
     if (hooks.signal?.aborted) throw new CancelledError();
-    tr[0].expect(it);
-    tr[1].expect(it);
-    if (tr[0].agreement) {
-      tr[0].agree(jobs[0].peer.post);
-      tr[1].agree(jobs[1].peer.post);
+    const results = (await slices({ type: 'step', step: trainer.step(it) })) as SliceStepResult[];
+    trainer.absorb(results);
+    if (it === trainer.total - 1) {
+      links = results.map((r) => r.links!);
+      hooks.onDecoded?.(results.reduce((s, r) => s + r.decodeSeconds!, 0));
     }
-    tr[0].maximize();
-    tr[1].maximize();
-    hooks.onProgress?.(2 * (it + 1), 2 * total);
+    hooks.onProgress?.(it + 1, trainer.total);
   }
-  return [tr[0].result(), tr[1].result()];
+  if (trainer.pendingMaximize) await slices({ type: 'finish' });
+  return links;
 }
 
-function totalIterations(job: DirectionJob): number {
-  return Math.max(
-    1,
-    job.plan.stages.reduce((s, x) => s + x.iterations, 0),
+/** One slice of all pairs in this thread, yielding to the event loop between iterations (cancel). */
+export function runInThread(job: SliceJob, trainer: EmTrainer, hooks: RunHooks = {}): Promise<FlatLinks[]> {
+  const slice = new EmSlice(job);
+  return train(
+    trainer,
+    async (m) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (m.type === 'finish') slice.maximize();
+      return [m.type === 'step' ? slice.step(m.step) : null];
+    },
+    hooks,
   );
 }
 
-/** Two idle training threads, started early; each takes one job. */
-export type WorkerPair = [Worker, Worker];
-
-export function startWorkers(): WorkerPair {
-  const spawn = () => spawnWorker(new URL('./align.worker.ts', import.meta.url));
-  return [spawn(), spawn()];
+/** Idle training threads, started early (their start-up overlaps the corpus's encoding); each takes one slice. */
+export function startWorkers(n: number): Worker[] {
+  return Array.from({ length: n }, () => spawnWorker(new URL('./align.worker.ts', import.meta.url)));
 }
 
-export function stopWorkers(workers: WorkerPair): void {
-  workers.forEach((w) => void w.terminate());
+/** Ends the workers; resolves once their threads (about 30 MB each under tsx) are gone. */
+export async function stopWorkers(workers: readonly Worker[]): Promise<void> {
+  await Promise.all(workers.map((w) => w.terminate()));
 }
 
+/** One slice per worker (jobs[i] to workers[i]); a worker's error or an abort stops them all. */
 export function runInWorkers(
-  workers: WorkerPair,
-  jobs: [DirectionJob, DirectionJob],
+  workers: readonly Worker[],
+  jobs: readonly SliceJob[],
+  trainer: EmTrainer,
   hooks: RunHooks = {},
-): Promise<[DirectionResult, DirectionResult]> {
-  const barrier = newBarrierState();
-  const total = 2 * totalIterations(jobs[0]);
-  let done = 0;
-  const stop = () => stopWorkers(workers);
-  return new Promise((resolve, reject) => {
-    const results: (DirectionResult | undefined)[] = [undefined, undefined];
-    const fail = (err: unknown) => {
-      stop();
-      hooks.signal?.removeEventListener('abort', onAbort);
-      reject(err);
-    };
-    const onAbort = () => fail(new CancelledError());
-    if (hooks.signal?.aborted) return onAbort();
-    hooks.signal?.addEventListener('abort', onAbort, { once: true });
-    workers.forEach((w, d) => {
-      w.on('error', fail);
-      w.on('message', (m: { type: string; result?: DirectionResult }) => {
-        if (m.type === 'iteration') hooks.onProgress?.(++done, total);
-        if (m.type !== 'done') return;
-        results[d] = m.result;
-        void w.terminate();
-        if (results[0] && results[1]) {
-          hooks.signal?.removeEventListener('abort', onAbort);
-          resolve([results[0], results[1]]);
-        }
-      });
-      w.postMessage({ job: jobs[d], barrier });
+): Promise<FlatLinks[]> {
+  let fail: (err: unknown) => void = () => {};
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  const onAbort = () => fail(new CancelledError());
+  hooks.signal?.addEventListener('abort', onAbort, { once: true });
+  workers.forEach((w) => w.on('error', (err) => fail(err)));
+  const ask = (w: Worker, m: SliceMessage) =>
+    new Promise<SliceStepResult | null>((resolve) => {
+      w.once('message', resolve);
+      w.postMessage(m);
     });
+  workers.forEach((w, i) => w.postMessage({ type: 'start', job: jobs[i] } satisfies SliceMessage));
+  const slices: Slices = (m) => Promise.race([failed, Promise.all(workers.map((w) => ask(w, m)))]);
+  return train(trainer, slices, hooks).finally(() => {
+    hooks.signal?.removeEventListener('abort', onAbort);
+    return stopWorkers(workers);
   });
 }

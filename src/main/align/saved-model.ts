@@ -9,9 +9,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.ts';
 import type { Bitext } from './corpus.ts';
-import type { DirectionResult } from './direction-job.ts';
+import type { ModelParams } from './directional-model.ts';
 import type { Lexicon } from './translation-table.ts';
 import { PairTable } from './pair-table.ts';
+
+/** One direction's trained parameters. */
+export interface DirectionResult {
+  lex: Lexicon;
+  params: ModelParams;
+}
 
 export interface SavedModel {
   method: string;
@@ -101,7 +107,7 @@ function idMap(from: string[], to: string[]): Int32Array {
 export function mapLexicons(m: SavedModel, b: Bitext): { fwd: Lexicon; rev: Lexicon } {
   const sMap = idMap(b.srcVocab, m.srcVocab),
     tMap = idMap(b.tgtVocab, m.tgtVocab);
-  const table = new PairTable(m.pairSrc.length);
+  const table = new PairTable();
   for (let p = 0; p < m.pairSrc.length; p++) table.intern(m.pairSrc[p], m.pairTgt[p]);
   const n = b.pairSrc.length;
   const fwd = { t: new Float32Array(n).fill(UNSEEN), tNull: new Float32Array(b.tgtVocab.length).fill(UNSEEN) };

@@ -31,7 +31,7 @@ export class SentenceTranslation {
 
   constructor(private readonly m: SavedModel) {
     this.ids = [new Map(m.srcVocab.map((w, i) => [w, i])), new Map(m.tgtVocab.map((w, i) => [w, i]))];
-    this.table = new PairTable(m.pairSrc.length);
+    this.table = new PairTable();
     for (let p = 0; p < m.pairSrc.length; p++) this.table.intern(m.pairSrc[p], m.pairTgt[p]);
   }
 

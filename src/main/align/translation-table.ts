@@ -1,67 +1,111 @@
-// Lexical translation table of one direction, t(o | g), and its EM statistics.
+// Lexical translation tables of both directions, t(o | g), and the expected counts the
+// E-step gathers for them. Tables and counts live on SharedArrayBuffers: every training
+// thread reads the tables and adds to the counts of its own slice of pairs (em-slice.ts);
+// the M-step of a direction sums the counts of all slices.
 //
 // Math: with expected counts c(g,o) from the E-step and prior pseudo-counts π(g,o)
 // (dictionary, identical words), the maximum-likelihood (MAP, for π) update over the
 // words o' seen with g is
 //   t(o|g) = (c(g,o) + π(g,o)) / Σ_o' (c(g,o') + π(g,o'))
 // The null word has its own table tNull(o) = (c(null,o) + α0) / (Σ c(null,·) + α0·V_obs).
-// Layout: tc[2p] = t and tc[2p+1] = c for lexical pair id p (see corpus.ts), so the E-step's
-// read of t and its count update touch one cache line; tNull/cNull by obs word id.
-import type { View } from './view.ts';
+// Layout: t[2p] = t_fwd and t[2p + 1] = t_rev for lexical pair id p (see corpus.ts), so the
+// E-step reads both directions' emissions of a cell from one cache line; tNull[dir][o] by
+// obs word id.
+// Under agreement training the lexical count of a cell is the product of both directions'
+// posteriors, the same number for both, so c.fwd and c.rev are one array: 24 MB per slice
+// instead of 48 at dup100k's 3.0M lexical pairs.
+import type { Prior } from './prior.ts';
+import { sharedFloat64 } from './shared-arrays.ts';
+import type { Direction, View } from './view.ts';
 
-/** The saved form of a table. */
+/** The saved form of one direction's table. */
 export interface Lexicon {
   t: Float32Array;
   tNull: Float32Array;
+}
+
+export interface LexTables {
+  t: Float64Array;
+  tNull: Record<Direction, Float64Array>;
+}
+
+/** Offset of a direction's entry in LexTables.t (t[2p + slot]). */
+export const SLOT: Readonly<Record<Direction, number>> = { fwd: 0, rev: 1 };
+
+/** Expected counts of one slice of pairs: c by lexical pair id, cNull by obs word id. */
+export interface LexCounts {
+  c: Record<Direction, Float64Array>;
+  cNull: Record<Direction, Float64Array>;
 }
 
 /** Smallest probability kept in the table (avoids underflow and denormals). */
 export const T_FLOOR = 1e-12;
 const NULL_ALPHA = 1e-3;
 
-export class LexTable {
-  readonly tc: Float64Array;
-  readonly tNull: Float64Array;
-  readonly cNull: Float64Array;
-
-  constructor(
-    private readonly v: View,
-    init?: Lexicon,
-  ) {
-    const n = v.pairGen.length,
-      u = 1 / Math.max(1, v.obsTypes);
-    this.tc = new Float64Array(2 * n);
-    for (let p = 0; p < n; p++) this.tc[2 * p] = init ? init.t[p] : u;
-    this.tNull = init ? Float64Array.from(init.tNull) : new Float64Array(v.obsTypes).fill(u);
-    this.cNull = new Float64Array(v.obsTypes);
+/** Tables of both directions: uniform over the obs words, or a saved model's. */
+export function newLexTables(fwd: View, rev: View, init?: Record<Direction, Lexicon>): LexTables {
+  const n = fwd.pairGen.length;
+  const t = sharedFloat64(2 * n);
+  const tNull = { fwd: sharedFloat64(fwd.obsTypes), rev: sharedFloat64(rev.obsTypes) };
+  for (const v of [fwd, rev]) {
+    const u = 1 / Math.max(1, v.obsTypes),
+      from = init?.[v.dir],
+      d = SLOT[v.dir];
+    for (let p = 0; p < n; p++) t[2 * p + d] = from ? from.t[p] : u;
+    if (from) tNull[v.dir].set(from.tNull);
+    else tNull[v.dir].fill(u);
   }
+  return { t, tNull };
+}
 
-  resetCounts(): void {
-    const tc = this.tc;
-    for (let x = 1; x < tc.length; x += 2) tc[x] = 0;
-    this.cNull.fill(0);
-  }
+/** Zeroed counts of one slice; `agreement`: one lexical count array for both directions. */
+export function newLexCounts(fwd: View, rev: View, agreement: boolean): LexCounts {
+  const c = sharedFloat64(fwd.pairGen.length);
+  return {
+    c: { fwd: c, rev: agreement ? c : sharedFloat64(rev.pairGen.length) },
+    cNull: { fwd: sharedFloat64(fwd.obsTypes), rev: sharedFloat64(rev.obsTypes) },
+  };
+}
 
-  /** Re-estimates t and tNull from the counts (left in place until resetCounts). */
-  mStep(prior: Float32Array | null): void {
-    const { tc, v } = this;
-    const n = v.pairGen.length;
-    const tot = new Float64Array(v.genTypes);
-    for (let p = 0; p < n; p++) tot[v.pairGen[p]] += tc[2 * p + 1] + (prior ? prior[p] : 0);
-    for (let p = 0; p < n; p++) {
-      const d = tot[v.pairGen[p]];
-      tc[2 * p] = d > 0 ? Math.max(T_FLOOR, (tc[2 * p + 1] + (prior ? prior[p] : 0)) / d) : T_FLOOR;
-    }
-    const cNull = this.cNull;
-    let sum = 0;
-    for (let x = 0; x < cNull.length; x++) sum += cNull[x];
-    const d = sum + NULL_ALPHA * cNull.length;
-    for (let x = 0; x < cNull.length; x++) this.tNull[x] = Math.max(T_FLOOR, (cNull[x] + NULL_ALPHA) / d);
-  }
+export function resetCounts(c: LexCounts): void {
+  c.c.fwd.fill(0);
+  c.c.rev.fill(0);
+  c.cNull.fwd.fill(0);
+  c.cNull.rev.fill(0);
+}
 
-  toLexicon(): Lexicon {
-    const t = new Float32Array(this.v.pairGen.length);
-    for (let p = 0; p < t.length; p++) t[p] = this.tc[2 * p];
-    return { t, tNull: Float32Array.from(this.tNull) };
+/** Count of entry x summed over the slices (one slice: its own number, unchanged). */
+function summed(cs: readonly Float64Array[], x: number): number {
+  let c = cs[0][x];
+  for (let s = 1; s < cs.length; s++) c += cs[s][x];
+  return c;
+}
+
+/** Re-estimates direction v.dir's t and tNull from the counts of all slices. */
+export function mStep(v: View, tables: LexTables, slices: readonly LexCounts[], prior: Prior | null): void {
+  const t = tables.t,
+    d0 = SLOT[v.dir],
+    cs = slices.map((s) => s.c[v.dir]);
+  const n = v.pairGen.length;
+  const tot = new Float64Array(v.genTypes);
+  const ids = prior?.ids ?? new Int32Array(0),
+    w = prior?.w;
+  for (let p = 0, j = 0; p < n; p++) tot[v.pairGen[p]] += summed(cs, p) + (ids[j] === p ? w![j++] : 0);
+  for (let p = 0, j = 0; p < n; p++) {
+    const d = tot[v.pairGen[p]];
+    t[2 * p + d0] = d > 0 ? Math.max(T_FLOOR, (summed(cs, p) + (ids[j] === p ? w![j++] : 0)) / d) : T_FLOOR;
   }
+  const nulls = slices.map((s) => s.cNull[v.dir]);
+  const cNull = Float64Array.from(nulls[0], (_, x) => summed(nulls, x));
+  let sum = 0;
+  for (let x = 0; x < cNull.length; x++) sum += cNull[x];
+  const d = sum + NULL_ALPHA * cNull.length;
+  const tNull = tables.tNull[v.dir];
+  for (let x = 0; x < cNull.length; x++) tNull[x] = Math.max(T_FLOOR, (cNull[x] + NULL_ALPHA) / d);
+}
+
+export function toLexicon(tables: LexTables, dir: Direction): Lexicon {
+  const d = SLOT[dir];
+  const t = Float32Array.from({ length: tables.t.length >> 1 }, (_, p) => tables.t[2 * p + d]);
+  return { t, tNull: Float32Array.from(tables.tNull[dir]) };
 }

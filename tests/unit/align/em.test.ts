@@ -59,7 +59,7 @@ test('empty sides give empty alignments, other pairs still align', async () => {
 test.each([false, true])('progress is reported and an abort cancels (workers: %s)', async (workers) => {
   const seen: [number, number][] = [];
   await alignCorpus(src, tgt, { method: 'hmm', workers }, { onProgress: (d, n) => seen.push([d, n]) });
-  expect(seen[seen.length - 1]).toEqual([20, 20]);
+  expect(seen[seen.length - 1]).toEqual([10, 10]);
   const ctl = new AbortController();
   const run = alignCorpus(src, tgt, { method: 'hmm', workers }, { signal: ctl.signal, onProgress: () => ctl.abort() });
   await expect(run).rejects.toThrow(CancelledError);

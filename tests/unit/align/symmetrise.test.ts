@@ -1,10 +1,8 @@
 // Each symmetrisation heuristic on hand-worked 3×3 and 4×4 cases.
 import { describe, expect, test } from 'vitest';
-import { buildConstraints } from '../../../src/main/align/constraints.ts';
-import { bitextArrays, buildBitext } from '../../../src/main/align/corpus.ts';
-import { decodeRange } from '../../../src/main/align/decode.ts';
+import { decodePair } from '../../../src/main/align/decode.ts';
 import { alignCorpus } from '../../../src/main/align/engine.ts';
-import { Q } from '../../../src/main/align/estep.ts';
+import { Q } from '../../../src/main/align/pair-posteriors.ts';
 import { symmetriser } from '../../../src/main/align/symmetrise.ts';
 
 /** Links "i-j" → I×J matrix, and back. */
@@ -82,13 +80,12 @@ test('a low posterior threshold may keep more than I + J links', async () => {
 test('after agreement training, MAP links need a mean posterior of 0.5 to enter gdfa', () => {
   // 2×2 pair, cells source-major (0-0, 0-1, 1-0, 1-1). fwd MAP: 0-0 and 1-1 (0.6, mean 0.4);
   // rev MAP: 0-0 and 1-0 (0.6, mean 0.35). Unfiltered, gdfa grows 0-0 to both neighbours.
-  const arrays = bitextArrays(buildBitext([['a', 'b']], [['x', 'y']]));
+  // Each direction's cells, then its null posteriors.
   const q = (...p: number[]) => Uint16Array.from(p, (x) => Math.round(x * Q));
-  const fwd = { post: q(0.9, 0, 0.1, 0.6), nullPost: q(0.1, 0.4) };
-  const rev = { post: q(0.9, 0.1, 0.6, 0.2), nullPost: q(0.1, 0.4) };
+  const post = { I: 2, J: 2, fwd: q(0.9, 0, 0.1, 0.6, 0.1, 0.4), rev: q(0.9, 0.1, 0.6, 0.2, 0.1, 0.4) };
   const decode = (agreed: boolean) => {
-    const f = decodeRange(arrays, 0, 1, fwd, rev, buildConstraints(1), { sym: 'gdfa', agreed });
-    return Array.from(f.s, (s, x) => `${s}-${f.t[x]}`).join(' ');
+    const { a } = decodePair(post, undefined, { sym: 'gdfa', agreed });
+    return ['0-0', '0-1', '1-0', '1-1'].filter((_, x) => a[x]).join(' ');
   };
   expect(decode(false)).toBe('0-0 1-0 1-1');
   expect(decode(true)).toBe('0-0');

@@ -30,7 +30,7 @@
 // ro-en 0.372 → 0.364, en-fr 0.143 → 0.138, de-en 0.333 → 0.332, ja-en 0.566 → 0.567
 // (measured on those sets; η 0.3–0.7 within 0.5 points of each other, more dual steps or a
 // larger η were worse); they cost ~25% more CPU time on dup100k.
-import type { DirectionalModel, ModelParams } from '../directional-model.ts';
+import type { DirectionalModel, ModelParams, ModelStats } from '../directional-model.ts';
 
 export const MAX_JUMP = 25;
 /** Relative emission below which a gen position is left out of forward–backward. */
@@ -267,6 +267,20 @@ export class Hmm implements DirectionalModel {
     }
     this.nullTrans += nulls;
     this.allTrans += J;
+  }
+
+  takeStats(): ModelStats {
+    const s = { jumpCounts: this.jumpCounts, nullTrans: this.nullTrans, allTrans: this.allTrans };
+    this.jumpCounts = new Float64Array(NJ);
+    this.nullTrans = this.allTrans = 0;
+    return s;
+  }
+
+  addStats(s: ModelStats): void {
+    const jumps = s.jumpCounts as Float64Array;
+    for (let d = 0; d < NJ; d++) this.jumpCounts[d] += jumps[d];
+    this.nullTrans += s.nullTrans as number;
+    this.allTrans += s.allTrans as number;
   }
 
   update(): void {

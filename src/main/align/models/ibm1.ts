@@ -1,7 +1,7 @@
 // IBM Model 1: every obs word picks one of the I gen words or null uniformly,
 //   p(a_b = a) = 1/(I+1),   so   p(a_b = a | o, g) = t(o_b|g_a) / Σ_a' t(o_b|g_a')
 // (a' ranges over the I gen positions and null). No parameters besides the lexicon.
-import type { DirectionalModel, ModelParams } from '../directional-model.ts';
+import type { DirectionalModel, ModelParams, ModelStats } from '../directional-model.ts';
 
 export class Ibm1 implements DirectionalModel {
   readonly kind = 'ibm1';
@@ -14,6 +14,12 @@ export class Ibm1 implements DirectionalModel {
       for (let a = 0, x = b; a <= I; a++, x += J) post[x] = em[x] * inv;
     }
   }
+
+  takeStats(): ModelStats {
+    return {};
+  }
+
+  addStats(): void {}
 
   update(): void {}
 

@@ -5,7 +5,7 @@
 // p0 = expected null links / obs tokens; λ moves towards the maximiser found by
 // solveTension by at most MAX_STEP per iteration (the exact maximiser runs away: EM's
 // peaked posteriors keep raising it, which on small corpora costs ~5 AER points).
-import type { DirectionalModel, ModelParams } from '../directional-model.ts';
+import type { DirectionalModel, ModelParams, ModelStats } from '../directional-model.ts';
 import { diagonalTable, solveTension } from './diagonal.ts';
 
 const MAX_STEP = 0.5;
@@ -69,6 +69,20 @@ export class Ibm2 implements DirectionalModel {
     this.empirical += emp;
     this.nullMass += nul;
     this.tokens += J;
+  }
+
+  takeStats(): ModelStats {
+    const s = { shapes: this.shapes, empirical: this.empirical, nullMass: this.nullMass, tokens: this.tokens };
+    this.shapes = new Map();
+    this.empirical = this.nullMass = this.tokens = 0;
+    return s;
+  }
+
+  addStats(s: ModelStats): void {
+    for (const [key, n] of s.shapes as Map<number, number>) this.shapes.set(key, (this.shapes.get(key) ?? 0) + n);
+    this.empirical += s.empirical as number;
+    this.nullMass += s.nullMass as number;
+    this.tokens += s.tokens as number;
   }
 
   update(): void {

@@ -22,7 +22,7 @@
 // ragged per-sentence matrices.
 import { type Bitext, buildBitext } from '../../align/corpus.ts';
 import type { DictEntry } from '../../align/dictionary.ts';
-import { dictionaryPrior } from '../../align/prior.ts';
+import { dictionaryPrior, sparsePrior, type Prior } from '../../align/prior.ts';
 import type { PairEmbeddings } from './embedder.ts';
 import { cosines, csls, PAIR_CSLS_K } from '../../eval/csls.ts';
 import type { PairPosteriors } from './link-classifier.ts';
@@ -75,7 +75,7 @@ export class AgreementEm {
   private tGivenS: Float64Array;
   private sGivenT: Float64Array;
 
-  private readonly prior: Float32Array | null;
+  private readonly prior: Prior | null;
 
   /** Runs the EM on the pairs (tokens and their embeddings, pair by pair; gold links where
    *  known; a dictionary's prior), calling `onPass` after each pass (it may throw to stop). */
@@ -83,7 +83,8 @@ export class AgreementEm {
     const { gold, onPass } = o;
     const embedded = (side: readonly string[][], vecs: Float32Array[]) => side.map((s, k) => s.slice(0, vecs[k].length / e.dim));
     const b = (this.b = buildBitext(embedded(src, e.src), embedded(tgt, e.tgt)));
-    this.prior = o.dictionary?.length ? dictionaryPrior(b, o.dictionary) : null;
+    const prior = o.dictionary?.length ? dictionaryPrior(b, o.dictionary) : null;
+    this.prior = prior ? sparsePrior(prior) : null;
     this.pairs = e.src.map((x, k) => {
       const I = x.length / e.dim,
         J = e.tgt[k].length / e.dim;
@@ -127,7 +128,7 @@ export class AgreementEm {
       for (let x = 0; x < g.length; x++) count(p.cell[x], Math.sqrt(g[x] * h[x]));
     }
     const prior = this.prior;
-    if (prior) for (let cl = 0; cl < c.length; cl++) if (prior[cl]) count(cl, prior[cl]);
+    if (prior) prior.ids.forEach((cl, j) => prior.w[j] && count(cl, prior.w[j]));
     // a word seen only in gold pairs, unlinked there, has no counts: its table entries are 0
     this.tGivenS = c.map((v, cl) => v / (bySrc[pairSrc[cl]] || 1));
     this.sGivenT = c.map((v, cl) => v / (byTgt[pairTgt[cl]] || 1));
