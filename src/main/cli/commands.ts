@@ -11,7 +11,21 @@ import { register as resegment } from './resegment.ts';
 import { register as dict } from './dict.ts';
 import { register as mine } from './mine.ts';
 import { register as finetune } from './finetune.ts';
+import { register as siamese } from './siamese.ts';
 
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [project, importCmd, exportCmd, serve, align, evalCmd, lexicon, resegment, dict, mine, finetune];
+export const commands: RegisterCommand[] = [
+  project,
+  importCmd,
+  exportCmd,
+  serve,
+  align,
+  evalCmd,
+  lexicon,
+  resegment,
+  dict,
+  mine,
+  finetune,
+  siamese,
+];
