@@ -23,6 +23,7 @@ export const COMMANDS: Readonly<Record<string, Loader>> = {
   dict: () => import('./dict.ts'),
   mine: () => import('./mine.ts'),
   finetune: () => import('./finetune.ts'),
+  siamese: () => import('./siamese.ts'),
 };
 
 /** The register functions for a command line: its command's alone, or all of them (help, an unknown command). */

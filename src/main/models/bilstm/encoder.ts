@@ -14,6 +14,7 @@
 import { Graph, Rng, Scope, type Value } from '../../nn/index.ts';
 import { concat, l2Normalize, lstmSequence, mul, unsqueeze } from '../../nn/ops/index.ts';
 import { embed, type Embedded, type ModelDims, reversed, sideInputs } from './encoder-decoder.ts';
+import { pool, type Pooling } from './contrastive.ts';
 
 export interface EncoderGraph {
   graph: Graph;
@@ -52,4 +53,15 @@ export function buildEncoder(T: number, d: ModelDims, seed = 1, staticWeight = S
     return concat([mul(u, Math.sqrt(1 - staticWeight)), mul(rn, Math.sqrt(staticWeight))], 2);
   };
   return { graph, us: side('s'), ut: side('t') };
+}
+
+/**
+ * One side's sentence vectors [B, D]: its encoder states pooled as the contrastive loss pools
+ * them (network.ts' encS/encT), the sentence embedding the model was trained to share.
+ */
+export function buildSentenceEncoder(T: number, d: ModelDims, side: 's' | 't', pooling: Pooling, seed = 1): { graph: Graph; v: Value } {
+  const graph = new Graph();
+  const s = new Scope(graph, new Rng(seed));
+  const inp = sideInputs(s, side, T, d.maxSubwords);
+  return { graph, v: pool(encode(s, { inp, r: embed(s, side, inp, d) }, d), inp.mask, pooling) };
 }

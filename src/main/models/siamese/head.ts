@@ -5,8 +5,8 @@
 // where l = 0 for a project pair (x_i, y_i) and l = 1 for a mismatch (x_i, y_π(i)), one per
 // positive, drawn afresh each epoch. Embeddings in and out are normalised unit, center,
 // unit (length 1, minus the mean of their language, length 1 again), as the paper does.
-// Inputs: any sentence encoder Mekong has (Bi-Sent2Vec's sentence vectors, a transformer's
-// mean-pooled layer); the encoder stays frozen. The weight starts at the identity, so an
+// Inputs: any sentence encoder Mekong has (sentence-encoders.ts: Bi-Sent2Vec, the BiLSTM's
+// pooled encoder states, a transformer's mean-pooled layer; `mekong siamese`); the encoder stays frozen. The weight starts at the identity, so an
 // untrained head leaves the space as it is and training only moves it where the pairs say;
 // the paper's lr 5e-6 over 70 epochs is for mBERT's 768 dimensions. On Bi-Sent2Vec vectors
 // (already one space for both languages, trained on the same pairs) the head changes little:

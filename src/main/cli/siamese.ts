@@ -1,0 +1,123 @@
+// `mekong siamese --encoder bisent2vec:DIR|bilstm:DIR|hf:DIR --src A --tgt B
+//                 [--test-src C --test-tgt D | --held-out 0.1] --out M [--epochs N] [--lr x]`
+// Seed 004's siamese head (models/siamese/head.ts) on a frozen sentence encoder
+// (models/siamese/sentence-encoders.ts): trained on the pairs A/B (one pre-tokenised sentence
+// per line), evaluated on the test pairs (C/D, or a random share of A/B held out of training)
+// by sentence retrieval P@1 and P@5 in both directions (eval/retrieval.ts), before the head
+// (the encoder's vectors, normalised unit/center/unit) and after it; the head is saved as a
+// model folder (models/siamese/saved.ts).
+import type { Command } from 'commander';
+import { toArrays } from '../align/sentences.ts';
+import { readParallel } from '../align/text-io.ts';
+import { UserError } from '../errors.ts';
+import { retrievalAccuracy } from '../eval/retrieval.ts';
+import { applyHead, normalised, SIAMESE_DEFAULTS, trainSiameseHead } from '../models/siamese/head.ts';
+import { saveSiameseHead } from '../models/siamese/saved.ts';
+import { openSentenceEncoder } from '../models/siamese/sentence-encoders.ts';
+import { Rng } from '../nn/init.ts';
+import { interruptSignal, progressBar } from './progress-bar.ts';
+
+interface SiameseOptions {
+  encoder: string;
+  src: string;
+  tgt: string;
+  testSrc?: string;
+  testTgt?: string;
+  heldOut?: string;
+  out: string;
+  epochs?: string;
+  lr?: string;
+}
+
+interface Pairs {
+  src: string[][];
+  tgt: string[][];
+}
+
+function number(flag: string, v: string, ok: (x: number) => boolean, what: string): number {
+  const x = Number(v);
+  if (v.trim() === '' || !ok(x)) throw new UserError(`${flag} must be ${what}, got "${v}"`);
+  return x;
+}
+
+const read = (src: string, tgt: string): Pairs => {
+  const t = readParallel(src, tgt);
+  return { src: toArrays(t.src), tgt: toArrays(t.tgt) };
+};
+
+/** Training and test pairs: the test files, or a random share of the training pairs held out. */
+function trainAndTest(o: SiameseOptions): { train: Pairs; test: Pairs } {
+  const all = read(o.src, o.tgt);
+  if (o.testSrc || o.testTgt) {
+    if (!o.testSrc || !o.testTgt) throw new UserError('--test-src and --test-tgt go together');
+    if (o.heldOut !== undefined) throw new UserError('--held-out splits the training pairs: give it or --test-src/--test-tgt, not both');
+    return { train: all, test: read(o.testSrc, o.testTgt) };
+  }
+  const share = number('--held-out', o.heldOut ?? '0.1', (x) => x > 0 && x < 1, 'a share between 0 and 1');
+  const n = all.src.length;
+  const k = Math.round(share * n);
+  if (k < 2 || n - k < 2)
+    throw new UserError(`--held-out ${share} of ${n} pairs leaves ${k} to test and ${n - k} to train: both need at least 2`);
+  const test = new Set(new Rng(1).shuffle(Array.from({ length: n }, (_, i) => i)).slice(0, k));
+  const pick = (keep: boolean): Pairs => {
+    const idx = all.src.map((_, i) => i).filter((i) => test.has(i) === keep);
+    return { src: idx.map((i) => all.src[i]), tgt: idx.map((i) => all.tgt[i]) };
+  };
+  return { train: pick(false), test: pick(true) };
+}
+
+const f3 = (x: number) => x.toFixed(3);
+
+async function run(o: SiameseOptions): Promise<void> {
+  const encoder = openSentenceEncoder(o.encoder);
+  const config = {
+    ...SIAMESE_DEFAULTS,
+    ...(o.epochs === undefined ? {} : { epochs: number('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') }),
+    ...(o.lr === undefined ? {} : { lr: number('--lr', o.lr, (x) => x > 0, 'a positive number') }),
+  };
+  const { train, test } = trainAndTest(o);
+  const d = encoder.dim;
+  const bar = progressBar('siamese head');
+  try {
+    const [x, y, tx, ty] = [
+      await encoder.embed(0, train.src),
+      await encoder.embed(1, train.tgt),
+      await encoder.embed(0, test.src),
+      await encoder.embed(1, test.tgt),
+    ];
+    const { head, losses } = await trainSiameseHead(x, y, d, config, { progress: bar.progress, signal: interruptSignal() });
+    bar.stop();
+    const line = (what: string, r: ReturnType<typeof retrievalAccuracy>) =>
+      `${what}: src→tgt P@1 ${f3(r.forward[1])} P@5 ${f3(r.forward[5])}, tgt→src P@1 ${f3(r.backward[1])} P@5 ${f3(r.backward[5])}\n`;
+    process.stdout.write(
+      `${train.src.length} training pairs, ${test.src.length} test pairs, ${config.epochs} epochs, loss ${f3(losses[0])} → ${f3(losses.at(-1)!)}\n` +
+        line('before the head', retrievalAccuracy(normalised(tx, d), normalised(ty, d), d)) +
+        line('after the head ', retrievalAccuracy(applyHead(head, tx), applyHead(head, ty), d)),
+    );
+    saveSiameseHead(o.out, { head, encoder: o.encoder, config });
+  } finally {
+    bar.stop();
+    await encoder.release();
+  }
+}
+
+export function register(program: Command): void {
+  program
+    .command('siamese')
+    .description(
+      "train seed 004's siamese head on a frozen sentence encoder's vectors of parallel pairs; prints test retrieval P@1/P@5 both ways, before and after",
+    )
+    .requiredOption(
+      '--encoder <kind:dir>',
+      'the frozen encoder: bisent2vec:DIR, bilstm:DIR (saved Mekong models) or hf:DIR (a Hugging Face encoder folder)',
+    )
+    .requiredOption('--src <file>', 'source side of the training pairs, one pre-tokenised sentence per line')
+    .requiredOption('--tgt <file>', 'target side of the training pairs')
+    .requiredOption('--out <dir>', 'where to save the trained head (a model folder)')
+    .option('--test-src <file>', 'source side of the test pairs')
+    .option('--test-tgt <file>', 'target side of the test pairs')
+    .option('--held-out <share>', 'without test files: the share of the training pairs held out to test on (default 0.1)')
+    .option('--epochs <n>', `training epochs (default ${SIAMESE_DEFAULTS.epochs})`)
+    .option('--lr <x>', `learning rate (default ${SIAMESE_DEFAULTS.lr})`)
+    .action(run);
+}
