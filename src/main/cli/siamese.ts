@@ -1,8 +1,10 @@
-// `mekong siamese --encoder bisent2vec:DIR|bilstm:DIR|hf:DIR --src A --tgt B
-//                 [--test-src C --test-tgt D | --held-out 0.1] --out M [--epochs N] [--lr x]`
+// `mekong siamese --encoder bisent2vec:DIR|bilstm:DIR|hf:DIR (--src A --tgt B | --project P)
+//                 [--test-src C --test-tgt D | --held-out 0.1] --out M [--epochs N] [--lr x] [--lowercase]`
 // Seed 004's siamese head (models/siamese/head.ts) on a frozen sentence encoder
 // (models/siamese/sentence-encoders.ts): trained on the pairs A/B (one pre-tokenised sentence
-// per line), evaluated on the test pairs (C/D, or a random share of A/B held out of training)
+// per line) or on a project's pairs (its tokens; excluded pairs left out, its dev and test
+// split pairs, when there are some, the test pairs), evaluated on the test pairs (C/D, the
+// project's held-out split, or a random share of the training pairs held out of training)
 // by sentence retrieval P@1 and P@5 in both directions (eval/retrieval.ts), before the head
 // (the encoder's vectors, normalised unit/center/unit) and after it; the head is saved as a
 // model folder (models/siamese/saved.ts).
@@ -15,12 +17,16 @@ import { applyHead, normalised, SIAMESE_DEFAULTS, trainSiameseHead } from '../mo
 import { saveSiameseHead } from '../models/siamese/saved.ts';
 import { openSentenceEncoder } from '../models/siamese/sentence-encoders.ts';
 import { Rng } from '../nn/init.ts';
+import { loadCorpus } from '../store/pair-corpus.ts';
+import { ProjectStore } from '../store/project-store.ts';
 import { interruptSignal, progressBar } from './progress-bar.ts';
 
 interface SiameseOptions {
   encoder: string;
-  src: string;
-  tgt: string;
+  src?: string;
+  tgt?: string;
+  project?: string;
+  lowercase?: boolean;
   testSrc?: string;
   testTgt?: string;
   heldOut?: string;
@@ -40,19 +46,38 @@ function number(flag: string, v: string, ok: (x: number) => boolean, what: strin
   return x;
 }
 
-const read = (src: string, tgt: string): Pairs => {
+const lower = (side: string[][], on: boolean | undefined) => (on ? side.map((x) => x.map((w) => w.toLowerCase())) : side);
+
+const read = (src: string, tgt: string, lowercase: boolean | undefined): Pairs => {
   const t = readParallel(src, tgt);
-  return { src: toArrays(t.src), tgt: toArrays(t.tgt) };
+  return { src: lower(toArrays(t.src), lowercase), tgt: lower(toArrays(t.tgt), lowercase) };
 };
 
-/** Training and test pairs: the test files, or a random share of the training pairs held out. */
+/** A project's pairs (excluded ones left out), and its dev and test split pairs apart. */
+function projectPairs(file: string, lowercase: boolean): { all: Pairs; train: Pairs; heldOut: Pairs } {
+  const store = ProjectStore.open(file);
+  try {
+    const c = loadCorpus(store.db, lowercase);
+    const part = (keep: (split: string) => boolean): Pairs => {
+      const idx = c.split.flatMap((split, i) => (keep(split) ? [i] : []));
+      return { src: idx.map((i) => c.src[i]), tgt: idx.map((i) => c.tgt[i]) };
+    };
+    return { all: part(() => true), train: part((s) => s === 'train'), heldOut: part((s) => s !== 'train') };
+  } finally {
+    store.close();
+  }
+}
+
+/** Training and test pairs: the test files, a project's dev and test pairs, or a random share of the training pairs held out. */
 function trainAndTest(o: SiameseOptions): { train: Pairs; test: Pairs } {
-  const all = read(o.src, o.tgt);
+  const project = o.project === undefined ? null : projectPairs(o.project, o.lowercase ?? false);
+  const all = project ? project.all : read(o.src!, o.tgt!, o.lowercase);
   if (o.testSrc || o.testTgt) {
     if (!o.testSrc || !o.testTgt) throw new UserError('--test-src and --test-tgt go together');
     if (o.heldOut !== undefined) throw new UserError('--held-out splits the training pairs: give it or --test-src/--test-tgt, not both');
-    return { train: all, test: read(o.testSrc, o.testTgt) };
+    return { train: all, test: read(o.testSrc, o.testTgt, o.lowercase) };
   }
+  if (project && project.heldOut.src.length >= 2 && o.heldOut === undefined) return { train: project.train, test: project.heldOut };
   const share = number('--held-out', o.heldOut ?? '0.1', (x) => x > 0 && x < 1, 'a share between 0 and 1');
   const n = all.src.length;
   const k = Math.round(share * n);
@@ -69,6 +94,8 @@ function trainAndTest(o: SiameseOptions): { train: Pairs; test: Pairs } {
 const f3 = (x: number) => x.toFixed(3);
 
 async function run(o: SiameseOptions): Promise<void> {
+  if ((o.project === undefined) === (o.src === undefined || o.tgt === undefined))
+    throw new UserError('give the training pairs as --src and --tgt, or as --project, one of the two');
   const encoder = openSentenceEncoder(o.encoder);
   const config = {
     ...SIAMESE_DEFAULTS,
@@ -111,8 +138,10 @@ export function register(program: Command): void {
       '--encoder <kind:dir>',
       'the frozen encoder: bisent2vec:DIR, bilstm:DIR (saved Mekong models) or hf:DIR (a Hugging Face encoder folder)',
     )
-    .requiredOption('--src <file>', 'source side of the training pairs, one pre-tokenised sentence per line')
-    .requiredOption('--tgt <file>', 'target side of the training pairs')
+    .option('--src <file>', 'source side of the training pairs, one pre-tokenised sentence per line')
+    .option('--tgt <file>', 'target side of the training pairs')
+    .option('--project <file>', "train on a project's pairs instead (excluded ones left out); its dev and test pairs are the test pairs")
+    .option('--lowercase', 'lowercase all sentences (as the encoder was trained)')
     .requiredOption('--out <dir>', 'where to save the trained head (a model folder)')
     .option('--test-src <file>', 'source side of the test pairs')
     .option('--test-tgt <file>', 'target side of the test pairs')

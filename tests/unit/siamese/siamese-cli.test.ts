@@ -1,7 +1,8 @@
 // `mekong siamese` (cli/siamese.ts) end to end on real files in a temporary folder: the head
 // trained on a Bi-Sent2Vec model's vectors of Multi30k en–fr pairs, tested on other pairs (P@1
 // and P@5 both ways, before and after), saved as a model folder that loads back; a tiny BERT
-// folder with a held-out share; bad arguments as one-line errors.
+// folder with a held-out share; a project's pairs, its dev pairs the test pairs and its
+// excluded pairs left out; bad arguments as one-line errors.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { saveBisent2vec } from '../../../src/main/models/bisent2vec/saved.ts';
 import { loadSiameseHead } from '../../../src/main/models/siamese/saved.ts';
 import { samplePairs, writeTinyBert } from '../transformer/tiny-encoders.ts';
 import { m30kPairs } from './bench-pairs.ts';
+import { project } from '../editor/fixture.ts';
 
 const dir = tempDir('mekong-siamese-cli-');
 const pairs = m30kPairs(500);
@@ -88,6 +90,24 @@ test('siamese on a Hugging Face folder, with a share of the pairs held out', () 
   expect(loadSiameseHead(join(dir, 'bert-head')).head.dim).toBe(32);
 }, 120_000);
 
+test("siamese on a project's pairs: its dev pairs test the head, excluded pairs are left out", () => {
+  const bert = join(dir, 'bert-project');
+  writeTinyBert(bert);
+  const s = samplePairs(40);
+  const { store, ids } = project(
+    dir,
+    s.src.map((x, k) => [x.join(' '), s.tgt[k].join(' ')]),
+  );
+  store.db.prepare(`UPDATE pairs SET split = 'dev' WHERE id IN (${ids.slice(0, 8).join(',')})`).run();
+  store.db.prepare(`UPDATE pairs SET excluded = 1 WHERE id = ?`).run(ids[39]);
+  const file = store.path;
+  store.close();
+  const r = mekong('siamese', '--encoder', `hf:${bert}`, '--project', file, '--out', join(dir, 'project-head'), '--epochs', '1');
+  expect(r.code, r.err).toBe(0);
+  expect(r.out).toMatch(/^31 training pairs, 8 test pairs, 1 epochs/m);
+  expect(r.out).toMatch(new RegExp(`before the head: ${P.source}`));
+}, 120_000);
+
 test('siamese: bad arguments are one-line errors', () => {
   const out = join(dir, 'x');
   for (const [args, message] of [
@@ -96,6 +116,7 @@ test('siamese: bad arguments are one-line errors', () => {
       /--encoder must be bisent2vec:DIR, bilstm:DIR, hf:DIR; got "word2vec:m"/,
     ],
     [['--encoder', 'bilstm:' + join(dir, 'none'), '--src', A, '--tgt', B, '--out', out], /config\.json: not a model folder's config/],
+    [['--encoder', 'bilstm:' + join(dir, 'none'), '--src', A, '--out', out], /give the training pairs as --src and --tgt, or as --project/],
     [
       ['--encoder', `bisent2vec:${join(dir, 'bisent2vec')}`, '--src', A, '--tgt', B, '--out', out, '--test-src', C],
       /--test-src and --test-tgt go together/,
