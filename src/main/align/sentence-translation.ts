@@ -1,6 +1,6 @@
 // How well two sentences translate each other under IBM Model 1's lexical tables, trained by
 // the aligner engine on a parallel corpus (models/bisent2vec/curation.ts adds it to the
-// cosine of sentence vectors for mining and flagging). With s (I words) and t (J words):
+// cosine of sentence vectors for mining). With s (I words) and t (J words):
 //   lex(s, t) = ½ [ (1/J) Σ_j log p(t_j | s) + (1/I) Σ_i log p(s_i | t) ],
 //   p(t_j | s) = (tNull(t_j) + Σ_i t(t_j | s_i)) / (I + 1)   (IBM1's uniform alignment),
 // the mean per-word log-likelihood of each side given the other (fwd's table t(target |

@@ -11,7 +11,8 @@ import { type Command, Option } from 'commander';
 import { ENCODER_METHODS, type EncoderMethodName } from '../../shared/methods.ts';
 import { readParallel } from '../align/text-io.ts';
 import { parsePharaohText } from '../corpus/pharaoh.ts';
-import { InputError, UserError } from '../errors.ts';
+import { InputError } from '../errors.ts';
+import { numberOption } from './number-option.ts';
 import { finetuneEncoder, FINETUNE_DEFAULTS } from '../models/transformer/finetune.ts';
 import { OBJECTIVE_DEFAULTS, OBJECTIVES, type Objective } from '../models/transformer/finetune-objectives.ts';
 import { MODEL_LINK_THRESHOLD } from '../models/transformer/finetune-supervision.ts';
@@ -50,10 +51,7 @@ interface FinetuneCliOptions {
 }
 
 function num(flag: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const x = Number(v);
-  if (v.trim() === '' || !Number.isFinite(x)) throw new UserError(`${flag} must be a number, got "${v}"`);
-  return x;
+  return v === undefined ? undefined : numberOption(flag, v, Number.isFinite, 'a number');
 }
 
 function links(file: string | undefined, base: 0 | 1) {

@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import { toArrays } from '../align/sentences.ts';
 import { readLines, readParallel, tokenize } from '../align/text-io.ts';
 import { UserError } from '../errors.ts';
+import { numberOption } from './number-option.ts';
 import {
   HELD_OUT_MAX,
   HELD_OUT_MIN,
@@ -38,19 +39,13 @@ interface MineOptions {
   lowercase?: boolean;
 }
 
-function number(flag: string, v: string, ok: (x: number) => boolean, what: string): number {
-  const x = Number(v);
-  if (v.trim() === '' || !ok(x)) throw new UserError(`${flag} must be ${what}, got "${v}"`);
-  return x;
-}
-
 /** The model and the threshold: trained on A/B (threshold from held-out pairs unless given) or loaded. */
 async function modelAndThreshold(
   o: MineOptions,
   lower: (s: string[][]) => string[][],
   signal: AbortSignal,
 ): Promise<{ model: Bisent2vecModel; threshold: number }> {
-  const given = o.threshold === undefined ? undefined : number('--threshold', o.threshold, Number.isFinite, 'a number');
+  const given = o.threshold === undefined ? undefined : numberOption('--threshold', o.threshold, Number.isFinite, 'a number');
   if (o.model) {
     if (o.trainSrc || o.trainTgt)
       throw new UserError('--model mines with a saved model and --train-src/--train-tgt train one: give one of them');
@@ -66,12 +61,14 @@ async function modelAndThreshold(
   const text = readParallel(o.trainSrc, o.trainTgt);
   const train = { src: toArrays(text.src), tgt: toArrays(text.tgt) };
   const epochs =
-    o.epochs === undefined ? {} : { epochs: number('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') };
+    o.epochs === undefined
+      ? {}
+      : { epochs: numberOption('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') };
   const bar = progressBar('training (bisent2vec)');
   const threads =
     o.threads === undefined
       ? availableParallelism()
-      : number('--threads', o.threads, (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
+      : numberOption('--threads', o.threads, (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
   const work = { progress: bar.progress, signal, threads };
   try {
     if (given !== undefined)

@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import { toArrays } from '../align/sentences.ts';
 import { readParallel } from '../align/text-io.ts';
 import { UserError } from '../errors.ts';
+import { numberOption } from './number-option.ts';
 import { retrievalAccuracy } from '../eval/retrieval.ts';
 import { applyHead, normalised, SIAMESE_DEFAULTS, trainSiameseHead } from '../models/siamese/head.ts';
 import { saveSiameseHead } from '../models/siamese/saved.ts';
@@ -38,12 +39,6 @@ interface SiameseOptions {
 interface Pairs {
   src: string[][];
   tgt: string[][];
-}
-
-function number(flag: string, v: string, ok: (x: number) => boolean, what: string): number {
-  const x = Number(v);
-  if (v.trim() === '' || !ok(x)) throw new UserError(`${flag} must be ${what}, got "${v}"`);
-  return x;
 }
 
 const lower = (side: string[][], on: boolean | undefined) => (on ? side.map((x) => x.map((w) => w.toLowerCase())) : side);
@@ -78,7 +73,7 @@ function trainAndTest(o: SiameseOptions): { train: Pairs; test: Pairs } {
     return { train: all, test: read(o.testSrc, o.testTgt, o.lowercase) };
   }
   if (project && project.heldOut.src.length >= 2 && o.heldOut === undefined) return { train: project.train, test: project.heldOut };
-  const share = number('--held-out', o.heldOut ?? '0.1', (x) => x > 0 && x < 1, 'a share between 0 and 1');
+  const share = numberOption('--held-out', o.heldOut ?? '0.1', (x) => x > 0 && x < 1, 'a share between 0 and 1');
   const n = all.src.length;
   const k = Math.round(share * n);
   if (k < 2 || n - k < 2)
@@ -99,8 +94,10 @@ async function run(o: SiameseOptions): Promise<void> {
   const encoder = openSentenceEncoder(o.encoder);
   const config = {
     ...SIAMESE_DEFAULTS,
-    ...(o.epochs === undefined ? {} : { epochs: number('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') }),
-    ...(o.lr === undefined ? {} : { lr: number('--lr', o.lr, (x) => x > 0, 'a positive number') }),
+    ...(o.epochs === undefined
+      ? {}
+      : { epochs: numberOption('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') }),
+    ...(o.lr === undefined ? {} : { lr: numberOption('--lr', o.lr, (x) => x > 0, 'a positive number') }),
   };
   const { train, test } = trainAndTest(o);
   const d = encoder.dim;

@@ -6,7 +6,7 @@
 import { Program, type Tensor } from '../../nn/index.ts';
 import { buildEncoder, encoderWidth, STATIC_WEIGHT } from './encoder.ts';
 import type { NeuralModel } from './train.ts';
-import { batchFeeds, bucketOf } from './vocab.ts';
+import { batchFeeds, forBucketBatches } from './vocab.ts';
 
 export interface PairEmbeddings {
   /** per pair, unit-length rows [I·dim] and [J·dim] (dim: encoderWidth of encoder.ts) */
@@ -45,25 +45,21 @@ export class Embedder {
   ): Promise<PairEmbeddings> {
     const d = encoderWidth(m.dims, this.staticWeight);
     const out: PairEmbeddings = { src: new Array(src.length), tgt: new Array(src.length), dim: d };
-    const byBucket = new Map<number, number[]>();
-    src.forEach((s, k) => {
-      const T = bucketOf(Math.max(s.length, tgt[k].length));
-      (byBucket.get(T) ?? byBucket.set(T, []).get(T)!).push(k);
-    });
     const params = Object.fromEntries(m.params);
     let done = 0;
-    for (const [T, ks] of [...byBucket].sort((a, b) => a[0] - b[0])) {
-      const prog = await this.program(m, T);
-      for (let i = 0; i < ks.length; i += BATCH) {
-        const idx = ks.slice(i, i + BATCH);
+    await forBucketBatches(
+      src.map((s, k) => Math.max(s.length, tgt[k].length)),
+      BATCH,
+      async (T, idx) => {
+        const prog = await this.program(m, T);
         const r = await prog.run({ ...batchFeeds(m.vocab, { src: idx.map((k) => src[k]), tgt: idx.map((k) => tgt[k]) }, T), ...params });
         idx.forEach((k, b) => {
           out.src[k] = rows(r.us, b, src[k].length, T, d);
           out.tgt[k] = rows(r.ut, b, tgt[k].length, T, d);
         });
         onBatch?.((done += idx.length));
-      }
-    }
+      },
+    );
     return out;
   }
 

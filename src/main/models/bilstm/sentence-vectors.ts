@@ -5,7 +5,7 @@
 import { Program, type Tensor } from '../../nn/index.ts';
 import { buildSentenceEncoder } from './encoder.ts';
 import type { NeuralModel } from './train.ts';
-import { batchFeeds, bucketOf } from './vocab.ts';
+import { batchFeeds, forBucketBatches } from './vocab.ts';
 
 const BATCH = 64;
 
@@ -14,27 +14,28 @@ export async function bilstmSentenceVectors(m: NeuralModel, side: 0 | 1, sentenc
   const d = m.dims.dim;
   const x = side === 0 ? 's' : 't';
   const out = new Float32Array(sentences.length * d);
-  const byBucket = new Map<number, number[]>();
-  sentences.forEach((s, k) => {
-    const T = bucketOf(s.length);
-    (byBucket.get(T) ?? byBucket.set(T, []).get(T)!).push(k);
-  });
   const params = Object.fromEntries(m.params);
-  for (const [T, ks] of byBucket) {
-    const enc = buildSentenceEncoder(T, m.dims, x, m.config.pooling, m.config.seed);
-    const prog = await Program.compile(enc.graph, { v: enc.v }, { device: m.config.device, threads: m.config.threads });
-    try {
-      for (let i = 0; i < ks.length; i += BATCH) {
-        const idx = ks.slice(i, i + BATCH);
+  const programs = new Map<number, Program>();
+  try {
+    await forBucketBatches(
+      sentences.map((s) => s.length),
+      BATCH,
+      async (T, idx) => {
+        let prog = programs.get(T);
+        if (!prog) {
+          const enc = buildSentenceEncoder(T, m.dims, x, m.config.pooling, m.config.seed);
+          prog = await Program.compile(enc.graph, { v: enc.v }, { device: m.config.device, threads: m.config.threads });
+          programs.set(T, prog);
+        }
         const own = idx.map((k) => sentences[k]);
         const none = idx.map(() => []);
         const feeds = batchFeeds(m.vocab, side === 0 ? { src: own, tgt: none } : { src: none, tgt: own }, T);
         const v: Tensor = (await prog.run({ ...feeds, ...params })).v;
         idx.forEach((k, b) => out.set((v.data as Float32Array).subarray(b * d, (b + 1) * d), k * d));
-      }
-    } finally {
-      await prog.release();
-    }
+      },
+    );
+  } finally {
+    for (const p of programs.values()) await p.release();
   }
   return out;
 }

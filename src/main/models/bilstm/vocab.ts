@@ -211,3 +211,22 @@ export function bucketOf(len: number): number {
   const n = Math.max(len, 1);
   return n <= 32 ? Math.ceil(n / 8) * 8 : Math.ceil(n / 16) * 16;
 }
+
+/**
+ * Runs `each(T, idx)` over items of lengths `lengths` grouped by bucket (shortest bucket
+ * first), in batches of at most `batch` item indices — how inference runs a model over
+ * sentences or pairs one compiled bucket at a time.
+ */
+export async function forBucketBatches(
+  lengths: readonly number[],
+  batch: number,
+  each: (T: number, idx: number[]) => Promise<void>,
+): Promise<void> {
+  const byBucket = new Map<number, number[]>();
+  lengths.forEach((n, k) => {
+    const T = bucketOf(n);
+    (byBucket.get(T) ?? byBucket.set(T, []).get(T)!).push(k);
+  });
+  for (const [T, ks] of [...byBucket].sort((a, b) => a[0] - b[0]))
+    for (let i = 0; i < ks.length; i += batch) await each(T, ks.slice(i, i + batch));
+}
