@@ -24,7 +24,8 @@
 //     (vocab-growth.ts) or kept as before; AER on the second half (gdfa), and a model
 //     trained from scratch on both halves for reference.
 // --speed N: training time of bilstm-ctl on the first N pairs of bench-corpora/uniq39k
-//     (en-de news, ~23 tokens a sentence) for --epochs epochs. No corpus of more than
+//     (en-de news, ~23 tokens a sentence) for --epochs epochs, the MatMul FLOPs of its steps
+//     (nn/flops.ts) against the MatMul peak measured in the same run, and where the memory goes. No corpus of more than
 //     1,000 pairs in ../shared/data has a MUSE or Lao dictionary, so (b) stays at Tatoeba size.
 // --epochs N for every training; without it each corpus gets the trainer's default for its size
 // (shared/epochs.ts), --speed 20. Skips when ../shared/data is absent.
@@ -48,6 +49,7 @@ import { segment } from '../../src/main/text/segment.ts';
 import type { AlignedPair } from '../../src/shared/domain.ts';
 import { parsePharaohText } from '../../src/main/corpus/pharaoh.ts';
 import { alignedPair } from '../../src/main/eval/aer.ts';
+import { gflops, interleaved, matmulJob } from './nn.bench.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data');
 const GOLD = join(DATA, 'std-gold-align');
@@ -273,6 +275,18 @@ async function growth(name: string, epochsGiven: number | undefined, dim: number
   );
 }
 
+/** The best [n×n]·[n×n] rate of ORT here, n = 1024 and 2048 (GFLOP/s), as the nn bench measures it. */
+async function matmulPeak(): Promise<number> {
+  let best = 0;
+  for (const n of [1024, 2048]) {
+    const mm = await matmulJob(n);
+    const [t] = await interleaved([mm.run], n === 1024 ? 16 : 8);
+    best = Math.max(best, gflops(mm.flops, t.best));
+    await mm.release();
+  }
+  return best;
+}
+
 async function speed(pairs: number, epochs: number, dim: number): Promise<void> {
   const side = (x: string) =>
     readFileSync(join(DATA, 'bench-corpora', `uniq39k.${x}`), 'utf8')
@@ -284,24 +298,48 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<void> 
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
   const rss = () => process.memoryUsage.rss();
   const before = rss();
-  const t0 = Date.now();
+  const t0 = performance.now();
   let firstStep = 0;
   let peakInSteps = 0;
   const buckets: string[] = [];
+  // The share of the MatMul peak: each step's MatMul FLOPs (counted outside its time) over
+  // the time from the previous step's end, for the steps after the last session was built
+  // (builds run beside the first epoch's steps and would be charged to them).
+  let lastBuilt = t0;
+  let lastEnd = t0;
+  let counting = 0;
+  const steady = { steps: 0, ms: 0, flops: 0 };
   const model = await trainNeural(
     { src, tgt },
     { epochs, dim },
     {
-      onStep: (step) => {
-        if (step === 0) firstStep = (Date.now() - t0) / 1000;
+      onStep: (step, _loss, flops) => {
+        const now = performance.now();
+        if (step === 0) firstStep = (now - t0) / 1000;
         peakInSteps = Math.max(peakInSteps, rss());
+        if (lastEnd >= lastBuilt && step > 0) {
+          steady.steps++;
+          steady.ms += now - lastEnd;
+          steady.flops += flops();
+        }
+        lastEnd = performance.now();
+        counting += lastEnd - now;
       },
-      onBucket: (T, ms) => buckets.push(`T ${T} built in ${(ms / 1000).toFixed(1)} s, RSS then ${mb(rss())}`),
+      onBucket: (T, ms) => {
+        lastBuilt = performance.now();
+        buckets.push(`T ${T} built in ${(ms / 1000).toFixed(1)} s, RSS then ${mb(rss())}`);
+      },
     },
   );
-  const s = (Date.now() - t0) / 1000;
+  const s = (performance.now() - t0 - counting) / 1000;
   console.log(
     `speed: bilstm-ctl training, ${src.length} en-de pairs x ${epochs} epochs, dim ${dim}: ${s.toFixed(0)} s (${(s / epochs).toFixed(1)} s an epoch), first step done after ${firstStep.toFixed(1)} s`,
+  );
+  const peak = await matmulPeak();
+  const achieved = gflops(steady.flops, steady.ms);
+  console.log(
+    `speed: steps after the last session build: ${steady.steps}, ${(steady.flops / steady.steps / 1e9).toFixed(2)} GFLOP each (MatMul/Gemm, forward and backward), ` +
+      `${(steady.ms / steady.steps).toFixed(0)} ms each: ${achieved.toFixed(1)} GFLOP/s = ${((100 * achieved) / peak).toFixed(0)}% of the MatMul peak ${peak.toFixed(1)} GFLOP/s measured in this run (target ≥ 30%)`,
   );
   // Where the memory goes: parameters (and AdamW's two moments, as many floats again each),
   // each bucket's session as it is built (in build order), the peak over the training steps

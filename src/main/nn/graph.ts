@@ -125,6 +125,19 @@ export class Graph {
     return c;
   }
 
+  /** The nodes needed for `outputs`, in graph order, and the values they read. */
+  live(outputs: readonly Value[]): { nodes: Node[]; used: Set<Value> } {
+    const used = new Set<Value>(outputs);
+    const keep = new Set<Node>();
+    for (let i = this.nodes.length - 1; i >= 0; i--) {
+      const n = this.nodes[i];
+      if (!n.outputs.some((o) => used.has(o))) continue;
+      keep.add(n);
+      for (const v of n.inputs) if (v) used.add(v);
+    }
+    return { nodes: this.nodes.filter((n) => keep.has(n)), used };
+  }
+
   /** Applies a registered op; returns its outputs, shape-inferred. */
   apply(op: string, inputs: readonly (Value | null)[], attrs: Attrs = {}): Value[] {
     for (const v of inputs) if (v && v.graph !== this) throw new Error(`${op}: value from another graph`);

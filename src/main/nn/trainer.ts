@@ -4,6 +4,7 @@
 // Parameters are graph inputs, so one session serves the whole run.
 import { grad } from './autodiff.ts';
 import type { DeviceName, DeviceSetting } from './devices.ts';
+import { matmulFlops } from './flops.ts';
 import type { Graph, Value } from './graph.ts';
 import { type AdamWConfig, adamwUpdate, appendAdamW, clipScale, type Floats, nextName, stateName, zerosLikeTensor } from './optim/adamw.ts';
 import { makeSchedule, type Schedule, type ScheduleConfig } from './optim/schedule.ts';
@@ -46,6 +47,8 @@ export class Trainer {
     private readonly trainable: readonly string[],
     private readonly o: TrainerOptions,
     readonly state: TrainState,
+    private readonly graph: Graph,
+    private readonly outputs: readonly Value[],
   ) {}
 
   static async create(graph: Graph, loss: Value, o: TrainerOptions): Promise<Trainer> {
@@ -80,6 +83,8 @@ export class Trainer {
       params.map((p) => p.value.name),
       o,
       state,
+      graph,
+      Object.values(outputs),
     );
   }
 
@@ -90,6 +95,11 @@ export class Trainer {
   private get schedule(): Schedule {
     const s = this.o.schedule;
     return typeof s === 'function' ? s : makeSchedule(s);
+  }
+
+  /** MatMul and Gemm FLOPs of one step on `batch` (forward and backward; flops.ts). */
+  matmulFlops(batch: Feeds): number {
+    return matmulFlops(this.graph, this.outputs, batch);
   }
 
   /** One optimisation step on a batch; returns the loss before the update. */

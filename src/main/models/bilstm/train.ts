@@ -86,8 +86,8 @@ export interface NeuralModel {
 }
 
 export interface TrainHooks {
-  /** after each optimiser step: its global index (0-based) and loss */
-  onStep?: (step: number, loss: number) => void;
+  /** after each optimiser step: its global index (0-based), loss, and its MatMul FLOPs on request (the bench's share of the peak) */
+  onStep?: (step: number, loss: number, flops: () => number) => void;
   /** after each epoch (0-based) with its mean loss and the model as it stands (parameters are live: copy to keep) */
   onEpoch?: (epoch: number, meanLoss: number, model: NeuralModel) => void | Promise<void>;
   signal?: AbortSignal;
@@ -252,7 +252,7 @@ export async function trainNeural(
         if (c.wordDropout > 0)
           for (const x of ['s', 't'] as const) dropWords(feeds[`${x}.ids`].data as BigInt64Array, counts[x], c.wordDropout, dropRng);
         const loss = await t.step(feeds);
-        hooks.onStep?.(step - 1, loss);
+        hooks.onStep?.(step - 1, loss, () => t.matmulFlops(feeds));
         total += loss;
       }
       await hooks.onEpoch?.(epoch, total / Math.max(1, batches.length), { config: c, vocab, dims, params: trainers.params });

@@ -51,21 +51,8 @@ function nodeProto(n: Node, i: number) {
   };
 }
 
-/** The nodes needed for `outputs`, in graph order, and the values they read. */
-function live(graph: Graph, outputs: readonly Value[]): { nodes: Node[]; used: Set<Value> } {
-  const used = new Set<Value>(outputs);
-  const keep = new Set<Node>();
-  for (let i = graph.nodes.length - 1; i >= 0; i--) {
-    const n = graph.nodes[i];
-    if (!n.outputs.some((o) => used.has(o))) continue;
-    keep.add(n);
-    for (const v of n.inputs) if (v) used.add(v);
-  }
-  return { nodes: graph.nodes.filter((n) => keep.has(n)), used };
-}
-
 export function toModelProto(graph: Graph, outputs: Readonly<Record<string, Value>>, o: SerializeOptions = {}): Uint8Array {
-  const { nodes, used } = live(graph, Object.values(outputs));
+  const { nodes, used } = graph.live(Object.values(outputs));
   const node = nodes.map(nodeProto);
   for (const [name, v] of Object.entries(outputs)) {
     if (name !== v.name && (graph.inputs.some((i) => i.name === name) || graph.initializers.has(name))) {
