@@ -10,14 +10,14 @@
 // frequent first (a counting sort on capped counts, ties in that order): the hot loops then
 // find most lexical entries in a small, cache-resident prefix.
 // A cell's pair id takes three bytes, its low 16 bits in cellLo and its high 8 in cellHi:
-// dup100k's 29.3M cells take 88 MB instead of 117 as Int32, and its E-steps are no slower
-// (docs/experiments.md). A corpus whose pairs meet more than 2^24 distinct word pairs is
-// refused (dup100k: 3.0M).
+// dup100k's 29.3M cells take 88 MB instead of 117 as Int32 (peak RSS of `mekong align`
+// 429 → 396 MB, the same links; docs/experiments.md). A corpus whose pairs meet more than
+// 2^24 distinct word pairs is refused (dup100k: 3.0M).
 import { UserError } from '../errors.ts';
 import { sharedInt32, sharedUint16, sharedUint8 } from './shared-arrays.ts';
 
 /** Number of distinct word pairs three-byte ids can name. */
-export const MAX_WORD_PAIRS = 1 << 24;
+const MAX_WORD_PAIRS = 1 << 24;
 
 export interface Cells {
   cellOff: Int32Array;
