@@ -9,11 +9,22 @@
 // first meets each pair (this order fixes the order of the M-step's sums), then the most
 // frequent first (a counting sort on capped counts, ties in that order): the hot loops then
 // find most lexical entries in a small, cache-resident prefix.
-import { sharedInt32 } from './shared-arrays.ts';
+// A cell's pair id takes three bytes, its low 16 bits in cellLo and its high 8 in cellHi:
+// dup100k's 29.3M cells take 88 MB instead of 117 as Int32 (peak RSS of `mekong align`
+// 429 → 396 MB, the same links; docs/experiments.md). A corpus whose pairs meet more than
+// 2^24 distinct word pairs is refused (dup100k: 3.0M).
+import { UserError } from '../errors.ts';
+import { sharedInt32, sharedUint16, sharedUint8 } from './shared-arrays.ts';
+
+/** Number of distinct word pairs three-byte ids can name. */
+const MAX_WORD_PAIRS = 1 << 24;
 
 export interface Cells {
   cellOff: Int32Array;
-  cellPair: Int32Array;
+  /** low 16 bits of each cell's lexical pair id */
+  cellLo: Uint16Array;
+  /** high 8 bits of each cell's lexical pair id */
+  cellHi: Uint8Array;
   pairSrc: Int32Array;
   pairTgt: Int32Array;
 }
@@ -58,8 +69,8 @@ function occurrences(b: EncodedSides, types: number): { start: Int32Array; at: I
   return { start, at, pairOf };
 }
 
-/** Fills cellPair with provisional pair ids (numbered source word by source word); returns their number. */
-function provisionalIds(b: EncodedSides, cellOff: Int32Array, cellPair: Int32Array, srcTypes: number, tgtTypes: number): number {
+/** Fills the cells with provisional pair ids (numbered source word by source word); returns their number. */
+function provisionalIds(b: EncodedSides, cellOff: Int32Array, lo: Uint16Array, hi: Uint8Array, srcTypes: number, tgtTypes: number): number {
   const { start, at, pairOf } = occurrences(b, srcTypes);
   const stamp = new Int32Array(tgtTypes).fill(-1),
     id = new Int32Array(tgtTypes);
@@ -74,10 +85,13 @@ function provisionalIds(b: EncodedSides, cellOff: Int32Array, cellPair: Int32Arr
       for (let j = 0; j < J; j++) {
         const w = b.tgtIds[t0 + j];
         if (stamp[w] !== a) {
+          if (n === MAX_WORD_PAIRS)
+            throw new UserError(`the corpus has more than ${MAX_WORD_PAIRS} co-occurring word pairs: align it in parts`);
           stamp[w] = a;
           id[w] = n++;
         }
-        cellPair[c + j] = id[w];
+        lo[c + j] = id[w];
+        hi[c + j] = id[w] >>> 16;
       }
     }
   }
@@ -95,14 +109,15 @@ function byFrequency(count: Int32Array): void {
 
 export function buildCells(b: EncodedSides, srcTypes: number, tgtTypes: number): Cells {
   const cellOff = cellOffsets(b);
-  const cellPair = sharedInt32(cellOff[b.n]);
-  const nPairs = provisionalIds(b, cellOff, cellPair, srcTypes, tgtTypes);
+  const lo = sharedUint16(cellOff[b.n]),
+    hi = sharedUint8(cellOff[b.n]);
+  const nPairs = provisionalIds(b, cellOff, lo, hi, srcTypes, tgtTypes);
   // rank: provisional id → order of first meeting; final: counts by rank, then new ids
   const rank = new Int32Array(nPairs).fill(-1),
     final = new Int32Array(nPairs);
   let r = 0;
-  for (let c = 0; c < cellPair.length; c++) {
-    const p = cellPair[c];
+  for (let c = 0; c < lo.length; c++) {
+    const p = lo[c] | (hi[c] << 16);
     if (rank[p] < 0) rank[p] = r++;
     final[rank[p]]++;
   }
@@ -114,11 +129,13 @@ export function buildCells(b: EncodedSides, srcTypes: number, tgtTypes: number):
   for (let k = 0; k < b.n; k++) {
     for (let i = b.srcOff[k]; i < b.srcOff[k + 1]; i++) {
       for (let j = b.tgtOff[k]; j < b.tgtOff[k + 1]; j++, c++) {
-        const p = (cellPair[c] = rank[cellPair[c]]);
+        const p = rank[lo[c] | (hi[c] << 16)];
+        lo[c] = p;
+        hi[c] = p >>> 16;
         pairSrc[p] = b.srcIds[i];
         pairTgt[p] = b.tgtIds[j];
       }
     }
   }
-  return { cellOff, cellPair, pairSrc, pairTgt };
+  return { cellOff, cellLo: lo, cellHi: hi, pairSrc, pairTgt };
 }

@@ -5,7 +5,8 @@
 // Index conventions: pair k has source tokens srcIds[srcOff[k] .. srcOff[k+1]) (length I)
 // and target tokens tgtIds[tgtOff[k] .. tgtOff[k+1]) (length J). Its cells start at
 // cellOff[k]; the cell of source position i and target position j is cellOff[k] + i*J + j
-// and cellPair[cell] is the id of the word pair (srcIds[.], tgtIds[.]) in pairSrc/pairTgt.
+// and cellLo[cell] | cellHi[cell] << 16 is the id of the word pair (srcIds[.], tgtIds[.]) in
+// pairSrc/pairTgt.
 // All arrays live on SharedArrayBuffers so worker threads read them without copying; cells.ts
 // builds the cells.
 import { buildCells } from './cells.ts';
@@ -21,7 +22,8 @@ export interface Bitext {
   srcVocab: string[];
   tgtVocab: string[];
   cellOff: Int32Array;
-  cellPair: Int32Array;
+  cellLo: Uint16Array;
+  cellHi: Uint8Array;
   pairSrc: Int32Array;
   pairTgt: Int32Array;
 }

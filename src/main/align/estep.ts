@@ -78,11 +78,11 @@ export class PairEStep {
     const { fwd, rev } = this.em;
     const t = this.d.tables.t,
       views = this.d.views,
-      cellPair = views.fwd.cellPair,
+      { cellLo, cellHi } = views.fwd,
       base = views.fwd.cellOff[k];
     for (let s = 0; s < I; s++) {
       for (let j = 0, x = s * J; j < J; j++, x++) {
-        const p = 2 * cellPair[base + x];
+        const p = 2 * (cellLo[base + x] | (cellHi[base + x] << 16));
         fwd[x] = t[p];
         rev[j * I + s] = t[p + 1];
       }
@@ -104,7 +104,7 @@ export class PairEStep {
     const P = this.p[v.dir];
     const { base, sg, so } = cellLayout(v, k, I, J);
     const c = this.d.counts.c[v.dir],
-      cellPair = v.cellPair;
+      { cellLo, cellHi } = v;
     for (let g = 0; g < I; g++) {
       const row = g * J,
         lg = g * sg;
@@ -112,7 +112,7 @@ export class PairEStep {
         for (let b = 0; b < J; b++) {
           const x = lg + b * so;
           P[x] = post[row + b] * Q + 0.5;
-          c[cellPair[base + x]] += post[row + b];
+          c[cellLo[base + x] | (cellHi[base + x] << 16)] += post[row + b];
         }
       } else for (let b = 0; b < J; b++) P[lg + b * so] = post[row + b] * Q + 0.5;
     }
@@ -130,9 +130,9 @@ export class PairEStep {
     const { I, J, fwd: pf, rev: pr } = this.p;
     const { views, counts } = this.d;
     const c = counts.c.fwd,
-      cellPair = views.fwd.cellPair,
+      { cellLo, cellHi } = views.fwd,
       base = views.fwd.cellOff[k];
-    for (let x = 0; x < I * J; x++) c[cellPair[base + x]] += pf[x] * pr[x] * QQ;
+    for (let x = 0; x < I * J; x++) c[cellLo[base + x] | (cellHi[base + x] << 16)] += pf[x] * pr[x] * QQ;
     this.nullCounts(views.fwd, k, pf, J);
     this.nullCounts(views.rev, k, pr, I);
   }

@@ -58,7 +58,7 @@ export function runInThread(job: SliceJob, trainer: EmTrainer, hooks: RunHooks =
 
 /** Idle training threads, started early (their start-up overlaps the corpus's encoding); each takes one slice. */
 export function startWorkers(n: number): Worker[] {
-  return Array.from({ length: n }, () => spawnWorker(new URL('./align.worker.ts', import.meta.url)));
+  return Array.from({ length: n }, () => spawnWorker(new URL('./align.worker.ts', import.meta.url), { commonJs: true }));
 }
 
 /** Ends the workers; resolves once their threads (about 30 MB each under tsx) are gone. */

@@ -5,6 +5,14 @@ export function sharedInt32(length: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(Math.max(1, length) * 4), 0, length);
 }
 
+export function sharedUint8(length: number): Uint8Array {
+  return new Uint8Array(new SharedArrayBuffer(Math.max(1, length)), 0, length);
+}
+
+export function sharedUint16(length: number): Uint16Array {
+  return new Uint16Array(new SharedArrayBuffer(Math.max(1, length) * 2), 0, length);
+}
+
 export function sharedFloat32(length: number): Float32Array {
   return new Float32Array(new SharedArrayBuffer(Math.max(1, length) * 4), 0, length);
 }

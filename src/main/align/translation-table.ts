@@ -10,12 +10,16 @@
 // The null word has its own table tNull(o) = (c(null,o) + α0) / (Σ c(null,·) + α0·V_obs).
 // Layout: t[2p] = t_fwd and t[2p + 1] = t_rev for lexical pair id p (see corpus.ts), so the
 // E-step reads both directions' emissions of a cell from one cache line; tNull[dir][o] by
-// obs word id.
+// obs word id. t is Float32 (the E-step computes in Float64 from it): dup100k's 3.0M pairs
+// take 24 MB instead of 48, and AER is the same to three decimals for every method on every
+// gold set (`npm run bench -- align --skip-speed`).
 // Under agreement training the lexical count of a cell is the product of both directions'
-// posteriors, the same number for both, so c.fwd and c.rev are one array: 24 MB per slice
-// instead of 48 at dup100k's 3.0M lexical pairs.
+// posteriors, the same number for both, so c.fwd and c.rev are one array. The lexical counts
+// are Float32 too (the M-step sums the slices in Float64): 12 MB per slice at dup100k's 3.0M
+// lexical pairs instead of 24; 3 of dup100k's 100k link lines change against Float64 counts,
+// and AER is the same to three decimals for every method on every gold set.
 import type { Prior } from './prior.ts';
-import { sharedFloat64 } from './shared-arrays.ts';
+import { sharedFloat32, sharedFloat64 } from './shared-arrays.ts';
 import type { Direction, View } from './view.ts';
 
 /** The saved form of one direction's table. */
@@ -25,7 +29,7 @@ export interface Lexicon {
 }
 
 export interface LexTables {
-  t: Float64Array;
+  t: Float32Array;
   tNull: Record<Direction, Float64Array>;
 }
 
@@ -34,7 +38,7 @@ export const SLOT: Readonly<Record<Direction, number>> = { fwd: 0, rev: 1 };
 
 /** Expected counts of one slice of pairs: c by lexical pair id, cNull by obs word id. */
 export interface LexCounts {
-  c: Record<Direction, Float64Array>;
+  c: Record<Direction, Float32Array>;
   cNull: Record<Direction, Float64Array>;
 }
 
@@ -45,7 +49,7 @@ const NULL_ALPHA = 1e-3;
 /** Tables of both directions: uniform over the obs words, or a saved model's. */
 export function newLexTables(fwd: View, rev: View, init?: Record<Direction, Lexicon>): LexTables {
   const n = fwd.pairGen.length;
-  const t = sharedFloat64(2 * n);
+  const t = sharedFloat32(2 * n);
   const tNull = { fwd: sharedFloat64(fwd.obsTypes), rev: sharedFloat64(rev.obsTypes) };
   for (const v of [fwd, rev]) {
     const u = 1 / Math.max(1, v.obsTypes),
@@ -60,9 +64,9 @@ export function newLexTables(fwd: View, rev: View, init?: Record<Direction, Lexi
 
 /** Zeroed counts of one slice; `agreement`: one lexical count array for both directions. */
 export function newLexCounts(fwd: View, rev: View, agreement: boolean): LexCounts {
-  const c = sharedFloat64(fwd.pairGen.length);
+  const c = sharedFloat32(fwd.pairGen.length);
   return {
-    c: { fwd: c, rev: agreement ? c : sharedFloat64(rev.pairGen.length) },
+    c: { fwd: c, rev: agreement ? c : sharedFloat32(rev.pairGen.length) },
     cNull: { fwd: sharedFloat64(fwd.obsTypes), rev: sharedFloat64(rev.obsTypes) },
   };
 }
@@ -75,7 +79,7 @@ export function resetCounts(c: LexCounts): void {
 }
 
 /** Count of entry x summed over the slices (one slice: its own number, unchanged). */
-function summed(cs: readonly Float64Array[], x: number): number {
+function summed(cs: readonly (Float32Array | Float64Array)[], x: number): number {
   let c = cs[0][x];
   for (let s = 1; s < cs.length; s++) c += cs[s][x];
   return c;
@@ -105,7 +109,9 @@ export function mStep(v: View, tables: LexTables, slices: readonly LexCounts[], 
 }
 
 export function toLexicon(tables: LexTables, dir: Direction): Lexicon {
-  const d = SLOT[dir];
-  const t = Float32Array.from({ length: tables.t.length >> 1 }, (_, p) => tables.t[2 * p + d]);
+  const d = SLOT[dir],
+    n = tables.t.length >> 1;
+  const t = new Float32Array(n);
+  for (let p = 0; p < n; p++) t[p] = tables.t[2 * p + d];
   return { t, tNull: Float32Array.from(tables.tNull[dir]) };
 }

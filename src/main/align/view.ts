@@ -18,7 +18,9 @@ export interface View {
   obsOff: Int32Array;
   obsIds: Int32Array;
   cellOff: Int32Array;
-  cellPair: Int32Array;
+  /** lexical pair id of a cell: cellLo[x] | cellHi[x] << 16 (cells.ts) */
+  cellLo: Uint16Array;
+  cellHi: Uint8Array;
   /** gen word of each lexical pair id (normalisation group of t(obs | gen)) */
   pairGen: Int32Array;
   /** largest gen / obs sentence length */
@@ -57,7 +59,8 @@ export function makeView(b: BitextArrays, dir: Direction, srcTypes?: number, tgt
     obsOff,
     obsIds,
     cellOff: b.cellOff,
-    cellPair: b.cellPair,
+    cellLo: b.cellLo,
+    cellHi: b.cellHi,
     pairGen: fwd ? b.pairSrc : b.pairTgt,
     maxI: maxLen(genOff),
     maxJ: maxLen(obsOff),

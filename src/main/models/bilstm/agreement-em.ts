@@ -17,8 +17,8 @@
 // Measured: see lexicon.ts (P@1) and aligner.ts (AER).
 // Word types and cells (the word pair of each source × target position) come from the
 // statistical aligners' Bitext (corpus.ts), over the tokens that have embeddings.
-// Memory: per word pair of each sentence pair, two Float32 priors and the Bitext's Int32
-// cell (12 bytes; 5k pairs of 25 words ≈ 40 MB). Hand-written: no library does EM over
+// Memory: per word pair of each sentence pair, two Float32 priors and the Bitext's
+// three-byte cell (11 bytes; 5k pairs of 25 words ≈ 35 MB). Hand-written: no library does EM over
 // ragged per-sentence matrices.
 import { type Bitext, buildBitext } from '../../align/corpus.ts';
 import type { DictEntry } from '../../align/dictionary.ts';
@@ -36,12 +36,18 @@ interface PairCells {
   J: number;
   /** gold links, counted instead of the posteriors */
   fixed?: PairLinks;
-  /** the word pair (index into the Bitext's pairSrc/pairTgt) of (s_i, t_j) [I·J] */
-  cell: Int32Array;
+  /** the word pair (index into the Bitext's pairSrc/pairTgt) of (s_i, t_j) [I·J]: lo | hi << 16 */
+  lo: Uint16Array;
+  hi: Uint8Array;
   /** f_ij, normalised over i for each j [I·J] */
   fromSrc: Float32Array;
   /** r_ij, normalised over j for each i [I·J] */
   toTgt: Float32Array;
+}
+
+/** The word pair of cell x of a sentence pair. */
+function cellPair(p: PairCells, x: number): number {
+  return p.lo[x] | (p.hi[x] << 16);
 }
 
 /** A pair's posteriors under the final tables, source-major [I·J]. */
@@ -95,7 +101,8 @@ export class AgreementEm {
         I,
         J,
         fixed: fixed?.length ? fixed : undefined,
-        cell: b.cellPair.subarray(b.cellOff[k], b.cellOff[k + 1]),
+        lo: b.cellLo.subarray(b.cellOff[k], b.cellOff[k + 1]),
+        hi: b.cellHi.subarray(b.cellOff[k], b.cellOff[k + 1]),
         fromSrc: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, true),
         toTgt: softmaxAxis(c, I, J, PRIOR_TEMPERATURE, false),
       };
@@ -121,11 +128,11 @@ export class AgreementEm {
     for (const p of this.pairs) {
       if (!p) continue;
       if (p.fixed) {
-        for (const l of p.fixed) count(p.cell[l.s * p.J + l.t], 1);
+        for (const l of p.fixed) count(cellPair(p, l.s * p.J + l.t), 1);
         continue;
       }
       const { g, h } = this.posteriorsOf(p);
-      for (let x = 0; x < g.length; x++) count(p.cell[x], Math.sqrt(g[x] * h[x]));
+      for (let x = 0; x < g.length; x++) count(cellPair(p, x), Math.sqrt(g[x] * h[x]));
     }
     const prior = this.prior;
     if (prior) prior.ids.forEach((cl, j) => prior.w[j] && count(cl, prior.w[j]));
@@ -135,17 +142,17 @@ export class AgreementEm {
   }
 
   private posteriorsOf(p: PairCells): PairPosteriors {
-    const { I, J, cell } = p;
+    const { I, J } = p;
     const g = new Float64Array(I * J),
       h = new Float64Array(I * J);
     for (let j = 0; j < J; j++) {
       let z = 0;
-      for (let i = 0; i < I; i++) z += g[i * J + j] = this.tGivenS[cell[i * J + j]] * p.fromSrc[i * J + j];
+      for (let i = 0; i < I; i++) z += g[i * J + j] = this.tGivenS[cellPair(p, i * J + j)] * p.fromSrc[i * J + j];
       for (let i = 0; i < I; i++) g[i * J + j] /= z || 1;
     }
     for (let i = 0; i < I; i++) {
       let z = 0;
-      for (let j = 0; j < J; j++) z += h[i * J + j] = this.sGivenT[cell[i * J + j]] * p.toTgt[i * J + j];
+      for (let j = 0; j < J; j++) z += h[i * J + j] = this.sGivenT[cellPair(p, i * J + j)] * p.toTgt[i * J + j];
       for (let j = 0; j < J; j++) h[i * J + j] /= z || 1;
     }
     return { I, J, g, h };
