@@ -11,20 +11,20 @@
 // find most lexical entries in a small, cache-resident prefix.
 // A cell's pair id takes three bytes, its low 16 bits in cellLo and its high 8 in cellHi:
 // dup100k's 29.3M cells take 88 MB instead of 117 as Int32 (peak RSS of `mekong align`
-// 429 → 396 MB, the same links; docs/experiments.md). A corpus whose pairs meet more than
-// 2^24 distinct word pairs is refused (dup100k: 3.0M).
-import { UserError } from '../errors.ts';
+// 429 → 396 MB, the same links; docs/experiments.md). A corpus whose cells meet more than
+// 2^24 distinct word pairs (dup100k: 3.0M; a few million-pair corpora) gets 16 high bits
+// instead, four bytes a cell as before: cellHi widens when the count reaches 2^24.
 import { sharedInt32, sharedUint16, sharedUint8 } from './shared-arrays.ts';
 
 /** Number of distinct word pairs three-byte ids can name. */
-const MAX_WORD_PAIRS = 1 << 24;
+const THREE_BYTE_PAIRS = 1 << 24;
 
 export interface Cells {
   cellOff: Int32Array;
   /** low 16 bits of each cell's lexical pair id */
   cellLo: Uint16Array;
-  /** high 8 bits of each cell's lexical pair id */
-  cellHi: Uint8Array;
+  /** high bits of each cell's lexical pair id: 8, or 16 past 2^24 word pairs */
+  cellHi: Uint8Array | Uint16Array;
   pairSrc: Int32Array;
   pairTgt: Int32Array;
 }
@@ -69,8 +69,19 @@ function occurrences(b: EncodedSides, types: number): { start: Int32Array; at: I
   return { start, at, pairOf };
 }
 
-/** Fills the cells with provisional pair ids (numbered source word by source word); returns their number. */
-function provisionalIds(b: EncodedSides, cellOff: Int32Array, lo: Uint16Array, hi: Uint8Array, srcTypes: number, tgtTypes: number): number {
+/**
+ * Fills the cells with provisional pair ids (numbered source word by source word); returns
+ * their number and the high bits' array, widened to 16 bits once `wideFrom` ids are taken.
+ */
+function provisionalIds(
+  b: EncodedSides,
+  cellOff: Int32Array,
+  lo: Uint16Array,
+  srcTypes: number,
+  tgtTypes: number,
+  wideFrom: number,
+): { n: number; hi: Uint8Array | Uint16Array } {
+  let hi: Uint8Array | Uint16Array = sharedUint8(lo.length);
   const { start, at, pairOf } = occurrences(b, srcTypes);
   const stamp = new Int32Array(tgtTypes).fill(-1),
     id = new Int32Array(tgtTypes);
@@ -85,8 +96,11 @@ function provisionalIds(b: EncodedSides, cellOff: Int32Array, lo: Uint16Array, h
       for (let j = 0; j < J; j++) {
         const w = b.tgtIds[t0 + j];
         if (stamp[w] !== a) {
-          if (n === MAX_WORD_PAIRS)
-            throw new UserError(`the corpus has more than ${MAX_WORD_PAIRS} co-occurring word pairs: align it in parts`);
+          if (n === wideFrom && hi instanceof Uint8Array) {
+            const wide = sharedUint16(lo.length);
+            wide.set(hi);
+            hi = wide;
+          }
           stamp[w] = a;
           id[w] = n++;
         }
@@ -95,7 +109,7 @@ function provisionalIds(b: EncodedSides, cellOff: Int32Array, lo: Uint16Array, h
       }
     }
   }
-  return n;
+  return { n, hi };
 }
 
 /** Turns capped counts by pair into new ids, most frequent first, ties in pair order (in place). */
@@ -107,11 +121,11 @@ function byFrequency(count: Int32Array): void {
   for (let p = 0; p < count.length; p++) count[p] = start[CAP - Math.min(CAP, count[p])]++;
 }
 
-export function buildCells(b: EncodedSides, srcTypes: number, tgtTypes: number): Cells {
+/** The cells of `b`; `wideFrom` (tests) is the pair count at which the high bits widen. */
+export function buildCells(b: EncodedSides, srcTypes: number, tgtTypes: number, wideFrom = THREE_BYTE_PAIRS): Cells {
   const cellOff = cellOffsets(b);
-  const lo = sharedUint16(cellOff[b.n]),
-    hi = sharedUint8(cellOff[b.n]);
-  const nPairs = provisionalIds(b, cellOff, lo, hi, srcTypes, tgtTypes);
+  const lo = sharedUint16(cellOff[b.n]);
+  const { n: nPairs, hi } = provisionalIds(b, cellOff, lo, srcTypes, tgtTypes, wideFrom);
   // rank: provisional id → order of first meeting; final: counts by rank, then new ids
   const rank = new Int32Array(nPairs).fill(-1),
     final = new Int32Array(nPairs);

@@ -23,7 +23,7 @@ export interface Bitext {
   tgtVocab: string[];
   cellOff: Int32Array;
   cellLo: Uint16Array;
-  cellHi: Uint8Array;
+  cellHi: Uint8Array | Uint16Array;
   pairSrc: Int32Array;
   pairTgt: Int32Array;
 }

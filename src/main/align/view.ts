@@ -20,7 +20,7 @@ export interface View {
   cellOff: Int32Array;
   /** lexical pair id of a cell: cellLo[x] | cellHi[x] << 16 (cells.ts) */
   cellLo: Uint16Array;
-  cellHi: Uint8Array;
+  cellHi: Uint8Array | Uint16Array;
   /** gen word of each lexical pair id (normalisation group of t(obs | gen)) */
   pairGen: Int32Array;
   /** largest gen / obs sentence length */

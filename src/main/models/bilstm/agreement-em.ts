@@ -38,7 +38,7 @@ interface PairCells {
   fixed?: PairLinks;
   /** the word pair (index into the Bitext's pairSrc/pairTgt) of (s_i, t_j) [I·J]: lo | hi << 16 */
   lo: Uint16Array;
-  hi: Uint8Array;
+  hi: Uint8Array | Uint16Array;
   /** f_ij, normalised over i for each j [I·J] */
   fromSrc: Float32Array;
   /** r_ij, normalised over j for each i [I·J] */
