@@ -10,10 +10,13 @@
 //     (as the Re-align job does: eval/calibration.ts). Prints training time per run.
 // (b) word-translation P@1 (x→en, MUSE dictionaries) of bilstm-ctl and agree (and of ibm2 and
 //     hmm, our counterparts of the fast_align and GIZA++ baselines of seed 003) on the Tatoeba
-//     pairs of each language (≤ 1,000 pairs), segmented by text/segment.ts, lowercased; with
+//     pairs of each language (≤ 1,000 pairs), segmented by text/segment.ts, lowercased;
+//     bilstm-ctl's lexicon as `mekong lexicon` builds it (word-translations.ts: the neural
+//     tables times agree's), and the neural tables alone; with
 //     --self-train N also after N epochs of self-training (method.ts) from that model; with
-//     --seeds one model per seed and their mean ± standard deviation (seed 003 reports the
-//     mean of three seeds); with --pairs on the first N pairs of each language's corpus too
+//     --seeds one model per seed, each seed's line, and their mean ± standard deviation (seed
+//     003 reports the mean of three seeds), marked "above agree" where every seed is above
+//     agree and so is mean − sd; with --pairs on the first N pairs of each language's corpus too
 //     (smaller corpora: the regime seed 003 argues for); --seeds '' prints the statistical rows alone;
 //     with --dict prior,supervision,both (any of them) half of the dictionary is given to the
 //     aligners and P@1 is scored on the other half: agree with and without it, bilstm-ctl with
@@ -142,11 +145,16 @@ function best(entries: LexiconEntry[]): Map<string, string> {
   return out;
 }
 
-const meanSd = (xs: number[]) => {
+const stats = (xs: number[]) => {
   const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, xs.length - 1));
+  return { m, sd: Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, xs.length - 1)) };
+};
+const meanSd = (xs: number[]) => {
+  const { m, sd } = stats(xs);
   return `${m.toFixed(3)} ± ${sd.toFixed(3)}`;
 };
+/** Above agree by a margin that survives the seed spread: every seed above it, and mean − sd too. */
+const aboveAgree = (xs: number[], agree: number) => xs.every((x) => x > agree) && stats(xs).m - stats(xs).sd > agree;
 
 interface P1Options {
   epochs: number | undefined;
@@ -199,18 +207,18 @@ async function p1DictRow(lang: string, corpus: { src: string[][]; tgt: string[][
   for (const seed of o.seeds) {
     const t0 = Date.now();
     const plain = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim: o.dim, seed });
-    const p1 = (r: NeuralAlignResult, prior: boolean) =>
-      score(neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1, prior ? entries : undefined)).p1;
-    rows.get('bilstm-ctl')!.push(p1(plain, false));
-    if (o.dictUses.includes('prior')) rows.get('+ dict prior')!.push(p1(plain, true));
+    const p1 = async (r: NeuralAlignResult, prior: boolean) =>
+      score(await neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1, prior ? entries : undefined)).p1;
+    rows.get('bilstm-ctl')!.push(await p1(plain, false));
+    if (o.dictUses.includes('prior')) rows.get('+ dict prior')!.push(await p1(plain, true));
     if (o.dictUses.some((u) => u !== 'prior')) {
       const sup = await runNeuralMethod(
         'bilstm-ctl',
         { ...corpus, dictionary: entries, dictionaryUse: 'supervision' },
         { epochs, dim: o.dim, seed },
       );
-      if (o.dictUses.includes('supervision')) rows.get('+ dict supervision')!.push(p1(sup, false));
-      if (o.dictUses.includes('both')) rows.get('+ dict both')!.push(p1(sup, true));
+      if (o.dictUses.includes('supervision')) rows.get('+ dict supervision')!.push(await p1(sup, false));
+      if (o.dictUses.includes('both')) rows.get('+ dict both')!.push(await p1(sup, true));
     }
     const line = [...rows].map(([name, xs]) => `${name} ${xs.at(-1)!.toFixed(3)}`).join(' · ');
     console.log(`  seed ${seed} (${epochs} epochs, ${((Date.now() - t0) / 1000).toFixed(0)} s): ${line}`);
@@ -232,25 +240,32 @@ async function p1Row(lang: string, corpus: { src: string[][]; tgt: string[][] },
   console.log(
     `P@1 ${lang}-en (${corpus.src.length} pairs, ${stat.evaluated} words): agree ${stat.p1.toFixed(3)} · seed 003's baselines: ${seed003.join(' · ')}`,
   );
-  const p1 = (r: NeuralAlignResult) => scoreP1(best(neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1)), dict, corpus).p1;
-  const plain: number[] = [],
-    self: number[] = [];
+  const p1 = async (r: NeuralAlignResult, weight?: number) =>
+    scoreP1(best(await neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1, undefined, weight)), dict, corpus).p1;
+  const rows = new Map<string, number[]>([
+    ['bilstm-ctl', []],
+    ['neural tables alone', []],
+  ]);
+  if (selfTrainEpochs) rows.set(`+ ${selfTrainEpochs} self-training epochs`, []);
   for (const seed of seeds) {
     const t0 = Date.now();
     const r = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim, seed });
-    plain.push(p1(r));
-    const s1 = ((Date.now() - t0) / 1000).toFixed(0);
-    let line = `P@1 ${lang}-en (${corpus.src.length} pairs, ${stat.evaluated} words): agree ${stat.p1.toFixed(3)} · bilstm-ctl seed ${seed} ${plain.at(-1)!.toFixed(3)} (${epochs} epochs, ${s1} s)`;
+    rows.get('bilstm-ctl')!.push(await p1(r));
+    rows.get('neural tables alone')!.push(await p1(r, 0));
+    let time = `${epochs} epochs, ${((Date.now() - t0) / 1000).toFixed(0)} s`;
     if (selfTrainEpochs) {
       const t1 = Date.now();
-      self.push(p1(await selfTrain('bilstm-ctl', { ...corpus, selfTrainEpochs }, r, { dim, seed })));
-      line += ` · + ${selfTrainEpochs} self-training epochs ${self.at(-1)!.toFixed(3)} (${((Date.now() - t1) / 1000).toFixed(0)} s more)`;
+      rows
+        .get(`+ ${selfTrainEpochs} self-training epochs`)!
+        .push(await p1(await selfTrain('bilstm-ctl', { ...corpus, selfTrainEpochs }, r, { dim, seed })));
+      time += `, self-training ${((Date.now() - t1) / 1000).toFixed(0)} s more`;
     }
-    console.log(line);
+    const line = [...rows].map(([name, xs]) => `${name} ${xs.at(-1)!.toFixed(3)}`).join(' · ');
+    console.log(`  ${lang}-en ${corpus.src.length} pairs, seed ${seed} (${time}): agree ${stat.p1.toFixed(3)} · ${line}`);
   }
   if (seeds.length > 1) {
-    const after = self.length ? ` · + self-training ${meanSd(self)}` : '';
-    console.log(`  ${lang}-en over seeds ${seeds.join(', ')}: agree ${stat.p1.toFixed(3)} · bilstm-ctl ${meanSd(plain)}${after}`);
+    const summary = [...rows].map(([name, xs]) => `${name} ${meanSd(xs)}${aboveAgree(xs, stat.p1) ? ' (above agree)' : ''}`).join(' · ');
+    console.log(`  ${lang}-en ${corpus.src.length} pairs over seeds ${seeds.join(', ')}: agree ${stat.p1.toFixed(3)} · ${summary}`);
   }
 }
 

@@ -27,7 +27,8 @@
 //     `align` refuses it in one line (sentence scores and mining: `mekong mine`).
 // Lexicons list up to 5 translations per source word, best first: p(t | s) of the trained
 // forward table (statistical), t(t | s)·√t(s | t) of EM with agreement over the model's
-// similarities (bilstm, models/bilstm/word-translations.ts), CSLS of the word vectors
+// similarities times √p(t | s) of agree's forward table on the same pairs (bilstm,
+// models/bilstm/word-translations.ts), CSLS of the word vectors
 // (bisent2vec, models/bisent2vec/lexicon.ts).
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

@@ -18,7 +18,7 @@ describe('bilstm-ctl on a generated corpus', () => {
     console.info(`neural: synthetic AER ${trainedAer.toFixed(3)}, loss ${losses[0].toFixed(2)} → ${losses[losses.length - 1].toFixed(2)}`);
     expect(trainedAer).toBeLessThan(0.3);
     for (const ls of r.links) for (const l of ls) expect(l.score).toBeGreaterThanOrEqual(0);
-    const lex = neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1);
+    const lex = await neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1);
     const hits = lex.filter((e) => corpus.translation.get(e.src) === e.tgt).length;
     expect(hits / lex.length).toBeGreaterThan(0.5);
   }, 120_000);

@@ -23,6 +23,7 @@
 import { type Bitext, buildBitext } from '../../align/corpus.ts';
 import type { DictEntry } from '../../align/dictionary.ts';
 import { dictionaryPrior, sparsePrior, type Prior } from '../../align/prior.ts';
+import { mapLexicons, type SavedModel } from '../../align/saved-model.ts';
 import type { PairEmbeddings } from './embedder.ts';
 import { cosines, csls, PAIR_CSLS_K } from '../../eval/csls.ts';
 import type { PairPosteriors } from './link-classifier.ts';
@@ -164,11 +165,19 @@ export class AgreementEm {
     return p ? this.posteriorsOf(p) : null;
   }
 
-  /** Every co-occurring (source word, target word) with t(t | s)·√t(s | t), grouped by source word. */
-  translations(): { src: string; tgt: { word: string; score: number }[] }[] {
+  /**
+   * Every co-occurring (source word, target word) with t(t | s)·√t(s | t), grouped by source
+   * word; with a statistical model, times its forward table p(t | s) to the power `weight`
+   * (pairs it never saw together at saved-model.ts's UNSEEN).
+   */
+  translations(statistical?: { model: SavedModel; weight: number }): { src: string; tgt: { word: string; score: number }[] }[] {
     const { srcVocab, tgtVocab, pairSrc, pairTgt } = this.b;
+    const stat = statistical && mapLexicons(statistical.model, this.b).fwd.t;
     const out = srcVocab.map((src) => ({ src, tgt: [] as { word: string; score: number }[] }));
-    pairSrc.forEach((s, cl) => out[s].tgt.push({ word: tgtVocab[pairTgt[cl]], score: this.tGivenS[cl] * Math.sqrt(this.sGivenT[cl]) }));
+    pairSrc.forEach((s, cl) => {
+      const own = this.tGivenS[cl] * Math.sqrt(this.sGivenT[cl]);
+      out[s].tgt.push({ word: tgtVocab[pairTgt[cl]], score: stat ? own * stat[cl] ** statistical.weight : own });
+    });
     return out;
   }
 }

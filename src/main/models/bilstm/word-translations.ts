@@ -1,18 +1,30 @@
 // A word-translation lexicon from the neural aligner: each source word's co-occurring target
-// words scored t(t | s)·√t(s | t), the tables of EM with agreement over the model's per-pair
-// similarities (agreement-em.ts), best first. The square root: the full product t(t|s)·t(s|t)
-// marks down frequent target words that other source words share ("but" for 但是), t(t|s)
-// alone marks down nothing; on one model per language vi/id/zh/th P@1 0.608/0.679/0.628/0.658
-// against 0.601/0.676/0.617/0.657 (product) and 0.600/0.664/0.623/0.639 (t(t|s) alone).
-// Measured (Tatoeba x→en, MUSE, 20 epochs; vi/id/zh/th P@1), `npm run bench -- neural`:
-// over seeds 1–3 (`--seeds 1,2,3`) 0.607 ± 0.005 / 0.683 ± 0.004 / 0.624 ± 0.007 / 0.645 ±
-// 0.015 (th per seed 0.658/0.648/0.628); seed 1 alone
-// 0.609/0.683/0.621/0.660 with word dropout (train.ts) and this score; 0.603/0.674/0.614/0.651
-// with the product score; the statistical aligner (agree) 0.604/0.677/0.662/0.642; the
-// previous lexicon (summed cell confidences / count + type-vector CSLS) 0.544/0.638/0.564/0.560.
+// words scored t(t | s)·√t(s | t)·√p(t | s), the first two the tables of EM with agreement
+// over the model's per-pair similarities (agreement-em.ts), the third the statistical
+// aligner's (agree, align/: IBM-1 and HMM in agreement) forward table on the same pairs, best
+// first. The two err differently (the statistical tables read word order and are sure of
+// rare words a single pair decides; the model's similarities know words by their context
+// and subwords). Their product beats the neural tables alone everywhere, and agree where the
+// model is level with it. Tatoeba x→en P@1 (MUSE; 1,000 pairs, th 548; seeds 1–3, mean ±
+// sd), the neural tables alone → this score, agree: vi 0.608 ± 0.004 → 0.616 ± 0.003
+// (0.604), id 0.684 ± 0.007 → 0.691 ± 0.006 (0.677), th 0.647 ± 0.004 → 0.654 ± 0.005
+// (0.642), zh 0.623 ± 0.006 → 0.647 ± 0.006 (0.662: still below). The power ½ (seed 1,
+// vi/zh/th, powers 0 / 0.25 / 0.5 / 1): 0.604/0.625/0.648, 0.620/0.651/0.660,
+// 0.619/0.653/0.658, 0.612/0.651/0.664. `npm run bench -- neural --p1 vie,ind,cmn,tha
+// --seeds 1,2,3 --sets ''` prints both; other ways of joining the two: docs/experiments.md.
+// The square root of t(s | t): the full product t(t|s)·t(s|t) marks down frequent target
+// words that other source words share ("but" for 但是), t(t|s) alone marks down nothing;
+// on one model per language vi/id/zh/th P@1 0.608/0.679/0.628/0.658 against
+// 0.601/0.676/0.617/0.657 (product) and 0.600/0.664/0.623/0.639 (t(t|s) alone).
 import type { PairEmbeddings } from './embedder.ts';
 import { AgreementEm } from './agreement-em.ts';
 import type { DictEntry } from '../../align/dictionary.ts';
+import { alignCorpus } from '../../align/engine.ts';
+
+/** The power of the statistical aligner's p(t | s) in the score (0: the neural tables alone). */
+export const STATISTICAL_WEIGHT = 0.5;
+/** The statistical aligner whose forward table joins the score. */
+const STATISTICAL_METHOD = 'agree';
 
 export interface LexiconEntry {
   src: string;
@@ -20,15 +32,27 @@ export interface LexiconEntry {
   score: number;
 }
 
-/** Up to `top` translations per source word, best first; a dictionary, if given, is a prior of the EM. */
-export function neuralLexicon(
+/**
+ * Up to `top` translations per source word, best first; a dictionary, if given, is a prior of
+ * both EMs (the neural tables' and the statistical aligner's).
+ */
+export async function neuralLexicon(
   src: readonly string[][],
   tgt: readonly string[][],
   e: PairEmbeddings,
   top = 5,
   dictionary?: readonly DictEntry[],
-): LexiconEntry[] {
-  return new AgreementEm(src, tgt, e, { dictionary }).translations().flatMap((w) =>
+  statisticalWeight = STATISTICAL_WEIGHT,
+): Promise<LexiconEntry[]> {
+  const em = new AgreementEm(src, tgt, e, { dictionary });
+  const statistical =
+    statisticalWeight > 0
+      ? {
+          model: (await alignCorpus(src, tgt, { method: STATISTICAL_METHOD, dictionary: dictionary && [...dictionary] })).model,
+          weight: statisticalWeight,
+        }
+      : undefined;
+  return em.translations(statistical).flatMap((w) =>
     w.tgt
       .sort((a, b) => b.score - a.score)
       .slice(0, top)
