@@ -47,9 +47,10 @@ export class AppState {
   closeProject(): Promise<boolean> {
     return this.run(async () => {
       await this.api.invoke('project.close', {});
-      this.project = null;
-      // The start screen's recent projects changed since the app started.
+      // The start screen's recent projects changed since the app started: read them before
+      // the start screen shows, so it never lists the old ones first.
       this.info = await this.api.invoke('app.info', {});
+      this.project = null;
     });
   }
 
