@@ -1,9 +1,8 @@
 // The IBM1 sentence translation score (align/sentence-translation.ts): by hand on a two-word
 // table, and on tables trained on 2,000 Multi30k en–fr pairs (../shared/data, skipped when
 // absent), where a caption's translation outscores the other captions' translations.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { M30K_AVAILABLE, m30kPairs } from '../siamese/bench-pairs.ts';
 import type { SavedModel } from '../../../src/main/align/saved-model.ts';
 import { UNSEEN } from '../../../src/main/align/saved-model.ts';
 import { SentenceTranslation, trainSentenceTranslation } from '../../../src/main/align/sentence-translation.ts';
@@ -44,17 +43,9 @@ describe('IBM1 sentence translation score', () => {
   });
 });
 
-const dir = fileURLToPath(new URL('../../../../shared/data/bench-corpora/', import.meta.url));
-const read = (f: string) =>
-  readFileSync(dir + f, 'utf8')
-    .split('\n')
-    .slice(0, 2100)
-    .map((l) => l.split(' ').filter(Boolean));
-
-describe.skipIf(!existsSync(dir + 'm30k.en'))('on Multi30k en–fr', () => {
+describe.skipIf(!M30K_AVAILABLE)('on Multi30k en–fr', () => {
   test("a caption's translation outscores the other captions'", async () => {
-    const en = read('m30k.en'),
-      fr = read('m30k.fr');
+    const { src: en, tgt: fr } = m30kPairs(2100);
     const lex = new SentenceTranslation(await trainSentenceTranslation(en.slice(100), fr.slice(100)));
     const s = lex.encode(0, en.slice(0, 100)),
       t = lex.encode(1, fr.slice(0, 100));

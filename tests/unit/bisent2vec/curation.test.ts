@@ -2,23 +2,14 @@
 // trained on 2,700 Multi30k en–fr pairs (../shared/data, skipped when absent), with its
 // thresholds from held-out pairs, flags the 30 pairs of 300 unseen ones whose targets were
 // shuffled, and mines 100 of those pairs back from among lone sentences.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { M30K_AVAILABLE, m30kPairs } from '../siamese/bench-pairs.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
 import { mineSentences, scoreCorpusPairs, shuffleTargets, trainForCuration } from '../../../src/main/models/bisent2vec/curation.ts';
 
-const dir = fileURLToPath(new URL('../../../../shared/data/bench-corpora/', import.meta.url));
-const read = (f: string) =>
-  readFileSync(dir + f, 'utf8')
-    .split('\n')
-    .slice(0, 3600)
-    .map((l) => l.split(' ').filter(Boolean));
-
-describe.skipIf(!existsSync(dir + 'm30k.en'))('curation on Multi30k en–fr', () => {
+describe.skipIf(!M30K_AVAILABLE)('curation on Multi30k en–fr', () => {
   test('flags shuffled pairs and mines hidden ones', async () => {
-    const en = read('m30k.en'),
-      fr = read('m30k.fr');
+    const { src: en, tgt: fr } = m30kPairs(3600);
     const t = await trainForCuration(en.slice(600, 3600), fr.slice(600, 3600));
     expect(t.heldOut).toBe(300);
     const { tgt, bad } = shuffleTargets(fr.slice(0, 300), 0.1, new Rng(2));

@@ -1,14 +1,16 @@
-// The first n pairs of the Multi30k en–fr bench corpus (/work/shared/data/bench-corpora, one
-// tokenised, lowercased sentence per line), as word lists: real parallel text for the siamese
-// tests' small models.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The first n pairs of the Multi30k en–fr bench corpus (../shared/data/bench-corpora beside
+// the checkout, one tokenised, lowercased sentence per line), as word lists: real parallel
+// text for the tests' small models; M30K_AVAILABLE says whether the corpus is there.
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-const CORPORA = '/work/shared/data/bench-corpora';
+const CORPORA = fileURLToPath(new URL('../../../../shared/data/bench-corpora/', import.meta.url));
+
+export const M30K_AVAILABLE = existsSync(CORPORA + 'm30k.en');
 
 export function m30kPairs(n: number): { src: string[][]; tgt: string[][] } {
   const side = (ext: string) =>
-    readFileSync(join(CORPORA, `m30k.${ext}`), 'utf8')
+    readFileSync(CORPORA + `m30k.${ext}`, 'utf8')
       .split('\n')
       .slice(0, n)
       .map((l) => l.split(' ').filter(Boolean));
