@@ -15,7 +15,7 @@ import { readParallel } from '../align/text-io.ts';
 import { TextSink } from '../corpus/output.ts';
 import { formatPharaohLine } from '../corpus/pharaoh.ts';
 import type { Link } from '../../shared/domain.ts';
-import { HELD_OUT_SHARE, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../models/bilstm/method.ts';
+import { HELD_OUT_SHARE, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../models/bilstm/held-out.ts';
 import { alignerFor, type AlignerOptions } from './aligners.ts';
 import { deviceOption, dictUseOption } from './lexicon.ts';
 import { collect, DICT_SPEC_HELP } from './dict.ts';

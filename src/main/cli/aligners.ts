@@ -30,6 +30,9 @@
 // similarities times √p(t | s) of agree's forward table on the same pairs (bilstm,
 // models/bilstm/word-translations.ts), CSLS of the word vectors
 // (bisent2vec, models/bisent2vec/lexicon.ts).
+// The neural, encoder and bisent2vec families are imported when one of them runs: a
+// statistical run loads neither onnxruntime nor a training stack (`mekong align` on three
+// pairs: 110 → 89 MB resident).
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { DeviceSetting } from '../../shared/device-settings.ts';
@@ -53,18 +56,11 @@ import { alignCorpus } from '../align/engine.ts';
 import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
 import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
-import { embedPairs, extractLinks } from '../models/bilstm/aligner.ts';
-import { DICTIONARY_USE, runNeuralMethod, type DictionaryUse } from '../models/bilstm/method.ts';
-import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/saved.ts';
+import type { DictionaryUse } from '../models/bilstm/method.ts';
 import type { NeuralConfig, TrainHooks } from '../models/bilstm/train.ts';
 import { defaultEpochs } from '../../shared/epochs.ts';
 import { progressBar } from './progress-bar.ts';
-import { neuralLexicon, type LexiconEntry } from '../models/bilstm/word-translations.ts';
-import { alignWithEncoder, AWESOME_THRESHOLD } from '../models/transformer/encoder-aligner.ts';
-import { defaultAlignLayer } from '../models/transformer/hf-config.ts';
-import { HfEncoder } from '../models/transformer/hf-encoder.ts';
-import { trainBisent2vec } from '../models/bisent2vec/parallel-train.ts';
-import { bisent2vecLexicon } from '../models/bisent2vec/lexicon.ts';
+import type { LexiconEntry } from '../models/bilstm/word-translations.ts';
 
 const PER_WORD = 5;
 
@@ -189,6 +185,10 @@ function bilstm(method: NeuralMethodName): Aligner {
   return {
     align: (src, tgt, o) => alignBilstm(method, toArrays(src), toArrays(tgt), o),
     async lexicon(srcSide, tgtSide, o) {
+      const [{ DICTIONARY_USE, runNeuralMethod }, { neuralLexicon }] = await Promise.all([
+        import('../models/bilstm/method.ts'),
+        import('../models/bilstm/word-translations.ts'),
+      ]);
       const [src, tgt] = [toArrays(srcSide), toArrays(tgtSide)];
       const bar = trainingBar(src.length, o);
       const dict = neuralDictionary(o);
@@ -216,7 +216,9 @@ async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: strin
   const training = o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : null;
   if (o.model && training) throw new UserError(`--model aligns without training: ${training} would not be used`);
   const gold = o.gold ? readGold(o.gold, src.length) : undefined;
+  const { loadNeuralModel, saveNeuralModel } = await import('../models/bilstm/saved.ts');
   if (o.model) {
+    const { embedPairs, extractLinks } = await import('../models/bilstm/aligner.ts');
     const saved = loadNeuralModel(o.model);
     const model = { ...saved, config: { ...saved.config, device: o.device } };
     const { dictionary } = neuralDictionary(o);
@@ -235,6 +237,7 @@ async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: strin
     selfTrainEpochs: selfTrainEpochs(o.selfTrain),
     ...neuralDictionary(o),
   };
+  const { runNeuralMethod } = await import('../models/bilstm/method.ts');
   const bar = trainingBar(src.length, o);
   const r = await runNeuralMethod(method, data, overrides(o), { sym: o.sym, ...bar.hooks }, start).finally(bar.stop);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
@@ -328,6 +331,11 @@ function encoderMethod(method: EncoderMethodName): Aligner {
         throw new UserError(
           `${method} needs --encoder DIR: a local Hugging Face folder (config.json, tokenizer.json, model.safetensors or model.onnx)`,
         );
+      const [{ alignWithEncoder, AWESOME_THRESHOLD }, { defaultAlignLayer }, { HfEncoder }] = await Promise.all([
+        import('../models/transformer/encoder-aligner.ts'),
+        import('../models/transformer/hf-config.ts'),
+        import('../models/transformer/hf-encoder.ts'),
+      ]);
       const threshold = o.threshold === undefined ? AWESOME_THRESHOLD : Number(o.threshold);
       if (!(threshold > 0 && threshold < 1)) throw new UserError(`--threshold must be a number in (0, 1), got "${o.threshold}"`);
       const asked = layerOption(o.layer);
@@ -391,6 +399,10 @@ function bisent2vec(): Aligner {
     async lexicon(src, tgt, o) {
       const given = NEURAL_ONLY.find(([key]) => key !== 'epochs' && o[key] !== undefined);
       if (given) throw new UserError(`${given[1]} is not an option of bisent2vec (it reads --epochs)`);
+      const [{ trainBisent2vec }, { bisent2vecLexicon }] = await Promise.all([
+        import('../models/bisent2vec/parallel-train.ts'),
+        import('../models/bisent2vec/lexicon.ts'),
+      ]);
       const bar = progressBar('training (bisent2vec)');
       try {
         const epochs = overrides(o).epochs;

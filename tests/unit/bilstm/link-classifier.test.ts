@@ -6,7 +6,7 @@
 // pairs are held out of training: an even share of those with gold, from a minimum on.
 import { expect, test } from 'vitest';
 import { extractLinks, MIN_HELD_OUT_LINKS } from '../../../src/main/models/bilstm/aligner.ts';
-import { HELD_OUT_SHARE, heldOutPairs, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../../../src/main/models/bilstm/method.ts';
+import { HELD_OUT_SHARE, heldOutPairs, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../../../src/main/models/bilstm/held-out.ts';
 import type { PairEmbeddings } from '../../../src/main/models/bilstm/embedder.ts';
 import { Rng } from '../../../src/main/nn/index.ts';
 import { aer } from './synthetic.ts';

@@ -23,6 +23,7 @@ import { dictionaryIndex, dictionaryLinks } from '../../align/dictionary-links.t
 import { alignNeural, extractLinks, type NeuralAlignResult } from './aligner.ts';
 import type { Embedder } from './embedder.ts';
 import { type NeuralConfig, type NeuralModel, SUPERVISED_WEIGHTS, type TrainData, type TrainHooks } from './train.ts';
+import { HELD_OUT_SHARE, heldOutPairs } from './held-out.ts';
 import type { PairLinks } from './vocab.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 import { NEURAL_PRESETS, type NeuralMethodName } from '../../../shared/methods.ts';
@@ -60,19 +61,6 @@ export interface CorrectionData extends TrainData {
  */
 export type DictionaryUse = 'prior' | 'supervision' | 'both';
 export const DICTIONARY_USE: DictionaryUse = 'supervision';
-
-/** A quarter of the gold pairs teach the link decision (aligner.ts) rather than the model, once there are MIN_GOLD_PAIRS_TO_HOLD_OUT. */
-export const HELD_OUT_SHARE = 0.25;
-export const MIN_GOLD_PAIRS_TO_HOLD_OUT = 40;
-
-/** Which pairs' gold is held out of training: evenly spread, `share` of the pairs with gold; none below the minimum. */
-export function heldOutPairs(gold: readonly PairLinks[] | undefined, share: number): boolean[] {
-  const withGold = (gold ?? []).flatMap((g, k) => (g?.length ? [k] : []));
-  const held = new Array<boolean>(gold?.length ?? 0).fill(false);
-  if (withGold.length < MIN_GOLD_PAIRS_TO_HOLD_OUT) return held;
-  withGold.forEach((k, n) => (held[k] = Math.floor((n + 1) * share) > Math.floor(n * share)));
-  return held;
-}
 
 /** Gold links where given, else model links at or above the threshold together with the dictionary's 1-to-1 matches (when it supervises). */
 export function supervision(d: CorrectionData): PairLinks[] | undefined {
