@@ -1,6 +1,9 @@
 // The HMM aligner's posterior kernel (assembly/hmm-posteriors.ts, compiled to WebAssembly
 // into hmm-kernel-bytes.ts) seen from TypeScript: one instance per thread, its linear memory
-// laid out for the largest pair met so far (memory only grows; a 100-word pair needs ~0.6 MB).
+// laid out for the largest pair met so far (a 100-word pair needs ~0.6 MB). WebAssembly
+// memory never shrinks, and small corpora align on the server's own thread, so a pair of
+// more than SHARED_CELLS cells (~55 MB of buffers) gets an instance of its own, collected
+// once the pair is done, rather than leaving the shared one that large for good.
 import { HMM_KERNEL_WASM } from './hmm-kernel-bytes.ts';
 
 interface KernelExports {
@@ -10,14 +13,26 @@ interface KernelExports {
   posteriors(I: number, J: number, p0: number, step: number): void;
 }
 
+/** Largest local matrix, (I+1)·J cells, the thread's shared instance is laid out for. */
+export const SHARED_CELLS = 1 << 20;
+
 let compiled: WebAssembly.Module | null = null;
 let shared: HmmKernel | null = null;
 
-/** This thread's kernel (compiled and instantiated on first use). */
-export function hmmKernel(): HmmKernel {
+function instantiate(): HmmKernel {
   compiled ??= new WebAssembly.Module(Buffer.from(HMM_KERNEL_WASM, 'base64'));
-  shared ??= new HmmKernel(new WebAssembly.Instance(compiled, {}).exports as unknown as KernelExports);
-  return shared;
+  return new HmmKernel(new WebAssembly.Instance(compiled, {}).exports as unknown as KernelExports);
+}
+
+/** The kernel for a pair of gen length I and obs length J: this thread's, or a one-off for a huge pair. */
+export function hmmKernel(I: number, J: number): HmmKernel {
+  if ((I + 1) * J > SHARED_CELLS) return instantiate();
+  return (shared ??= instantiate());
+}
+
+/** Bytes of this thread's shared instance's memory (0 before its first use). */
+export function sharedKernelBytes(): number {
+  return shared?.bytes ?? 0;
 }
 
 /** Size in elements of the transition block of gen length I (see the kernel's header). */
@@ -26,15 +41,20 @@ export function transitionsLength(I: number): number {
 }
 
 export class HmmKernel {
-  /** capacity: cells of the largest local matrix, (I+1)·J, and the longest side */
+  /** capacity: cells of the largest local matrix, (I+1)·J, the longest gen and obs sides */
   private cells = 0;
-  private side = 0;
+  private gen = 0;
+  private obs = 0;
   private em = new Float64Array(0);
   private post = new Float64Array(0);
   private trans = new Float64Array(0);
   private loaded: Float64Array | null = null;
 
   constructor(private readonly x: KernelExports) {}
+
+  get bytes(): number {
+    return this.x.memory.buffer.byteLength;
+  }
 
   /**
    * post ← the posteriors of em (gen length I, obs length J, DirectionalModel's layout) under
@@ -53,13 +73,15 @@ export class HmmKernel {
     post.set(this.post.subarray(0, n));
   }
 
-  /** Lays the buffers out again (1.5× the need) when pair (I, J) does not fit. */
+  /** Lays the buffers out again (growing 1.5× past the need) when pair (I, J) does not fit. */
   private fit(I: number, J: number): void {
-    if ((I + 1) * J <= this.cells && Math.max(I, J) <= this.side) return;
-    const cells = Math.max((I + 1) * J, Math.ceil(this.cells * 1.5));
-    const side = Math.max(I, J, Math.ceil(this.side * 1.5));
-    // em, post, scaled, alpha (2 per cell), beta, scale, mem, act (i32), nAct (i32), trans
-    const bytes = [cells, cells, cells, 2 * cells, cells, side, side, cells / 2, side / 2, transitionsLength(side)].map(
+    if ((I + 1) * J <= this.cells && I <= this.gen && J <= this.obs) return;
+    const grow = (need: number, have: number) => (need <= have ? have : Math.max(need, Math.ceil(have * 1.5)));
+    const cells = grow((I + 1) * J, this.cells),
+      gen = grow(I, this.gen),
+      obs = grow(J, this.obs);
+    // em, post, scaled, alpha (2 per cell), beta, scale (per obs), mem (per gen), act (i32 per cell), nAct (i32 per obs), trans
+    const bytes = [cells, cells, cells, 2 * cells, cells, obs, gen, cells / 2, obs / 2, transitionsLength(gen)].map(
       (n) => 8 * Math.ceil(n),
     );
     const addresses: number[] = [];
@@ -75,9 +97,10 @@ export class HmmKernel {
     const buf = this.x.memory.buffer;
     this.em = new Float64Array(buf, addresses[0], cells);
     this.post = new Float64Array(buf, addresses[1], cells);
-    this.trans = new Float64Array(buf, addresses[9], transitionsLength(side));
+    this.trans = new Float64Array(buf, addresses[9], transitionsLength(gen));
     this.cells = cells;
-    this.side = side;
+    this.gen = gen;
+    this.obs = obs;
     this.loaded = null;
   }
 }

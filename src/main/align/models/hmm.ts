@@ -96,7 +96,7 @@ export class Hmm implements DirectionalModel {
   }
 
   posteriors(em: Float64Array, I: number, J: number, post: Float64Array, learn: boolean): void {
-    hmmKernel().posteriors(em, I, J, this.transitions(I), this.p0, FERTILITY_STEP, post);
+    hmmKernel(I, J).posteriors(em, I, J, this.transitions(I), this.p0, FERTILITY_STEP, post);
     if (learn) this.countJumps(post, I, J);
   }
 
