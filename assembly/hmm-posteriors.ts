@@ -60,24 +60,19 @@ export function setLayout(
   pTrans = trans;
 }
 
-// @ts-ignore: decorator
-@inline function ld(p: usize, i: i32): f64 {
+function ld(p: usize, i: i32): f64 {
   return load<f64>(p + ((<usize>i) << 3));
 }
-// @ts-ignore: decorator
-@inline function st(p: usize, i: i32, v: f64): void {
+function st(p: usize, i: i32, v: f64): void {
   store<f64>(p + ((<usize>i) << 3), v);
 }
-// @ts-ignore: decorator
-@inline function ldi(p: usize, i: i32): i32 {
+function ldi(p: usize, i: i32): i32 {
   return load<i32>(p + ((<usize>i) << 2));
 }
-// @ts-ignore: decorator
-@inline function sti(p: usize, i: i32, v: i32): void {
+function sti(p: usize, i: i32, v: i32): void {
   store<i32>(p + ((<usize>i) << 2), v);
 }
-// @ts-ignore: decorator
-@inline function at(p: usize, i: i32): usize {
+function at(p: usize, i: i32): usize {
   return p + ((<usize>i) << 3);
 }
 
