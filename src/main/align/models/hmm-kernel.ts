@@ -1,9 +1,9 @@
 // The HMM aligner's posterior kernel (assembly/hmm-posteriors.ts, compiled to WebAssembly
 // into hmm-kernel-bytes.ts) seen from TypeScript: one instance per thread, its linear memory
 // laid out for the largest pair met so far (a 100-word pair needs ~0.6 MB). WebAssembly
-// memory never shrinks, and small corpora align on the server's own thread, so a pair of
-// more than SHARED_CELLS cells (~55 MB of buffers) gets an instance of its own, collected
-// once the pair is done, rather than leaving the shared one that large for good.
+// memory never shrinks, and small corpora align on the server's own thread, so a pair whose
+// buffers take more than SHARED_BYTES gets an instance of its own, collected once the pair is
+// done, rather than leaving the shared one that large for good.
 import { HMM_KERNEL_WASM } from './hmm-kernel-bytes.ts';
 
 interface KernelExports {
@@ -13,8 +13,8 @@ interface KernelExports {
   posteriors(I: number, J: number, p0: number, step: number): void;
 }
 
-/** Largest local matrix, (I+1)·J cells, the thread's shared instance is laid out for. */
-export const SHARED_CELLS = 1 << 20;
+/** Largest need the thread's shared instance is laid out for (a pair of 1,000 words a side needs 65 MiB). */
+export const SHARED_BYTES = 64 * 2 ** 20;
 
 let compiled: WebAssembly.Module | null = null;
 let shared: HmmKernel | null = null;
@@ -26,8 +26,13 @@ function instantiate(): HmmKernel {
 
 /** The kernel for a pair of gen length I and obs length J: this thread's, or a one-off for a huge pair. */
 export function hmmKernel(I: number, J: number): HmmKernel {
-  if ((I + 1) * J > SHARED_CELLS) return instantiate();
+  if (bytesFor(I, J) > SHARED_BYTES) return instantiate();
   return (shared ??= instantiate());
+}
+
+/** Bytes of the buffers of a pair of gen length I and obs length J (see fit). */
+export function bytesFor(I: number, J: number): number {
+  return 8 * (6.5 * (I + 1) * J + 1.5 * J + I + transitionsLength(I));
 }
 
 /** Bytes of this thread's shared instance's memory (0 before its first use). */
