@@ -4,8 +4,11 @@
 // boundaries, which set- or regex-based libraries do not offer.
 //
 // Layout (typed arrays, fast to step through): node 0 is the root, whose children sit in a
-// 65536-entry table indexed by code unit; every other node keeps its children as a linked
-// list (firstChild / nextSibling, edge code unit in `label`), short below the first level.
+// 65536-entry table indexed by code unit; every other edge (parent node, code unit) → child
+// is an entry of one open-addressing hash table, so a step costs the same whatever the
+// number of siblings (a Lao syllable's first letters have dozens: with children kept as
+// linked lists, the bundled Lao dictionary's merges took 16% of ICU's time on the embassy
+// sentences, see docs/experiments.md).
 // Words are normalised (normalizeText) on the way in. A word may hold whitespace (Vietnamese
 // "sinh viên", "Hôm nay": syllables written apart): each inner run of whitespace or U+200B
 // is stored as one U+0020, and word-merge.ts steps that edge across the gap between two
@@ -17,11 +20,13 @@ const NO_NODE = -1;
 
 export class WordList {
   private readonly rootChild = new Int32Array(0x10000).fill(NO_NODE);
-  private label = new Uint16Array(1024);
-  private firstChild = new Int32Array(1024).fill(NO_NODE);
-  private nextSibling = new Int32Array(1024).fill(NO_NODE);
-  private terminal = new Uint8Array(1024);
+  private terminal: Uint8Array = new Uint8Array(1024);
   private nodes = 1;
+  /** the edge table: slot → parent node (NO_NODE: empty), code unit, child; at most half full */
+  private edgeParent = new Int32Array(2048).fill(NO_NODE);
+  private edgeCode = new Uint16Array(2048);
+  private edgeChild = new Int32Array(2048);
+  private edges = 0;
   private readonly all: string[] = [];
 
   static fromWords(words: Iterable<string>): WordList {
@@ -70,10 +75,12 @@ export class WordList {
   /** The child of `node` (0 = root) on UTF-16 code unit `code`, or -1. */
   step(node: number, code: number): number {
     if (node === 0) return this.rootChild[code];
-    for (let k = this.firstChild[node]; k !== NO_NODE; k = this.nextSibling[k]) {
-      if (this.label[k] === code) return k;
+    const mask = this.edgeParent.length - 1;
+    for (let h = slot(node, code) & mask; ; h = (h + 1) & mask) {
+      const p = this.edgeParent[h];
+      if (p === NO_NODE) return NO_NODE;
+      if (p === node && this.edgeCode[h] === code) return this.edgeChild[h];
     }
-    return NO_NODE;
   }
 
   isWord(node: number): boolean {
@@ -86,23 +93,40 @@ export class WordList {
   }
 
   private addChild(parent: number, code: number): number {
-    if (this.nodes === this.label.length) this.grow();
+    if (this.nodes === this.terminal.length) this.terminal = enlarged(this.terminal);
     const child = this.nodes++;
-    this.label[child] = code;
     if (parent === 0) this.rootChild[code] = child;
     else {
-      this.nextSibling[child] = this.firstChild[parent];
-      this.firstChild[parent] = child;
+      if (2 * (this.edges + 1) > this.edgeParent.length) this.rehash();
+      this.insertEdge(parent, code, child);
     }
     return child;
   }
 
-  private grow(): void {
-    this.label = enlarged(this.label, 0);
-    this.terminal = enlarged(this.terminal, 0);
-    this.firstChild = enlarged(this.firstChild, NO_NODE);
-    this.nextSibling = enlarged(this.nextSibling, NO_NODE);
+  private insertEdge(parent: number, code: number, child: number): void {
+    const mask = this.edgeParent.length - 1;
+    let h = slot(parent, code) & mask;
+    while (this.edgeParent[h] !== NO_NODE) h = (h + 1) & mask;
+    this.edgeParent[h] = parent;
+    this.edgeCode[h] = code;
+    this.edgeChild[h] = child;
+    this.edges++;
   }
+
+  /** Doubles the edge table and inserts every edge again. */
+  private rehash(): void {
+    const [parents, codes, children] = [this.edgeParent, this.edgeCode, this.edgeChild];
+    this.edgeParent = new Int32Array(2 * parents.length).fill(NO_NODE);
+    this.edgeCode = new Uint16Array(2 * parents.length);
+    this.edgeChild = new Int32Array(2 * parents.length);
+    this.edges = 0;
+    for (let h = 0; h < parents.length; h++) if (parents[h] !== NO_NODE) this.insertEdge(parents[h], codes[h], children[h]);
+  }
+}
+
+/** Hash of an edge (multiplicative, both halves mixed). */
+function slot(node: number, code: number): number {
+  return (Math.imul(node, 0x9e3779b1) ^ Math.imul(code + 1, 0x85ebca77)) >>> 7;
 }
 
 /** A word as the trie holds it: normalised, trimmed, each inner gap one U+0020 (the edge word-merge.ts steps across a gap). */
@@ -112,10 +136,9 @@ export function canonicalWord(word: string): string {
     .trim();
 }
 
-/** A copy of `old` twice as long, the new half filled with `fill`. */
-function enlarged<T extends Int32Array | Uint16Array | Uint8Array>(old: T, fill: number): T {
-  const next = new (old.constructor as new (length: number) => T)(old.length * 2);
-  next.fill(fill, old.length);
+/** A copy of `old` twice as long, the new half zero. */
+function enlarged(old: Uint8Array): Uint8Array {
+  const next = new Uint8Array(old.length * 2);
   next.set(old);
   return next;
 }
