@@ -12,9 +12,8 @@ import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { DEFAULT_METHOD, linksWords, methodNames } from '../../shared/methods.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { readParallel } from '../align/text-io.ts';
-import { TextSink } from '../corpus/output.ts';
+import { withSinks } from '../corpus/output.ts';
 import { formatPharaohLine } from '../corpus/pharaoh.ts';
-import type { Link } from '../../shared/domain.ts';
 import { HELD_OUT_SHARE, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../models/bilstm/held-out.ts';
 import { alignerFor, type AlignerOptions } from './aligners.ts';
 import { deviceOption, dictUseOption } from './lexicon.ts';
@@ -42,20 +41,13 @@ async function run(o: AlignCliOptions): Promise<void> {
   const { src: s, tgt: t, out, method, scores, ...rest } = o;
   const { src, tgt } = readParallel(s, t);
   const links = await alignerFor(method).align(src, tgt, rest);
-  await writeLines(out, links, false);
-  if (scores) await writeLines(scores, links, true);
-}
-
-/** One Pharaoh line per pair, streamed to `path` (no second copy of the whole text in memory; written atomically). */
-async function writeLines(path: string, links: readonly (readonly Link[])[], scores: boolean): Promise<void> {
-  const sink = new TextSink(path);
-  try {
-    for (const l of links) await sink.write(pharaohLine(l, scores));
-    await sink.close();
-  } catch (e) {
-    await sink.abort();
-    throw e;
-  }
+  // streamed (no second copy of the whole text in memory), both files in one pass, atomically
+  await withSinks(scores ? [out, scores] : [out], async ([lines, scored]) => {
+    for (const l of links) {
+      await lines.write(pharaohLine(l, false));
+      if (scored) await scored.write(pharaohLine(l, true));
+    }
+  });
 }
 
 export function register(program: Command): void {

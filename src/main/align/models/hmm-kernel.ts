@@ -30,9 +30,18 @@ export function hmmKernel(I: number, J: number): HmmKernel {
   return (shared ??= instantiate());
 }
 
-/** Bytes of the buffers of a pair of gen length I and obs length J (see fit). */
+/** Bytes of the buffers of a pair of gen length I and obs length J. */
 export function bytesFor(I: number, J: number): number {
-  return 8 * (6.5 * (I + 1) * J + 1.5 * J + I + transitionsLength(I));
+  return bufferBytes((I + 1) * J, I, J).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Bytes of each buffer, in setLayout's order, for `cells` cells and sides of `gen` and `obs`:
+ * em, post, scaled, alpha (2 per cell), beta, scale (per obs), mem (per gen), act (i32 per
+ * cell), nAct (i32 per obs), trans.
+ */
+function bufferBytes(cells: number, gen: number, obs: number): number[] {
+  return [cells, cells, cells, 2 * cells, cells, obs, gen, cells / 2, obs / 2, transitionsLength(gen)].map((n) => 8 * Math.ceil(n));
 }
 
 /** Bytes of this thread's shared instance's memory (0 before its first use). */
@@ -85,10 +94,7 @@ export class HmmKernel {
     const cells = grow((I + 1) * J, this.cells),
       gen = grow(I, this.gen),
       obs = grow(J, this.obs);
-    // em, post, scaled, alpha (2 per cell), beta, scale (per obs), mem (per gen), act (i32 per cell), nAct (i32 per obs), trans
-    const bytes = [cells, cells, cells, 2 * cells, cells, obs, gen, cells / 2, obs / 2, transitionsLength(gen)].map(
-      (n) => 8 * Math.ceil(n),
-    );
+    const bytes = bufferBytes(cells, gen, obs);
     const addresses: number[] = [];
     let end = this.x.heapBase();
     for (const b of bytes) {
