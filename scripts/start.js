@@ -7,14 +7,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { electronSqliteBinding } from './electron-native.js';
-import { MALLOC_ENV } from '../bin/malloc-tuning.js';
+import { withMallocEnv } from '../bin/malloc-tuning.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 /** Runs the app's process with malloc set to return freed memory (bin/malloc-tuning.js), passing signals on. */
 function run(cmd, args, env = {}) {
-  const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...MALLOC_ENV, ...process.env, ...env } });
+  const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: withMallocEnv({ ...process.env, ...env }) });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code) => process.exit(code ?? 0));
 }

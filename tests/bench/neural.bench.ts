@@ -363,7 +363,7 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<void> 
   let floats = 0;
   for (const p of model.params.values()) floats += p.data.length;
   console.log(
-    `memory (MALLOC_MMAP_THRESHOLD_ ${process.env.MALLOC_MMAP_THRESHOLD_ ?? 'unset'}): before training ${mb(before)} · vocabulary ${model.dims.srcVocab} + ${model.dims.tgtVocab} words, ${model.dims.subwords} subwords · ` +
+    `memory (MALLOC_MMAP_THRESHOLD_ ${process.env.MALLOC_MMAP_THRESHOLD_ ?? 'unset'}, GLIBC_TUNABLES ${process.env.GLIBC_TUNABLES ?? 'unset'}): before training ${mb(before)} · vocabulary ${model.dims.srcVocab} + ${model.dims.tgtVocab} words, ${model.dims.subwords} subwords · ` +
       `parameters ${mb(floats * 4)} + AdamW moments ${mb(floats * 8)} · peak during steps ${mb(peakInSteps)} · process peak ${mb(process.resourceUsage().maxRSS * 1024)}`,
   );
   for (const b of buckets) console.log(`  ${b}`);

@@ -4,8 +4,8 @@
 // FLOPs over a step's time, divided by the MatMul peak, is the share of the machine's best
 // case a training step reaches. Symbolic dims (the batch 'B', a batch's output vocabulary
 // 'Vs') take their sizes from the feeds; the symbols Reshape derives from them
-// (`<input>_d<k>`, ops/core.ts) are worked out from the reshape that made them, and a
-// Concat's sum of sizes (`a+b`, ops/select.ts) added up.
+// (a product `B*33`, else `<input>_d<k>`, ops/core.ts) are multiplied out or worked out from
+// the reshape that made them, and a Concat's sum of sizes (`a+b`, ops/select.ts) added up.
 import type { Dim, Graph, Value } from './graph.ts';
 import type { Tensor } from './tensor.ts';
 
@@ -31,6 +31,7 @@ export function matmulFlops(graph: Graph, outputs: readonly Value[], feeds: Read
     const known = sizes.get(d);
     if (known !== undefined) return known;
     if (d.includes('+')) return d.split('+').reduce((p, x) => p + size(/^\d+$/.test(x) ? Number(x) : x), 0);
+    if (d.includes('*')) return d.split('*').reduce((p, x) => p * size(/^\d+$/.test(x) ? Number(x) : x), 1);
     const m = DERIVED.exec(d);
     const from = m && byName.get(m[1]);
     const at = carrier.get(d);

@@ -11,7 +11,7 @@ export { linear, embedding, layerNorm, maybeDropout } from './blocks/layers.ts';
 export { lstm, biLstm, lstmCell } from './blocks/lstm.ts';
 export { multiHeadAttention, transformerEncoderLayer } from './blocks/attention.ts';
 export { meanPool, maxPool, clsPool } from './blocks/pooling.ts';
-export { infoNce, marginContrastive, crossEntropy } from './blocks/losses.ts';
+export { infoNce, marginContrastive, crossEntropy, tableCrossEntropy } from './blocks/losses.ts';
 export { type AdamWConfig, adamwUpdate, appendAdamW } from './optim/adamw.ts';
 export { makeSchedule, type Schedule, type ScheduleConfig } from './optim/schedule.ts';
 export { Trainer, type TrainerOptions, type TrainState } from './trainer.ts';

@@ -1,5 +1,6 @@
 // Mekong's processes run with glibc's malloc returning freed memory (bin/malloc-tuning.js):
-// the launcher runs itself again with MALLOC_MMAP_THRESHOLD_ set, keeps a user's own value,
+// the launcher runs itself again with MALLOC_MMAP_THRESHOLD_ set and huge pages asked for in
+// GLIBC_TUNABLES, keeps a user's own threshold and tunables,
 // passes on the exit code and signals, and a launcher killed outright takes the work with it.
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -9,15 +10,18 @@ const repo = join(import.meta.dirname, '../../..');
 const fixture = join(import.meta.dirname, 'fixtures', 'report-malloc.ts');
 const glibc = Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {
-  const { MALLOC_MMAP_THRESHOLD_: _, ...rest } = process.env;
+  const { MALLOC_MMAP_THRESHOLD_: _, GLIBC_TUNABLES: __, ...rest } = process.env;
   return spawnSync('node', [join(repo, 'bin/tsx-run.js'), fixture, ...args], { encoding: 'utf8', env: { ...rest, ...env } });
 };
 
 test.runIf(glibc)('the launcher sets the threshold, keeps a user value and passes the exit code on', () => {
   const r = run(['3']);
   expect(r.status).toBe(3);
-  expect(JSON.parse(r.stdout).threshold).toBe('131072');
+  expect(JSON.parse(r.stdout)).toMatchObject({ threshold: '131072', tunables: 'glibc.malloc.hugetlb=1' });
   expect(JSON.parse(run(['0'], { MALLOC_MMAP_THRESHOLD_: '65536' }).stdout).threshold).toBe('65536');
+  expect(JSON.parse(run(['0'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }).stdout).tunables).toBe(
+    'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1',
+  );
 });
 
 test.runIf(glibc)('a signal to the launcher reaches the process doing the work', async () => {

@@ -3,14 +3,14 @@
 import { describe, expect, test } from 'vitest';
 import { transformerEncoderLayer, multiHeadAttention } from '../../../src/main/nn/blocks/attention.ts';
 import { embedding, layerNorm, linear } from '../../../src/main/nn/blocks/layers.ts';
-import { crossEntropy, infoNce, marginContrastive } from '../../../src/main/nn/blocks/losses.ts';
+import { crossEntropy, infoNce, marginContrastive, tableCrossEntropy } from '../../../src/main/nn/blocks/losses.ts';
 import { biLstm } from '../../../src/main/nn/blocks/lstm.ts';
 import { clsPool, maxPool, meanPool } from '../../../src/main/nn/blocks/pooling.ts';
 import { Scope } from '../../../src/main/nn/blocks/scope.ts';
 import { Graph, type Value } from '../../../src/main/nn/graph.ts';
 import { gradcheck } from '../helpers/gradcheck.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
-import { add } from '../../../src/main/nn/ops/index.ts';
+import { add, matmul, mul, transposeLast } from '../../../src/main/nn/ops/index.ts';
 import { Program } from '../../../src/main/nn/session.ts';
 import { Tensor, floats, int64s } from '../../../src/main/nn/tensor.ts';
 
@@ -89,6 +89,20 @@ const rows: Row[] = [
     (g, [z]) => crossEntropy(z, g.constant(int64s([2, 0, 4])), g.constant(floats([1, 1, 0], [3], 'float64'))),
     [t([3, 5])],
   ],
+  [
+    'Cross-entropy through an output table, weighted',
+    (g, [h, table]) =>
+      tableCrossEntropy(
+        h,
+        table,
+        g.constant(int64s([2, 0, 4, 1, 1, 3], [2, 3])),
+        maskOf(g, [
+          [1, 1, 0],
+          [1, 0, 1],
+        ]),
+      ),
+    [t([2, 3, 4]), t([5, 4])],
+  ],
 ];
 
 describe('blocks and losses match finite differences (float64)', () => {
@@ -114,4 +128,23 @@ test('BiLSTM: a right-padded sequence gives the same features as the unpadded on
   const exact = await run(3, [1, 1, 1]);
   padded.slice(0, 18).forEach((v, i) => expect(v).toBeCloseTo(exact[i], 12));
   expect(padded.slice(18).every((v) => v === 0)).toBe(true);
+});
+
+test('cross-entropy through a table equals cross-entropy of the logits, for a symbolic batch and logits past the range of exp', async () => {
+  const h = t([2, 3, 4]);
+  (h.data as Float64Array).forEach((_, i, a) => (a[i] *= 60));
+  const table = t([5, 4]);
+  const targets = int64s([2, 0, 4, 1, 1, 3], [2, 3]);
+  const weights = floats([1, 1, 0, 1, 0, 1], [2, 3], 'float64');
+  const g = new Graph();
+  const [hs, ys, ws] = [g.input('h', 'float64', ['B', 3, 4]), g.input('y', 'int64', ['B', 3]), g.input('w', 'float64', ['B', 3])];
+  const e = g.constant(table);
+  const viaTable = tableCrossEntropy(hs, e, ys, ws);
+  const viaLogits = crossEntropy(matmul(hs, transposeLast(e)), ys, ws);
+  const p = await Program.compile(g, { viaTable, viaLogits: mul(viaLogits, 1) }, { device: 'cpu' });
+  const out = await p.run({ h, y: targets, w: weights });
+  await p.release();
+  const [a, b] = [Number(out.viaTable.data[0]), Number(out.viaLogits.data[0])];
+  expect(Number.isFinite(a) && a > 1).toBe(true);
+  expect(a).toBeCloseTo(b, 9);
 });

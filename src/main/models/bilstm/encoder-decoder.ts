@@ -7,7 +7,8 @@
 //   eq. 5/7 decoders g̃^ℓ (left-to-right, input [BOS, w₁…w_M]) and ḡ^ℓ (right-to-left,
 //           input [EOS, w_M…w₁]), one pair per language, read only the words of ℓ
 //   eq. 9   α_ij = softmax_j(h_i·u_j),  h'_i = W(Σ_j α_ij u_j + Σ_j α_ij r_j + h_i)  (W shared)
-//   eq. 8   p(y_i) = softmax(E^ℓ h'_i)  (output tied to ℓ's word table)
+//   eq. 8   p(y_i) = softmax(E^ℓ h'_i)  (output tied to ℓ's word table; the token loss is
+//           nn's tableCrossEntropy)
 //           (over the output vocabulary x.out of vocab.ts: all words unless the vocabulary is large)
 // Every decoder of ℓ is scored against both encodings: of the sentence itself
 // (reconstruction) and of its translation (translation); the decoder states do not depend
@@ -17,19 +18,14 @@ import { linear, type Scope, type Value } from '../../nn/index.ts';
 import {
   add,
   concat,
-  div,
   expandAs,
   gather,
   gatherElements,
-  logSoftmax,
   matmul,
-  max,
   mul,
-  neg,
   reduceSum,
   slice,
   softmax,
-  squeeze,
   sub,
   transposeLast,
   unsqueeze,
@@ -56,6 +52,8 @@ export interface SideInputs {
   /** the output vocabulary's word ids; next and prev index into it */
   out: Value;
   dmask: Value;
+  /** flat positions (b·(T+1) + i) of the decoder targets that are words or EOS/BOS, not padding */
+  rows: Value;
 }
 
 export function sideInputs(s: Scope, x: 's' | 't', T: number, K: number): SideInputs {
@@ -71,6 +69,7 @@ export function sideInputs(s: Scope, x: 's' | 't', T: number, K: number): SideIn
     next: i64('next', ['B', T + 1]),
     prev: i64('prev', ['B', T + 1]),
     dmask: f32('dmask', ['B', T + 1]),
+    rows: i64('rows', [`N${x}`]),
     out: i64('out', [`V${x}`]),
   };
 }
@@ -135,11 +134,4 @@ export function attend(s: Scope, h: Value, u: Value, r: Value, mask: Value): Val
   const bias = mul(sub(unsqueeze(mask, [1]), 1), 1e9);
   const alpha = softmax(add(matmul(h, transposeLast(u)), bias), -1);
   return linear(s.sub('out'), add(add(matmul(alpha, u), matmul(alpha, r)), h), h.dim(-1) as number, { bias: false });
-}
-
-/** Eq. 8: Σ_i m_i·(−log p(y_i)) / Σ m for targets y [B, T1] under h' [B, T1, D], output table E [V, D]. */
-export function tokenLoss(hPrime: Value, table: Value, targets: Value, dmask: Value): Value {
-  const logp = logSoftmax(matmul(hPrime, transposeLast(table)), -1);
-  const picked = squeeze(gatherElements(logp, unsqueeze(targets, [-1]), -1), [-1]);
-  return neg(div(reduceSum(mul(picked, dmask)), max(reduceSum(dmask), 1)));
 }

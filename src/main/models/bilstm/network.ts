@@ -4,20 +4,10 @@
 //   L = w_base·(L_ED + λ·L_CTL) + w_awp·L_AWP + w_wtr·(L_WTR + L_REJ)
 // and the normalised contextual embeddings used for extraction. Parameter names do not
 // depend on T, so every bucket's graph shares one set of parameters.
-import { Graph, Rng, Scope, type Value } from '../../nn/index.ts';
-import { add, gather, l2Normalize, mul, sum } from '../../nn/ops/index.ts';
+import { Graph, Rng, Scope, tableCrossEntropy, type Value } from '../../nn/index.ts';
+import { add, gather, l2Normalize, mul, reshape, sum } from '../../nn/ops/index.ts';
 import { contrastiveLoss, pool, type CtlOptions } from './contrastive.ts';
-import {
-  attend,
-  decodePair,
-  embed,
-  type Embedded,
-  encodePair,
-  type ModelDims,
-  sideInputs,
-  tokenLoss,
-  wordTable,
-} from './encoder-decoder.ts';
+import { attend, decodePair, embed, type Embedded, encodePair, type ModelDims, sideInputs, wordTable } from './encoder-decoder.ts';
 import { awpLoss, rejectedLoss, type SupervisionInputs, wtrLoss } from './supervision.ts';
 
 export interface ObjectiveWeights {
@@ -65,9 +55,11 @@ function encoderDecoder(s: Scope, a: Side, b: Side, d: ModelDims, o: NetworkOpti
   ] as const) {
     const dec = decoders[x];
     const table = gather(wordTable(s, x, d), own.inp.out);
+    // only the positions with a target: padding is a seventh to a fifth of a bucket's rows
+    const rows = (v: Value) => gather(reshape(v, v.rank === 3 ? [-1, d.dim] : [-1]), own.inp.rows);
     for (const src of [a, b]) {
-      terms.push(tokenLoss(attend(s, dec.fwd, src.u, src.r, src.inp.mask), table, own.inp.next, own.inp.dmask));
-      terms.push(tokenLoss(attend(s, dec.bwd, src.u, src.r, src.inp.mask), table, own.inp.prev, own.inp.dmask));
+      terms.push(tableCrossEntropy(rows(attend(s, dec.fwd, src.u, src.r, src.inp.mask)), table, rows(own.inp.next)));
+      terms.push(tableCrossEntropy(rows(attend(s, dec.bwd, src.u, src.r, src.inp.mask)), table, rows(own.inp.prev)));
     }
     views.push(pool(dec.fwd, own.inp.dmask, o.pooling));
   }

@@ -10,7 +10,8 @@
 // a word's subwords, 0 elsewhere: eq. 10's average as a weighted sum), x.mask [B,T],
 // x.rev [B,T] int64 (position of the i-th word counted from the end; padding maps to 0),
 // x.next [B,T+1] (decoder targets w₁…w_M EOS), x.prev [B,T+1] (right-to-left targets
-// w_M…w₁ BOS), x.dmask [B,T+1]; and gold / rejected [B,T,T] (links i-j as 1s).
+// w_M…w₁ BOS), x.dmask [B,T+1], x.rows [N] (the flat positions b·(T+1) + i where dmask is 1);
+// and gold / rejected [B,T,T] (links i-j as 1s).
 // Output vocabulary (the decoders' softmax, eq. 8): with more than OUTPUT_WORDS word types a
 // side's softmax runs over x.out [V'] only — the reserved ids, the OUTPUT_WORDS most frequent
 // words and every word of the batch (Jean et al. 2015's target-vocabulary selection) — and
@@ -152,6 +153,7 @@ function sideFeeds(
   const next = new Array<number>(B * (T + 1)).fill(PAD),
     prev = new Array<number>(B * (T + 1)).fill(PAD);
   const dmask = new Array<number>(B * (T + 1)).fill(0);
+  const rows: number[] = [];
   sents.forEach((sent, b) => {
     const n = Math.min(sent.length, T);
     for (let i = 0; i < n; i++) {
@@ -167,6 +169,7 @@ function sideFeeds(
     next[b * (T + 1) + n] = at(EOS);
     prev[b * (T + 1) + n] = at(BOS);
     for (let i = 0; i <= n; i++) dmask[b * (T + 1) + i] = 1;
+    for (let i = 0; i <= n; i++) rows.push(b * (T + 1) + i);
   });
   return {
     [`${x}.ids`]: int64s(ids, [B, T]),
@@ -177,6 +180,7 @@ function sideFeeds(
     [`${x}.next`]: int64s(next, [B, T + 1]),
     [`${x}.prev`]: int64s(prev, [B, T + 1]),
     [`${x}.dmask`]: floats(dmask, [B, T + 1]),
+    [`${x}.rows`]: int64s(rows, [rows.length]),
     [`${x}.out`]: int64s(out, [out.length]),
   };
 }

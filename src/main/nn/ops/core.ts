@@ -155,7 +155,8 @@ defop('Where', {
 // reduced axes kept as size 1 (so it broadcasts against x):
 //   sum:       x̄ = ḡₖ (broadcast)            mean: x̄ = ḡₖ / N, N = |x| / |y|
 //   max:       x̄ = ḡₖ ⊙ m / Σm, m = [x = yₖ]  (ties share the gradient)
-//   logsumexp: x̄ = ḡₖ ⊙ exp(x − yₖ)
+//   logsumexp: x̄ = ḡₖ ⊙ exp(x − yₖ), over one axis ḡₖ ⊙ softmax(x): one kernel and one
+//              tensor of x's size where Sub and Exp take two
 //   softmax (y over axis):    x̄ = y ⊙ (ḡ − Σ_axis ḡ⊙y)
 //   logsoftmax (y over axis): x̄ = ḡ − exp(y) ⊙ Σ_axis ḡ
 
@@ -215,7 +216,10 @@ defReduce('ReduceMax', (a, x, gk) => {
   return mul(m, div(gk, reduceSum(m, reducedAxes(a), true)));
 });
 
-defReduce('ReduceLogSumExp', (a, x, gk) => mul(gk, exp(sub(x, kept(a, a.outputs[0])))));
+defReduce('ReduceLogSumExp', (a, x, gk) => {
+  const axes = reducedAxes(a);
+  return mul(gk, axes.length === 1 ? softmax(x, axes[0]) : exp(sub(x, kept(a, a.outputs[0]))));
+});
 
 function defNormaliser(op: string, vjp: (y: Value, g: Value, axis: number) => Value): void {
   defop(op, {
@@ -304,12 +308,22 @@ function product(ds: readonly number[]): number {
   return ds.reduce((a, b) => a * b, 1);
 }
 
-/** −1 over a symbolic shape: keep the symbol if exactly one input symbol is unaccounted for. */
+/**
+ * −1 over a symbolic shape: the input's unaccounted-for symbols times the static ratio,
+ * named canonically (`B*33`) so that two values flattened the same way ([B, 33, D] → [−1, D]
+ * and [B, 33] → [−1]) get the same symbol and broadcast; a sum symbol (`a+b`, Concat) or a
+ * ratio that is not whole falls back to a name of its own.
+ */
 function symbolFor(x: Value, out: Dim[], hole: number): Dim {
-  const syms = x.shape.filter((d) => typeof d === 'string' && !out.includes(d));
+  const syms = x.shape.filter((d): d is string => typeof d === 'string' && !out.includes(d));
   const statIn = x.shape.filter((d) => typeof d === 'number').reduce<number>((a, b) => a * (b as number), 1);
   const statOut = out.filter((d, i) => i !== hole && typeof d === 'number').reduce<number>((a, b) => a * (b as number), 1);
-  if (syms.length === 1 && statIn === statOut) return syms[0];
+  const ratio = statIn / statOut;
+  if (syms.length && Number.isInteger(ratio) && !syms.some((d) => d.includes('+')))
+    return [...syms]
+      .sort()
+      .concat(ratio === 1 ? [] : [String(ratio)])
+      .join('*');
   return `${x.name}_d${hole}`;
 }
 

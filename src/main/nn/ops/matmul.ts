@@ -1,13 +1,15 @@
 // Matrix products. Math, for Y = A·B over the last two axes (leading axes broadcast):
 //   Ā = Ȳ·Bᵀ,  B̄ = Aᵀ·Ȳ  (each summed over broadcast batch axes).
-// When B is a plain matrix and A is batched, B̄ is one GEMM over the flattened batch:
-//   B̄ = reshape(A, [−1, K])ᵀ · reshape(Ȳ, [−1, N]).
+// When B is broadcast over A's last batch axes (a plain matrix against a batch; the grouped
+// LSTM's [G, 1, K, N] weights against [G, B, T, K] inputs), those axes fold into the rows and
+// B̄ is one product instead of one per batch row summed after:
+//   B̄ = reshape(A, [G…, −1, K])ᵀ · reshape(Ȳ, [G…, −1, N]).
 // Gemm: Y = α·op(A)·op(B) + β·C with op = optional transpose;
 //   with A' = op(A), B' = op(B): Ā' = α·Ȳ·B'ᵀ, B̄' = α·A'ᵀ·Ȳ, C̄ = β·Ȳ (unbroadcast),
 //   and Ā = Ā'ᵀ when transA (likewise B).
 import { defop, type Value } from '../graph.ts';
 import { mul, reshape, transposeLast, unbroadcast } from './core.ts';
-import { attrFloat, attrInt, broadcast, req } from './shape-rules.ts';
+import { attrFloat, attrInt, broadcast, isStatic, req } from './shape-rules.ts';
 
 export const matmul = (a: Value, b: Value): Value => a.graph.apply('MatMul', [a, b])[0];
 
@@ -44,8 +46,16 @@ defop('MatMul', {
 function matmulGradB(a: Value, b: Value, g: Value): Value {
   const k = a.dim(-1);
   const n = b.dim(-1);
-  if (b.rank === 2 && a.rank > 2 && typeof k === 'number' && typeof n === 'number') {
-    return matmul(transposeLast(reshape(a, [-1, k])), reshape(g, [-1, n]));
+  const batchA = a.shape.slice(0, -2);
+  const batchB = [...Array<number>(Math.max(0, batchA.length - (b.rank - 2))).fill(1), ...b.shape.slice(0, -2)];
+  let kept = 0;
+  while (kept < batchA.length && typeof batchB[kept] === 'number' && batchB[kept] !== 1 && batchB[kept] === batchA[kept]) kept++;
+  const folds = batchA.length > kept && batchB.length === batchA.length && batchB.slice(kept).every((d) => d === 1);
+  if (folds && typeof k === 'number' && typeof n === 'number' && isStatic(b.shape)) {
+    // B is broadcast over A's batch axes from `kept` on: those fold into the rows of one product
+    const lead = batchB.slice(0, kept) as number[];
+    const product = matmul(transposeLast(reshape(a, [...lead, -1, k])), reshape(g, [...lead, -1, n]));
+    return b.rank === product.rank ? product : reshape(product, b.shape);
   }
   return unbroadcast(matmul(transposeLast(a), g), b);
 }
