@@ -8,7 +8,7 @@
 // The gradient nodes are appended to the same graph, so one ONNX session computes the loss
 // and its gradients (and, if asked, the optimiser update).
 import type { Node, Value } from './graph.ts';
-import { concat, matmul, sum, transposeLast, zerosLike } from './ops/index.ts';
+import { concat, matmul, reshape, sum, transposeLast, zerosLike } from './ops/index.ts';
 import { isStatic } from './ops/shape-rules.ts';
 import { getOp } from './graph.ts';
 import { isFloat } from './tensor.ts';
@@ -35,6 +35,28 @@ function transposedProduct(v: Value): [Value, Value] | null {
   return a.rank === r && g.rank === r && swapsLast ? [a, g] : null;
 }
 
+/** The indices and updates of a contribution computed as a scatter-add into zeros (a Gather's VJP). */
+function scatteredIntoZeros(v: Value): [Value, Value] | null {
+  const n = v.producer;
+  if (n?.op !== 'ScatterND' || n.attrs.reduction !== 'add' || n.inputs[0]?.producer?.op !== 'ConstantOfShape') return null;
+  return [n.inputs[1]!, n.inputs[2]!];
+}
+
+/** One scatter-add of every contribution's rows into the zeros of the first: a table gathered twice (a sentence's words and the output vocabulary) zero-fills and adds [V, D] once, not twice. */
+function scatterTogether(list: readonly Value[], parts: [Value, Value][]): Value {
+  const width = list[0].shape.slice(1);
+  if (!isStatic(width)) return sum(list);
+  const idx = concat(
+    parts.map(([i]) => reshape(i, [-1, 1])),
+    0,
+  );
+  const upd = concat(
+    parts.map(([, u]) => reshape(u, [-1, ...width])),
+    0,
+  );
+  return list[0].graph.apply('ScatterND', [list[0].producer!.inputs[0], idx, upd], { reduction: 'add' })[0];
+}
+
 /**
  * The sum of a value's cotangents: one stacked GEMM for three or more Aᵢᵀ·Gᵢ of a static
  * shape (a weight's per-step gradients: thin operands, many of them); else a Sum. A product
@@ -43,6 +65,8 @@ function transposedProduct(v: Value): [Value, Value] | null {
  * T = 32 on 5k en-de pairs went to those Concats.
  */
 function total(list: readonly Value[]): Value {
+  const scattered = list.map(scatteredIntoZeros);
+  if (list.length > 1 && scattered.every((p) => p && p[0].dim(-1) === 1)) return scatterTogether(list, scattered as [Value, Value][]);
   const pairs = list.map(transposedProduct);
   if (list.length < 3 || pairs.some((p) => !p) || !isStatic(list[0].shape)) return sum(list);
   const ps = pairs as [Value, Value][];

@@ -35,6 +35,16 @@ const rows: Row[] = [
       ],
     },
   ],
+  [
+    'MatMul weights broadcast over the batch (grouped, folded into rows)',
+    (_, [a, b]) => op.matmul(a, b),
+    [t([2, 3, 2, 3]), t([2, 1, 3, 2])],
+  ],
+  [
+    'MatMul weights used at three steps (gradients stacked into one product)',
+    (_, [a, b, c, w]) => op.sum([op.matmul(a, w), op.matmul(b, w), op.matmul(c, w)]),
+    [t([2, 2, 3]), t([2, 1, 3]), t([2, 2, 3]), t([2, 3, 4])],
+  ],
   ['Gemm', (_, [a, b, c]) => op.gemm(a, b, c, { alpha: 0.7, beta: 1.3 }), [t([2, 3]), t([3, 4]), t([4])]],
   ['Gemm transA transB', (_, [a, b, c]) => op.gemm(a, b, c, { transA: true, transB: true }), [t([3, 2]), t([4, 3]), t([2, 1])]],
   ['Add broadcast', (_, [a, b]) => op.add(a, b), [t([2, 3]), t([3])]],
@@ -46,6 +56,7 @@ const rows: Row[] = [
   ['Max elementwise', (_, [a, b]) => op.max(a, b), [t([2, 3]), t([2, 3])]],
   ['Neg', (_, [x]) => op.neg(x), [t([2, 3])]],
   ['Exp', (_, [x]) => op.exp(x), [t([2, 3])]],
+  ['Exp under a reduction (its cotangent left unexpanded)', (_, [x]) => op.reduceSum(op.exp(x), [1]), [t([2, 3])]],
   ['Log', (_, [x]) => op.log(x), [t([2, 3], 0.5, 3)]],
   ['Sqrt', (_, [x]) => op.sqrt(x), [t([2, 3], 0.5, 3)]],
   ['Tanh', (_, [x]) => op.tanh(x), [t([2, 3])]],
@@ -61,6 +72,12 @@ const rows: Row[] = [
   ['ReduceMax', (_, [x]) => op.reduceMax(x, [1]), [t([3, 4])]],
   ['LogSumExp', (_, [x]) => op.logSumExp(x, [1]), [t([3, 4])]],
   ['Gather (embedding, repeats)', (g, [e]) => op.gather(e, idx(g, [1, 3, 1, 0], [2, 2])), [t([4, 3])]],
+  [
+    'Gather of one table twice (one scatter-add)',
+    (g, [e]) =>
+      op.add(op.reduceSum(op.gather(e, idx(g, [1, 3, 1])), [0]), op.reduceSum(op.gather(e, idx(g, [0, 1, 1, 2], [2, 2])), [0, 1])),
+    [t([4, 3])],
+  ],
   ['GatherElements', (g, [x]) => op.gatherElements(x, idx(g, [2, 0, 1, 2], [2, 2]), 1), [t([2, 3])]],
   ['Concat', (_, [a, b]) => op.concat([a, b, a], 1), [t([2, 1]), t([2, 3])]],
   [

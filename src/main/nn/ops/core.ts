@@ -112,7 +112,9 @@ defBinary('Max', (a, b, y, g) => {
 for (const op of ['Equal', 'Greater', 'Less']) defCompare(op);
 
 defUnary('Neg', (_x, _y, g) => neg(g));
-defUnary('Exp', (_x, y, g) => mul(g, y));
+// g is often a reduction's cotangent expanded to y's shape (logsumexp built of Exp and
+// ReduceSum): Mul broadcasts the unexpanded value to the same product without writing the copy.
+defUnary('Exp', (_x, y, g) => mul(g.producer?.op === 'Expand' ? g.producer.inputs[0]! : g, y));
 defUnary('Log', (x, _y, g) => div(g, x));
 defUnary('Sqrt', (_x, y, g) => div(mul(g, 0.5), y));
 defUnary('Tanh', (_x, y, g) => mul(g, sub(1, mul(y, y))));
