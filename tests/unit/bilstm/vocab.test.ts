@@ -1,6 +1,6 @@
 // The decoders' output vocabulary: every id for a small vocabulary; for a large one the
 // reserved ids, the most frequent words and the batch's own words, with the decoder targets
-// pointing at the right rows.
+// pointing at the right rows; and the decoder rows that have a target.
 import { expect, test } from 'vitest';
 import { trainNeural } from '../../../src/main/models/bilstm/train.ts';
 import { batchFeeds, BOS, buildVocab, EOS, OUTPUT_WORDS, RESERVED, sideSize } from '../../../src/main/models/bilstm/vocab.ts';
@@ -20,6 +20,15 @@ test('a small vocabulary keeps the full softmax', () => {
   const f = batchFeeds(v, { src: [['a', 'b']], tgt: [['y']] }, 8);
   expect(ints(f['s.out'])).toEqual(Array.from({ length: sideSize(v.src) }, (_, i) => i));
   expect(ints(f['s.next']).slice(0, 3)).toEqual([v.src.ids.get('a'), v.src.ids.get('b'), EOS]);
+});
+
+test('the decoder rows with a target are the positions the decoder mask keeps', () => {
+  const v = buildVocab([['a', 'b', 'c'], ['b']], [['x'], ['y', 'x']], 5, 4);
+  const f = batchFeeds(v, { src: [['a', 'b', 'c'], ['b']], tgt: [['x'], ['y', 'x']] }, 4);
+  const kept = (t: { data: unknown }) => Array.from(t.data as Float32Array).flatMap((m, i) => (m === 1 ? [i] : []));
+  expect(ints(f['s.rows'])).toEqual([0, 1, 2, 3, 5, 6]);
+  expect(ints(f['s.rows'])).toEqual(kept(f['s.dmask']));
+  expect(ints(f['t.rows'])).toEqual(kept(f['t.dmask']));
 });
 
 /** Two frequent words, then 6,000 words seen once (three a sentence). */

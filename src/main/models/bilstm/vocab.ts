@@ -15,9 +15,13 @@
 // Output vocabulary (the decoders' softmax, eq. 8): with more than OUTPUT_WORDS word types a
 // side's softmax runs over x.out [V'] only — the reserved ids, the OUTPUT_WORDS most frequent
 // words and every word of the batch (Jean et al. 2015's target-vocabulary selection) — and
-// x.next / x.prev are positions in x.out. A full softmax over 20k types was most of a training
-// step (2.7 s vs 0.7 s at 2k, 5k en-de pairs); corpora with fewer types train exactly as
-// before (x.out lists every id).
+// x.next / x.prev are positions in x.out; a corpus with fewer types has every id in x.out.
+// The softmax is most of a training step's work: on 5k en–de pairs (15k and 21k types) x.out
+// averages 4,200 ids a batch at OUTPUT_WORDS = 4,096 and 1,220 at 1,024, and an epoch took
+// 100–121 s against 82–88 s (`npm run bench -- neural --speed 5000 --epochs 1`). Tatoeba
+// x→en P@1 of bilstm-ctl, seeds 1–3, 4,096 → 1,024: vi 0.614 → 0.616, id 0.691 → 0.693,
+// zh 0.647 → 0.646, th 0.654 → 0.656; AER zh-en 0.405 → 0.410, ro-en 0.434 → 0.435
+// (docs/experiments.md).
 import { floats, int64s, type Tensor } from '../../nn/tensor.ts';
 import { type Bpe, segmentWord, trainBpe } from './subword.ts';
 
@@ -27,7 +31,7 @@ export const PAD = 0,
   EOS = 3;
 export const RESERVED = 4;
 /** frequent words always in the output softmax of a large vocabulary */
-export const OUTPUT_WORDS = 4096;
+export const OUTPUT_WORDS = 1024;
 
 export interface SideVocab {
   ids: Map<string, number>;
