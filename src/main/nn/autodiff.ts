@@ -11,7 +11,7 @@ import type { Node, Value } from './graph.ts';
 import { concat, matmul, reshape, sum, transposeLast, zerosLike } from './ops/index.ts';
 import { isStatic } from './ops/shape-rules.ts';
 import { getOp } from './graph.ts';
-import { isFloat } from './tensor.ts';
+import { isFloat, type Tensor } from './tensor.ts';
 
 /** Values that depend (differentiably) on any of `wrt`. */
 function dependents(nodes: readonly Node[], wrt: readonly Value[]): Set<Value> {
@@ -38,7 +38,10 @@ function transposedProduct(v: Value): [Value, Value] | null {
 /** The indices and updates of a contribution computed as a scatter-add into zeros (a Gather's VJP). */
 function scatteredIntoZeros(v: Value): [Value, Value] | null {
   const n = v.producer;
-  if (n?.op !== 'ScatterND' || n.attrs.reduction !== 'add' || n.inputs[0]?.producer?.op !== 'ConstantOfShape') return null;
+  const base = n?.inputs[0]?.producer;
+  if (n?.op !== 'ScatterND' || n.attrs.reduction !== 'add' || base?.op !== 'ConstantOfShape') return null;
+  const fill = base.attrs.value as Tensor;
+  if (Array.from(fill.data as ArrayLike<number>).some((x) => Number(x) !== 0)) return null;
   return [n.inputs[1]!, n.inputs[2]!];
 }
 
