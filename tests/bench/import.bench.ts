@@ -1,9 +1,14 @@
-// `npm run bench -- import [--pairs N] [--pretok-pairs N]`: import speed and memory.
+// `npm run bench -- import [--pairs N] [--pretok-pairs N] [--rounds N]`: import speed and memory.
 // The 265 Lao–Thai embassy pairs (resources/sample) are cycled to 200,000 pairs (CSV)
 // and imported with segmentation into a new project; the same pairs, pre-tokenized, are
 // cycled to 1,000,000 pairs (Moses files) and imported with --pretokenized; and, in the
 // same run, Intl.Segmenter alone on this thread over the same text gives the baseline.
 // Each import runs in its own process (import-run.ts) so its peak RSS is its own.
+// --rounds N (default 3) repeats the segmented import N times, each between two 5-second
+// baselines, and takes its ratio against their mean: this machine's speed drifts by a
+// quarter within minutes (one import, one baseline before it: 1.00x and 1.69x for the same
+// code minutes apart), so a ratio is only meaningful against a baseline taken around it.
+// The median of the rounds (the lower middle one for an even count) is the figure.
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +21,7 @@ import { sampleCorpusPath } from '../../src/main/corpus/sample.ts';
 interface RunResult {
   pairs: number;
   seconds: number;
+  cpuSeconds: number;
   maxRssMb: number;
 }
 
@@ -42,19 +48,17 @@ function csvField(s: string): string {
   return `"${s.replace(/"/g, '""')}"`;
 }
 
-function segmenterBaseline(pairs: [string, string][], seconds = 5): { pairsPerSec: number; charsPerSec: number } {
+function segmenterBaseline(pairs: [string, string][], seconds = 5): { pairsPerSec: number } {
   let done = 0;
-  let chars = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < seconds * 1000) {
     const [lo, th] = pairs[done % pairs.length];
     segment(lo, 'lo');
     segment(th, 'th');
-    chars += lo.length + th.length;
     done++;
   }
   const s = (performance.now() - t0) / 1000;
-  return { pairsPerSec: done / s, charsPerSec: chars / s };
+  return { pairsPerSec: done / s };
 }
 
 function runImport(args: string[]): RunResult {
@@ -71,6 +75,7 @@ function flag(args: string[], name: string, fallback: number): number {
 export default async function main(args: string[]): Promise<void> {
   const nSeg = flag(args, '--pairs', 200_000);
   const nTok = flag(args, '--pretok-pairs', 1_000_000);
+  const rounds = Math.max(1, flag(args, '--rounds', 3));
   const dir = mkdtempSync(join(tmpdir(), 'mekong-bench-import-'));
   try {
     const pairs = samplePairs();
@@ -82,19 +87,30 @@ export default async function main(args: string[]): Promise<void> {
     await writeCycled(join(dir, 'tok.lo'), nTok, (i) => tok[i % tok.length][0] + '\n');
     await writeCycled(join(dir, 'tok.th'), nTok, (i) => tok[i % tok.length][1] + '\n');
 
-    const base = segmenterBaseline(pairs);
-    const seg = runImport([join(dir, 'seg.mekong'), csv, '--csv']);
-    const pre = runImport([join(dir, 'tok.mekong'), join(dir, 'tok.lo'), join(dir, 'tok.th')]);
-    const segRate = seg.pairs / seg.seconds;
-    const preRate = pre.pairs / pre.seconds;
-    console.log(`Intl.Segmenter alone, 1 thread: ${base.pairsPerSec.toFixed(0)} pairs/s, ${(base.charsPerSec / 1e6).toFixed(2)}M chars/s`);
-    console.log('| import | pairs | seconds | pairs/s | ratio | peak RSS | target |');
-    console.log('|---|---|---|---|---|---|---|');
     console.log(
-      `| segmented (CSV) | ${seg.pairs} | ${seg.seconds.toFixed(1)} | ${segRate.toFixed(0)} | ${(segRate / base.pairsPerSec).toFixed(2)}x segmenter | ${seg.maxRssMb.toFixed(0)} MB | ≥1.5x, <1 GB |`,
+      '| import | pairs | seconds | pairs/s | segmenter before, after (pairs/s) | ratio | cores busy | CPU per pair vs segmenter | peak RSS | target |',
     );
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    const ratios: number[] = [];
+    let before = segmenterBaseline(pairs).pairsPerSec;
+    for (let round = 0; round < rounds; round++) {
+      const seg = runImport([join(dir, `seg${round}.mekong`), csv, '--csv']);
+      const after = segmenterBaseline(pairs).pairsPerSec;
+      const segRate = seg.pairs / seg.seconds;
+      ratios.push(segRate / ((before + after) / 2));
+      console.log(
+        `| segmented (CSV), round ${round + 1} | ${seg.pairs} | ${seg.seconds.toFixed(1)} | ${segRate.toFixed(0)} | ${before.toFixed(0)}, ${after.toFixed(0)} | ${ratios[round].toFixed(2)}x segmenter | ${(seg.cpuSeconds / seg.seconds).toFixed(2)} | ${((seg.cpuSeconds / seg.pairs) * ((before + after) / 2)).toFixed(2)}x | ${seg.maxRssMb.toFixed(0)} MB | ≥1.5x, <1 GB |`,
+      );
+      before = after;
+    }
+    const pre = runImport([join(dir, 'tok.mekong'), join(dir, 'tok.lo'), join(dir, 'tok.th')]);
+    const preRate = pre.pairs / pre.seconds;
     console.log(
-      `| pre-tokenized (Moses) | ${pre.pairs} | ${pre.seconds.toFixed(1)} | ${preRate.toFixed(0)} | — | ${pre.maxRssMb.toFixed(0)} MB | ≥100,000/s, <1 GB |`,
+      `| pre-tokenized (Moses) | ${pre.pairs} | ${pre.seconds.toFixed(1)} | ${preRate.toFixed(0)} | — | — | ${(pre.cpuSeconds / pre.seconds).toFixed(2)} | — | ${pre.maxRssMb.toFixed(0)} MB | ≥100,000/s, <1 GB |`,
+    );
+    const sorted = [...ratios].sort((a, b) => a - b);
+    console.log(
+      `Segmented import against Intl.Segmenter alone on one thread, median of ${rounds}: ${sorted[(rounds - 1) >> 1].toFixed(2)}x (rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -42,6 +42,9 @@ describe('readMoses', () => {
     const th = put(dir, 'u.th', 'x\ny\nz\n');
     const bad = put(dir, 'u.lo', Buffer.concat([Buffer.from('a\nb\n'), Buffer.from([0xe0, 0xba]), Buffer.from('\n')]));
     await expectInputError(readMoses(bad, th), bad, 3, 'invalid UTF-8');
+    // A character cut off by the end of the file (no final newline) is invalid too.
+    const cut = put(dir, 'c.lo', Buffer.concat([Buffer.from('a\nb\n'), Buffer.from([0xe0, 0xba])]));
+    await expectInputError(readMoses(cut, th), cut, 3, 'invalid UTF-8');
     // 25-byte lines put byte 1 MiB inside a 3-byte Lao letter: valid across the chunk
     // boundary; a lone continuation byte at line 40,001 is not.
     const line = 'ກ'.repeat(8) + '\n';
