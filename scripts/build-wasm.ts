@@ -19,6 +19,7 @@ export interface Kernel {
 
 export const KERNELS: Kernel[] = [
   { source: 'assembly/hmm-posteriors.ts', module: 'src/main/align/models/hmm-kernel-bytes.ts', name: 'HMM_KERNEL_WASM' },
+  { source: 'assembly/adamw.ts', module: 'src/main/nn/optim/adamw-kernel-bytes.ts', name: 'ADAMW_KERNEL_WASM' },
 ];
 
 /** The WebAssembly bytes of one AssemblyScript source (SIMD, no GC runtime, -O3). */

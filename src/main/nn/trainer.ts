@@ -7,16 +7,21 @@ import type { DeviceName, DeviceSetting } from './devices.ts';
 import { matmulFlops } from './flops.ts';
 import type { Graph, Value } from './graph.ts';
 import { type AdamWConfig, adamwUpdate, appendAdamW, clipScale, type Floats, nextName, stateName, zerosLikeTensor } from './optim/adamw.ts';
+import { AdamWKernel } from './optim/adamw-kernel.ts';
 import { makeSchedule, type Schedule, type ScheduleConfig } from './optim/schedule.ts';
 import { type Feeds, Program } from './session.ts';
 import { cloneTensor, Tensor } from './tensor.ts';
 
 const DEFAULT_OPTIMIZER = 'host';
 
+/** The host optimiser's WebAssembly kernel per parameter map (bucket Trainers share one map). */
+const kernels = new WeakMap<Map<string, Tensor>, AdamWKernel | null>();
+
 export interface TrainerOptions extends AdamWConfig {
   schedule: ScheduleConfig | Schedule;
   /**
-   * Where AdamW runs: as a host typed-array loop over the returned gradients (default: it
+   * Where AdamW runs: on the host over the returned gradients, in WebAssembly
+   * (optim/adamw-kernel.ts; a typed-array loop for float64 or huge states) (default: it
    * measured faster on CPU in `npm run bench -- nn`, since the graph variant must return
    * parameters and both moments every step), or appended to the training graph.
    */
@@ -140,11 +145,24 @@ export class Trainer {
 
   private hostUpdate(out: Record<string, Tensor>, lr: number, t: number): void {
     const grads = this.trainable.map((n) => out[`grad.${n}`].data as Floats);
+    const kernel = this.kernel();
+    if (kernel) {
+      kernel.adopt(this.state);
+      kernel.step(grads as Float32Array[], lr, t, this.o);
+      return;
+    }
     const scale = clipScale(grads, this.o.clipNorm);
     this.trainable.forEach((n, i) => {
       const p = this.state.params.get(n)!.data as Floats;
       adamwUpdate(p, grads[i], { m: this.state.m.get(n)!.data as Floats, v: this.state.v.get(n)!.data as Floats }, lr, t, this.o, scale);
     });
+  }
+
+  /** The WebAssembly AdamW of this state (shared by the Trainers that share its maps), or null for the typed-array loop. */
+  private kernel(): AdamWKernel | null {
+    const key = this.state.params;
+    if (!kernels.has(key)) kernels.set(key, AdamWKernel.create(this.state, this.trainable));
+    return kernels.get(key)!;
   }
 
   /** Replaces parameters and optimiser state (resume from a checkpoint); copies them. */
@@ -161,6 +179,8 @@ export class Trainer {
   }
 
   async release(): Promise<void> {
+    kernels.get(this.state.params)?.release(this.state);
+    kernels.delete(this.state.params);
     await this.prog.release();
   }
 }
