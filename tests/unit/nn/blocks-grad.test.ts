@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { transformerEncoderLayer, multiHeadAttention } from '../../../src/main/nn/blocks/attention.ts';
 import { embedding, layerNorm, linear } from '../../../src/main/nn/blocks/layers.ts';
 import { crossEntropy, infoNce, marginContrastive, tableCrossEntropy } from '../../../src/main/nn/blocks/losses.ts';
+import { groupedLstm } from '../../../src/main/nn/blocks/grouped-lstm.ts';
 import { biLstm } from '../../../src/main/nn/blocks/lstm.ts';
 import { clsPool, maxPool, meanPool } from '../../../src/main/nn/blocks/pooling.ts';
 import { Scope } from '../../../src/main/nn/blocks/scope.ts';
@@ -48,6 +49,11 @@ const rows: Row[] = [
         2,
       ),
     [t([2, 3, 2])],
+  ],
+  [
+    'Grouped LSTM (two groups, input projection as row products)',
+    (g, [a, b]) => add(...(groupedLstm([scope(g).sub('p'), scope(g).sub('q')], [a, b], 2) as [Value, Value])),
+    [t([2, 3, 2]), t([2, 3, 2])],
   ],
   ['Multi-head attention', (g, [x]) => multiHeadAttention(scope(g), x, maskOf(g, [[1, 1, 0]]), 2), [t([1, 3, 4])]],
   [

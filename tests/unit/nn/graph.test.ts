@@ -24,6 +24,12 @@ test('shapes are inferred, symbolic dims kept', () => {
   const g = new Graph();
   const x = g.input('x', 'float32', ['B', 'T', 8]);
   expect(op.reshape(x, [0, 0, 2, 4]).shape).toEqual(['B', 'T', 2, 4]);
+  // flattening names the product; unflattening gives the symbol back
+  const y = g.input('y', 'float32', [2, 'B', 33, 8]);
+  const rows = op.reshape(y, [0, -1, 8]);
+  expect(rows.shape).toEqual([2, 'B*33', 8]);
+  expect(op.reshape(rows, [0, -1, 33, 8]).shape).toEqual([2, 'B', 33, 8]);
+  expect(op.reshape(rows, [0, -1, 11, 8]).shape).toEqual([2, 'B*3', 11, 8]);
   expect(op.reduceMean(x, [1], true).shape).toEqual(['B', 1, 8]);
   expect(op.concat([x, x], 2).shape).toEqual(['B', 'T', 16]);
   expect(op.split(x, [3, 5], 2).map((v) => v.shape)).toEqual([

@@ -313,16 +313,21 @@ function product(ds: readonly number[]): number {
 /**
  * −1 over a symbolic shape: the input's unaccounted-for symbols times the static ratio,
  * named canonically (`B*33`) so that two values flattened the same way ([B, 33, D] → [−1, D]
- * and [B, 33] → [−1]) get the same symbol and broadcast; a sum symbol (`a+b`, Concat) or a
- * ratio that is not whole falls back to a name of its own.
+ * and [B, 33] → [−1]) get the same symbol and broadcast. A product symbol's own factors
+ * count, so unflattening gives the symbol back ([B*33, D] → [−1, 33, D] is [B, 33, D]). A
+ * sum symbol (`a+b`, Concat) or a ratio that is not whole falls back to a name of its own.
  */
 function symbolFor(x: Value, out: Dim[], hole: number): Dim {
   const syms = x.shape.filter((d): d is string => typeof d === 'string' && !out.includes(d));
-  const statIn = x.shape.filter((d) => typeof d === 'number').reduce<number>((a, b) => a * (b as number), 1);
+  const factors = syms.flatMap((d) => d.split('*'));
+  const names = factors.filter((f) => !/^\d+$/.test(f));
+  const statIn = [...x.shape, ...factors]
+    .filter((d) => typeof d === 'number' || /^\d+$/.test(d))
+    .reduce<number>((a, b) => a * Number(b), 1);
   const statOut = out.filter((d, i) => i !== hole && typeof d === 'number').reduce<number>((a, b) => a * (b as number), 1);
   const ratio = statIn / statOut;
-  if (syms.length && Number.isInteger(ratio) && !syms.some((d) => d.includes('+')))
-    return [...syms]
+  if (names.length && Number.isInteger(ratio) && !syms.some((d) => d.includes('+')))
+    return names
       .sort()
       .concat(ratio === 1 ? [] : [String(ratio)])
       .join('*');
