@@ -17,7 +17,7 @@ const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {
 test.runIf(glibc)('the launcher sets the threshold, keeps a user value and passes the exit code on', () => {
   const r = run(['3']);
   expect(r.status).toBe(3);
-  expect(JSON.parse(r.stdout)).toMatchObject({ threshold: '131072', tunables: 'glibc.malloc.hugetlb=1' });
+  expect(JSON.parse(r.stdout)).toMatchObject({ threshold: '8388608', tunables: 'glibc.malloc.hugetlb=1' });
   expect(JSON.parse(run(['0'], { MALLOC_MMAP_THRESHOLD_: '65536' }).stdout).threshold).toBe('65536');
   expect(JSON.parse(run(['0'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }).stdout).tunables).toBe(
     'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1',
