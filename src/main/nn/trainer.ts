@@ -6,7 +6,17 @@ import { grad } from './autodiff.ts';
 import type { DeviceName, DeviceSetting } from './devices.ts';
 import { matmulFlops } from './flops.ts';
 import type { Graph, Value } from './graph.ts';
-import { type AdamWConfig, adamwUpdate, appendAdamW, clipScale, type Floats, nextName, stateName, zerosLikeTensor } from './optim/adamw.ts';
+import {
+  ADAMW_DEFAULTS,
+  type AdamWConfig,
+  adamwUpdate,
+  appendAdamW,
+  clipScale,
+  type Floats,
+  nextName,
+  stateName,
+  zerosLikeTensor,
+} from './optim/adamw.ts';
 import { AdamWKernel } from './optim/adamw-kernel.ts';
 import { makeSchedule, type Schedule, type ScheduleConfig } from './optim/schedule.ts';
 import { type Feeds, Program } from './session.ts';
@@ -127,8 +137,8 @@ export class Trainer {
     const dtype = this.state.params.get(this.trainable[0])!.type as 'float32' | 'float64';
     const scalar = (x: number) => new Tensor(dtype, dtype === 'float32' ? Float32Array.of(x) : Float64Array.of(x), []);
     feeds['opt.lr'] = scalar(lr);
-    feeds['opt.c1'] = scalar(1 / (1 - (this.o.beta1 ?? 0.9) ** t));
-    feeds['opt.c2'] = scalar(1 / (1 - (this.o.beta2 ?? 0.999) ** t));
+    feeds['opt.c1'] = scalar(1 / (1 - (this.o.beta1 ?? ADAMW_DEFAULTS.beta1) ** t));
+    feeds['opt.c2'] = scalar(1 / (1 - (this.o.beta2 ?? ADAMW_DEFAULTS.beta2) ** t));
     for (const n of this.trainable) {
       feeds[stateName('m', n)] = this.state.m.get(n)!;
       feeds[stateName('v', n)] = this.state.v.get(n)!;

@@ -12,7 +12,7 @@
 // the trained parameters live on.
 import { cloneTensor, Tensor } from '../tensor.ts';
 import { ADAMW_KERNEL_WASM } from './adamw-kernel-bytes.ts';
-import type { AdamWConfig } from './adamw.ts';
+import { ADAMW_DEFAULTS, type AdamWConfig } from './adamw.ts';
 
 /** The part of a Trainer's state the kernel keeps (its TrainState). */
 export interface OptimizerState {
@@ -31,9 +31,8 @@ interface KernelExports {
 /** Largest memory (parameters, two moments and the gradients) the kernel is used for. */
 export const MAX_BYTES = 2 ** 31;
 
-const defaults = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 };
 const PAGE = 65536;
-const align16 = (bytes: number) => (bytes + 15) & ~15;
+const align16 = (bytes: number) => Math.ceil(bytes / 16) * 16;
 
 let compiled: WebAssembly.Module | null = null;
 
@@ -62,7 +61,11 @@ export class AdamWKernel {
     const bytes = at + sizes.reduce((s, t) => s + 4 * align16(4 * t.data.length), 0);
     if (bytes > MAX_BYTES) return null;
     // grow once, before any view exists: growing detaches the views of the old buffer
-    k.memory.grow(Math.max(0, Math.ceil(bytes / PAGE) - k.memory.buffer.byteLength / PAGE));
+    try {
+      k.memory.grow(Math.max(0, Math.ceil(bytes / PAGE) - k.memory.buffer.byteLength / PAGE));
+    } catch {
+      return null; // the system refused the memory: the typed-array loop needs none of its own
+    }
     const view = (n: number) => {
       const a = new Float32Array(k.memory.buffer, at, n);
       at += align16(4 * n);
@@ -93,7 +96,7 @@ export class AdamWKernel {
 
   /** One AdamW step of the adopted state from these gradients (in the order of `trainable`). */
   step(grads: readonly Float32Array[], lr: number, t: number, cfg: AdamWConfig): void {
-    const { beta1, beta2, eps, weightDecay } = { ...defaults, ...cfg };
+    const { beta1, beta2, eps, weightDecay } = { ...ADAMW_DEFAULTS, ...cfg };
     let scale = 1;
     this.slots.forEach((s, i) => s.g.set(grads[i]));
     if (cfg.clipNorm !== undefined) {

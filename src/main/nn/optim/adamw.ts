@@ -17,7 +17,7 @@ export interface AdamWConfig {
   clipNorm?: number;
 }
 
-const defaults = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 };
+export const ADAMW_DEFAULTS = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 };
 
 export type Floats = Float32Array | Float64Array;
 
@@ -41,7 +41,7 @@ export function clipScale(grads: readonly Floats[], clipNorm: number | undefined
  * en–de pairs) took 49–55 ms instead of 69–86 ms a step, the results equal to 4e-7.
  */
 export function adamwUpdate(p: Floats, g: Floats, s: Moments, lr: number, t: number, cfg: AdamWConfig, scale = 1): void {
-  const { beta1, beta2, eps, weightDecay } = { ...defaults, ...cfg };
+  const { beta1, beta2, eps, weightDecay } = { ...ADAMW_DEFAULTS, ...cfg };
   const step = lr / (1 - beta1 ** t);
   const rootC2 = 1 / Math.sqrt(1 - beta2 ** t);
   const a1 = (1 - beta1) * scale;
@@ -74,7 +74,7 @@ export const nextName = (name: string): string => `next.${name}`;
 
 /** Appends the AdamW update of `params` (with gradients `grads`) to the graph. */
 export function appendAdamW(g: Graph, params: readonly Value[], grads: readonly Value[], cfg: AdamWConfig): AdamWGraph {
-  const { beta1, beta2, eps, weightDecay } = { ...defaults, ...cfg };
+  const { beta1, beta2, eps, weightDecay } = { ...ADAMW_DEFAULTS, ...cfg };
   const dtype = params[0].dtype as FloatDType;
   const [lr, c1, c2] = ['lr', 'c1', 'c2'].map((n) => g.input(`opt.${n}`, dtype, []));
   const scale = cfg.clipNorm === undefined ? null : clipFactor(grads, cfg.clipNorm);
