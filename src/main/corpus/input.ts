@@ -98,6 +98,8 @@ function countNewlines(s: string): number {
   return n;
 }
 
+const strictDecoder = () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /** Decodes `bytes` strictly; on failure decodes line by line to name the first bad line. */
 function decodeStrict(decoder: TextDecoder, bytes: Uint8Array, file: string, line: number): string {
   try {
@@ -105,7 +107,7 @@ function decodeStrict(decoder: TextDecoder, bytes: Uint8Array, file: string, lin
     decoder.decode();
     return text;
   } catch {
-    decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    decoder = strictDecoder(); // a fresh one: the throw may leave the streaming one mid-character
     let l = line;
     for (let start = 0; start <= bytes.length; l++) {
       const nl = bytes.indexOf(NL, start);
@@ -154,7 +156,7 @@ export async function* readTextPieces(
   signal?: AbortSignal,
   wholeLines = true,
 ): AsyncGenerator<TextPiece> {
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const decoder = strictDecoder();
   let carry: Uint8Array = new Uint8Array(0);
   // Chunks of a line still without its end, joined once it ends: concatenating at every chunk
   // would copy a long line over and over (quadratic).

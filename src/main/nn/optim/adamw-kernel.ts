@@ -12,7 +12,7 @@
 // the trained parameters live on.
 import { cloneTensor, Tensor } from '../tensor.ts';
 import { ADAMW_KERNEL_WASM } from './adamw-kernel-bytes.ts';
-import { ADAMW_DEFAULTS, type AdamWConfig } from './adamw.ts';
+import { type AdamWConfig, clipScaleOf, hostStepConstants } from './adamw.ts';
 
 /** The part of a Trainer's state the kernel keeps (its TrainState). */
 export interface OptimizerState {
@@ -96,21 +96,30 @@ export class AdamWKernel {
 
   /** One AdamW step of the adopted state from these gradients (in the order of `trainable`). */
   step(grads: readonly Float32Array[], lr: number, t: number, cfg: AdamWConfig): void {
-    const { beta1, beta2, eps, weightDecay } = { ...ADAMW_DEFAULTS, ...cfg };
-    let scale = 1;
     this.slots.forEach((s, i) => s.g.set(grads[i]));
+    let scale = 1;
     if (cfg.clipNorm !== undefined) {
       let ss = 0;
       for (const s of this.slots) ss += this.k.sumSquares(s.g.byteOffset, s.n);
-      scale = Math.min(1, cfg.clipNorm / (Math.sqrt(ss) + 1e-6));
+      scale = clipScaleOf(ss, cfg.clipNorm);
     }
-    const step = lr / (1 - beta1 ** t);
-    const rootC2 = 1 / Math.sqrt(1 - beta2 ** t);
-    const a1 = (1 - beta1) * scale;
-    const a2 = (1 - beta2) * scale * scale;
-    const keep = 1 - lr * weightDecay;
+    const c = hostStepConstants(lr, t, cfg, scale);
     for (const s of this.slots) {
-      this.k.update(s.p.byteOffset, s.g.byteOffset, s.m.byteOffset, s.v.byteOffset, s.n, beta1, beta2, a1, a2, keep, step, rootC2, eps);
+      this.k.update(
+        s.p.byteOffset,
+        s.g.byteOffset,
+        s.m.byteOffset,
+        s.v.byteOffset,
+        s.n,
+        c.beta1,
+        c.beta2,
+        c.a1,
+        c.a2,
+        c.keep,
+        c.step,
+        c.rootC2,
+        c.eps,
+      );
     }
   }
 
