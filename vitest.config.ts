@@ -13,5 +13,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits for saves and jobs that run in the background; 1 s (its default) is
+    // too short when CI's machine is busy (see vitest.e2e.config.ts).
+    expect: { poll: { timeout: 30_000 } },
   },
 });
