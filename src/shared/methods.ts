@@ -148,8 +148,9 @@ export interface ObjectiveWeights {
 }
 
 /**
- * Defaults of the BiLSTM methods' trainable options. `epochs` is for callers that spell
- * epochs out; without them a run trains defaultEpochs(pairs) (epochs.ts). `supervisedWeights`
+ * Defaults of the BiLSTM methods' trainable options. `epochs` and `selfTrainEpochs` are for
+ * callers that spell them out; without them a run trains defaultEpochs(pairs) and self-trains
+ * defaultSelfTrainEpochs(pairs) (epochs.ts). `supervisedWeights`
  * replace `weights` when a run has word-level supervision: held-out AER 0.329 on zh-en and
  * 0.264 on ro-en (200 gold pairs, 40 epochs, learned link decision) against 0.341 and 0.268
  * with seed 000's 0.8 / 0.1 / 0.1.

@@ -33,8 +33,8 @@ export const trainOptionsSchema = z
     useRejected: z.boolean().default(true),
     /** A model alignment whose links at or above `threshold` supervise pairs without gold. */
     pseudoAlignmentId: id.optional(),
-    /** After the epochs, the model aligns the training pairs and trains this many epochs more, its own links at or above `threshold` supervising the train-split pairs without gold (self-training; 0 = none). */
-    selfTrainEpochs: z.number().int().min(0).max(1000).default(BILSTM_DEFAULTS.selfTrainEpochs),
+    /** After the epochs, the model aligns the training pairs and trains this many epochs more, its own links at or above `threshold` supervising the train-split pairs without gold (self-training; 0 = none). Absent: defaultSelfTrainEpochs (shared/epochs.ts) for the training pairs, 0 with pseudoAlignmentId or startFrom; the Train… form proposes the same. */
+    selfTrainEpochs: z.number().int().min(0).max(1000).optional(),
     threshold: z.number().min(0).max(1).default(LINK_THRESHOLD),
     /** Save a checkpoint (and evaluate) every this many epochs; the last epoch always is. */
     checkpointEvery: z.number().int().min(1).max(1000).default(BILSTM_DEFAULTS.checkpointEvery),

@@ -12,8 +12,10 @@
 //     hmm, our counterparts of the fast_align and GIZA++ baselines of seed 003) on the Tatoeba
 //     pairs of each language (≤ 1,000 pairs), segmented by text/segment.ts, lowercased;
 //     bilstm-ctl's lexicon as `mekong lexicon` builds it (word-translations.ts: the neural
-//     tables times agree's), and the neural tables alone; with
-//     --self-train N also after N epochs of self-training (method.ts) from that model; with
+//     tables times agree's) before self-training, the neural tables alone, and the lexicon
+//     after self-training (method.ts) from that model, as `mekong lexicon` does by default
+//     (shared/epochs.ts: 10 epochs on up to 1,500 pairs), or --self-train N epochs (0: none)
+//     (the --dict table below trains without self-training); with
 //     --seeds one model per seed, each seed's line, and their mean ± standard deviation (seed
 //     003 reports the mean of three seeds), marked "above agree" where every seed is above
 //     agree and so is mean − sd; with --pairs on the first N pairs of each language's corpus too
@@ -38,7 +40,7 @@ import { join } from 'node:path';
 import type { Link } from '../../src/shared/domain.ts';
 import { alignCorpus } from '../../src/main/align/engine.ts';
 import { DEFAULT_CONFIG, type NeuralModel, trainNeural } from '../../src/main/models/bilstm/train.ts';
-import { defaultEpochs } from '../../src/shared/epochs.ts';
+import { defaultEpochs, defaultSelfTrainEpochs } from '../../src/shared/epochs.ts';
 import { HELD_OUT_SHARE, heldOutPairs } from '../../src/main/models/bilstm/held-out.ts';
 import { type DictionaryUse, runNeuralMethod, selfTrain } from '../../src/main/models/bilstm/method.ts';
 import type { DictEntry } from '../../src/main/align/dictionary.ts';
@@ -160,7 +162,8 @@ const aboveAgree = (xs: number[], agree: number) => xs.every((x) => x > agree) &
 interface P1Options {
   epochs: number | undefined;
   dim: number;
-  selfTrainEpochs: number;
+  /** undefined: the default for each corpus's size (shared/epochs.ts) */
+  selfTrainEpochs?: number;
   seeds: number[];
   /** --dict: the dictionary conditions to add (prior, supervision, both); none = no split */
   dictUses: DictionaryUse[];
@@ -231,7 +234,8 @@ async function p1DictRow(lang: string, corpus: { src: string[][]; tgt: string[][
 }
 
 async function p1Row(lang: string, corpus: { src: string[][]; tgt: string[][] }, o: P1Options): Promise<void> {
-  const { dim, selfTrainEpochs, seeds } = o;
+  const { dim, seeds } = o;
+  const selfTrainEpochs = o.selfTrainEpochs ?? defaultSelfTrainEpochs(corpus.src.length);
   const epochs = o.epochs ?? defaultEpochs(corpus.src.length);
   const dict = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
   const statP1 = async (method: string) => scoreP1(best(await alignerFor(method).lexicon(corpus.src, corpus.tgt, {})), dict, corpus);
@@ -382,7 +386,7 @@ export default async function bench(args: string[]): Promise<void> {
   await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), sizes, {
     epochs,
     dim,
-    selfTrainEpochs: Number(arg(args, 'self-train', '0')),
+    selfTrainEpochs: arg(args, 'self-train', '') === '' ? undefined : Number(arg(args, 'self-train', '')),
     seeds,
     dictUses,
   });

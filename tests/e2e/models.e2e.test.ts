@@ -65,6 +65,9 @@ describe('models page', () => {
     // Long enough to be surely running while the test watches; cancelled after two checkpoints.
     await dialog.getByLabel('Epochs', { exact: true }).fill(String(EPOCHS));
     await dialog.getByText('Advanced').click();
+    // and self-training after them, on for projects of up to 1,500 pairs (shared/epochs.ts)
+    await expect(dialog.getByLabel('Self-training epochs').inputValue()).resolves.toBe('10');
+    await dialog.getByText('10 proposed for 265 pairs', { exact: false }).waitFor();
     await dialog.getByLabel('Dimension').fill('32');
     await expect(dialog.getByLabel('Word dropout α').inputValue()).resolves.toBe('1');
     await dialog.getByLabel('Word dropout α').fill('-1');
@@ -76,6 +79,8 @@ describe('models page', () => {
     expect(await dialog.getByLabel('Device').inputValue()).toBe('auto');
     await dialog.getByLabel('Device').selectOption('cuda');
     await h.screenshot('21-models-train-form');
+    await dialog.getByLabel('Self-training epochs').scrollIntoViewIfNeeded();
+    await h.screenshot('21b-models-train-self-training');
     await dialog.getByRole('button', { name: 'Start training' }).click();
     await dialog.waitFor({ state: 'detached' });
     await run().waitFor();

@@ -12,7 +12,9 @@
 //     --continue (a saved model's parameters and vocabulary, which gains the words it lacks),
 //     --pseudo (another aligner's links, `i-j` or `i-j:score` as --scores writes them: on pairs
 //     without gold, those scoring at least --pseudo-threshold, default 0.9, supervise training:
-//     seed 000's pseudo-labels), --self-train N (N epochs more on the model's own links),
+//     seed 000's pseudo-labels), --self-train N (N epochs more on the model's own links;
+//     default 10 on corpora of up to 1,500 pairs, else 0, and 0 with --pseudo or --continue:
+//     shared/epochs.ts),
 //     --word-dropout α, --device, --dict D with --dict-use prior|supervision|both (a prior of the
 //     extraction's EM, its 1-to-1 matches in a pair as supervision (the default), or both: method.ts).
 //     --dict is a prior of every method's lexicon too. --dict may be given several times (their
@@ -58,7 +60,7 @@ import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
 import type { DictionaryUse } from '../models/bilstm/method.ts';
 import type { NeuralConfig, TrainHooks } from '../models/bilstm/train.ts';
-import { defaultEpochs } from '../../shared/epochs.ts';
+import { defaultEpochs, defaultSelfTrainEpochs } from '../../shared/epochs.ts';
 import { progressBar } from './progress-bar.ts';
 import type { LexiconEntry } from '../models/bilstm/word-translations.ts';
 
@@ -120,9 +122,13 @@ function overrides(o: { epochs?: string; weights?: string; wordDropout?: string;
   return out;
 }
 
-/** --self-train: epochs, 0 or more. */
-function selfTrainEpochs(v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
+/**
+ * Self-training epochs: --self-train N (0 or more), else the default for the corpus size
+ * (shared/epochs.ts), unless --pseudo or --continue already say how this run is supervised.
+ */
+function selfTrainEpochs(o: AlignerOptions, pairs: number): number {
+  const v = o.selfTrain;
+  if (v === undefined) return o.pseudo || o.continue ? 0 : defaultSelfTrainEpochs(pairs);
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new UserError(`--self-train must be a whole number of epochs (0 = none), got "${v}"`);
   return n;
@@ -153,28 +159,33 @@ async function readPseudo(file: string, pairs: number): Promise<Link[][]> {
   return out;
 }
 
-/** --pseudo-threshold: a score in [0, 1], only with --pseudo or --self-train. */
-function pseudoThreshold(o: AlignerOptions): number {
+/** --pseudo-threshold: a score in [0, 1], only with --pseudo or self-training. */
+function pseudoThreshold(o: AlignerOptions, selfTrain: number): number {
   if (o.pseudoThreshold === undefined) return LINK_THRESHOLD;
-  if (!o.pseudo && !o.selfTrain)
-    throw new UserError('--pseudo-threshold is for the links of --pseudo or --self-train: give one of them too');
+  if (!o.pseudo && !selfTrain)
+    throw new UserError('--pseudo-threshold is for the links of --pseudo or of self-training (--self-train): give one of them too');
   const x = Number(o.pseudoThreshold);
   if (!(x >= 0 && x <= 1)) throw new UserError(`--pseudo-threshold must be a number in [0, 1], got "${o.pseudoThreshold}"`);
   return x;
 }
 
-/** A terminal bar over the training's epochs (the default for the corpus size unless --epochs), with the loss. */
-function trainingBar(pairs: number, o: AlignerOptions): { hooks: TrainHooks; stop: () => void } {
+/**
+ * A terminal bar over the training's epochs (the default for the corpus size unless
+ * --epochs), then the self-training's, with the loss.
+ */
+function trainingBar(pairs: number, o: AlignerOptions, selfTrain: number): { hooks: TrainHooks; stop: () => void } {
   const epochs = overrides(o).epochs ?? defaultEpochs(pairs);
+  const total = epochs + selfTrain;
   const bar = progressBar('training');
   let epoch = 0;
   let steps = 0;
+  const label = () => (epoch < epochs ? `epoch ${epoch + 1}/${epochs}` : `self-training epoch ${epoch - epochs + 1}/${selfTrain}`);
   return {
     hooks: {
-      onStep: (_step, loss) => bar.progress(epoch, epochs, `epoch ${epoch + 1}/${epochs} · step ${++steps} · loss ${loss.toFixed(3)}`),
-      onEpoch: (e, loss) => {
-        epoch = e + 1;
-        bar.progress(epoch, epochs, `epoch ${epoch}/${epochs} · mean loss ${loss.toFixed(3)}`);
+      onStep: (_step, loss) => bar.progress(epoch, total, `${label()} · step ${++steps} · loss ${loss.toFixed(3)}`),
+      onEpoch: (_e, loss) => {
+        bar.progress(epoch + 1, total, `${label()} · mean loss ${loss.toFixed(3)}`);
+        epoch++;
       },
     },
     stop: () => bar.stop(),
@@ -190,14 +201,10 @@ function bilstm(method: NeuralMethodName): Aligner {
         import('../models/bilstm/word-translations.ts'),
       ]);
       const [src, tgt] = [toArrays(srcSide), toArrays(tgtSide)];
-      const bar = trainingBar(src.length, o);
+      const selfTrain = selfTrainEpochs(o, src.length);
+      const bar = trainingBar(src.length, o, selfTrain);
       const dict = neuralDictionary(o);
-      const r = await runNeuralMethod(
-        method,
-        { src, tgt, selfTrainEpochs: selfTrainEpochs(o.selfTrain), ...dict },
-        overrides(o),
-        bar.hooks,
-      ).finally(bar.stop);
+      const r = await runNeuralMethod(method, { src, tgt, selfTrainEpochs: selfTrain, ...dict }, overrides(o), bar.hooks).finally(bar.stop);
       return neuralLexicon(
         src,
         tgt,
@@ -225,7 +232,8 @@ async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: strin
     return extractLinks(src, tgt, await embedPairs(model, src, tgt), { sym: o.sym, gold, decision: model.decision, dictionary });
   }
   const start = o.continue ? loadNeuralModel(o.continue) : undefined;
-  const threshold = pseudoThreshold(o);
+  const selfTrain = selfTrainEpochs(o, src.length);
+  const threshold = pseudoThreshold(o, selfTrain);
   const modelLinks = o.pseudo ? await readPseudo(o.pseudo, src.length) : undefined;
   const data = {
     src,
@@ -234,11 +242,11 @@ async function alignBilstm(method: NeuralMethodName, src: string[][], tgt: strin
     modelLinks,
     threshold,
     heldOutShare: share(o.heldOut),
-    selfTrainEpochs: selfTrainEpochs(o.selfTrain),
+    selfTrainEpochs: selfTrain,
     ...neuralDictionary(o),
   };
   const { runNeuralMethod } = await import('../models/bilstm/method.ts');
-  const bar = trainingBar(src.length, o);
+  const bar = trainingBar(src.length, o, selfTrain);
   const r = await runNeuralMethod(method, data, overrides(o), { sym: o.sym, ...bar.hooks }, start).finally(bar.stop);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;

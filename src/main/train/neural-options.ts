@@ -1,10 +1,10 @@
 // From the Models page's TrainOptions to the neural aligner's configuration, built by the
 // method's one config builder (methodConfig, models/bilstm/method.ts) from the options the
-// user set; epochs the user left out are the default for the corpus size. `completed`
-// writes the values used back into the options, so a run's stored config says what it
-// trained with.
+// user set; epochs and self-training epochs the user left out are the defaults for the corpus
+// size (shared/epochs.ts). `completed` writes the values used back into the options, so a
+// run's stored config says what it trained with.
 import type { TrainOptions } from '../../shared/models-api.ts';
-import { defaultEpochs } from '../../shared/epochs.ts';
+import { defaultEpochs, defaultSelfTrainEpochs } from '../../shared/epochs.ts';
 import { isNeuralMethod } from '../../shared/methods.ts';
 import { methodConfig } from '../models/bilstm/method.ts';
 import { DEFAULT_CONFIG, type NeuralConfig } from '../models/bilstm/train.ts';
@@ -25,6 +25,11 @@ export function neuralConfig(o: TrainOptions, supervised: boolean, pairs: number
     }).filter(([, v]) => v !== undefined),
   ) as Partial<NeuralConfig>;
   return { ...DEFAULT_CONFIG, ...methodConfig(method, supervised, given), epochs: o.epochs ?? defaultEpochs(pairs) };
+}
+
+/** The self-training epochs of a run: as given, else the default for the corpus size unless pseudo-labels or a checkpoint to continue from say how it is supervised. */
+export function selfTrainEpochsOf(o: TrainOptions, pairs: number): number {
+  return o.selfTrainEpochs ?? (o.pseudoAlignmentId !== undefined || o.startFrom ? 0 : defaultSelfTrainEpochs(pairs));
 }
 
 export function completed(o: TrainOptions, c: NeuralConfig): TrainOptions {

@@ -14,7 +14,7 @@ import type { ProjectStore } from '../store/project-store.ts';
 import { recordCheckpoint, type RunStats, setRunSetup } from '../store/training-runs.ts';
 import { finetuneRun } from './finetune-job.ts';
 import { bestDevAer, recordedRun } from './recorded-run.ts';
-import { completed, neuralConfig } from './neural-options.ts';
+import { completed, neuralConfig, selfTrainEpochsOf } from './neural-options.ts';
 import { cancelFlag, type TrainRequest, type WorkerReport } from './neural-protocol.ts';
 import { trainingSet, type TrainingSet } from './project-data.ts';
 import { checkpointDir, runDir } from './run-files.ts';
@@ -59,7 +59,7 @@ export async function trainRun(
     const set = trainingSet(db, o);
     const supervised = [...set.supervision, ...set.rejected].some((l) => l?.length);
     const config = neuralConfig(o, supervised, set.stats.pairs);
-    o = { ...o, epochs: config.epochs };
+    o = { ...o, epochs: config.epochs, selfTrainEpochs: selfTrainEpochsOf(o, set.stats.pairs) };
     let stats: RunStats = set.stats;
     setRunSetup(db, runId, completed(o, config), stats);
     let meter = new StepMeter(1, config.epochs);
@@ -70,7 +70,7 @@ export async function trainRun(
       if (r.type === 'plan') {
         const self = r.firstEpoch > 0;
         meter = new StepMeter(r.stepsPerEpoch, r.epochs, self ? { firstStep: lastStep, label: 'self-training epoch' } : {});
-        end = meter.total + (self ? 0 : r.stepsPerEpoch * o.selfTrainEpochs);
+        end = meter.total + (self ? 0 : r.stepsPerEpoch * (o.selfTrainEpochs ?? 0));
         run.progress(lastStep, end, `${self ? 'self-training epoch' : 'epoch'} 1/${r.epochs} · building the model`);
       } else if (r.type === 'step') {
         lastStep = r.step;

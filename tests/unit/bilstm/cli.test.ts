@@ -9,6 +9,7 @@ import { tempDir } from '../helpers/temp-dir.ts';
 import { loadNeuralModel } from '../../../src/main/models/bilstm/saved.ts';
 import { decisionMismatch } from '../../../src/main/models/bilstm/link-classifier.ts';
 import { DEFAULT_CONFIG, SUPERVISED_WEIGHTS } from '../../../src/main/models/bilstm/train.ts';
+import { defaultSelfTrainEpochs } from '../../../src/shared/epochs.ts';
 import { aer, syntheticCorpus } from './synthetic.ts';
 
 const dir = tempDir();
@@ -33,29 +34,17 @@ function mekong(...args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+/** `mekong align` of the corpus with bilstm-ctl into `out`. */
+const alignBilstm = (out: string, ...more: string[]) =>
+  mekong('align', '--src', S, '--tgt', T, '--out', out, '--method', 'bilstm-ctl', ...more);
+
 test('align with gold supervision, save and reuse the model; lexicon and P@1', () => {
   const out = join(dir, 'links.txt');
   const saved = join(dir, 'model');
-  const r = mekong(
-    'align',
-    '--src',
-    S,
-    '--tgt',
-    T,
-    '--out',
-    out,
-    '--method',
-    'bilstm-ctl',
-    '--epochs',
-    '8',
-    '--gold',
-    G,
-    '--save-model',
-    saved,
-  );
+  const r = alignBilstm(out, '--epochs', '8', '--self-train', '0', '--gold', G, '--save-model', saved);
   expect(r.code, r.err).toBe(0);
   const again = join(dir, 'again.txt');
-  expect(mekong('align', '--src', S, '--tgt', T, '--out', again, '--method', 'bilstm-ctl', '--model', saved).code).toBe(0);
+  expect(alignBilstm(again, '--model', saved).code).toBe(0);
   const [first, second] = [readFileSync(out, 'utf8').split('\n'), readFileSync(again, 'utf8').split('\n')];
   expect(second.slice(10)).toEqual(first.slice(10)); // same model links (the first 10 pairs also carry gold)
   const pred = readFileSync(out, 'utf8')
@@ -69,8 +58,7 @@ test('align with gold supervision, save and reuse the model; lexicon and P@1', (
   // the extraction's EM finds the alignment even from a 1-epoch model.)
   const continued = join(dir, 'continued'),
     fresh = join(dir, 'fresh');
-  const run = (...more: string[]) =>
-    mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'x.txt'), '--method', 'bilstm-ctl', '--epochs', '1', ...more);
+  const run = (...more: string[]) => alignBilstm(join(dir, 'x.txt'), '--epochs', '1', '--self-train', '0', ...more);
   expect(run('--continue', saved, '--save-model', continued).code).toBe(0);
   expect(run('--save-model', fresh).code).toBe(0);
   const [from, cont, scratch] = [saved, continued, fresh].map((d) => loadNeuralModel(d).params);
@@ -113,7 +101,21 @@ test('from 40 gold pairs on, a quarter teach the link decision, saved with the m
   );
   const common = ['align', '--src', S, '--tgt', T, '--method', 'bilstm-ctl', '--gold', G100];
   expect(
-    mekong(...common, '--out', out, '--epochs', '2', '--word-dropout', '0.5', '--save-model', saved, '--scores', out + '.p').code,
+    mekong(
+      ...common,
+      '--out',
+      out,
+      '--epochs',
+      '2',
+      '--self-train',
+      '0',
+      '--word-dropout',
+      '0.5',
+      '--save-model',
+      saved,
+      '--scores',
+      out + '.p',
+    ).code,
   ).toBe(0);
   const { decision, config } = loadNeuralModel(saved);
   expect(config.wordDropout).toBe(0.5);
@@ -151,42 +153,13 @@ test("--pseudo: another aligner's links scoring at least the threshold supervise
       .join(''),
   );
   const train = (model: string, ...more: string[]) =>
-    mekong(
-      'align',
-      '--src',
-      S,
-      '--tgt',
-      T,
-      '--out',
-      join(dir, 'p.txt'),
-      '--method',
-      'bilstm-ctl',
-      '--epochs',
-      '1',
-      '--pseudo',
-      P,
-      '--save-model',
-      join(dir, model),
-      ...more,
-    );
+    alignBilstm(join(dir, 'p.txt'), '--epochs', '1', '--pseudo', P, '--save-model', join(dir, model), ...more);
   expect(train('pseudo-model').code).toBe(0);
   expect(loadNeuralModel(join(dir, 'pseudo-model')).config.weights).toEqual(SUPERVISED_WEIGHTS);
   expect(train('pseudo-none', '--pseudo-threshold', '0.99').code).toBe(0);
   expect(loadNeuralModel(join(dir, 'pseudo-none')).config.weights).toEqual(DEFAULT_CONFIG.weights);
   writeFileSync(join(dir, 'bad.p'), '0-0:0.9\n0-1:1.5\n');
-  const bad = mekong(
-    'align',
-    '--src',
-    S,
-    '--tgt',
-    T,
-    '--out',
-    join(dir, 'p.txt'),
-    '--method',
-    'bilstm-ctl',
-    '--pseudo',
-    join(dir, 'bad.p'),
-  );
+  const bad = alignBilstm(join(dir, 'p.txt'), '--pseudo', join(dir, 'bad.p'));
   expect(bad.code).toBe(1);
   expect(bad.err).toMatch(/bad\.p:2: bad link "0-1:1\.5": score above 1/);
   const statistical = mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'p.txt'), '--method', 'ibm2', '--pseudo', P);
@@ -195,24 +168,7 @@ test("--pseudo: another aligner's links scoring at least the threshold supervise
 
 test('--self-train N: N epochs more from the trained model, on its own links scoring at least the threshold', () => {
   const train = (model: string, ...more: string[]) =>
-    mekong(
-      'align',
-      '--src',
-      S,
-      '--tgt',
-      T,
-      '--out',
-      join(dir, 's.txt'),
-      '--method',
-      'bilstm-ctl',
-      '--epochs',
-      '2',
-      '--self-train',
-      '1',
-      '--save-model',
-      join(dir, model),
-      ...more,
-    );
+    alignBilstm(join(dir, 's.txt'), '--epochs', '2', '--self-train', '1', '--save-model', join(dir, model), ...more);
   expect(train('self-model').code).toBe(0);
   const { config } = loadNeuralModel(join(dir, 'self-model'));
   expect([config.epochs, config.selfTrainEpochs]).toEqual([2, 1]);
@@ -220,12 +176,16 @@ test('--self-train N: N epochs more from the trained model, on its own links sco
   expect(train('self-none', '--self-train', '0').code).toBe(0); // 0 = none (the later option wins)
   const none = loadNeuralModel(join(dir, 'self-none')).config;
   expect([none.selfTrainEpochs, none.weights]).toEqual([undefined, DEFAULT_CONFIG.weights]);
+  // without --self-train: the default for the corpus size (160 pairs: shared/epochs.ts)
+  const byDefault = alignBilstm(join(dir, 's.txt'), '--epochs', '1', '--save-model', join(dir, 'self-default'));
+  expect(byDefault.code, byDefault.err).toBe(0);
+  expect(loadNeuralModel(join(dir, 'self-default')).config.selfTrainEpochs).toBe(defaultSelfTrainEpochs(160));
 }, 120_000);
 
 test.each([
   [['--epochs', 'zero'], /--epochs must be a positive integer/],
   [['--pseudo', G, '--pseudo-threshold', '2'], /--pseudo-threshold must be a number in \[0, 1\]/],
-  [['--pseudo-threshold', '0.5'], /give one of them too/],
+  [['--pseudo-threshold', '0.5', '--self-train', '0'], /give one of them too/],
   [['--self-train', '1.5'], /--self-train must be a whole number of epochs/],
   [['--pseudo', G, '--model', 'b'], /--model aligns without training: --pseudo would not be used/],
   [['--self-train', '2', '--model', 'b'], /--model aligns without training: --self-train would not be used/],
@@ -234,14 +194,14 @@ test.each([
   [['--word-dropout', '-1'], /--word-dropout must be a number from 0 to 100/],
   [['--continue', 'a', '--model', 'b'], /give one of them/],
 ])('a bad option is a one-line error: %s', (opt, message) => {
-  const r = mekong('align', '--src', S, '--tgt', T, '--out', join(dir, 'x'), '--method', 'bilstm-ctl', ...opt);
+  const r = alignBilstm(join(dir, 'x'), ...opt);
   expect(r.code).toBe(1);
   expect(r.err).toMatch(message);
 });
 
 test('--device: a forced GPU falls back to the CPU and says so; an unknown device is a one-line error', () => {
   const out = join(dir, 'device.txt');
-  const r = mekong('align', '--src', S, '--tgt', T, '--out', out, '--method', 'bilstm-ctl', '--epochs', '1', '--device', 'cuda');
+  const r = alignBilstm(out, '--epochs', '1', '--self-train', '0', '--device', 'cuda');
   expect(r.code, r.err).toBe(0);
   expect(r.out + r.err).toMatch(/nn: execution provider cpu \(requested cuda; unavailable: cuda: /);
   expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(160);

@@ -16,9 +16,11 @@ import { checkpointDir, runDir } from '../../../src/main/train/run-files.ts';
 import { project, sure } from '../editor/fixture.ts';
 import { syntheticCorpus } from '../bilstm/synthetic.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { defaultSelfTrainEpochs } from '../../../src/shared/epochs.ts';
 
 const dir = tempDir('mekong-models-');
-const tiny = { dim: 16, batchSize: 8, lr: 1e-2 };
+// selfTrainEpochs 0: these 16-pair projects would otherwise self-train the default 10 epochs (shared/epochs.ts)
+const tiny = { dim: 16, batchSize: 8, lr: 1e-2, selfTrainEpochs: 0 };
 
 /** A project of `pairs` pairs (16): pairs 0–3 train with gold, the last `dev` (4) are the dev split (with gold when `devGold`). */
 function setup(devGold = true, pairs = 16, dev = 4) {
@@ -227,7 +229,7 @@ describe('models channels', () => {
 
   test('self-training: the trained model aligns the pairs, then trains on with its links as pseudo-labels, checkpoints numbered on', async () => {
     const { ctx, store, events } = setup();
-    const started = await call(ctx, 'models.train', { epochs: 2, selfTrainEpochs: 2, threshold: 0, ...tiny });
+    const started = await call(ctx, 'models.train', { ...tiny, epochs: 2, selfTrainEpochs: 2, threshold: 0 });
     expect(await outcome(events, started.jobId)).toMatchObject({
       type: 'job.done',
       message: expect.stringMatching(/: 2 epochs \+ 2 of self-training on 16 pairs/),
@@ -247,6 +249,21 @@ describe('models channels', () => {
     const { points } = await call(ctx, 'models.metrics', { runId: run.id });
     expect(points.filter((p) => p.name === 'loss').length).toBe(steps[3]);
     expect(await failure(ctx, 'models.train', { selfTrainEpochs: -1 })).toMatch(/selfTrainEpochs/);
+
+    // left out: the default for the project's size, and none when pseudo-labels or a checkpoint say how the run is supervised
+    const { selfTrainEpochs: _, ...defaults } = tiny;
+    const byDefault = await call(ctx, 'models.train', { epochs: 1, ...defaults });
+    expect(await outcome(events, byDefault.jobId)).toMatchObject({
+      message: expect.stringMatching(/: 1 epochs \+ 10 of self-training on 16 pairs/),
+    });
+    const continued = await call(ctx, 'models.train', { epochs: 1, ...defaults, startFrom: { runId: byDefault.runId, epoch: 1 } });
+    expect(await outcome(events, continued.jobId)).toMatchObject({ type: 'job.done' });
+    const runs = (await call(ctx, 'models.list', {})).models.flatMap((m) => m.runs);
+    const config = (id: number) => runs.find((r) => r.id === id)!.config;
+    expect(config(byDefault.runId).selfTrainEpochs).toBe(defaultSelfTrainEpochs(16));
+    expect(config(continued.runId).selfTrainEpochs).toBe(0);
+    expect(defaultSelfTrainEpochs(1_500)).toBe(10);
+    expect(defaultSelfTrainEpochs(1_501)).toBe(0);
     store.close();
   }, 120_000);
 

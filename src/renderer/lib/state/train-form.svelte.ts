@@ -1,12 +1,13 @@
 // The "Train…" form's state: every TrainOptions field as the form edits it (numbers are
 // null while their input is empty), prefilled with the neural aligner's defaults (the
-// epochs for the project's size, shared/epochs.ts), switching to encoder-finetune's own
-// epochs and learning rate when that method is chosen (and back) — or, to
-// continue a run from one of its checkpoints, with that run's settings — and its
-// validation. Limits come from the contract's schema (one source of truth); its issues
-// are turned into one short message per field, shown beside that field.
+// epochs and self-training epochs for the project's size, shared/epochs.ts), switching to
+// encoder-finetune's own epochs and learning rate when that method is chosen (and back) —
+// or, to continue a run from one of its checkpoints, with that run's settings (and no
+// self-training unless asked) — and its validation. Limits come from the contract's schema
+// (one source of truth); its issues are turned into one short message per field, shown
+// beside that field.
 import type { z } from 'zod';
-import { defaultEpochs } from '../../../shared/epochs.ts';
+import { defaultEpochs, defaultSelfTrainEpochs } from '../../../shared/epochs.ts';
 import { type RunInfo, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
 import {
   BILSTM_DEFAULTS,
@@ -119,9 +120,11 @@ export class TrainFormState {
   readonly checked: { options: TrainOptions; errors: null } | { options: null; errors: FieldErrors } = $derived.by(() => this.check());
   readonly errors: FieldErrors = $derived(this.checked.errors ?? {});
 
-  /** A form for a project of `pairs` sentence pairs: its epochs are the default for that size. */
+  /** A form for a project of `pairs` sentence pairs: its epochs and self-training epochs are the defaults for that size. */
   constructor(pairs?: number) {
-    if (pairs !== undefined) this.#bilstmEpochs = this.values.epochs = defaultEpochs(pairs);
+    if (pairs === undefined) return;
+    this.#bilstmEpochs = this.values.epochs = defaultEpochs(pairs);
+    this.values.selfTrainEpochs = defaultSelfTrainEpochs(pairs);
   }
 
   get method(): TrainableMethodName {
@@ -162,11 +165,12 @@ export class TrainFormState {
       lr: c.lr,
       batchSize: c.batchSize,
       wordDropout: c.wordDropout,
-      selfTrainEpochs: c.selfTrainEpochs,
       checkpointEvery: c.checkpointEvery,
     };
     for (const [field, value] of Object.entries(given) as [NumberField, number | undefined][])
       if (value !== undefined) f.values[field] = value;
+    // it trains on from the checkpoint without self-training unless asked, as models.train does without the field
+    f.values.selfTrainEpochs = 0;
     return f;
   }
 
