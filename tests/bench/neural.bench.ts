@@ -14,7 +14,7 @@
 //     bilstm-ctl's lexicon as `mekong lexicon` builds it (word-translations.ts: the neural
 //     tables times agree's) before self-training, the neural tables alone, and the lexicon
 //     after self-training (method.ts) from that model, as `mekong lexicon` does by default
-//     (shared/epochs.ts: 10 epochs on up to 1,500 pairs), or --self-train N epochs (0: none)
+//     (shared/epochs.ts: 10 epochs on up to 1,000 pairs), or --self-train N epochs (0: none)
 //     (the --dict table below trains without self-training); with
 //     --seeds one model per seed, each seed's line, and their mean ± standard deviation (seed
 //     003 reports the mean of three seeds), marked "above agree" where every seed is above

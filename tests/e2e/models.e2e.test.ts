@@ -65,7 +65,7 @@ describe('models page', () => {
     // Long enough to be surely running while the test watches; cancelled after two checkpoints.
     await dialog.getByLabel('Epochs', { exact: true }).fill(String(EPOCHS));
     await dialog.getByText('Advanced').click();
-    // and self-training after them, on for projects of up to 1,500 pairs (shared/epochs.ts)
+    // and self-training after them, on for projects of up to 1,000 pairs (shared/epochs.ts)
     await expect(dialog.getByLabel('Self-training epochs').inputValue()).resolves.toBe('10');
     await dialog.getByText('10 proposed for 265 pairs', { exact: false }).waitFor();
     await dialog.getByLabel('Dimension').fill('32');

@@ -108,7 +108,7 @@ export function register(program: Command): void {
     )
     .option(
       '--self-train <epochs>',
-      "once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default 10 on corpora of up to 1,500 pairs, else 0, and 0 with --pseudo or --continue)",
+      "once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default 10 on corpora of up to 1,000 pairs, else 0, and 0 with --pseudo or --continue)",
     )
     .option(
       '--encoder <dir>',

@@ -13,7 +13,7 @@
 //     --pseudo (another aligner's links, `i-j` or `i-j:score` as --scores writes them: on pairs
 //     without gold, those scoring at least --pseudo-threshold, default 0.9, supervise training:
 //     seed 000's pseudo-labels), --self-train N (N epochs more on the model's own links;
-//     default 10 on corpora of up to 1,500 pairs, else 0, and 0 with --pseudo or --continue:
+//     default 10 on corpora of up to 1,000 pairs, else 0, and 0 with --pseudo or --continue:
 //     shared/epochs.ts),
 //     --word-dropout α, --device, --dict D with --dict-use prior|supervision|both (a prior of the
 //     extraction's EM, its 1-to-1 matches in a pair as supervision (the default), or both: method.ts).

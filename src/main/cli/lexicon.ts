@@ -59,7 +59,7 @@ export function register(program: Command): void {
     )
     .option(
       '--self-train <epochs>',
-      "neural methods: once trained, this many epochs more on the model's own links scoring at least 0.9 (default 10 on corpora of up to 1,500 pairs, else 0)",
+      "neural methods: once trained, this many epochs more on the model's own links scoring at least 0.9 (default 10 on corpora of up to 1,000 pairs, else 0)",
     )
     .option('--lowercase', 'lowercase both sides')
     .option(

@@ -9,7 +9,7 @@ import { trainOptionsSchema } from '../../../src/shared/models-api.ts';
 test('encoder-finetune: its defaults, its fields only, objectives with their weights; back to a BiLSTM method restores its own', () => {
   const form = new TrainFormState(265);
   expect(form.values.epochs).toBe(75);
-  expect([form.values.selfTrainEpochs, new TrainFormState(1_501).values.selfTrainEpochs]).toEqual([10, 0]);
+  expect([form.values.selfTrainEpochs, new TrainFormState(1_001).values.selfTrainEpochs]).toEqual([10, 0]);
   form.method = 'encoder-finetune';
   expect(form.values.epochs).toBe(1);
   expect(form.values.lr).toBe(5e-5);

@@ -262,8 +262,8 @@ describe('models channels', () => {
     const config = (id: number) => runs.find((r) => r.id === id)!.config;
     expect(config(byDefault.runId).selfTrainEpochs).toBe(defaultSelfTrainEpochs(16));
     expect(config(continued.runId).selfTrainEpochs).toBe(0);
-    expect(defaultSelfTrainEpochs(1_500)).toBe(10);
-    expect(defaultSelfTrainEpochs(1_501)).toBe(0);
+    expect(defaultSelfTrainEpochs(1_000)).toBe(10);
+    expect(defaultSelfTrainEpochs(1_001)).toBe(0);
     store.close();
   }, 120_000);
 

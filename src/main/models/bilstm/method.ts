@@ -15,7 +15,7 @@
 // sd of three models): vi 0.607 ± 0.005 → 0.608 ± 0.006, id 0.683 ± 0.004 → 0.687 ± 0.004, zh
 // 0.624 ± 0.007 → 0.650 ± 0.005, th 0.645 ± 0.015 → 0.645 ± 0.016 (the neural tables alone);
 // its 10 epochs take 1.5–1.8× as long as the first 20. Callers pass the default for the corpus
-// size (shared/epochs.ts: on for up to 1,500 pairs). Other variants: docs/experiments.md.
+// size (shared/epochs.ts: on for up to 1,000 pairs). Other variants: docs/experiments.md.
 //   bilstm-ctl  Wada et al. + multi-view contrastive loss (seed 003)
 //   bilstm      Wada et al. alone (λ = 0), the ablation baseline
 import type { Link } from '../../../shared/domain.ts';
