@@ -38,7 +38,18 @@ export function defaultEpochs(pairs: number): number {
 const SELF_TRAIN_EPOCHS = 10;
 export const SELF_TRAIN_MAX_PAIRS = 1_000;
 
-/** The default number of self-training epochs after the training on a corpus of `pairs` pairs (0: none). */
-export function defaultSelfTrainEpochs(pairs: number): number {
+/** How a run is already supervised beyond its gold: pseudo-labels from an alignment, or the checkpoint it continues from. */
+export interface Supervision {
+  pseudoLabels?: boolean;
+  continued?: boolean;
+}
+
+/**
+ * The default number of self-training epochs after the training on a corpus of `pairs` pairs
+ * (0: none). None when pseudo-labels or a checkpoint to continue from already say how the run is
+ * supervised: self-training on top of either was not measured.
+ */
+export function defaultSelfTrainEpochs(pairs: number, supervision: Supervision = {}): number {
+  if (supervision.pseudoLabels || supervision.continued) return 0;
   return pairs <= SELF_TRAIN_MAX_PAIRS ? SELF_TRAIN_EPOCHS : 0;
 }

@@ -128,7 +128,7 @@ function overrides(o: { epochs?: string; weights?: string; wordDropout?: string;
  */
 function selfTrainEpochs(o: AlignerOptions, pairs: number): number {
   const v = o.selfTrain;
-  if (v === undefined) return o.pseudo || o.continue ? 0 : defaultSelfTrainEpochs(pairs);
+  if (v === undefined) return defaultSelfTrainEpochs(pairs, { pseudoLabels: !!o.pseudo, continued: !!o.continue });
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new UserError(`--self-train must be a whole number of epochs (0 = none), got "${v}"`);
   return n;

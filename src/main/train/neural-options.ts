@@ -29,7 +29,7 @@ export function neuralConfig(o: TrainOptions, supervised: boolean, pairs: number
 
 /** The self-training epochs of a run: as given, else the default for the corpus size unless pseudo-labels or a checkpoint to continue from say how it is supervised. */
 export function selfTrainEpochsOf(o: TrainOptions, pairs: number): number {
-  return o.selfTrainEpochs ?? (o.pseudoAlignmentId !== undefined || o.startFrom ? 0 : defaultSelfTrainEpochs(pairs));
+  return o.selfTrainEpochs ?? defaultSelfTrainEpochs(pairs, { pseudoLabels: o.pseudoAlignmentId !== undefined, continued: !!o.startFrom });
 }
 
 export function completed(o: TrainOptions, c: NeuralConfig): TrainOptions {

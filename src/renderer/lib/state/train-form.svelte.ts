@@ -169,8 +169,7 @@ export class TrainFormState {
     };
     for (const [field, value] of Object.entries(given) as [NumberField, number | undefined][])
       if (value !== undefined) f.values[field] = value;
-    // it trains on from the checkpoint without self-training unless asked, as models.train does without the field
-    f.values.selfTrainEpochs = 0;
+    if (pairs !== undefined) f.values.selfTrainEpochs = defaultSelfTrainEpochs(pairs, { continued: true });
     return f;
   }
 
