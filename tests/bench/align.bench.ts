@@ -1,12 +1,20 @@
-// `npm run bench -- align [--methods m1,m2] [--speed-method m] [--runs N] [--skip-aer] [--skip-speed]`
+// `npm run bench -- align [--methods m1,m2] [--speed-method m] [--runs N] [--skip-aer] [--skip-speed] [--fast-align DIR]`
 // AER of each statistical aligner on every ../shared/data/std-gold-align set (each set
 // aligned on its own sentences, lowercased; en-fr also with bench-corpora/m30k added),
 // and pairs/s on dup100k (uniq39k cycled to 100,000 lines, both sides alike, lowercased:
 // bench-corpora/SOURCE.md) against fast_align built with OpenMP (both directions side by side,
-// then atools: 20.8 s on this machine kind, issue 20), with the time and memory of each phase
-// of the first run (read, words to ids, EM per model — the last iteration also decodes and
-// symmetrises, shown as the threads' summed seconds — the last M-step, links, writing Pharaoh).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// then atools: 20.8 s on this machine kind the day issue 20 was filed), with the time and
+// memory of each phase of the first run (read, words to ids, EM per model — the last
+// iteration also decodes and symmetrises, shown as the threads' summed seconds — the last
+// M-step, links, writing Pharaoh).
+// The machine's speed moves from day to day (fast_align took 27.9–35.3 s here on 2026-11-27),
+// so --fast-align DIR (a build of github.com/clab/fast_align holding fast_align and atools:
+// `cmake .. && make`, OpenMP found by cmake) runs it on the same lines before each run of
+// ours, `-d -o -v` in both directions side by side then `atools -c grow-diag-final-and`, once
+// with OpenMP's default threads and once with one thread per direction, and the faster of
+// the two is the baseline of that run's ratio.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alignCorpus } from '../../src/main/align/engine.ts';
@@ -89,14 +97,71 @@ async function aerTable(methods: string[]): Promise<void> {
   }
 }
 
+/** dup100k's lines of one side, lowercased. */
+function dup100kLines(side: string): string[] {
+  const uniq = lines(join(CORPORA, `uniq39k.${side}`)).map((l) => l.toLowerCase());
+  return [...uniq.slice(0, 39000), ...uniq.slice(0, 39000), ...uniq.slice(0, 22000)];
+}
+
 /** dup100k's side as the CLI reads it: lines kept, each tokenised when the aligner asks. */
 function dup100k(side: string): Sentences {
-  const uniq = lines(join(CORPORA, `uniq39k.${side}`)).map((l) => l.toLowerCase());
-  return lineSentences([...uniq.slice(0, 39000), ...uniq.slice(0, 39000), ...uniq.slice(0, 22000)]);
+  return lineSentences(dup100kLines(side));
 }
 
 const FAST_ALIGN_OMP_S = 20.8;
-const TARGET_S = FAST_ALIGN_OMP_S / 1.5;
+const RATIO = 1.5;
+const TARGET_S = FAST_ALIGN_OMP_S / RATIO;
+
+interface Timed {
+  seconds: number;
+  /** peak RSS in MB, as /usr/bin/time reports it */
+  peakMb: number;
+}
+
+/** Runs `cmd args` under /usr/bin/time with stdout to `out`; its wall seconds and peak RSS. */
+function timed(cmd: string, args: string[], out: string, env: NodeJS.ProcessEnv): Promise<Timed> {
+  const fd = openSync(out, 'w');
+  const t0 = performance.now();
+  const child = spawn('/usr/bin/time', ['-f', 'peak-kb %M', cmd, ...args], { stdio: ['ignore', fd, 'pipe'], env });
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      closeSync(fd);
+      const kb = /peak-kb (\d+)/.exec(err);
+      if (code !== 0 || !kb) reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}: ${err.slice(-500)}`));
+      else resolve({ seconds: (performance.now() - t0) / 1000, peakMb: Number(kb[1]) / 1024 });
+    });
+  });
+}
+
+/** fast_align's dup100k run as issue 20 measured it: both directions side by side, then atools; the peak is both directions' together. */
+async function fastAlign(dir: string, input: string, threads: number | undefined): Promise<Timed> {
+  const env = threads ? { ...process.env, OMP_NUM_THREADS: String(threads) } : process.env;
+  const [fwd, rev] = [join(tmpdir(), 'mekong-bench-fa.fwd'), join(tmpdir(), 'mekong-bench-fa.rev')];
+  const t0 = performance.now();
+  const dirs = await Promise.all([
+    timed(join(dir, 'fast_align'), ['-i', input, '-d', '-o', '-v'], fwd, env),
+    timed(join(dir, 'fast_align'), ['-i', input, '-d', '-o', '-v', '-r'], rev, env),
+  ]);
+  const sym = await timed(
+    join(dir, 'atools'),
+    ['-i', fwd, '-j', rev, '-c', 'grow-diag-final-and'],
+    join(tmpdir(), 'mekong-bench-fa.gdfa'),
+    env,
+  );
+  return { seconds: (performance.now() - t0) / 1000, peakMb: Math.max(dirs[0].peakMb + dirs[1].peakMb, sym.peakMb) };
+}
+
+/** The faster of fast_align's two thread settings on dup100k, each printed. */
+async function fastAlignBest(dir: string, input: string): Promise<Timed> {
+  const omp = await fastAlign(dir, input, undefined);
+  const one = await fastAlign(dir, input, 1);
+  const show = (t: Timed) => `${t.seconds.toFixed(1)} s, ${t.peakMb.toFixed(0)} MB`;
+  console.log(`     fast_align: OpenMP default threads ${show(omp)}; one thread a direction ${show(one)}`);
+  return omp.seconds <= one.seconds ? omp : one;
+}
 
 /** Wall time and memory at the end of each phase of one run: RSS then, and the process's peak RSS so far. */
 class PhaseClock {
@@ -123,8 +188,15 @@ class PhaseClock {
   }
 }
 
-async function speed(method: string, runs: number): Promise<void> {
+async function speed(method: string, runs: number, fastAlignDir: string | undefined): Promise<void> {
   console.log(`\ndup100k en-de (100,000 pairs, read from files), method ${method}, gdfa, slices of the pairs in worker threads`);
+  let faInput: string | undefined;
+  if (fastAlignDir) {
+    faInput = join(tmpdir(), 'mekong-bench-dup100k.fa');
+    const [en, de] = [dup100kLines('en'), dup100kLines('de')];
+    writeFileSync(faInput, en.map((l, k) => `${l} ||| ${de[k]}`).join('\n') + '\n');
+    console.log(`same-run baseline: fast_align in ${fastAlignDir}, run before each run of ours (target ${RATIO}x it)`);
+  }
   console.log(
     `run  seconds  pairs/s  vs fast_align OpenMP (${FAST_ALIGN_OMP_S} s)  target (${TARGET_S.toFixed(1)} s)  peak RSS  CPU s  load avg`,
   );
@@ -132,6 +204,7 @@ async function speed(method: string, runs: number): Promise<void> {
   const stages = methodPlan(method).stages;
   const stageEnds = stages.map((_, i) => stages.slice(0, i + 1).reduce((n, st) => n + st.iterations, 0));
   for (let r = 1; r <= runs; r++) {
+    const baseline = fastAlignDir && faInput ? await fastAlignBest(fastAlignDir, faInput) : undefined;
     const load = loadavg()[0].toFixed(1);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -172,6 +245,12 @@ async function speed(method: string, runs: number): Promise<void> {
       load.padStart(8),
     ];
     console.log(cols.join('  '));
+    if (baseline) {
+      const ratio = baseline.seconds / s;
+      console.log(
+        `     same run: fast_align ${baseline.seconds.toFixed(1)} s, ${baseline.peakMb.toFixed(0)} MB; ours ${ratio.toFixed(2)}x its speed (target ${RATIO}x: ${ratio >= RATIO ? 'met' : 'missed'}), ${(rss / baseline.peakMb).toFixed(2)}x its memory`,
+      );
+    }
     if (r === 1) clock.print();
     if (links.length !== src.length) throw new Error('wrong number of alignments');
   }
@@ -188,6 +267,6 @@ export default async function bench(args: string[]): Promise<void> {
   };
   const methods = (opt('--methods') ?? STATISTICAL_METHODS.join(',')).split(',');
   // peak RSS is the process's: the first run's figure is the one for 100k pairs
-  if (!args.includes('--skip-speed')) await speed(opt('--speed-method') ?? DEFAULT_METHOD, Number(opt('--runs') ?? 2));
+  if (!args.includes('--skip-speed')) await speed(opt('--speed-method') ?? DEFAULT_METHOD, Number(opt('--runs') ?? 2), opt('--fast-align'));
   if (!args.includes('--skip-aer')) await aerTable(methods);
 }
