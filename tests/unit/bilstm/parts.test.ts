@@ -24,6 +24,46 @@ describe('BPE subwords', () => {
     expect(segmentWord(bpe, '中国人')).toEqual(['中', '国', '人</w>']);
     expect(segmentWord(trainBpe(new Map([['ab', 1]]), 5), 'ab')).toEqual(['a', 'b</w>']);
   });
+
+  test('learns the merges of the textbook algorithm, in its order: recount every pair, merge the most frequent (ties: the smaller)', () => {
+    // the algorithm as Sennrich et al. state it, recounting all words for every merge
+    const reference = (counts: Map<string, number>, merges: number): string[] => {
+      const han = (x: string) => /\p{Script=Han}/u.test(x);
+      const words = [...counts].map(([w, f]) => ({ f, syms: [...w].map((c, i, a) => (i === a.length - 1 ? c + '</w>' : c)) }));
+      const out: string[] = [];
+      for (let m = 0; m < merges; m++) {
+        const pairs = new Map<string, number>();
+        for (const { f, syms } of words)
+          for (let i = 0; i + 1 < syms.length; i++)
+            if (!han(syms[i]) && !han(syms[i + 1]))
+              pairs.set(`${syms[i]} ${syms[i + 1]}`, (pairs.get(`${syms[i]} ${syms[i + 1]}`) ?? 0) + f);
+        const best = [...pairs].filter(([, c]) => c > 1).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]?.[0];
+        if (!best) break;
+        out.push(best);
+        const [a, b] = best.split(' ');
+        for (const w of words) {
+          const merged: string[] = [];
+          for (let i = 0; i < w.syms.length; i++) {
+            if (w.syms[i] === a && w.syms[i + 1] === b) {
+              merged.push(a + b);
+              i++;
+            } else merged.push(w.syms[i]);
+          }
+          w.syms = merged;
+        }
+      }
+      return out;
+    };
+    // words with repeated letters (overlapping pairs), many ties, Han, Thai and Lao
+    const rng = new Rng(7);
+    const letters = ['a', 'a', 'b', 'n', 'e', 'ก', 'า', 'ນ', '中'];
+    const counts = new Map<string, number>();
+    for (let k = 0; k < 400; k++) {
+      const w = Array.from({ length: 1 + Math.floor(rng.next() * 7) }, () => letters[Math.floor(rng.next() * letters.length)]).join('');
+      counts.set(w, 1 + Math.floor(rng.next() * 4));
+    }
+    for (const merges of [1, 10, 60, 300]) expect([...trainBpe(counts, merges).ranks.keys()]).toEqual(reference(counts, merges));
+  });
 });
 
 describe('CSLS', () => {
