@@ -139,6 +139,8 @@ class BucketTrainers {
   private readonly trainers = new Map<number, Promise<Trainer>>();
   private first: Trainer | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** set by release: compilations queued but not begun are dropped */
+  private released = false;
   constructor(
     private readonly dims: ModelDims,
     private readonly c: NeuralConfig,
@@ -157,7 +159,7 @@ class BucketTrainers {
   prefetch(lengths: readonly number[]): void {
     for (const T of lengths) {
       if (this.trainers.has(T)) continue;
-      const next = this.queue.then(() => this.create(T));
+      const next = this.queue.then(() => (this.released ? Promise.reject(new Error(`bucket ${T} dropped: training ended`)) : this.create(T)));
       this.trainers.set(T, next);
       this.queue = next.catch(() => undefined);
     }
@@ -194,7 +196,9 @@ class BucketTrainers {
     return this.first!.state.params;
   }
 
+  /** Releases every compiled session, once the compilation under way (if any) ends: a cancelled run does not wait for the queued ones. */
   async release(): Promise<void> {
+    this.released = true;
     for (const pending of this.trainers.values()) {
       const t = await pending.catch(() => null);
       await t?.release();
