@@ -159,7 +159,9 @@ class BucketTrainers {
   prefetch(lengths: readonly number[]): void {
     for (const T of lengths) {
       if (this.trainers.has(T)) continue;
-      const next = this.queue.then(() => (this.released ? Promise.reject(new Error(`bucket ${T} dropped: training ended`)) : this.create(T)));
+      const next = this.queue.then(() =>
+        this.released ? Promise.reject(new Error(`bucket ${T} dropped: training ended`)) : this.create(T),
+      );
       this.trainers.set(T, next);
       this.queue = next.catch(() => undefined);
     }
