@@ -119,15 +119,10 @@ export function makeBatches(data: TrainData, c: NeuralConfig, rng: Rng): { T: nu
 }
 
 /**
- * One Trainer per bucket length, compiled on first use; `prefetch` compiles the others in
- * the background, in the order the epoch will need them, one at a time, while the first
- * bucket trains.
- */
-/**
  * Moves a batch of the shortest bucket to the front (the rest keep their order): the first
  * step then waits only for the cheapest session to compile. On the bundled sample (265
- * long pairs) the first step came 6.1 s after the start; the other buckets compile in the
- * background meanwhile (BucketTrainers.prefetch).
+ * long pairs) the first step came 6.1 s after the start; the other buckets compile after
+ * it (BucketTrainers.prefetch).
  */
 export function firstShortest(batches: { T: number }[]): void {
   let k = 0;
@@ -135,6 +130,14 @@ export function firstShortest(batches: { T: number }[]): void {
   batches.unshift(...batches.splice(k, 1));
 }
 
+/**
+ * One Trainer per bucket length, compiled on first use; `prefetch` queues the others, in the
+ * order the epoch will need them, one at a time, between the first steps. onnxruntime-node
+ * builds a session on the calling thread, so a build holds up the steps while it runs rather
+ * than running beside them: on 5k en–de pairs the six buckets' builds (1–11 s each, nearly
+ * all of it onnxruntime's session initialisation, which is as slow with graph optimisation off)
+ * are about 24 s of the first epoch's 51 s; later epochs take 26 s.
+ */
 class BucketTrainers {
   private readonly trainers = new Map<number, Promise<Trainer>>();
   private first: Trainer | null = null;
@@ -155,7 +158,7 @@ class BucketTrainers {
     return t;
   }
 
-  /** Compiles the sessions of `lengths` in the background, in that order (a failure surfaces when that bucket is used). */
+  /** Queues the sessions of `lengths` to compile, in that order, after the one under way (a failure surfaces when that bucket is used). */
   prefetch(lengths: readonly number[]): void {
     for (const T of lengths) {
       if (this.trainers.has(T)) continue;
