@@ -66,6 +66,8 @@ async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
       from,
     );
   };
+  // the flag is also read between the session builds of the first steps, which can hold the thread for seconds before the next step
+  const poll = setInterval(stopIfCancelled, 100);
   try {
     if (start) {
       const grown = grownVocab(start.vocab, r.data.src, r.data.tgt);
@@ -85,6 +87,7 @@ async function train(r: TrainRequest): Promise<'done' | 'cancelled'> {
     if (abort.signal.aborted) return 'cancelled';
     throw err;
   } finally {
+    clearInterval(poll);
     await embedder.release();
   }
 }

@@ -149,7 +149,7 @@ class BucketTrainers {
     private readonly c: NeuralConfig,
     private readonly totalSteps: number,
     private readonly start?: ReadonlyMap<string, Tensor>,
-    private readonly hooks: Pick<TrainHooks, 'onDevice' | 'onBucket'> = {},
+    private readonly hooks: Pick<TrainHooks, 'onDevice' | 'onBucket' | 'signal'> = {},
   ) {}
 
   get(T: number): Promise<Trainer> {
@@ -162,9 +162,12 @@ class BucketTrainers {
   prefetch(lengths: readonly number[]): void {
     for (const T of lengths) {
       if (this.trainers.has(T)) continue;
-      const next = this.queue.then(() =>
-        this.released ? Promise.reject(new Error(`bucket ${T} dropped: training ended`)) : this.create(T),
-      );
+      const next = this.queue.then(async () => {
+        // a turn of the event loop first: timers held up by the last build (a worker's cancel poll) run, and may end the training
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (this.released || this.hooks.signal?.aborted) throw new Error(`bucket ${T} dropped: training ended`);
+        return this.create(T);
+      });
       this.trainers.set(T, next);
       this.queue = next.catch(() => undefined);
     }
@@ -211,6 +214,17 @@ class BucketTrainers {
   }
 }
 
+/** `p`, or a rejection ('cancelled') as soon as `signal` aborts: a cancel need not wait for the sessions queued before a batch's bucket. */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('cancelled'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /**
  * Trains a model on `data`: from scratch, or continuing from `start` (a saved model: its
  * dimension, parameters and vocabulary are kept, the vocabulary grown by the words of `data`
@@ -249,7 +263,7 @@ export async function trainNeural(
       if (epoch === 0) firstShortest(batches);
       for (const b of batches) {
         if (hooks.signal?.aborted) throw new Error('cancelled');
-        const t = await trainers.get(b.T);
+        const t = await untilAborted(trainers.get(b.T), hooks.signal);
         if (step === 0) trainers.prefetch([...new Set(batches.map((x) => x.T))]);
         t.state.step = step++;
         const pick = <X>(xs: readonly X[] | undefined) => (xs ? b.idx.map((k) => xs[k]) : undefined);
