@@ -14,23 +14,10 @@ import type { ModelsResults } from '../../src/shared/models-api.ts';
 import { createContext } from '../../src/main/api/create-context.ts';
 import { dispatch } from '../../src/main/api/dispatch.ts';
 import { runImport } from '../../src/main/corpus/import-pipeline.ts';
-import { sampleCorpusPath } from '../../src/main/corpus/sample.ts';
+import { buildSampleProject } from '../../src/main/corpus/sample.ts';
 import { ProjectStore } from '../../src/main/store/project-store.ts';
 
 const CORPORA = join(import.meta.dirname, '../../../shared/data/bench-corpora');
-
-async function sampleProject(dir: string): Promise<ProjectStore> {
-  const store = ProjectStore.create(join(dir, 'sample.mekong'), { name: 'sample', srcLang: 'lo', tgtLang: 'th' });
-  await runImport(store, {
-    file: sampleCorpusPath(),
-    format: 'csv',
-    header: true,
-    srcColumn: 'lao_sent',
-    tgtColumn: 'thai_sent',
-    tokenization: 'segment',
-  });
-  return store;
-}
 
 /** The first `pairs` pairs of uniq39k with words on both sides (a few of its lines are empty). */
 async function uniqProject(dir: string, pairs: number): Promise<ProjectStore> {
@@ -90,7 +77,9 @@ export default async function bench(args: string[]): Promise<void> {
   const pairs = opt('--pairs', 5000);
   const rounds = opt('--rounds', 2);
   const dir = mkdtempSync(join(tmpdir(), 'mekong-train-start-'));
-  const projects: [string, () => Promise<ProjectStore>][] = [['bundled sample, 265 lo–th pairs', () => sampleProject(dir)]];
+  const projects: [string, () => Promise<ProjectStore>][] = [
+    ['bundled sample, 265 lo–th pairs', () => buildSampleProject(join(dir, 'sample.mekong'))],
+  ];
   if (existsSync(CORPORA)) projects.push([`uniq39k, ${pairs.toLocaleString('en')} en–de pairs`, () => uniqProject(dir, pairs)]);
   console.log('| project | round | Train → first step (s) | target | Cancel → stopped (s) | last message before the step |');
   console.log('|---|---|---|---|---|---|');
