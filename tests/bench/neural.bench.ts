@@ -324,7 +324,9 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<void> 
   const buckets: string[] = [];
   // The share of the MatMul peak: each step's MatMul FLOPs (counted outside its time) over
   // the time from the previous step's end, for the steps after the last session was built
-  // (builds run beside the first epoch's steps and would be charged to them).
+  // (builds run between the first epoch's steps and would be charged to them).
+  // Each epoch's seconds too: the first carries the session builds.
+  const epochEnds: number[] = [];
   let lastBuilt = t0;
   let lastEnd = t0;
   let counting = 0;
@@ -345,6 +347,7 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<void> 
         lastEnd = performance.now();
         counting += lastEnd - now;
       },
+      onEpoch: () => void epochEnds.push(performance.now() - counting),
       onBucket: (T, ms) => {
         lastBuilt = performance.now();
         buckets.push(`T ${T} built in ${(ms / 1000).toFixed(1)} s, RSS then ${mb(rss())}`);
@@ -355,6 +358,8 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<void> 
   console.log(
     `speed: bilstm-ctl training, ${src.length} en-de pairs x ${epochs} epochs, dim ${dim}: ${s.toFixed(0)} s (${(s / epochs).toFixed(1)} s an epoch), first step done after ${firstStep.toFixed(1)} s`,
   );
+  const epochSeconds = epochEnds.map((end, e) => ((end - (e ? epochEnds[e - 1] : t0)) / 1000).toFixed(1));
+  console.log(`speed: seconds per epoch (the first builds the buckets' sessions): ${epochSeconds.join(', ')}`);
   const peak = await matmulPeak();
   const achieved = gflops(steady.flops, steady.ms);
   console.log(
