@@ -59,7 +59,8 @@ export async function trainRun(
     const set = trainingSet(db, o);
     const supervised = [...set.supervision, ...set.rejected].some((l) => l?.length);
     const config = neuralConfig(o, supervised, set.stats.pairs);
-    o = { ...o, epochs: config.epochs, selfTrainEpochs: selfTrainEpochsOf(o, set.stats.pairs) };
+    const selfTrainEpochs = selfTrainEpochsOf(o, set.stats.pairs);
+    o = { ...o, epochs: config.epochs, selfTrainEpochs };
     let stats: RunStats = set.stats;
     setRunSetup(db, runId, completed(o, config), stats);
     let meter = new StepMeter(1, config.epochs);
@@ -70,7 +71,7 @@ export async function trainRun(
       if (r.type === 'plan') {
         const self = r.firstEpoch > 0;
         meter = new StepMeter(r.stepsPerEpoch, r.epochs, self ? { firstStep: lastStep, label: 'self-training epoch' } : {});
-        end = meter.total + (self ? 0 : r.stepsPerEpoch * (o.selfTrainEpochs ?? 0));
+        end = meter.total + (self ? 0 : r.stepsPerEpoch * selfTrainEpochs);
         run.progress(lastStep, end, `${self ? 'self-training epoch' : 'epoch'} 1/${r.epochs} · building the model`);
       } else if (r.type === 'step') {
         lastStep = r.step;

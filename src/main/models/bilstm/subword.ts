@@ -23,15 +23,17 @@ function symbols(word: string): string[] {
   return chars;
 }
 
-function mergeWord(w: string[], a: string, b: string): string[] {
-  const out: string[] = [];
+/** w with each adjacent a, b (left to right, not overlapping) replaced by ab; w itself when it has none. */
+function mergeWord<S>(w: S[], a: S, b: S, ab: S): S[] {
+  let out: S[] | null = null;
   for (let i = 0; i < w.length; i++) {
     if (i + 1 < w.length && w[i] === a && w[i + 1] === b) {
-      out.push(a + b);
+      out ??= w.slice(0, i);
+      out.push(ab);
       i++;
-    } else out.push(w[i]);
+    } else out?.push(w[i]);
   }
-  return out;
+  return out ?? w;
 }
 
 /** The symbols of the words being merged as ids, one per distinct string, each noting whether it holds a Han character. */
@@ -109,8 +111,11 @@ class PairTable {
   best(): number {
     for (const key of this.changed) {
       const count = this.counts.get(key);
-      if (count === undefined || count < 2) this.queued.delete(key);
-      if (count === undefined || count < 2 || this.queued.get(key) === count) continue;
+      if (count === undefined || count < 2) {
+        this.queued.delete(key);
+        continue;
+      }
+      if (this.queued.get(key) === count) continue;
       this.queued.set(key, count);
       this.queue.push({ key, count });
     }
@@ -122,19 +127,6 @@ class PairTable {
     }
     return -1;
   }
-}
-
-/** w with each adjacent a, b (left to right, not overlapping) replaced by ab; w itself when it has none. */
-function mergeIds(w: number[], a: number, b: number, ab: number): number[] {
-  let out: number[] | null = null;
-  for (let i = 0; i < w.length; i++) {
-    if (i + 1 < w.length && w[i] === a && w[i + 1] === b) {
-      out ??= w.slice(0, i);
-      out.push(ab);
-      i++;
-    } else out?.push(w[i]);
-  }
-  return out ?? w;
 }
 
 /**
@@ -158,7 +150,7 @@ export function trainBpe(counts: ReadonlyMap<string, number>, merges: number): B
     const [a, b] = table.split(best);
     const ab = syms.id(syms.names[a] + syms.names[b]);
     for (const k of table.where.get(best)!) {
-      const merged = mergeIds(words[k], a, b, ab);
+      const merged = mergeWord(words[k], a, b, ab);
       if (merged === words[k]) continue;
       table.update(words[k], k, freq[k], -1);
       table.update((words[k] = merged), k, freq[k], 1);
@@ -179,6 +171,6 @@ export function segmentWord(bpe: Bpe, word: string): string[] {
       if (r !== undefined && r < bestRank) [bestRank, at] = [r, i];
     }
     if (at < 0) return w;
-    w = mergeWord(w, w[at], w[at + 1]);
+    w = mergeWord(w, w[at], w[at + 1], w[at] + w[at + 1]);
   }
 }

@@ -262,7 +262,6 @@ export async function trainNeural(
       const batches = makeBatches(data, c, rng);
       if (epoch === 0) firstShortest(batches);
       for (const b of batches) {
-        if (hooks.signal?.aborted) throw new Error('cancelled');
         const t = await untilAborted(trainers.get(b.T), hooks.signal);
         if (step === 0) trainers.prefetch([...new Set(batches.map((x) => x.T))]);
         t.state.step = step++;
