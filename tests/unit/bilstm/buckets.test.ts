@@ -1,8 +1,43 @@
-// Length buckets in training: the first batch of a run is one of the shortest bucket (its
-// session compiles fastest), and the other buckets' sessions, compiled in the background
-// while it trains, serve every batch of a run over four bucket lengths.
+// Length buckets in training: every batch is full (the training graphs' batch dimension is
+// static) and within a bucket its pairs fit; the first batch of a run is one of the shortest
+// bucket (its session compiles fastest), and the other buckets' sessions, compiled in the
+// background while it trains, serve every batch of a run over four bucket lengths.
 import { expect, test } from 'vitest';
-import { firstShortest, trainNeural } from '../../../src/main/models/bilstm/train.ts';
+import { DEFAULT_CONFIG, firstShortest, makeBatches, trainNeural } from '../../../src/main/models/bilstm/train.ts';
+import { bucketOf } from '../../../src/main/models/bilstm/vocab.ts';
+import { Rng } from '../../../src/main/nn/index.ts';
+
+const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`);
+
+test('makeBatches: full batches of pairs that fit their bucket, every pair each epoch, no pair twice in a batch', () => {
+  // 70 pairs of length 5 (bucket 8), 33 of 14 (16), 3 of 20 (24: joins 32), 40 of 30 (32), 10 of 60 (64: takes in 32)
+  const lengths = [...Array(70).fill(5), ...Array(33).fill(14), ...Array(3).fill(20), ...Array(40).fill(30), ...Array(10).fill(60)];
+  const src = lengths.map(words);
+  const c = { ...DEFAULT_CONFIG, batchSize: 32 };
+  const batches = makeBatches({ src, tgt: src }, c, new Rng(3));
+  expect(new Set(batches.map((b) => b.T))).toEqual(new Set([8, 16, 64]));
+  const seen = new Set<number>();
+  for (const b of batches) {
+    expect(b.idx).toHaveLength(32);
+    expect(new Set(b.idx).size).toBe(32);
+    for (const k of b.idx) {
+      expect(bucketOf(lengths[k])).toBeLessThanOrEqual(b.T);
+      seen.add(k);
+    }
+  }
+  expect(seen.size).toBe(lengths.length);
+  // 70 → 3 batches, 33 → 2, 3 + 40 + 10 = 53 → 2
+  expect(batches).toHaveLength(7);
+});
+
+test('makeBatches: a corpus smaller than a batch repeats its pairs to fill one', () => {
+  const src = [3, 9, 4].map(words);
+  const batches = makeBatches({ src, tgt: src }, { ...DEFAULT_CONFIG, batchSize: 8 }, new Rng(1));
+  expect(batches).toHaveLength(1);
+  expect(batches[0].T).toBe(16);
+  expect(batches[0].idx).toHaveLength(8);
+  expect(new Set(batches[0].idx)).toEqual(new Set([0, 1, 2]));
+});
 
 test('firstShortest moves one batch of the shortest bucket to the front, the rest in order', () => {
   const batches = [{ T: 32 }, { T: 16 }, { T: 8 }, { T: 48 }, { T: 8 }];

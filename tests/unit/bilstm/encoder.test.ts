@@ -16,7 +16,7 @@ const c = syntheticCorpus(6, 10);
 c.src[0].push('s1', 's2', 's3');
 const vocab = buildVocab(c.src, c.tgt, 20, DEFAULT_CONFIG.maxSubwords);
 const dims = modelDims(vocab, D);
-const net = buildNetwork(T, dims, DEFAULT_CONFIG);
+const net = buildNetwork(T, c.src.length, dims, DEFAULT_CONFIG);
 const params: Record<string, Tensor> = Object.fromEntries([...net.graph.params].map(([name, p]) => [name, p.init]));
 const feeds = { ...batchFeeds(vocab, { src: c.src, tgt: c.tgt }, T), ...params };
 

@@ -56,19 +56,20 @@ export interface SideInputs {
   rows: Value;
 }
 
-export function sideInputs(s: Scope, x: 's' | 't', T: number, K: number): SideInputs {
+/** One side's inputs; `B` is the batch: static in training graphs (train.ts), the symbol 'B' for inference over batches of any size. */
+export function sideInputs(s: Scope, x: 's' | 't', T: number, K: number, B: number | 'B' = 'B'): SideInputs {
   const g = s.graph;
   const i64 = (n: string, shape: (number | string)[]) => g.input(`${x}.${n}`, 'int64', shape);
   const f32 = (n: string, shape: (number | string)[]) => g.input(`${x}.${n}`, 'float32', shape);
   return {
-    ids: i64('ids', ['B', T]),
-    sub: i64('sub', ['B', T, K]),
-    subw: f32('subw', ['B', T, K]),
-    mask: f32('mask', ['B', T]),
-    rev: i64('rev', ['B', T]),
-    next: i64('next', ['B', T + 1]),
-    prev: i64('prev', ['B', T + 1]),
-    dmask: f32('dmask', ['B', T + 1]),
+    ids: i64('ids', [B, T]),
+    sub: i64('sub', [B, T, K]),
+    subw: f32('subw', [B, T, K]),
+    mask: f32('mask', [B, T]),
+    rev: i64('rev', [B, T]),
+    next: i64('next', [B, T + 1]),
+    prev: i64('prev', [B, T + 1]),
+    dmask: f32('dmask', [B, T + 1]),
     rows: i64('rows', [`N${x}`]),
     out: i64('out', [`V${x}`]),
   };

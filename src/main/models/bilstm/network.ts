@@ -39,8 +39,8 @@ interface Side extends Embedded {
   u: Value;
 }
 
-function embedded(s: Scope, x: 's' | 't', T: number, d: ModelDims): Embedded {
-  const inp = sideInputs(s, x, T, d.maxSubwords);
+function embedded(s: Scope, x: 's' | 't', T: number, B: number, d: ModelDims): Embedded {
+  const inp = sideInputs(s, x, T, d.maxSubwords, B);
   return { inp, r: embed(s, x, inp, d) };
 }
 
@@ -66,11 +66,12 @@ function encoderDecoder(s: Scope, a: Side, b: Side, d: ModelDims, o: NetworkOpti
   return { loss: mul(sum(terms), 1 / terms.length), views };
 }
 
-export function buildNetwork(T: number, d: ModelDims, o: NetworkOptions): Network {
+/** The training graph of bucket length T for batches of exactly B pairs (train.ts makeBatches fills every batch). */
+export function buildNetwork(T: number, B: number, d: ModelDims, o: NetworkOptions): Network {
   const graph = new Graph();
   const s = new Scope(graph, new Rng(o.seed));
-  const ea = embedded(s, 's', T, d);
-  const eb = embedded(s, 't', T, d);
+  const ea = embedded(s, 's', T, B, d);
+  const eb = embedded(s, 't', T, B, d);
   const [ua, ub] = encodePair(s, ea, eb, d);
   const a: Side = { ...ea, u: ua };
   const b: Side = { ...eb, u: ub };
@@ -85,8 +86,8 @@ export function buildNetwork(T: number, d: ModelDims, o: NetworkOptions): Networ
     ut: b.u,
     maskS: a.inp.mask,
     maskT: b.inp.mask,
-    gold: graph.input('gold', 'float32', ['B', T, T]),
-    rejected: graph.input('rejected', 'float32', ['B', T, T]),
+    gold: graph.input('gold', 'float32', [B, T, T]),
+    rejected: graph.input('rejected', 'float32', [B, T, T]),
   };
   const parts: Record<string, Value> = { ed: ed.loss, ctl };
   let loss = mul(add(ed.loss, mul(ctl, o.ctlWeight)), o.weights.base);

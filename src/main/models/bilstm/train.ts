@@ -2,10 +2,9 @@
 // each bucket's graph is compiled once into a Trainer on first use, and all Trainers share
 // one set of parameters and AdamW moments (their state maps are the same objects, updated
 // in place by the host optimiser), so batches of any bucket advance one model.
-// Compiling a bucket's session takes onnxruntime 1–8 s (T 16–64), most of it spent on the
-// symbolic batch dimension: with the batch fixed at 32 it took 0.9–1.7 s, but a fixed batch
-// needs a second session per bucket for its last, smaller batch, and steps were no faster
-// at T = 32 (533–547 vs 528–556 ms), so the batch stays symbolic.
+// Training graphs have a static batch dimension (makeBatches fills every batch): onnxruntime
+// spends most of a session's build on a symbolic batch. T 48's training graph (5k en–de
+// pairs' vocabulary) built in 5.0–7.2 s with the batch symbolic, 1.4 s with it fixed at 32.
 // Pairs with gold links are repeated `goldRepeat` times per epoch so that a few dozen
 // corrected pairs weigh against thousands of unsupervised ones. Rare input words are
 // dropped to the unknown word now and then (word-dropout.ts).
@@ -101,8 +100,16 @@ export function modelDims(v: NeuralVocab, dim: number): ModelDims {
   return { dim, srcVocab: sideSize(v.src), tgtVocab: sideSize(v.tgt), subwords: v.subwordCount, maxSubwords: v.maxSubwords };
 }
 
-/** Batches of pair indices, each within one bucket, in a shuffled order. */
+/**
+ * Batches of exactly `c.batchSize` pair indices, each within one length bucket, in a shuffled
+ * order. A bucket with fewer entries than a batch joins the next longer bucket (its pairs fit
+ * there, padded further); the longest, if still short, takes in the next shorter one. A
+ * bucket's last, partial batch is filled with entries drawn at random from the rest of its
+ * bucket, so those few pairs are seen twice in that epoch; only a corpus smaller than one
+ * batch repeats pairs inside a batch.
+ */
 export function makeBatches(data: TrainData, c: NeuralConfig, rng: Rng): { T: number; idx: number[] }[] {
+  const B = c.batchSize;
   const byBucket = new Map<number, number[]>();
   data.src.forEach((s, k) => {
     if (!s.length || !data.tgt[k].length) return;
@@ -111,11 +118,36 @@ export function makeBatches(data: TrainData, c: NeuralConfig, rng: Rng): { T: nu
     for (let r = 0; r < reps; r++) (byBucket.get(T) ?? byBucket.set(T, []).get(T)!).push(k);
   });
   const out: { T: number; idx: number[] }[] = [];
-  for (const [T, ks] of byBucket) {
+  for (const [T, ks] of atLeastOneBatch(
+    [...byBucket].sort((a, b) => a[0] - b[0]),
+    B,
+  )) {
     rng.shuffle(ks);
-    for (let i = 0; i < ks.length; i += c.batchSize) out.push({ T, idx: ks.slice(i, i + c.batchSize) });
+    // after the shuffle, the first entries are a random draw from those outside the last batch
+    for (let i = 0; i < ks.length; i += B) {
+      const idx = ks.slice(i, i + B);
+      for (let j = 0; idx.length < B; j++) idx.push(ks[j % ks.length]);
+      out.push({ T, idx });
+    }
   }
   return rng.shuffle(out);
+}
+
+/** Buckets (ascending length) merged upwards until each holds at least `B` entries, or one is left. */
+function atLeastOneBatch(buckets: [number, number[]][], B: number): [number, number[]][] {
+  const out: [number, number[]][] = [];
+  let carry: number[] = [];
+  for (const [T, ks] of buckets) {
+    carry = carry.length ? carry.concat(ks) : ks;
+    if (carry.length < B) continue;
+    out.push([T, carry]);
+    carry = [];
+  }
+  if (carry.length) {
+    const T = buckets[buckets.length - 1][0];
+    out.push([T, (out.pop()?.[1] ?? []).concat(carry)]);
+  }
+  return out;
 }
 
 /**
@@ -175,7 +207,7 @@ class BucketTrainers {
 
   private async create(T: number): Promise<Trainer> {
     const started = performance.now();
-    const net = buildNetwork(T, this.dims, this.c);
+    const net = buildNetwork(T, this.c.batchSize, this.dims, this.c);
     const schedule = {
       base: this.c.lr,
       warmup: Math.min(100, this.totalSteps / 10),
