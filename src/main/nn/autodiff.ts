@@ -45,6 +45,21 @@ function scatteredIntoZeros(v: Value): [Value, Value] | null {
   return [n.inputs[1]!, n.inputs[2]!];
 }
 
+/** The scatter-adds scatterTogether joined, by the value it returned: their indices and rows before the Concats. */
+const joinedScatters = new WeakMap<Value, [Value, Value][]>();
+
+/**
+ * The (indices, rows) pairs of a gradient computed as scatter-adds into zeros (a table read
+ * only through Gathers), or null: a host optimiser can add the rows itself rather than
+ * receive the whole zero-filled table (optim/row-gradients.ts). Indices are [..., 1].
+ */
+export function gradientRows(v: Value): [Value, Value][] | null {
+  const joined = joinedScatters.get(v);
+  if (joined) return joined;
+  const one = scatteredIntoZeros(v);
+  return one && one[0].dim(-1) === 1 ? [one] : null;
+}
+
 /** One scatter-add of every contribution's rows into the zeros of the first: a table gathered twice (a sentence's words and the output vocabulary) zero-fills and adds [V, D] once, not twice. */
 function scatterTogether(list: readonly Value[], parts: [Value, Value][]): Value {
   const width = list[0].shape.slice(1);
@@ -57,7 +72,9 @@ function scatterTogether(list: readonly Value[], parts: [Value, Value][]): Value
     parts.map(([, u]) => reshape(u, [-1, ...width])),
     0,
   );
-  return list[0].graph.apply('ScatterND', [list[0].producer!.inputs[0], idx, upd], { reduction: 'add' })[0];
+  const joined = list[0].graph.apply('ScatterND', [list[0].producer!.inputs[0], idx, upd], { reduction: 'add' })[0];
+  joinedScatters.set(joined, parts);
+  return joined;
 }
 
 /**

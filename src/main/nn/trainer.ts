@@ -2,7 +2,7 @@
 // trainable parameter (and, with optimizer 'graph', the AdamW update too); the Trainer
 // feeds parameters, optimiser state and a batch, and keeps their values between steps.
 // Parameters are graph inputs, so one session serves the whole run.
-import { grad } from './autodiff.ts';
+import { grad, gradientRows } from './autodiff.ts';
 import type { DeviceName, DeviceSetting } from './devices.ts';
 import { matmulFlops } from './flops.ts';
 import type { Graph, Value } from './graph.ts';
@@ -18,6 +18,7 @@ import {
   zerosLikeTensor,
 } from './optim/adamw.ts';
 import { AdamWKernel } from './optim/adamw-kernel.ts';
+import { denseGradient, type Gradient, type GradientRows } from './optim/row-gradients.ts';
 import { makeSchedule, type Schedule, type ScheduleConfig } from './optim/schedule.ts';
 import { type Feeds, Program } from './session.ts';
 import { cloneTensor, Tensor } from './tensor.ts';
@@ -85,7 +86,17 @@ export class Trainer {
           o,
         ).outputs,
       );
-    else params.forEach((p, i) => (outputs[`grad.${p.value.name}`] = grads[i]));
+    else
+      params.forEach((p, i) => {
+        // a table read only through Gathers: its rows, added into the gradient on the host
+        const rows = gradientRows(grads[i]);
+        if (!rows) outputs[`grad.${p.value.name}`] = grads[i];
+        else
+          rows.forEach(([idx, upd], k) => {
+            outputs[`grad.${p.value.name}.idx.${k}`] = idx;
+            outputs[`grad.${p.value.name}.rows.${k}`] = upd;
+          });
+      });
     const prog = await Program.compile(graph, outputs, { device: o.device, threads: o.threads, log: o.log });
     const state: TrainState = { step: 0, params: new Map(), m: new Map(), v: new Map() };
     for (const [name, p] of graph.params) state.params.set(name, cloneTensor(p.init));
@@ -154,17 +165,25 @@ export class Trainer {
   }
 
   private hostUpdate(out: Record<string, Tensor>, lr: number, t: number): void {
-    const grads = this.trainable.map((n) => out[`grad.${n}`].data as Floats);
+    const grads = this.trainable.map((n): Gradient => {
+      const dense = out[`grad.${n}`];
+      if (dense) return dense.data as Floats;
+      const rows: GradientRows[] = [];
+      for (let k = 0; out[`grad.${n}.idx.${k}`]; k++)
+        rows.push({ idx: out[`grad.${n}.idx.${k}`].data as BigInt64Array, rows: out[`grad.${n}.rows.${k}`].data as Floats });
+      return rows;
+    });
     const kernel = this.kernel();
     if (kernel) {
       kernel.adopt(this.state);
-      kernel.step(grads as Float32Array[], lr, t, this.o);
+      kernel.step(grads, lr, t, this.o);
       return;
     }
-    const scale = clipScale(grads, this.o.clipNorm);
+    const dense = grads.map((g, i) => denseGradient(g, this.state.params.get(this.trainable[i])!.data as Floats));
+    const scale = clipScale(dense, this.o.clipNorm);
     this.trainable.forEach((n, i) => {
       const p = this.state.params.get(n)!.data as Floats;
-      adamwUpdate(p, grads[i], { m: this.state.m.get(n)!.data as Floats, v: this.state.v.get(n)!.data as Floats }, lr, t, this.o, scale);
+      adamwUpdate(p, dense[i], { m: this.state.m.get(n)!.data as Floats, v: this.state.v.get(n)!.data as Floats }, lr, t, this.o, scale);
     });
   }
 

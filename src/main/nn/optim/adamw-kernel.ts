@@ -3,7 +3,7 @@
 // trainable parameter, both AdamW moments and a copy of the gradients. The parameters and
 // moments live there for the whole run (the Tensors the Trainer feeds are views on that
 // memory), so a step copies in only the gradients the session returned (~4 ms for 5.3M
-// floats) and runs the update four lanes at a time: 15 ms a step against 30–58 ms for the
+// floats; tables' gradients come as rows, optim/row-gradients.ts) and runs the update four lanes at a time: 15 ms a step against 30–58 ms for the
 // typed-array loop of adamw.ts (bilstm-ctl on 5k en–de pairs). The loop stays for float64
 // states and for states too large for 32-bit WebAssembly memory (MAX_BYTES).
 // A state is adopted on each step: a tensor put into it from outside (a checkpoint restored,
@@ -13,6 +13,7 @@
 import { cloneTensor, Tensor } from '../tensor.ts';
 import { ADAMW_KERNEL_WASM } from './adamw-kernel-bytes.ts';
 import { type AdamWConfig, clipScaleOf, hostStepConstants } from './adamw.ts';
+import { type Gradient, writeGradient } from './row-gradients.ts';
 
 /** The part of a Trainer's state the kernel keeps (its TrainState). */
 export interface OptimizerState {
@@ -95,8 +96,8 @@ export class AdamWKernel {
   }
 
   /** One AdamW step of the adopted state from these gradients (in the order of `trainable`). */
-  step(grads: readonly Float32Array[], lr: number, t: number, cfg: AdamWConfig): void {
-    this.slots.forEach((s, i) => s.g.set(grads[i]));
+  step(grads: readonly Gradient[], lr: number, t: number, cfg: AdamWConfig): void {
+    this.slots.forEach((s, i) => writeGradient(s.g, grads[i]));
     let scale = 1;
     if (cfg.clipNorm !== undefined) {
       let ss = 0;
