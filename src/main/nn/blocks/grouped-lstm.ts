@@ -10,7 +10,8 @@
 // The cell gate uses tanh(z) = 2σ(2z) − 1: the g columns of Wx, b and Wh are doubled once
 // per graph, so each step takes one Sigmoid over all 4H columns and one four-way Split, whose
 // gradient is one Concat (a Split of [i, f, o | g] then of [i, f, o] cost two Concats a step
-// in the backward pass, 130 of a T = 32 step's 174).
+// in the backward pass, 130 of a T = 32 step's 174). Fewer nodes; the step measured within
+// the spread of the two-Split form (231 against 240 ms median at T = 32, docs/experiments.md).
 import type { Value } from '../graph.ts';
 import { type FloatDType, floats, type Tensor } from '../tensor.ts';
 import type { Scope } from './scope.ts';

@@ -3,7 +3,8 @@
 // trainable parameter, both AdamW moments and a copy of the gradients. The parameters and
 // moments live there for the whole run (the Tensors the Trainer feeds are views on that
 // memory), so a step copies in only the gradients the session returned (~4 ms for 5.3M
-// floats; tables' gradients come as rows, optim/row-gradients.ts) and runs the update four lanes at a time: 15 ms a step against 30–58 ms for the
+// floats; a table's gradient comes as rows and is added into zeros, optim/row-gradients.ts)
+// and runs the update four lanes at a time: 15 ms a step against 30–58 ms for the
 // typed-array loop of adamw.ts (bilstm-ctl on 5k en–de pairs). The loop stays for float64
 // states and for states too large for 32-bit WebAssembly memory (MAX_BYTES).
 // A state is adopted on each step: a tensor put into it from outside (a checkpoint restored,
