@@ -1,73 +1,40 @@
-// Length buckets in training: chosen per corpus for the fewest padded steps; every batch is
-// full (the training graphs' batch dimension is static) and within a bucket its pairs fit; the first batch of a run is one of the shortest
+// Length buckets in training: every batch is full (the training graphs' batch dimension is
+// static) and within a bucket its pairs fit; the first batch of a run is one of the shortest
 // bucket (its session compiles fastest), and the other buckets' sessions, compiled in the
 // background while it trains, serve every batch of a run over four bucket lengths.
 import { expect, test } from 'vitest';
 import { DEFAULT_CONFIG, firstShortest, makeBatches, trainNeural } from '../../../src/main/models/bilstm/train.ts';
-import { MAX_BUCKETS, trainingBuckets } from '../../../src/main/models/bilstm/train-buckets.ts';
+import { bucketOf } from '../../../src/main/models/bilstm/vocab.ts';
 import { Rng } from '../../../src/main/nn/index.ts';
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`);
 
-/** Padded time steps of an epoch with these bucket lengths (each bucket's entries in full batches), or Infinity if a bucket holds less than a batch. */
-function paddedSteps(lengths: readonly number[], buckets: readonly number[], B: number): number {
-  let steps = 0;
-  let below = 0;
-  for (const T of buckets) {
-    const n = lengths.filter((x) => x <= T && x > below).length;
-    if (n < B) return Infinity;
-    steps += Math.ceil(n / B) * B * T;
-    below = T;
-  }
-  return steps;
-}
-
-test('trainingBuckets: the fewest padded steps of any choice of up to six lengths, each bucket a batch or more', () => {
-  const rng = new Rng(5);
-  for (let trial = 0; trial < 20; trial++) {
-    const lengths = Array.from({ length: 40 + Math.floor(rng.next() * 200) }, () => 1 + Math.floor(rng.next() * rng.next() * 14));
-    const B = 4 + Math.floor(rng.next() * 12);
-    const got = trainingBuckets(lengths, B);
-    expect(got.length).toBeLessThanOrEqual(MAX_BUCKETS);
-    expect(got[got.length - 1]).toBe(Math.max(...lengths));
-    // brute force over every set of bucket lengths among the lengths that occur
-    const distinct = [...new Set(lengths)].sort((x, y) => x - y);
-    const top = distinct.pop()!;
-    let best = Infinity;
-    for (let mask = 0; mask < 1 << distinct.length; mask++) {
-      const bs = [...distinct.filter((_, i) => mask & (1 << i)), top];
-      if (bs.length <= MAX_BUCKETS) best = Math.min(best, paddedSteps(lengths, bs, B));
-    }
-    expect(paddedSteps(lengths, got, B)).toBe(best);
-  }
-  expect(trainingBuckets([3, 9, 4], 8)).toEqual([9]);
-  expect(trainingBuckets([], 8)).toEqual([]);
-});
-
 test('makeBatches: full batches of pairs that fit their bucket, every pair each epoch, no pair twice in a batch', () => {
+  // 70 pairs of length 5 (bucket 8), 33 of 14 (16), 3 of 20 (24: joins 32), 40 of 30 (32), 10 of 60 (64: takes in 32)
   const lengths = [...Array(70).fill(5), ...Array(33).fill(14), ...Array(3).fill(20), ...Array(40).fill(30), ...Array(10).fill(60)];
   const src = lengths.map(words);
   const c = { ...DEFAULT_CONFIG, batchSize: 32 };
   const batches = makeBatches({ src, tgt: src }, c, new Rng(3));
-  const buckets = trainingBuckets(lengths, 32);
-  expect(new Set(batches.map((b) => b.T))).toEqual(new Set(buckets));
+  expect(new Set(batches.map((b) => b.T))).toEqual(new Set([8, 16, 64]));
   const seen = new Set<number>();
   for (const b of batches) {
     expect(b.idx).toHaveLength(32);
     expect(new Set(b.idx).size).toBe(32);
     for (const k of b.idx) {
-      expect(lengths[k]).toBeLessThanOrEqual(b.T);
+      expect(bucketOf(lengths[k])).toBeLessThanOrEqual(b.T);
       seen.add(k);
     }
   }
   expect(seen.size).toBe(lengths.length);
-  expect(batches.reduce((s, b) => s + 32 * b.T, 0)).toBe(paddedSteps(lengths, buckets, 32));
+  // 70 → 3 batches, 33 → 2, 3 + 40 + 10 = 53 → 2
+  expect(batches).toHaveLength(7);
 });
 
 test('makeBatches: a corpus smaller than a batch repeats its pairs to fill one', () => {
   const src = [3, 9, 4].map(words);
   const batches = makeBatches({ src, tgt: src }, { ...DEFAULT_CONFIG, batchSize: 8 }, new Rng(1));
-  expect(batches).toEqual([{ T: 9, idx: expect.any(Array) }]);
+  expect(batches).toHaveLength(1);
+  expect(batches[0].T).toBe(16);
   expect(batches[0].idx).toHaveLength(8);
   expect(new Set(batches[0].idx)).toEqual(new Set([0, 1, 2]));
 });
@@ -104,6 +71,6 @@ test('cancelling after the first step drops the sessions not yet compiling: the 
   );
   await expect(run).rejects.toThrow('cancelled');
   // the shortest bucket trained the first step; at most the one compiling then finished
-  expect(built[0]).toBe(3);
+  expect(built[0]).toBe(8);
   expect(built.length).toBeLessThanOrEqual(2);
 }, 120_000);

@@ -1,4 +1,4 @@
-// Training the neural aligner: pairs are grouped into length buckets (train-buckets.ts),
+// Training the neural aligner: pairs are grouped into length buckets (vocab.ts bucketOf),
 // each bucket's graph is compiled once into a Trainer on first use, and all Trainers share
 // one set of parameters and AdamW moments (their state maps are the same objects, updated
 // in place by the host optimiser), so batches of any bucket advance one model.
@@ -12,8 +12,7 @@ import { cloneTensor, Rng, type Tensor, Trainer } from '../../nn/index.ts';
 import type { LinkClassifier } from './link-classifier.ts';
 import { buildNetwork, type NetworkOptions } from './network.ts';
 import type { ModelDims } from './encoder-decoder.ts';
-import { batchFeeds, buildVocab, type NeuralVocab, type PairLinks, sideSize } from './vocab.ts';
-import { trainingBuckets } from './train-buckets.ts';
+import { batchFeeds, bucketOf, buildVocab, type NeuralVocab, type PairLinks, sideSize } from './vocab.ts';
 import { grownParams, grownVocab } from './vocab-growth.ts';
 import { dropWords, wordCounts } from './word-dropout.ts';
 import { defaultEpochs } from '../../../shared/epochs.ts';
@@ -102,29 +101,27 @@ export function modelDims(v: NeuralVocab, dim: number): ModelDims {
 }
 
 /**
- * Batches of exactly `c.batchSize` pair indices, each within one length bucket
- * (train-buckets.ts: every bucket holds a batch or more), in a shuffled order. A bucket's
- * last, partial batch is filled with entries drawn at random from the rest of its bucket,
- * so those few pairs are seen twice in that epoch; only a corpus smaller than one batch
- * repeats pairs inside a batch.
+ * Batches of exactly `c.batchSize` pair indices, each within one length bucket, in a shuffled
+ * order. A bucket with fewer entries than a batch joins the next longer bucket (its pairs fit
+ * there, padded further); the longest, if still short, takes in the next shorter one. A
+ * bucket's last, partial batch is filled with entries drawn at random from the rest of its
+ * bucket, so those few pairs are seen twice in that epoch; only a corpus smaller than one
+ * batch repeats pairs inside a batch.
  */
 export function makeBatches(data: TrainData, c: NeuralConfig, rng: Rng): { T: number; idx: number[] }[] {
   const B = c.batchSize;
-  const entries: number[] = [];
-  const lengths: number[] = [];
+  const byBucket = new Map<number, number[]>();
   data.src.forEach((s, k) => {
     if (!s.length || !data.tgt[k].length) return;
-    const n = Math.min(c.maxLength, Math.max(s.length, data.tgt[k].length));
-    for (let r = data.gold?.[k]?.length ? c.goldRepeat : 1; r > 0; r--) {
-      entries.push(k);
-      lengths.push(n);
-    }
+    const T = bucketOf(Math.min(c.maxLength, Math.max(s.length, data.tgt[k].length)));
+    const reps = data.gold?.[k]?.length ? c.goldRepeat : 1;
+    for (let r = 0; r < reps; r++) (byBucket.get(T) ?? byBucket.set(T, []).get(T)!).push(k);
   });
-  const buckets = trainingBuckets(lengths, B);
-  const byBucket = new Map<number, number[]>(buckets.map((T) => [T, []]));
-  entries.forEach((k, i) => byBucket.get(buckets.find((T) => T >= lengths[i])!)!.push(k));
   const out: { T: number; idx: number[] }[] = [];
-  for (const [T, ks] of byBucket) {
+  for (const [T, ks] of atLeastOneBatch(
+    [...byBucket].sort((a, b) => a[0] - b[0]),
+    B,
+  )) {
     rng.shuffle(ks);
     // after the shuffle, the first entries are a random draw from those outside the last batch
     for (let i = 0; i < ks.length; i += B) {
@@ -134,6 +131,23 @@ export function makeBatches(data: TrainData, c: NeuralConfig, rng: Rng): { T: nu
     }
   }
   return rng.shuffle(out);
+}
+
+/** Buckets (ascending length) merged upwards until each holds at least `B` entries, or one is left. */
+function atLeastOneBatch(buckets: [number, number[]][], B: number): [number, number[]][] {
+  const out: [number, number[]][] = [];
+  let carry: number[] = [];
+  for (const [T, ks] of buckets) {
+    carry = carry.length ? carry.concat(ks) : ks;
+    if (carry.length < B) continue;
+    out.push([T, carry]);
+    carry = [];
+  }
+  if (carry.length) {
+    const T = buckets[buckets.length - 1][0];
+    out.push([T, (out.pop()?.[1] ?? []).concat(carry)]);
+  }
+  return out;
 }
 
 /**
