@@ -166,9 +166,9 @@ export function firstShortest(batches: { T: number }[]): void {
  * One Trainer per bucket length, compiled on first use; `prefetch` queues the others, in the
  * order the epoch will need them, one at a time, between the first steps. onnxruntime-node
  * builds a session on the calling thread, so a build holds up the steps while it runs rather
- * than running beside them: on 5k en–de pairs the six buckets' builds (1.1–1.9 s each with
- * the static batch, 1–11 s before) are 8.6 s of the first epoch's 37.6 s; later epochs take
- * 25–32 s.
+ * than running beside them: on 5k en–de pairs the six buckets' builds (0.7–1.8 s each with
+ * the static batch, 1–11 s before) are 6.9 s of the first epoch's 32.8 s; later epochs take
+ * 24–34 s.
  */
 class BucketTrainers {
   private readonly trainers = new Map<number, Promise<Trainer>>();
