@@ -118,10 +118,8 @@ export function makeBatches(data: TrainData, c: NeuralConfig, rng: Rng): { T: nu
     for (let r = 0; r < reps; r++) (byBucket.get(T) ?? byBucket.set(T, []).get(T)!).push(k);
   });
   const out: { T: number; idx: number[] }[] = [];
-  for (const [T, ks] of atLeastOneBatch(
-    [...byBucket].sort((a, b) => a[0] - b[0]),
-    B,
-  )) {
+  const ascending = [...byBucket].sort((a, b) => a[0] - b[0]);
+  for (const [T, ks] of atLeastOneBatch(ascending, B)) {
     rng.shuffle(ks);
     // after the shuffle, the first entries are a random draw from those outside the last batch
     for (let i = 0; i < ks.length; i += B) {
