@@ -1,9 +1,12 @@
 // The WebAssembly AdamW step against the typed-array loop of adamw.ts on the same state and
 // gradients (sizes that are and are not multiples of four lanes, clipping active), adoption
-// of a tensor put into the state from outside, and release leaving plain copies behind.
+// of a tensor put into the state from outside, and release leaving plain copies behind; a
+// table's gradient given as rows (more than one scratch chunk of them, repeated and negative
+// indices) against the same rows made dense for the loop, and a row outside its table.
 import { describe, expect, test } from 'vitest';
 import { AdamWKernel, type OptimizerState } from '../../../src/main/nn/optim/adamw-kernel.ts';
 import { adamwUpdate, clipScale } from '../../../src/main/nn/optim/adamw.ts';
+import { denseGradient, type GradientRows } from '../../../src/main/nn/optim/row-gradients.ts';
 import { Tensor } from '../../../src/main/nn/tensor.ts';
 
 const sizes = { a: 1027, b: 64, c: 3 };
@@ -54,6 +57,39 @@ describe('AdamW in WebAssembly', () => {
         const worst = a.reduce((w, x, i) => Math.max(w, Math.abs(x - b[i])), 0);
         expect(worst / size, `${map} ${n}`).toBeLessThan(1e-6);
       }
+  });
+
+  test("adds a table's gradient rows as the loop does the dense gradient", () => {
+    const [V, w] = [300, 128];
+    const table = (seed: number): OptimizerState => ({
+      params: new Map([['t', new Tensor('float32', random(V * w, seed, 2), [V, w])]]),
+      m: new Map([['t', new Tensor('float32', new Float32Array(V * w), [V, w])]]),
+      v: new Map([['t', new Tensor('float32', new Float32Array(V * w), [V, w])]]),
+    });
+    const wasm = table(5);
+    const host = table(5);
+    const kernel = AdamWKernel.create(wasm, ['t'])!;
+    for (let t = 1; t <= 3; t++) {
+      // 5,000 rows (a megabyte of scratch holds 2,040 of this width) over 200 of the 300 table rows, some as negative indices
+      const parts: GradientRows[] = [5000, 17].map((n, p) => ({
+        idx: BigInt64Array.from({ length: n }, (_, k) => BigInt(((k * 7 + t + p) % 200) - (k % 3 === 0 ? V : 0))),
+        rows: random(n * w, 31 * t + p, 0.2),
+      }));
+      kernel.adopt(wasm);
+      kernel.step([parts], 0.01, t, cfg);
+      const dense = denseGradient(parts, host.params.get('t')!.data as Float32Array);
+      const s = { m: host.m.get('t')!.data as Float32Array, v: host.v.get('t')!.data as Float32Array };
+      adamwUpdate(host.params.get('t')!.data as Float32Array, dense, s, 0.01, t, cfg, clipScale([dense], cfg.clipNorm));
+    }
+    for (const map of ['params', 'm', 'v'] as const) {
+      const a = wasm[map].get('t')!.data as Float32Array;
+      const b = host[map].get('t')!.data as Float32Array;
+      const size = b.reduce((w, x) => Math.max(w, Math.abs(x)), 0);
+      const worst = a.reduce((w, x, i) => Math.max(w, Math.abs(x - b[i])), 0);
+      expect(worst / size, map).toBeLessThan(1e-6);
+    }
+    const outside: GradientRows = { idx: BigInt64Array.of(3n, BigInt(V)), rows: new Float32Array(2 * w) };
+    expect(() => kernel.step([[outside]], 0.01, 4, cfg)).toThrow(`index ${V} outside a table of ${V} rows`);
   });
 
   test('adopts a tensor put into the state, and releases plain copies', () => {

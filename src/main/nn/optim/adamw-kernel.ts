@@ -2,11 +2,14 @@
 // seen from the Trainer: one instance per training state, whose linear memory holds every
 // trainable parameter, both AdamW moments and a copy of the gradients. The parameters and
 // moments live there for the whole run (the Tensors the Trainer feeds are views on that
-// memory), so a step copies in only the gradients the session returned (~4 ms for 5.3M
-// floats; a table's gradient comes as rows and is added into zeros, optim/row-gradients.ts)
-// and runs the update four lanes at a time: 15 ms a step against 30–58 ms for the
-// typed-array loop of adamw.ts (bilstm-ctl on 5k en–de pairs). The loop stays for float64
-// states and for states too large for 32-bit WebAssembly memory (MAX_BYTES).
+// memory), so a step copies in only the gradients the session returned and runs the update
+// four lanes at a time: 15 ms a step against 30–58 ms for the typed-array loop of adamw.ts
+// (bilstm-ctl on 5k en–de pairs). A table's gradient comes as rows (optim/row-gradients.ts):
+// they pass through a scratch region of this memory, a chunk at a time, and the kernel adds
+// them into the gradient, marking the rows it wrote in a byte per table row; the norm and
+// the update read only those rows' gradient (assembly/adamw.ts). Adding the ~15k rows of
+// that run in JavaScript into a zeroed dense gradient took 21 ms a step. The loop stays for
+// float64 states and for states too large for 32-bit WebAssembly memory (MAX_BYTES).
 // A state is adopted on each step: a tensor put into it from outside (a checkpoint restored,
 // a saved model's parameters to continue from) is copied into the memory and replaced by the
 // memory's view. `release` copies everything out again so the memory can be collected while
@@ -14,7 +17,7 @@
 import { cloneTensor, Tensor } from '../tensor.ts';
 import { ADAMW_KERNEL_WASM } from './adamw-kernel-bytes.ts';
 import { type AdamWConfig, clipScaleOf, hostStepConstants } from './adamw.ts';
-import { type Gradient, writeGradient } from './row-gradients.ts';
+import { type Gradient, type GradientRows, outsideTable } from './row-gradients.ts';
 
 /** The part of a Trainer's state the kernel keeps (its TrainState). */
 export interface OptimizerState {
@@ -27,11 +30,17 @@ interface KernelExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
   sumSquares(g: number, n: number): number;
+  sumSquaresRows(g: number, touched: number, tableRows: number, w: number): number;
   update(...args: number[]): void;
+  updateRows(...args: number[]): void;
+  addRows(g: number, touched: number, idx: number, rows: number, n: number, w: number, tableRows: number): number;
 }
 
 /** Largest memory (parameters, two moments and the gradients) the kernel is used for. */
 export const MAX_BYTES = 2 ** 31;
+
+/** Bytes of the scratch region that a table's gradient rows and their indices pass through. */
+const SCRATCH_BYTES = 2 ** 20;
 
 const PAGE = 65536;
 const align16 = (bytes: number) => Math.ceil(bytes / 16) * 16;
@@ -45,12 +54,18 @@ interface Slot {
   m: Float32Array;
   v: Float32Array;
   g: Float32Array;
+  /** rows of the parameter as a table (its first dimension), and where their marks start */
+  rows: number;
+  touched: number;
 }
 
 export class AdamWKernel {
   private constructor(
     private readonly k: KernelExports,
     private readonly slots: Slot[],
+    /** where the scratch region starts, and its size */
+    private readonly scratch: number,
+    private readonly scratchBytes: number,
   ) {}
 
   /** A kernel laid out for the trainable parameters of `state` (float32 only), or null when it does not apply. */
@@ -59,8 +74,13 @@ export class AdamWKernel {
     if (sizes.some((t) => t.type !== 'float32')) return null;
     compiled ??= new WebAssembly.Module(Buffer.from(ADAMW_KERNEL_WASM, 'base64'));
     const k = new WebAssembly.Instance(compiled, {}).exports as unknown as KernelExports;
-    let at = align16(k.heapBase());
-    const bytes = at + sizes.reduce((s, t) => s + 4 * align16(4 * t.data.length), 0);
+    // room for a chunk of rows: a megabyte, or one row of the widest table with its index
+    const widest = Math.max(...sizes.map((t) => (4 * t.data.length) / Math.max(1, t.dims[0] ?? 1)));
+    const scratchBytes = Math.max(SCRATCH_BYTES, 16 + align16(widest));
+    const scratch = align16(k.heapBase());
+    let at = scratch + scratchBytes;
+    const tableRows = (t: Tensor) => t.dims[0] ?? 1;
+    const bytes = at + sizes.reduce((s, t) => s + 4 * align16(4 * t.data.length) + align16(tableRows(t)), 0);
     if (bytes > MAX_BYTES) return null;
     // grow once, before any view exists: growing detaches the views of the old buffer
     try {
@@ -75,9 +95,11 @@ export class AdamWKernel {
     };
     const slots = trainable.map((name, i) => {
       const n = sizes[i].data.length;
-      return { name, n, p: view(n), m: view(n), v: view(n), g: view(n) };
+      const slot = { name, n, p: view(n), m: view(n), v: view(n), g: view(n), rows: tableRows(sizes[i]), touched: at };
+      at += align16(slot.rows);
+      return slot;
     });
-    return new AdamWKernel(k, slots);
+    return new AdamWKernel(k, slots, scratch, scratchBytes);
   }
 
   /** Makes the state's parameters and moments this memory's views (copying in any that are not). */
@@ -98,30 +120,52 @@ export class AdamWKernel {
 
   /** One AdamW step of the adopted state from these gradients (in the order of `trainable`). */
   step(grads: readonly Gradient[], lr: number, t: number, cfg: AdamWConfig): void {
-    this.slots.forEach((s, i) => writeGradient(s.g, grads[i]));
+    const bytes = new Uint8Array(this.k.memory.buffer);
+    // the row width of each slot whose gradient came as rows (written in place, never made dense)
+    const widths = this.slots.map((s, i) => {
+      const g = grads[i];
+      if (!Array.isArray(g)) {
+        s.g.set(g);
+        return 0;
+      }
+      bytes.fill(0, s.touched, s.touched + s.rows);
+      for (const part of g) this.addRows(s, part);
+      return s.n / s.rows;
+    });
     let scale = 1;
     if (cfg.clipNorm !== undefined) {
       let ss = 0;
-      for (const s of this.slots) ss += this.k.sumSquares(s.g.byteOffset, s.n);
+      this.slots.forEach((s, i) => {
+        ss += widths[i] ? this.k.sumSquaresRows(s.g.byteOffset, s.touched, s.rows, widths[i]) : this.k.sumSquares(s.g.byteOffset, s.n);
+      });
       scale = clipScaleOf(ss, cfg.clipNorm);
     }
     const c = hostStepConstants(lr, t, cfg, scale);
-    for (const s of this.slots) {
-      this.k.update(
-        s.p.byteOffset,
-        s.g.byteOffset,
-        s.m.byteOffset,
-        s.v.byteOffset,
-        s.n,
-        c.beta1,
-        c.beta2,
-        c.a1,
-        c.a2,
-        c.keep,
-        c.step,
-        c.rootC2,
-        c.eps,
-      );
+    const constants = [c.beta1, c.beta2, c.a1, c.a2, c.keep, c.step, c.rootC2, c.eps];
+    this.slots.forEach((s, i) => {
+      const at = [s.p.byteOffset, s.g.byteOffset, s.m.byteOffset, s.v.byteOffset];
+      if (widths[i]) this.k.updateRows(...at, s.touched, s.rows, widths[i], ...constants);
+      else this.k.update(...at, s.n, ...constants);
+    });
+  }
+
+  /** Adds a part of a table's gradient rows into the slot's gradient, a scratch region's worth at a time. */
+  private addRows(s: Slot, { idx, rows }: GradientRows): void {
+    if (!idx.length) return;
+    const w = s.n / s.rows;
+    if (rows.length !== idx.length * w) throw new Error(`gradient rows of ${s.name}: ${rows.length} floats for ${idx.length} rows of ${w}`);
+    const tableRows = s.rows;
+    const per = Math.floor((this.scratchBytes - 16) / (8 + 4 * w));
+    const bytes = new Uint8Array(this.k.memory.buffer);
+    const floats = new Float32Array(this.k.memory.buffer);
+    const idxBytes = new Uint8Array(idx.buffer, idx.byteOffset, idx.byteLength);
+    for (let k0 = 0; k0 < idx.length; k0 += per) {
+      const n = Math.min(per, idx.length - k0);
+      const rowsAt = align16(this.scratch + 8 * n);
+      bytes.set(idxBytes.subarray(8 * k0, 8 * (k0 + n)), this.scratch);
+      floats.set(rows.subarray(w * k0, w * (k0 + n)), rowsAt / 4);
+      const bad = this.k.addRows(s.g.byteOffset, s.touched, this.scratch, rowsAt, n, w, tableRows);
+      if (bad >= 0) throw outsideTable(idx[k0 + bad], tableRows);
     }
   }
 

@@ -3,8 +3,9 @@
 // session returning that [V, D] tensor zero-fills, scatters and copies out all of it: on 5k
 // en–de pairs the 21k-word table's ScatterND took 9–11 ms of a T = 32 step (ORT's profiler),
 // for ~2,300 rows. The Trainer asks the session for the indices and rows instead and adds
-// them into the optimiser's gradient buffer here (duplicate indices add, as ScatterND's
-// reduction 'add' does).
+// them into the optimiser's gradient buffer (duplicate indices add, as ScatterND's reduction
+// 'add' does): here for the typed-array optimiser, in WebAssembly for the float32 kernel
+// (adamw-kernel.ts).
 import type { Floats } from './adamw.ts';
 
 /** Rows of a gradient: row `idx[k]` of the table receives `rows[k·w … (k+1)·w)`, w its row width. */
@@ -33,11 +34,16 @@ function addRows(into: Floats, { idx, rows }: GradientRows): void {
   for (let k = 0; k < idx.length; k++) {
     let r = Number(idx[k]);
     if (r < 0) r += tableRows;
-    if (r < 0 || r >= tableRows) throw new Error(`gradient rows: index ${idx[k]} outside a table of ${tableRows} rows`);
+    if (r < 0 || r >= tableRows) throw outsideTable(idx[k], tableRows);
     const to = r * w;
     const from = k * w;
     for (let j = 0; j < w; j++) into[to + j] += rows[from + j];
   }
+}
+
+/** The error of a row index outside its table (a bug in the graph, not in the user's data). */
+export function outsideTable(index: bigint, tableRows: number): Error {
+  return new Error(`gradient rows: index ${index} outside a table of ${tableRows} rows`);
 }
 
 /** `g` as a dense gradient like `param`. */
