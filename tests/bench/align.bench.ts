@@ -13,6 +13,7 @@
 // ours, `-d -o -v` in both directions side by side then `atools -c grow-diag-final-and`, once
 // with OpenMP's default threads and once with one thread per direction, and the faster of
 // the two is the baseline of that run's ratio.
+import { benchOptions, listOption, numberOption } from './bench-options.ts';
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -261,12 +262,17 @@ export default async function bench(args: string[]): Promise<void> {
     console.log(`align bench: ${DATA} not found, nothing to measure`);
     return;
   }
-  const opt = (name: string) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const methods = (opt('--methods') ?? STATISTICAL_METHODS.join(',')).split(',');
+  const o = benchOptions('align', args, {
+    methods: { type: 'string', default: STATISTICAL_METHODS.join(',') },
+    'speed-method': { type: 'string', default: DEFAULT_METHOD },
+    runs: { type: 'string', default: '2' },
+    'skip-aer': { type: 'boolean', default: false },
+    'skip-speed': { type: 'boolean', default: false },
+    'fast-align': { type: 'string' },
+  });
+  if (!o) return;
+  const methods = listOption(o.methods);
   // peak RSS is the process's: the first run's figure is the one for 100k pairs
-  if (!args.includes('--skip-speed')) await speed(opt('--speed-method') ?? DEFAULT_METHOD, Number(opt('--runs') ?? 2), opt('--fast-align'));
-  if (!args.includes('--skip-aer')) await aerTable(methods);
+  if (!o['skip-speed']) await speed(o['speed-method'], numberOption('runs', o.runs)!, o['fast-align']);
+  if (!o['skip-aer']) await aerTable(methods);
 }

@@ -26,6 +26,7 @@
 //   context and target/negative rows gathered and updates scattered in JS) run N times on the
 //   CPU, its time per step and the epoch time it implies for the first set's step count,
 //   against the typed-array loop's (models/bisent2vec/train.ts' choice).
+import { benchOptions, listOption, numberOption } from './bench-options.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Graph, grad, op, Program, Rng as Rng, Tensor } from '../../src/main/nn/index.ts';
@@ -262,51 +263,72 @@ async function runSet(
   return { stepsPerEpoch: t.stats.steps / m.config.epochs, epochSeconds };
 }
 
-function option(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
 export default async function bench(args: string[]): Promise<void> {
   if (!existsSync(DATA)) {
     console.log(`bisent2vec bench: ${DATA} is absent, skipped`);
     return;
   }
-  const num = (name: string) => (option(args, name) === undefined ? undefined : Number(option(args, name)));
+  const o = benchOptions('bisent2vec', args, {
+    sets: { type: 'string', default: 'en-fr,en-de' },
+    train: { type: 'string' },
+    epochs: { type: 'string' },
+    dim: { type: 'string' },
+    lr: { type: 'string' },
+    bigrams: { type: 'boolean', default: false },
+    tfidf: { type: 'boolean', default: false },
+    'lexical-weight': { type: 'string' },
+    'no-lexical': { type: 'boolean', default: false },
+    subsample: { type: 'string' },
+    negatives: { type: 'string' },
+    'min-count': { type: 'string' },
+    'char-n': { type: 'string' },
+    ort: { type: 'string' },
+    threads: { type: 'string' },
+    'siamese-lr': { type: 'string' },
+    'siamese-epochs': { type: 'string' },
+    tatoeba: { type: 'string' },
+    lone: { type: 'string' },
+  });
+  if (!o) return;
   const config: Partial<Bisent2vecConfig> = {};
-  for (const [flag, key] of [
-    ['--epochs', 'epochs'],
-    ['--dim', 'dim'],
-    ['--subsample', 'subsample'],
-    ['--negatives', 'negatives'],
-    ['--min-count', 'minCount'],
-    ['--lr', 'lr'],
-    ['--char-n', 'charN'],
-    ['--lexical-weight', 'lexicalWeight'],
-  ] as const)
-    if (num(flag) !== undefined) config[key] = num(flag)!;
-  if (args.includes('--bigrams')) config.bigrams = true;
-  if (args.includes('--tfidf')) config.tfidf = true;
-  if (args.includes('--no-lexical')) config.lexicalWeight = 0;
-  const threads = num('--threads') ?? availableParallelism();
+  for (const [name, key] of [
+    ['epochs', 'epochs'],
+    ['dim', 'dim'],
+    ['subsample', 'subsample'],
+    ['negatives', 'negatives'],
+    ['min-count', 'minCount'],
+    ['lr', 'lr'],
+    ['char-n', 'charN'],
+    ['lexical-weight', 'lexicalWeight'],
+  ] as const) {
+    const value = numberOption(name, o[name]);
+    if (value !== undefined) config[key] = value;
+  }
+  if (o.bigrams) config.bigrams = true;
+  if (o.tfidf) config.tfidf = true;
+  if (o['no-lexical']) config.lexicalWeight = 0;
+  const threads = numberOption('threads', o.threads) ?? availableParallelism();
+  const siameseLr = numberOption('siamese-lr', o['siamese-lr']);
+  const siameseEpochs = numberOption('siamese-epochs', o['siamese-epochs']);
+  const train = numberOption('train', o.train);
+  const lone = numberOption('lone', o.lone);
+  const ort = numberOption('ort', o.ort);
   const runs = [];
-  for (const name of (option(args, '--sets') ?? 'en-fr,en-de').split(',').filter(Boolean))
+  for (const name of listOption(o.sets))
     runs.push(
       await runSet(
         name,
         config,
-        num('--train'),
+        train,
         threads,
         {
-          ...(num('--siamese-lr') !== undefined ? { lr: num('--siamese-lr') } : {}),
-          ...(num('--siamese-epochs') !== undefined ? { epochs: num('--siamese-epochs') } : {}),
+          ...(siameseLr !== undefined ? { lr: siameseLr } : {}),
+          ...(siameseEpochs !== undefined ? { epochs: siameseEpochs } : {}),
         },
-        num('--lone'),
+        lone,
       ),
     );
-  const langs = option(args, '--tatoeba');
-  if (langs) for (const lang of langs.split(',')) await tatoebaRetrieval(lang, config, threads);
-  const ort = num('--ort');
+  for (const lang of listOption(o.tatoeba)) await tatoebaRetrieval(lang, config, threads);
   if (ort) {
     const merged = { ...BISENT2VEC_DEFAULTS, ...config };
     const perStep = await ortStepSeconds(ort, merged.dim, merged.negatives);

@@ -10,6 +10,7 @@
 // none, every acknowledged edit is there (or the edit in flight after it), a model alignment
 // is complete or absent, the interrupted run is marked failed and each checkpoint it lists
 // loads. Prints one row per trial and the totals (losses, corruptions).
+import { benchOptions, numberOption } from './bench-options.ts';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,10 +27,6 @@ const SAMPLE = join(ROOT, 'resources/sample/vientiane-thaiembassy-sent.csv');
 type Kind = 'import' | 'edits' | 'align' | 'train';
 const KINDS: Kind[] = ['import', 'edits', 'align', 'train'];
 
-const arg = (args: string[], name: string, fallback: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function mekong(...args: string[]) {
@@ -192,9 +189,15 @@ async function jobTrial(kind: 'align' | 'train', project: string, delay: number)
 }
 
 export default async function main(args: string[]): Promise<void> {
-  const trials = arg(args, '--trials', 20);
-  const r = rng(arg(args, '--seed', 1));
-  const pairs = arg(args, '--pairs', 20_000);
+  const o = benchOptions('crash', args, {
+    trials: { type: 'string', default: '20' },
+    seed: { type: 'string', default: '1' },
+    pairs: { type: 'string', default: '20000' },
+  });
+  if (!o) return;
+  const trials = numberOption('trials', o.trials)!;
+  const r = rng(numberOption('seed', o.seed)!);
+  const pairs = numberOption('pairs', o.pairs)!;
   const dir = mkdtempSync(join(tmpdir(), 'mekong-crash-'));
   try {
     const base = join(dir, 'base.mekong');

@@ -10,6 +10,7 @@
 //  4. a 120×120-token pair in the matrix view: d3 draw time (data-draw-ms, the whole
 //     redraw including label layout) over 20 redraws (zoom steps), and the time from the
 //     key press to the next painted frame.
+import { benchOptions, numberOption } from './bench-options.ts';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -22,11 +23,6 @@ import { setGold } from '../../src/main/review/editor.ts';
 import { encodeOffsets } from '../../src/main/text/offsets.ts';
 import { pretokenized } from '../../src/main/text/segment.ts';
 import { startHarness } from '../e2e/harness.ts';
-
-const arg = (args: string[], name: string, fallback: number) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-};
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -169,16 +165,24 @@ async function benchMatrix(page: import('playwright-core').Page, pairId: number)
 }
 
 export default async function editorBench(args: string[]): Promise<void> {
+  const o = benchOptions('editor', args, {
+    edits: { type: 'string', default: '5000' },
+    pairs: { type: 'string', default: '100000' },
+    'open-pairs': { type: 'string', default: '1000000' },
+  });
+  if (!o) return;
+  const edits = numberOption('edits', o.edits)!;
+  const pairs = numberOption('pairs', o.pairs)!;
+  const openPairs = numberOption('open-pairs', o['open-pairs'])!;
   const root = join(import.meta.dirname, '../..');
   if (!existsSync(join(root, 'out/renderer/index.html'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'inherit' });
   const { mkdtempSync, rmSync } = await import('node:fs');
   const dir = mkdtempSync(join((await import('node:os')).tmpdir(), 'mekong-bench-'));
   try {
-    benchEdits(dir, arg(args, '--edits', 5000));
+    benchEdits(dir, edits);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const openPairs = arg(args, '--open-pairs', 1_000_000);
   if (openPairs > 0) await benchOpen(openPairs);
-  await benchUi(arg(args, '--pairs', 100_000));
+  await benchUi(pairs);
 }

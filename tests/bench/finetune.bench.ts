@@ -5,6 +5,7 @@
 // vocabulary's rows as mBERT's by default; random weights and the tests' tokenizer, at most
 // 64 positions) on the CPU, with gold links on the first pairs of the bundled sample, so users
 // know what a step costs without a GPU. The first step includes reading and compiling.
+import { benchOptions, listOption, numberOption } from './bench-options.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,17 +13,24 @@ import { finetuneEncoder } from '../../src/main/models/transformer/finetune.ts';
 import type { Objective } from '../../src/main/models/transformer/finetune-objectives.ts';
 import { samplePairs, writeTinyBert } from '../unit/transformer/tiny-encoders.ts';
 
-function arg(args: string[], name: string, dflt: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-}
-
 export default async function finetuneBench(args: string[]): Promise<void> {
+  const o = benchOptions('finetune', args, {
+    vocab: { type: 'string', default: '119547' },
+    pairs: { type: 'string', default: '12' },
+    batch: { type: 'string', default: '4' },
+    'awp-masks': { type: 'string', default: '1' },
+    objectives: { type: 'string', default: 'tr,awp,wtr' },
+    'freeze-embeddings': { type: 'boolean', default: false },
+  });
+  if (!o) return;
+  const vocab = numberOption('vocab', o.vocab)!;
+  const pairs = numberOption('pairs', o.pairs)!;
+  const batch = numberOption('batch', o.batch)!;
+  const awpMasks = numberOption('awp-masks', o['awp-masks'])!;
   const dir = mkdtempSync(join(tmpdir(), 'mekong-finetune-bench-'));
   try {
-    const vocab = Number(arg(args, 'vocab', '119547'));
     writeTinyBert(join(dir, 'base'), { layers: 12, hidden: 768, heads: 12, intermediate: 3072, vocabRows: vocab });
-    const { src, tgt } = samplePairs(Number(arg(args, 'pairs', '12')));
+    const { src, tgt } = samplePairs(pairs);
     const gold = src.map((s, k) =>
       Array.from({ length: Math.min(s.length, tgt[k].length, 8) }, (_, i) => ({ s: i, t: i, kind: 'sure' as const, score: null })),
     );
@@ -35,12 +43,12 @@ export default async function finetuneBench(args: string[]): Promise<void> {
         tgt,
         gold,
         out: join(dir, 'out'),
-        objectives: arg(args, 'objectives', 'tr,awp,wtr').split(',') as Objective[],
-        batch: Number(arg(args, 'batch', '4')),
-        awpMasks: Number(arg(args, 'awp-masks', '1')),
+        objectives: listOption(o.objectives) as Objective[],
+        batch,
+        awpMasks,
         epochs: 1,
         device: 'cpu',
-        freezeEmbeddings: args.includes('--freeze-embeddings'),
+        freezeEmbeddings: o['freeze-embeddings'],
       },
       (_done, _total, message) => {
         if (!message?.startsWith('fine-tuning')) return;

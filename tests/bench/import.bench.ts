@@ -9,6 +9,7 @@
 // quarter within minutes (one import, one baseline before it: 1.00x and 1.69x for the same
 // code minutes apart), so a ratio is only meaningful against a baseline taken around it.
 // The median of the rounds (the lower middle one for an even count) is the figure.
+import { benchOptions, numberOption } from './bench-options.ts';
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,15 +68,16 @@ function runImport(args: string[]): RunResult {
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as RunResult;
 }
 
-function flag(args: string[], name: string, fallback: number): number {
-  const i = args.indexOf(name);
-  return i === -1 ? fallback : Number(args[i + 1]);
-}
-
 export default async function main(args: string[]): Promise<void> {
-  const nSeg = flag(args, '--pairs', 200_000);
-  const nTok = flag(args, '--pretok-pairs', 1_000_000);
-  const rounds = Math.max(1, flag(args, '--rounds', 3));
+  const o = benchOptions('import', args, {
+    pairs: { type: 'string', default: '200000' },
+    'pretok-pairs': { type: 'string', default: '1000000' },
+    rounds: { type: 'string', default: '3' },
+  });
+  if (!o) return;
+  const nSeg = numberOption('pairs', o.pairs)!;
+  const nTok = numberOption('pretok-pairs', o['pretok-pairs'])!;
+  const rounds = Math.max(1, numberOption('rounds', o.rounds)!);
   const dir = mkdtempSync(join(tmpdir(), 'mekong-bench-import-'));
   try {
     const pairs = samplePairs();

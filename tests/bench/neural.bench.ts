@@ -34,6 +34,7 @@
 //     1,000 pairs in ../shared/data has a MUSE or Lao dictionary, so (b) stays at Tatoeba size.
 // --epochs N for every training; without it each corpus gets the trainer's default for its size
 // (shared/epochs.ts), --speed 20. Skips when ../shared/data is absent.
+import { benchOptions, listOption, numberList, numberOption } from './bench-options.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,11 +122,6 @@ function calibrationLine(links: Link[][], gold: AlignedPair[], fitOn: number[], 
   const ece = (xs: Sample[]) => expectedCalibrationError(reliability(xs)).toFixed(3);
   const guard = `asked to calibrate: ${fitted.summary.applied ? 'applied' : 'kept raw'} (held-out ECE ${fitted.summary.eceRaw.toFixed(3)} raw, ${fitted.summary.eceCalibrated.toFixed(3)} cross-fitted)`;
   return `${guard}: ECE raw ${ece(raw)} → stored ${ece(cal)} (always calibrating: ${ece(always)}) · raw ${high(raw)} → stored ${high(cal)}`;
-}
-
-function arg(args: string[], name: string, dflt: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
 }
 
 /** A Tatoeba x–eng set (≤ 1,000 pairs), segmented by text/segment.ts (x's ISO 639-1 code `code`), lowercased, words only. */
@@ -380,23 +376,34 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<void> 
 
 export default async function bench(args: string[]): Promise<void> {
   if (!existsSync(GOLD)) return console.log('neural bench: ../shared/data/std-gold-align missing, skipped');
-  const epochs = args.includes('--epochs') ? Number(arg(args, 'epochs', '')) : undefined;
-  const dim = Number(arg(args, 'dim', '128'));
-  const loop = arg(args, 'loop', '50,100,200').split(',').filter(Boolean).map(Number);
-  const speedPairs = Number(arg(args, 'speed', '0'));
+  const o = benchOptions('neural', args, {
+    epochs: { type: 'string' },
+    sets: { type: 'string', default: 'zh-en,ro-en' },
+    loop: { type: 'string', default: '50,100,200' },
+    dim: { type: 'string', default: '128' },
+    p1: { type: 'string', default: 'vie,ind,cmn,tha' },
+    'self-train': { type: 'string' },
+    seeds: { type: 'string', default: '1' },
+    speed: { type: 'string', default: '0' },
+    growth: { type: 'string', default: '' },
+    pairs: { type: 'string', default: '' },
+    dict: { type: 'string', default: '' },
+  });
+  if (!o) return;
+  const epochs = numberOption('epochs', o.epochs);
+  const dim = numberOption('dim', o.dim)!;
+  const loop = numberList('loop', o.loop);
+  const speedPairs = numberOption('speed', o.speed)!;
   if (speedPairs > 0) await speed(speedPairs, epochs ?? DEFAULT_CONFIG.epochs, dim);
-  const seeds = arg(args, 'seeds', '1').split(',').filter(Boolean).map(Number);
-  const sizes = arg(args, 'pairs', '').split(',').filter(Boolean).map(Number);
-  const dictUses = arg(args, 'dict', '').split(',').filter(Boolean) as DictionaryUse[];
-  await p1Table(arg(args, 'p1', 'vie,ind,cmn,tha').split(',').filter(Boolean), sizes, {
+  await p1Table(listOption(o.p1), numberList('pairs', o.pairs), {
     epochs,
     dim,
-    selfTrainEpochs: arg(args, 'self-train', '') === '' ? undefined : Number(arg(args, 'self-train', '')),
-    seeds,
-    dictUses,
+    selfTrainEpochs: o['self-train'] === '' ? undefined : numberOption('self-train', o['self-train']),
+    seeds: numberList('seeds', o.seeds),
+    dictUses: listOption(o.dict) as DictionaryUse[],
   });
-  for (const name of arg(args, 'growth', '').split(',').filter(Boolean)) await growth(name, epochs, dim);
-  for (const name of arg(args, 'sets', 'zh-en,ro-en').split(',').filter(Boolean)) {
+  for (const name of listOption(o.growth)) await growth(name, epochs, dim);
+  for (const name of listOption(o.sets)) {
     const { src, tgt, gold } = load(name);
     const stat = await alignCorpus(src, tgt, { method: 'agree' });
     let t0 = Date.now();

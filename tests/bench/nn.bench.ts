@@ -10,6 +10,7 @@
 //      as new host arrays; baked weights also let ORT pre-pack MatMul operands.
 // FLOPs count MatMul/Gemm work only: a forward product of [m×k]·[k×n] is 2mkn, and its
 // backward is twice that (both operand gradients).
+import { benchOptions } from './bench-options.ts';
 import { transformerEncoderLayer } from '../../src/main/nn/blocks/attention.ts';
 import { linear } from '../../src/main/nn/blocks/layers.ts';
 import { biLstm } from '../../src/main/nn/blocks/lstm.ts';
@@ -159,7 +160,9 @@ async function againstPeak(w: Workload, optimizers: ('graph' | 'host')[], runs: 
 }
 
 export default async function nnBench(args: string[]): Promise<void> {
-  const runs = args.includes('--quick') ? 3 : 8;
+  const o = benchOptions('nn', args, { quick: { type: 'boolean', default: false } });
+  if (!o) return;
+  const runs = o.quick ? 3 : 8;
   const peaks: number[] = [];
   for (const n of [1024, 2048]) {
     const mm = await matmulJob(n);

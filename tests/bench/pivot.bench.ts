@@ -11,6 +11,7 @@
 // --dictionary: also score a ready Lao → Thai dictionary file (e.g. one composed through
 // Chinese with `mekong dict compose`, as seed 003 pivoted), as one more row.
 // Figures (2026-11-25): docs/experiments.md.
+import { benchOptions } from './bench-options.ts';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -36,8 +37,13 @@ function shuffled<T>(xs: T[], seed: number): T[] {
 }
 
 export default async function pivotBench(args: string[]): Promise<void> {
-  const at = args.indexOf('--second');
-  const second = at >= 0 ? args[at + 1] : `en-th:${join(import.meta.dirname, '../../../shared/data/muse-dicts/en-th.txt')}`;
+  const o = benchOptions('pivot', args, {
+    second: { type: 'string', default: `en-th:${join(import.meta.dirname, '../../../shared/data/muse-dicts/en-th.txt')}` },
+    dictionary: { type: 'string' },
+  });
+  if (!o) return;
+  const second = o.second;
+  const ready = o.dictionary;
   const words = await loadLaoEnglishHeadwords();
   const rows = parse(readFileSync(sampleCorpusPath(), 'utf8'), { bom: true, columns: true }) as { lao_sent: string; thai_sent: string }[];
   const lo = rows.map((r) => segment(normalizeText(r.lao_sent), 'lo', { words }).map((t) => t.text));
@@ -46,7 +52,6 @@ export default async function pivotBench(args: string[]): Promise<void> {
   lo.forEach((ws, k) => new Set(ws).forEach((w) => (pairsOf.get(w) ?? pairsOf.set(w, []).get(w)!).push(k)));
   const attested = (s: string, t: string) => (pairsOf.get(s) ?? []).some((k) => th[k].has(t));
 
-  const ready = args.indexOf('--dictionary');
   const all = composeSpecs('lo-en:bundled', second, 'en');
   console.log(`composed lo→th: ${all.length} entries, ${new Set(all.map((e) => e.src)).size} source words; second dictionary ${second}`);
   console.log(
@@ -72,5 +77,5 @@ export default async function pivotBench(args: string[]): Promise<void> {
     );
   };
   for (const k of CUTOFFS) row(String(k), k === Infinity ? all : composeSpecs('lo-en:bundled', second, 'en', { maxFanout: k }));
-  if (ready >= 0) row(basename(args[ready + 1]), readDictionary(args[ready + 1]));
+  if (ready !== undefined) row(basename(ready), readDictionary(ready));
 }

@@ -1,11 +1,12 @@
-// `npm run bench -- segment [--tokens 5000,20000,40000,110000]`: segmentation time of one
-// long Lao line. The embassy sample's Lao sentences (resources/sample) are
+// `npm run bench -- segment [--tokens 5000,20000,40000,110000] [--whole-max-seconds 60]`:
+// segmentation time of one long Lao line. The embassy sample's Lao sentences (resources/sample) are
 // joined into one document (by spaces; without a separator; and with every space removed,
 // so ICU must be cut inside runs of Lao letters) and cycled to the given token counts;
 // each is segmented as one text (segmentOffsets, as the import does), then without the
 // piecewise ICU pass (maxPiece: Infinity) unless a quadratic guess from the previous size
 // says it would take over --whole-max-seconds (default 60). It also
 // prints how many tokens of the whole sample document differ between the two passes.
+import { benchOptions, numberList, numberOption } from './bench-options.ts';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { sampleCorpusPath } from '../../src/main/corpus/sample.ts';
@@ -43,14 +44,14 @@ function spanDifference(a: Uint32Array, b: Uint32Array): number {
   return n;
 }
 
-function flag(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(name);
-  return i === -1 ? fallback : args[i + 1];
-}
-
 export default async function main(args: string[]): Promise<void> {
-  const counts = flag(args, '--tokens', '5000,20000,40000,110000').split(',').map(Number);
-  const wholeMax = Number(flag(args, '--whole-max-seconds', '60'));
+  const o = benchOptions('segment', args, {
+    tokens: { type: 'string', default: '5000,20000,40000,110000' },
+    'whole-max-seconds': { type: 'string', default: '60' },
+  });
+  if (!o) return;
+  const counts = numberList('tokens', o.tokens);
+  const wholeMax = numberOption('whole-max-seconds', o['whole-max-seconds'])!;
   console.log('| Lao line | tokens | UTF-16 units | piecewise s | whole-text s |');
   console.log('|---|---|---|---|---|');
   const variants: [string, string, boolean][] = [

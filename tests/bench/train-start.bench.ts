@@ -6,6 +6,7 @@
 // progress events; then `jobs.cancel` after the first step. Corpora: the bundled sample
 // (265 Lao–Thai pairs, segmented on import) and the first --pairs pairs of uniq39k en–de
 // (../shared/data/bench-corpora, pre-tokenized, lowercased).
+import { benchOptions, numberOption } from './bench-options.ts';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,12 +71,13 @@ async function trainThenCancel(dir: string, store: ProjectStore): Promise<{ firs
 }
 
 export default async function bench(args: string[]): Promise<void> {
-  const opt = (name: string, d: number) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? Number(args[i + 1]) : d;
-  };
-  const pairs = opt('--pairs', 5000);
-  const rounds = opt('--rounds', 2);
+  const o = benchOptions('train-start', args, {
+    pairs: { type: 'string', default: '5000' },
+    rounds: { type: 'string', default: '2' },
+  });
+  if (!o) return;
+  const pairs = numberOption('pairs', o.pairs)!;
+  const rounds = numberOption('rounds', o.rounds)!;
   const dir = mkdtempSync(join(tmpdir(), 'mekong-train-start-'));
   const projects: [string, () => Promise<ProjectStore>][] = [
     ['bundled sample, 265 lo–th pairs', () => buildSampleProject(join(dir, 'sample.mekong'))],

@@ -10,6 +10,7 @@
 // nn.bench.ts interleaved). FLOPs per layer and
 // token: Q, K, V and output projections 8·H², the feed-forward 4·H·F, attention 4·T·H; a
 // training step does three times the forward's.
+import { benchOptions, numberList, numberOption } from './bench-options.ts';
 import { parseEncoderConfig, firstPosition } from '../../src/main/models/transformer/hf-config.ts';
 import { encoderParamShapes } from '../../src/main/models/transformer/hf-weights.ts';
 import { ATTENTION_MASK, buildEncoderGraph, INPUT_IDS, POSITION_IDS } from '../../src/main/models/transformer/encoder-graph.ts';
@@ -22,16 +23,22 @@ import { gflops, interleaved, matmulJob } from './nn.bench.ts';
 
 const VOCAB = 8000;
 
-function arg(args: string[], name: string, dflt: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-}
-
 export default async function transformerBench(args: string[]): Promise<void> {
-  const [L, H, heads, F] = ['layers', 'hidden', 'heads', 'ff'].map((n, k) => Number(arg(args, n, ['12', '768', '12', '3072'][k])));
-  const B = Number(arg(args, 'batch', '8'));
-  const lens = arg(args, 'lens', '32,64').split(',').map(Number);
-  const runs = Number(arg(args, 'runs', '4'));
+  const o = benchOptions('transformer', args, {
+    layers: { type: 'string', default: '12' },
+    hidden: { type: 'string', default: '768' },
+    heads: { type: 'string', default: '12' },
+    ff: { type: 'string', default: '3072' },
+    batch: { type: 'string', default: '8' },
+    lens: { type: 'string', default: '32,64' },
+    runs: { type: 'string', default: '4' },
+    'skip-training': { type: 'boolean', default: false },
+  });
+  if (!o) return;
+  const [L, H, heads, F] = (['layers', 'hidden', 'heads', 'ff'] as const).map((n) => numberOption(n, o[n])!);
+  const B = numberOption('batch', o.batch)!;
+  const lens = numberList('lens', o.lens);
+  const runs = numberOption('runs', o.runs)!;
   const config = parseEncoderConfig(
     {
       model_type: 'bert',
@@ -73,7 +80,7 @@ export default async function transformerBench(args: string[]): Promise<void> {
     const fed = { ...feeds, ...Object.fromEntries(weights) };
     const jobs = [mm.run, mm2.run, () => forward.run(fed)];
     let trainer: Trainer | null = null;
-    if (!args.includes('--skip-training')) {
+    if (!o['skip-training']) {
       const g = buildEncoderGraph(config, weights);
       const y = g.hidden[L];
       trainer = await Trainer.create(g.graph, reduceMean(mul(y, y)), { schedule: { base: 1e-5 }, clipNorm: 1 });

@@ -7,6 +7,7 @@
 // `mekong resegment --word-list` give it); word-level F1 (exact spans) on the other
 // sentences. No human-segmented Thai corpus is in ../shared/data: the issue's Thai target
 // is measured on these two instead. Skips when ../shared/data is absent.
+import { benchOptions, listOption, numberOption } from './bench-options.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { segmentOffsets } from '../../src/main/text/segment.ts';
@@ -17,11 +18,6 @@ const SETS: Record<string, { file: string; lang: string }> = {
   zh: { file: 'test.ch-en', lang: 'zh' },
   ja: { file: 'test.ja-en', lang: 'ja' },
 };
-
-function arg(args: string[], name: string, dflt: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
-}
 
 /** Each sentence as its reference words (the source side, split on spaces). */
 function reference(file: string): string[][] {
@@ -60,8 +56,13 @@ function f1(sentences: string[][], lang: string, words?: WordList): { f1: number
 
 export default async function bench(args: string[]): Promise<void> {
   if (!existsSync(GOLD)) return console.log('word-list bench: ../shared/data/std-gold-align missing, skipped');
-  const train = Number(arg(args, 'train', '200'));
-  for (const name of arg(args, 'sets', 'zh,ja').split(',').filter(Boolean)) {
+  const o = benchOptions('word-list', args, {
+    train: { type: 'string', default: '200' },
+    sets: { type: 'string', default: 'zh,ja' },
+  });
+  if (!o) return;
+  const train = numberOption('train', o.train)!;
+  for (const name of listOption(o.sets)) {
     const { file, lang } = SETS[name];
     const all = reference(file);
     const rest = all.slice(train);
