@@ -51,26 +51,33 @@ export function sumSquaresRows(g: usize, touched: usize, tableRows: i32, w: i32)
   return f64x2.extract_lane(acc, 0) + f64x2.extract_lane(acc, 1) + tail;
 }
 
+// The step's constants (adamw.ts hostStepConstants), set once a step by setStep.
+let beta1: f32 = 0;
+let beta2: f32 = 0;
+let a1: f32 = 0;
+let a2: f32 = 0;
+let keep: f32 = 0;
+let step: f32 = 0;
+let rootC2: f32 = 0;
+let eps: f32 = 0;
+
+/** Sets the constants of this step's updates. */
+export function setStep(b1: f32, b2: f32, c1: f32, c2: f32, k: f32, st: f32, r: f32, e: f32): void {
+  beta1 = b1;
+  beta2 = b2;
+  a1 = c1;
+  a2 = c2;
+  keep = k;
+  step = st;
+  rootC2 = r;
+  eps = e;
+}
+
 /**
  * m ← β₁m + a1·g;  v ← β₂v + a2·g²;  p ← keep·p − step·m / (√v·rootC2 + ε), over n floats;
  * with `hasG` false, g is zero and not read (the same results: a1·0 and a2·0 add nothing).
  */
-function updateSpan(
-  p: usize,
-  g: usize,
-  m: usize,
-  v: usize,
-  n: i32,
-  hasG: bool,
-  beta1: f32,
-  beta2: f32,
-  a1: f32,
-  a2: f32,
-  keep: f32,
-  step: f32,
-  rootC2: f32,
-  eps: f32,
-): void {
+function updateSpan(p: usize, g: usize, m: usize, v: usize, n: i32, hasG: bool): void {
   const b1 = f32x4.splat(beta1);
   const b2 = f32x4.splat(beta2);
   const c1 = f32x4.splat(a1);
@@ -106,46 +113,15 @@ function updateSpan(
 }
 
 /** The update of a dense gradient at g over n floats. */
-export function update(
-  p: usize,
-  g: usize,
-  m: usize,
-  v: usize,
-  n: i32,
-  beta1: f32,
-  beta2: f32,
-  a1: f32,
-  a2: f32,
-  keep: f32,
-  step: f32,
-  rootC2: f32,
-  eps: f32,
-): void {
-  updateSpan(p, g, m, v, n, true, beta1, beta2, a1, a2, keep, step, rootC2, eps);
+export function update(p: usize, g: usize, m: usize, v: usize, n: i32): void {
+  updateSpan(p, g, m, v, n, true);
 }
 
 /** The update of a table (row width w) whose gradient at g holds only the rows marked in `touched`. */
-export function updateRows(
-  p: usize,
-  g: usize,
-  m: usize,
-  v: usize,
-  touched: usize,
-  tableRows: i32,
-  w: i32,
-  beta1: f32,
-  beta2: f32,
-  a1: f32,
-  a2: f32,
-  keep: f32,
-  step: f32,
-  rootC2: f32,
-  eps: f32,
-): void {
+export function updateRows(p: usize, g: usize, m: usize, v: usize, touched: usize, tableRows: i32, w: i32): void {
   for (let r = 0; r < tableRows; r++) {
     const o = (<usize>r * <usize>w) << 2;
-    const hasG = load<u8>(touched + <usize>r) != 0;
-    updateSpan(p + o, g + o, m + o, v + o, w, hasG, beta1, beta2, a1, a2, keep, step, rootC2, eps);
+    updateSpan(p + o, g + o, m + o, v + o, w, load<u8>(touched + <usize>r) != 0);
   }
 }
 

@@ -32,8 +32,9 @@ interface KernelExports {
   heapBase(): number;
   sumSquares(g: number, n: number): number;
   sumSquaresRows(g: number, touched: number, tableRows: number, w: number): number;
-  update(...args: number[]): void;
-  updateRows(...args: number[]): void;
+  setStep(beta1: number, beta2: number, a1: number, a2: number, keep: number, step: number, rootC2: number, eps: number): void;
+  update(p: number, g: number, m: number, v: number, n: number): void;
+  updateRows(p: number, g: number, m: number, v: number, touched: number, tableRows: number, w: number): void;
   addRows(g: number, touched: number, idx: number, rows: number, n: number, w: number, tableRows: number): number;
 }
 
@@ -142,11 +143,11 @@ export class AdamWKernel {
       scale = clipScaleOf(ss, cfg.clipNorm);
     }
     const c = hostStepConstants(lr, t, cfg, scale);
-    const constants = [c.beta1, c.beta2, c.a1, c.a2, c.keep, c.step, c.rootC2, c.eps];
+    this.k.setStep(c.beta1, c.beta2, c.a1, c.a2, c.keep, c.step, c.rootC2, c.eps);
     this.slots.forEach((s, i) => {
-      const at = [s.p.byteOffset, s.g.byteOffset, s.m.byteOffset, s.v.byteOffset];
-      if (widths[i]) this.k.updateRows(...at, s.touched, s.rows, widths[i], ...constants);
-      else this.k.update(...at, s.n, ...constants);
+      const [p, g, m, v] = [s.p.byteOffset, s.g.byteOffset, s.m.byteOffset, s.v.byteOffset];
+      if (widths[i]) this.k.updateRows(p, g, m, v, s.touched, s.rows, widths[i]);
+      else this.k.update(p, g, m, v, s.n);
     });
   }
 
