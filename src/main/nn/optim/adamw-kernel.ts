@@ -62,13 +62,20 @@ interface Slot {
 }
 
 export class AdamWKernel {
+  /** views of the whole memory, which never grows after create */
+  private readonly bytes: Uint8Array;
+  private readonly floats: Float32Array;
+
   private constructor(
     private readonly k: KernelExports,
     private readonly slots: Slot[],
     /** where the scratch region starts, and its size */
     private readonly scratch: number,
     private readonly scratchBytes: number,
-  ) {}
+  ) {
+    this.bytes = new Uint8Array(k.memory.buffer);
+    this.floats = new Float32Array(k.memory.buffer);
+  }
 
   /** A kernel laid out for the trainable parameters of `state` (float32 only), or null when it does not apply. */
   static create(state: OptimizerState, trainable: readonly string[]): AdamWKernel | null {
@@ -122,7 +129,6 @@ export class AdamWKernel {
 
   /** One AdamW step of the adopted state from these gradients (in the order of `trainable`). */
   step(grads: readonly Gradient[], lr: number, t: number, cfg: AdamWConfig): void {
-    const bytes = new Uint8Array(this.k.memory.buffer);
     // the row width of each slot whose gradient came as rows (written in place, never made dense)
     const widths = this.slots.map((s, i) => {
       const g = grads[i];
@@ -130,7 +136,7 @@ export class AdamWKernel {
         s.g.set(g);
         return 0;
       }
-      bytes.fill(0, s.touched, s.touched + s.rows);
+      this.bytes.fill(0, s.touched, s.touched + s.rows);
       for (const part of g) this.addRows(s, part);
       return s.n / s.rows;
     });
@@ -158,14 +164,12 @@ export class AdamWKernel {
     if (rows.length !== idx.length * w) throw new Error(`gradient rows of ${s.name}: ${rows.length} floats for ${idx.length} rows of ${w}`);
     const tableRows = s.rows;
     const per = Math.floor((this.scratchBytes - 16) / (8 + 4 * w));
-    const bytes = new Uint8Array(this.k.memory.buffer);
-    const floats = new Float32Array(this.k.memory.buffer);
     const idxBytes = new Uint8Array(idx.buffer, idx.byteOffset, idx.byteLength);
     for (let k0 = 0; k0 < idx.length; k0 += per) {
       const n = Math.min(per, idx.length - k0);
       const rowsAt = align16(this.scratch + 8 * n);
-      bytes.set(idxBytes.subarray(8 * k0, 8 * (k0 + n)), this.scratch);
-      floats.set(rows.subarray(w * k0, w * (k0 + n)), rowsAt / 4);
+      this.bytes.set(idxBytes.subarray(8 * k0, 8 * (k0 + n)), this.scratch);
+      this.floats.set(rows.subarray(w * k0, w * (k0 + n)), rowsAt / 4);
       const bad = this.k.addRows(s.g.byteOffset, s.touched, this.scratch, rowsAt, n, w, tableRows);
       if (bad >= 0) throw outsideTable(idx[k0 + bad], tableRows);
     }

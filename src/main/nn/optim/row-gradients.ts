@@ -17,16 +17,6 @@ export interface GradientRows {
 /** A dense gradient, or the rows of one in parts (each Gather of the table gives one; autodiff.ts gradientRows). */
 export type Gradient = Floats | GradientRows[];
 
-/** Writes `g` into `into` (a whole table's gradient, zeroed first when `g` is rows). */
-export function writeGradient(into: Floats, g: Gradient): void {
-  if (!Array.isArray(g)) {
-    into.set(g);
-    return;
-  }
-  into.fill(0);
-  for (const part of g) addRows(into, part);
-}
-
 function addRows(into: Floats, { idx, rows }: GradientRows): void {
   if (!idx.length) return;
   const w = rows.length / idx.length;
@@ -46,10 +36,10 @@ export function outsideTable(index: bigint, tableRows: number): Error {
   return new Error(`gradient rows: index ${index} outside a table of ${tableRows} rows`);
 }
 
-/** `g` as a dense gradient like `param`. */
+/** `g` as a dense gradient like `param` (rows added into zeros). */
 export function denseGradient(g: Gradient, param: Floats): Floats {
   if (!Array.isArray(g)) return g;
   const out = param instanceof Float64Array ? new Float64Array(param.length) : new Float32Array(param.length);
-  writeGradient(out, g);
+  for (const part of g) addRows(out, part);
   return out;
 }
