@@ -151,7 +151,7 @@ export default async function bench(args: string[]): Promise<void> {
     if (script) results.set('eflomal', eflomal(script, src, tgt));
     for (const m of methods) {
       const [name, sym, threshold] = m.split(':');
-      results.set(m, await alignerFor(name).align(src, tgt, { sym, threshold }));
+      results.set(m, [...(await alignerFor(name).align(src, tgt, { sym, threshold }))]);
     }
     const cap = results.get('eflomal')?.reduce((n, l) => n + l.length, 0);
     console.log(

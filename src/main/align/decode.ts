@@ -9,7 +9,7 @@
 // and rev keep their direction's MAP links as they are.
 // Gold links of the pair are always in the result (score 1); rejected links never are.
 // Pairs decode one at a time, in the E-step that produced their posteriors, into flat
-// arrays (cheap to send from a worker thread); toLinks turns them into the domain's Link
+// arrays (cheap to send from a worker thread); linksOf turns them into the domain's Link
 // objects.
 import type { Link } from '../../shared/domain.ts';
 import { GOLD_POSSIBLE, REJECTED } from './constraints.ts';
@@ -153,13 +153,16 @@ export function linkBuffers(f: FlatLinks): ArrayBuffer[] {
   return [f.off, f.s, f.t, f.score, f.kind].map((a) => a.buffer as ArrayBuffer);
 }
 
-/** Appends the Link lists of `f`'s pairs to `out`; scores rounded to 4 decimals. */
-export function toLinks(f: FlatLinks, out: Link[][]): void {
-  for (let x = 0; x + 1 < f.off.length; x++) {
-    const links: Link[] = [];
-    for (let y = f.off[x]; y < f.off[x + 1]; y++) {
-      links.push({ s: f.s[y], t: f.t[y], kind: f.kind[y] === 2 ? 'possible' : 'sure', score: Math.round(f.score[y] * 1e4) / 1e4 });
-    }
-    out.push(links);
+/** The Link list of pair k0 + x of `f`; scores rounded to 4 decimals. */
+function pairLinks(f: FlatLinks, x: number): Link[] {
+  const links: Link[] = [];
+  for (let y = f.off[x]; y < f.off[x + 1]; y++) {
+    links.push({ s: f.s[y], t: f.t[y], kind: f.kind[y] === 2 ? 'possible' : 'sure', score: Math.round(f.score[y] * 1e4) / 1e4 });
   }
+  return links;
+}
+
+/** The Link lists of `flat`'s pairs (slices in pair order), each made as it is read. */
+export function* linksOf(flat: readonly FlatLinks[]): Generator<Link[]> {
+  for (const f of flat) for (let x = 0; x + 1 < f.off.length; x++) yield pairLinks(f, x);
 }

@@ -2,6 +2,8 @@
 //
 //   alignCorpus(src: Side, tgt: Side, options?: AlignOptions, hooks?: AlignHooks)
 //     → Promise<{ links: Link[][]; model: SavedModel }>
+//   alignCorpusStreamed(…same arguments)
+//     → Promise<{ links: Iterable<Link[]>; model: SavedModel }>
 //
 // Sentence k of src / tgt (arrays of tokens, or Sentences read on demand) are pair k. options: method (see train-plans.ts; default the
 // most accurate one meeting the speed goal), sym (symmetrisation, default 'gdfa'),
@@ -13,13 +15,16 @@
 // gold[k] (links of pair k kept fixed and used as evidence) and rejected[k] (links never
 // proposed for pair k). links[k] lists pair k's links sorted by (s, t), each with its
 // posterior (mean of both directions; gold links score 1). model holds the trained
-// parameters for saveModel.
+// parameters for saveModel. alignCorpusStreamed is for a caller that writes the links out
+// pair by pair (the CLI): each pair's Link objects are made as it is read, so dup100k's 1.25M
+// link objects (~80 MB of heap, the peak of `mekong align` as they were made all at once)
+// never exist together.
 import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { newBarrierState } from './barrier.ts';
 import { buildConstraints, type Constraints, type PairLink } from './constraints.ts';
 import { bitextArrays, buildBitext, type Bitext } from './corpus.ts';
-import { toLinks, type DecodeOptions, type FlatLinks } from './decode.ts';
+import { linksOf, type DecodeOptions, type FlatLinks } from './decode.ts';
 import type { DictEntry } from './dictionary.ts';
 import type { SliceJob } from './em-slice.ts';
 import { EmTrainer } from './em-trainer.ts';
@@ -61,11 +66,17 @@ export interface AlignHooks extends RunHooks {
   onPhase?: (ended: AlignPhase) => void;
 }
 
-/** bitext: words to ids and cells; trained: EM of both directions, decoding and symmetrising in its last E-step; links: the links as objects. */
+/** bitext: words to ids and cells; trained: EM of both directions, decoding and symmetrising in its last E-step, the threads stopped; links: the links as objects (alignCorpus). */
 export type AlignPhase = 'bitext' | 'trained' | 'links';
 
 export interface AlignResult {
   links: Link[][];
+  model: SavedModel;
+}
+
+export interface StreamedAlignResult {
+  /** pair k's links at the k-th step, made as they are read (once) */
+  links: Iterable<Link[]>;
   model: SavedModel;
 }
 
@@ -148,17 +159,43 @@ function cellCount(src: Sentences, tgt: Sentences): number {
 }
 
 export async function alignCorpus(srcSide: Side, tgtSide: Side, o: AlignOptions = {}, hooks: AlignHooks = {}): Promise<AlignResult> {
+  const { flat, model } = await trainAndDecode(srcSide, tgtSide, o, hooks);
+  const links = [...linksOf(flat)];
+  hooks.onPhase?.('links');
+  return { links, model };
+}
+
+/** alignCorpus for a caller that writes the links out pair by pair (header). */
+export async function alignCorpusStreamed(
+  srcSide: Side,
+  tgtSide: Side,
+  o: AlignOptions = {},
+  hooks: AlignHooks = {},
+): Promise<StreamedAlignResult> {
+  const { flat, model } = await trainAndDecode(srcSide, tgtSide, o, hooks);
+  return { links: linksOf(flat), model };
+}
+
+async function trainAndDecode(
+  srcSide: Side,
+  tgtSide: Side,
+  o: AlignOptions,
+  hooks: AlignHooks,
+): Promise<{ flat: FlatLinks[]; model: SavedModel }> {
   const src = sentences(srcSide),
     tgt = sentences(tgtSide);
   if (src.length !== tgt.length) throw new UserError(`source has ${src.length} sentences but target has ${tgt.length}`);
   checkLinks('gold', hooks.gold, src, tgt);
   checkLinks('rejected', hooks.rejected, src, tgt);
   const workers = (o.workers ?? cellCount(src, tgt) > IN_THREAD_CELLS) ? startWorkers(WORKER_THREADS) : null;
+  let trained: { flat: FlatLinks[]; model: SavedModel };
   try {
-    return await align(src, tgt, o, hooks, workers);
+    trained = await train(src, tgt, o, hooks, workers);
   } finally {
     if (workers) await stopWorkers(workers);
   }
+  hooks.onPhase?.('trained');
+  return trained;
 }
 
 /** Trains on the corpus and decodes it; the bitext's arrays are garbage once this returns. */
@@ -192,13 +229,4 @@ async function train(
     rev: { lex: toLexicon(tables, 'rev'), params: params.rev },
   };
   return { flat, model };
-}
-
-async function align(src: Sentences, tgt: Sentences, o: AlignOptions, hooks: AlignHooks, workers: Worker[] | null): Promise<AlignResult> {
-  const { flat, model } = await train(src, tgt, o, hooks, workers);
-  hooks.onPhase?.('trained');
-  const links: Link[][] = [];
-  for (const f of flat) toLinks(f, links);
-  hooks.onPhase?.('links');
-  return { links, model };
 }

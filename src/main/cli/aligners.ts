@@ -54,7 +54,7 @@ import { dictionaryFromOptions } from '../align/dictionary-sources.ts';
 import { alignCorpusByCharacter } from '../align/by-character.ts';
 import type { CharSides } from '../text/han-characters.ts';
 import { toArrays, type Side } from '../align/sentences.ts';
-import { alignCorpus } from '../align/engine.ts';
+import { alignCorpus, alignCorpusStreamed } from '../align/engine.ts';
 import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
 import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
 import { UserError } from '../errors.ts';
@@ -93,8 +93,8 @@ export interface AlignerOptions {
 }
 
 export interface Aligner {
-  /** Links per pair (score: the link's confidence), trained on these pairs unless `model` names a saved one. */
-  align(src: Side, tgt: Side, o: AlignerOptions): Promise<Link[][]>;
+  /** Links per pair in pair order (score: the link's confidence), trained on these pairs unless `model` names a saved one; read once. */
+  align(src: Side, tgt: Side, o: AlignerOptions): Promise<Iterable<Link[]>>;
   /** Up to 5 translations per source word, best first. */
   lexicon(src: Side, tgt: Side, o: AlignerOptions): Promise<LexiconEntry[]>;
 }
@@ -383,7 +383,7 @@ function statistical(method: string): Aligner {
       const options = { method, sym: o.sym, threshold, lowercase, dictionary, model };
       const hooks = { onProgress: (done: number, total: number) => bar.progress(done, total) };
       const r = await (
-        o.byCharacter ? alignCorpusByCharacter(src, tgt, o.byCharacter, options, hooks) : alignCorpus(src, tgt, options, hooks)
+        o.byCharacter ? alignCorpusByCharacter(src, tgt, o.byCharacter, options, hooks) : alignCorpusStreamed(src, tgt, options, hooks)
       ).finally(bar.stop);
       if (o.saveModel) saveModel(o.saveModel, r.model);
       return r.links;

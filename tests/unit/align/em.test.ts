@@ -1,6 +1,6 @@
 // EM on a tiny corpus whose alignment is known: das/the, haus/house, buch/book, ein/a.
 import { describe, expect, test } from 'vitest';
-import { alignCorpus } from '../../../src/main/align/engine.ts';
+import { alignCorpus, alignCorpusStreamed, type AlignPhase } from '../../../src/main/align/engine.ts';
 import { STATISTICAL_METHODS } from '../../../src/shared/methods.ts';
 import { CancelledError } from '../../../src/main/errors.ts';
 import { lineSentences, tokenize } from '../../../src/main/align/text-io.ts';
@@ -47,6 +47,21 @@ test('worker threads give the same alignment as the calling thread', async () =>
   const a = await alignCorpus(src, tgt, { method: 'agree', workers: false });
   const b = await alignCorpus(src, tgt, { method: 'agree', workers: true });
   expect(b.links).toEqual(a.links);
+});
+
+test("streamed links are the same lists, in pair order over every thread's slice, made once read", async () => {
+  const many = (side: string[][], empty: string[]) => [...Array.from({ length: 40 }, (_, k) => side[k % side.length]), empty];
+  const [s, t] = [many(src, []), many(tgt, ['the'])];
+  const phases: AlignPhase[] = [];
+  const whole = await alignCorpus(s, t, { method: 'agree', workers: true }, { onPhase: (p) => phases.push(p) });
+  const streamed = await alignCorpusStreamed(s, t, { method: 'agree', workers: true }, { onPhase: (p) => phases.push(p) });
+  expect(phases).toEqual(['bitext', 'trained', 'links', 'bitext', 'trained']);
+  expect(Array.isArray(streamed.links)).toBe(false);
+  const read = [...streamed.links];
+  expect(read).toEqual(whole.links);
+  expect(read).toHaveLength(41);
+  expect(read[40]).toEqual([]);
+  expect([...streamed.links]).toEqual([]);
 });
 
 test('empty sides give empty alignments, other pairs still align', async () => {
