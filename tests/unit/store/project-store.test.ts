@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
@@ -149,6 +150,26 @@ describe('imports', () => {
     expect((again.db.prepare('SELECT count(*) AS n FROM pairs').get() as { n: number }).n).toBe(1);
     expect((again.db.prepare('SELECT count(*) AS n FROM imports').get() as { n: number }).n).toBe(1);
     again.close();
+  });
+
+  test('a large import returns before its WAL is copied, which a worker thread then does while the project stays usable', async () => {
+    const store = fresh();
+    const id = beginImport(store.db, 'large.tsv', 'tsv');
+    const text = (k: number) => `${k} ${'ກ'.repeat(1500)}`;
+    store.db.transaction(() => pairInserter(store.db, id)(Array.from({ length: 4000 }, (_, k) => pair(text(k), text(k + 1)))))();
+    const walBefore = statSync(`${store.path}-wal`).size;
+    const fileBefore = statSync(store.path).size;
+    expect(walBefore).toBeGreaterThan(24 * 2 ** 20);
+    const copied = finishImport(store.db, id, true);
+    expect(statSync(store.path).size).toBe(fileBefore);
+    expect(store.info().pairs).toBe(4000);
+    await copied;
+    expect(statSync(store.path).size).toBeGreaterThan(fileBefore + 20 * 2 ** 20);
+    const [{ log, checkpointed }] = store.db.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+    expect(checkpointed).toBe(log);
+    expect(store.info().pairs).toBe(4000);
+    store.close();
+    expect(existsSync(`${store.path}-wal`)).toBe(false);
   });
 });
 
