@@ -45,17 +45,20 @@ function walBytes(db: Db): number {
 
 /**
  * A PASSIVE checkpoint after a bulk write (an import): a large WAL is copied on a worker
- * thread with its own connection, and the returned promise ends when it has been. A
- * checkpoint that fails or is cut short loses nothing: the WAL stays until SQLite's next
- * automatic checkpoint or the last connection's close.
+ * thread with its own connection, and the returned promise ends when it has been. It never
+ * throws, only rejects: the caller has already committed. A checkpoint that fails or is cut
+ * short loses nothing: the WAL stays until SQLite's next automatic checkpoint or the last
+ * connection's close. (The WAL file keeps its size after a PASSIVE checkpoint, so after one
+ * large import a small one also takes the worker, whose start costs a few tenths of a second
+ * of CPU off the calling thread.)
  */
 export function checkpointAfterBulkWrite(db: Db): Promise<void> {
-  if (walBytes(db) <= INLINE_WAL_BYTES) {
-    db.pragma('wal_checkpoint(PASSIVE)');
-    return Promise.resolve();
-  }
-  const worker = spawnWorker(new URL('./checkpoint.worker.ts', import.meta.url), { workerData: { path: db.name }, commonJs: true });
   return new Promise<void>((resolve, reject) => {
+    if (walBytes(db) <= INLINE_WAL_BYTES) {
+      db.pragma('wal_checkpoint(PASSIVE)');
+      return resolve();
+    }
+    const worker = spawnWorker(new URL('./checkpoint.worker.ts', import.meta.url), { workerData: { path: db.name }, commonJs: true });
     worker.once('message', (m: string) => (m === 'done' ? resolve() : reject(new Error(`checkpoint of ${db.name}: ${m}`))));
     worker.once('error', reject);
     worker.once('exit', () => resolve());
