@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
@@ -170,6 +170,21 @@ describe('imports', () => {
     expect(store.info().pairs).toBe(4000);
     store.close();
     expect(existsSync(`${store.path}-wal`)).toBe(false);
+  });
+
+  test('a copy that cannot run leaves the finished import finished', async () => {
+    const store = fresh();
+    const id = beginImport(store.db, 'large.tsv', 'tsv');
+    store.db.transaction(() => pairInserter(store.db, id)(Array.from({ length: 4000 }, (_, k) => pair(`${k} ${'ກ'.repeat(1500)}`, 'x'))))();
+    // the worker's connection finds no project file there
+    renameSync(store.path, `${store.path}.away`);
+    await expect(finishImport(store.db, id, true)).resolves.toBeUndefined();
+    renameSync(`${store.path}.away`, store.path);
+    expect(store.info().pairs).toBe(4000);
+    store.close();
+    const again = ProjectStore.open(store.path);
+    expect(again.info().pairs).toBe(4000);
+    again.close();
   });
 });
 
