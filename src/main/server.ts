@@ -15,6 +15,7 @@ import { WebSocketServer } from 'ws';
 import type { AppContext } from './api/context.ts';
 import { dispatch } from './api/dispatch.ts';
 import { CONTENT_SECURITY_POLICY } from '../shared/csp.ts';
+import type { ApiErrorBody } from '../shared/api.ts';
 import { rendererDir } from './paths.ts';
 import { downloadPath } from './export-downloads.ts';
 
@@ -57,6 +58,9 @@ function decodePath(s: string): string | null {
     return null;
   }
 }
+
+/** The HTTP status of a rejected call, by its error kind; 410 when the project file went away under the open project, 507 when the disk is full. */
+const STATUS: Record<ApiErrorBody['kind'], number> = { input: 400, gone: 410, internal: 500, unreachable: 502, full: 507 };
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -171,7 +175,7 @@ export async function startServer(ctx: AppContext, options: { port?: number; tok
         ? receiveUpload(url, req, res, uploadDir)
         : readJson(req).then(async (input) => {
             const r = await dispatch(ctx, channel, input);
-            send(res, r.ok ? 200 : r.error.kind === 'input' ? 400 : 500, r.ok ? r.value : r.error);
+            send(res, r.ok ? 200 : STATUS[r.error.kind], r.ok ? r.value : r.error);
           });
     work.catch((err: Error) => {
       if (!res.headersSent) send(res, 400, { error: err.message, kind: 'input' });

@@ -97,6 +97,8 @@ export const channels = {
   'app.info': z.object({}).strict(),
   'project.create': z.object({ path, name: z.string().trim().min(1).max(200), srcLang: lang, tgtLang: lang }).strict(),
   'project.open': z.object({ path }).strict(),
+  /** Writes the open project (everything acknowledged) to a new file and opens that: for a project whose file went away. */
+  'project.saveCopy': z.object({ path }).strict(),
   'project.openSample': z.object({}).strict(),
   'project.close': z.object({}).strict(),
   'project.info': z.object({}).strict(),
@@ -183,6 +185,10 @@ export interface ProjectInfo {
   parallelismThreshold: number | null;
   /** Pairs excluded from training and export. */
   excluded: number;
+  /** The project file was deleted, moved or replaced while open: edits are refused; Save a copy… keeps everything saved so far. */
+  fileGone: boolean;
+  /** Opened read-only (the file, its folder or its mount cannot be written): browse and export only. */
+  readOnly: boolean;
 }
 
 export interface AlignmentInfo {
@@ -223,6 +229,7 @@ export interface Results extends EditorResults, ModelsResults, DictionariesResul
   'app.info': AppInfo;
   'project.create': ProjectInfo;
   'project.open': ProjectInfo;
+  'project.saveCopy': ProjectInfo;
   'project.openSample': ProjectInfo;
   'project.close': null;
   'project.info': ProjectInfo | null;
@@ -261,8 +268,10 @@ export type JobEvent =
 export interface ApiErrorBody {
   error: string;
   /** 'input' for schema violations and user errors, 'internal' otherwise; 'unreachable' when the
-   *  renderer could not reach the server at all (browser mode: it was stopped, or the connection dropped). */
-  kind: 'input' | 'internal' | 'unreachable';
+   *  renderer could not reach the server at all (browser mode: it was stopped, or the connection dropped);
+   *  'gone' when a write was refused because the project file was deleted, moved or replaced while open;
+   *  'full' when the disk filled up (nothing of that call was kept). */
+  kind: 'input' | 'internal' | 'unreachable' | 'gone' | 'full';
 }
 
 /** The transport-independent client interface the renderer codes against. */

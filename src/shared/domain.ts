@@ -1,5 +1,6 @@
 // Domain types shared by the Node side and the renderer: tokens, links, alignments,
 // sentence pairs. Plain data only (structured-clone and JSON safe).
+import type { Link, LinkRef } from './link-set.ts';
 
 /** One token of a sentence; `start`/`end` are UTF-16 offsets into the original text. */
 export interface Token {
@@ -8,24 +9,8 @@ export interface Token {
   end: number;
 }
 
-export type LinkKind = 'sure' | 'possible';
-
-/** A word link: `s` indexes the source tokens, `t` the target tokens (0-based). */
-export interface Link {
-  s: number;
-  t: number;
-  kind: LinkKind;
-  /** Posterior probability or model confidence in [0, 1]; null for human links. */
-  score: number | null;
-  /** The link's type from the project's tag set (GALE-style: semantic, function, …); absent when untagged. */
-  tag?: string;
-}
-
-/** Links split by kind as [s, t] index pairs: the view the AER scorer and the trainers' gold take. */
-export interface AlignedPair {
-  sure: [number, number][];
-  possible: [number, number][];
-}
+/** Links, their kinds and views live in link-set.ts (the one link-set module). */
+export type { AlignedPair, Link, LinkKind, LinkRef } from './link-set.ts';
 
 export type AlignmentOrigin = 'gold' | 'model' | 'import';
 export type PairStatus = 'new' | 'in-review' | 'done' | 'flagged';
@@ -62,7 +47,7 @@ export interface Parallelism {
 /** A pair with the links of every alignment and the links reviewers rejected. */
 export interface PairDetail extends PairSummary {
   alignments: { alignmentId: number; links: Link[] }[];
-  rejected: { s: number; t: number }[];
+  rejected: LinkRef[];
 }
 
 export const PAIR_STATUSES: readonly PairStatus[] = ['new', 'in-review', 'done', 'flagged'];

@@ -2,7 +2,7 @@
 // in api.ts): one pair with the annotator's gold layer, link and rejection edits, the
 // review queue, the lexicon with its concordance and bulk fix, and agreement reports.
 import { z } from 'zod';
-import type { Link, PairDetail, PairSummary, Token } from './domain.ts';
+import type { Link, LinkRef, PairDetail, PairSummary, Token } from './domain.ts';
 import { linkTagName } from './link-tags.ts';
 
 const id = z.number().int().nonnegative();
@@ -115,15 +115,13 @@ export interface Occurrence {
   srcAt: number[];
   tgtAt: number[];
   /** Links between them: in the annotator's gold, in the model (with its posterior), rejected by a reviewer. */
-  gold: { s: number; t: number }[];
-  model: { s: number; t: number; score: number | null }[];
-  rejected: { s: number; t: number }[];
+  gold: LinkRef[];
+  model: (LinkRef & { score: number | null })[];
+  rejected: LinkRef[];
 }
 
 /** One link of a bulk fix: what chose it (the model's posterior, the nearest position, or the gold it removes). */
-export interface BulkLink {
-  s: number;
-  t: number;
+export interface BulkLink extends LinkRef {
   score: number | null;
   by: 'model' | 'position' | 'gold';
 }

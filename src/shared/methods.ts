@@ -1,19 +1,89 @@
-// Every alignment method Mekong offers, named once: its family and what it is, for the CLI
-// (`lexicon`: all of them; `align`: all but the families without word links), the app's
-// Align… dialog (the statistical ones, which align in seconds, and the encoder methods when
-// the project names an encoder folder) and the Models page (the neural ones, which train);
-// the encoder methods read a pretrained encoder's folder (--encoder) and do not train; the
-// fine-tuning method trains that encoder (the Models page, or `mekong finetune`); and
-// the defaults of the neural methods' options, which the trainer, the CLI and the Train form
-// share. Implementations are looked up by these names (src/main/aligners.ts).
+// The aligner registry's shared half: every alignment method Mekong offers, named once with
+// its family, and what each family can do (its capabilities). The renderer (the Align…
+// dialog, the Train… form, the Models page) and the Node side both read it; each family's
+// options schema and defaults are in aligner-options.ts, and the Node half of the registry
+// (src/main/aligners/registry.ts) adds each family's implementation and the CLI options it
+// reads. Code outside the registry and a family's own folder asks for a capability
+// (capabilitiesOf, methodsWith), never for a method's name or family.
 
 export type MethodFamily = 'statistical' | 'bilstm' | 'encoder' | 'finetune' | 'bisent2vec';
+
+/** What a family's methods can do. */
+export interface Capabilities {
+  /** Word-aligns a parallel text into links with scores (`mekong align`). */
+  readonly align: boolean;
+  /** Learns a word-translation lexicon (`mekong lexicon`). */
+  readonly lexicon: boolean;
+  /** Trains as a model run with checkpoints (the Models page, models.train); a method that aligns without one is an Align job of the Align… dialog. */
+  readonly train: boolean;
+  /** A run can continue from another run's checkpoint. */
+  readonly continue: boolean;
+  /** Gives sentence vectors (a sentence encoder under the siamese head, scoring and mining). */
+  readonly sentenceVectors: boolean;
+  /** Saves what it trained and aligns or continues from the saved folder. */
+  readonly saveLoad: boolean;
+  /** Reads a pretrained encoder's folder (the project's, or --encoder); its checkpoints are such folders too. */
+  readonly pretrainedEncoder: boolean;
+  /** Its links join two directions through a symmetrisation (sym). */
+  readonly symmetrises: boolean;
+}
+
+export interface FamilyInfo {
+  /** How messages name the family's methods ("is for the neural methods (…)"). */
+  readonly noun: string;
+  readonly capabilities: Capabilities;
+}
+
+const none: Capabilities = {
+  align: false,
+  lexicon: false,
+  train: false,
+  continue: false,
+  sentenceVectors: false,
+  saveLoad: false,
+  pretrainedEncoder: false,
+  symmetrises: false,
+};
+
+export const FAMILIES: Readonly<Record<MethodFamily, FamilyInfo>> = {
+  statistical: {
+    noun: 'the statistical methods',
+    capabilities: { ...none, align: true, lexicon: true, saveLoad: true, symmetrises: true },
+  },
+  bilstm: {
+    noun: 'the neural methods',
+    capabilities: {
+      ...none,
+      align: true,
+      lexicon: true,
+      train: true,
+      continue: true,
+      sentenceVectors: true,
+      saveLoad: true,
+      symmetrises: true,
+    },
+  },
+  encoder: {
+    noun: 'the encoder methods',
+    capabilities: { ...none, align: true, sentenceVectors: true, pretrainedEncoder: true },
+  },
+  finetune: {
+    noun: 'encoder fine-tuning',
+    capabilities: { ...none, train: true, saveLoad: true, pretrainedEncoder: true },
+  },
+  bisent2vec: {
+    noun: 'bisent2vec',
+    capabilities: { ...none, lexicon: true, sentenceVectors: true, saveLoad: true },
+  },
+};
 
 export interface MethodInfo {
   readonly name: string;
   readonly family: MethodFamily;
   /** One line for a linguist choosing a method. */
   readonly summary: string;
+  /** How the Train… form lists it, when not by its name. */
+  readonly label?: string;
 }
 
 export const METHODS = [
@@ -25,6 +95,7 @@ export const METHODS = [
     name: 'bilstm-ctl',
     family: 'bilstm',
     summary: 'BiLSTM aligner with a contrastive loss that pulls translations together; trains on the pairs and your corrections',
+    label: 'bilstm-ctl (contrastive)',
   },
   { name: 'bilstm', family: 'bilstm', summary: 'the same BiLSTM aligner without the contrastive loss (λ = 0), the ablation baseline' },
   {
@@ -54,6 +125,7 @@ export const METHODS = [
     family: 'finetune',
     summary:
       "fine-tunes the project's pretrained encoder on the pairs and your corrections (seed 000's TR, AWP, WTR; seed 001's RTL), then aligns with awesome-align's extraction",
+    label: "encoder-finetune (the project's encoder)",
   },
   {
     name: 'bisent2vec',
@@ -64,33 +136,14 @@ export const METHODS = [
 ] as const satisfies readonly MethodInfo[];
 
 export type MethodName = (typeof METHODS)[number]['name'];
+/** The names of one family's methods (for the family's own code). */
+export type MethodOfFamily<F extends MethodFamily> = Extract<(typeof METHODS)[number], { family: F }>['name'];
+export type NeuralMethodName = MethodOfFamily<'bilstm'>;
+export type EncoderMethodName = MethodOfFamily<'encoder'>;
 
 export const DEFAULT_METHOD: MethodName = 'agree';
-
-/** The neural methods, as the Models page's schema enumerates them (first = its default). */
-export const NEURAL_METHODS = ['bilstm-ctl', 'bilstm'] as const satisfies readonly MethodName[];
-export type NeuralMethodName = (typeof NEURAL_METHODS)[number];
-
-/** The method that fine-tunes the project's pretrained encoder (models/transformer/finetune.ts). */
-export const FINETUNE_METHOD = 'encoder-finetune' satisfies MethodName;
-
-/** What the Models page trains: the neural methods, then fine-tuning (offered when the project names an encoder folder). */
-export const TRAINABLE_METHODS = [...NEURAL_METHODS, FINETUNE_METHOD] as const satisfies readonly MethodName[];
-export type TrainableMethodName = (typeof TRAINABLE_METHODS)[number];
-
-/** The methods that align with a pretrained encoder's folder, without training. */
-export const ENCODER_METHODS = [
-  'simalign-argmax',
-  'simalign-itermax',
-  'simalign-match',
-  'awesome',
-  'awesome-entmax',
-  'pmi-align',
-] as const satisfies readonly MethodName[];
-export type EncoderMethodName = (typeof ENCODER_METHODS)[number];
-
-/** The statistical methods, default first (the Align… dialog's list). */
-export const STATISTICAL_METHODS: readonly MethodName[] = METHODS.filter((m) => m.family === 'statistical').map((m) => m.name);
+/** `mekong lexicon`'s default: the BiLSTM's word translations are the best of the methods that learn a lexicon. */
+export const DEFAULT_LEXICON_METHOD: MethodName = 'bilstm-ctl';
 
 const BY_NAME: ReadonlyMap<string, MethodInfo> = new Map(METHODS.map((m) => [m.name, m]));
 
@@ -99,78 +152,29 @@ export function methodInfo(name: string | undefined): MethodInfo | undefined {
   return name === undefined ? undefined : BY_NAME.get(name);
 }
 
-export function isNeuralMethod(name: string | undefined): name is NeuralMethodName {
-  return methodInfo(name)?.family === 'bilstm';
+/** What the method called `name` can do (an unknown name can do nothing). */
+export function capabilitiesOf(name: string | undefined): Capabilities {
+  const m = methodInfo(name);
+  return m ? FAMILIES[m.family].capabilities : none;
 }
 
-export function isEncoderMethod(name: string | undefined): name is EncoderMethodName {
-  return methodInfo(name)?.family === 'encoder';
+/** The names of the methods whose capabilities `keep` accepts, in METHODS' order. */
+export function methodsWith(keep: (c: Capabilities) => boolean): MethodName[] {
+  return METHODS.filter((m) => keep(FAMILIES[m.family].capabilities)).map((m) => m.name);
 }
 
-/** Families that learn word translations but no word links: `lexicon`, never `align`. */
-const WITHOUT_LINKS: readonly MethodFamily[] = ['bisent2vec'];
+/** "agree|ibm1|…" for help texts: every method, or those whose capabilities `keep` accepts. */
+export const methodNames = (keep: (c: Capabilities) => boolean = () => true): string => methodsWith(keep).join('|');
 
-/** Whether the method word-aligns (`align` accepts it). */
-export const linksWords = (m: MethodInfo): boolean => !WITHOUT_LINKS.includes(m.family);
+/** What the Models page trains (models.train's `method`, first = its default): the methods that train as runs. */
+export const TRAINABLE_METHODS = methodsWith((c) => c.train) as [MethodName, ...MethodName[]];
+export type TrainableMethodName = MethodName;
 
-/** "agree|ibm1|…" for help texts: every method, or those `keep` accepts. */
-export const methodNames = (keep: (m: MethodInfo) => boolean = () => true): string =>
-  METHODS.filter(keep)
-    .map((m) => m.name)
-    .join('|');
+/** The Align… dialog's methods that align without training a run and without a pretrained encoder, default first. */
+export const ALIGN_JOB_METHODS = methodsWith((c) => c.align && !c.train && !c.pretrainedEncoder);
 
-/** Seed 000's TR, AWP, WTR and seed 001's RTL (models/transformer/finetune-objectives.ts). */
-export const FINETUNE_OBJECTIVES = ['tr', 'awp', 'wtr', 'rtl'] as const;
-export type FinetuneObjective = (typeof FINETUNE_OBJECTIVES)[number];
-
-/**
- * Defaults of encoder-finetune (the Train form, `mekong finetune`): seed 000's objectives
- * and weights α / β / γ (its eq. 11: 0.8 / 0.1 / 0.1), seed 001's RTL weight δ = 1 when
- * RTL is chosen; one epoch at a peak rate of 5e-5 with 16 pairs a step, the seeds' and
- * awesome-align's fine-tuning settings.
- */
-export const ENCODER_FINETUNE_DEFAULTS = {
-  objectives: ['tr', 'awp', 'wtr'] as readonly FinetuneObjective[],
-  alpha: 0.8,
-  beta: 0.1,
-  gamma: 0.1,
-  delta: 1,
-  epochs: 1,
-  lr: 5e-5,
-  batch: 16,
-} as const;
-
-/** Objective weights: base (translation + reconstruction, + contrastive), AWP, WTR. */
-export interface ObjectiveWeights {
-  base: number;
-  awp: number;
-  wtr: number;
-}
-
-/**
- * Defaults of the BiLSTM methods' trainable options. `epochs` and `selfTrainEpochs` are for
- * callers that spell them out; without them a run trains defaultEpochs(pairs) and self-trains
- * defaultSelfTrainEpochs(pairs) (epochs.ts). `supervisedWeights`
- * replace `weights` when a run has word-level supervision: held-out AER 0.329 on zh-en and
- * 0.264 on ro-en (200 gold pairs, 40 epochs, learned link decision) against 0.341 and 0.268
- * with seed 000's 0.8 / 0.1 / 0.1.
- */
-export const BILSTM_DEFAULTS = {
-  epochs: 20,
-  dim: 128,
-  batchSize: 32,
-  lr: 5e-3,
-  wordDropout: 1,
-  temperature: 0.5,
-  ctlWeight: 1,
-  weights: { base: 1, awp: 0, wtr: 0 } as ObjectiveWeights,
-  supervisedWeights: { base: 0.5, awp: 0.25, wtr: 0.25 } as ObjectiveWeights,
-  selfTrainEpochs: 0,
-  checkpointEvery: 1,
-} as const;
-
-/** What each neural method changes from the defaults. */
-export const NEURAL_PRESETS: Readonly<Record<NeuralMethodName, { ctlWeight?: number }>> = {
-  'bilstm-ctl': {},
-  bilstm: { ctlWeight: 0 },
-};
+/** The methods that align with a pretrained encoder's folder, without training (the Align… dialog when the project names one; the fine-tuning's supervision). */
+export const ENCODER_ALIGN_METHODS = methodsWith((c) => c.align && !c.train && c.pretrainedEncoder) as [
+  EncoderMethodName,
+  ...EncoderMethodName[],
+];

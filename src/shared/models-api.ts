@@ -5,28 +5,27 @@
 import { z } from 'zod';
 import { DEVICE_SETTINGS, type DeviceUse } from './device-settings.ts';
 import { LINK_THRESHOLD } from './link-score.ts';
-import { BILSTM_DEFAULTS, FINETUNE_OBJECTIVES, TRAINABLE_METHODS } from './methods.ts';
+import { bilstmOptionsSchema, finetuneOptionsSchema, withoutDefaults } from './aligner-options.ts';
+import { TRAINABLE_METHODS } from './methods.ts';
 
 const id = z.number().int().nonnegative();
-const weight = z.number().min(0).max(10);
 
 export const trainOptionsSchema = z
   .object({
     /** Display name of the new model; defaults to method and date. */
     name: z.string().trim().min(1).max(200).optional(),
     method: z.enum(TRAINABLE_METHODS).default(TRAINABLE_METHODS[0]),
-    /** Absent: defaultEpochs (shared/epochs.ts) for the training pairs; the Train… form proposes the same. */
-    epochs: z.number().int().min(1).max(1000).optional(),
-    /** Objective weights: encoder–decoder (+ contrastive) base, AWP, WTR (defaults: BILSTM_DEFAULTS of shared/methods.ts, supervisedWeights when there is word-level supervision). */
-    weights: z.object({ base: weight, awp: weight, wtr: weight }).strict().optional(),
-    /** Contrastive loss weight λ (0 = the base model of Wada et al.). */
-    ctlWeight: weight.optional(),
-    temperature: z.number().min(0.01).max(10).optional(),
-    dim: z.number().int().min(16).max(1024).multipleOf(2).optional(),
-    lr: z.number().positive().max(1).optional(),
-    batchSize: z.number().int().min(1).max(512).optional(),
-    /** α of the frequency-based word dropout: a word seen n times is dropped with probability α/(α+n); 0 = off. */
-    wordDropout: z.number().min(0).max(100).optional(),
+    /** The BiLSTM options (bilstmOptionsSchema, with its limits); absent: the default for the run. `epochs` absent: defaultEpochs (shared/epochs.ts) for the training pairs, which the Train… form proposes too; `weights` absent: the defaults, BILSTM_SUPERVISED_WEIGHTS when there is word-level supervision. encoder-finetune reads `epochs` and `lr` too (finetuneOptionsSchema's defaults). */
+    ...withoutDefaults(bilstmOptionsSchema.shape, [
+      'epochs',
+      'weights',
+      'ctlWeight',
+      'temperature',
+      'dim',
+      'lr',
+      'batchSize',
+      'wordDropout',
+    ]),
     /** Use every annotator's gold links of train-split pairs as word-level supervision. */
     useGold: z.boolean().default(true),
     /** Use rejected links as hard negatives. */
@@ -34,25 +33,18 @@ export const trainOptionsSchema = z
     /** A model alignment whose links at or above `threshold` supervise pairs without gold. */
     pseudoAlignmentId: id.optional(),
     /** After the epochs, the model aligns the training pairs and trains this many epochs more, its own links at or above `threshold` supervising the train-split pairs without gold (self-training; 0 = none). Absent: defaultSelfTrainEpochs (shared/epochs.ts) for the training pairs, 0 with pseudoAlignmentId or startFrom; the Train… form proposes the same. */
-    selfTrainEpochs: z.number().int().min(0).max(1000).optional(),
+    selfTrainEpochs: withoutDefaults(bilstmOptionsSchema.shape, ['selfTrainEpochs']).selfTrainEpochs,
     threshold: z.number().min(0).max(1).default(LINK_THRESHOLD),
     /** Save a checkpoint (and evaluate) every this many epochs; the last epoch always is. */
-    checkpointEvery: z.number().int().min(1).max(1000).default(BILSTM_DEFAULTS.checkpointEvery),
+    checkpointEvery: bilstmOptionsSchema.shape.checkpointEvery,
     lowercase: z.boolean().default(true),
     /** Where the training runs: a GPU provider when one works here, else the CPU (the provider that ran is recorded per run). */
     device: z.enum(DEVICE_SETTINGS).default('auto'),
-    /** encoder-finetune: the seeds' objectives and their weights (α TR, β AWP, γ WTR, δ RTL), pairs per step; defaults ENCODER_FINETUNE_DEFAULTS of shared/methods.ts. */
+    /** encoder-finetune: the seeds' objectives and their weights (α TR, β AWP, γ WTR, δ RTL), pairs per step, language embeddings (finetuneOptionsSchema; absent: its defaults). */
     finetune: z
-      .object({
-        objectives: z.array(z.enum(FINETUNE_OBJECTIVES)).min(1).max(4).optional(),
-        alpha: weight.optional(),
-        beta: weight.optional(),
-        gamma: weight.optional(),
-        delta: weight.optional(),
-        batch: z.number().int().min(1).max(256).optional(),
-        /** seed 000 §6.1's language embeddings, one for each side of the pairs */
-        languageEmbeddings: z.boolean().optional(),
-      })
+      .object(
+        withoutDefaults(finetuneOptionsSchema.shape, ['objectives', 'alpha', 'beta', 'gamma', 'delta', 'batch', 'languageEmbeddings']),
+      )
       .strict()
       .optional(),
     /** Continue from this checkpoint (its model's method, dimension and vocabulary) as a new run of the same model, instead of starting from scratch. */

@@ -21,8 +21,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alignCorpus } from '../../src/main/align/engine.ts';
 import { methodPlan } from '../../src/main/align/train-plans.ts';
-import { DEFAULT_METHOD, STATISTICAL_METHODS } from '../../src/shared/methods.ts';
-import { alignedPair, scoreAer } from '../../src/main/eval/aer.ts';
+import { DEFAULT_METHOD } from '../../src/shared/methods.ts';
+import { STATISTICAL_PLANS } from '../../src/main/align/train-plans.ts';
+import { alignedPair } from '../../src/shared/link-set.ts';
+import { scoreAer } from '../../src/main/eval/aer.ts';
 import { parsePharaohText } from '../../src/main/corpus/pharaoh.ts';
 import type { Sentences } from '../../src/main/align/sentences.ts';
 import { lineSentences } from '../../src/main/align/text-io.ts';
@@ -285,7 +287,7 @@ export default async function bench(args: string[]): Promise<void> {
     return;
   }
   const o = benchOptions('align', args, {
-    methods: { type: 'string', default: STATISTICAL_METHODS.join(',') },
+    methods: { type: 'string', default: Object.keys(STATISTICAL_PLANS).join(',') },
     'speed-method': { type: 'string', default: DEFAULT_METHOD },
     runs: { type: 'string', default: '2' },
     'skip-aer': { type: 'boolean', default: false },

@@ -21,6 +21,7 @@ import { ProjectStore } from '../../src/main/store/project-store.ts';
 import { listModels } from '../../src/main/store/training-runs.ts';
 import { checkpointDir, runDir } from '../../src/main/train/run-files.ts';
 import { rng } from '../fuzz/cases.ts';
+import { dbOf } from '../../src/main/store/connection.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SAMPLE = join(ROOT, 'resources/sample/vientiane-thaiembassy-sent.csv');
@@ -90,7 +91,7 @@ function reopen(
     return { lost: 0, corrupt: true, note: `does not open: ${(err as Error).message}` };
   }
   try {
-    const integrity = store.db.pragma('integrity_check', { simple: true });
+    const integrity = dbOf(store).pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') return { lost: 0, corrupt: true, note: `integrity_check: ${String(integrity)}` };
     return { ...check(store), corrupt: false };
   } finally {
@@ -165,11 +166,11 @@ async function jobTrial(kind: 'align' | 'train', project: string, delay: number)
   return reopen(project, (s) => {
     if (kind === 'align') {
       const model = s.info().alignments.filter((a) => a.origin === 'model');
-      const links = s.db.prepare(`SELECT count(DISTINCT pair_id) AS n FROM links WHERE alignment_id = ?`);
+      const links = dbOf(s).prepare(`SELECT count(DISTINCT pair_id) AS n FROM links WHERE alignment_id = ?`);
       const partial = model.filter((a) => (links.get(a.id) as { n: number }).n < s.info().pairs * 0.9);
       return { lost: partial.length, note: model.length ? `alignment complete (${model[0].links} links)` : 'no alignment yet' };
     }
-    const runs = listModels(s.db, () => null).flatMap((m) => m.runs);
+    const runs = listModels(s, () => null).flatMap((m) => m.runs);
     let lost = 0;
     const notes: string[] = [];
     for (const run of runs) {

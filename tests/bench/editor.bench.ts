@@ -36,13 +36,13 @@ function newPair(src: string, tgt: string): NewPair {
 }
 
 function fill(store: ProjectStore, n: number, make: (i: number) => NewPair): number[] {
-  const importId = beginImport(store.db, 'bench', 'tsv');
-  const insert = pairInserter(store.db, importId);
+  const importId = beginImport(store, 'bench', 'tsv');
+  const insert = pairInserter(store, importId);
   const ids: number[] = [];
   for (let i = 0; i < n; i += 5000) {
-    ids.push(...store.db.transaction(() => insert(Array.from({ length: Math.min(5000, n - i) }, (_, k) => make(i + k))))());
+    ids.push(...store.transaction(() => insert(Array.from({ length: Math.min(5000, n - i) }, (_, k) => make(i + k)))));
   }
-  finishImport(store.db, importId, true);
+  finishImport(store, importId, true);
   return ids;
 }
 
@@ -86,14 +86,14 @@ async function benchUi(pairs: number): Promise<void> {
     fill(store, pairs, (i) => newPair(`${i + 1} ສະບາຍ ດີ ປີ ໃໝ່ ແລະ ຂອບໃຈ`, `สวัสดี ปี ใหม่ และ ขอบคุณ ${i + 1}`));
     const big = Array.from({ length: 120 }, (_, i) => `ລາວ${i}`).join(' ');
     const [matrixPair] = fill(store, 1, () => newPair(big, big.replaceAll('ລາວ', 'ไทย')));
-    const model = createAlignment(store.db, { origin: 'model', name: 'bench model' });
+    const model = createAlignment(store, { origin: 'model', name: 'bench model' });
     const links = Array.from({ length: 360 }, (_, k) => ({
       s: k % 120,
       t: (k * 7) % 120,
       kind: 'sure' as const,
       score: ((k * 37) % 100) / 100,
     }));
-    store.db.transaction(() => linkInserter(store.db, model)(matrixPair, [...new Map(links.map((l) => [`${l.s}:${l.t}`, l])).values()]))();
+    store.transaction(() => linkInserter(store, model)(matrixPair, [...new Map(links.map((l) => [`${l.s}:${l.t}`, l])).values()]));
     h.ctx.store = store;
     await h.page.reload();
     const { page } = h;

@@ -50,11 +50,14 @@ export default async function finetuneBench(args: string[]): Promise<void> {
         device: 'cpu',
         freezeEmbeddings: o['freeze-embeddings'],
       },
-      (_done, _total, message) => {
-        if (!message?.startsWith('fine-tuning')) return;
-        const now = performance.now();
-        seconds.push((now - last) / 1000);
-        last = now;
+      {
+        progress: ({ message }) => {
+          if (!message?.startsWith('fine-tuning')) return;
+          const now = performance.now();
+          seconds.push((now - last) / 1000);
+          last = now;
+        },
+        signal: new AbortController().signal,
       },
     );
     console.log(

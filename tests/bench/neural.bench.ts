@@ -43,11 +43,12 @@ import { alignCorpus } from '../../src/main/align/engine.ts';
 import { DEFAULT_CONFIG, type NeuralModel, trainNeural } from '../../src/main/models/bilstm/train.ts';
 import { defaultEpochs, defaultSelfTrainEpochs } from '../../src/shared/epochs.ts';
 import { HELD_OUT_SHARE, heldOutPairs } from '../../src/main/models/bilstm/held-out.ts';
-import { type DictionaryUse, runNeuralMethod, selfTrain } from '../../src/main/models/bilstm/method.ts';
+import { type DictionaryUse, runNeuralMethod } from '../../src/main/models/bilstm/method.ts';
 import type { DictEntry } from '../../src/main/align/dictionary.ts';
 import { neuralLexicon, type LexiconEntry } from '../../src/main/models/bilstm/word-translations.ts';
 import { embedPairs, extractLinks, type NeuralAlignResult } from '../../src/main/models/bilstm/aligner.ts';
-import { alignerFor } from '../../src/main/cli/aligners.ts';
+import { lexiconOf } from '../../src/main/aligners/registry.ts';
+import { progressBar } from '../../src/main/cli/progress-bar.ts';
 import { scoreAer } from '../../src/main/eval/aer.ts';
 import { calibrate, expectedCalibrationError, fitCalibration, reliability, type Sample } from '../../src/main/eval/calibration.ts';
 import { parseDictionary, scoreP1 } from '../../src/main/eval/p1.ts';
@@ -55,7 +56,7 @@ import { normalizeText } from '../../src/main/text/normalize.ts';
 import { segment } from '../../src/main/text/segment.ts';
 import type { AlignedPair } from '../../src/shared/domain.ts';
 import { parsePharaohText } from '../../src/main/corpus/pharaoh.ts';
-import { alignedPair } from '../../src/main/eval/aer.ts';
+import { alignedPair } from '../../src/shared/link-set.ts';
 import { gflops, interleaved, matmulJob } from './nn.bench.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data');
@@ -199,8 +200,8 @@ async function p1DictRow(lang: string, corpus: { src: string[][]; tgt: string[][
   const epochs = o.epochs ?? defaultEpochs(corpus.src.length);
   const { given, entries, held } = splitDictionary(lang);
   const score = (lex: LexiconEntry[]) => scoreP1(best(lex), held, corpus);
-  const agree = score(await alignerFor('agree').lexicon(corpus.src, corpus.tgt, {}));
-  const agreeDict = score(await alignerFor('agree').lexicon(corpus.src, corpus.tgt, { dict: [given] }));
+  const agree = score(await (await lexiconOf('agree', new Set()))(corpus.src, corpus.tgt, {}, progressBar));
+  const agreeDict = score(await (await lexiconOf('agree', new Set()))(corpus.src, corpus.tgt, { dict: [given] }, progressBar));
   const head = `P@1 ${lang}-en (${corpus.src.length} pairs, ${agree.evaluated} held-out dictionary words, ${entries.length} entries given)`;
   console.log(`${head}: agree ${agree.p1.toFixed(3)} · agree + dict ${agreeDict.p1.toFixed(3)}`);
   const rows = new Map<string, number[]>([['bilstm-ctl', []], ...o.dictUses.map((u): [string, number[]] => [`+ dict ${u}`, []])]);
@@ -234,7 +235,8 @@ async function p1Row(lang: string, corpus: { src: string[][]; tgt: string[][] },
   const selfTrainEpochs = o.selfTrainEpochs ?? defaultSelfTrainEpochs(corpus.src.length);
   const epochs = o.epochs ?? defaultEpochs(corpus.src.length);
   const dict = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
-  const statP1 = async (method: string) => scoreP1(best(await alignerFor(method).lexicon(corpus.src, corpus.tgt, {})), dict, corpus);
+  const statP1 = async (method: string) =>
+    scoreP1(best(await (await lexiconOf(method, new Set()))(corpus.src, corpus.tgt, {}, progressBar)), dict, corpus);
   const stat = await statP1('agree');
   const seed003: string[] = [];
   for (const m of SEED_003_BASELINES) seed003.push(`${m} ${(await statP1(m)).p1.toFixed(3)}`);
@@ -258,8 +260,8 @@ async function p1Row(lang: string, corpus: { src: string[][]; tgt: string[][] },
       const t1 = Date.now();
       rows
         .get(`+ ${selfTrainEpochs} self-training epochs`)!
-        .push(await p1(await selfTrain('bilstm-ctl', { ...corpus, selfTrainEpochs }, r, { dim, seed })));
-      time += `, self-training ${((Date.now() - t1) / 1000).toFixed(0)} s more`;
+        .push(await p1(await runNeuralMethod('bilstm-ctl', { ...corpus, selfTrainEpochs }, { epochs, dim, seed })));
+      time += `, training again with self-training ${((Date.now() - t1) / 1000).toFixed(0)} s`;
     }
     const line = [...rows].map(([name, xs]) => `${name} ${xs.at(-1)!.toFixed(3)}`).join(' · ');
     console.log(`  ${lang}-en ${corpus.src.length} pairs, seed ${seed} (${time}): agree ${stat.p1.toFixed(3)} · ${line}`);
@@ -331,7 +333,7 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<void> 
     { src, tgt },
     { epochs, dim },
     {
-      onStep: (step, _loss, flops) => {
+      onFlops: (step, flops) => {
         const now = performance.now();
         if (step === 0) firstStep = (now - t0) / 1000;
         peakInSteps = Math.max(peakInSteps, rss());
@@ -343,7 +345,7 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<void> 
         lastEnd = performance.now();
         counting += lastEnd - now;
       },
-      onEpoch: () => void epochEnds.push(performance.now() - counting),
+      onEvent: (e) => void (e.type === 'epoch' && epochEnds.push(performance.now() - counting)),
       onBucket: (T, ms) => {
         lastBuilt = performance.now();
         buckets.push(`T ${T} built in ${(ms / 1000).toFixed(1)} s, RSS then ${mb(rss())}`);

@@ -24,9 +24,11 @@ import { join } from 'node:path';
 import type { Link } from '../../src/shared/domain.ts';
 import { DEFAULT_METHOD } from '../../src/shared/methods.ts';
 import type { DictEntry } from '../../src/main/align/dictionary.ts';
-import { dictionaryIndex, dictionaryLinks, type ProposedLink } from '../../src/main/align/dictionary-links.ts';
+import { dictionaryIndex, dictionaryLinks } from '../../src/main/align/dictionary-links.ts';
+import { keySet, linkKey, type LinkRef } from '../../src/shared/link-set.ts';
 import { symmetriser } from '../../src/main/align/symmetrise.ts';
-import { alignerFor } from '../../src/main/cli/aligners.ts';
+import { alignerOf } from '../../src/main/aligners/registry.ts';
+import { progressBar } from '../../src/main/cli/progress-bar.ts';
 import { parsePharaohText } from '../../src/main/corpus/pharaoh.ts';
 import { tatoeba } from './neural.bench.ts';
 
@@ -94,7 +96,7 @@ interface Row {
   precision: number;
 }
 
-function score(links: Link[][], gold: ProposedLink[][]): Row {
+function score(links: Link[][], gold: LinkRef[][]): Row {
   let hit = 0,
     goldN = 0,
     fromGoldWord = 0,
@@ -103,11 +105,11 @@ function score(links: Link[][], gold: ProposedLink[][]): Row {
   gold.forEach((g, k) => {
     const ls = links[k] ?? [];
     n += ls.length;
-    const want = new Set(g.map((l) => `${l.s}-${l.t}`));
+    const want = keySet(g);
     const goldSrc = new Set(g.map((l) => l.s));
     goldN += g.length;
     for (const l of ls) {
-      const ok = want.has(`${l.s}-${l.t}`);
+      const ok = want.has(linkKey(l.s, l.t));
       if (ok) hit++;
       if (goldSrc.has(l.s)) {
         fromGoldWord++;
@@ -151,7 +153,7 @@ export default async function bench(args: string[]): Promise<void> {
     if (script) results.set('eflomal', eflomal(script, src, tgt));
     for (const m of methods) {
       const [name, sym, threshold] = m.split(':');
-      results.set(m, [...(await alignerFor(name).align(src, tgt, { sym, threshold }))]);
+      results.set(m, [...(await (await alignerOf(name, new Set()))(src, tgt, { sym, threshold }, progressBar))]);
     }
     const cap = results.get('eflomal')?.reduce((n, l) => n + l.length, 0);
     console.log(

@@ -50,7 +50,7 @@ describe('Align dialog', () => {
     await section.getByLabel('Dictionary languages').fill('lo-th');
     await section.getByRole('button', { name: 'Attach' }).click();
     await expect.poll(() => section.getByRole('alert').textContent()).toContain('missing.tsv');
-    expect(listDictionaries(h.ctx.store!.db)).toEqual([]);
+    expect(listDictionaries(h.ctx.store!)).toEqual([]);
 
     // The bundled Lao–English dictionary through English with an English–Thai file.
     await section.getByLabel('Dismiss error').click();
@@ -62,7 +62,7 @@ describe('Align dialog', () => {
     await section.getByLabel('Pivot language', { exact: true }).fill('en');
     await section.getByRole('button', { name: 'Attach' }).click();
     await section.getByTestId('attached-dictionaries').getByText('lo-en:bundled via en').waitFor();
-    const [attached] = listDictionaries(h.ctx.store!.db);
+    const [attached] = listDictionaries(h.ctx.store!);
     expect(attached.source).toEqual({ dicts: ['lo-en:bundled', `en-th:${enTh}`], via: 'en' });
     expect(attached.entries).toBeGreaterThan(5);
     await h.screenshot('22-align-dictionaries');
@@ -74,7 +74,7 @@ describe('Align dialog', () => {
 
     await section.getByRole('button', { name: `Remove ${attached.name}` }).click();
     await section.getByText('None attached').waitFor();
-    expect(listDictionaries(h.ctx.store!.db)).toEqual([]);
+    expect(listDictionaries(h.ctx.store!)).toEqual([]);
   });
 
   it('offers the encoder methods once the project names an encoder folder, and aligns with one', async () => {
@@ -135,7 +135,7 @@ describe('Align dialog', () => {
     await view.getByText(/TR 0\.8 \+ WTR 0\.1 · 32 pairs a step · language embeddings/).waitFor();
     expect(await view.getByRole('button', { name: 'Continue training…' }).count()).toBe(0);
     await h.screenshot('27-models-finetune-run');
-    const [r] = listModels(h.ctx.store!.db, () => null).flatMap((m) => m.runs);
+    const [r] = listModels(h.ctx.store!, () => null).flatMap((m) => m.runs);
     expect(r.config).toMatchObject({
       method: 'encoder-finetune',
       epochs: 2,

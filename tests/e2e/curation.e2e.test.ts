@@ -15,6 +15,7 @@ import { pairInserter } from '../../src/main/store/pairs.ts';
 import { encodeOffsets } from '../../src/main/text/offsets.ts';
 import { pretokenized } from '../../src/main/text/segment.ts';
 import { startHarness, type Harness } from './harness.ts';
+import { dbOf } from '../../src/main/store/connection.ts';
 
 const CORPORA = join(import.meta.dirname, '../../../shared/data/bench-corpora');
 const N = 600;
@@ -32,13 +33,13 @@ describe.runIf(existsSync(join(CORPORA, 'uniq39k.en')))('sentence-level curation
     const en = lines('en'),
       de = lines('de');
     const store = ProjectStore.create(join(h.dir, 'curation.mekong'), { name: 'News', srcLang: 'en', tgtLang: 'de' });
-    const importId = beginImport(store.db, 'news.tsv', 'tsv');
+    const importId = beginImport(store, 'news.tsv', 'tsv');
     const pairs = en.map((s, k) => {
       const t = k % 10 === 3 ? de[(k + N / 2) % N] : de[k];
       return { src: s, tgt: t, srcOffsets: encodeOffsets(pretokenized(s)), tgtOffsets: encodeOffsets(pretokenized(t)) };
     });
-    store.db.transaction(() => pairInserter(store.db, importId)(pairs))();
-    finishImport(store.db, importId, true);
+    store.transaction(() => pairInserter(store, importId)(pairs));
+    finishImport(store, importId, true);
     h.ctx.store = store;
     await page.reload();
   });
@@ -116,9 +117,9 @@ describe.runIf(existsSync(join(CORPORA, 'uniq39k.en')))('sentence-level curation
     await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor({ timeout: 120_000 });
     await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
 
-    const [run] = await h.ctx.store!.db.prepare('SELECT id FROM mine_runs').all();
+    const [run] = await dbOf(h.ctx.store!).prepare('SELECT id FROM mine_runs').all();
     expect(run).toBeDefined();
-    const proposed = (h.ctx.store!.db.prepare(`SELECT count(*) AS n FROM mine_proposals`).get() as { n: number }).n;
+    const proposed = (dbOf(h.ctx.store!).prepare(`SELECT count(*) AS n FROM mine_proposals`).get() as { n: number }).n;
     expect(proposed).toBeGreaterThan(1);
     const counts = page.getByTestId('mine-counts');
     await expect.poll(() => counts.textContent()).toBe(`0 of ${proposed} reviewed: 0 accepted, 0 rejected; 0 in the corpus`);
@@ -128,7 +129,9 @@ describe.runIf(existsSync(join(CORPORA, 'uniq39k.en')))('sentence-level curation
     await page.keyboard.press('r');
     await expect.poll(() => counts.textContent()).toBe(`2 of ${proposed} reviewed: 1 accepted, 1 rejected; 0 in the corpus`);
     await h.screenshot('25-mining-review');
-    const best = h.ctx.store!.db.prepare(`SELECT src_text, tgt_text, decision FROM mine_proposals ORDER BY score DESC LIMIT 2`).all() as {
+    const best = dbOf(h.ctx.store!)
+      .prepare(`SELECT src_text, tgt_text, decision FROM mine_proposals ORDER BY score DESC LIMIT 2`)
+      .all() as {
       src_text: string;
       tgt_text: string;
       decision: string;
@@ -142,8 +145,8 @@ describe.runIf(existsSync(join(CORPORA, 'uniq39k.en')))('sentence-level curation
       .getByText(/^Added 1 pairs to the corpus \(import \d+\)\.$/)
       .waitFor();
     expect(h.ctx.store!.info().pairs).toBe(before + 1);
-    const added = h.ctx
-      .store!.db.prepare(`SELECT p.src_text, p.tgt_text, p.note FROM pairs p JOIN imports i ON i.id = p.import_id WHERE i.format = 'mined'`)
+    const added = dbOf(h.ctx.store!)
+      .prepare(`SELECT p.src_text, p.tgt_text, p.note FROM pairs p JOIN imports i ON i.id = p.import_id WHERE i.format = 'mined'`)
       .get() as {
       src_text: string;
       tgt_text: string;

@@ -12,6 +12,7 @@ import { createAlignment } from '../../src/main/store/alignments.ts';
 import { setGold, setRejected } from '../../src/main/review/editor.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { committed, linkKeys, sampleProject } from './editor-fixture.ts';
+import { dbOf } from '../../src/main/store/connection.ts';
 
 let h: Harness;
 let page: Page;
@@ -220,7 +221,7 @@ describe('alignment editor', () => {
     const items = page.getByTestId('queue').getByTestId('queue-item');
     await items.first().waitFor();
     const shown = (await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-pair-id'))))).slice(0, 20);
-    const expected = reviewQueue(h.ctx.store!.db, {
+    const expected = reviewQueue(h.ctx.store!, {
       alignmentId: modelId,
       status: ['new', 'in-review', 'flagged'],
       offset: 0,
@@ -243,12 +244,14 @@ describe('alignment editor', () => {
       .waitFor();
 
     // A second model that lost its links on pairs 5 and 9: those disagree most.
-    const db = h.ctx.store!.db;
-    const other = createAlignment(db, { origin: 'model', name: 'second model' });
-    db.prepare(
-      `INSERT INTO links (alignment_id, pair_id, s, t, kind, score) SELECT ?, pair_id, s, t, kind, score FROM links
+    const store = h.ctx.store!;
+    const other = createAlignment(store, { origin: 'model', name: 'second model' });
+    dbOf(store)
+      .prepare(
+        `INSERT INTO links (alignment_id, pair_id, s, t, kind, score) SELECT ?, pair_id, s, t, kind, score FROM links
       WHERE alignment_id = ? AND pair_id NOT IN (5, 9)`,
-    ).run(other, modelId);
+      )
+      .run(other, modelId);
     await page.reload();
     await page.getByRole('tab', { name: 'Review queue' }).click();
     await page.getByLabel('Queue model').selectOption(String(modelId));
@@ -257,9 +260,13 @@ describe('alignment editor', () => {
     const disagreeing = await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-pair-id'))));
     expect(disagreeing.slice(0, 2)).toEqual([5, 9]);
     expect(disagreeing).toEqual(
-      reviewQueue(db, { alignmentId: modelId, versusId: other, status: ['new', 'in-review', 'flagged'], offset: 0, limit: 200 }).items.map(
-        (i) => i.id,
-      ),
+      reviewQueue(store, {
+        alignmentId: modelId,
+        versusId: other,
+        status: ['new', 'in-review', 'flagged'],
+        offset: 0,
+        limit: 200,
+      }).items.map((i) => i.id),
     );
   });
 
@@ -330,7 +337,7 @@ describe('alignment editor', () => {
     const store = h.ctx.store!;
     const goldId = store.info().alignments.find((a) => a.origin === 'gold' && a.annotator === 'souk')!.id;
     const goldPairs = (
-      store.db.prepare('SELECT count(DISTINCT pair_id) AS n FROM links WHERE alignment_id = ?').get(goldId) as { n: number }
+      dbOf(store).prepare('SELECT count(DISTINCT pair_id) AS n FROM links WHERE alignment_id = ?').get(goldId) as { n: number }
     ).n;
     await page.getByRole('tab', { name: 'Pairs' }).click();
     await page.getByRole('button', { name: 'Export…' }).click();
@@ -361,7 +368,7 @@ describe('alignment editor', () => {
 
   it('wraps a long pair over bands that fit the view, links inside a band, and W switches to one scrolling row', async () => {
     const store = h.ctx.store!;
-    const longest = store.db.prepare('SELECT id FROM pairs ORDER BY length(src_text) + length(tgt_text) DESC LIMIT 1').get() as {
+    const longest = dbOf(store).prepare('SELECT id FROM pairs ORDER BY length(src_text) + length(tgt_text) DESC LIMIT 1').get() as {
       id: number;
     };
     const detail = store.getPair(longest.id);

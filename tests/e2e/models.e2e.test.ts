@@ -33,7 +33,7 @@ async function putGold(pairId: number): Promise<void> {
 }
 
 const run = (id?: number) => page.locator(id === undefined ? '[data-testid="run-view"]' : `[data-testid="run-view"][data-run-id="${id}"]`);
-const runs = () => listModels(h.ctx.store!.db, () => null).flatMap((m) => m.runs);
+const runs = () => listModels(h.ctx.store!, () => null).flatMap((m) => m.runs);
 
 beforeAll(async () => {
   h = await startHarness('noy');
@@ -149,7 +149,7 @@ describe('models page', () => {
     expect(r.goldPairs).toBe(TRAIN_GOLD_PAIRS.length);
     await expect.poll(() => view.getByTestId('checkpoint-row').count()).toBe(r.checkpoints.length);
     // The curves are re-read once more after the run ends: all recorded steps get drawn.
-    const recorded = metricsOf(h.ctx.store!.db, r.id).filter((p) => p.name === 'loss').length;
+    const recorded = metricsOf(h.ctx.store!, r.id).filter((p) => p.name === 'loss').length;
     await expect.poll(async () => Number(await view.locator('path[data-series="loss"]').getAttribute('data-points'))).toBe(recorded);
     // the lowest AER among the scored checkpoints: one saved as the cancel came has none
     const scored = r.checkpoints.filter((c) => c.aer !== null);
@@ -160,9 +160,9 @@ describe('models page', () => {
   it('re-aligns the project with a checkpoint and opens the review queue on it', async () => {
     // An older model alignment the editor already suggests from: after the re-alignment,
     // suggestions must come from the new one.
-    const db = h.ctx.store!.db;
-    const older = createAlignment(db, { origin: 'model', name: 'older model' });
-    db.transaction(() => linkInserter(db, older)(1, [{ s: 0, t: 1, kind: 'sure', score: 0.5 }]))();
+    const store = h.ctx.store!;
+    const older = createAlignment(store, { origin: 'model', name: 'older model' });
+    store.transaction(() => linkInserter(store, older)(1, [{ s: 0, t: 1, kind: 'sure', score: 0.5 }]));
     await page.reload();
     await page.getByTestId('pair-list').locator('[role="row"]').first().click();
     await page.keyboard.press('Enter');
@@ -204,8 +204,8 @@ describe('models page', () => {
 
   it('lists a gold layer made outside this page in Agreement without a reload', async () => {
     // A second annotator, in another window, links a pair: their gold layer is new.
-    const db = h.ctx.store!.db;
-    db.transaction(() => linkInserter(db, goldAlignmentOf(db, 'kham'))(1, [{ s: 0, t: 0, kind: 'sure', score: null }]))();
+    const store = h.ctx.store!;
+    store.transaction(() => linkInserter(store, goldAlignmentOf(store, 'kham'))(1, [{ s: 0, t: 0, kind: 'sure', score: null }]));
     await page.getByRole('tab', { name: 'Agreement' }).click();
     const reference = page.getByTestId('agreement').getByLabel('Reference');
     await expect.poll(() => reference.locator('option').allTextContents()).toContain('gold (kham)');

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { fixOccurrences } from '../../src/main/review/segmentation-bulk.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { committed, sampleProject } from './editor-fixture.ts';
+import { dbOf } from '../../src/main/store/connection.ts';
 
 let h: Harness;
 let page: Page;
@@ -93,7 +94,7 @@ describe('segmentation fix offered corpus-wide', () => {
 
   it('Re-segment…: a preview, then the run merges what the word list learned everywhere', async () => {
     const store = h.ctx.store!;
-    const listed = store.db.prepare('SELECT word FROM word_list').pluck().all() as string[];
+    const listed = dbOf(store).prepare('SELECT word FROM word_list').pluck().all() as string[];
     expect(listed.some((w) => w.includes(' '))).toBe(true);
     const [left, right] = listed.find((w) => w.includes(' '))!.split(' ');
     const left_ = () => fixOccurrences(store, 'src', { kind: 'merge', left, right, spaced: true }).length;

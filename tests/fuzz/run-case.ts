@@ -16,6 +16,7 @@ import type { Db } from '../../src/main/store/database.ts';
 import { ProjectStore } from '../../src/main/store/project-store.ts';
 import type { SegmentPool } from '../../src/main/text/segment-pool.ts';
 import type { FuzzCase } from './cases.ts';
+import { dbOf } from '../../src/main/store/connection.ts';
 
 export interface Outcome {
   kind: 'ok' | 'refused' | 'finding';
@@ -87,7 +88,7 @@ export async function runCase(c: FuzzCase, base: string, dir: string, pool: Segm
   const project = join(caseDir, 'p.mekong');
   copyFileSync(base, project);
   const store = ProjectStore.open(project);
-  const before = digest(store.db);
+  const before = digest(dbOf(store));
   const pairsBefore = store.info().pairs;
   let outcome: Outcome;
   try {
@@ -110,10 +111,10 @@ export async function runCase(c: FuzzCase, base: string, dir: string, pool: Segm
       };
     else if (user.message.includes('\n') || !files.some((f) => user.message.startsWith(`${f}:`)))
       outcome = { kind: 'finding', detail: `message does not name the file on one line: ${JSON.stringify(user.message.slice(0, 300))}` };
-    else if (digest(store.db) !== before) outcome = { kind: 'finding', detail: `tables changed by a failed import: ${user.message}` };
+    else if (digest(dbOf(store)) !== before) outcome = { kind: 'finding', detail: `tables changed by a failed import: ${user.message}` };
     else outcome = { kind: 'refused', detail: user.message.slice(files.find((f) => user.message.startsWith(f))!.length + 1) };
   }
-  const integrity = store.db.pragma('integrity_check', { simple: true });
+  const integrity = dbOf(store).pragma('integrity_check', { simple: true });
   store.close();
   if (integrity !== 'ok') outcome = { kind: 'finding', detail: `integrity_check: ${String(integrity)}` };
   if (outcome.kind !== 'finding') rmSync(caseDir, { recursive: true, force: true });

@@ -1,20 +1,24 @@
-// Worker thread entry: a 'start' message gives it its slice of the pairs (em-slice.ts);
-// each 'step' message runs one EM iteration on it and is answered with the slice's result
-// (its links' buffers moved, not copied); a 'finish' message runs the last lexicon M-step
-// and is answered with null.
-import { parentPort } from 'node:worker_threads';
+// Worker thread entry of EM on slices of the pairs (runner.ts), serving the job protocol's
+// tasks (jobs/serve-worker.ts): 'start' gives it its slice of the pairs (em-slice.ts), whose
+// tables live in SharedArrayBuffers; each 'step' runs one EM iteration on it and answers with
+// the slice's result (its links' buffers moved, not copied); 'finish' runs the last lexicon
+// M-step.
+import { serveWorker } from '../jobs/serve-worker.ts';
 import { linkBuffers } from './decode.ts';
-import { EmSlice } from './em-slice.ts';
+import { EmSlice, type SliceStepResult } from './em-slice.ts';
 import type { SliceMessage } from './runner.ts';
 
 let slice: EmSlice | undefined;
-parentPort!.on('message', (m: SliceMessage) => {
-  if (m.type === 'start') slice = new EmSlice(m.job);
-  else if (m.type === 'step') {
-    const r = slice!.step(m.step);
-    parentPort!.postMessage(r, r.links ? linkBuffers(r.links) : []);
-  } else {
-    slice!.maximize();
-    parentPort!.postMessage(null);
-  }
-});
+serveWorker<SliceMessage, SliceStepResult | null>(
+  (m) => {
+    if (m.type === 'start') {
+      slice = new EmSlice(m.job);
+      return null;
+    }
+    if (!slice) throw new Error('EM worker: no slice yet');
+    if (m.type === 'step') return slice.step(m.step);
+    slice.maximize();
+    return null;
+  },
+  { transfer: (r) => (r?.links ? linkBuffers(r.links) : []) },
+);

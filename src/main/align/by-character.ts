@@ -5,13 +5,11 @@
 // project keeps one segmentation, its words, so the editor, stored gold and every export
 // stay word-level; gold and rejected word links constrain all their character pairs, and
 // dictionary entries are split the same way, a word's weight shared by its characters
-// (银行 bank 1 → 银 bank ½, 行 bank ½). On the zh-en gold set (450 pairs, word-level gold,
-// default method, gdfa) AER goes from 32.3% by word to 29.7% by character; with CC-CEDICT
-// as prior from 24.2% to 22.7% (each character with the word's full weight: 24.8%; the
-// word entries left whole, meeting only one-character words: 27.3%). docs/experiments.md.
-import type { Link } from '../../shared/domain.ts';
+// (银行 bank 1 → 银 bank ½, 行 bank ½). On the zh-en gold set by character gives a lower AER
+// than by word, with CC-CEDICT as prior or without, and the shared weight the lowest of the
+// ways tried to split an entry (docs/experiments.md).
+import { compareLinks, linkKey, type Link, type LinkRef } from '../../shared/link-set.ts';
 import { characterLinks, splitHan, unsplit, type CharSides } from '../text/han-characters.ts';
-import type { PairLink } from './constraints.ts';
 import { sentences, type Sentences, type Side } from './sentences.ts';
 import type { DictEntry } from './dictionary.ts';
 import { alignCorpus, checkLinks, type AlignHooks, type AlignOptions, type AlignResult } from './engine.ts';
@@ -19,14 +17,13 @@ import { alignCorpus, checkLinks, type AlignHooks, type AlignOptions, type Align
 /** Character links mapped to word links: one per word pair, the highest score, sure; sorted by (s, t). */
 export function wordLinks(links: readonly Link[], srcWordOf: readonly number[], tgtWordOf: readonly number[]): Link[] {
   const best = new Map<number, Link>();
-  const width = tgtWordOf.length + 1;
   for (const l of links) {
     const s = srcWordOf[l.s],
       t = tgtWordOf[l.t];
-    const old = best.get(s * width + t);
-    if (!old || (l.score ?? 1) > (old.score ?? 1)) best.set(s * width + t, { s, t, kind: 'sure', score: l.score });
+    const old = best.get(linkKey(s, t));
+    if (!old || (l.score ?? 1) > (old.score ?? 1)) best.set(linkKey(s, t), { s, t, kind: 'sure', score: l.score });
   }
-  return [...best.values()].sort((a, b) => a.s - b.s || a.t - b.t);
+  return [...best.values()].sort(compareLinks);
 }
 
 /** Dictionary entries at character level: a side holding Han characters gives one entry per character, sharing the weight. */
@@ -60,7 +57,7 @@ export async function alignCorpusByCharacter(
   checkLinks('rejected', hooks.rejected, src, tgt);
   const [splitSrc, splitTgt] = [sides !== 'tgt', sides !== 'src'];
   const wordOf = (side: Sentences, split: boolean, k: number) => (split ? splitHan(side.tokens(k)).wordOf : unsplit(side.size(k)));
-  const toChars = (links: readonly PairLink[] | undefined, k: number) =>
+  const toChars = (links: readonly (LinkRef & Partial<Link>)[] | undefined, k: number) =>
     links && characterLinks(links, wordOf(src, splitSrc, k), wordOf(tgt, splitTgt, k));
   const result = await alignCorpus(
     splitSrc ? characterSide(src) : src,

@@ -1,17 +1,16 @@
 // The co-occurrence cells of a bitext and the lexical pair ids they point to (index
 // conventions in corpus.ts), built without a hash table: the occurrences of each source
 // word a, in corpus order, meet their sentences' target words, and a stamp per target word
-// (stamp[b] = a) tells a new pair (a, b) from one seen before. dup100k (29.3M cells, 3.0M
-// pairs), words to ids and cells: 3.2 s and 326 MB RSS after it, where interning every cell
-// in a two-level hash (pair-table.ts) took 5.1 s and 437 MB (same loaded machine) and left
-// about 90 MB of tables to the garbage collector, on top of which the EM's tables came.
+// (stamp[b] = a) tells a new pair (a, b) from one seen before: no tables are left to the
+// garbage collector, and it takes less time and memory than the hash table it replaced
+// (docs/experiments.md).
 // Pair ids, as the lexical tables index them: in the order a corpus-order scan of the cells
 // first meets each pair (this order fixes the order of the M-step's sums), then the most
 // frequent first (a counting sort on capped counts, ties in that order): the hot loops then
 // find most lexical entries in a small, cache-resident prefix.
 // A cell's pair id takes three bytes, its low 16 bits in cellLo and its high 8 in cellHi:
-// dup100k's 29.3M cells take 88 MB instead of 117 as Int32 (peak RSS of `mekong align`
-// 429 → 396 MB, the same links; docs/experiments.md). A corpus whose cells meet more than
+// dup100k's 29.3M cells take 88 MB instead of 117 as Int32 (docs/experiments.md has the
+// peak RSS it saves). A corpus whose cells meet more than
 // 2^24 distinct word pairs (dup100k: 3.0M; a few million-pair corpora) gets 16 high bits
 // instead, four bytes a cell as before: cellHi widens when the count reaches 2^24.
 import { sharedInt32, sharedUint16, sharedUint8 } from './shared-arrays.ts';

@@ -4,6 +4,7 @@
 // Encoding: Map from pair index k to an Int32Array of triples (s, t, code), code GOLD,
 // GOLD_POSSIBLE or REJECTED, with s a source and t a target position (0-based). applyConstraints works in
 // the local gen×obs layout of directional-model.ts, so it maps (s, t) to (a, b) for the direction.
+import type { Link, LinkRef } from '../../shared/link-set.ts';
 import { T_FLOOR } from './translation-table.ts';
 import type { Direction } from './view.ts';
 
@@ -13,18 +14,11 @@ export const GOLD_POSSIBLE = 3;
 
 export type Constraints = Map<number, Int32Array>;
 
-export interface PairLink {
-  s: number;
-  t: number;
-  kind?: 'sure' | 'possible';
-}
+/** Per pair, its gold or rejected links; a gold link without a kind is sure. */
+export type ConstraintLinks = readonly (readonly (LinkRef & Partial<Link>)[] | undefined)[];
 
 /** Builds the constraint map; `gold[k]` / `rejected[k]` list pair k's links (may be sparse). */
-export function buildConstraints(
-  n: number,
-  gold?: (readonly PairLink[] | undefined)[],
-  rejected?: (readonly PairLink[] | undefined)[],
-): Constraints {
+export function buildConstraints(n: number, gold?: ConstraintLinks, rejected?: ConstraintLinks): Constraints {
   const out: Constraints = new Map();
   for (let k = 0; k < n; k++) {
     const g = gold?.[k] ?? [];

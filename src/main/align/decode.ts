@@ -7,12 +7,13 @@
 // 0.1–1.8 points lower on the gold sets, ro-en unchanged). Not for independently trained
 // directions, whose posteriors are too flat for it (IBM1 gdfa lost up to 21 points); fwd
 // and rev keep their direction's MAP links as they are.
-// Gold links of the pair are always in the result (score 1); rejected links never are.
+// A pair's gold and rejected links shaped its posteriors (constraints.ts) but are not put
+// into or taken out of its links here: a caller that stores or shows them applies the
+// linguist's corrections the one way (corrections.ts withCorrections).
 // Pairs decode one at a time, in the E-step that produced their posteriors, into flat
 // arrays (cheap to send from a worker thread); linksOf turns them into the domain's Link
 // objects.
 import type { Link } from '../../shared/domain.ts';
-import { GOLD_POSSIBLE, REJECTED } from './constraints.ts';
 import { Q, type PairPosteriors } from './pair-posteriors.ts';
 import { symmetriser } from './symmetrise.ts';
 
@@ -27,15 +28,13 @@ export interface DecodeOptions {
   agreed?: boolean;
 }
 
-/** Links of pairs k0..k1-1: pair k0+x owns entries off[x] .. off[x+1] of s, t, score, kind. */
+/** Links of pairs k0..k1-1 (all sure): pair k0+x owns entries off[x] .. off[x+1] of s, t, score. */
 export interface FlatLinks {
   k0: number;
   off: Int32Array;
   s: Int32Array;
   t: Int32Array;
   score: Float32Array;
-  /** 1 sure, 2 possible */
-  kind: Uint8Array;
 }
 
 /** MAP links of one direction into `out` (I×J source-major); fwd: obs = target. */
@@ -58,25 +57,8 @@ function mapLinks(post: Uint16Array, fwd: boolean, I: number, J: number, out: Ui
   }
 }
 
-/** Marks gold links (2 sure, 3 possible, score 1) and removes rejected ones in `a`. */
-function applyFixed(con: Int32Array | undefined, I: number, J: number, a: Uint8Array, mean: Float32Array): void {
-  if (!con) return;
-  for (let p = 0; p < con.length; p += 3) {
-    const s = con[p],
-      t = con[p + 1],
-      code = con[p + 2];
-    if (s >= I || t >= J) continue;
-    const x = s * J + t;
-    if (code === REJECTED) a[x] = 0;
-    else {
-      a[x] = code === GOLD_POSSIBLE ? 3 : 2;
-      mean[x] = 1;
-    }
-  }
-}
-
-/** Link cells of one pair (a[x] = 1 model, 2 sure gold, 3 possible gold) and their scores. */
-export function decodePair(p: PairPosteriors, con: Int32Array | undefined, o: DecodeOptions): { a: Uint8Array; mean: Float32Array } {
+/** Link cells of one pair (a[x] = 1: a link) and their scores. */
+export function decodePair(p: PairPosteriors, o: DecodeOptions): { a: Uint8Array; mean: Float32Array } {
   const { I, J } = p;
   const mf = new Uint8Array(I * J),
     mr = new Uint8Array(I * J);
@@ -86,7 +68,6 @@ export function decodePair(p: PairPosteriors, con: Int32Array | undefined, o: De
   for (let x = 0; x < I * J; x++) mean[x] = (p.fwd[x] + p.rev[x]) * (0.5 / Q);
   if (o.agreed && o.sym !== 'fwd' && o.sym !== 'rev') for (let x = 0; x < I * J; x++) if (mean[x] < AGREE) mf[x] = mr[x] = 0;
   const a = symmetriser(o.sym)({ I, J, fwd: mf, rev: mr, mean, threshold: o.threshold });
-  applyFixed(con, I, J, a, mean);
   return { a, mean };
 }
 
@@ -116,7 +97,6 @@ export class LinkWriter {
     more.s.set(f.s);
     more.t.set(f.t);
     more.score.set(f.score);
-    more.kind.set(f.kind);
     this.f = { ...f, ...more };
   }
 
@@ -130,8 +110,7 @@ export class LinkWriter {
       if (!a[x]) continue;
       f.s[n] = Math.floor(x / J);
       f.t[n] = x % J;
-      f.score[n] = mean[x];
-      f.kind[n++] = a[x] === 3 ? 2 : 1;
+      f.score[n++] = mean[x];
     }
     this.n = n;
     this.f.off[++this.done] = n;
@@ -140,24 +119,24 @@ export class LinkWriter {
   finish(): FlatLinks {
     this.closeBefore(this.k1);
     const { f, n } = this;
-    return { ...f, s: f.s.slice(0, n), t: f.t.slice(0, n), score: f.score.slice(0, n), kind: f.kind.slice(0, n) };
+    return { ...f, s: f.s.slice(0, n), t: f.t.slice(0, n), score: f.score.slice(0, n) };
   }
 }
 
-function linkArrays(n: number): Pick<FlatLinks, 's' | 't' | 'score' | 'kind'> {
-  return { s: new Int32Array(n), t: new Int32Array(n), score: new Float32Array(n), kind: new Uint8Array(n) };
+function linkArrays(n: number): Pick<FlatLinks, 's' | 't' | 'score'> {
+  return { s: new Int32Array(n), t: new Int32Array(n), score: new Float32Array(n) };
 }
 
 /** The buffers of `f`, to transfer rather than copy to another thread. */
 export function linkBuffers(f: FlatLinks): ArrayBuffer[] {
-  return [f.off, f.s, f.t, f.score, f.kind].map((a) => a.buffer as ArrayBuffer);
+  return [f.off, f.s, f.t, f.score].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** The Link list of pair k0 + x of `f`; scores rounded to 4 decimals. */
 function pairLinks(f: FlatLinks, x: number): Link[] {
   const links: Link[] = [];
   for (let y = f.off[x]; y < f.off[x + 1]; y++) {
-    links.push({ s: f.s[y], t: f.t[y], kind: f.kind[y] === 2 ? 'possible' : 'sure', score: Math.round(f.score[y] * 1e4) / 1e4 });
+    links.push({ s: f.s[y], t: f.t[y], kind: 'sure', score: Math.round(f.score[y] * 1e4) / 1e4 });
   }
   return links;
 }

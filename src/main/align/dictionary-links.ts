@@ -4,12 +4,8 @@
 // The 1-to-1 filter keeps the proposals that are almost surely right (a function word
 // listed with several translations, or a word repeated in the sentence, proposes nothing)
 // so that they can supervise a model like a linguist's links (models/bilstm/method.ts).
+import type { LinkRef } from '../../shared/link-set.ts';
 import type { DictEntry } from './dictionary.ts';
-
-export interface ProposedLink {
-  s: number;
-  t: number;
-}
 
 /** Entries as a lookup: source word → the target words it translates to (both orientations). */
 export function dictionaryIndex(entries: readonly DictEntry[]): Map<string, Set<string>> {
@@ -27,10 +23,10 @@ export function dictionaryLinks(
   src: readonly (readonly string[])[],
   tgt: readonly (readonly string[])[],
   index: ReadonlyMap<string, ReadonlySet<string>>,
-): ProposedLink[][] {
+): LinkRef[][] {
   return src.map((s, k) => {
     const t = tgt[k];
-    const matches: ProposedLink[] = [];
+    const matches: LinkRef[] = [];
     const perS = new Int32Array(s.length),
       perT = new Int32Array(t.length);
     s.forEach((w, i) => {

@@ -90,7 +90,7 @@ export class EmSlice {
       const p = this.estep.run(k, models, s.learn, counting);
       if (!p || !out) continue;
       const t0 = performance.now();
-      out.add(k, p.J, decodePair(p, job.constraints.get(k), job.decode));
+      out.add(k, p.J, decodePair(p, job.decode));
       decodeMs += performance.now() - t0;
     }
     const stats = { fwd: models.fwd.takeStats(), rev: models.rev.takeStats() };

@@ -12,9 +12,10 @@
 // model (a SavedModel: align with its parameters, no training). hooks: onProgress(done,
 // total) per EM iteration, onDecoded(seconds the last iteration's decoding took, summed over
 // threads), onPhase as each phase ends, signal (AbortSignal → CancelledError),
-// gold[k] (links of pair k kept fixed and used as evidence) and rejected[k] (links never
-// proposed for pair k). links[k] lists pair k's links sorted by (s, t), each with its
-// posterior (mean of both directions; gold links score 1). model holds the trained
+// gold[k] (links of pair k used as evidence: their words align only as the gold says) and
+// rejected[k] (cells given no probability in pair k). links[k] lists pair k's links sorted
+// by (s, t), each with its posterior (mean of both directions); the gold is not added to
+// them (corrections.ts withCorrections does that for whoever stores them). model holds the trained
 // parameters for saveModel. alignCorpusStreamed is for a caller that writes the links out
 // pair by pair (the CLI): each pair's Link objects are made as it is read, so dup100k's 1.25M
 // link objects (~80 MB of heap, the peak of `mekong align` as they were made all at once)
@@ -22,7 +23,7 @@
 import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { newBarrierState } from './barrier.ts';
-import { buildConstraints, type Constraints, type PairLink } from './constraints.ts';
+import { buildConstraints, type ConstraintLinks, type Constraints } from './constraints.ts';
 import { bitextArrays, buildBitext, type Bitext } from './corpus.ts';
 import { linksOf, type DecodeOptions, type FlatLinks } from './decode.ts';
 import type { DictEntry } from './dictionary.ts';
@@ -31,13 +32,12 @@ import { EmTrainer } from './em-trainer.ts';
 import { DEFAULT_METHOD } from '../../shared/methods.ts';
 import { finalModel, methodPlan, type TrainPlan } from './train-plans.ts';
 import { dictionaryPrior, identityPrior, sparsePrior } from './prior.ts';
-import { IN_THREAD_CELLS, runInThread, runInWorkers, startWorkers, stopWorkers, type RunHooks } from './runner.ts';
+import { IN_THREAD_CELLS, runInThread, runInWorkers, type SliceWorker, startWorkers, stopWorkers, type RunHooks } from './runner.ts';
 import { mapLexicons, type SavedModel } from './saved-model.ts';
 import { lowercased, sentences, type Sentences, type Side } from './sentences.ts';
 import { symmetriser } from './symmetrise.ts';
 import { newLexCounts, newLexTables, toLexicon, type LexTables } from './translation-table.ts';
 import { makeView } from './view.ts';
-import type { Worker } from 'node:worker_threads';
 
 /**
  * Worker threads for large corpora, each training a slice of the pairs. Fixed rather than
@@ -60,8 +60,8 @@ export interface AlignOptions {
 }
 
 export interface AlignHooks extends RunHooks {
-  gold?: (readonly PairLink[] | undefined)[];
-  rejected?: (readonly PairLink[] | undefined)[];
+  gold?: ConstraintLinks;
+  rejected?: ConstraintLinks;
   /** Called as each phase ends (the align bench times them and reads the memory they left). */
   onPhase?: (ended: AlignPhase) => void;
 }
@@ -81,7 +81,7 @@ export interface StreamedAlignResult {
 }
 
 /** Throws a UserError for a gold or rejected link outside its pair. */
-export function checkLinks(name: string, sets: (readonly PairLink[] | undefined)[] | undefined, src: Sentences, tgt: Sentences): void {
+export function checkLinks(name: string, sets: ConstraintLinks | undefined, src: Sentences, tgt: Sentences): void {
   sets?.forEach((links, k) => {
     if (!links?.length) return;
     const I = k < src.length ? src.size(k) : 0,
@@ -204,7 +204,7 @@ async function train(
   tgt: Sentences,
   o: AlignOptions,
   hooks: AlignHooks,
-  workers: Worker[] | null,
+  workers: SliceWorker[] | null,
 ): Promise<{ flat: FlatLinks[]; model: SavedModel }> {
   const lower = o.model ? o.model.lowercase : (o.lowercase ?? false);
   const norm = (side: Sentences) => (lower ? lowercased(side) : side);

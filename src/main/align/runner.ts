@@ -3,9 +3,8 @@
 // work). The calling thread keeps the schedule and the models (em-trainer.ts) and hands
 // every slice each iteration's step; progress counts finished iterations; an AbortSignal
 // stops the work with CancelledError.
-import type { Worker } from 'node:worker_threads';
 import { CancelledError } from '../errors.ts';
-import { spawnWorker } from '../jobs/spawn-worker.ts';
+import { WorkerClient } from '../jobs/worker-host.ts';
 import type { FlatLinks } from './decode.ts';
 import { EmSlice, type EmStep, type SliceJob, type SliceStepResult } from './em-slice.ts';
 import type { EmTrainer } from './em-trainer.ts';
@@ -20,7 +19,7 @@ export interface RunHooks {
 /** Below this many cells (source × target positions summed) training stays in-thread. */
 export const IN_THREAD_CELLS = 2_000_000;
 
-/** Messages to a slice's thread; it answers a step with its SliceStepResult, a finish with null. */
+/** A slice thread's tasks (align.worker.ts, by the job protocol): a step is answered with its SliceStepResult, a start or a finish with null. */
 export type SliceMessage = { type: 'start'; job: SliceJob } | { type: 'step'; step: EmStep } | { type: 'finish' };
 
 /** Runs one message on every slice. */
@@ -59,29 +58,34 @@ export function runInThread(job: SliceJob, trainer: EmTrainer, hooks: RunHooks =
 /**
  * A training thread's young generation. Its E-steps allocate almost nothing (the pair
  * buffers are reused, the HMM runs in WebAssembly memory), so V8's default nursery (16 MB
- * semi-spaces) is committed for nothing: at 2 MB, dup100k's peak RSS is 390–394 MB instead
- * of 424–437 MB (3 runs each), with no measurable cost in time.
+ * semi-spaces) is committed for nothing: 2 MB lowers dup100k's peak RSS by about 35 MB with
+ * no measurable cost in time (docs/experiments.md).
  */
 const WORKER_YOUNG_GENERATION_MB = 2;
 
+/** A slice's training thread. */
+export type SliceWorker = WorkerClient<SliceMessage, SliceStepResult | null>;
+
 /** Idle training threads, started early (their start-up overlaps the corpus's encoding); each takes one slice. */
-export function startWorkers(n: number): Worker[] {
-  return Array.from({ length: n }, () =>
-    spawnWorker(new URL('./align.worker.ts', import.meta.url), {
-      commonJs: true,
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
-    }),
+export function startWorkers(n: number): SliceWorker[] {
+  return Array.from(
+    { length: n },
+    () =>
+      new WorkerClient<SliceMessage, SliceStepResult | null>(new URL('./align.worker.ts', import.meta.url), {
+        commonJs: true,
+        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      }),
   );
 }
 
 /** Ends the workers; resolves once their threads (about 30 MB each under tsx) are gone. */
-export async function stopWorkers(workers: readonly Worker[]): Promise<void> {
-  await Promise.all(workers.map((w) => w.terminate()));
+export async function stopWorkers(workers: readonly SliceWorker[]): Promise<void> {
+  await Promise.all(workers.map((w) => w.close()));
 }
 
-/** One slice per worker (jobs[i] to workers[i]); a worker's error or an abort stops them all. */
+/** One slice per worker (jobs[i] to workers[i]); a worker's error or an abort stops them all (they hold no ONNX session). */
 export function runInWorkers(
-  workers: readonly Worker[],
+  workers: readonly SliceWorker[],
   jobs: readonly SliceJob[],
   trainer: EmTrainer,
   hooks: RunHooks = {},
@@ -90,14 +94,10 @@ export function runInWorkers(
   const failed = new Promise<never>((_, reject) => (fail = reject));
   const onAbort = () => fail(new CancelledError());
   hooks.signal?.addEventListener('abort', onAbort, { once: true });
-  workers.forEach((w) => w.on('error', (err) => fail(err)));
-  const ask = (w: Worker, m: SliceMessage) =>
-    new Promise<SliceStepResult | null>((resolve) => {
-      w.once('message', resolve);
-      w.postMessage(m);
-    });
-  workers.forEach((w, i) => w.postMessage({ type: 'start', job: jobs[i] } satisfies SliceMessage));
-  const slices: Slices = (m) => Promise.race([failed, Promise.all(workers.map((w) => ask(w, m)))]);
+  const started = Promise.all(workers.map((w, i) => w.run({ type: 'start', job: jobs[i] })));
+  // a thread that fails to start fails the first step; this only keeps the rejection from counting as unhandled before then
+  started.catch(() => {});
+  const slices: Slices = (m) => Promise.race([failed, started.then(() => Promise.all(workers.map((w) => w.run(m))))]);
   return train(trainer, slices, hooks).finally(() => {
     hooks.signal?.removeEventListener('abort', onAbort);
     return stopWorkers(workers);

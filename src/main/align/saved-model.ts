@@ -1,13 +1,15 @@
 // Trained parameters of both directions, keyed by word strings so they can align any new
-// corpus: save to / load from a directory, and map onto a new Bitext's lexical pairs.
+// corpus: saved as a model folder of the statistical family (nn/model-folder.ts) and mapped
+// onto a new Bitext's lexical pairs.
 //
-// Directory layout: model.json (method, lowercase, per-direction model parameters),
-// vocab.src / vocab.tgt (one word per line, line n = id n), pairs.i32 (source id, target id
-// per lexical pair, little-endian int32), {fwd,rev}.t.f32 (t per pair) and
-// {fwd,rev}.null.f32 (tNull per obs word id: target ids for fwd, source ids for rev).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { UserError } from '../errors.ts';
+// Folder: config.json (method, lowercase, each direction's scalar parameters: kind, p0, …),
+// vocab.src / vocab.tgt (one word per line, line n = id n), model.safetensors with
+// pairs.src / pairs.tgt (int32 source and target id of each lexical pair), {fwd,rev}.t
+// (float32 t per pair), {fwd,rev}.null (float32 tNull per obs word id: target ids for fwd,
+// source ids for rev) and {fwd,rev}.params.<key> (float64: a parameter that is a table, such
+// as the HMM's jump distribution). Folders of the layout before (model.json + *.f32) still load.
+import { type FolderFamily, folderTensor, folderText, loadModelFolder, saveModelFolder } from '../nn/model-folder.ts';
+import { Tensor } from '../nn/tensor.ts';
 import type { Bitext } from './corpus.ts';
 import type { ModelParams } from './directional-model.ts';
 import type { Lexicon } from './translation-table.ts';
@@ -33,67 +35,65 @@ export interface SavedModel {
 /** Probability given to word pairs the saved model never saw together. */
 export const UNSEEN = 1e-7;
 
-function bytes(a: Int32Array | Float32Array): Buffer {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+export const STATISTICAL_FOLDER: FolderFamily = { family: 'statistical', version: 2, files: ['vocab.src', 'vocab.tgt'] };
+
+interface SavedConfig {
+  method: string;
+  lowercase: boolean;
+  fwd: ModelParams;
+  rev: ModelParams;
 }
+
+const DIRECTIONS = ['fwd', 'rev'] as const;
 
 export function saveModel(dir: string, m: SavedModel): void {
-  mkdirSync(dir, { recursive: true });
-  const meta = { format: 'mekong-align-model/1', method: m.method, lowercase: m.lowercase, fwd: m.fwd.params, rev: m.rev.params };
-  writeFileSync(join(dir, 'model.json'), JSON.stringify(meta, null, 2));
-  writeFileSync(join(dir, 'vocab.src'), m.srcVocab.join('\n'));
-  writeFileSync(join(dir, 'vocab.tgt'), m.tgtVocab.join('\n'));
-  const pairs = new Int32Array(2 * m.pairSrc.length);
-  for (let p = 0; p < m.pairSrc.length; p++) {
-    pairs[2 * p] = m.pairSrc[p];
-    pairs[2 * p + 1] = m.pairTgt[p];
+  const n = m.pairSrc.length;
+  const tensors = new Map<string, Tensor>([
+    ['pairs.src', new Tensor('int32', m.pairSrc, [n])],
+    ['pairs.tgt', new Tensor('int32', m.pairTgt, [n])],
+  ]);
+  const config: SavedConfig = { method: m.method, lowercase: m.lowercase, fwd: { kind: '' }, rev: { kind: '' } };
+  for (const d of DIRECTIONS) {
+    tensors.set(`${d}.t`, new Tensor('float32', m[d].lex.t, [m[d].lex.t.length]));
+    tensors.set(`${d}.null`, new Tensor('float32', m[d].lex.tNull, [m[d].lex.tNull.length]));
+    const scalars: ModelParams = { kind: m[d].params.kind };
+    for (const [key, v] of Object.entries(m[d].params)) {
+      if (Array.isArray(v)) tensors.set(`${d}.params.${key}`, new Tensor('float64', Float64Array.from(v as number[]), [v.length]));
+      else scalars[key] = v;
+    }
+    config[d] = scalars;
   }
-  writeFileSync(join(dir, 'pairs.i32'), bytes(pairs));
-  for (const d of ['fwd', 'rev'] as const) {
-    writeFileSync(join(dir, `${d}.t.f32`), bytes(m[d].lex.t));
-    writeFileSync(join(dir, `${d}.null.f32`), bytes(m[d].lex.tNull));
-  }
-}
-
-function readTyped<T>(path: string, make: (b: ArrayBuffer) => T): T {
-  const buf = readFileSync(path);
-  return make(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+  const files = new Map([
+    ['vocab.src', m.srcVocab.join('\n')],
+    ['vocab.tgt', m.tgtVocab.join('\n')],
+  ]);
+  saveModelFolder(dir, STATISTICAL_FOLDER, { config, tensors, files });
 }
 
 export function loadModel(dir: string): SavedModel {
-  let meta: { format?: string; method: string; lowercase: boolean; fwd: DirectionResult['params']; rev: DirectionResult['params'] };
-  try {
-    meta = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8'));
-  } catch (err) {
-    throw new UserError(`${dir}: not a saved alignment model (${(err as Error).message})`);
-  }
-  if (meta.format !== 'mekong-align-model/1') throw new UserError(`${dir}: unknown model format ${meta.format}`);
-  const vocab = (f: string) => readFileSync(join(dir, f), 'utf8').split('\n');
-  const pairs = readTyped(join(dir, 'pairs.i32'), (b) => new Int32Array(b));
-  const n = pairs.length / 2;
-  const pairSrc = new Int32Array(n),
-    pairTgt = new Int32Array(n);
-  for (let p = 0; p < n; p++) {
-    pairSrc[p] = pairs[2 * p];
-    pairTgt[p] = pairs[2 * p + 1];
-  }
-  const dirResult = (d: 'fwd' | 'rev'): DirectionResult => ({
-    params: meta[d],
-    lex: {
-      t: readTyped(join(dir, `${d}.t.f32`), (b) => new Float32Array(b)),
-      tNull: readTyped(join(dir, `${d}.null.f32`), (b) => new Float32Array(b)),
-    },
-  });
-  const [srcVocab, tgtVocab] = [vocab('vocab.src'), vocab('vocab.tgt')];
+  const folder = loadModelFolder<SavedConfig>(dir, STATISTICAL_FOLDER);
+  const { config } = folder;
+  const [srcVocab, tgtVocab] = [folderText(folder, 'vocab.src').split('\n'), folderText(folder, 'vocab.tgt').split('\n')];
+  const n = folder.tensors.get('pairs.src')?.dims[0] ?? 0;
+  const ints = (name: string) => folderTensor(folder, name, 'int32', [n]).data as Int32Array;
+  const floats = (name: string, size: number) => folderTensor(folder, name, 'float32', [size]).data as Float32Array;
+  const direction = (d: 'fwd' | 'rev'): DirectionResult => {
+    const params: ModelParams = { ...config[d] };
+    for (const [name, t] of folder.tensors) {
+      if (!name.startsWith(`${d}.params.`)) continue;
+      params[name.slice(`${d}.params.`.length)] = Array.from(folderTensor(folder, name, 'float64', [t.dims[0]]).data as Float64Array);
+    }
+    return { params, lex: { t: floats(`${d}.t`, n), tNull: floats(`${d}.null`, d === 'fwd' ? tgtVocab.length : srcVocab.length) } };
+  };
   return {
-    method: meta.method,
-    lowercase: meta.lowercase,
+    method: config.method,
+    lowercase: config.lowercase,
     srcVocab,
     tgtVocab,
-    pairSrc,
-    pairTgt,
-    fwd: dirResult('fwd'),
-    rev: dirResult('rev'),
+    pairSrc: ints('pairs.src'),
+    pairTgt: ints('pairs.tgt'),
+    fwd: direction('fwd'),
+    rev: direction('rev'),
   };
 }
 

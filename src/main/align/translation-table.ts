@@ -12,7 +12,7 @@
 // E-step reads both directions' emissions of a cell from one cache line; tNull[dir][o] by
 // obs word id. t is Float32 (the E-step computes in Float64 from it): dup100k's 3.0M pairs
 // take 24 MB instead of 48, and AER is the same to three decimals for every method on every
-// gold set (`npm run bench -- align --skip-speed`).
+// gold set (docs/experiments.md).
 // Under agreement training the lexical count of a cell is the product of both directions'
 // posteriors, the same number for both, so c.fwd and c.rev are one array. The lexical counts
 // are Float32 too (the M-step sums the slices in Float64): 12 MB per slice at dup100k's 3.0M

@@ -14,21 +14,21 @@ type Channel = keyof DictionariesResults;
 type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof dictionariesChannels)[C]>) => DictionariesResults[C];
 
 export const dictionariesHandlers: { [C in Channel]: Handler<C> } = {
-  'dictionaries.list': (ctx) => listDictionaries(openProject(ctx).db),
+  'dictionaries.list': (ctx) => listDictionaries(openProject(ctx)),
   'dictionaries.attach': (ctx, i) => {
-    const db = openProject(ctx).db;
+    const s = openProject(ctx);
     const entries = i.via
       ? composeSpecs(i.dicts[0], i.dicts[1], i.via, { maxFanout: i.maxFanout })
       : loadDictionarySpec(parseDictionarySpec(i.dicts[0]), 'word');
     const name = i.name ?? (i.via ? `${i.dicts[0]} via ${i.via} ${i.dicts[1]}` : i.dicts[0]);
     if (entries.length === 0) throw new UserError(`${name}: no entries${i.via ? ' (no pivot word in common)' : ''}`);
     const source = { dicts: i.dicts, ...(i.via ? { via: i.via } : {}), ...(i.maxFanout ? { maxFanout: i.maxFanout } : {}) };
-    attachDictionary(db, { name, source, text: dictionaryTsv(entries), entries: entries.length });
-    return listDictionaries(db);
+    attachDictionary(s, { name, source, text: dictionaryTsv(entries), entries: entries.length });
+    return listDictionaries(s);
   },
   'dictionaries.detach': (ctx, i) => {
-    const db = openProject(ctx).db;
-    detachDictionary(db, i.id);
-    return listDictionaries(db);
+    const s = openProject(ctx);
+    detachDictionary(s, i.id);
+    return listDictionaries(s);
   },
 };

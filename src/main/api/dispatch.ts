@@ -2,7 +2,8 @@
 // the contract's schema, runs the handler, and maps errors to the contract's error body.
 import { z } from 'zod';
 import { channels, type ApiErrorBody, type Channel } from '../../shared/api.ts';
-import { asUserError } from '../errors.ts';
+import { asUserError, DiskFullError } from '../errors.ts';
+import { ProjectFileGoneError } from '../store/file-identity.ts';
 import type { AppContext } from './context.ts';
 import { handlers } from './handlers.ts';
 
@@ -22,7 +23,9 @@ export async function dispatch(ctx: AppContext, channel: string, input: unknown)
     const handler = handlers[channel] as (ctx: AppContext, input: unknown) => unknown;
     return { ok: true, value: (await handler(ctx, parsed.data)) ?? null };
   } catch (err) {
+    if (err instanceof ProjectFileGoneError) return { ok: false, error: { error: err.message, kind: 'gone' } };
     const user = asUserError(err);
+    if (user instanceof DiskFullError) return { ok: false, error: { error: user.message, kind: 'full' } };
     if (user) return { ok: false, error: { error: user.message, kind: 'input' } };
     console.error(`mekong: ${channel} failed:`, err);
     return { ok: false, error: { error: `internal error in ${channel}`, kind: 'internal' } };

@@ -21,21 +21,21 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
   'editor.get': (ctx, i) => editorPair(store(ctx), ctx.annotator, i.pairId),
   'editor.setGold': (ctx, i) => setGold(store(ctx), ctx.annotator, i.pairId, i.links, i.untranslated),
   'editor.setRejected': (ctx, i) => setRejected(store(ctx), ctx.annotator, i.pairId, i.rejected),
-  'queue.list': (ctx, i) => reviewQueue(store(ctx).db, i),
+  'queue.list': (ctx, i) => reviewQueue(store(ctx), i),
   'lexicon.list': (ctx, i) => {
-    const db = store(ctx).db;
-    const modelId = i.modelId ?? defaultModelId(db);
-    return { entries: lexiconEntries(db, ctx.annotator, modelId, i.text ?? '', i.limit), modelId };
+    const s = store(ctx);
+    const modelId = i.modelId ?? defaultModelId(s);
+    return { entries: lexiconEntries(s, ctx.annotator, modelId, i.text ?? '', i.limit), modelId };
   },
   'lexicon.occurrences': (ctx, i) => {
-    const db = store(ctx).db;
-    const all = occurrences(db, ctx.annotator, i.src, i.tgt, i.modelId ?? defaultModelId(db));
+    const s = store(ctx);
+    const all = occurrences(s, ctx.annotator, i.src, i.tgt, i.modelId ?? defaultModelId(s));
     return { occurrences: all.slice(0, i.limit), total: all.length };
   },
   'lexicon.bulk': (ctx, i) => {
-    const db = store(ctx).db;
+    const s = store(ctx);
     return {
-      changes: bulkFix(db, ctx.annotator, i.src, i.tgt, i.action, i.apply, i.modelId ?? defaultModelId(db), i.links),
+      changes: bulkFix(s, ctx.annotator, i.src, i.tgt, i.action, i.apply, i.modelId ?? defaultModelId(s), i.links),
       applied: i.apply,
     };
   },
@@ -43,6 +43,6 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
     occurrences: bulkTokenFix(store(ctx), ctx.annotator, i.side, i.fix, i.apply, i.occurrences),
     applied: i.apply,
   }),
-  'agreement.report': (ctx, i) => agreementReport(store(ctx).db, i.reference, i.candidate),
+  'agreement.report': (ctx, i) => agreementReport(store(ctx), i.reference, i.candidate),
   'adjudication.get': (ctx, i) => adjudication(store(ctx), ctx.annotator, i.pairId, i.left, i.right),
 };

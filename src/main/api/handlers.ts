@@ -12,8 +12,8 @@ import { formatResegmentReport, resegmentProject } from '../review/resegment.ts'
 import { runImport } from '../corpus/import-pipeline.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
-import { alignProject, projectChineseSides } from '../align/project-align.ts';
-import { ENCODER_METHODS, isEncoderMethod, STATISTICAL_METHODS } from '../../shared/methods.ts';
+import { alignProject, projectChineseSides, projectEncoderDir } from '../align/project-align.ts';
+import { ALIGN_JOB_METHODS, ENCODER_ALIGN_METHODS, type EncoderMethodName } from '../../shared/methods.ts';
 import { methodPlan } from '../align/train-plans.ts';
 import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
 import { recentProjects, rememberProject } from '../recent-projects.ts';
@@ -26,7 +26,6 @@ import { HfEncoder } from '../models/transformer/hf-encoder.ts';
 import { setEncoderDir } from '../store/encoder-folder.ts';
 import { setExcluded } from '../store/pair-scores.ts';
 import { scoreProjectPairs } from '../train/score-pairs-job.ts';
-import { alignProjectWithEncoder, projectEncoderDir } from '../train/encoder-align-job.ts';
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
 import { dictionariesHandlers } from './dictionaries-handlers.ts';
@@ -63,10 +62,10 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     mode: ctx.mode,
     annotator: ctx.annotator,
     project: ctx.store?.info() ?? null,
-    alignMethods: [...STATISTICAL_METHODS],
+    alignMethods: [...ALIGN_JOB_METHODS],
     symmetrisations: Object.keys(SYMMETRISATIONS),
     shippedDictionaries: shippedDictionaries(),
-    encoderMethods: [...ENCODER_METHODS],
+    encoderMethods: [...ENCODER_ALIGN_METHODS],
     recentProjects: recentProjects(ctx.dataDir),
   }),
   'project.create': (ctx, i) => {
@@ -83,6 +82,12 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     replaceStore(ctx, await openOrCreateSample(ctx.dataDir));
     return store(ctx).info();
   },
+  'project.saveCopy': (ctx, i) => {
+    if (ctx.jobs.active > 0) throw new UserError('wait for the running job to finish, or cancel it, first');
+    store(ctx).saveCopy(i.path);
+    replaceStore(ctx, ProjectStore.open(i.path));
+    return store(ctx).info();
+  },
   'project.close': (ctx) => {
     if (ctx.jobs.active > 0) throw new UserError('wait for the running job to finish, or cancel it, before closing the project');
     ctx.store?.close();
@@ -91,24 +96,24 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   },
   'project.info': (ctx) => ctx.store?.info() ?? null,
   'project.setLinkTags': (ctx, i) => {
-    setLinkTags(store(ctx).db, i.tags);
+    setLinkTags(store(ctx), i.tags);
     return store(ctx).info();
   },
   'project.setLanguages': (ctx, i) => store(ctx).setLanguages(i.srcLang, i.tgtLang),
   'curation.score': (ctx) => {
     const target = store(ctx);
-    const { jobId } = ctx.jobs.start('score', (progress, signal) => scoreProjectPairs(target, { progress, signal }));
+    const { jobId } = ctx.jobs.start('score', (job) => scoreProjectPairs(target, job));
     return { jobId };
   },
-  'pairs.exclude': (ctx, i) => ({ changed: setExcluded(store(ctx).db, i.filter, i.excluded) }),
+  'pairs.exclude': (ctx, i) => ({ changed: setExcluded(store(ctx), i.filter, i.excluded) }),
   'project.setEncoder': (ctx, i) => {
     const target = store(ctx);
     if (i.dir !== null) HfEncoder.check(i.dir);
-    setEncoderDir(target.db, i.dir);
+    setEncoderDir(target, i.dir);
     return target.info();
   },
   'project.setAnnotatorsShare': (ctx, i) => {
-    setAnnotatorsShare(store(ctx).db, i.share);
+    setAnnotatorsShare(store(ctx), i.share);
     return store(ctx).info();
   },
   'pairs.list': (ctx, i) => ({
@@ -141,19 +146,19 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   },
   'import.start': (ctx, i) => {
     const target = store(ctx);
-    const { jobId } = ctx.jobs.start('import', (progress, signal) => runImport(target, i, { progress, signal }));
+    const { jobId } = ctx.jobs.start('import', (job) => runImport(target, i, job));
     return { jobId };
   },
   'export.start': (ctx, i) => {
     const source = store(ctx);
     if (!i.download) {
-      const { jobId } = ctx.jobs.start('export', (progress, signal) => runExport(source, i, { progress, signal }));
+      const { jobId } = ctx.jobs.start('export', (job) => runExport(source, i, job));
       return { jobId };
     }
     if (!ctx.downloadDir) throw new UserError('downloads are for browser mode: give the path to write the export to');
     const { id, file } = newDownload(ctx.downloadDir, i.file);
     const options = { ...i, file, download: undefined };
-    const { jobId } = ctx.jobs.start('export', (progress, signal) => runExport(source, options, { progress, signal }));
+    const { jobId } = ctx.jobs.start('export', (job) => runExport(source, options, job));
     return { jobId, download: id };
   },
   'export.downloads': (ctx, i) => {
@@ -162,31 +167,29 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   },
   'align.start': (ctx, i) => {
     const target = store(ctx);
-    if (isEncoderMethod(i.method)) {
-      const method = i.method;
+    if ((ENCODER_ALIGN_METHODS as readonly string[]).includes(i.method)) {
+      const method = i.method as EncoderMethodName;
       if (i.byCharacter)
         throw new UserError(`${method} reads the encoder's own subwords: aligning by character is for the statistical methods`);
       const config = HfEncoder.check(projectEncoderDir(target));
       if (i.layer !== undefined && i.layer > config.layers)
         throw new UserError(`layer ${i.layer} does not exist: the project's encoder has hidden states 0 (embeddings) to ${config.layers}`);
-      const { jobId } = ctx.jobs.start('align', (progress, signal) =>
-        alignProjectWithEncoder(target, { method, layer: i.layer }, { progress, signal }),
-      );
+      const { jobId } = ctx.jobs.start('align', (job) => alignProject(target, { method, sym: i.sym, layer: i.layer }, job));
       return { jobId };
     }
     if (i.layer !== undefined) throw new UserError(`a hidden layer is for the encoder methods, not ${i.method}`);
     methodPlan(i.method);
     symmetriser(i.sym);
     if (i.byCharacter) projectChineseSides(target);
-    const { jobId } = ctx.jobs.start('align', (progress, signal) => alignProject(target, i, { progress, signal }));
+    const { jobId } = ctx.jobs.start('align', (job) => alignProject(target, i, job));
     return { jobId };
   },
   'resegment.start': (ctx, i) => {
     const target = store(ctx);
     const sides = i.side === 'both' ? (['src', 'tgt'] as const) : ([i.side] as const);
-    const { jobId } = ctx.jobs.start('resegment', async (progress, signal) =>
+    const { jobId } = ctx.jobs.start('resegment', async (job) =>
       formatResegmentReport(
-        await resegmentProject(target, { sides, annotator: ctx.annotator, dryRun: i.dryRun, flagKept: i.flagKept, progress, signal }),
+        await resegmentProject(target, { sides, annotator: ctx.annotator, dryRun: i.dryRun, flagKept: i.flagKept, ...job }),
       ),
     );
     return { jobId };

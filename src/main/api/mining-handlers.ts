@@ -13,18 +13,18 @@ type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof minin
 export const miningHandlers: { [C in Channel]: Handler<C> } = {
   'mine.start': (ctx, i) => {
     const target = openProject(ctx);
-    return { jobId: ctx.jobs.start('mine', (progress, signal) => mineIntoProject(target, i, { progress, signal })).jobId };
+    return { jobId: ctx.jobs.start('mine', (job) => mineIntoProject(target, i, job)).jobId };
   },
-  'mine.runs': (ctx) => listMineRuns(openProject(ctx).db),
-  'mine.proposals': (ctx, i) => ({ offset: i.offset, ...listProposals(openProject(ctx).db, i) }),
-  'mine.decide': (ctx, i) => decideProposals(openProject(ctx).db, i.runId, { ids: i.ids, minScore: i.minScore }, i.decision),
+  'mine.runs': (ctx) => listMineRuns(openProject(ctx)),
+  'mine.proposals': (ctx, i) => ({ offset: i.offset, ...listProposals(openProject(ctx), i) }),
+  'mine.decide': (ctx, i) => decideProposals(openProject(ctx), i.runId, { ids: i.ids, minScore: i.minScore }, i.decision),
   'mine.addAccepted': (ctx, i) => {
-    const db = openProject(ctx).db;
-    return { ...addAcceptedToCorpus(db, i.runId), run: mineRun(db, i.runId) };
+    const s = openProject(ctx);
+    return { ...addAcceptedToCorpus(s, i.runId), run: mineRun(s, i.runId) };
   },
   'mine.deleteRun': (ctx, i) => {
-    const db = openProject(ctx).db;
-    deleteMineRun(db, i.runId);
-    return listMineRuns(db);
+    const s = openProject(ctx);
+    deleteMineRun(s, i.runId);
+    return listMineRuns(s);
   },
 };

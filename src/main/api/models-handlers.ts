@@ -5,8 +5,8 @@
 // error at once rather than a failed job.
 import type { z } from 'zod';
 import { type CheckpointInfo, type modelsChannels, type ModelsResults, type TrainOptions } from '../../shared/models-api.ts';
-import { FINETUNE_METHOD, TRAINABLE_METHODS } from '../../shared/methods.ts';
-import { projectEncoderDir } from '../train/encoder-align-job.ts';
+import { capabilitiesOf, TRAINABLE_METHODS } from '../../shared/methods.ts';
+import { projectEncoderDir } from '../align/project-align.ts';
 import { symmetriser } from '../align/symmetrise.ts';
 import { UserError } from '../errors.ts';
 import { countPairs } from '../store/pairs.ts';
@@ -39,8 +39,8 @@ const store = openProject;
 
 /** The run's checkpoint at `epoch`, or its best when no epoch is given. */
 function checkpoint(s: ProjectStore, runId: number, epoch: number | undefined): CheckpointInfo {
-  getRun(s.db, runId);
-  const checkpoints = checkpointsOf(s.db, runId);
+  getRun(s, runId);
+  const checkpoints = checkpointsOf(s, runId);
   const chosen = epoch === undefined ? bestCheckpoint(checkpoints) : checkpoints.find((c) => c.epoch === epoch);
   if (!chosen) {
     const have = checkpoints.map((c) => c.epoch).join(', ') || 'none yet';
@@ -59,7 +59,7 @@ interface NewRun {
 /** A new run of the model whose checkpoint `o.startFrom` names: what the checkpoint fixes must match. */
 function continuedRun(s: ProjectStore, o: TrainOptions & { startFrom: { runId: number; epoch: number } }): NewRun {
   checkpoint(s, o.startFrom.runId, o.startFrom.epoch);
-  const from = getRun(s.db, o.startFrom.runId);
+  const from = getRun(s, o.startFrom.runId);
   const fixed = JSON.parse(from.config) as TrainOptions;
   for (const key of ['method', 'dim', 'lowercase'] as const) {
     if (o[key] !== undefined && o[key] !== fixed[key]) {
@@ -67,52 +67,51 @@ function continuedRun(s: ProjectStore, o: TrainOptions & { startFrom: { runId: n
     }
   }
   const options = { ...o, dim: fixed.dim };
-  return { modelId: from.model_id, runId: createRun(s.db, from.model_id, options), options };
+  return { modelId: from.model_id, runId: createRun(s, from.model_id, options), options };
 }
 
 export const modelsHandlers: { [C in Channel]: Handler<C> } = {
   'models.list': (ctx) => {
-    const db = store(ctx).db;
-    return { models: listModels(db, (runId, kind) => jobOf(db, runId, kind)), methods: [...TRAINABLE_METHODS] };
+    const s = store(ctx);
+    return { models: listModels(s, (runId, kind) => jobOf(s, runId, kind)), methods: [...TRAINABLE_METHODS] };
   },
   'models.train': (ctx, o) => {
     const s = store(ctx);
-    if (!countPairs(s.db, {})) throw new UserError('the project has no sentence pairs to train on (import a corpus first)');
-    if (o.pseudoAlignmentId !== undefined && !alignmentExists(s.db, o.pseudoAlignmentId)) {
+    if (!countPairs(s, {})) throw new UserError('the project has no sentence pairs to train on (import a corpus first)');
+    if (o.pseudoAlignmentId !== undefined && !alignmentExists(s, o.pseudoAlignmentId)) {
       throw new UserError(`no alignment ${o.pseudoAlignmentId} in this project`);
     }
-    if (o.method === FINETUNE_METHOD) {
-      projectEncoderDir(s);
-      if (o.startFrom)
-        throw new UserError('a fine-tuning run starts from the project encoder; continuing from a checkpoint is for BiLSTM runs');
-    }
+    const can = capabilitiesOf(o.method);
+    if (can.pretrainedEncoder) projectEncoderDir(s);
+    if (o.startFrom && !can.continue)
+      throw new UserError('a fine-tuning run starts from the project encoder; continuing from a checkpoint is for BiLSTM runs');
     const name = o.name ?? `${o.method} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
     const { modelId, runId, options } = o.startFrom
       ? continuedRun(s, { ...o, startFrom: o.startFrom })
-      : { ...createModelRun(s.db, name, o), options: o };
-    const job = ctx.jobs.start('train', (progress, signal) => trainRun(s, runId, options, { progress, signal }));
-    trackJob(s.db, runId, 'train', job);
+      : { ...createModelRun(s, name, o), options: o };
+    const job = ctx.jobs.start('train', (job) => trainRun(s, runId, options, job));
+    trackJob(s, runId, 'train', job);
     return { jobId: job.jobId, modelId, runId };
   },
   'models.metrics': (ctx, i) => {
-    const db = store(ctx).db;
-    return { runId: i.runId, state: getRun(db, i.runId).state, points: metricsOf(db, i.runId) };
+    const s = store(ctx);
+    return { runId: i.runId, state: getRun(s, i.runId).state, points: metricsOf(s, i.runId) };
   },
   'models.realign': (ctx, i) => {
     const s = store(ctx);
     symmetriser(i.sym);
     const chosen = checkpoint(s, i.runId, i.epoch);
-    const job = ctx.jobs.start('realign', (progress, signal) =>
-      realignRun(s, { runId: i.runId, epoch: chosen.epoch, sym: i.sym, calibrate: i.calibrate }, { progress, signal }),
+    const job = ctx.jobs.start('realign', (job) =>
+      realignRun(s, { runId: i.runId, epoch: chosen.epoch, sym: i.sym, calibrate: i.calibrate }, job),
     );
-    trackJob(s.db, i.runId, 'realign', job);
+    trackJob(s, i.runId, 'realign', job);
     return { jobId: job.jobId };
   },
   'models.delete': (ctx, i) => {
     const s = store(ctx);
-    const runs = runsOfModel(s.db, i.modelId);
+    const runs = runsOfModel(s, i.modelId);
     const busy = jobUsing(
-      s.db,
+      s,
       runs.map((r) => r.id),
     );
     if (busy || runs.some((r) => r.state === 'running')) {
@@ -120,7 +119,7 @@ export const modelsHandlers: { [C in Channel]: Handler<C> } = {
         `model ${i.modelId} is in use by a ${busy?.kind === 'realign' ? 're-alignment' : 'training'} job; cancel it or wait for it to finish`,
       );
     }
-    deleteModelRows(s.db, i.modelId);
+    deleteModelRows(s, i.modelId);
     for (const r of runs) removeRunFiles(s.path, r.id);
     return null;
   },

@@ -1,5 +1,5 @@
-// `mekong align`: word-aligns a parallel text with any method of shared/methods.ts, through
-// its aligner (aligners.ts: the options each family reads).
+// `mekong align`: word-aligns a parallel text with any method that aligns, through its
+// family's aligner (aligners/registry.ts: the options each family reads; the others are refused).
 //   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
 //                [--save-model DIR] [--model DIR] [--dict D]… [--via LANG [--max-fanout K]] [--by-character src|tgt|both] [--lowercase]
 //                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--word-dropout α]
@@ -7,16 +7,18 @@
 //                [--encoder DIR] [--layer L]
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
-import { type Command, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
-import { DEFAULT_METHOD, linksWords, methodNames } from '../../shared/methods.ts';
+import { pharaohLine, type LinkRef } from '../../shared/link-set.ts';
+import { DEFAULT_METHOD, methodNames } from '../../shared/methods.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { readParallel } from '../align/text-io.ts';
 import { withSinks } from '../corpus/output.ts';
-import { formatPharaohLine } from '../corpus/pharaoh.ts';
 import { HELD_OUT_SHARE, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../models/bilstm/held-out.ts';
-import { alignerFor, type AlignerOptions } from './aligners.ts';
+import { alignerOf, givenOptions } from '../aligners/registry.ts';
+import type { AlignerOptions } from '../aligners/text-aligner.ts';
 import { deviceOption, dictUseOption } from './lexicon.ts';
+import { progressBar } from './progress-bar.ts';
 import { collect, DICT_SPEC_HELP } from './dict.ts';
 
 interface AlignCliOptions extends AlignerOptions {
@@ -28,24 +30,28 @@ interface AlignCliOptions extends AlignerOptions {
 }
 
 /** One output line: every link as `s-t` (the aligners' links are all sure), scores with 4 decimals (1 when a link has none). */
-function pharaohLine(links: readonly { s: number; t: number; score?: number | null }[], scores: boolean): string {
+function outputLine(links: readonly (LinkRef & { score?: number | null })[], scores: boolean): string {
   return (
-    formatPharaohLine(
+    pharaohLine(
       links.map((l) => ({ s: l.s, t: l.t, kind: 'sure', score: scores ? (l.score ?? 1) : null })),
       { scores, scoreDigits: 4 },
     ) + '\n'
   );
 }
 
-async function run(o: AlignCliOptions): Promise<void> {
+async function run(o: AlignCliOptions, command: Command): Promise<void> {
   const { src: s, tgt: t, out, method, scores, ...rest } = o;
+  const align = await alignerOf(
+    method,
+    givenOptions(rest, (key) => command.getOptionValueSource(key)),
+  );
   const { src, tgt } = readParallel(s, t);
-  const links = await alignerFor(method).align(src, tgt, rest);
+  const links = await align(src, tgt, rest, progressBar);
   // streamed (no second copy of the whole text in memory), both files in one pass, atomically
   await withSinks(scores ? [out, scores] : [out], async ([lines, scored]) => {
     for (const l of links) {
-      await lines.write(pharaohLine(l, false));
-      if (scored) await scored.write(pharaohLine(l, true));
+      await lines.write(outputLine(l, false));
+      if (scored) await scored.write(outputLine(l, true));
     }
   });
 }
@@ -57,7 +63,7 @@ export function register(program: Command): void {
     .requiredOption('--src <file>', 'source sentences')
     .requiredOption('--tgt <file>', 'target sentences')
     .requiredOption('--out <file>', 'Pharaoh links (0-based i-j), one line per pair')
-    .option('--method <name>', `${methodNames(linksWords)} (default ${DEFAULT_METHOD})`)
+    .option('--method <name>', `${methodNames((c) => c.align)} (default ${DEFAULT_METHOD})`)
     .option('--sym <name>', Object.keys(SYMMETRISATIONS).join('|'), 'gdfa')
     .option('--threshold <p>', 'posterior threshold for --sym post (default 0.5); awesome: the softmax threshold (default 0.001)')
     .option('--scores <file>', 'links with their probability, i-j:p')

@@ -13,6 +13,7 @@ const project: Loader = () => import('./project.ts');
 export const COMMANDS: Readonly<Record<string, Loader>> = {
   project,
   info: project,
+  check: project,
   import: () => import('./import.ts'),
   export: () => import('./export.ts'),
   serve: () => import('./serve.ts'),

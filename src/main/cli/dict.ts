@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { composeSpecs } from '../align/dictionary-sources.ts';
 import { dictionaryTsv } from '../align/dictionary.ts';
 import { UserError } from '../errors.ts';
-import { fanout } from './aligners.ts';
+import { fanout } from '../aligners/text-aligner.ts';
 
 /** What a dictionary spec is, for option help. */
 export const DICT_SPEC_HELP = 'a file, or xx-yy:FILE naming its languages, or lo-en:bundled (MOPT Lao–English), zh-en:cedict (CC-CEDICT)';

@@ -4,7 +4,8 @@
 //   mekong eval p1 --lexicon L --dict D [--src S --tgt T]   (word-translation P@1, eval/p1.ts)
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { alignedPair, scoreAer } from '../eval/aer.ts';
+import { alignedPair } from '../../shared/link-set.ts';
+import { scoreAer } from '../eval/aer.ts';
 import { parsePharaohText } from '../corpus/pharaoh.ts';
 import { parseDictionary, parseLexicon, scoreP1 } from '../eval/p1.ts';
 import { toArrays } from '../align/sentences.ts';

@@ -8,7 +8,8 @@
 // ≥ 0.9) and links rejected by a reviewer (never positives; negatives of WTR).
 import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import { ENCODER_METHODS, type EncoderMethodName } from '../../shared/methods.ts';
+import { ENCODER_ALIGN_METHODS, type EncoderMethodName } from '../../shared/methods.ts';
+import { finetuneSettings } from '../aligners/finetune-options.ts';
 import { readParallel } from '../align/text-io.ts';
 import { parsePharaohText } from '../corpus/pharaoh.ts';
 import { InputError } from '../errors.ts';
@@ -81,14 +82,17 @@ async function run(o: FinetuneCliOptions): Promise<void> {
         gold: links(o.gold, base),
         rejected: links(o.rejected, base),
         linkSources: { gold: o.gold, rejected: o.rejected },
-        objectives,
-        alpha: num('--alpha', o.alpha),
-        beta: num('--beta', o.beta),
-        gamma: num('--gamma', o.gamma),
-        delta: num('--delta', o.delta),
-        epochs: num('--epochs', o.epochs),
-        lr: num('--lr', o.lr),
-        batch: num('--batch', o.batch),
+        ...finetuneSettings({
+          objectives,
+          alpha: num('--alpha', o.alpha),
+          beta: num('--beta', o.beta),
+          gamma: num('--gamma', o.gamma),
+          delta: num('--delta', o.delta),
+          epochs: num('--epochs', o.epochs),
+          lr: num('--lr', o.lr),
+          batch: num('--batch', o.batch),
+          languageEmbeddings: o.languageEmbeddings,
+        }),
         layer: num('--layer', o.layer),
         sentence: o.sentence,
         temperature: num('--temperature', o.temperature),
@@ -98,14 +102,12 @@ async function run(o: FinetuneCliOptions): Promise<void> {
         supervisionMethod: o.aligner,
         threshold: num('--threshold', o.threshold),
         freezeEmbeddings: o.freezeEmbeddings,
-        languageEmbeddings: o.languageEmbeddings,
         device: o.device as never,
         threads: num('--threads', o.threads),
         seed: num('--seed', o.seed),
         log: (line) => process.stderr.write(`${line}\n`),
       },
-      bar.progress,
-      signal,
+      { progress: (p) => bar.progress(p.done, p.total, p.message), signal },
     );
     bar.stop();
     const last = r.epochs[r.epochs.length - 1];
@@ -154,7 +156,7 @@ export function register(program: Command): void {
     .option('--awp-masks <n>', `AWP's masked copies per sentence and step (default ${FINETUNE_DEFAULTS.awpMasks})`)
     .addOption(
       new Option('--aligner <method>', `aligner of the pairs without gold (default ${FINETUNE_DEFAULTS.supervisionMethod})`).choices(
-        ENCODER_METHODS,
+        ENCODER_ALIGN_METHODS,
       ),
     )
     .option('--threshold <p>', `probability the aligner's links need (default ${MODEL_LINK_THRESHOLD})`)

@@ -1,14 +1,17 @@
 // `mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lowercase] [--dict D… [--via LANG [--max-fanout K]] [--dict-use U]] [--device D]`:
 // L gets each source word's best translations, src<TAB>tgt<TAB>score, up to 5 per word, best
-// first, from the method's aligner (aligners.ts).
+// first, from the method's family (aligners/registry.ts: the options each family reads; the
+// others are refused).
 import { writeFileSync } from 'node:fs';
-import { type Command, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { DEVICE_SETTINGS } from '../../shared/device-settings.ts';
-import { methodNames } from '../../shared/methods.ts';
+import { DEFAULT_LEXICON_METHOD, methodNames } from '../../shared/methods.ts';
 import { lowercased, type Sentences } from '../align/sentences.ts';
 import { readParallel } from '../align/text-io.ts';
-import { alignerFor, type AlignerOptions } from './aligners.ts';
+import { givenOptions, lexiconOf } from '../aligners/registry.ts';
+import type { AlignerOptions } from '../aligners/text-aligner.ts';
 import { collect, DICT_SPEC_HELP } from './dict.ts';
+import { progressBar } from './progress-bar.ts';
 
 interface LexiconCliOptions extends AlignerOptions {
   src: string;
@@ -17,11 +20,16 @@ interface LexiconCliOptions extends AlignerOptions {
   method: string;
 }
 
-async function run(o: LexiconCliOptions): Promise<void> {
+async function run(o: LexiconCliOptions, command: Command): Promise<void> {
+  // --lowercase is the command's own: it lowercases the text every family reads
   const { src: s, tgt: t, out, method, lowercase, ...rest } = o;
+  const lexicon = await lexiconOf(
+    method,
+    givenOptions(rest, (key) => command.getOptionValueSource(key)),
+  );
   const read = readParallel(s, t);
   const lower = (side: Sentences) => (lowercase ? lowercased(side) : side);
-  const entries = await alignerFor(method).lexicon(lower(read.src), lower(read.tgt), rest);
+  const entries = await lexicon(lower(read.src), lower(read.tgt), rest, progressBar);
   writeFileSync(out, entries.map((e) => `${e.src}\t${e.tgt}\t${e.score.toPrecision(6)}\n`).join(''));
 }
 
@@ -48,7 +56,7 @@ export function register(program: Command): void {
     .requiredOption('--src <file>', 'source sentences')
     .requiredOption('--tgt <file>', 'target sentences')
     .requiredOption('--out <file>', 'lexicon file')
-    .option('--method <name>', methodNames(), 'bilstm-ctl')
+    .option('--method <name>', methodNames(), DEFAULT_LEXICON_METHOD)
     .option(
       '--epochs <n>',
       'training epochs (neural methods: default 20, more for fewer than 1,000 pairs: 20,000 / pairs, at most 80; bisent2vec: default 5)',

@@ -3,7 +3,7 @@
 // as cancel, its one-line summary printed, the project closed whatever happens.
 import type { z } from 'zod';
 import { UserError } from '../errors.ts';
-import type { Progress } from '../jobs/job-registry.ts';
+import type { JobContext } from '../jobs/job-context.ts';
 import { ProjectStore } from '../store/project-store.ts';
 import { interruptSignal, progressBar } from './progress-bar.ts';
 
@@ -16,12 +16,12 @@ export function parseOptions<S extends z.ZodType>(schema: S, value: unknown): z.
 export async function runProjectJob(
   projectFile: string,
   label: string,
-  work: (store: ProjectStore, run: { progress: Progress; signal: AbortSignal }) => Promise<string>,
+  work: (store: ProjectStore, run: JobContext) => Promise<string>,
 ): Promise<void> {
   const store = ProjectStore.open(projectFile);
   const bar = progressBar(label);
   try {
-    console.log(await work(store, { progress: bar.progress, signal: interruptSignal() }));
+    console.log(await work(store, { progress: (p) => bar.progress(p.done, p.total, p.message), signal: interruptSignal() }));
   } finally {
     bar.stop();
     store.close();

@@ -1,8 +1,10 @@
-// `mekong project create` and `mekong info`: make a project file, show what one holds.
+// `mekong project create`, `mekong info` and `mekong check`: make a project file, show what
+// one holds, check it for damage.
 import type { Command } from 'commander';
 import { knownLanguage, UNKNOWN_LANGUAGE } from '../../shared/api.ts';
 import { UserError } from '../errors.ts';
 import { ProjectStore } from '../store/project-store.ts';
+import { fullCheck } from '../store/integrity.ts';
 
 export function register(program: Command): void {
   const project = program.command('project').description('create project files');
@@ -45,6 +47,24 @@ export function register(program: Command): void {
             .join(', ')}`,
         );
         for (const a of info.alignments) console.log(`  alignment ${a.id}: ${a.origin} "${a.name}", ${a.links} links`);
+      } finally {
+        store.close();
+      }
+    });
+
+  program
+    .command('check')
+    .description("check a project file for damage: SQLite's full integrity check, its references, every pair's tokens")
+    .argument('<file>', 'the project file')
+    .action((file: string) => {
+      const store = ProjectStore.open(file);
+      try {
+        const problems = fullCheck(store);
+        if (problems.length === 0) return console.log(`${file}: no damage found`);
+        for (const p of problems) console.log(p);
+        throw new UserError(
+          `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'} found (listed above); restore the project from a backup copy`,
+        );
       } finally {
         store.close();
       }

@@ -1,9 +1,13 @@
-// `mekong serve`: browser mode — the app's UI and API on a 127.0.0.1 URL with a per-run token.
+// `mekong serve`: browser mode — the app's UI and API on a 127.0.0.1 URL with a per-run token;
+// SIGINT or SIGTERM cancel its jobs, wait for them, close the project and exit 0.
 import { InvalidArgumentError, type Command } from 'commander';
 import { createContext } from '../api/create-context.ts';
 import { dispatch } from '../api/dispatch.ts';
 import { startServer } from '../server.ts';
 import { UserError } from '../errors.ts';
+
+/** How long a stop waits for cancelled jobs to end. */
+const STOP_LIMIT_MS = 30_000;
 
 /** A TCP port number 0–65535 (0: any free one), or a one-line usage error. */
 function parsePort(v: string): number {
@@ -41,12 +45,17 @@ export function register(program: Command): void {
       if (opened && !opened.ok) throw new UserError(opened.error.error);
       const server = await startServer(ctx, { port: o.port, token: o.token });
       console.log(`Mekong is at ${server.url}`);
+      // A clean stop: running jobs are cancelled and waited for (a training run ends marked
+      // cancelled, its worker releases its ONNX sessions; exiting under them aborted the
+      // process), then the project closes, which copies the WAL into the file.
       const stop = async () => {
+        const ended = await ctx.jobs.cancelAll(STOP_LIMIT_MS);
+        if (!ended) console.error(`mekong: jobs still running after ${STOP_LIMIT_MS / 1000} s; stopping anyway`);
         await server.close();
         ctx.store?.close();
-        process.exit(0);
+        process.exit(ended ? 0 : 1);
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      process.once('SIGINT', () => void stop());
+      process.once('SIGTERM', () => void stop());
     });
 }

@@ -52,7 +52,7 @@ const read = (src: string, tgt: string, lowercase: boolean | undefined): Pairs =
 function projectPairs(file: string, lowercase: boolean): { all: Pairs; train: Pairs; heldOut: Pairs } {
   const store = ProjectStore.open(file);
   try {
-    const c = loadCorpus(store.db, lowercase);
+    const c = loadCorpus(store, lowercase);
     const part = (keep: (split: string) => boolean): Pairs => {
       const idx = c.split.flatMap((split, i) => (keep(split) ? [i] : []));
       return { src: idx.map((i) => c.src[i]), tgt: idx.map((i) => c.tgt[i]) };
@@ -109,7 +109,10 @@ async function run(o: SiameseOptions): Promise<void> {
       await encoder.embed(0, test.src),
       await encoder.embed(1, test.tgt),
     ];
-    const { head, losses } = await trainSiameseHead(x, y, d, config, { progress: bar.progress, signal: interruptSignal() });
+    const { head, losses } = await trainSiameseHead(x, y, d, config, {
+      progress: (p) => bar.progress(p.done, p.total, p.message),
+      signal: interruptSignal(),
+    });
     bar.stop();
     const line = (what: string, r: ReturnType<typeof retrievalAccuracy>) =>
       `${what}: src→tgt P@1 ${f3(r.forward[1])} P@5 ${f3(r.forward[5])}, tgt→src P@1 ${f3(r.backward[1])} P@5 ${f3(r.backward[5])}\n`;

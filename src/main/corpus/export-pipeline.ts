@@ -11,9 +11,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { ExportOptions } from '../../shared/api.ts';
+import { LinkSet } from '../../shared/link-set.ts';
 import { CancelledError, UserError } from '../errors.ts';
-import type { Progress } from '../jobs/job-registry.ts';
-import type { Db } from '../store/database.ts';
+import type { JobContext } from '../jobs/job-context.ts';
 import { alignmentSources, pairLinksReader, rejectedWithAnnotator } from '../store/alignments.ts';
 import { untranslatedOf } from '../store/gold-layer.ts';
 import type { UntranslatedMark } from '../store/edits.ts';
@@ -21,15 +21,12 @@ import { countPairs, iteratePairRows, tokensOf } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { chineseSides } from '../text/han-characters.ts';
 import { characterRecord } from './character-records.ts';
-import { unionLinks } from './links.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
 import { writeRecords } from './format-streams.ts';
 import { writeRendered } from './output.ts';
 
-export interface ExportRun {
-  progress?: Progress;
-  signal?: AbortSignal;
-}
+/** The job's context (a JobContext fits); without one, an export reports nowhere and cannot be cancelled. */
+export type ExportRun = Partial<JobContext>;
 
 interface AlignmentMeta {
   id: number;
@@ -41,8 +38,8 @@ interface AlignmentMeta {
 const ORIGIN_ORDER = { gold: 0, model: 1, import: 2 } as const;
 
 /** Chosen alignments in a stable order (origin, then name), independent of their ids. */
-function alignmentsToExport(db: Db, ids: number[] | undefined): AlignmentMeta[] {
-  return alignmentSources(db)
+function alignmentsToExport(store: ProjectStore, ids: number[] | undefined): AlignmentMeta[] {
+  return alignmentSources(store)
     .filter((r) => !ids || ids.includes(r.id))
     .sort((a, b) => ORIGIN_ORDER[a.origin] - ORIGIN_ORDER[b.origin] || (a.source < b.source ? -1 : a.source > b.source ? 1 : a.id - b.id));
 }
@@ -57,32 +54,31 @@ async function* recordsOf(
   chosen: AlignmentMeta[],
   run: ExportRun = {},
 ): AsyncGenerator<PairRecord> {
-  const db = store.db;
   // Pairs the linguist excluded (sentence-level curation) never leave the project.
   const filter = { status: options.status, split: options.split, excluded: false };
-  const total = countPairs(db, filter);
-  const linksOf = pairLinksReader(db);
+  const total = countPairs(store, filter);
+  const linksOf = pairLinksReader(store);
   const { srcLang, tgtLang } = store.meta();
   const sides = options.byCharacter ? chineseSides(srcLang, tgtLang) : null;
   let done = 0;
-  for (const rows of iteratePairRows(db, filter)) {
+  for (const rows of iteratePairRows(store, filter)) {
     if (run.signal?.aborted) throw new CancelledError();
     for (const row of rows) {
       const alignments = chosen
         .map((a): AlignmentRecord => {
-          const marks = untranslatedOf(db, a.id, row.id);
+          const marks = untranslatedOf(store, a.id, row.id);
           const rec: AlignmentRecord = { origin: a.origin, source: a.source, links: linksOf(a.id, row.id) };
           if (marks.length) rec.untranslated = { src: indicesOn(marks, 'src'), tgt: indicesOn(marks, 'tgt') };
           return rec;
         })
         .filter((a) => a.links.length > 0 || a.untranslated);
-      const rejected = rejectedWithAnnotator(db, row.id);
+      const rejected = rejectedWithAnnotator(store, row.id);
       const record: PairRecord = {
         line: 0,
         src: row.src_text,
         tgt: row.tgt_text,
-        srcTokens: tokensOf(row.src_text, row.src_tokens),
-        tgtTokens: tokensOf(row.tgt_text, row.tgt_tokens),
+        srcTokens: tokensOf(row.src_text, row.src_tokens, row.id, 'src'),
+        tgtTokens: tokensOf(row.tgt_text, row.tgt_tokens, row.id, 'tgt'),
         alignments,
         ...(rejected.length ? { rejected } : {}),
         status: row.status,
@@ -92,7 +88,7 @@ async function* recordsOf(
       yield sides ? characterRecord(record, sides) : record;
     }
     done += rows.length;
-    run.progress?.(done, total, 'exporting');
+    run.progress?.({ done, total, message: 'exporting' });
   }
 }
 
@@ -102,7 +98,7 @@ export function storeRecords(
   options: Omit<ExportOptions, 'file' | 'format'>,
   run: ExportRun = {},
 ): AsyncGenerator<PairRecord> {
-  return recordsOf(store, options, alignmentsToExport(store.db, options.alignmentIds), run);
+  return recordsOf(store, options, alignmentsToExport(store, options.alignmentIds), run);
 }
 
 /** One file of a links export: where it goes, which alignments it reads, whether their gold is merged. */
@@ -131,7 +127,7 @@ function fileFor(file: string, label: string): string {
 
 /** What a Pharaoh or TALP export writes: see the header. Refuses a choice that would mix alignments. */
 function linksFiles(store: ProjectStore, options: ExportOptions): LinksFile[] {
-  const all = alignmentsToExport(store.db, options.alignmentIds);
+  const all = alignmentsToExport(store, options.alignmentIds);
   const from = options.linksFrom;
   if (from === 'merged-gold') {
     const gold = all.filter((a) => a.origin === 'gold');
@@ -148,7 +144,7 @@ function linksFiles(store: ProjectStore, options: ExportOptions): LinksFile[] {
     });
   }
   if (typeof from === 'number') {
-    const one = alignmentsToExport(store.db, [from]);
+    const one = alignmentsToExport(store, [from]);
     if (one.length === 0) throw new UserError(`no alignment #${from} in this project`);
     return [{ file: options.file, alignments: one, merge: false, label: alignmentLabel(one[0]) }];
   }
@@ -248,6 +244,9 @@ async function writeTokenizedSides(store: ProjectStore, options: ExportOptions, 
 async function* merged(records: AsyncIterable<PairRecord>, label: string): AsyncGenerator<PairRecord> {
   for await (const r of records) {
     const all = r.alignments ?? [];
-    yield { ...r, alignments: all.length ? [{ origin: 'gold', source: label, links: unionLinks(all) }] : [] };
+    yield {
+      ...r,
+      alignments: all.length ? [{ origin: 'gold', source: label, links: LinkSet.union(all.map((a) => a.links)).links() }] : [],
+    };
   }
 }

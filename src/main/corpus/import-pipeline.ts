@@ -8,27 +8,27 @@
 // Throughput: while the pool segments batch k+1 on the other cores, this thread parses
 // batch k+2 and writes batch k, so SQLite and parsing stay off the critical path.
 import type { ImportOptions } from '../../shared/api.ts';
-import type { Link } from '../../shared/domain.ts';
-import { InputError } from '../errors.ts';
+import { LinkSet } from '../../shared/link-set.ts';
+import { DiskFullError, InputError, isDiskFull } from '../errors.ts';
 import { scriptMismatch } from '../text/lang.ts';
-import type { Progress } from '../jobs/job-registry.ts';
+import type { JobContext } from '../jobs/job-context.ts';
 import { encodeOffsets } from '../text/offsets.ts';
 import { SegmentPool } from '../text/segment-pool.ts';
-import { createAlignment, goldAlignmentOf, linkInserter, rejectedInserter, untranslatedInserter } from '../store/alignments.ts';
+import { goldAlignmentOf, linkInserter, rejectedInserter, untranslatedInserter } from '../store/alignments.ts';
+import { modelAlignmentWriter } from '../store/model-alignments.ts';
 import { beginImport, finishImport } from '../store/imports.ts';
 import { pairInserter, type NewPair } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { addSideWords, projectWordLists, type SideWords } from '../store/word-lists.ts';
-import { addLink, checkLinks, checkRecordIndices, type LinkedPair } from './links.ts';
+import { checkLinks, checkRecordIndices, type LinkedPair } from './links.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
 import { openRecords } from './format-streams.ts';
 
 const BATCH = 1000;
 const IN_FLIGHT = 3;
 
-export interface RunOptions {
-  progress?: Progress;
-  signal?: AbortSignal;
+/** The job's context (a JobContext fits), all optional, and what an import may bring of its own. */
+export interface RunOptions extends Partial<JobContext> {
   /** Segmentation pool to use (else one is made for this import and closed after). */
   pool?: SegmentPool;
   /**
@@ -51,14 +51,14 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
   const segmenting = options.tokenization === 'segment';
   const ownPool = run.pool ? null : new SegmentPool({ wordLists: segmenting ? await projectWordLists(store, run.words?.side) : {} });
   const pool = (run.pool ?? ownPool)!;
-  const importId = beginImport(store.db, options.file, options.format);
+  const importId = beginImport(store, options.file, options.format);
   let ok = false;
   try {
     const records = openRecords(options, {
       srcLang: meta.srcLang,
       tgtLang: meta.tgtLang,
       signal: run.signal,
-      onBytes: (done: number, total: number) => run.progress?.(done, total, 'importing'),
+      onBytes: (done: number, total: number) => run.progress?.({ done, total, message: 'importing' }),
     });
     const writer = new BatchWriter(store, importId, {
       data: options.file,
@@ -78,13 +78,29 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
       if (inFlight.length >= IN_FLIGHT) writer.write(await inFlight.shift()!);
     }
     while (inFlight.length) writer.write(await inFlight.shift()!);
-    finishImport(store.db, importId, true);
+    finishImport(store, importId, true);
     ok = true;
     const added = run.words ? addSideWords(store, run.words.side, run.words.from) : 0;
     return `imported ${writer.count} pairs from ${options.file}${run.words ? `; ${added} new words in the project's word lists` : ''}`;
+  } catch (err) {
+    if (isDiskFull(err)) throw new DiskFullError(`disk full while importing ${options.file}: nothing from this import was kept`);
+    throw err;
   } finally {
-    if (!ok) finishImport(store.db, importId, false);
+    if (!ok) discard(store, importId);
     await ownPool?.close();
+  }
+}
+
+/**
+ * Deletes a failed import. On a full disk the deletion can fail too: the import then stays
+ * invisible (every query ignores a running import) and its lease is released, so the next
+ * opening of the project removes it.
+ */
+function discard(store: ProjectStore, importId: number): void {
+  try {
+    void finishImport(store, importId, false);
+  } catch (err) {
+    if (!isDiskFull(err)) throw err;
   }
 }
 
@@ -188,16 +204,16 @@ class BatchWriter {
     private readonly importId: number,
     private readonly files: { data: string; links: string; linksBase: 0 | 1 },
   ) {
-    this.insertPairs = pairInserter(store.db, importId);
+    this.insertPairs = pairInserter(store, importId);
   }
 
   write({ records, pairs }: Prepared): void {
-    this.store.db.transaction(() => {
+    this.store.transaction(() => {
       const ids = this.insertPairs(pairs);
       records.forEach((r, i) => {
         if (r.alignments?.length || r.rejected?.length) this.writeLinks(ids[i], r, pairs[i]);
       });
-    })();
+    });
     this.count += pairs.length;
   }
 
@@ -212,32 +228,27 @@ class BatchWriter {
     checkRecordIndices({ ...r, alignments: r.alignments?.filter((a) => !fromLinksFile(a)) }, nSrc, nTgt, this.files.data, r.line);
     for (const a of r.alignments ?? []) {
       const { links, untranslated } = this.insertersFor(a);
-      links(pairId, dedupe(a.links));
+      links(pairId, new LinkSet(a.links).links());
       if (a.untranslated) untranslated(pairId, a.untranslated);
     }
-    if (r.rejected?.length) (this.rejected ??= rejectedInserter(this.store.db))(pairId, r.rejected);
+    if (r.rejected?.length) (this.rejected ??= rejectedInserter(this.store))(pairId, r.rejected);
   }
 
   private insertersFor(a: AlignmentRecord): Inserters {
     const key = `${a.origin}\u0000${a.source}`;
     let inserters = this.inserters.get(key);
     if (!inserters) {
-      const db = this.store.db;
-      const id =
-        a.origin === 'gold'
-          ? goldAlignmentOf(db, a.source, this.importId)
-          : createAlignment(db, { origin: a.origin, name: a.source, importId: this.importId });
-      inserters = { links: linkInserter(db, id), untranslated: untranslatedInserter(db, id) };
+      const store = this.store;
+      if (a.origin === 'gold') {
+        const id = goldAlignmentOf(store, a.source, this.importId);
+        inserters = { links: linkInserter(store, id), untranslated: untranslatedInserter(store, id) };
+      } else {
+        // a model's or an imported file's links: stored as every model alignment is (store/model-alignments.ts)
+        const { alignmentId, write } = modelAlignmentWriter(store, { origin: a.origin, name: a.source, importId: this.importId });
+        inserters = { links: write, untranslated: untranslatedInserter(store, alignmentId) };
+      }
       this.inserters.set(key, inserters);
     }
     return inserters;
   }
-}
-
-/** One link per (s, t): sure beats possible, the higher score wins. */
-function dedupe(links: readonly Link[]): Link[] {
-  const out: Link[] = [];
-  const seen = new Map<number, number>();
-  for (const l of links) addLink(out, seen, l);
-  return out;
 }

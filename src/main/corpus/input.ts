@@ -8,9 +8,8 @@
 // sequence, so every cut piece is complete and is decoded by `TextDecoder(fatal)` in its
 // streaming form followed by an empty flush (which throws if the piece ends inside a
 // character): in Node 20 that runs ICU's converter, where a one-shot decode takes the
-// simdutf + V8 path, 2-2.5x slower on non-ASCII text (1 MB pieces of the cycled Lao-Thai
-// CSV: 198-254 ms against 385-467 ms for 62 MB; uniq39k.de 31-36 against 79-169 ms for
-// 21 MB). Only when that throws do we decode line by line to name the line.
+// simdutf + V8 path, 2-2.5x slower on non-ASCII text (docs/experiments.md). Only when that
+// throws do we decode line by line to name the line.
 // Readers that do not need whole lines (XML may be one long line) cut at the last
 // character boundary instead when a line grows past 4 MB.
 import { createReadStream } from 'node:fs';

@@ -3,7 +3,7 @@
 // pair stream into an `import` alignment. Token counts are only known after segmentation,
 // so index validation is a separate call (`checkLinks`) the import pipeline makes.
 import { InputError } from '../errors.ts';
-import type { Link } from '../../shared/domain.ts';
+import { linkName, type Link } from '../../shared/link-set.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
 
 /** The links of one pair as read from a links file; `line` is where they were read. */
@@ -25,7 +25,7 @@ export function checkLinks(links: readonly Link[], nSrc: number, nTgt: number, f
     const bad = l.s >= nSrc ? 'source' : l.t >= nTgt ? 'target' : null;
     if (bad === null) continue;
     const [idx, n] = bad === 'source' ? [l.s, nSrc] : [l.t, nTgt];
-    const name = `link ${l.s + base}-${l.t + base}`;
+    const name = `link ${linkName(l, base)}`;
     throw new InputError(file, line, `${name}: ${bad} index ${idx + base} out of range (sentence has ${n} token${n === 1 ? '' : 's'})`);
   }
 }
@@ -47,26 +47,7 @@ export function checkRecordIndices(rec: PairRecord, nSrc: number, nTgt: number, 
     }
   }
   const bad = rec.rejected?.find((r) => r.s >= nSrc || r.t >= nTgt);
-  if (bad) throw new InputError(file, line, `rejected link ${bad.s}-${bad.t} out of range (sentence has ${nSrc}×${nTgt} tokens)`);
-}
-
-/** Adds one link to `links` unless (s, t) is there already; sure beats possible, higher score wins, a tag is kept (the first one). */
-export function addLink(links: Link[], seen: Map<number, number>, link: Link): void {
-  const key = link.s * 0x100000 + link.t;
-  const at = seen.get(key);
-  if (at === undefined) {
-    seen.set(key, links.length);
-    links.push(link);
-    return;
-  }
-  const old = links[at];
-  links[at] = {
-    s: link.s,
-    t: link.t,
-    kind: old.kind === 'sure' || link.kind === 'sure' ? 'sure' : 'possible',
-    score: old.score === null ? link.score : link.score === null ? old.score : Math.max(old.score, link.score),
-    ...((old.tag ?? link.tag) !== undefined ? { tag: old.tag ?? link.tag } : {}),
-  };
+  if (bad) throw new InputError(file, line, `rejected link ${linkName(bad)} out of range (sentence has ${nSrc}×${nTgt} tokens)`);
 }
 
 /**
@@ -79,14 +60,6 @@ export function linksToWrite(rec: PairRecord): Link[] {
   const all = rec.alignments ?? [];
   if (all.length > 1) throw new Error(`a links file holds one alignment per line; record has ${all.length}`);
   return all[0]?.links ?? [];
-}
-
-/** The union of several alignments' links (see addLink: sure beats possible, higher score wins). */
-export function unionLinks(alignments: readonly { links: readonly Link[] }[]): Link[] {
-  const links: Link[] = [];
-  const seen = new Map<number, number>();
-  for (const a of alignments) for (const l of a.links) addLink(links, seen, l);
-  return links;
 }
 
 /** A pair with a links-file alignment appended; `linksLine` locates it for checkLinks. */

@@ -1,7 +1,10 @@
 // Streaming text output shared by every writer: buffered writes with back-pressure, and
-// all-or-nothing files (a path target is written to `<path>.partial` and renamed on
+// all-or-nothing files (a path target is written to `<path>.partial-<pid>` and renamed on
 // success; on error or cancel the partial file is removed and the target is untouched).
-import { createWriteStream } from 'node:fs';
+// A process killed mid-write cannot remove its partial file, so each new file written into a
+// folder first removes the partial files there whose process is gone (the pid in the name).
+import { createWriteStream, readdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
@@ -23,6 +26,32 @@ const FLUSH_AT = 1 << 18;
 /** `text` with each line break replaced by a space, for line-per-pair formats. */
 export const singleLine = (text: string): string => text.replace(/\r\n|[\r\n]/g, ' ');
 
+const PARTIAL = /\.partial-(\d+)$/;
+
+/** Whether process `pid` is alive (a pid of another user's process counts as alive). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the partial files in `folder` that a killed writer left (its process is gone). */
+function removeDeadPartials(folder: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return; // the write itself reports a folder that cannot be read
+  }
+  for (const name of names) {
+    const pid = PARTIAL.exec(name)?.[1];
+    if (pid !== undefined && Number(pid) !== process.pid && !alive(Number(pid))) rmSync(join(folder, name), { force: true });
+  }
+}
+
 /** Buffered writes to one target; a stream error is rethrown by the next call. */
 export class TextSink {
   private parts: string[] = [];
@@ -32,7 +61,8 @@ export class TextSink {
   private readonly partial: string | null;
 
   constructor(private readonly target: WriteTarget) {
-    this.partial = typeof target === 'string' ? `${target}.partial` : null;
+    if (typeof target === 'string') removeDeadPartials(dirname(target));
+    this.partial = typeof target === 'string' ? join(dirname(target), `${basename(target)}.partial-${process.pid}`) : null;
     this.stream = this.partial !== null ? createWriteStream(this.partial) : (target as Writable);
     this.stream.on('error', (err: Error) => (this.failure ??= err));
   }

@@ -3,11 +3,12 @@
 // of pair N as space-separated `i-j` (sure), `i?j` or `ipj` (possible), each optionally
 // `:score` with a score in [0, 1], e.g. `0-0 1?2 3-4:0.92`. Indices are 0-based
 // (fast_align, eflomal) or 1-based (many gold files) by option. Repeated (i, j) pairs are
-// merged (sure wins, highest score kept).
+// merged (sure wins, highest score kept). A line is written by link-set.ts's Pharaoh view
+// (pharaohLine), which `mekong align` writes with too.
 import { InputError } from '../errors.ts';
-import type { Link } from '../../shared/domain.ts';
+import { LinkSet, pharaohLine, sortedLinks, type Link, type PharaohLineOptions } from '../../shared/link-set.ts';
 import { ByteProgress, readLineBatches, type ReadOptions } from './input.ts';
-import { addLink, linksToWrite, type IndexBase, type LinkGroup } from './links.ts';
+import { linksToWrite, type IndexBase, type LinkGroup } from './links.ts';
 import { writeRendered, type RecordSource, type WriteOptions, type WriteTarget } from './output.ts';
 
 export interface LinksReadOptions extends Omit<ReadOptions, 'allowEmpty'> {
@@ -19,8 +20,7 @@ const LINK = /^(\d+)([-?p])(\d+)(?::(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?))?$/;
 
 /** Parses one Pharaoh line into 0-based links. */
 export function parsePharaohLine(text: string, base: IndexBase, file: string, line: number): Link[] {
-  const links: Link[] = [];
-  const seen = new Map<number, number>();
+  const links = new LinkSet();
   for (const item of text.split(/\s+/)) {
     if (item === '') continue;
     const m = LINK.exec(item);
@@ -30,9 +30,9 @@ export function parsePharaohLine(text: string, base: IndexBase, file: string, li
     if (s < 0 || t < 0) throw new InputError(file, line, `bad link "${item}": index 0 in a 1-based links file`);
     const score = m[4] === undefined ? null : Number(m[4]);
     if (score !== null && score > 1) throw new InputError(file, line, `bad link "${item}": score above 1`);
-    addLink(links, seen, { s, t, kind: m[2] === '-' ? 'sure' : 'possible', score });
+    links.add({ s, t, kind: m[2] === '-' ? 'sure' : 'possible', score });
   }
-  return links;
+  return links.links();
 }
 
 /** A whole Pharaoh text read at once (a gold file): one link list per line; a final newline ends the last line, it adds no pair. */
@@ -61,33 +61,9 @@ export interface LinksWriteOptions extends WriteOptions {
   scores?: boolean;
 }
 
-export interface PharaohLineOptions {
-  /** Index base to write (default 0). */
-  base?: IndexBase;
-  /** Mark for possible links: `i?j` (default) or `ipj`. */
-  possible?: '?' | 'p';
-  /** Append `:score` to links that have one (default false). */
-  scores?: boolean;
-  /** Decimals of a written score (default: the shortest form that reads back exactly). */
-  scoreDigits?: number;
-}
-
 export interface PharaohWriteOptions extends LinksWriteOptions, PharaohLineOptions {}
-
-/** One Pharaoh line (no newline) of `links`, in the order given. */
-export function formatPharaohLine(links: readonly Link[], o: PharaohLineOptions = {}): string {
-  const base = o.base ?? 0;
-  const mark = { sure: '-', possible: o.possible ?? '?' };
-  const score = (x: number) => (o.scoreDigits === undefined ? String(x) : x.toFixed(o.scoreDigits));
-  return links.map((l) => `${l.s + base}${mark[l.kind]}${l.t + base}${o.scores && l.score !== null ? `:${score(l.score)}` : ''}`).join(' ');
-}
-
-/** Links sorted by source then target index. */
-export function sortedLinks(links: readonly Link[]): Link[] {
-  return [...links].sort((a, b) => a.s - b.s || a.t - b.t);
-}
 
 /** Writes one Pharaoh line per record (empty when it has no links). */
 export async function writePharaoh(records: RecordSource, target: WriteTarget, opts: PharaohWriteOptions = {}): Promise<void> {
-  await writeRendered(records, target, (rec) => formatPharaohLine(sortedLinks(linksToWrite(rec)), opts) + '\n', opts);
+  await writeRendered(records, target, (rec) => pharaohLine(sortedLinks(linksToWrite(rec)), opts) + '\n', opts);
 }

@@ -2,6 +2,7 @@
 // whatever the format carries (tokens, alignments, review state). Importers never touch
 // the store; the import pipeline (corpus/import-pipeline.ts) segments and stores records.
 import type { AlignmentOrigin, Link, PairStatus, Split, Token } from '../../shared/domain.ts';
+import type { RejectedLink } from '../../shared/link-set.ts';
 
 /** One alignment of a pair as a file carries it. */
 export interface AlignmentRecord {
@@ -11,13 +12,6 @@ export interface AlignmentRecord {
   links: Link[];
   /** Tokens checked and left unaligned ("not translated") in this alignment, by 0-based index. */
   untranslated?: { src: number[]; tgt: number[] };
-}
-
-/** A link a reviewer rejected: never suggested again for this pair. */
-export interface RejectedLink {
-  s: number;
-  t: number;
-  annotator: string;
 }
 
 export interface PairRecord {

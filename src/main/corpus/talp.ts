@@ -5,11 +5,11 @@
 // reader yields an empty group for every number it skips and cannot know how many pairs
 // follow its last line (attachLinks with `openEnded`).
 import { InputError } from '../errors.ts';
-import type { Link } from '../../shared/domain.ts';
+import { LinkSet, sortedLinks, type Link } from '../../shared/link-set.ts';
 import { ByteProgress, readLineBatches } from './input.ts';
-import { addLink, linksToWrite, type LinkGroup } from './links.ts';
+import { linksToWrite, type LinkGroup } from './links.ts';
 import { writeRendered, type RecordSource, type WriteTarget } from './output.ts';
-import { sortedLinks, type LinksReadOptions, type LinksWriteOptions } from './pharaoh.ts';
+import type { LinksReadOptions, LinksWriteOptions } from './pharaoh.ts';
 
 const ROW = /^\s*(\d+)\s+(\d+)\s+(\d+)(?:\s+([SP]))?(?:\s+(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?))?\s*$/;
 
@@ -36,8 +36,7 @@ function parseRow(text: string, file: string, line: number): TalpRow {
 export async function* readTalp(file: string, opts: Omit<LinksReadOptions, 'base'> = {}): AsyncGenerator<LinkGroup> {
   const progress = await ByteProgress.forFiles([file], opts.onBytes, opts);
   let current = 1;
-  let group: LinkGroup = { line: 0, links: [] };
-  let seen = new Map<number, number>();
+  let [groupLine, links] = [0, new LinkSet()];
   for await (const batch of readLineBatches(file, progress, opts.signal)) {
     for (let i = 0; i < batch.lines.length; i++) {
       if (batch.lines[i].trim() === '') continue;
@@ -48,14 +47,14 @@ export async function* readTalp(file: string, opts: Omit<LinksReadOptions, 'base
         throw new InputError(file, line, reason);
       }
       for (; current < row.sentence; current++) {
-        yield group;
-        [group, seen] = [{ line, links: [] }, new Map()];
+        yield { line: groupLine, links: links.links() };
+        [groupLine, links] = [line, new LinkSet()];
       }
-      if (group.line === 0) group.line = line;
-      if (row.link) addLink(group.links, seen, row.link);
+      if (groupLine === 0) groupLine = line;
+      if (row.link) links.add(row.link);
     }
   }
-  if (group.line !== 0) yield group;
+  if (groupLine !== 0) yield { line: groupLine, links: links.links() };
 }
 
 /** Writes TALP lines (1-based; the sentence number is the record's position). */

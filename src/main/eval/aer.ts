@@ -3,16 +3,10 @@
 // Math: with predicted links A, sure gold S and possible gold P ⊇ S (possible includes sure),
 //   precision = |A∩P| / |A|,   recall = |A∩S| / |S|,   F1 = 2·precision·recall / (precision + recall)
 //   AER = 1 − (|A∩S| + |A∩P|) / (|A| + |S|)
-// counted over the whole corpus (micro-averaged), links as (source, target) index pairs.
+// counted over the whole corpus (micro-averaged), links as (source, target) index pairs; the
+// gold's key sets are link-set.ts's AER view (alignedPair, aerKeySets).
 import { UserError } from '../errors.ts';
-import type { AlignedPair, Link } from '../../shared/domain.ts';
-
-/** `links` split by kind, the scorer's view of a gold pair. */
-export function alignedPair(links: readonly Link[]): AlignedPair {
-  const out: AlignedPair = { sure: [], possible: [] };
-  for (const l of links) (l.kind === 'sure' ? out.sure : out.possible).push([l.s, l.t]);
-  return out;
-}
+import { aerKeySets, pairKeySet, type AlignedPair } from '../../shared/link-set.ts';
 
 export interface AerScore {
   precision: number;
@@ -22,8 +16,6 @@ export interface AerScore {
   pairs: number;
 }
 
-const key = (i: number, j: number) => i * 0x100000 + j;
-
 export function scoreAer(gold: readonly AlignedPair[], pred: readonly (readonly [number, number][])[]): AerScore {
   if (gold.length !== pred.length) throw new UserError(`gold has ${gold.length} pairs but prediction has ${pred.length}`);
   let a = 0,
@@ -31,9 +23,8 @@ export function scoreAer(gold: readonly AlignedPair[], pred: readonly (readonly 
     as = 0,
     ap = 0;
   gold.forEach((g, k) => {
-    const sure = new Set(g.sure.map(([i, j]) => key(i, j)));
-    const poss = new Set([...sure, ...g.possible.map(([i, j]) => key(i, j))]);
-    const links = new Set(pred[k].map(([i, j]) => key(i, j)));
+    const { sure, possible: poss } = aerKeySets(g);
+    const links = pairKeySet(pred[k]);
     a += links.size;
     s += sure.size;
     for (const x of links) {

@@ -7,8 +7,8 @@
 // With an extra term, each sentence's candidates are its MARGIN_CANDIDATES cosine-nearest
 // sentences of the other side, re-ranked by s; without one, its k cosine-nearest.
 // The distance margin, not seed 001's ratio s / ((r(x) + r(y)) / 2): the log-likelihood term is
-// negative, so s can be, and the ratio then breaks (bench en-de, IBM1 weight 0.1: mining F1
-// 0.356 with the ratio, 0.810 with the distance; docs/experiments.md). 0 reads "as close as the
+// negative, so s can be, and the ratio then breaks (mining F1 far below the distance's with
+// the IBM1 term: docs/experiments.md). 0 reads "as close as the
 // two sentences' neighbourhoods on average".
 //   parallelismScores  every pair (x_i, y_i) of a parallel corpus scored against the corpus'
 //                      own neighbourhoods, flagged under a threshold, with the reason: the best
@@ -26,8 +26,7 @@ import { bestThreshold, type ScoredCandidate, type ThresholdChoice } from './thr
 export const MARGIN_K = 4;
 /**
  * Cosine-nearest candidates a sentence's k best are chosen from when the pair score has an
- * extra term (the bench's en-de models, IBM1 weight 0.1: mining F1 0.810 with 10, 0.811 with
- * 20; docs/experiments.md).
+ * extra term (20 mine no better than 10: docs/experiments.md).
  */
 export const MARGIN_CANDIDATES = 10;
 

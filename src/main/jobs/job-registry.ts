@@ -1,18 +1,21 @@
-// Long work (imports, exports, alignment, training) runs as jobs: each gets an id, an
-// AbortSignal for cancel, and a progress callback whose events reach every listener
-// (the Electron window, WebSocket clients, the CLI's progress bar). Progress events are
-// throttled so a fast loop cannot flood the transport.
+// Long work (imports, exports, alignment, training) runs as jobs: each is a function of one
+// JobContext (job-context.ts) and gets an id; cancel aborts its signal, and its progress
+// events reach every listener (the Electron window, WebSocket clients, the CLI's progress
+// bar) as JobEvents. Progress events are throttled so a fast loop cannot flood the transport.
 import { randomUUID } from 'node:crypto';
 import type { JobEvent } from '../../shared/api.ts';
 import { asUserError, CancelledError, UserError } from '../errors.ts';
+import type { JobContext, JobProgress } from './job-context.ts';
 
+/** The callback shape of a step's progress inside a task (a count of done units out of a total). */
 export type Progress = (done: number, total: number, message?: string) => void;
-export type JobBody = (progress: Progress, signal: AbortSignal) => Promise<string>;
+/** A job: its work, given its context; resolves with a one-line summary. */
+export type JobBody = (ctx: JobContext) => Promise<string>;
 
 const THROTTLE_MS = 100;
 
 export class JobRegistry {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly listeners = new Set<(e: JobEvent) => void>();
 
   onEvent(listener: (e: JobEvent) => void): () => void {
@@ -24,15 +27,32 @@ export class JobRegistry {
   start(kind: string, body: JobBody): { jobId: string; done: Promise<void> } {
     const jobId = randomUUID();
     const controller = new AbortController();
-    this.running.set(jobId, controller);
     const done = this.run(jobId, kind, body, controller.signal).finally(() => this.running.delete(jobId));
+    this.running.set(jobId, { controller, done });
     return { jobId, done };
   }
 
   cancel(jobId: string): void {
-    const c = this.running.get(jobId);
-    if (!c) throw new UserError(`no running job ${jobId}`);
-    c.abort();
+    const job = this.running.get(jobId);
+    if (!job) throw new UserError(`no running job ${jobId}`);
+    job.controller.abort();
+  }
+
+  /**
+   * Cancels every running job and waits for them to end (their workers released, a training
+   * run marked cancelled), at most `limitMs`: what a server does before it exits. True when
+   * all ended in time.
+   */
+  async cancelAll(limitMs: number): Promise<boolean> {
+    const jobs = [...this.running.values()];
+    for (const job of jobs) job.controller.abort();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), limitMs)));
+    try {
+      return await Promise.race([Promise.all(jobs.map((j) => j.done)).then(() => true), limit]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   get active(): number {
@@ -45,14 +65,14 @@ export class JobRegistry {
 
   private async run(jobId: string, kind: string, body: JobBody, signal: AbortSignal): Promise<void> {
     let last = 0;
-    const progress: Progress = (done, total, message = '') => {
+    const progress = ({ done, total, message = '' }: JobProgress) => {
       const now = Date.now();
       if (now - last < THROTTLE_MS && done < total) return;
       last = now;
       this.emit({ type: 'job.progress', jobId, kind, done, total, message });
     };
     try {
-      const message = await body(progress, signal);
+      const message = await body({ progress, signal });
       this.emit({ type: 'job.done', jobId, kind, message });
     } catch (err) {
       if (err instanceof CancelledError || signal.aborted) this.emit({ type: 'job.cancelled', jobId, kind });

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { quietOnnxRuntime } from '../nn/ort-environment.ts';
 
 const boot = new URL('./ts-worker-boot.js', import.meta.url);
 
@@ -20,6 +21,7 @@ export interface SpawnOptions extends WorkerOptions {
 
 /** `moduleUrl` is `new URL('./x.worker.ts', import.meta.url)` in the caller. */
 export function spawnWorker(moduleUrl: URL, options: SpawnOptions = {}): Worker {
+  quietOnnxRuntime();
   const { commonJs, ...workerOptions } = options;
   const path = fileURLToPath(moduleUrl);
   if (path.endsWith('.ts') && existsSync(path)) {

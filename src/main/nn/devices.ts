@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ort from 'onnxruntime-node';
+import { quietOnnxRuntime } from './ort-environment.ts';
 
 import { DEVICE_SETTINGS, type DeviceName, type DeviceSetting } from '../../shared/device-settings.ts';
 import { UserError } from '../errors.ts';
@@ -72,10 +73,8 @@ function sessionOptions(device: DeviceName, o: OpenOptions): ort.InferenceSessio
     graphOptimizationLevel: 'all',
     executionMode: 'sequential',
     // Neither ORT's CPU arena nor its memory-pattern buffers: every length bucket has its own
-    // session, and each kept its peak allocations for the whole run. Training bilstm-ctl on
-    // 1,500 en-de pairs (2 epochs): peak RSS 3.30 GB with both, 1.54–2.00 GB without (four
-    // runs), 55 s → 55–60 s (`/usr/bin/time -v npm run bench -- neural --speed 1500 --epochs 2
-    // --sets '' --p1 ''`); ro-en AER at 3 epochs unchanged (0.538 vs 0.536–0.537).
+    // session, and each kept its peak allocations for the whole run. Without them training
+    // peaks at about half the memory in the same time, with the same AER (docs/experiments.md).
     enableCpuMemArena: false,
     enableMemPattern: false,
     ...(o.threads ? { intraOpNumThreads: o.threads, interOpNumThreads: 1 } : {}),
@@ -95,6 +94,7 @@ export async function openSession(model: Uint8Array, o: OpenOptions = {}): Promi
       continue;
     }
     try {
+      quietOnnxRuntime();
       const session = await ort.InferenceSession.create(model, sessionOptions(device, o));
       announce(setting, device, skipped, o.log);
       return { session, device };

@@ -1,6 +1,6 @@
 // MatMul and Gemm FLOPs of one run of a graph: the forward products and, once autodiff has
 // added them, the backward ones, over the nodes the outputs need. A product of [m×k]·[k×n]
-// counts 2mkn (the convention of `npm run bench -- nn`); elementwise work is not counted, so
+// counts 2mkn (as tests/bench/nn.bench.ts counts its MatMul peak); elementwise work is not counted, so
 // FLOPs over a step's time, divided by the MatMul peak, is the share of the machine's best
 // case a training step reaches. Symbolic dims (the batch 'B', a batch's output vocabulary
 // 'Vs') take their sizes from the feeds; the symbols Reshape derives from them

@@ -15,6 +15,5 @@ export { infoNce, marginContrastive, crossEntropy, tableCrossEntropy } from './b
 export { type AdamWConfig, adamwUpdate, appendAdamW } from './optim/adamw.ts';
 export { makeSchedule, type Schedule, type ScheduleConfig } from './optim/schedule.ts';
 export { Trainer, type TrainerOptions, type TrainState } from './trainer.ts';
-export { saveModelFolder, loadModelFolder, exportOnnx, type FolderConfig } from './model-folder.ts';
-export { readSafetensors, writeSafetensors } from './safetensors.ts';
+export { saveModelFolder, loadModelFolder, exportOnnx, type FolderFamily, type FolderContent, type ModelFolder } from './model-folder.ts';
 export { openSession, parseDevice, preferenceOrder, type DeviceName, type DeviceSetting } from './devices.ts';

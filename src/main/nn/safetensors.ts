@@ -2,14 +2,18 @@
 // N bytes of JSON {name: {dtype, shape, data_offsets: [begin, end]}, __metadata__: {…}},
 // then the tensors' raw little-endian bytes, each at its offsets within the data block.
 // Half-precision tensors (F16, BF16: how pretrained checkpoints are often shipped) are read
-// widened to float32, the dtype our graphs compute in. A damaged file (a header that is not
+// widened to float32, the dtype our graphs compute in; I32 (the statistical models' word-pair
+// ids) is read as an int32 tensor, which no graph feeds on. A damaged file (a header that is not
 // JSON, data past the end of a truncated file) is a one-line UserError naming the file.
 import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { UserError } from '../errors.ts';
 import { type DType, Tensor } from './tensor.ts';
 
-const CODES: Record<string, DType> = { F32: 'float32', F64: 'float64', I64: 'int64', BOOL: 'bool' };
-const NAMES: Record<DType, string> = { float32: 'F32', float64: 'F64', int64: 'I64', bool: 'BOOL' };
+/** The dtypes a file holds as they are: the graphs' dtypes and int32. */
+type StoredType = DType | 'int32';
+
+const CODES: Record<string, StoredType> = { F32: 'float32', F64: 'float64', I64: 'int64', I32: 'int32', BOOL: 'bool' };
+const NAMES: Record<StoredType, string> = { float32: 'F32', float64: 'F64', int64: 'I64', int32: 'I32', bool: 'BOOL' };
 
 export function encodeSafetensors(tensors: ReadonlyMap<string, Tensor>, metadata: Record<string, string> = {}): Uint8Array {
   const header: Record<string, unknown> = { __metadata__: metadata };
@@ -18,7 +22,7 @@ export function encodeSafetensors(tensors: ReadonlyMap<string, Tensor>, metadata
   for (const [name, t] of [...tensors].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const d = t.data as ArrayBufferView;
     const bytes = new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
-    header[name] = { dtype: NAMES[t.type as DType], shape: t.dims, data_offsets: [offset, offset + bytes.length] };
+    header[name] = { dtype: NAMES[t.type as StoredType], shape: t.dims, data_offsets: [offset, offset + bytes.length] };
     parts.push(bytes);
     offset += bytes.length;
   }
@@ -89,7 +93,7 @@ export function decodeSafetensors(bytes: Uint8Array, file = 'safetensors'): Deco
 }
 
 /** Bytes per element of the stored dtypes we read as they are. */
-const BYTES: Readonly<Record<string, number>> = { F32: 4, F64: 8, I64: 8, BOOL: 1 };
+const BYTES: Readonly<Record<string, number>> = { F32: 4, F64: 8, I64: 8, I32: 4, BOOL: 1 };
 
 /** The two 16-bit float formats, read widened to float32. */
 const HALF: Readonly<Record<string, 'f16' | 'bf16'>> = { F16: 'f16', BF16: 'bf16' };
@@ -116,8 +120,10 @@ function widen(raw: Uint8Array, kind: 'f16' | 'bf16'): Float32Array {
   return out;
 }
 
-function typed(type: DType, raw: ArrayBuffer) {
+function typed(type: StoredType, raw: ArrayBuffer) {
   switch (type) {
+    case 'int32':
+      return new Int32Array(raw);
     case 'float32':
       return new Float32Array(raw);
     case 'float64':

@@ -1,9 +1,17 @@
 // Runtime tensors: onnxruntime's own Tensor class is the one host-side tensor type of nn/
 // (constants, parameters, feeds and results), plus small constructors and dtype facts.
-import ort from 'onnxruntime-node';
+// The class lives in onnxruntime-common (plain JavaScript) and is taken from there, as
+// onnxruntime-node itself requires it (the same CommonJS instance, so sessions accept these
+// tensors and return the same class): code that only reads and writes model files (a
+// statistical model folder, safetensors) then never loads onnxruntime's native library.
+import { createRequire } from 'node:module';
+import type ort from 'onnxruntime-node';
+
+const requireFromOrt = createRequire(createRequire(import.meta.url).resolve('onnxruntime-node'));
+const common = requireFromOrt('onnxruntime-common') as { Tensor: typeof ort.Tensor };
 
 export type Tensor = ort.Tensor;
-export const Tensor = ort.Tensor;
+export const Tensor = common.Tensor;
 
 export type DType = 'float32' | 'float64' | 'int64' | 'bool';
 export type FloatDType = 'float32' | 'float64';

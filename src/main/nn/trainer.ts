@@ -33,8 +33,8 @@ export interface TrainerOptions extends AdamWConfig {
   /**
    * Where AdamW runs: on the host over the returned gradients, in WebAssembly
    * (optim/adamw-kernel.ts; a typed-array loop for float64 or huge states) (default: it
-   * measured faster on CPU in `npm run bench -- nn`, since the graph variant must return
-   * parameters and both moments every step), or appended to the training graph.
+   * measures faster on CPU, since the graph variant must return parameters and both moments
+   * every step), or appended to the training graph.
    */
   optimizer?: 'graph' | 'host';
   /** Parameters left unchanged (their values are still fed). */

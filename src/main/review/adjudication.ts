@@ -15,14 +15,14 @@ function layerOf(store: ProjectStore, pair: PairDetail, alignmentId: number | nu
     annotator,
     alignmentId,
     links: pair.alignments.find((a) => a.alignmentId === alignmentId)?.links ?? [],
-    untranslated: untranslatedOf(store.db, alignmentId, pair.id),
+    untranslated: untranslatedOf(store, alignmentId, pair.id),
   };
 }
 
 export function adjudication(store: ProjectStore, adjudicator: string, pairId: number, left: number, right: number): Adjudication {
   if (left === right) throw new UserError('adjudication compares two different annotators');
   const golds = new Map(
-    listAlignments(store.db)
+    listAlignments(store)
       .filter((a) => a.origin === 'gold')
       .map((a) => [a.id, a.annotator ?? a.name]),
   );
@@ -32,6 +32,6 @@ export function adjudication(store: ProjectStore, adjudicator: string, pairId: n
     pair,
     left: layerOf(store, pair, left, golds.get(left)!),
     right: layerOf(store, pair, right, golds.get(right)!),
-    result: layerOf(store, pair, goldIdOf(store.db, adjudicator), adjudicator),
+    result: layerOf(store, pair, goldIdOf(store, adjudicator), adjudicator),
   };
 }

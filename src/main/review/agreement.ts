@@ -5,16 +5,16 @@
 // both layers are gold, only pairs both annotators linked count. When one layer comes from
 // a model trained on gold, the report says so and scores the held-out pairs apart.
 import type { AgreementReport, AgreementScore } from '../../shared/editor-api.ts';
-import type { AlignedPair, Link } from '../../shared/domain.ts';
+import { alignedPair, linkKey, pairKeySet, type AlignedPair, type Link } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
-import { alignedPair, scoreAer } from '../eval/aer.ts';
+import { scoreAer } from '../eval/aer.ts';
 import { alignmentLayer } from '../store/alignments.ts';
-import type { Db } from '../store/database.ts';
+import type { ProjectStore } from '../store/project-store.ts';
 import { trainSplitPairs } from '../store/pairs.ts';
 import { goldTrainedRunOf } from '../store/training-runs.ts';
 
-function layer(db: Db, alignmentId: number): { origin: string; links: Map<number, Link[]> } {
-  const found = alignmentLayer(db, alignmentId);
+function layer(store: ProjectStore, alignmentId: number): { origin: string; links: Map<number, Link[]> } {
+  const found = alignmentLayer(store, alignmentId);
   if (!found) throw new UserError(`no alignment ${alignmentId} in this project`);
   return found;
 }
@@ -25,15 +25,15 @@ function score(gold: AlignedPair[], pred: [number, number][][]): AgreementScore 
   const cand = pred.reduce((n, p) => n + p.length, 0);
   let both = 0;
   gold.forEach((g, k) => {
-    const keys = new Set([...g.sure, ...g.possible].map(([s, t]) => s * 65536 + t));
-    both += pred[k].filter(([s, t]) => keys.has(s * 65536 + t)).length;
+    const keys = pairKeySet([...g.sure, ...g.possible]);
+    both += pred[k].filter(([s, t]) => keys.has(linkKey(s, t))).length;
   });
   return { precision, recall, aer, reference: ref, candidate: cand, both };
 }
 
-export function agreementReport(db: Db, referenceId: number, candidateId: number): AgreementReport {
-  const ref = layer(db, referenceId);
-  const cand = layer(db, candidateId);
+export function agreementReport(store: ProjectStore, referenceId: number, candidateId: number): AgreementReport {
+  const ref = layer(store, referenceId);
+  const cand = layer(store, candidateId);
   const bothGold = ref.origin === 'gold' && cand.origin === 'gold';
   const ids = [...ref.links.keys()].filter((id) => !bothGold || cand.links.has(id)).sort((a, b) => a - b);
   const gold = ids.map((id) => alignedPair(ref.links.get(id) ?? []));
@@ -42,9 +42,9 @@ export function agreementReport(db: Db, referenceId: number, candidateId: number
     overall: { ...score(gold, pred), pairs: ids.length },
     pairs: ids.map((pairId, k) => ({ pairId, ...score([gold[k]], [pred[k]]) })),
   };
-  const runId = goldTrainedRunOf(db, candidateId) ?? goldTrainedRunOf(db, referenceId);
+  const runId = goldTrainedRunOf(store, candidateId) ?? goldTrainedRunOf(store, referenceId);
   if (runId !== null) {
-    const train = trainSplitPairs(db);
+    const train = trainSplitPairs(store);
     const held = ids.map((id, k) => (train.has(id) ? -1 : k)).filter((k) => k >= 0);
     report.trained = {
       runId,

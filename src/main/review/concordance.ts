@@ -11,7 +11,7 @@
 // those left over (unequal counts) stay unlinked and are listed. The preview lists every
 // link in context; applying takes the links the user kept.
 import type { BulkChange, BulkLink, LexiconEntry, Occurrence } from '../../shared/editor-api.ts';
-import type { Link } from '../../shared/domain.ts';
+import { compareLinks, keySet, linkKey, linkName, pairLinkKey, sortedLinks, type Link, type LinkRef } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
 import {
   goldAlignmentOf,
@@ -21,13 +21,12 @@ import {
   scoredLinksByPair,
   type ScoredLink,
 } from '../store/alignments.ts';
-import type { Db } from '../store/database.ts';
+import type { ProjectStore } from '../store/project-store.ts';
 import { annotatorsShare } from '../store/annotation-mode.ts';
 import { recordGroup, type PairEdit } from '../store/edits.ts';
 import { goldIdOf } from '../store/gold-layer.ts';
 import { iteratePairRows, offsetsOf, tokensOf, type PairRow } from '../store/pairs.ts';
 
-type At = { s: number; t: number };
 type BulkAction = 'add' | 'remove' | 'reject';
 
 function words(text: string, blob: Buffer): string[] {
@@ -40,20 +39,26 @@ function words(text: string, blob: Buffer): string[] {
 /** The newest model alignment, when none is chosen. */
 export const defaultModelId = newestModelAlignment;
 
-function linkMap(db: Db, alignmentId: number | null): Map<number, ScoredLink[]> {
-  return alignmentId === null ? new Map() : scoredLinksByPair(db, alignmentId);
+function linkMap(store: ProjectStore, alignmentId: number | null): Map<number, ScoredLink[]> {
+  return alignmentId === null ? new Map() : scoredLinksByPair(store, alignmentId);
 }
 
-function visitPairs(db: Db, visit: (row: PairRow, src: string[], tgt: string[]) => void): void {
-  for (const rows of iteratePairRows(db, {}, 2000))
+function visitPairs(store: ProjectStore, visit: (row: PairRow, src: string[], tgt: string[]) => void): void {
+  for (const rows of iteratePairRows(store, {}, 2000))
     for (const r of rows) visit(r, words(r.src_text, r.src_tokens), words(r.tgt_text, r.tgt_tokens));
 }
 
-export function lexiconEntries(db: Db, annotator: string, modelId: number | null, text: string, limit: number): LexiconEntry[] {
-  const gold = linkMap(db, goldIdOf(db, annotator));
-  const model = linkMap(db, modelId);
+export function lexiconEntries(
+  store: ProjectStore,
+  annotator: string,
+  modelId: number | null,
+  text: string,
+  limit: number,
+): LexiconEntry[] {
+  const gold = linkMap(store, goldIdOf(store, annotator));
+  const model = linkMap(store, modelId);
   const counts = new Map<string, LexiconEntry>();
-  const count = (src: string[], tgt: string[], links: At[] | undefined, field: 'gold' | 'model') => {
+  const count = (src: string[], tgt: string[], links: LinkRef[] | undefined, field: 'gold' | 'model') => {
     for (const l of links ?? []) {
       const key = `${src[l.s]}\t${tgt[l.t]}`;
       let e = counts.get(key);
@@ -61,7 +66,7 @@ export function lexiconEntries(db: Db, annotator: string, modelId: number | null
       e[field]++;
     }
   };
-  visitPairs(db, (r, src, tgt) => {
+  visitPairs(store, (r, src, tgt) => {
     count(src, tgt, gold.get(r.id), 'gold');
     count(src, tgt, model.get(r.id), 'model');
   });
@@ -79,26 +84,26 @@ function positions(list: string[], word: string): number[] {
 }
 
 /** Every pair where both words occur, in pair id order. */
-export function occurrences(db: Db, annotator: string, src: string, tgt: string, modelId: number | null): Occurrence[] {
-  const gold = linkMap(db, goldIdOf(db, annotator));
-  const model = linkMap(db, modelId);
-  const share = annotatorsShare(db);
+export function occurrences(store: ProjectStore, annotator: string, src: string, tgt: string, modelId: number | null): Occurrence[] {
+  const gold = linkMap(store, goldIdOf(store, annotator));
+  const model = linkMap(store, modelId);
+  const share = annotatorsShare(store);
   const [ws, wt] = [src.toLowerCase(), tgt.toLowerCase()];
   const out: Occurrence[] = [];
-  visitPairs(db, (r, s, t) => {
+  visitPairs(store, (r, s, t) => {
     const srcAt = positions(s, ws),
       tgtAt = positions(t, wt);
     if (!srcAt.length || !tgtAt.length) return;
-    const between = (l: At) => srcAt.includes(l.s) && tgtAt.includes(l.t);
+    const between = (l: LinkRef) => srcAt.includes(l.s) && tgtAt.includes(l.t);
     out.push({
       pairId: r.id,
-      srcTokens: tokensOf(r.src_text, r.src_tokens),
-      tgtTokens: tokensOf(r.tgt_text, r.tgt_tokens),
+      srcTokens: tokensOf(r.src_text, r.src_tokens, r.id, 'src'),
+      tgtTokens: tokensOf(r.tgt_text, r.tgt_tokens, r.id, 'tgt'),
       srcAt,
       tgtAt,
       gold: (gold.get(r.id) ?? []).filter(between).map(({ s, t }) => ({ s, t })),
       model: (model.get(r.id) ?? []).filter(between).map(({ s, t, score }) => ({ s, t, score })),
-      rejected: rejectedOfPair(db, r.id, share ? null : annotator).filter(between),
+      rejected: rejectedOfPair(store, r.id, share ? null : annotator).filter(between),
     });
   });
   return out;
@@ -113,8 +118,8 @@ const MATCH_EXACT_UP_TO = 8;
 export function linksToAdd(o: Occurrence): { links: BulkLink[]; unmatched: { src: number[]; tgt: number[] } } {
   const ns = o.srcTokens.length,
     nt = o.tgtTokens.length;
-  const score = new Map(o.model.map((l) => [`${l.s}:${l.t}`, l.score ?? 1]));
-  const cost = (s: number, t: number) => Math.abs(s / Math.max(1, ns) - t / Math.max(1, nt)) - (score.get(`${s}:${t}`) ?? 0);
+  const score = new Map(o.model.map((l) => [linkKey(l.s, l.t), l.score ?? 1]));
+  const cost = (s: number, t: number) => Math.abs(s / Math.max(1, ns) - t / Math.max(1, nt)) - (score.get(linkKey(s, t)) ?? 0);
   const linked = { src: new Set(o.gold.map((l) => l.s)), tgt: new Set(o.gold.map((l) => l.t)) };
   const src = o.srcAt.filter((s) => !linked.src.has(s));
   const tgt = o.tgtAt.filter((t) => !linked.tgt.has(t));
@@ -125,10 +130,10 @@ export function linksToAdd(o: Occurrence): { links: BulkLink[]; unmatched: { src
   const links = pick
     .map(([a, b]) => {
       const [s, t] = swap ? [b, a] : [a, b];
-      const p = score.get(`${s}:${t}`);
+      const p = score.get(linkKey(s, t));
       return { s, t, score: p ?? null, by: p === undefined ? ('position' as const) : ('model' as const) };
     })
-    .sort((x, y) => x.s - y.s || x.t - y.t);
+    .sort(compareLinks);
   const used = { src: new Set(links.map((l) => l.s)), tgt: new Set(links.map((l) => l.t)) };
   return { links, unmatched: { src: src.filter((s) => !used.src.has(s)), tgt: tgt.filter((t) => !used.tgt.has(t)) } };
 }
@@ -176,8 +181,10 @@ function greedyMatching(few: number[], many: number[], cost: (a: number, b: numb
 function changeOf(o: Occurrence, action: BulkAction): BulkChange {
   const context = { pairId: o.pairId, srcTokens: o.srcTokens, tgtTokens: o.tgtTokens };
   if (action === 'reject') {
-    const done = new Set(o.rejected.map((l) => `${l.s}:${l.t}`));
-    const links = o.model.filter((l) => !done.has(`${l.s}:${l.t}`)).map((l) => ({ s: l.s, t: l.t, score: l.score, by: 'model' as const }));
+    const done = keySet(o.rejected);
+    const links = o.model
+      .filter((l) => !done.has(linkKey(l.s, l.t)))
+      .map((l) => ({ s: l.s, t: l.t, score: l.score, by: 'model' as const }));
     return { ...context, add: [], remove: links, unmatched: { src: [], tgt: [] } };
   }
   if (action === 'remove')
@@ -197,60 +204,59 @@ function changeOf(o: Occurrence, action: BulkAction): BulkChange {
  * edit group.
  */
 export function bulkFix(
-  db: Db,
+  store: ProjectStore,
   annotator: string,
   src: string,
   tgt: string,
   action: BulkAction,
   apply: boolean,
   modelId: number | null = null,
-  keep?: readonly { pairId: number; s: number; t: number }[],
+  keep?: readonly (LinkRef & { pairId: number })[],
 ): BulkChange[] {
-  const planned = occurrences(db, annotator, src, tgt, modelId)
+  const planned = occurrences(store, annotator, src, tgt, modelId)
     .map((o) => changeOf(o, action))
     .filter((c) => c.add.length + c.remove.length + c.unmatched.src.length + c.unmatched.tgt.length > 0);
   if (!apply) return planned;
-  const kept = keep && new Set(keep.map((l) => `${l.pairId}:${l.s}:${l.t}`));
-  if (kept) {
-    const offered = new Set(planned.flatMap((c) => [...c.add, ...c.remove].map((l) => `${c.pairId}:${l.s}:${l.t}`)));
-    const stray = [...kept].find((k) => !offered.has(k));
-    if (stray)
-      throw new UserError(`link ${stray.split(':').slice(1).join('-')} of pair ${stray.split(':')[0]} is not one the preview proposed`);
+  const kept = keep && new Set(keep.map((l) => pairLinkKey(l.pairId, l.s, l.t)));
+  if (keep) {
+    const offered = new Set(planned.flatMap((c) => [...c.add, ...c.remove].map((l) => pairLinkKey(c.pairId, l.s, l.t))));
+    const stray = keep.find((l) => !offered.has(pairLinkKey(l.pairId, l.s, l.t)));
+    if (stray) throw new UserError(`link ${linkName(stray)} of pair ${stray.pairId} is not one the preview proposed`);
   }
-  const only = (pairId: number, links: BulkLink[]) => (kept ? links.filter((l) => kept.has(`${pairId}:${l.s}:${l.t}`)) : links);
+  const only = (pairId: number, links: BulkLink[]) => (kept ? links.filter((l) => kept.has(pairLinkKey(pairId, l.s, l.t))) : links);
   const changes = planned
     .map((c) => ({ ...c, add: only(c.pairId, c.add), remove: only(c.pairId, c.remove) }))
     .filter((c) => c.add.length + c.remove.length > 0);
   if (changes.length === 0) return changes;
-  db.transaction(() => {
+  store.transaction(() => {
     const edits: PairEdit[] =
       action === 'reject'
         ? changes.map((c) => {
-            const rejected = rejectedOfPair(db, c.pairId, annotator);
+            const rejected = rejectedOfPair(store, c.pairId, annotator);
             return {
               pairId: c.pairId,
               before: { rejected },
               after: { rejected: [...rejected, ...c.remove.map(({ s, t }) => ({ s, t }))] },
             };
           })
-        : goldEdits(db, annotator, changes);
-    recordGroup(db, annotator, 'lexicon.bulk', edits);
-  })();
+        : goldEdits(store, annotator, changes);
+    recordGroup(store, annotator, 'lexicon.bulk', edits);
+  });
   return changes;
 }
 
 /** The gold-layer edits of a Link all / Unlink all. */
-function goldEdits(db: Db, annotator: string, changes: BulkChange[]): PairEdit[] {
-  const gold = goldAlignmentOf(db, annotator);
+function goldEdits(store: ProjectStore, annotator: string, changes: BulkChange[]): PairEdit[] {
+  const gold = goldAlignmentOf(store, annotator);
   const key = String(gold);
-  const current = pairLinksReader(db);
+  const current = pairLinksReader(store);
   return changes.map((c) => {
     const before = current(gold, c.pairId);
-    const removed = new Set(c.remove.map((l) => `${l.s}:${l.t}`));
-    const after: Link[] = [
-      ...before.filter((l) => !removed.has(`${l.s}:${l.t}`)),
+    const removed = keySet(c.remove);
+    const after: Link[] = sortedLinks([
+      ...before.filter((l) => !removed.has(linkKey(l.s, l.t))),
       ...c.add.map((l) => ({ s: l.s, t: l.t, kind: 'sure' as const, score: null })),
-    ].sort((a, b) => a.s - b.s || a.t - b.t);
+    ]);
     return { pairId: c.pairId, before: { links: { [key]: before } }, after: { links: { [key]: after } } };
   });
 }

@@ -2,7 +2,7 @@
 // "not translated" marks) and the pair's rejected links are replaced as a whole, each
 // change applied and logged as one undoable edit (edits.ts) before the result returns.
 import type { EditorPair, TokenSide } from '../../shared/editor-api.ts';
-import type { Link } from '../../shared/domain.ts';
+import { linkKey, linkName, sortedLinks, type Link, type LinkRef } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
 import { goldAlignmentOf, listAlignments, rejectedOfPair, rejectedWithAnnotator } from '../store/alignments.ts';
 import { annotatorsShare } from '../store/annotation-mode.ts';
@@ -18,49 +18,50 @@ import { deferCheckpoint } from '../store/wal-checkpoints.ts';
  */
 export function editorPair(store: ProjectStore, annotator: string, pairId: number): EditorPair {
   const pair = store.getPair(pairId);
-  const goldId = goldIdOf(store.db, annotator);
+  const goldId = goldIdOf(store, annotator);
   const gold = goldId === null ? [] : (pair.alignments.find((a) => a.alignmentId === goldId)?.links ?? []);
-  const untranslated = goldId === null ? [] : untranslatedOf(store.db, goldId, pairId);
-  if (annotatorsShare(store.db)) return { ...pair, goldId, gold, untranslated };
+  const untranslated = goldId === null ? [] : untranslatedOf(store, goldId, pairId);
+  if (annotatorsShare(store)) return { ...pair, goldId, gold, untranslated };
   const othersGold = new Set(
-    listAlignments(store.db)
+    listAlignments(store)
       .filter((a) => a.origin === 'gold' && a.id !== goldId)
       .map((a) => a.id),
   );
   return {
     ...pair,
     alignments: pair.alignments.filter((a) => !othersGold.has(a.alignmentId)),
-    rejected: rejectedOfPair(store.db, pairId, annotator),
+    rejected: rejectedOfPair(store, pairId, annotator),
     goldId,
     gold,
     untranslated,
   };
 }
 
-function checkIndices(pair: EditorPair, links: readonly { s: number; t: number }[], marks: readonly UntranslatedMark[]): void {
+function checkIndices(pair: EditorPair, links: readonly LinkRef[], marks: readonly UntranslatedMark[]): void {
   const bad = links.find((l) => l.s >= pair.srcTokens.length || l.t >= pair.tgtTokens.length);
   if (bad)
-    throw new UserError(`pair ${pair.id}: link ${bad.s}-${bad.t} is outside its ${pair.srcTokens.length}×${pair.tgtTokens.length} tokens`);
+    throw new UserError(`pair ${pair.id}: link ${linkName(bad)} is outside its ${pair.srcTokens.length}×${pair.tgtTokens.length} tokens`);
   const badMark = marks.find((m) => m.index >= (m.side === 'src' ? pair.srcTokens : pair.tgtTokens).length);
   if (badMark) throw new UserError(`pair ${pair.id}: no ${badMark.side} token ${badMark.index}`);
 }
 
 /** A tag must be one of the project's, unless the link had it already (a tag dropped from the set stays where it was). */
 function checkTags(store: ProjectStore, pair: EditorPair, links: readonly Link[]): void {
-  const allowed = new Set(linkTags(store.db));
-  const had = new Set(pair.gold.filter((l) => l.tag).map((l) => `${l.s}:${l.t}:${l.tag}`));
-  const bad = links.find((l) => l.tag && !allowed.has(l.tag) && !had.has(`${l.s}:${l.t}:${l.tag}`));
-  if (bad) throw new UserError(`pair ${pair.id}: link ${bad.s}-${bad.t}: "${bad.tag}" is not one of the project's link tags`);
+  const allowed = new Set(linkTags(store));
+  const had = new Map(pair.gold.map((l) => [linkKey(l.s, l.t), l.tag]));
+  const bad = links.find((l) => l.tag && !allowed.has(l.tag) && had.get(linkKey(l.s, l.t)) !== l.tag);
+  if (bad) throw new UserError(`pair ${pair.id}: link ${linkName(bad)}: "${bad.tag}" is not one of the project's link tags`);
 }
 
-function sortedLinks(links: readonly Link[]): Link[] {
+/** One link per cell (the last given), with only the fields a link has, sorted by (s, t). */
+function uniqueLinks(links: readonly Link[]): Link[] {
   const unique = new Map(
     links.map((l) => [
-      `${l.s}:${l.t}`,
+      linkKey(l.s, l.t),
       l.tag ? { s: l.s, t: l.t, kind: l.kind, score: l.score, tag: l.tag } : { s: l.s, t: l.t, kind: l.kind, score: l.score },
     ]),
   );
-  return [...unique.values()].sort((a, b) => a.s - b.s || a.t - b.t);
+  return sortedLinks([...unique.values()]);
 }
 
 function sortedMarks(marks: readonly UntranslatedMark[]): UntranslatedMark[] {
@@ -79,40 +80,45 @@ export function setGold(
   const current = editorPair(store, annotator, pairId);
   checkIndices(current, links, marks);
   checkTags(store, current, links);
-  const nextLinks = sortedLinks(links);
+  const nextLinks = uniqueLinks(links);
   const nextMarks = sortedMarks(marks);
   if (JSON.stringify(nextLinks) === JSON.stringify(current.gold) && JSON.stringify(nextMarks) === JSON.stringify(current.untranslated))
     return current;
-  store.db.transaction(() => {
-    const key = String(goldAlignmentOf(store.db, annotator));
+  store.transaction(() => {
+    const key = String(goldAlignmentOf(store, annotator));
     const before: PairPatch = { links: { [key]: current.gold }, untranslated: { [key]: current.untranslated } };
     const after: PairPatch = { links: { [key]: nextLinks }, untranslated: { [key]: nextMarks } };
-    recordEdit(store.db, annotator, pairId, 'links.set', before, after);
-  })();
-  deferCheckpoint(store.db);
+    recordEdit(store, annotator, pairId, 'links.set', before, after);
+  });
+  deferCheckpoint(store);
   return editorPair(store, annotator, pairId);
 }
 
 /** Replaces the pair's rejected links (never suggested again), as one logged edit. */
-export function setRejected(
-  store: ProjectStore,
-  annotator: string,
-  pairId: number,
-  rejected: readonly { s: number; t: number }[],
-): EditorPair {
+export function setRejected(store: ProjectStore, annotator: string, pairId: number, rejected: readonly LinkRef[]): EditorPair {
   const current = editorPair(store, annotator, pairId);
   checkIndices(current, rejected, []);
-  const next = [...new Map(rejected.map((r) => [`${r.s}:${r.t}`, { s: r.s, t: r.t }])).values()].sort((a, b) => a.s - b.s || a.t - b.t);
+  const next = sortedLinks([...new Map(rejected.map((r) => [linkKey(r.s, r.t), { s: r.s, t: r.t }])).values()]);
   if (JSON.stringify(next) === JSON.stringify(current.rejected)) return current;
-  if (annotatorsShare(store.db)) {
+  if (annotatorsShare(store)) {
     // The annotator saw everyone's rejections: the pair's set is replaced, each kept rejection keeping who made it.
-    const before = rejectedWithAnnotator(store.db, pairId);
-    const by = new Map(before.map((r) => [`${r.s}:${r.t}`, r.annotator]));
-    const after = next.map((r) => ({ ...r, annotator: by.get(`${r.s}:${r.t}`) ?? annotator }));
-    recordEdit(store.db, annotator, pairId, 'links.reject', { rejectedAll: before }, { rejectedAll: after });
-  } else recordEdit(store.db, annotator, pairId, 'links.reject', { rejected: current.rejected }, { rejected: next });
-  deferCheckpoint(store.db);
+    const before = rejectedWithAnnotator(store, pairId);
+    const by = new Map(before.map((r) => [linkKey(r.s, r.t), r.annotator]));
+    const after = next.map((r) => ({ ...r, annotator: by.get(linkKey(r.s, r.t)) ?? annotator }));
+    recordEdit(store, annotator, pairId, 'links.reject', { rejectedAll: before }, { rejectedAll: after });
+  } else recordEdit(store, annotator, pairId, 'links.reject', { rejected: current.rejected }, { rejected: next });
+  deferCheckpoint(store);
   return editorPair(store, annotator, pairId);
+}
+
+/** Rejected links, one per cell and annotator (the last given). */
+function byAnnotator<R extends LinkRef & { annotator: string }>(rejected: readonly R[]): R[] {
+  const cells = new Map<number, Map<string, R>>();
+  for (const r of rejected) {
+    const key = linkKey(r.s, r.t);
+    (cells.get(key) ?? cells.set(key, new Map()).get(key)!).set(r.annotator, r);
+  }
+  return [...cells.values()].flatMap((byWho) => [...byWho.values()]);
 }
 
 /** A token index on `side` after a split of token `at` (into at, at+1) or a merge of at and at+1 (into at). */
@@ -122,7 +128,7 @@ function reindex(i: number, kind: 'split' | 'merge', at: number): number[] {
 }
 
 /** Marks and rejected links re-indexed after a token split or merge on `side` (duplicates dropped). */
-export function reindexAfterTokenEdit<R extends { s: number; t: number; annotator: string }>(
+export function reindexAfterTokenEdit<R extends LinkRef & { annotator: string }>(
   kind: 'split' | 'merge',
   side: TokenSide,
   at: number,
@@ -143,6 +149,6 @@ export function reindexAfterTokenEdit<R extends { s: number; t: number; annotato
   );
   return {
     untranslated,
-    rejectedAll: [...new Map(moved.map((r) => [`${r.s}:${r.t}:${r.annotator}`, r])).values()].sort((a, b) => a.s - b.s || a.t - b.t),
+    rejectedAll: sortedLinks(byAnnotator(moved)),
   };
 }

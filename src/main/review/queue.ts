@@ -10,9 +10,10 @@
 // keep pair id order.
 import type { QueueItem } from '../../shared/editor-api.ts';
 import type { PairStatus } from '../../shared/domain.ts';
+import { keySet, linkKey } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
 import { alignmentExists, scoredLinksByPair, type ScoredLink } from '../store/alignments.ts';
-import type { Db } from '../store/database.ts';
+import type { ProjectStore } from '../store/project-store.ts';
 import { getPairRow, queueCandidates, summaryOf, type QueueCandidate } from '../store/pairs.ts';
 
 export interface QueueQuery {
@@ -45,19 +46,19 @@ export function uncertainty(c: QueueCandidate, links: readonly ScoredLink[]): nu
 }
 
 export function disagreement(a: readonly ScoredLink[], b: readonly ScoredLink[]): number {
-  const keys = new Set(a.map((l) => l.s * 65536 + l.t));
-  const both = b.filter((l) => keys.has(l.s * 65536 + l.t)).length;
+  const keys = keySet(a);
+  const both = b.filter((l) => keys.has(linkKey(l.s, l.t))).length;
   const union = a.length + b.length - both;
   return union === 0 ? 0 : 1 - both / union;
 }
 
-export function reviewQueue(db: Db, q: QueueQuery): { total: number; items: QueueItem[] } {
+export function reviewQueue(store: ProjectStore, q: QueueQuery): { total: number; items: QueueItem[] } {
   for (const id of [q.alignmentId, q.versusId]) {
-    if (id !== undefined && !alignmentExists(db, id)) throw new UserError(`no alignment #${id} in this project`);
+    if (id !== undefined && !alignmentExists(store, id)) throw new UserError(`no alignment #${id} in this project`);
   }
-  const pool = queueCandidates(db, { status: q.status, text: q.text || undefined }, q.annotator || undefined);
-  const main = scoredLinksByPair(db, q.alignmentId);
-  const versus = q.versusId === undefined ? null : scoredLinksByPair(db, q.versusId);
+  const pool = queueCandidates(store, { status: q.status, text: q.text || undefined }, q.annotator || undefined);
+  const main = scoredLinksByPair(store, q.alignmentId);
+  const versus = q.versusId === undefined ? null : scoredLinksByPair(store, q.versusId);
   const scored = pool.map((c) => ({
     id: c.id,
     score: versus ? disagreement(main.get(c.id) ?? [], versus.get(c.id) ?? []) : uncertainty(c, main.get(c.id) ?? []),
@@ -65,7 +66,7 @@ export function reviewQueue(db: Db, q: QueueQuery): { total: number; items: Queu
   scored.sort((x, y) => y.score - x.score || x.id - y.id);
   const page = scored.slice(q.offset, q.offset + q.limit);
   const items = page.map(({ id, score }) => {
-    const { srcTokens, tgtTokens, src, tgt, status } = summaryOf(getPairRow(db, id)!);
+    const { srcTokens, tgtTokens, src, tgt, status } = summaryOf(getPairRow(store, id)!);
     return { id, src, tgt, srcTokens, tgtTokens, status, score };
   });
   return { total: scored.length, items };

@@ -6,8 +6,9 @@
 // reported with the reason (and, asked, flagged), so no link, gold or other, is ever lost. The changed pairs are
 // written in one transaction as one edit group (undone as a whole, store/edits.ts), with
 // the word list file's words, if any, joining the project's lists in the same transaction.
-import type { Link, Token } from '../../shared/domain.ts';
-import type { Progress } from '../jobs/job-registry.ts';
+import type { Token } from '../../shared/domain.ts';
+import type { Link, LinkRef } from '../../shared/link-set.ts';
+import type { JobContext } from '../jobs/job-context.ts';
 import { linksOfPair, rejectedWithAnnotator } from '../store/alignments.ts';
 import { recordGroup, type PairEdit, type PairPatch, type UntranslatedMark } from '../store/edits.ts';
 import { marksOfPair } from '../store/gold-layer.ts';
@@ -31,7 +32,7 @@ export interface ResegmentOptions {
   dryRun?: boolean;
   /** Also mark the kept pairs flagged, the reason appended to their note (part of the same edit group). */
   flagKept?: boolean;
-  progress?: Progress;
+  progress?: JobContext['progress'];
   signal?: AbortSignal;
   /** Segmentation pool of the caller's (its word lists must be the project's); else one is made and closed. */
   pool?: SegmentPool;
@@ -70,7 +71,7 @@ function sameSpans(a: Uint32Array, b: Uint32Array): boolean {
 }
 
 /** Tokens of one side that hold a link, a mark or a rejected link. */
-function heldTokens(side: Side, links: readonly { s: number; t: number }[], marks: readonly UntranslatedMark[]): Set<number> {
+function heldTokens(side: Side, links: readonly LinkRef[], marks: readonly UntranslatedMark[]): Set<number> {
   const held = new Set<number>();
   for (const l of links) held.add(side === 'src' ? l.s : l.t);
   for (const m of marks) if (m.side === side) held.add(m.index);
@@ -93,9 +94,9 @@ function conflict(row: PairRow, side: Side, change: SideChange, held: Set<number
 
 /** The edit of one pair whose tokens change on `changes`' sides, or a reason to keep it. */
 function pairEdit(store: ProjectStore, row: PairRow, changes: Partial<Record<Side, SideChange>>): PairEdit | KeptPair {
-  const alignments = linksOfPair(store.db, row.id);
-  const rejected = rejectedWithAnnotator(store.db, row.id);
-  const marks = marksOfPair(store.db, row.id);
+  const alignments = linksOfPair(store, row.id);
+  const rejected = rejectedWithAnnotator(store, row.id);
+  const marks = marksOfPair(store, row.id);
   const allLinks = [...alignments.flatMap((a) => a.links), ...rejected];
   const allMarks = Object.values(marks).flat();
   for (const side of ['src', 'tgt'] as const) {
@@ -105,7 +106,7 @@ function pairEdit(store: ProjectStore, row: PairRow, changes: Partial<Record<Sid
   }
   const map = (side: Side) => changes[side]?.map ?? identityMap(offsetsOf(side === 'src' ? row.src_tokens : row.tgt_tokens).length / 2);
   const [src, tgt] = [map('src'), map('tgt')];
-  const asLinks = (list: readonly { s: number; t: number }[]): Link[] => list.map((r) => ({ s: r.s, t: r.t, kind: 'sure', score: null }));
+  const asLinks = (list: readonly LinkRef[]): Link[] => list.map((r) => ({ s: r.s, t: r.t, kind: 'sure', score: null }));
   const movedMarks = (list: UntranslatedMark[]) =>
     [
       ...new Map(
@@ -151,11 +152,11 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
   const meta = store.meta();
   const ownPool = options.pool ? null : new SegmentPool({ wordLists: await projectWordLists(store, options.words?.side) });
   const pool = (options.pool ?? ownPool)!;
-  const total = countPairs(store.db, {});
+  const total = countPairs(store, {});
   const candidates: { pairId: number; changes: Partial<Record<Side, SideChange>> }[] = [];
   let done = 0;
   try {
-    for (const rows of iteratePairRows(store.db, {}, BATCH)) {
+    for (const rows of iteratePairRows(store, {}, BATCH)) {
       if (options.signal?.aborted) throw new CancelledError();
       const next: Partial<Record<Side, Uint32Array[]>> = {};
       for (const side of options.sides) {
@@ -172,13 +173,13 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
         if (changes.src || changes.tgt) candidates.push({ pairId: row.id, changes });
       });
       done += rows.length;
-      options.progress?.(done, total, 'resegmenting');
+      options.progress?.({ done, total, message: 'resegmenting' });
     }
   } finally {
     await ownPool?.close();
   }
   if (options.signal?.aborted) throw new CancelledError();
-  options.progress?.(total, total, options.dryRun ? 'checking links' : `saving ${candidates.length} changed pairs`);
+  options.progress?.({ done: total, total, message: options.dryRun ? 'checking links' : `saving ${candidates.length} changed pairs` });
   // Links, marks and rejected links are read, and the edits written, in one transaction that
   // holds the write lock from its start: an edit made meanwhile (the app open on the project)
   // is never overwritten by an edit planned on what the pair held before it.
@@ -188,7 +189,7 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
   let moved = 0;
   const plan = () => {
     for (const c of candidates) {
-      const row = getPairRow(store.db, c.pairId);
+      const row = getPairRow(store, c.pairId);
       const same = (side: Side) => {
         const change = c.changes[side];
         return !change || (row !== undefined && sameSpans(offsetsOf(side === 'src' ? row.src_tokens : row.tgt_tokens), change.old));
@@ -202,20 +203,18 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
       else edits.push(edit);
     }
   };
-  if (options.dryRun) store.db.transaction(plan)();
+  if (options.dryRun) store.transaction(plan);
   else
-    store.db
-      .transaction(() => {
-        plan();
-        if (options.words) newWords = addSideWords(store, options.words.side, options.words.from);
-        recordGroup(
-          store.db,
-          options.annotator,
-          'tokens.resegment',
-          options.flagKept ? [...edits, ...kept.map((k) => flagEdit(store, k))] : edits,
-        );
-      })
-      .immediate();
+    store.transaction(() => {
+      plan();
+      if (options.words) newWords = addSideWords(store, options.words.side, options.words.from);
+      recordGroup(
+        store,
+        options.annotator,
+        'tokens.resegment',
+        options.flagKept ? [...edits, ...kept.map((k) => flagEdit(store, k))] : edits,
+      );
+    }, 'immediate');
   return {
     pairs: total,
     changed: edits.length,

@@ -45,12 +45,12 @@ export function fixOccurrences(store: ProjectStore, side: TokenSide, fix: Segmen
   // Only texts holding the word(s) are segmented into tokens (a native string search first).
   const needles = (fix.kind === 'split' ? [fix.word] : [fix.left, fix.right]).map((w) => w.toLowerCase());
   const out: TokenFixOccurrence[] = [];
-  for (const rows of iteratePairRows(store.db, {}, 2000)) {
+  for (const rows of iteratePairRows(store, {}, 2000)) {
     for (const r of rows) {
       const [text, blob] = side === 'src' ? [r.src_text, r.src_tokens] : [r.tgt_text, r.tgt_tokens];
       const folded = text.toLowerCase();
       if (!needles.every((w) => folded.includes(w))) continue;
-      const tokens = tokensOf(text, blob);
+      const tokens = tokensOf(text, blob, r.id, side);
       for (const index of matches(text, tokens, fix)) out.push({ pairId: r.id, side, index, tokens });
     }
   }
@@ -71,7 +71,7 @@ export function bulkTokenFix(
 ): TokenFixOccurrence[] {
   if (!apply) return fixOccurrences(store, side, fix);
   // Found, read and written in one transaction holding the write lock: what is fixed is what the pairs hold.
-  return store.db.transaction(() => applyFix(store, annotator, side, fix, keep)).immediate();
+  return store.transaction(() => applyFix(store, annotator, side, fix, keep), 'immediate');
 }
 
 function applyFix(
@@ -105,6 +105,6 @@ function applyFix(
     return { pairId, before: patchOf(before, side), after: patchOf(state, side) };
   });
   addWords(store, side, [...words], annotator);
-  recordGroup(store.db, annotator, `tokens.bulk-${fix.kind}`, edits);
+  recordGroup(store, annotator, `tokens.bulk-${fix.kind}`, edits);
   return chosen;
 }

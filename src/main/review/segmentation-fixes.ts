@@ -6,6 +6,7 @@
 // The same steps, folded over several fixes of one pair (fixState, patchOf), make the
 // corpus-wide application of a fix (segmentation-bulk.ts).
 import type { Link, PairDetail, Token } from '../../shared/domain.ts';
+import type { RejectedLink } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
 import { mergeTokens, reindexLinksAfterMerge, reindexLinksAfterSplit, splitToken } from '../text/token-edits.ts';
 import { encodeOffsets } from '../text/offsets.ts';
@@ -30,7 +31,7 @@ export interface TokenState {
   tgtTokens: Token[];
   alignments: { alignmentId: number; links: Link[] }[];
   /** Every annotator's rejected links (a token edit moves them all). */
-  rejected: { s: number; t: number; annotator: string }[];
+  rejected: RejectedLink[];
   marks: Record<string, UntranslatedMark[]>;
 }
 
@@ -43,8 +44,8 @@ export function stateOf(store: ProjectStore, pair: PairDetail): TokenState {
     srcTokens,
     tgtTokens,
     alignments,
-    rejected: rejectedWithAnnotator(store.db, id),
-    marks: marksOfPair(store.db, id),
+    rejected: rejectedWithAnnotator(store, id),
+    marks: marksOfPair(store, id),
   };
 }
 
@@ -100,16 +101,16 @@ export function patchOf(state: TokenState, side: Side): PairPatch {
 /** Adds the words of fixes on `side` to the project's word list for that side's language (inside the edit's transaction). */
 export function addWords(store: ProjectStore, side: Side, words: string[], annotator: string): void {
   const meta = store.meta();
-  addFixedWords(store.db, side === 'src' ? meta.srcLang : meta.tgtLang, words, annotator);
+  addFixedWords(store, side === 'src' ? meta.srcLang : meta.tgtLang, words, annotator);
 }
 
 function edit(store: ProjectStore, annotator: string, pairId: number, fix: TokenFix): PairDetail {
   const before = stateOf(store, store.getPair(pairId));
   const after = fixState(before, fix);
-  return store.db.transaction(() => {
+  return store.transaction(() => {
     addWords(store, fix.side, after.words, annotator);
     return store.edit(annotator, pairId, `tokens.${fix.kind}`, patchOf(before, fix.side), patchOf(after.state, fix.side));
-  })();
+  });
 }
 
 /** Splits token `index` of one side at character `at` inside it. */

@@ -1,8 +1,10 @@
 // Alignment layers (gold per annotator, model runs, imported files) and their links.
 import type { AlignmentOrigin, Link } from '../../shared/domain.ts';
+import type { LinkRef, RejectedLink } from '../../shared/link-set.ts';
 import type { AlignmentInfo } from '../../shared/api.ts';
 import type { Calibration } from '../../shared/calibration.ts';
 import type { Db } from './database.ts';
+import { dbOf, type Project } from './connection.ts';
 
 export interface NewAlignment {
   origin: AlignmentOrigin;
@@ -14,7 +16,8 @@ export interface NewAlignment {
   importId?: number | null;
 }
 
-export function createAlignment(db: Db, a: NewAlignment): number {
+export function createAlignment(project: Project, a: NewAlignment): number {
+  const db = dbOf(project);
   const r = db
     .prepare(
       `INSERT INTO alignments (origin, annotator, model_id, run_id, import_id, name, created_at)
@@ -28,12 +31,14 @@ export function createAlignment(db: Db, a: NewAlignment): number {
  * The gold alignment of an annotator, created on first use. An import that creates it passes
  * its id, so that a failed import takes the new alignment with it (all or nothing).
  */
-export function goldAlignmentOf(db: Db, annotator: string, importId: number | null = null): number {
+export function goldAlignmentOf(project: Project, annotator: string, importId: number | null = null): number {
+  const db = dbOf(project);
   const row = db.prepare(`SELECT id FROM alignments WHERE origin = 'gold' AND annotator = ?`).get(annotator) as { id: number } | undefined;
-  return row?.id ?? createAlignment(db, { origin: 'gold', name: `gold (${annotator})`, annotator, importId });
+  return row?.id ?? createAlignment(project, { origin: 'gold', name: `gold (${annotator})`, annotator, importId });
 }
 
-export function listAlignments(db: Db): AlignmentInfo[] {
+export function listAlignments(project: Project): AlignmentInfo[] {
+  const db = dbOf(project);
   const rows = db
     .prepare(
       `SELECT a.id, a.origin, a.name, a.annotator, a.run_id AS runId, a.calibration,
@@ -45,34 +50,38 @@ export function listAlignments(db: Db): AlignmentInfo[] {
 }
 
 /** Records how a model alignment's scores were calibrated. */
-export function setCalibration(db: Db, alignmentId: number, calibration: Calibration): void {
+export function setCalibration(project: Project, alignmentId: number, calibration: Calibration): void {
+  const db = dbOf(project);
   db.prepare(`UPDATE alignments SET calibration = ? WHERE id = ?`).run(JSON.stringify(calibration), alignmentId);
 }
 
 /** Returns a function inserting links of one alignment; call it inside a transaction. */
-export function linkInserter(db: Db, alignmentId: number): (pairId: number, links: readonly Link[]) => void {
+export function linkInserter(project: Project, alignmentId: number): (pairId: number, links: readonly Link[]) => void {
+  return insertLinks(dbOf(project), alignmentId);
+}
+
+function insertLinks(db: Db, alignmentId: number): (pairId: number, links: readonly Link[]) => void {
   const insert = db.prepare(`INSERT OR REPLACE INTO links (alignment_id, pair_id, s, t, kind, score, tag) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   return (pairId, links) => {
     for (const l of links) insert.run(alignmentId, pairId, l.s, l.t, l.kind, l.score, l.tag ?? null);
   };
 }
 
-interface LinkRow {
+interface LinkRow extends LinkRef {
   alignment_id: number;
-  s: number;
-  t: number;
   kind: Link['kind'];
   score: number | null;
   tag: string | null;
 }
 
 /** A stored link as the rest of the program sees it: `tag` only when the link has one. */
-function linkOfRow(r: { s: number; t: number; kind: Link['kind']; score: number | null; tag: string | null }): Link {
+function linkOfRow(r: LinkRef & { kind: Link['kind']; score: number | null; tag: string | null }): Link {
   return r.tag === null ? { s: r.s, t: r.t, kind: r.kind, score: r.score } : { s: r.s, t: r.t, kind: r.kind, score: r.score, tag: r.tag };
 }
 
 /** All alignments' links of one pair, grouped by alignment, each sorted by (s, t). */
-export function linksOfPair(db: Db, pairId: number): { alignmentId: number; links: Link[] }[] {
+export function linksOfPair(project: Project, pairId: number): { alignmentId: number; links: Link[] }[] {
+  const db = dbOf(project);
   const rows = db
     .prepare(`SELECT alignment_id, s, t, kind, score, tag FROM links WHERE pair_id = ? ORDER BY alignment_id, s, t`)
     .all(pairId) as LinkRow[];
@@ -88,20 +97,22 @@ export function linksOfPair(db: Db, pairId: number): { alignmentId: number; link
 /** Replaces the links of one pair in one alignment. */
 export function replacePairLinks(db: Db, alignmentId: number, pairId: number, links: readonly Link[]): void {
   db.prepare(`DELETE FROM links WHERE alignment_id = ? AND pair_id = ?`).run(alignmentId, pairId);
-  linkInserter(db, alignmentId)(pairId, links);
+  insertLinks(db, alignmentId)(pairId, links);
 }
 
 /** A pair's rejected links: one annotator's, or (null) anyone's, each link once. */
-export function rejectedOfPair(db: Db, pairId: number, annotator: string | null = null): { s: number; t: number }[] {
+export function rejectedOfPair(project: Project, pairId: number, annotator: string | null = null): LinkRef[] {
+  const db = dbOf(project);
   const rows =
     annotator === null
       ? db.prepare(`SELECT DISTINCT s, t FROM rejected_links WHERE pair_id = ? ORDER BY s, t`).all(pairId)
       : db.prepare(`SELECT s, t FROM rejected_links WHERE pair_id = ? AND annotator = ? ORDER BY s, t`).all(pairId, annotator);
-  return rows as { s: number; t: number }[];
+  return rows as LinkRef[];
 }
 
 /** A pair's rejected links with who rejected them, for export. */
-export function rejectedWithAnnotator(db: Db, pairId: number): { s: number; t: number; annotator: string }[] {
+export function rejectedWithAnnotator(project: Project, pairId: number): RejectedLink[] {
+  const db = dbOf(project);
   return db.prepare(`SELECT s, t, annotator FROM rejected_links WHERE pair_id = ? ORDER BY s, t, annotator`).all(pairId) as {
     s: number;
     t: number;
@@ -111,9 +122,10 @@ export function rejectedWithAnnotator(db: Db, pairId: number): { s: number; t: n
 
 /** Returns a function adding "not translated" marks of one alignment; call it inside a transaction. */
 export function untranslatedInserter(
-  db: Db,
+  project: Project,
   alignmentId: number,
 ): (pairId: number, marks: { src: readonly number[]; tgt: readonly number[] }) => void {
+  const db = dbOf(project);
   const insert = db.prepare(`INSERT OR IGNORE INTO untranslated (alignment_id, pair_id, side, idx) VALUES (?, ?, ?, ?)`);
   return (pairId, marks) => {
     for (const idx of marks.src) insert.run(alignmentId, pairId, 'src', idx);
@@ -122,7 +134,8 @@ export function untranslatedInserter(
 }
 
 /** Returns a function adding rejected links (an import's); call it inside a transaction. */
-export function rejectedInserter(db: Db): (pairId: number, rejected: readonly { s: number; t: number; annotator: string }[]) => void {
+export function rejectedInserter(project: Project): (pairId: number, rejected: readonly RejectedLink[]) => void {
+  const db = dbOf(project);
   const insert = db.prepare(`INSERT OR IGNORE INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, ?, ?, ?, ?)`);
   return (pairId, rejected) => {
     const at = new Date().toISOString();
@@ -131,12 +144,14 @@ export function rejectedInserter(db: Db): (pairId: number, rejected: readonly { 
 }
 
 /** Whether alignment `id` exists in this project. */
-export function alignmentExists(db: Db, id: number): boolean {
+export function alignmentExists(project: Project, id: number): boolean {
+  const db = dbOf(project);
   return db.prepare(`SELECT 1 FROM alignments WHERE id = ?`).get(id) !== undefined;
 }
 
 /** Every alignment with the name an export gives its source (the annotator for gold, else its name). */
-export function alignmentSources(db: Db): { id: number; origin: AlignmentOrigin; source: string; name: string }[] {
+export function alignmentSources(project: Project): { id: number; origin: AlignmentOrigin; source: string; name: string }[] {
+  const db = dbOf(project);
   return db.prepare(`SELECT id, origin, coalesce(annotator, name) AS source, name FROM alignments`).all() as {
     id: number;
     origin: AlignmentOrigin;
@@ -146,13 +161,15 @@ export function alignmentSources(db: Db): { id: number; origin: AlignmentOrigin;
 }
 
 /** A reader of one pair's links in one alignment, sorted by (s, t); the statement is prepared once. */
-export function pairLinksReader(db: Db): (alignmentId: number, pairId: number) => Link[] {
+export function pairLinksReader(project: Project): (alignmentId: number, pairId: number) => Link[] {
+  const db = dbOf(project);
   const stmt = db.prepare(`SELECT s, t, kind, score, tag FROM links WHERE alignment_id = ? AND pair_id = ? ORDER BY s, t`);
   return (alignmentId, pairId) => (stmt.all(alignmentId, pairId) as LinkRow[]).map(linkOfRow);
 }
 
 /** One alignment's origin and its links grouped by pair, or null when there is no such alignment. */
-export function alignmentLayer(db: Db, alignmentId: number): { origin: AlignmentOrigin; links: Map<number, Link[]> } | null {
+export function alignmentLayer(project: Project, alignmentId: number): { origin: AlignmentOrigin; links: Map<number, Link[]> } | null {
+  const db = dbOf(project);
   const a = db.prepare('SELECT origin FROM alignments WHERE id = ?').get(alignmentId) as { origin: AlignmentOrigin } | undefined;
   if (!a) return null;
   const links = new Map<number, Link[]>();
@@ -167,10 +184,11 @@ export function alignmentLayer(db: Db, alignmentId: number): { origin: Alignment
 }
 
 /** One link of an alignment with its pair and score, as the review queue ranks them. */
-export type ScoredLink = { pair_id: number; s: number; t: number; score: number | null };
+export type ScoredLink = LinkRef & { pair_id: number; score: number | null };
 
 /** All links of one alignment grouped by pair. */
-export function scoredLinksByPair(db: Db, alignmentId: number): Map<number, ScoredLink[]> {
+export function scoredLinksByPair(project: Project, alignmentId: number): Map<number, ScoredLink[]> {
+  const db = dbOf(project);
   const out = new Map<number, ScoredLink[]>();
   for (const r of db
     .prepare('SELECT pair_id, s, t, score FROM links WHERE alignment_id = ?')
@@ -183,7 +201,8 @@ export function scoredLinksByPair(db: Db, alignmentId: number): Map<number, Scor
 }
 
 /** The newest model alignment, or null when the project has none. */
-export function newestModelAlignment(db: Db): number | null {
+export function newestModelAlignment(project: Project): number | null {
+  const db = dbOf(project);
   const row = db.prepare(`SELECT max(id) AS id FROM alignments WHERE origin = 'model'`).get() as { id: number | null };
   return row.id;
 }

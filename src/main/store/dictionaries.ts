@@ -4,7 +4,7 @@
 // composed again. Parsing the text is align/dictionary.ts's job (align/ sits above store/).
 import type { DictionaryInfo } from '../../shared/dictionaries-api.ts';
 import { UserError } from '../errors.ts';
-import type { Db } from './database.ts';
+import { dbOf, type Project } from './connection.ts';
 
 interface Row {
   id: number;
@@ -14,25 +14,32 @@ interface Row {
   attached_at: string;
 }
 
-export function listDictionaries(db: Db): DictionaryInfo[] {
+export function listDictionaries(project: Project): DictionaryInfo[] {
+  const db = dbOf(project);
   const rows = db.prepare('SELECT id, name, source, entry_count, attached_at FROM dictionaries ORDER BY id').all() as Row[];
   return rows.map((r) => ({ id: r.id, name: r.name, source: JSON.parse(r.source), entries: r.entry_count, attachedAt: r.attached_at }));
 }
 
 /** Stores a dictionary's entries (TSV text of `entries` lines); returns its id. */
-export function attachDictionary(db: Db, d: { name: string; source: DictionaryInfo['source']; text: string; entries: number }): number {
+export function attachDictionary(
+  project: Project,
+  d: { name: string; source: DictionaryInfo['source']; text: string; entries: number },
+): number {
+  const db = dbOf(project);
   const r = db
     .prepare('INSERT INTO dictionaries (name, source, entries, entry_count, attached_at) VALUES (?, ?, ?, ?, ?)')
     .run(d.name, JSON.stringify(d.source), d.text, d.entries, new Date().toISOString());
   return Number(r.lastInsertRowid);
 }
 
-export function detachDictionary(db: Db, id: number): void {
+export function detachDictionary(project: Project, id: number): void {
+  const db = dbOf(project);
   if (db.prepare('DELETE FROM dictionaries WHERE id = ?').run(id).changes === 0)
     throw new UserError(`no dictionary ${id} is attached to this project`);
 }
 
 /** Every attached dictionary's name and entries text, in the order they were attached. */
-export function attachedDictionaryTexts(db: Db): { name: string; text: string }[] {
+export function attachedDictionaryTexts(project: Project): { name: string; text: string }[] {
+  const db = dbOf(project);
   return db.prepare('SELECT name, entries AS text FROM dictionaries ORDER BY id').all() as { name: string; text: string }[];
 }

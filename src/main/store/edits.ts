@@ -13,10 +13,12 @@
 // is reversed, newest first, in one transaction, and the reversing events form a new
 // group themselves, so undo → redo → undo of a bulk fix stays whole.
 import type { Link, PairStatus, Split } from '../../shared/domain.ts';
+import type { LinkRef, RejectedLink } from '../../shared/link-set.ts';
 import type { TokenSide } from '../../shared/editor-api.ts';
 import type { Db } from './database.ts';
 import { blobOf } from './pairs.ts';
 import { replacePairLinks } from './alignments.ts';
+import { dbOf, type Project } from './connection.ts';
 
 /** A token marked "not translated" in one alignment. */
 export interface UntranslatedMark {
@@ -34,9 +36,9 @@ export interface PairPatch {
   /** Links per alignment id. */
   links?: Record<string, Link[]>;
   /** The editing annotator's rejected links of the pair (their set is replaced; others' stay). */
-  rejected?: { s: number; t: number }[];
+  rejected?: LinkRef[];
   /** Every annotator's rejected links of the pair (the whole set is replaced: token edits, shared annotation). */
-  rejectedAll?: { s: number; t: number; annotator: string }[];
+  rejectedAll?: RejectedLink[];
   /** "Not translated" tokens per alignment id. */
   untranslated?: Record<string, UntranslatedMark[]>;
 }
@@ -137,7 +139,8 @@ function nextGroupId(db: Db): number {
 }
 
 /** Applies `after` to the pair and logs the edit, atomically. Returns the event id. */
-export function recordEdit(db: Db, annotator: string, pairId: number, kind: string, before: PairPatch, after: PairPatch): number {
+export function recordEdit(project: Project, annotator: string, pairId: number, kind: string, before: PairPatch, after: PairPatch): number {
+  const db = dbOf(project);
   return db.transaction(() => {
     applyPatch(db, pairId, after, annotator);
     return append(db, { annotator, pairId, kind, before, after, undoes: null, groupId: null });
@@ -145,7 +148,8 @@ export function recordEdit(db: Db, annotator: string, pairId: number, kind: stri
 }
 
 /** Applies one edit per pair and logs them as one group (undone and redone as a whole). Returns the group id. */
-export function recordGroup(db: Db, annotator: string, kind: string, edits: readonly PairEdit[]): number | null {
+export function recordGroup(project: Project, annotator: string, kind: string, edits: readonly PairEdit[]): number | null {
+  const db = dbOf(project);
   if (edits.length === 0) return null;
   return db.transaction(() => {
     const groupId = nextGroupId(db);
@@ -203,14 +207,16 @@ function reverse(db: Db, annotator: string, ids: number[], kind: 'undo' | 'redo'
 }
 
 /** Undoes the annotator's newest active edit (or edit group); returns its pair id, or null if none. */
-export function undo(db: Db, annotator: string): number | null {
+export function undo(project: Project, annotator: string): number | null {
+  const db = dbOf(project);
   const h = history(db, annotator);
   const target = h.events.find((e) => e.kind !== 'undo' && !h.undone.has(e.id));
   return target ? reverse(db, annotator, membersOf(h, target), 'undo') : null;
 }
 
 /** Redoes the annotator's newest active undo (or undo group); returns its pair id, or null if none. */
-export function redo(db: Db, annotator: string): number | null {
+export function redo(project: Project, annotator: string): number | null {
+  const db = dbOf(project);
   const h = history(db, annotator);
   for (const e of h.events) {
     if (h.undone.has(e.id)) continue;

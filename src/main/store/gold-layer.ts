@@ -2,17 +2,19 @@
 // and the "not translated" marks of alignments on a pair. The review module (review/)
 // builds the editor's operations on these.
 import type { TokenSide } from '../../shared/editor-api.ts';
-import type { Db } from './database.ts';
 import type { UntranslatedMark } from './edits.ts';
+import { dbOf, type Project } from './connection.ts';
 
 /** The annotator's gold alignment id, or null if they have none yet (never creates one). */
-export function goldIdOf(db: Db, annotator: string): number | null {
+export function goldIdOf(project: Project, annotator: string): number | null {
+  const db = dbOf(project);
   const row = db.prepare(`SELECT id FROM alignments WHERE origin = 'gold' AND annotator = ?`).get(annotator) as { id: number } | undefined;
   return row?.id ?? null;
 }
 
 /** One alignment's "not translated" marks on one pair, by side then index. */
-export function untranslatedOf(db: Db, alignmentId: number, pairId: number): UntranslatedMark[] {
+export function untranslatedOf(project: Project, alignmentId: number, pairId: number): UntranslatedMark[] {
+  const db = dbOf(project);
   return (
     db.prepare(`SELECT side, idx FROM untranslated WHERE alignment_id = ? AND pair_id = ? ORDER BY side, idx`).all(alignmentId, pairId) as {
       side: TokenSide;
@@ -22,7 +24,8 @@ export function untranslatedOf(db: Db, alignmentId: number, pairId: number): Unt
 }
 
 /** Every alignment's "not translated" marks of one pair, keyed by alignment id. */
-export function marksOfPair(db: Db, pairId: number): Record<string, UntranslatedMark[]> {
+export function marksOfPair(project: Project, pairId: number): Record<string, UntranslatedMark[]> {
+  const db = dbOf(project);
   const out: Record<string, UntranslatedMark[]> = {};
   const rows = db
     .prepare('SELECT alignment_id, side, idx FROM untranslated WHERE pair_id = ? ORDER BY alignment_id, side, idx')

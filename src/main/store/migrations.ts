@@ -160,7 +160,7 @@ export const MIGRATIONS: readonly string[] = [
   /* 6: calibrated model alignments — how their scores were calibrated on held-out gold (JSON, shared/calibration.ts) */ `
   ALTER TABLE alignments ADD COLUMN calibration TEXT;
   `,
-  /* 7: counting visible pairs from an index — count(*) over 1M pairs 184 → 34 ms (a scan of the table's pages before) */ `
+  /* 7: counting visible pairs from an index, not a scan of the table's pages (project-store.ts countPairs) */ `
   CREATE INDEX pairs_visible ON pairs(import_id, status);
   `,
   /* 8: dictionaries attached to the project — a file's or a composed dictionary's entries, which the Align job uses as a prior */ `
@@ -217,5 +217,9 @@ export const MIGRATIONS: readonly string[] = [
     pair_id     INTEGER REFERENCES pairs(id) ON DELETE SET NULL
   );
   CREATE INDEX mine_proposals_run ON mine_proposals(run_id, decision, score);
+  `,
+  /* 11: job ownership — the lease (store/job-leases.ts) of the process that runs an unfinished import or training run; opening a project cleans up only rows whose owner is gone */ `
+  ALTER TABLE imports ADD COLUMN owner TEXT;
+  ALTER TABLE training_runs ADD COLUMN owner TEXT;
   `,
 ];

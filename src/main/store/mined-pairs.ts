@@ -8,6 +8,7 @@ import { UserError } from '../errors.ts';
 import type { Db } from './database.ts';
 import { beginImport, finishImport } from './imports.ts';
 import { blobOf, offsetsOf, pairInserter } from './pairs.ts';
+import { dbOf, type Project } from './connection.ts';
 
 /** A run as the Mine job hands it over: the API's run without what the store fills in. */
 export type NewMineRun = Omit<MineRunInfo, 'id' | 'createdAt' | 'counts' | 'added'>;
@@ -26,7 +27,8 @@ export interface NewProposal {
 export const MINED_FORMAT = 'mined';
 
 /** Stores a run and its proposals in one transaction; returns the run's id. */
-export function saveMineRun(db: Db, run: NewMineRun, proposals: readonly NewProposal[]): number {
+export function saveMineRun(project: Project, run: NewMineRun, proposals: readonly NewProposal[]): number {
+  const db = dbOf(project);
   return db.transaction(() => {
     const r = db
       .prepare(
@@ -87,19 +89,22 @@ function runRow(db: Db, runId: number): RunRow {
 }
 
 /** Every run, newest first, with its counts per decision. */
-export function listMineRuns(db: Db): MineRunInfo[] {
+export function listMineRuns(project: Project): MineRunInfo[] {
+  const db = dbOf(project);
   return (db.prepare(`SELECT * FROM mine_runs ORDER BY id DESC`).all() as RunRow[]).map((r) => runInfo(db, r));
 }
 
-export function mineRun(db: Db, runId: number): MineRunInfo {
+export function mineRun(project: Project, runId: number): MineRunInfo {
+  const db = dbOf(project);
   return runInfo(db, runRow(db, runId));
 }
 
 /** One page of a run's proposals (best score first, or in source-file order) and how many match. */
 export function listProposals(
-  db: Db,
+  project: Project,
   q: { runId: number; decision?: MineDecision; order: 'score' | 'source'; offset: number; limit: number },
 ): { total: number; proposals: MineProposal[] } {
+  const db = dbOf(project);
   runRow(db, q.runId);
   const where = `run_id = ?${q.decision ? ' AND decision = ?' : ''}`;
   const params: unknown[] = q.decision ? [q.runId, q.decision] : [q.runId];
@@ -141,11 +146,12 @@ export function listProposals(
  * in the corpus (take it out there).
  */
 export function decideProposals(
-  db: Db,
+  project: Project,
   runId: number,
   sel: { ids?: readonly number[]; minScore?: number },
   decision: MineDecision,
 ): MineRunInfo {
+  const db = dbOf(project);
   runRow(db, runId);
   db.transaction(() => {
     if (sel.ids) {
@@ -159,7 +165,7 @@ export function decideProposals(
       );
     }
   })();
-  return mineRun(db, runId);
+  return mineRun(project, runId);
 }
 
 function fileName(path: string): string {
@@ -170,7 +176,8 @@ function fileName(path: string): string {
  * Adds the run's accepted proposals not yet in the corpus as one import (format 'mined'),
  * each pair's note naming its origin; all or nothing (a failure deletes the import).
  */
-export function addAcceptedToCorpus(db: Db, runId: number): { added: number; importId: number | null } {
+export function addAcceptedToCorpus(project: Project, runId: number): { added: number; importId: number | null } {
+  const db = dbOf(project);
   const run = runRow(db, runId);
   const rows = db
     .prepare(
@@ -189,12 +196,12 @@ export function addAcceptedToCorpus(db: Db, runId: number): { added: number; imp
   }[];
   if (rows.length === 0) return { added: 0, importId: null };
   const [src, tgt] = [fileName(run.src_file), fileName(run.tgt_file)];
-  const importId = beginImport(db, `mining run ${runId}: ${run.src_file} × ${run.tgt_file}`, MINED_FORMAT);
+  const importId = beginImport(project, `mining run ${runId}: ${run.src_file} × ${run.tgt_file}`, MINED_FORMAT);
   let ok = false;
   try {
     db.transaction(() => {
       const ids = pairInserter(
-        db,
+        project,
         importId,
       )(
         rows.map((r) => ({
@@ -208,16 +215,17 @@ export function addAcceptedToCorpus(db: Db, runId: number): { added: number; imp
       const link = db.prepare(`UPDATE mine_proposals SET pair_id = ? WHERE id = ?`);
       rows.forEach((r, k) => link.run(ids[k], r.id));
     })();
-    finishImport(db, importId, true);
+    finishImport(project, importId, true);
     ok = true;
   } finally {
-    if (!ok) finishImport(db, importId, false);
+    if (!ok) finishImport(project, importId, false);
   }
   return { added: rows.length, importId };
 }
 
 /** Deletes a run and its proposals (pairs already added to the corpus stay). */
-export function deleteMineRun(db: Db, runId: number): void {
+export function deleteMineRun(project: Project, runId: number): void {
+  const db = dbOf(project);
   runRow(db, runId);
   db.prepare(`DELETE FROM mine_runs WHERE id = ?`).run(runId);
 }

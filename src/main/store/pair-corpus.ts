@@ -2,11 +2,10 @@
 // training and re-alignment), and the linguists' corrections per pair in the same order:
 // the union of all annotators' gold links, and rejected links.
 import type { Split } from '../../shared/domain.ts';
-import type { AlignedPair } from '../../shared/domain.ts';
+import type { AlignedPair, LinkRef } from '../../shared/link-set.ts';
 import type { Db } from './database.ts';
 import { iteratePairRows, offsetsOf } from './pairs.ts';
-
-export type Links = { s: number; t: number }[];
+import { dbOf, type Project } from './connection.ts';
 
 export interface ProjectCorpus {
   ids: number[];
@@ -26,9 +25,9 @@ export function tokenTexts(text: string, o: Uint32Array, lowercase: boolean): st
 }
 
 /** The visible pairs a job learns from (excluded pairs left out unless asked for), in id order, as token texts. */
-export function loadCorpus(db: Db, lowercase: boolean, o: { withExcluded?: boolean } = {}): ProjectCorpus {
+export function loadCorpus(project: Project, lowercase: boolean, o: { withExcluded?: boolean } = {}): ProjectCorpus {
   const c: ProjectCorpus = { ids: [], src: [], tgt: [], split: [] };
-  for (const rows of iteratePairRows(db, o.withExcluded ? {} : { excluded: false }, 5000)) {
+  for (const rows of iteratePairRows(project, o.withExcluded ? {} : { excluded: false }, 5000)) {
     for (const r of rows) {
       c.ids.push(r.id);
       c.src.push(tokenTexts(r.src_text, offsetsOf(r.src_tokens), lowercase));
@@ -39,10 +38,10 @@ export function loadCorpus(db: Db, lowercase: boolean, o: { withExcluded?: boole
   return c;
 }
 
-export type Row = { pair_id: number; s: number; t: number };
+export type Row = LinkRef & { pair_id: number };
 
 /** Per pair (in `ids` order), the rows of `sql`, grouped with `add`. */
-export function byPair<R extends Row, X>(
+function byPair<R extends Row, X>(
   db: Db,
   ids: number[],
   sql: string,
@@ -58,14 +57,15 @@ export function byPair<R extends Row, X>(
   return out;
 }
 
-export function pushLink(into: Links | undefined, r: Row): Links {
+function pushLink(into: LinkRef[] | undefined, r: Row): LinkRef[] {
   const links = into ?? [];
   links.push({ s: r.s, t: r.t });
   return links;
 }
 
 /** Gold of every pair: the union over annotators, a link sure if any annotator made it sure. */
-export function goldByPair(db: Db, ids: number[]): (AlignedPair | undefined)[] {
+export function goldByPair(project: Project, ids: number[]): (AlignedPair | undefined)[] {
+  const db = dbOf(project);
   const sql = `SELECT l.pair_id, l.s, l.t, max(l.kind = 'sure') AS sure FROM links l JOIN alignments a ON a.id = l.alignment_id
     WHERE a.origin = 'gold' GROUP BY l.pair_id, l.s, l.t`;
   return byPair<Row & { sure: number }, AlignedPair>(db, ids, sql, [], (into, r) => {
@@ -75,9 +75,18 @@ export function goldByPair(db: Db, ids: number[]): (AlignedPair | undefined)[] {
   });
 }
 
-export function rejectedByPair(db: Db, ids: number[]): (Links | undefined)[] {
+export function rejectedByPair(project: Project, ids: number[]): (LinkRef[] | undefined)[] {
+  const db = dbOf(project);
   return byPair(db, ids, `SELECT DISTINCT pair_id, s, t FROM rejected_links`, [], pushLink);
 }
 
-/** A pair's gold as plain links, sure and possible alike. */
-export const goldLinks = (g: AlignedPair): Links => [...g.sure, ...g.possible].map(([s, t]) => ({ s, t }));
+/** Per pair, the links of an alignment scoring at least `threshold` (a link without a score counts as certain). */
+export function confidentLinksByPair(project: Project, ids: number[], alignmentId: number, threshold: number): (LinkRef[] | undefined)[] {
+  return byPair(
+    dbOf(project),
+    ids,
+    `SELECT pair_id, s, t FROM links WHERE alignment_id = ? AND coalesce(score, 1) >= ?`,
+    [alignmentId, threshold],
+    pushLink,
+  );
+}

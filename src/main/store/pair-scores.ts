@@ -4,8 +4,8 @@
 // excluded from training and export (pairs.excluded), set in bulk for every pair a list
 // filter matches.
 import type { PairFilter } from '../../shared/api.ts';
-import type { Db } from './database.ts';
 import { filterSql } from './pairs.ts';
+import { dbOf, type Project } from './connection.ts';
 
 export interface StoredScore {
   pairId: number;
@@ -15,7 +15,8 @@ export interface StoredScore {
 }
 
 /** Replaces every pair's score with `scores` and records the threshold they were flagged under. */
-export function saveParallelism(db: Db, scores: readonly StoredScore[], threshold: number): void {
+export function saveParallelism(project: Project, scores: readonly StoredScore[], threshold: number): void {
+  const db = dbOf(project);
   db.transaction(() => {
     db.prepare('DELETE FROM pair_scores').run();
     const insert = db.prepare(
@@ -30,13 +31,15 @@ export function saveParallelism(db: Db, scores: readonly StoredScore[], threshol
 }
 
 /** The threshold of the last scoring run, or null before any. */
-export function parallelismThreshold(db: Db): number | null {
+export function parallelismThreshold(project: Project): number | null {
+  const db = dbOf(project);
   const row = db.prepare(`SELECT value FROM meta WHERE key = 'parallelism_threshold'`).get() as { value: string } | undefined;
   return row ? Number(row.value) : null;
 }
 
 /** Excludes (or includes again) every visible pair matching `filter`; returns how many changed. */
-export function setExcluded(db: Db, filter: PairFilter, excluded: boolean): number {
+export function setExcluded(project: Project, filter: PairFilter, excluded: boolean): number {
+  const db = dbOf(project);
   const { where, params } = filterSql({ ...filter, excluded: !excluded });
   return db.prepare(`UPDATE pairs SET excluded = ? WHERE id IN (SELECT p.id FROM pairs p WHERE ${where})`).run(excluded ? 1 : 0, ...params)
     .changes;

@@ -1,12 +1,13 @@
 // Sentence pairs: batch insertion for imports, filtered listing and counting for the
 // pair list, one pair in full for the editor, and review-state updates. Only pairs of
 // finished imports are visible (an import in progress or abandoned is not).
+import { DamagedProjectError } from '../errors.ts';
 import type { PairStatus, Split, Token } from '../../shared/domain.ts';
 import type { PairFilter } from '../../shared/api.ts';
 import type { PairSummary } from '../../shared/domain.ts';
 import { decodeTokens } from '../text/offsets.ts';
 import { searchFold } from '../text/search-fold.ts';
-import type { Db } from './database.ts';
+import { dbOf, type Project } from './connection.ts';
 
 export interface NewPair {
   src: string;
@@ -53,8 +54,17 @@ export function offsetsOf(blob: Buffer): Uint32Array {
   return copy;
 }
 
-export function tokensOf(text: string, blob: Buffer): Token[] {
-  return decodeTokens(text, offsetsOf(blob));
+/**
+ * The tokens of one side of pair `pairId`. A blob that does not fit its text (a damaged
+ * file) is refused in one line naming the pair, not with a RangeError from deep inside.
+ */
+export function tokensOf(text: string, blob: Buffer, pairId: number, side: 'src' | 'tgt'): Token[] {
+  try {
+    return decodeTokens(text, offsetsOf(blob));
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    throw new DamagedProjectError(`pair ${pairId}, ${side === 'src' ? 'source' : 'target'} side: ${err.message}`);
+  }
 }
 
 const ROWS_PER_INSERT = 100;
@@ -64,7 +74,8 @@ const ROWS_PER_INSERT = 100;
  * returns their ids. Rows go in groups of ROWS_PER_INSERT per statement (a quarter less
  * CPU than one statement a row); SQLite numbers the rows of one statement consecutively.
  */
-export function pairInserter(db: Db, importId: number): (pairs: NewPair[]) => number[] {
+export function pairInserter(project: Project, importId: number): (pairs: NewPair[]) => number[] {
+  const db = dbOf(project);
   const sql = (n: number) => `INSERT INTO pairs (import_id, src_text, tgt_text, src_tokens, tgt_tokens, status, split, note)
     VALUES ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
   const full = db.prepare(sql(ROWS_PER_INSERT));
@@ -127,7 +138,8 @@ export function filterSql(filter: PairFilter): { where: string; params: unknown[
   return { where: clauses.join(' AND '), params };
 }
 
-export function countPairs(db: Db, filter: PairFilter): number {
+export function countPairs(project: Project, filter: PairFilter): number {
+  const db = dbOf(project);
   const { where, params } = filterSql(filter);
   return (db.prepare(`SELECT count(*) AS n FROM pairs p WHERE ${where}`).get(...params) as { n: number }).n;
 }
@@ -145,7 +157,8 @@ export type PageStart = { offset: number } | { afterId: number } | { beforeId: n
  * it, instead of stepping over every full row before it (272 ms). NOT INDEXED keeps the
  * scan in id order: the pairs_visible index would make SQLite sort the matches (50 ms a page).
  */
-export function listPairs(db: Db, filter: PairFilter, start: PageStart, limit: number): PairSummary[] {
+export function listPairs(project: Project, filter: PairFilter, start: PageStart, limit: number): PairSummary[] {
+  const db = dbOf(project);
   const { where, params } = filterSql(filter);
   if (filter.order === 'parallelism') {
     // Least parallel first, unscored pairs last; pages by list position (no keyset on a score).
@@ -177,11 +190,13 @@ export function listPairs(db: Db, filter: PairFilter, start: PageStart, limit: n
 }
 
 /** The pairs of the train split (the ones whose gold a training run learns from). */
-export function trainSplitPairs(db: Db): Set<number> {
+export function trainSplitPairs(project: Project): Set<number> {
+  const db = dbOf(project);
   return new Set(db.prepare(`SELECT id FROM pairs WHERE split = 'train'`).pluck().all() as number[]);
 }
 
-export function getPairRow(db: Db, id: number): PairRow | undefined {
+export function getPairRow(project: Project, id: number): PairRow | undefined {
+  const db = dbOf(project);
   return db.prepare(`SELECT ${SCORED_ROW} FROM pairs p ${SCORES_JOIN} WHERE p.id = ? AND ${VISIBLE}`).get(id) as PairRow | undefined;
 }
 
@@ -190,8 +205,8 @@ export function summaryOf(row: PairRow): PairSummary {
     id: row.id,
     src: row.src_text,
     tgt: row.tgt_text,
-    srcTokens: tokensOf(row.src_text, row.src_tokens),
-    tgtTokens: tokensOf(row.tgt_text, row.tgt_tokens),
+    srcTokens: tokensOf(row.src_text, row.src_tokens, row.id, 'src'),
+    tgtTokens: tokensOf(row.tgt_text, row.tgt_tokens, row.id, 'tgt'),
     status: row.status,
     split: row.split,
     note: row.note,
@@ -211,7 +226,8 @@ export function summaryOf(row: PairRow): PairSummary {
 }
 
 /** Visible pairs matching `filter` in id order, read in batches (keyset pagination). */
-export function* iteratePairRows(db: Db, filter: PairFilter, batch = 1000): Generator<PairRow[]> {
+export function* iteratePairRows(project: Project, filter: PairFilter, batch = 1000): Generator<PairRow[]> {
+  const db = dbOf(project);
   const { where, params } = filterSql(filter);
   const stmt = db.prepare(`SELECT p.* FROM pairs p WHERE ${where} AND p.id > ? ORDER BY p.id LIMIT ?`);
   for (let last = 0; ;) {
@@ -230,7 +246,8 @@ export interface QueueCandidate {
 }
 
 /** The visible pairs matching `filter` (and, with `annotator`, that they edited), in id order, with token counts. */
-export function queueCandidates(db: Db, filter: PairFilter, annotator?: string): QueueCandidate[] {
+export function queueCandidates(project: Project, filter: PairFilter, annotator?: string): QueueCandidate[] {
+  const db = dbOf(project);
   const { where, params } = filterSql(filter);
   const byAnnotator = annotator ? ' AND EXISTS (SELECT 1 FROM edit_events e WHERE e.pair_id = p.id AND e.annotator = ?)' : '';
   return db

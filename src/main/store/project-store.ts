@@ -1,21 +1,27 @@
 // The typed repository over one project file: what the API handlers, the CLI and the
-// import/export pipelines call. Every write runs in a transaction.
+// import/export pipelines call. Every write runs in a transaction. It alone holds the file's
+// connection; the store's modules reach it through connection.ts, nothing else can.
 import type { PairStatus, Split } from '../../shared/domain.ts';
 import { PAIR_STATUSES } from '../../shared/domain.ts';
 import type { PairFilter, ProjectInfo } from '../../shared/api.ts';
 import type { PairDetail, PairSummary } from '../../shared/domain.ts';
-import { UserError } from '../errors.ts';
+import { isDiskFull, UserError } from '../errors.ts';
+import { existsSync } from 'node:fs';
 import { listAlignments, linksOfPair, rejectedOfPair } from './alignments.ts';
-import { openDatabase, type Db } from './database.ts';
+import { openDatabase, writable, type Db } from './database.ts';
+import { closeGuarded, copyInto, fileGone } from './file-identity.ts';
+import { quickCheck } from './integrity.ts';
+import { registerConnection } from './connection.ts';
 import { recordEdit, redo, undo, type PairPatch } from './edits.ts';
 import { countPairs, getPairRow, listPairs, summaryOf, type PageStart } from './pairs.ts';
-import { finishImport } from './imports.ts';
+import { finishImport, importOwners, orphanedImports } from './imports.ts';
 import { linkTags } from './link-tags.ts';
 import { relabelWordLists } from './word-lists.ts';
 import { annotatorsShare } from './annotation-mode.ts';
 import { encoderDir } from './encoder-folder.ts';
 import { parallelismThreshold } from './pair-scores.ts';
-import { failInterruptedRuns } from './training-runs.ts';
+import { failInterruptedRuns, runOwners } from './training-runs.ts';
+import { removeDeadLeases } from './job-leases.ts';
 
 export interface ProjectMeta {
   name: string;
@@ -27,15 +33,21 @@ export class ProjectStore {
   private readonly counts = new Map<string, number>();
   private countStamp = '';
 
+  /** The connection: private to the store (connection.ts), so no SQL runs outside store/. */
+  readonly #db: Db;
+
   private constructor(
-    readonly db: Db,
+    db: Db,
     readonly path: string,
-  ) {}
+  ) {
+    this.#db = db;
+    registerConnection(this, db);
+  }
 
   static create(path: string, meta: ProjectMeta): ProjectStore {
     const store = new ProjectStore(openDatabase(path, { create: true }), path);
-    store.db.transaction(() => {
-      const put = store.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+    store.#db.transaction(() => {
+      const put = store.#db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
       put.run('name', meta.name);
       put.run('src_lang', meta.srcLang);
       put.run('tgt_lang', meta.tgtLang);
@@ -44,19 +56,60 @@ export class ProjectStore {
     return store;
   }
 
+  /**
+   * Opens a project file; one that cannot be written (a read-only file, folder or mount) opens
+   * read-only: it can be read, searched and exported, and every change is refused in one line.
+   */
   static open(path: string): ProjectStore {
-    const store = new ProjectStore(openDatabase(path), path);
-    store.discardUnfinishedImports();
-    failInterruptedRuns(store.db);
+    const readOnly = existsSync(path) && !writable(path);
+    const db = openDatabase(path, { readonly: readOnly });
+    try {
+      quickCheck(db, path);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    const store = new ProjectStore(db, path);
+    if (!readOnly) store.cleanUpOrphans();
     return store;
   }
 
+  /** Opened read-only: the file, its folder or its mount cannot be written. */
+  get readOnly(): boolean {
+    return this.#db.readonly;
+  }
+
+  /** Closes the file; a project whose file was deleted or moved away leaves no -wal/-shm behind. */
   close(): void {
-    this.db.close();
+    closeGuarded(this.#db);
+  }
+
+  /**
+   * Writes everything this project holds (every acknowledged edit) into a new project file
+   * at `dest`, from the open handle: what "Save a copy…" does when the file was deleted or
+   * moved while open.
+   */
+  saveCopy(dest: string): void {
+    copyInto(this.#db, dest);
+  }
+
+  /** Whether the project is still open (a job outliving its project stops writing). */
+  isOpen(): boolean {
+    return this.#db.open;
+  }
+
+  /**
+   * Runs `fn` in one transaction (nested in the caller's if there is one): the store calls it
+   * makes commit together or not at all. 'immediate' takes the write lock at the start, so
+   * what `fn` reads is still true when it writes.
+   */
+  transaction<T>(fn: () => T, mode: 'deferred' | 'immediate' = 'deferred'): T {
+    const run = this.#db.transaction(fn);
+    return mode === 'immediate' ? run.immediate() : run();
   }
 
   meta(): ProjectMeta {
-    const rows = this.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+    const rows = this.#db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
     const m = Object.fromEntries(rows.map((r) => [r.key, r.value]));
     if (!m.name || !m.src_lang || !m.tgt_lang) throw new UserError(`${this.path}: project metadata is missing`);
     return { name: m.name, srcLang: m.src_lang, tgtLang: m.tgt_lang };
@@ -68,11 +121,11 @@ export class ProjectStore {
    */
   setLanguages(srcLang: string, tgtLang: string): ProjectInfo {
     const before = this.meta();
-    this.db.transaction(() => {
-      const put = this.db.prepare(`UPDATE meta SET value = ? WHERE key = ?`);
+    this.#db.transaction(() => {
+      const put = this.#db.prepare(`UPDATE meta SET value = ? WHERE key = ?`);
       put.run(srcLang, 'src_lang');
       put.run(tgtLang, 'tgt_lang');
-      relabelWordLists(this.db, before, { srcLang, tgtLang });
+      relabelWordLists(this.#db, before, { srcLang, tgtLang });
     })();
     return this.info();
   }
@@ -86,19 +139,21 @@ export class ProjectStore {
       ...this.meta(),
       pairs,
       byStatus,
-      alignments: listAlignments(this.db),
-      linkTags: linkTags(this.db),
-      annotatorsShare: annotatorsShare(this.db),
-      encoderDir: encoderDir(this.db),
-      parallelismThreshold: parallelismThreshold(this.db),
+      alignments: listAlignments(this),
+      linkTags: linkTags(this),
+      annotatorsShare: annotatorsShare(this),
+      encoderDir: encoderDir(this),
+      parallelismThreshold: parallelismThreshold(this),
       excluded: this.countPairs({ excluded: true }),
+      fileGone: fileGone(this.#db),
+      readOnly: this.readOnly,
     };
   }
 
   /** A page of the pair list (from a list position, or after / before a pair on screen) and how many pairs match. */
   listPairs(filter: PairFilter, start: number | PageStart, limit: number): { total: number; pairs: PairSummary[] } {
     const from = typeof start === 'number' ? { offset: start } : start;
-    return { total: this.countPairs(filter), pairs: listPairs(this.db, filter, from, limit) };
+    return { total: this.countPairs(filter), pairs: listPairs(this, filter, from, limit) };
   }
 
   /**
@@ -108,21 +163,21 @@ export class ProjectStore {
    * another (an import or training worker) moves data_version.
    */
   countPairs(filter: PairFilter): number {
-    const stamp = `${this.db.prepare('SELECT total_changes()').pluck().get() as number}:${this.db.pragma('data_version', { simple: true }) as number}`;
+    const stamp = `${this.#db.prepare('SELECT total_changes()').pluck().get() as number}:${this.#db.pragma('data_version', { simple: true }) as number}`;
     if (stamp !== this.countStamp) {
       this.counts.clear();
       this.countStamp = stamp;
     }
     const key = JSON.stringify(filter);
     let n = this.counts.get(key);
-    if (n === undefined) this.counts.set(key, (n = countPairs(this.db, filter)));
+    if (n === undefined) this.counts.set(key, (n = countPairs(this, filter)));
     return n;
   }
 
   getPair(id: number): PairDetail {
-    const row = getPairRow(this.db, id);
+    const row = getPairRow(this, id);
     if (!row) throw new UserError(`no pair ${id} in this project`);
-    return { ...summaryOf(row), alignments: linksOfPair(this.db, id), rejected: rejectedOfPair(this.db, id) };
+    return { ...summaryOf(row), alignments: linksOfPair(this, id), rejected: rejectedOfPair(this, id) };
   }
 
   /** Review state changes (status, split, note), logged as one edit. */
@@ -136,29 +191,41 @@ export class ProjectStore {
         (after as Record<string, unknown>)[key] = change[key];
       }
     }
-    if (Object.keys(after).length) recordEdit(this.db, annotator, id, 'pair.update', before, after);
+    if (Object.keys(after).length) recordEdit(this, annotator, id, 'pair.update', before, after);
     return this.getPair(id);
   }
 
   /** Applies a prepared edit (before/after patches) to a pair and logs it. */
   edit(annotator: string, pairId: number, kind: string, before: PairPatch, after: PairPatch): PairDetail {
-    recordEdit(this.db, annotator, pairId, kind, before, after);
+    recordEdit(this, annotator, pairId, kind, before, after);
     return this.getPair(pairId);
   }
 
   undo(annotator: string): PairDetail | null {
-    const pairId = undo(this.db, annotator);
+    const pairId = undo(this, annotator);
     return pairId === null ? null : this.getPair(pairId);
   }
 
   redo(annotator: string): PairDetail | null {
-    const pairId = redo(this.db, annotator);
+    const pairId = redo(this, annotator);
     return pairId === null ? null : this.getPair(pairId);
   }
 
-  /** Removes what an import that never finished (crash, kill) left behind. */
-  private discardUnfinishedImports(): void {
-    const stale = this.db.prepare(`SELECT id FROM imports WHERE state = 'running'`).all() as { id: number }[];
-    for (const { id } of stale) finishImport(this.db, id, false);
+  /**
+   * Removes what a crashed or killed process left behind: its unfinished imports (deleted
+   * whole) and training runs (marked failed). A job whose process is alive — an import the
+   * CLI is running, a run the app is training — has a live lease (job-leases.ts) and is left
+   * alone.
+   */
+  private cleanUpOrphans(): void {
+    try {
+      for (const id of orphanedImports(this.#db)) void finishImport(this, id, false);
+      failInterruptedRuns(this.#db);
+    } catch (err) {
+      // On a full disk the clean-up waits for the next opening; what it would remove stays
+      // invisible (every query ignores a running import), and the project can still be read.
+      if (!isDiskFull(err)) throw err;
+    }
+    removeDeadLeases(this.#db, new Set([...importOwners(this.#db), ...runOwners(this.#db)]));
   }
 }

@@ -7,6 +7,8 @@ import type { CheckpointInfo, MetricPoint, ModelInfo, RunInfo, RunState, TrainOp
 import { TRAINABLE_METHODS } from '../../shared/methods.ts';
 import { UserError } from '../errors.ts';
 import type { Db } from './database.ts';
+import { ownerAlive, releaseLease, takeLease } from './job-leases.ts';
+import { dbOf, type Project } from './connection.ts';
 
 /** What a run trained and was evaluated on (training_runs.stats). */
 export interface RunStats {
@@ -36,7 +38,8 @@ export interface RunRow {
 const now = () => new Date().toISOString();
 
 /** A model without a training run (statistical: its parameters live in the alignment it made; encoder: a pretrained folder used as it is). */
-export function createUntrainedModel(db: Db, name: string, kind: 'statistical' | 'encoder', config: unknown): number {
+export function createUntrainedModel(project: Project, name: string, kind: 'statistical' | 'encoder', config: unknown): number {
+  const db = dbOf(project);
   return Number(
     db.prepare(`INSERT INTO models (name, kind, config, created_at) VALUES (?, ?, ?, ?)`).run(name, kind, JSON.stringify(config), now())
       .lastInsertRowid,
@@ -44,7 +47,8 @@ export function createUntrainedModel(db: Db, name: string, kind: 'statistical' |
 }
 
 /** A new model (kind = method) with its first run, state 'running'. */
-export function createModelRun(db: Db, name: string, config: TrainOptions): { modelId: number; runId: number } {
+export function createModelRun(project: Project, name: string, config: TrainOptions): { modelId: number; runId: number } {
+  const db = dbOf(project);
   return db.transaction(() => {
     const when = now();
     const modelId = Number(
@@ -52,44 +56,70 @@ export function createModelRun(db: Db, name: string, config: TrainOptions): { mo
         .prepare(`INSERT INTO models (name, kind, config, created_at) VALUES (?, ?, ?, ?)`)
         .run(name, config.method, JSON.stringify(config), when).lastInsertRowid,
     );
-    return { modelId, runId: createRun(db, modelId, config) };
+    return { modelId, runId: createRun(project, modelId, config) };
   })();
 }
 
-/** A further run of an existing model (continued from one of its checkpoints). */
-export function createRun(db: Db, modelId: number, config: TrainOptions): number {
-  return Number(
-    db
-      .prepare(`INSERT INTO training_runs (model_id, state, config, started_at) VALUES (?, 'running', ?, ?)`)
-      .run(modelId, JSON.stringify(config), now()).lastInsertRowid,
-  );
+/** A further run of an existing model (continued from one of its checkpoints), owned by this process's lease until finishRun. */
+export function createRun(project: Project, modelId: number, config: TrainOptions): number {
+  const db = dbOf(project);
+  const lease = takeLease(db);
+  try {
+    return Number(
+      db
+        .prepare(`INSERT INTO training_runs (model_id, state, config, started_at, owner) VALUES (?, 'running', ?, ?, ?)`)
+        .run(modelId, JSON.stringify(config), now(), lease?.owner ?? null).lastInsertRowid,
+    );
+  } catch (err) {
+    lease?.release();
+    throw err;
+  }
 }
 
 /** Once the job has read its data: the options completed with the values used, and what it trains on. */
-export function setRunSetup(db: Db, runId: number, config: TrainOptions, stats: RunStats): void {
+export function setRunSetup(project: Project, runId: number, config: TrainOptions, stats: RunStats): void {
+  const db = dbOf(project);
   db.prepare(`UPDATE training_runs SET config = ?, stats = ? WHERE id = ?`).run(JSON.stringify(config), JSON.stringify(stats), runId);
 }
 
-export function finishRun(db: Db, runId: number, state: Exclude<RunState, 'running'>, error: string | null = null): void {
-  db.prepare(`UPDATE training_runs SET state = ?, error = ?, finished_at = ? WHERE id = ?`).run(state, error, now(), runId);
+export function finishRun(project: Project, runId: number, state: Exclude<RunState, 'running'>, error: string | null = null): void {
+  const db = dbOf(project);
+  const owner = db.prepare(`SELECT owner FROM training_runs WHERE id = ?`).pluck().get(runId) as string | null | undefined;
+  try {
+    db.prepare(`UPDATE training_runs SET state = ?, error = ?, finished_at = ? WHERE id = ?`).run(state, error, now(), runId);
+  } finally {
+    releaseLease(owner ?? null);
+  }
 }
 
-/** Runs a crash or kill left 'running' (no process trains them any more) become 'failed'. */
+/**
+ * Runs a crash or kill left 'running' become 'failed': only those whose owning process is
+ * gone (job-leases.ts), never a run that the app or another command is still training.
+ */
 export function failInterruptedRuns(db: Db): void {
-  db.prepare(
+  const running = db.prepare(`SELECT id, owner FROM training_runs WHERE state = 'running'`).all() as { id: number; owner: string | null }[];
+  const fail = db.prepare(
     `UPDATE training_runs SET state = 'failed', error = 'the app stopped while this run was training', finished_at = ?
-    WHERE state = 'running'`,
-  ).run(now());
+    WHERE id = ? AND state = 'running'`,
+  );
+  for (const r of running) if (!ownerAlive(db, r.owner)) fail.run(now(), r.id);
 }
 
-export function getRun(db: Db, runId: number): RunRow {
+/** The lease ids that unfinished training runs name (the lease files still in use). */
+export function runOwners(db: Db): string[] {
+  return db.prepare(`SELECT owner FROM training_runs WHERE state = 'running' AND owner IS NOT NULL`).pluck().all() as string[];
+}
+
+export function getRun(project: Project, runId: number): RunRow {
+  const db = dbOf(project);
   const row = db.prepare(`SELECT * FROM training_runs WHERE id = ?`).get(runId) as RunRow | undefined;
   if (!row) throw new UserError(`no training run ${runId} in this project`);
   return row;
 }
 
 /** The training run an alignment was made with, when it was made by a trained model that learnt from gold links. */
-export function goldTrainedRunOf(db: Db, alignmentId: number): number | null {
+export function goldTrainedRunOf(project: Project, alignmentId: number): number | null {
+  const db = dbOf(project);
   const row = db
     .prepare(`SELECT r.id, r.stats FROM alignments a JOIN training_runs r ON r.id = a.run_id WHERE a.id = ?`)
     .get(alignmentId) as { id: number; stats: string } | undefined;
@@ -98,7 +128,8 @@ export function goldTrainedRunOf(db: Db, alignmentId: number): number | null {
   return (stats.goldPairs ?? 0) > 0 ? row.id : null;
 }
 
-export function runsOfModel(db: Db, modelId: number): RunRow[] {
+export function runsOfModel(project: Project, modelId: number): RunRow[] {
+  const db = dbOf(project);
   if (!db.prepare(`SELECT 1 FROM models WHERE id = ?`).get(modelId)) throw new UserError(`no model ${modelId} in this project`);
   return db.prepare(`SELECT * FROM training_runs WHERE model_id = ? ORDER BY id`).all(modelId) as RunRow[];
 }
@@ -109,7 +140,8 @@ export interface MetricWriter {
   flush(): void;
 }
 
-export function metricWriter(db: Db, runId: number): MetricWriter {
+export function metricWriter(project: Project, runId: number): MetricWriter {
+  const db = dbOf(project);
   const insert = db.prepare(`INSERT OR REPLACE INTO metrics (run_id, step, name, value) VALUES (?, ?, ?, ?)`);
   const write = db.transaction((points: MetricPoint[]) => {
     for (const p of points) insert.run(runId, p.step, p.name, p.value);
@@ -131,16 +163,19 @@ export function metricWriter(db: Db, runId: number): MetricWriter {
   };
 }
 
-export function recordCheckpoint(db: Db, runId: number, epoch: number, step: number): void {
+export function recordCheckpoint(project: Project, runId: number, epoch: number, step: number): void {
+  const db = dbOf(project);
   db.prepare(`INSERT OR REPLACE INTO run_checkpoints (run_id, epoch, step) VALUES (?, ?, ?)`).run(runId, epoch, step);
 }
 
-export function metricsOf(db: Db, runId: number): MetricPoint[] {
+export function metricsOf(project: Project, runId: number): MetricPoint[] {
+  const db = dbOf(project);
   return db.prepare(`SELECT name, step, value FROM metrics WHERE run_id = ? ORDER BY name, step`).all(runId) as MetricPoint[];
 }
 
 /** A run's checkpoints in epoch order, with the metrics measured at their step. */
-export function checkpointsOf(db: Db, runId: number): CheckpointInfo[] {
+export function checkpointsOf(project: Project, runId: number): CheckpointInfo[] {
+  const db = dbOf(project);
   const rows = db
     .prepare(
       `SELECT c.epoch, c.step,
@@ -164,10 +199,11 @@ export function bestCheckpoint(checkpoints: readonly CheckpointInfo[]): Checkpoi
 /** The jobs at work on a run right now (train/active-jobs.ts), by kind. */
 export type RunJobs = (runId: number, kind: 'train' | 'realign') => string | null;
 
-function runInfo(db: Db, r: RunRow, jobOf: RunJobs): RunInfo {
+function runInfo(project: Project, r: RunRow, jobOf: RunJobs): RunInfo {
+  const db = dbOf(project);
   const stats: Partial<RunStats> = JSON.parse(r.stats);
   const alignments = db.prepare(`SELECT id FROM alignments WHERE run_id = ? ORDER BY id`).all(r.id) as { id: number }[];
-  const checkpoints = checkpointsOf(db, r.id);
+  const checkpoints = checkpointsOf(project, r.id);
   return {
     id: r.id,
     modelId: r.model_id,
@@ -192,7 +228,8 @@ function runInfo(db: Db, r: RunRow, jobOf: RunJobs): RunInfo {
 }
 
 /** Models of the trainable kinds (TRAINABLE_METHODS), newest first, each with its runs. */
-export function listModels(db: Db, jobOf: RunJobs): ModelInfo[] {
+export function listModels(project: Project, jobOf: RunJobs): ModelInfo[] {
+  const db = dbOf(project);
   const kinds = TRAINABLE_METHODS.map(() => '?').join(', ');
   const models = db
     .prepare(`SELECT id, name, kind, created_at FROM models WHERE kind IN (${kinds}) ORDER BY id DESC`)
@@ -203,12 +240,13 @@ export function listModels(db: Db, jobOf: RunJobs): ModelInfo[] {
     kind: m.kind,
     createdAt: m.created_at,
     runs: (db.prepare(`SELECT * FROM training_runs WHERE model_id = ? ORDER BY id`).all(m.id) as RunRow[]).map((r) =>
-      runInfo(db, r, jobOf),
+      runInfo(project, r, jobOf),
     ),
   }));
 }
 
 /** Deletes a model with its runs, metrics and checkpoint rows; alignments made from it stay, unlinked. */
-export function deleteModelRows(db: Db, modelId: number): void {
+export function deleteModelRows(project: Project, modelId: number): void {
+  const db = dbOf(project);
   db.prepare(`DELETE FROM models WHERE id = ?`).run(modelId);
 }

@@ -1,14 +1,16 @@
 // Keeps WAL checkpoints off the editing path. SQLite's automatic checkpoint runs inside
 // the commit that crosses the threshold, so one edit in a few hundred waited 10–350 ms
-// while the WAL was copied into the database file (bench: p99 9 ms → 2.6 ms without).
+// while the WAL was copied into the database file (the editor bench's p99: docs/experiments.md).
 // Editor writes switch the connection's automatic checkpoint off and schedule a PASSIVE
 // checkpoint once edits pause (IDLE_MS), or at the latest after MAX_DEFERRED edits.
 // Durability is unchanged: a commit is in the WAL, and survives a crash, either way.
 // After an import, whose WAL holds every page it wrote, checkpointAfterBulkWrite does the
 // copy on a worker thread with its own connection (checkpoint.worker.ts) when it is large.
 import { statSync } from 'node:fs';
-import { spawnWorker } from '../jobs/spawn-worker.ts';
+import { silentContext } from '../jobs/job-context.ts';
+import { runInWorker } from '../jobs/worker-host.ts';
 import type { Db } from './database.ts';
+import { dbOf, type Project } from './connection.ts';
 
 const IDLE_MS = 1000;
 const MAX_DEFERRED = 500;
@@ -21,7 +23,8 @@ function checkpoint(db: Db): void {
 }
 
 /** Call after an editor write: defers the checkpoint it might otherwise have paid for. */
-export function deferCheckpoint(db: Db): void {
+export function deferCheckpoint(project: Project): void {
+  const db = dbOf(project);
   const entry = pending.get(db);
   if (entry) clearTimeout(entry.timer);
   else db.pragma('wal_autocheckpoint = 0');
@@ -52,15 +55,16 @@ function walBytes(db: Db): number {
  * large import a small one also takes the worker, whose start costs a few tenths of a second
  * of CPU off the calling thread.)
  */
-export function checkpointAfterBulkWrite(db: Db): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (walBytes(db) <= INLINE_WAL_BYTES) {
-      db.pragma('wal_checkpoint(PASSIVE)');
-      return resolve();
-    }
-    const worker = spawnWorker(new URL('./checkpoint.worker.ts', import.meta.url), { workerData: { path: db.name }, commonJs: true });
-    worker.once('message', (m: string) => (m === 'done' ? resolve() : reject(new Error(`checkpoint of ${db.name}: ${m}`))));
-    worker.once('error', reject);
-    worker.once('exit', () => resolve());
-  });
+export async function checkpointAfterBulkWrite(db: Db): Promise<void> {
+  if (walBytes(db) <= INLINE_WAL_BYTES) {
+    db.pragma('wal_checkpoint(PASSIVE)');
+    return;
+  }
+  try {
+    await runInWorker(new URL('./checkpoint.worker.ts', import.meta.url), { path: db.name }, silentContext(), {
+      spawn: { commonJs: true },
+    });
+  } catch (e) {
+    throw new Error(`checkpoint of ${db.name}: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }

@@ -6,6 +6,7 @@ import { canonicalLang } from '../text/lang.ts';
 import { loadLaoEnglishHeadwords } from '../text/lao-dictionary.ts';
 import { WordList } from '../text/word-list.ts';
 import type { Db } from './database.ts';
+import { dbOf, type Project } from './connection.ts';
 
 let laoHeadwords: Promise<WordList> | null = null;
 
@@ -16,8 +17,7 @@ async function baseList(lang: string): Promise<string[]> {
 }
 
 /** What these functions read of a project store (its type is not imported: the store imports this module). */
-interface ProjectLanguages {
-  db: Db;
+interface ProjectLanguages extends Project {
   meta(): { srcLang: string; tgtLang: string };
 }
 
@@ -32,7 +32,7 @@ export async function projectWordLists(store: ProjectLanguages, extra: SideWords
   const { srcLang, tgtLang } = store.meta();
   const lists: Record<string, WordList> = {};
   for (const lang of new Set([srcLang, tgtLang])) {
-    const fixed = (store.db.prepare('SELECT word FROM word_list WHERE lang = ?').all(lang) as { word: string }[]).map((r) => r.word);
+    const fixed = (dbOf(store).prepare('SELECT word FROM word_list WHERE lang = ?').all(lang) as { word: string }[]).map((r) => r.word);
     const more = [...(lang === srcLang ? (extra.src ?? []) : []), ...(lang === tgtLang ? (extra.tgt ?? []) : [])];
     const words = [...(await baseList(lang)), ...fixed, ...more];
     if (words.length) lists[lang] = WordList.fromWords(words);
@@ -41,7 +41,8 @@ export async function projectWordLists(store: ProjectLanguages, extra: SideWords
 }
 
 /** Adds words a linguist fixed (split or merge) to the project's list for `lang`; call inside the edit's transaction. */
-export function addFixedWords(db: Db, lang: string, words: readonly string[], annotator: string): void {
+export function addFixedWords(project: Project, lang: string, words: readonly string[], annotator: string): void {
+  const db = dbOf(project);
   const put = db.prepare('INSERT OR IGNORE INTO word_list (lang, word, added_by) VALUES (?, ?, ?)');
   for (const w of words) if (w.trim()) put.run(lang, w, annotator);
 }
@@ -49,11 +50,12 @@ export function addFixedWords(db: Db, lang: string, words: readonly string[], an
 /** Adds a word list file's words to the list of each side's language (`from` goes to added_by); returns how many were new. */
 export function addSideWords(store: ProjectLanguages, words: SideWords, from: string): number {
   const { srcLang, tgtLang } = store.meta();
-  const count = () => (store.db.prepare('SELECT count(*) AS n FROM word_list').get() as { n: number }).n;
-  return store.db.transaction(() => {
+  const db = dbOf(store);
+  const count = () => (db.prepare('SELECT count(*) AS n FROM word_list').get() as { n: number }).n;
+  return db.transaction(() => {
     const before = count();
-    addFixedWords(store.db, srcLang, words.src ?? [], from);
-    addFixedWords(store.db, tgtLang, words.tgt ?? [], from);
+    addFixedWords(store, srcLang, words.src ?? [], from);
+    addFixedWords(store, tgtLang, words.tgt ?? [], from);
     return count() - before;
   })();
 }

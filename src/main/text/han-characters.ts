@@ -5,6 +5,7 @@
 // Chinese by character (align/by-character.ts), the export to write word links at
 // character level (corpus/export-pipeline.ts); the project itself keeps its words.
 import type { Token } from '../../shared/domain.ts';
+import type { LinkRef } from '../../shared/link-set.ts';
 import { canonicalLang } from './lang.ts';
 
 const HAN = /\p{Script=Han}/u;
@@ -60,11 +61,7 @@ export function unsplit(count: number): number[] {
 }
 
 /** Word links as the links of every character pair they cover (each keeping its other fields), ordered by word link. */
-export function characterLinks<L extends { s: number; t: number }>(
-  links: readonly L[],
-  srcWordOf: readonly number[],
-  tgtWordOf: readonly number[],
-): L[] {
+export function characterLinks<L extends LinkRef>(links: readonly L[], srcWordOf: readonly number[], tgtWordOf: readonly number[]): L[] {
   const charsOf = (wordOf: readonly number[]) => {
     const m = new Map<number, number[]>();
     wordOf.forEach((w, i) => (m.get(w) ?? m.set(w, []).get(w)!).push(i));

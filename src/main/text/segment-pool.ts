@@ -6,11 +6,11 @@
 // caller's thread is left with parsing and SQLite writes). Word lists (keyed by language) are sent
 // to every worker once at start, and again only when setWordList replaces one. Idle
 // workers are unref'd, so a forgotten pool does not keep the process alive; close() waits
-// for outstanding batches, then terminates the workers.
+// for outstanding batches, then terminates the workers. The workers serve the job protocol's
+// tasks (jobs/worker-host.ts WorkerClient).
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
 import type { Token } from '../../shared/domain.ts';
-import { spawnWorker } from '../jobs/spawn-worker.ts';
+import { WorkerClient } from '../jobs/worker-host.ts';
 import { canonicalLang } from './lang.ts';
 import { decodeTokens } from './offsets.ts';
 import type { WordList } from './word-list.ts';
@@ -41,18 +41,15 @@ export interface PoolWorkerData {
 }
 
 export type PoolMessage =
-  | { type: 'chunk'; id: number; texts: string[]; langs: string[]; normalize: boolean; tokenization: Tokenization }
+  | { type: 'chunk'; texts: string[]; langs: string[]; normalize: boolean; tokenization: Tokenization }
   | { type: 'words'; lang: string; words: string[] };
 
 /** Token count per text, the texts' token offsets concatenated, normalised texts (null: unchanged). */
 export interface ChunkResult {
-  id: number;
   counts: Uint32Array;
   offsets: Uint32Array;
   texts: (string | null)[];
 }
-
-export type ChunkReply = ChunkResult | { id: number; error: string };
 
 type Job = Pick<PoolMessage & { type: 'chunk' }, 'normalize' | 'tokenization'>;
 
@@ -63,8 +60,9 @@ interface Task {
 }
 
 interface Slot {
-  worker: Worker;
-  running: Map<number, Task>;
+  client: WorkerClient<PoolMessage, ChunkResult | null>;
+  /** chunks sent and not yet answered */
+  running: number;
 }
 
 const CHUNK_MAX = 1000;
@@ -78,7 +76,6 @@ export class SegmentPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
   private readonly outstanding = new Set<Promise<unknown>>();
-  private nextId = 0;
   private closed = false;
 
   constructor(options: SegmentPoolOptions = {}) {
@@ -89,12 +86,12 @@ export class SegmentPool {
     // pool of two answered its first texts after 219–293 ms instead of 415–491 ms through the
     // ESM loader (its thread per worker gone; 0.4 s less CPU, ~25 MB less RSS).
     for (let i = 0; i < size; i++) {
-      const worker = spawnWorker(new URL('./segment.worker.ts', import.meta.url), { workerData: { wordLists }, commonJs: true });
-      const slot: Slot = { worker, running: new Map() };
-      worker.on('message', (reply: ChunkReply) => this.settle(slot, reply));
-      worker.on('error', (e) => this.fail(slot, e));
-      worker.unref();
-      this.slots.push(slot);
+      const client = new WorkerClient<PoolMessage, ChunkResult | null>(new URL('./segment.worker.ts', import.meta.url), {
+        workerData: { wordLists },
+        commonJs: true,
+      });
+      client.worker.unref();
+      this.slots.push({ client, running: 0 });
     }
   }
 
@@ -125,14 +122,14 @@ export class SegmentPool {
   /** Replaces the word list of `lang` in every worker (for batches sent after this call). */
   setWordList(lang: string, list: WordList): void {
     const message: PoolMessage = { type: 'words', lang: keyOf(lang), words: list.words() };
-    for (const slot of this.slots) slot.worker.postMessage(message);
+    for (const slot of this.slots) slot.client.run(message).catch((e: Error) => this.fail(e));
   }
 
   /** Waits for outstanding batches, then stops the workers. */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.allSettled([...this.outstanding]);
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await Promise.all(this.slots.map((s) => s.client.close()));
   }
 
   private runBatch(items: readonly SegmentItem[], job: Job): Promise<PreparedText[]> {
@@ -151,7 +148,7 @@ export class SegmentPool {
     const texts = items.map((x) => x.text);
     const reply = await new Promise<ChunkResult>((resolve, reject) => {
       this.queue.push({
-        message: { type: 'chunk', id: this.nextId++, texts, langs: items.map((x) => x.lang), ...job },
+        message: { type: 'chunk', texts, langs: items.map((x) => x.lang), ...job },
         resolve,
         reject,
       });
@@ -169,28 +166,30 @@ export class SegmentPool {
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      const slot = this.slots.reduce((a, b) => (b.running.size < a.running.size ? b : a));
-      if (slot.running.size >= IN_FLIGHT_PER_WORKER) return;
+      const slot = this.slots.reduce((a, b) => (b.running < a.running ? b : a));
+      if (slot.running >= IN_FLIGHT_PER_WORKER) return;
       const task = this.queue.shift()!;
-      slot.running.set(task.message.id, task);
-      if (slot.running.size === 1) slot.worker.ref();
-      slot.worker.postMessage(task.message);
+      if (slot.running++ === 0) slot.client.worker.ref();
+      slot.client.run(task.message).then(
+        (reply) => {
+          this.settled(slot);
+          task.resolve(reply!);
+        },
+        (e: Error) => {
+          this.settled(slot);
+          task.reject(new Error(`segmentation failed: ${e.message}`));
+        },
+      );
     }
   }
 
-  private settle(slot: Slot, reply: ChunkReply): void {
-    const task = slot.running.get(reply.id);
-    if (!task) return;
-    slot.running.delete(reply.id);
-    if (slot.running.size === 0) slot.worker.unref();
-    if ('error' in reply) task.reject(new Error(`segmentation failed: ${reply.error}`));
-    else task.resolve(reply);
+  private settled(slot: Slot): void {
+    if (--slot.running === 0) slot.client.worker.unref();
     this.dispatch();
   }
 
-  private fail(slot: Slot, error: Error): void {
-    for (const task of slot.running.values()) task.reject(error);
-    slot.running.clear();
+  /** A worker that failed (not a chunk's error: the thread): every waiting batch fails with it, and the pool takes no more. */
+  private fail(error: Error): void {
     for (const task of this.queue.splice(0)) task.reject(error);
     this.closed = true;
   }

@@ -1,8 +1,10 @@
-// Segmentation worker of SegmentPool: builds its word lists once from workerData, then
-// answers each chunk of texts (normalised first when asked) with the token count per text,
-// one flat offsets array for the whole chunk (both transferred, so no per-token object
-// crosses the thread boundary) and the normalised texts that differ from their input.
-import { parentPort, workerData } from 'node:worker_threads';
+// Segmentation worker of SegmentPool, serving the job protocol's tasks (jobs/serve-worker.ts):
+// builds its word lists once from workerData, replaces one on a 'words' task, and answers
+// each 'chunk' of texts (normalised first when asked) with the token count per text, one
+// flat offsets array for the whole chunk (both transferred, so no per-token object crosses
+// the thread boundary) and the normalised texts that differ from their input.
+import { workerData } from 'node:worker_threads';
+import { serveWorker } from '../jobs/serve-worker.ts';
 import { resolveLang } from './lang.ts';
 import { normalizeText } from './normalize.ts';
 import type { ChunkResult, PoolMessage, PoolWorkerData, Tokenization } from './segment-pool.ts';
@@ -34,18 +36,14 @@ function runChunk(msg: PoolMessage & { type: 'chunk' }): ChunkResult {
     tokenizeInto(text, msg.langs[i], msg.tokenization, out);
     counts[i] = (out.length - before) / 2;
   });
-  return { id: msg.id, counts, offsets: Uint32Array.from(out), texts };
+  return { counts, offsets: Uint32Array.from(out), texts };
 }
 
-parentPort!.on('message', (msg: PoolMessage) => {
-  if (msg.type === 'words') {
+serveWorker<PoolMessage, ChunkResult | null>(
+  (msg) => {
+    if (msg.type === 'chunk') return runChunk(msg);
     lists.set(msg.lang, WordList.fromWords(msg.words));
-    return;
-  }
-  try {
-    const reply = runChunk(msg);
-    parentPort!.postMessage(reply, [reply.counts.buffer as ArrayBuffer, reply.offsets.buffer as ArrayBuffer]);
-  } catch (e) {
-    parentPort!.postMessage({ id: msg.id, error: e instanceof Error ? e.message : String(e) });
-  }
-});
+    return null;
+  },
+  { transfer: (r) => (r ? [r.counts.buffer as ArrayBuffer, r.offsets.buffer as ArrayBuffer] : []) },
+);

@@ -4,10 +4,10 @@
 // token i into i and i+1 and shifts every later token up by one; a merge turns i and i+1
 // into i and shifts every later token down by one. Links of the edited token go to both
 // halves (split) or to the merged token (merge). Links that then coincide on (s, t) are
-// merged: sure beats possible, the score is the larger one (null only when both are null).
-// Link lists come back sorted by (s, t).
-import type { Link, Token } from '../../shared/domain.ts';
-import { addLink } from '../corpus/links.ts';
+// merged: sure beats possible, the score is the larger one (null only when both are null):
+// link-set.ts's merge rule. Link lists come back sorted by (s, t).
+import type { Token } from '../../shared/domain.ts';
+import { LinkSet, type Link } from '../../shared/link-set.ts';
 
 /** The side of a pair a token edit is on: source tokens (link.s) or target tokens (link.t). */
 export type LinkSide = 'src' | 'tgt';
@@ -47,14 +47,6 @@ export function mergeTokens(tokens: readonly Token[], index: number, text?: stri
   return [...tokens.slice(0, index), token, ...tokens.slice(index + 2)];
 }
 
-/** One link per (s, t), merged as the header says (addLink), sorted by (s, t). */
-export function dedupeLinks(links: readonly Link[]): Link[] {
-  const out: Link[] = [];
-  const seen = new Map<number, number>();
-  for (const l of links) addLink(out, seen, l);
-  return out.sort((x, y) => x.s - y.s || x.t - y.t);
-}
-
 function moved(link: Link, side: LinkSide, index: number): Link {
   return side === 'src' ? { ...link, s: index } : { ...link, t: index };
 }
@@ -72,7 +64,7 @@ export function reindexLinksAfterSplit(links: readonly Link[], side: LinkSide, i
     else if (i > index) out.push(moved(l, side, i + 1));
     else out.push(moved(l, side, index), moved(l, side, index + 1));
   }
-  return dedupeLinks(out);
+  return new LinkSet(out).sorted();
 }
 
 /** Links after tokens `index` and `index + 1` of `side` were merged into `index`. */
@@ -81,5 +73,5 @@ export function reindexLinksAfterMerge(links: readonly Link[], side: LinkSide, i
     const i = indexOn(l, side);
     return i <= index ? { ...l } : moved(l, side, i === index + 1 ? index : i - 1);
   });
-  return dedupeLinks(out);
+  return new LinkSet(out).sorted();
 }

@@ -6,8 +6,7 @@
 // otherwise a new token cuts across it (old ab|cd, new a|bcd: "ab" is neither) and it has
 // no image (null). Spans are flat UTF-16 offsets [start0, end0, ...] (offsets.ts), in order
 // and not overlapping, as segmentation makes them.
-import type { Link } from '../../shared/domain.ts';
-import { dedupeLinks } from './token-edits.ts';
+import { LinkSet, type Link } from '../../shared/link-set.ts';
 
 /** For each old token, the indices of the new tokens taking its place, or null when one cuts across it. */
 export function remapTokens(oldSpans: ArrayLike<number>, newSpans: ArrayLike<number>): (number[] | null)[] {
@@ -33,11 +32,11 @@ export function identityMap(count: number): number[][] {
 
 /**
  * Links re-indexed through the two sides' maps: a link goes to every (new s, new t) its
- * tokens map to; links that then coincide are merged (dedupeLinks: sure beats possible,
+ * tokens map to; links that then coincide are merged (link-set.ts's merge rule: sure beats possible,
  * the larger score). Every endpoint must have an image (check with remapTokens first).
  */
 export function remapLinks(links: readonly Link[], src: readonly (number[] | null)[], tgt: readonly (number[] | null)[]): Link[] {
   const out: Link[] = [];
   for (const l of links) for (const s of src[l.s]!) for (const t of tgt[l.t]!) out.push({ ...l, s, t });
-  return dedupeLinks(out);
+  return new LinkSet(out).sorted();
 }

@@ -1,4 +1,4 @@
-// Word-list correction of a first segmentation (see DESIGN.md "Segmentation that learns").
+// Word-list correction of a first segmentation (docs/ARCHITECTURE.md, "Segmentation that learns").
 // Input and output are flat UTF-16 spans [start0, end0, start1, end1, ...] over `text`.
 //  - Merge: from each piece, walk the trie across the following pieces and keep the longest
 //    run whose concatenation is a listed word. Between contiguous pieces the walk goes on

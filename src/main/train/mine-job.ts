@@ -8,19 +8,21 @@
 // IBM1 log-likelihood (seed 001 appendix B, each line in at most one pair:
 // models/bisent2vec/curation.ts, eval/margin.ts); the run and its proposals are stored
 // (store/mined-pairs.ts) for review. Nothing enters the corpus until the linguist adds
-// the accepted proposals.
-import { availableParallelism } from 'node:os';
+// the accepted proposals. Reading and segmenting the files run here (segmentation on its
+// pool's threads); the training and scoring in a worker thread (curation.worker.ts).
 import type { MineStartOptions } from '../../shared/mining-api.ts';
 import { ByteProgress, readLineBatches, throwIfAborted } from '../corpus/input.ts';
 import { InputError, UserError } from '../errors.ts';
-import type { Progress } from '../jobs/job-registry.ts';
-import { HELD_OUT_MIN, HELD_OUT_SHARE, mineSentences, trainCurationModel, trainForCuration } from '../models/bisent2vec/curation.ts';
+import type { JobContext } from '../jobs/job-context.ts';
+import { runInWorker } from '../jobs/worker-host.ts';
+import { HELD_OUT_MIN, HELD_OUT_SHARE } from '../models/bisent2vec/curation.ts';
 import { loadCorpus, tokenTexts } from '../store/pair-corpus.ts';
 import { saveMineRun } from '../store/mined-pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { projectWordLists } from '../store/word-lists.ts';
 import { scriptMismatch } from '../text/lang.ts';
 import { type PreparedText, SegmentPool } from '../text/segment-pool.ts';
+import type { CurationTask, MineResult } from './curation.worker.ts';
 
 /** Lines segmented per pool batch. */
 const BATCH = 2000;
@@ -31,13 +33,13 @@ interface SideText {
 }
 
 /** The non-blank lines of both files (1-based line numbers), read with one progress over both. */
-async function readSides(files: [string, string], progress?: Progress, signal?: AbortSignal): Promise<[number[], string[]][]> {
-  const bytes = await ByteProgress.forFiles(files, (done, total) => progress?.(done, total, 'reading'));
+async function readSides(files: [string, string], ctx: JobContext): Promise<[number[], string[]][]> {
+  const bytes = await ByteProgress.forFiles(files, (done, total) => ctx.progress({ done, total, message: 'reading' }));
   const sides: [number[], string[]][] = [];
   for (const file of files) {
     const lines: number[] = [],
       texts: string[] = [];
-    for await (const batch of readLineBatches(file, bytes, signal))
+    for await (const batch of readLineBatches(file, bytes, ctx.signal))
       batch.lines.forEach((l, k) => {
         if (l.trim() === '') return;
         lines.push(batch.line + k);
@@ -76,49 +78,43 @@ function checkScript(file: string, lang: string, texts: readonly string[]): void
 }
 
 /** Runs the job; returns a one-line summary. */
-export async function mineIntoProject(
-  store: ProjectStore,
-  o: MineStartOptions,
-  run: { progress?: Progress; signal?: AbortSignal } = {},
-): Promise<string> {
+export async function mineIntoProject(store: ProjectStore, o: MineStartOptions, ctx: JobContext): Promise<string> {
   const meta = store.meta();
-  const corpus = loadCorpus(store.db, true);
+  const corpus = loadCorpus(store, true);
   const needed = o.threshold === undefined ? Math.ceil(HELD_OUT_MIN / HELD_OUT_SHARE) : 2;
   if (corpus.ids.length < needed)
     throw new UserError(
       `mining learns sentence vectors from the project's pairs: ${needed} are needed${o.threshold === undefined ? ' to hold some out for the threshold (or give a threshold)' : ''}, this project has ${corpus.ids.length}`,
     );
-  const [[srcLines, srcRaw], [tgtLines, tgtRaw]] = await readSides([o.srcFile, o.tgtFile], run.progress, run.signal);
+  const [[srcLines, srcRaw], [tgtLines, tgtRaw]] = await readSides([o.srcFile, o.tgtFile], ctx);
   if (!o.anyScript) {
     checkScript(o.srcFile, meta.srcLang, srcRaw);
     checkScript(o.tgtFile, meta.tgtLang, tgtRaw);
   }
-  run.progress?.(0, 1, 'segmenting');
+  ctx.progress({ done: 0, total: 1, message: 'segmenting' });
   const pool = new SegmentPool({ wordLists: o.tokenization === 'pretokenized' ? {} : await projectWordLists(store) });
   let src: SideText, tgt: SideText;
   try {
-    src = { lines: srcLines, texts: await segmentSide(pool, srcRaw, meta.srcLang, o, run.signal) };
-    tgt = { lines: tgtLines, texts: await segmentSide(pool, tgtRaw, meta.tgtLang, o, run.signal) };
+    src = { lines: srcLines, texts: await segmentSide(pool, srcRaw, meta.srcLang, o, ctx.signal) };
+    tgt = { lines: tgtLines, texts: await segmentSide(pool, tgtRaw, meta.tgtLang, o, ctx.signal) };
   } finally {
     await pool.close();
   }
-  const work = { progress: run.progress, signal: run.signal, threads: availableParallelism() };
-  let model, threshold: number, thresholdSource: string;
-  if (o.threshold !== undefined) {
-    ({ model } = await trainCurationModel(corpus.src, corpus.tgt, {}, work));
-    threshold = o.threshold;
-    thresholdSource = 'given';
-  } else {
-    const t = await trainForCuration(corpus.src, corpus.tgt, {}, work);
-    model = t.model;
-    threshold = t.mining.threshold;
-    thresholdSource = `best F1 on ${t.heldOut} held-out project pairs (F1 ${t.mining.f1.toFixed(2)}, precision ${t.mining.precision.toFixed(2)}, recall ${t.mining.recall.toFixed(2)})`;
-  }
-  run.progress?.(0, 1, 'scoring');
   const words = (side: SideText) => side.texts.map((p) => tokenTexts(p.text, p.offsets, true));
-  const mined = mineSentences(model, words(src), words(tgt), threshold, { progress: run.progress, signal: run.signal });
+  const task: CurationTask = {
+    type: 'mine',
+    corpus: { src: corpus.src, tgt: corpus.tgt },
+    src: words(src),
+    tgt: words(tgt),
+    threshold: o.threshold,
+  };
+  const { mined, threshold, thresholdSource } = await runInWorker<CurationTask, MineResult>(
+    new URL('./curation.worker.ts', import.meta.url),
+    task,
+    ctx,
+  );
   const runId = saveMineRun(
-    store.db,
+    store,
     { srcFile: o.srcFile, tgtFile: o.tgtFile, srcLines: src.lines.length, tgtLines: tgt.lines.length, threshold, thresholdSource },
     mined.map((m) => ({
       srcLine: src.lines[m.src],

@@ -1,11 +1,11 @@
-// Messages between the Models page's jobs (main thread) and their worker thread
-// (neural.worker.ts), which trains a run or aligns with a saved checkpoint. Cancel goes
-// through shared memory (cancel[0] = 1), not a message: a worker busy in ONNX sessions
-// reads it between steps without returning to its event loop.
+// The tasks of the Models page's BiLSTM worker thread (neural.worker.ts), which trains a run
+// or aligns with a saved checkpoint, as the job protocol carries them (jobs/worker-protocol.ts):
+// the task's input, the records it reports as it trains, and an alignment's result. Progress
+// and cancel are the protocol's (JobProgress, the task's AbortSignal).
 import type { Link } from '../../shared/domain.ts';
 import type { NeuralConfig, TrainData } from '../models/bilstm/train.ts';
-import type { AerScore } from '../eval/aer.ts';
-import type { AlignedPair } from '../../shared/domain.ts';
+import type { FitEvent } from './fit-loop.ts';
+import type { AlignedPair, LinkRef } from '../../shared/link-set.ts';
 import type { DeviceSetting, DeviceUse } from '../../shared/device-settings.ts';
 
 export interface TrainRequest {
@@ -23,7 +23,6 @@ export interface TrainRequest {
    *  model's own links at or above `threshold` supervise the pairs without gold, except
    *  those of `skip` (the evaluation pairs) */
   selfTrain?: { config: NeuralConfig; threshold: number; skip: number[] };
-  cancel: SharedArrayBuffer;
 }
 
 export interface AlignRequest {
@@ -32,36 +31,28 @@ export interface AlignRequest {
   src: string[][];
   tgt: string[][];
   /** each pair's gold links (sure and possible) that the model may have trained on, empty where none */
-  gold: { s: number; t: number }[][];
+  gold: LinkRef[][];
   /** gold links of the pairs the model never trained on (evaluation splits), which teach the link decision */
-  heldOut: { s: number; t: number }[][];
+  heldOut: LinkRef[][];
   sym: string;
   /** where the embedding sessions run (the run's Train form setting) */
   device?: DeviceSetting;
-  cancel: SharedArrayBuffer;
 }
 
-export type WorkerRequest = TrainRequest | AlignRequest;
+export type NeuralTask = TrainRequest | AlignRequest;
 
-/** `step` counts optimiser steps done (1-based); epochs are 1-based. */
-export type WorkerReport =
+/** An alignment's links (pair k's at index k, none for an empty side) and how they were decided: the symmetrisation heuristic's name, or 'learned decision' (aligner.ts). */
+export interface NeuralAlignResult {
+  links: Link[][];
+  decidedBy: string;
+}
+
+/** What a training reports for its job to record; the fit loop's events with steps and epochs numbered over the run (self-training after training). */
+export type NeuralReport =
   /** before each phase of a training: the first training (firstEpoch 0), then any self-training (firstEpoch = the first training's epochs) */
   | { type: 'plan'; stepsPerEpoch: number; epochs: number; firstEpoch: number }
   /** a continued training: the words of the data its checkpoint lacked, now in its vocabulary */
   | { type: 'vocabulary'; src: number; tgt: number }
   /** once the first training session opened: the device asked for and the provider that runs it */
   | ({ type: 'device' } & DeviceUse)
-  | { type: 'step'; step: number; loss: number }
-  | { type: 'epoch'; epoch: number; step: number; loss: number; saved: boolean; score: AerScore | null }
-  | { type: 'aligned'; done: number; total: number }
-  /** after the embeddings: the extraction's phases (EM passes, pairs linked) */
-  | { type: 'linking'; done: number; total: number; phase: string }
-  /** `decidedBy`: the symmetrisation heuristic's name, or 'learned decision' (aligner.ts) */
-  | { type: 'links'; links: Link[][]; decidedBy: string }
-  | { type: 'done' }
-  | { type: 'cancelled' }
-  | { type: 'error'; message: string };
-
-export const cancelFlag = (): SharedArrayBuffer => new SharedArrayBuffer(4);
-export const isCancelled = (flag: SharedArrayBuffer): boolean => Atomics.load(new Int32Array(flag), 0) === 1;
-export const setCancelled = (flag: SharedArrayBuffer): void => void Atomics.store(new Int32Array(flag), 0, 1);
+  | FitEvent;

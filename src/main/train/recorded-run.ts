@@ -2,20 +2,21 @@
 // one transaction per FLUSH_MS, and at the end), the run marked done when the work returns,
 // or cancelled / failed (with the error) when it throws, in which case the checkpoint
 // folders the run did not record are removed. The BiLSTM runs (train-job.ts) and the
-// encoder fine-tuning runs (finetune-job.ts) share it.
+// encoder fine-tuning runs (finetune-job.ts) share it, and record their workers' fit-loop
+// events the same way (recordFitEvent).
 import { CancelledError } from '../errors.ts';
-import type { Db } from '../store/database.ts';
 import type { ProjectStore } from '../store/project-store.ts';
-import { bestCheckpoint, checkpointsOf, finishRun, metricWriter, type MetricWriter } from '../store/training-runs.ts';
+import { bestCheckpoint, checkpointsOf, finishRun, metricWriter, type MetricWriter, recordCheckpoint } from '../store/training-runs.ts';
+import type { FitEvent } from './fit-loop.ts';
 import { pruneCheckpoints, runDir } from './run-files.ts';
 
 const FLUSH_MS = 1000;
 
 /** A timer flushing `metrics`; a flush that fails (the project locked past its busy timeout) keeps its points for the next. */
-function flushEvery(db: Db, metrics: MetricWriter): ReturnType<typeof setInterval> {
+function flushEvery(store: ProjectStore, metrics: MetricWriter): ReturnType<typeof setInterval> {
   return setInterval(() => {
     try {
-      if (db.open) metrics.flush();
+      if (store.isOpen()) metrics.flush();
     } catch {
       // retried at the next tick; the job's last flush reports a lasting failure
     }
@@ -29,21 +30,20 @@ export async function recordedRun(
   signal: AbortSignal,
   body: (metrics: MetricWriter) => Promise<string>,
 ): Promise<string> {
-  const db = store.db;
   const folder = runDir(store.path, runId);
-  const metrics = metricWriter(db, runId);
-  const flusher = flushEvery(db, metrics);
+  const metrics = metricWriter(store, runId);
+  const flusher = flushEvery(store, metrics);
   try {
     const summary = await body(metrics);
     metrics.flush();
-    finishRun(db, runId, 'done');
+    finishRun(store, runId, 'done');
     return summary;
   } catch (err) {
-    if (db.open) {
+    if (store.isOpen()) {
       metrics.flush();
       const cancelled = err instanceof CancelledError || signal.aborted;
-      finishRun(db, runId, cancelled ? 'cancelled' : 'failed', cancelled ? null : ((err as Error).message ?? String(err)));
-      pruneCheckpoints(folder, new Set(checkpointsOf(db, runId).map((c) => c.epoch)));
+      finishRun(store, runId, cancelled ? 'cancelled' : 'failed', cancelled ? null : ((err as Error).message ?? String(err)));
+      pruneCheckpoints(folder, new Set(checkpointsOf(store, runId).map((c) => c.epoch)));
     }
     throw err;
   } finally {
@@ -51,8 +51,17 @@ export async function recordedRun(
   }
 }
 
+/** Records a training's fit-loop event: a step's loss; an epoch's mean loss, its checkpoint's scores (the curves) and the checkpoint. */
+export function recordFitEvent(store: ProjectStore, runId: number, metrics: MetricWriter, e: FitEvent): void {
+  if (e.type === 'step') return metrics.add('loss', e.step, e.loss);
+  metrics.add('epoch_loss', e.step, e.loss);
+  for (const [name, value] of Object.entries(e.score?.metrics ?? {})) metrics.add(name, e.step, value);
+  metrics.flush();
+  if (e.saved) recordCheckpoint(store, runId, e.epoch, e.step);
+}
+
 /** ", best dev AER x at epoch e" for a run summary, or "" when no checkpoint was scored. */
-export function bestDevAer(db: Db, runId: number): string {
-  const best = bestCheckpoint(checkpointsOf(db, runId));
+export function bestDevAer(store: ProjectStore, runId: number): string {
+  const best = bestCheckpoint(checkpointsOf(store, runId));
   return best?.aer != null ? `, best dev AER ${best.aer.toFixed(3)} at epoch ${best.epoch}` : '';
 }

@@ -1,8 +1,9 @@
 // Where a training run keeps its files: a folder beside the project file,
-//   <project>.models/run-<id>/epoch-<n>/   (config.json + model.safetensors, models/bilstm/saved.ts)
-// A checkpoint is written under a temporary name and renamed when complete, so a folder
-// named epoch-<n> is always whole; only checkpoints recorded in the project count.
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+//   <project>.models/run-<id>/epoch-<n>/   (a model folder, nn/model-folder.ts)
+// A checkpoint is written under a temporary name beside and renamed when complete (as every
+// model folder is), so a folder named epoch-<n> is always whole; only checkpoints recorded in
+// the project count, and pruneCheckpoints removes the rest, temporary folders included.
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function runDir(projectPath: string, runId: number): string {
@@ -11,15 +12,6 @@ export function runDir(projectPath: string, runId: number): string {
 
 export function checkpointDir(runFolder: string, epoch: number): string {
   return join(runFolder, `epoch-${epoch}`);
-}
-
-/** Calls `write(tmp)` on a fresh temporary folder, then renames it to `dir` (replacing an older one). */
-export function writeAtomically(dir: string, write: (tmp: string) => void): void {
-  const tmp = `${dir}.partial`;
-  rmSync(tmp, { recursive: true, force: true });
-  write(tmp);
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(tmp, dir);
 }
 
 /** Removes a run's folders of epochs not in `keep` (a cancelled or failed run's unrecorded or partial ones). */

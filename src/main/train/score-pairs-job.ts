@@ -5,46 +5,42 @@
 // appendix B; the cosine of the sentence vectors) with the best other candidate, and stores
 // them (store/pair-scores.ts): pairs under the threshold are flagged as misaligned, for the
 // pair list to filter and sort by and the linguist to exclude. Excluded pairs are scored too,
-// so that including one again shows its score.
-import { availableParallelism } from 'node:os';
+// so that including one again shows its score. The training and scoring run in a worker
+// thread (curation.worker.ts), so the server keeps answering meanwhile.
 import { UserError } from '../errors.ts';
-import type { Progress } from '../jobs/job-registry.ts';
-import { HELD_OUT_MIN, HELD_OUT_SHARE, scoreCorpusPairs, trainForCuration } from '../models/bisent2vec/curation.ts';
+import type { JobContext } from '../jobs/job-context.ts';
+import { runInWorker } from '../jobs/worker-host.ts';
+import { HELD_OUT_MIN, HELD_OUT_SHARE } from '../models/bisent2vec/curation.ts';
 import { saveParallelism } from '../store/pair-scores.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { loadCorpus } from '../store/pair-corpus.ts';
+import type { CurationTask, ScoreResult } from './curation.worker.ts';
 
 /** Pairs a project needs before its pairs can be scored (enough to hold some out for the threshold). */
 export const MIN_PAIRS_TO_SCORE = Math.ceil(HELD_OUT_MIN / HELD_OUT_SHARE);
 
 /** Runs the job; returns a one-line summary. */
-export async function scoreProjectPairs(store: ProjectStore, run: { progress?: Progress; signal?: AbortSignal } = {}): Promise<string> {
-  const { ids, src, tgt } = loadCorpus(store.db, true, { withExcluded: true });
+export async function scoreProjectPairs(store: ProjectStore, ctx: JobContext): Promise<string> {
+  const { ids, src, tgt } = loadCorpus(store, true, { withExcluded: true });
   if (ids.length < MIN_PAIRS_TO_SCORE)
     throw new UserError(
       `scoring needs at least ${MIN_PAIRS_TO_SCORE} pairs (a tenth is held out to find the threshold); this project has ${ids.length}`,
     );
-  // No IBM1 tables: flagging scores by the cosine alone (models/bisent2vec/curation.ts' sentenceSets).
-  const training = await trainForCuration(
-    src,
-    tgt,
-    { lexicalWeight: 0 },
-    { progress: run.progress, signal: run.signal, threads: availableParallelism() },
+  const r = await runInWorker<CurationTask, ScoreResult>(
+    new URL('./curation.worker.ts', import.meta.url),
+    { type: 'score', src, tgt },
+    ctx,
   );
-  const threshold = training.flagging.threshold;
-  run.progress?.(0, 1, 'scoring every pair');
-  const scores = scoreCorpusPairs(training.model, src, tgt, threshold, { progress: run.progress, signal: run.signal });
   saveParallelism(
-    store.db,
-    scores.map((s, k) => ({
+    store,
+    r.scores.map((s, k) => ({
       pairId: ids[k],
       score: s.score,
       misaligned: s.flagged,
       rival: s.rival ? { pairId: ids[s.rival.index], side: s.rival.side, score: s.rival.score } : null,
     })),
-    threshold,
+    r.threshold,
   );
-  const misaligned = scores.filter((s) => s.flagged).length;
-  const f = training.flagging;
-  return `scored ${ids.length} pairs: ${misaligned} under the threshold ${threshold.toFixed(3)} (on ${training.heldOut} held-out pairs with a tenth shuffled: precision ${f.precision.toFixed(2)}, recall ${f.recall.toFixed(2)})`;
+  const misaligned = r.scores.filter((s) => s.flagged).length;
+  return `scored ${ids.length} pairs: ${misaligned} under the threshold ${r.threshold.toFixed(3)} (on ${r.heldOut} held-out pairs with a tenth shuffled: precision ${r.flagging.precision.toFixed(2)}, recall ${r.flagging.recall.toFixed(2)})`;
 }

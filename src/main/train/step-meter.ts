@@ -1,15 +1,10 @@
-// The progress line of a training job, e.g. "epoch 3/20 · loss 4.12 · 12.3 steps/s · ETA 1m20s":
+// The progress line of a training job, e.g. "epoch 3/20 · loss 4.12 · 12.3 steps/s · ETA 80 s":
 // loss is the mean of the current epoch so far, speed is measured over the last WINDOW
 // steps (so graph compilation and checkpoint evaluation fade out of it quickly), and the
 // ETA is the remaining steps at that speed.
-const WINDOW = 20;
+import { formatDuration } from '../../shared/duration.ts';
 
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
-}
+const WINDOW = 20;
 
 /** Which phase of a run a meter counts: its steps follow `firstStep` earlier ones; its line starts with `label` (default "epoch"). */
 export interface MeterPhase {

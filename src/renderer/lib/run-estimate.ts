@@ -51,11 +51,3 @@ export function estimateRun(models: readonly ModelInfo[], plan: RunPlan): RunEst
   }
   return null;
 }
-
-/** "about 40 s", "about 12 min", "about 2 h 10 min". */
-export function formatDuration(seconds: number): string {
-  if (seconds < 90) return `about ${Math.max(1, Math.round(seconds))} s`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 90) return `about ${minutes} min`;
-  return `about ${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}

@@ -1,21 +1,25 @@
-// Gold-aware re-alignment: gold links stay fixed and act as evidence, rejected links are
-// never proposed, a dictionary acts as a prior, and bad gold is a clear error.
+// Gold-aware re-alignment: gold links act as evidence (and, applied as corrections, stay in
+// the output), rejected links are never proposed, a dictionary acts as a prior, and bad gold
+// is a clear error.
 import { join } from 'node:path';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { expect, test } from 'vitest';
 import { readDictionary } from '../../../src/main/align/dictionary.ts';
 import { alignCorpus } from '../../../src/main/align/engine.ts';
+import { withCorrections } from '../../../src/main/align/corrections.ts';
 import { UserError } from '../../../src/main/errors.ts';
 
 const src = ['das haus', 'das buch', 'ein buch', 'ein haus', 'das ein buch'].map((s) => s.split(' '));
 const tgt = ['the house', 'the book', 'a book', 'a house', 'the a book'].map((s) => s.split(' '));
 const pairs = (ls: { s: number; t: number }[]) => ls.map((l) => `${l.s}-${l.t}`);
 
-test('gold links are kept (score 1, their kind) even where the model disagrees', async () => {
-  const gold = [[{ s: 0, t: 1, kind: 'possible' as const }]];
+test('gold links are kept as corrections (score 1, their kind) even where the model disagrees', async () => {
+  const gold = [[{ s: 0, t: 1, kind: 'possible' as const, score: null }]];
   const { links } = await alignCorpus(src, tgt, { method: 'hmm', sym: 'intersect' }, { gold });
-  expect(links[0]).toContainEqual({ s: 0, t: 1, kind: 'possible', score: 1 });
+  const corrected = withCorrections(links[0], gold[0], [{ s: 1, t: 1 }]);
+  expect(corrected).toContainEqual({ s: 0, t: 1, kind: 'possible', score: 1 });
+  expect(corrected.some((l) => l.s === 1 && l.t === 1)).toBe(false);
 });
 
 test('gold links are evidence: they move the lexicon for the other pairs', async () => {

@@ -37,5 +37,5 @@ test('unknown words still get a (diagonal) alignment from a saved model', async 
 });
 
 test('loading a directory that is not a model is a clear user error', () => {
-  expect(() => loadModel(tmpdir())).toThrow(/not a saved alignment model/);
+  expect(() => loadModel(tmpdir())).toThrow(/config\.json: missing$/);
 });

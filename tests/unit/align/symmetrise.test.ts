@@ -84,7 +84,7 @@ test('after agreement training, MAP links need a mean posterior of 0.5 to enter 
   const q = (...p: number[]) => Uint16Array.from(p, (x) => Math.round(x * Q));
   const post = { I: 2, J: 2, fwd: q(0.9, 0, 0.1, 0.6, 0.1, 0.4), rev: q(0.9, 0.1, 0.6, 0.2, 0.1, 0.4) };
   const decode = (agreed: boolean) => {
-    const { a } = decodePair(post, undefined, { sym: 'gdfa', agreed });
+    const { a } = decodePair(post, { sym: 'gdfa', agreed });
     return ['0-0', '0-1', '1-0', '1-1'].filter((_, x) => a[x]).join(' ');
   };
   expect(decode(false)).toBe('0-0 1-0 1-1');

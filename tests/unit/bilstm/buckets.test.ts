@@ -53,7 +53,13 @@ test('a run over four bucket lengths trains every batch once per epoch, sessions
   const src = Array.from({ length: 16 }, (_, k) => Array.from({ length: lengths[k % 4] }, (_, i) => `w${(k + i) % 9}`));
   const tgt = src.map((s) => s.map((w) => w.toUpperCase()));
   const steps: number[] = [];
-  const m = await trainNeural({ src, tgt }, { dim: 8, batchSize: 4, epochs: 2, merges: 2 }, { onStep: (s) => void steps.push(s) });
+  const m = await trainNeural(
+    { src, tgt },
+    { dim: 8, batchSize: 4, epochs: 2, merges: 2 },
+    {
+      onEvent: (e) => void (e.type === 'step' && steps.push(e.step - 1)),
+    },
+  );
   expect(steps).toEqual(Array.from({ length: 8 }, (_, i) => i));
   expect(m.params.size).toBeGreaterThan(0);
 }, 120_000);
@@ -67,7 +73,7 @@ test('cancelling after the first step drops the sessions not yet compiling: the 
   const run = trainNeural(
     { src, tgt },
     { dim: 8, batchSize: 4, epochs: 2, merges: 2 },
-    { signal: abort.signal, onStep: () => abort.abort(), onBucket: (T) => void built.push(T) },
+    { ctx: { progress: () => abort.abort(), signal: abort.signal }, onBucket: (T) => void built.push(T) },
   );
   await expect(run).rejects.toThrow('cancelled');
   // the shortest bucket trained the first step; at most the one compiling then finished

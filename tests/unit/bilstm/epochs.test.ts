@@ -15,7 +15,7 @@ test('trainNeural trains the default epochs for its corpus unless told otherwise
   const tiny = { dim: 8, batchSize: 300, merges: 2 };
   const epochsRun = async (config: object) => {
     let n = 0;
-    const m = await trainNeural({ src, tgt }, config, { onEpoch: () => void n++ });
+    const m = await trainNeural({ src, tgt }, config, { onEvent: (e) => void (e.type === 'epoch' && n++) });
     return [n, m.config.epochs];
   };
   expect(await epochsRun(tiny)).toEqual([67, 67]);

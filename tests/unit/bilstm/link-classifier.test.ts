@@ -61,6 +61,18 @@ test('held-out pairs: an even share of the pairs with gold, none below the minim
   expect(heldOutPairs(gold(MIN_GOLD_PAIRS_TO_HOLD_OUT), 0).some(Boolean)).toBe(false);
 });
 
+test('held-out pairs of a corpus with splits: its dev and test pairs with gold, else the share as without splits', () => {
+  const link = [{ s: 0, t: 0 }];
+  const gold = Array.from({ length: 2 * MIN_GOLD_PAIRS_TO_HOLD_OUT }, (_, k) => (k % 2 ? link : undefined));
+  const split = gold.map((_, k) => (k === 1 || k === 2 ? 'dev' : k === 5 ? 'test' : 'train'));
+  // pair 2 is dev but has no gold: nothing to hold out there
+  expect(heldOutPairs(gold, HELD_OUT_SHARE, split).flatMap((h, k) => (h ? [k] : []))).toEqual([1, 5]);
+  // every pair with gold in train: the share, as for a corpus without splits
+  expect(heldOutPairs(gold, HELD_OUT_SHARE, ['train', 'train', 'dev', ...gold.slice(3).map(() => 'train')])).toEqual(
+    heldOutPairs(gold, HELD_OUT_SHARE),
+  );
+});
+
 test('held-out pairs whose every cell is linked still give a decision (it links every cell)', () => {
   const one = diagonalCorpus(120, 9);
   const src = one.src.map((s) => s.slice(0, 1)),

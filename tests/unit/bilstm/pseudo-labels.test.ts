@@ -1,10 +1,10 @@
-// Self-training's pseudo-labels (models/bilstm/method.ts) from a real tiny model: pairs with
+// Self-training's pseudo-labels (models/bilstm/train-and-self-train.ts) from a real tiny model: pairs with
 // links keep them, skipped (evaluation) pairs get none, the others the model's own links
 // scoring at least the threshold — fewer as the threshold rises.
 import { afterAll, expect, test } from 'vitest';
 import { Embedder } from '../../../src/main/models/bilstm/embedder.ts';
 import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/models/bilstm/train.ts';
-import { pseudoLabelled } from '../../../src/main/models/bilstm/method.ts';
+import { pseudoLabelled } from '../../../src/main/models/bilstm/train-and-self-train.ts';
 import { syntheticCorpus } from './synthetic.ts';
 
 const c = syntheticCorpus(24, 12, 11);

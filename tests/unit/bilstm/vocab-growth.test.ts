@@ -112,9 +112,9 @@ test('a continued training learns the new words; a model saved without its BPE m
   saveNeuralModel(again, next);
   expect(loadNeuralModel(again).vocab.src.ids.get('runs')).toBe(id);
 
-  const meta = JSON.parse(readFileSync(join(saved, 'config.json'), 'utf8'));
-  delete meta.subwordModel;
-  writeFileSync(join(saved, 'config.json'), JSON.stringify(meta));
+  const vocab = JSON.parse(readFileSync(join(saved, 'vocab.json'), 'utf8'));
+  delete vocab.subwordModel;
+  writeFileSync(join(saved, 'vocab.json'), JSON.stringify(vocab));
   const old = loadNeuralModel(saved);
   expect(old.vocab.subwordModel).toBeUndefined();
   const kept = await trainNeural(more, { ...tiny, epochs: 1 }, {}, old);

@@ -69,7 +69,7 @@ test('a model trains on a large vocabulary (the selected softmax in a real sessi
   await trainNeural(
     largeCorpus(),
     { dim: 16, epochs: 1, batchSize: 256, merges: 0, maxLength: 8 },
-    { onStep: (_, l) => void losses.push(l) },
+    { onEvent: (e) => void (e.type === 'step' && losses.push(e.loss)) },
   );
   expect(losses.length).toBeGreaterThan(4);
   expect(losses.every(Number.isFinite)).toBe(true);

@@ -1,6 +1,7 @@
 // Hogwild training on worker threads (models/bisent2vec/parallel-train.ts) learns as one
 // thread does, on a generated corpus (tests/unit/bilstm/synthetic.ts): translations come out
-// first by CSLS; and cancelling stops the workers with CancelledError.
+// first by CSLS; checkpoints come between epochs, while the workers wait (the fit loop's,
+// train/fit-loop.ts); and cancelling stops the workers with CancelledError.
 import { expect, test } from 'vitest';
 import { CancelledError } from '../../../src/main/errors.ts';
 import { bisent2vecLexicon } from '../../../src/main/models/bisent2vec/lexicon.ts';
@@ -23,6 +24,19 @@ test('two threads learn the word translations as one does', async () => {
   const one = await trainBisent2vec(corpus.src, corpus.tgt, { epochs: 10 });
   expect(p1(bisent2vecLexicon(one.model))).toBeGreaterThanOrEqual(0.9);
   expect(p1(bisent2vecLexicon(two.model))).toBeGreaterThanOrEqual(0.9);
+}, 30_000);
+
+test('a Hogwild run saves its checkpoints between epochs: every n epochs and the last, the last one the trained model', async () => {
+  const saved: { epoch: number; V: Float32Array }[] = [];
+  const { model } = await trainBisent2vec(
+    corpus.src,
+    corpus.tgt,
+    { epochs: 4 },
+    { threads: 2, checkpoints: { every: 2, save: (epoch, m) => void saved.push({ epoch, V: Float32Array.from(m.V) }) } },
+  );
+  expect(saved.map((s) => s.epoch)).toEqual([2, 4]);
+  expect(saved[1].V).toEqual(Float32Array.from(model.V));
+  expect(saved[0].V).not.toEqual(saved[1].V);
 }, 30_000);
 
 test('cancelling stops the workers', async () => {

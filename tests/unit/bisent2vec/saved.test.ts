@@ -59,9 +59,9 @@ test('a folder of another model type or with mismatched tensors is a one-line er
   const { model } = await trainBisent2vec(src, tgt, { minCount: 1, dim: 6, epochs: 1 });
   const folder = join(dir, 'other');
   saveBisent2vec(folder, model);
-  writeFileSync(join(folder, 'config.json'), JSON.stringify({ format: 'x', model_type: 'mekong-bilstm' }));
+  writeFileSync(join(folder, 'config.json'), JSON.stringify({ format: 'mekong-model-folder', family: 'bilstm', version: 3 }));
   expect(() => loadBisent2vec(folder)).toThrow(UserError);
-  expect(() => loadBisent2vec(folder)).toThrow(/a mekong-bilstm model, not mekong-bisent2vec/);
+  expect(() => loadBisent2vec(folder)).toThrow(/config\.json: a bilstm model, not bisent2vec$/);
   const small = join(dir, 'small');
   saveBisent2vec(small, model);
   const bigger = (
@@ -73,5 +73,5 @@ test('a folder of another model type or with mismatched tensors is a one-line er
   ).model;
   saveBisent2vec(join(dir, 'bigger'), bigger);
   copyFileSync(join(dir, 'bigger', 'model.safetensors'), join(small, 'model.safetensors'));
-  expect(() => loadBisent2vec(small)).toThrow(/does not match config.json/);
+  expect(() => loadBisent2vec(small)).toThrow(/small\/model\.safetensors: tensor U has shape \[\d+, 6\] but the folder's config implies/);
 });

@@ -11,12 +11,12 @@ async function registered(...args: string[]): Promise<string[]> {
 
 test('a command line registers only its command', async () => {
   expect(await registered('align', '--src', 'a')).toEqual(['align']);
-  expect(await registered('info', 'p.mekong')).toEqual(['project', 'info']);
+  expect(await registered('info', 'p.mekong')).toEqual(['project', 'info', 'check']);
 });
 
 test('help and unknown names register every command once', async () => {
   const all = await registered('--help');
-  expect(all).toEqual(expect.arrayContaining(['project', 'info', 'import', 'export', 'serve', 'align', 'eval', 'lexicon', 'dict', 'mine']));
+  expect(all).toEqual(expect.arrayContaining(['project', 'info', 'check', 'import', 'export', 'serve', 'align', 'eval', 'lexicon', 'dict', 'mine']));
   expect(new Set(all).size).toBe(all.length);
   expect(await registered('nope')).toEqual(all);
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir();
 
@@ -28,7 +29,7 @@ function tokensOf(project: string): { src: string[][]; tgt: string[][]; words: {
     return {
       src: pairs.map((p) => p.srcTokens.map((t) => t.text)),
       tgt: pairs.map((p) => p.tgtTokens.map((t) => t.text)),
-      words: store.db.prepare('SELECT lang, word FROM word_list ORDER BY lang, word').all() as { lang: string; word: string }[],
+      words: dbOf(store).prepare('SELECT lang, word FROM word_list ORDER BY lang, word').all() as { lang: string; word: string }[],
     };
   } finally {
     store.close();

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFastAlign } from '../../../src/main/corpus/fastalign.ts';
-import { attachLinks, checkLinks, unionLinks, type LinkedPair } from '../../../src/main/corpus/links.ts';
-import type { Link } from '../../../src/shared/domain.ts';
+import { attachLinks, checkLinks, type LinkedPair } from '../../../src/main/corpus/links.ts';
+import { LinkSet, type Link } from '../../../src/shared/link-set.ts';
 import { readPharaoh, writePharaoh } from '../../../src/main/corpus/pharaoh.ts';
 import type { PairRecord } from '../../../src/main/corpus/record.ts';
 import { readTalp, writeTalp } from '../../../src/main/corpus/talp.ts';
@@ -78,7 +78,7 @@ describe('Pharaoh', () => {
     const out = (name: string) => readFileSync(join(dir, name), 'utf8');
     await writePharaoh([rec(gold), { line: 0, src: 'c', tgt: 'z' }], join(dir, 'w0.align'));
     expect(out('w0.align')).toBe('0-0 1?1\n\n');
-    await writePharaoh([rec(unionLinks([{ links: gold }, { links: model }]))], join(dir, 'w1.align'), {
+    await writePharaoh([rec(LinkSet.union([gold, model]).links())], join(dir, 'w1.align'), {
       base: 1,
       possible: 'p',
       scores: true,

@@ -1,6 +1,6 @@
 // Streaming: a 1,000,000-line Moses pair generated on disk is read through with bounded
 // heap, and every reader's throughput is printed (pairs/s) on 50,000-pair files written
-// by our own writers. Speed is reported, not asserted (see DESIGN.md: tests assert behaviour).
+// by our own writers. Speed is reported, not asserted (docs/ARCHITECTURE.md: tests assert behaviour).
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

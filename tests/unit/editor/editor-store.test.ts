@@ -63,16 +63,16 @@ describe('gold edits', () => {
     expect(() => setGold(store, 'ann', ids[0], [{ ...sure(1, 1), tag: 'deixis' }], [])).toThrow(
       /link 1-1: "deixis" is not one of the project's link tags/,
     );
-    setLinkTags(store.db, ['deixis', 'semantic']);
+    setLinkTags(store, ['deixis', 'semantic']);
     expect(store.info().linkTags).toEqual(['deixis', 'semantic']);
     // 'function' is no longer in the set: the link keeps it through other edits, and may not gain it elsewhere.
     const next = setGold(store, 'ann', ids[0], [tagged, { ...sure(1, 1), tag: 'deixis' }], []);
     expect(next.gold.map((l) => l.tag)).toEqual(['function', 'deixis']);
     expect(() => setGold(store, 'ann', ids[0], [tagged, { ...sure(1, 1), tag: 'function' }], [])).toThrow(/not one of/);
-    expect(() => setLinkTags(store.db, ['a', 'a'])).toThrow(/must differ/);
+    expect(() => setLinkTags(store, ['a', 'a'])).toThrow(/must differ/);
     expect(() =>
       setLinkTags(
-        store.db,
+        store,
         Array.from({ length: 10 }, (_, i) => `t${i}`),
       ),
     ).toThrow();
@@ -142,22 +142,22 @@ describe('double annotation', () => {
     expect(editorPair(store, 'bob', ids[0]).rejected).toEqual([{ s: 1, t: 2 }]);
     expect(editorPair(store, 'ann', ids[0]).rejected).toEqual([]);
     store.undo('ann');
-    expect(rejectedWithAnnotator(store.db, ids[0]).map((r) => r.annotator)).toEqual(['ann', 'bob']);
+    expect(rejectedWithAnnotator(store, ids[0]).map((r) => r.annotator)).toEqual(['ann', 'bob']);
     // A merge re-indexes everyone's rejections, and its undo puts them back with who made them.
     mergeTokensEdit(store, 'bob', ids[0], 'src', 0);
-    expect(rejectedWithAnnotator(store.db, ids[0]).map((r) => `${r.s}-${r.t}:${r.annotator}`)).toEqual(['0-2:ann', '0-2:bob']);
+    expect(rejectedWithAnnotator(store, ids[0]).map((r) => `${r.s}-${r.t}:${r.annotator}`)).toEqual(['0-2:ann', '0-2:bob']);
     store.undo('bob');
-    expect(rejectedWithAnnotator(store.db, ids[0]).map((r) => `${r.s}-${r.t}:${r.annotator}`)).toEqual(['1-2:ann', '1-2:bob']);
+    expect(rejectedWithAnnotator(store, ids[0]).map((r) => `${r.s}-${r.t}:${r.annotator}`)).toEqual(['1-2:ann', '1-2:bob']);
     // Shared: everyone's gold and rejections are seen; an un-reject then removes the link's rejections, undone with attribution.
-    setAnnotatorsShare(store.db, true);
+    setAnnotatorsShare(store, true);
     expect(store.info().annotatorsShare).toBe(true);
     const shared = editorPair(store, 'carl', ids[0]);
     expect(shared.alignments.map((a) => a.alignmentId).sort()).toEqual([annGold, m].sort());
     expect(shared.rejected).toEqual([{ s: 1, t: 2 }]);
     setRejected(store, 'carl', ids[0], []);
-    expect(rejectedWithAnnotator(store.db, ids[0])).toEqual([]);
+    expect(rejectedWithAnnotator(store, ids[0])).toEqual([]);
     store.undo('carl');
-    expect(rejectedWithAnnotator(store.db, ids[0]).map((r) => r.annotator)).toEqual(['ann', 'bob']);
+    expect(rejectedWithAnnotator(store, ids[0]).map((r) => r.annotator)).toEqual(['ann', 'bob']);
     store.close();
   });
 });
@@ -194,7 +194,7 @@ describe('review queue', () => {
       [[0, 1, 0.9]],
       [[0, 0, 1]],
     ]);
-    const q = reviewQueue(store.db, { alignmentId: m, offset: 0, limit: 10 });
+    const q = reviewQueue(store, { alignmentId: m, offset: 0, limit: 10 });
     expect(q.items.map((i) => i.id)).toEqual([ids[1], ids[2], ids[0], ids[3]]);
     const n = model(store, ids, [
       [
@@ -206,11 +206,11 @@ describe('review queue', () => {
       [[0, 1, 1]],
       [[0, 0, 1]],
     ]);
-    const d = reviewQueue(store.db, { alignmentId: m, versusId: n, offset: 0, limit: 10 });
+    const d = reviewQueue(store, { alignmentId: m, versusId: n, offset: 0, limit: 10 });
     expect(d.items[0]).toMatchObject({ id: ids[1], score: 1 });
     setGold(store, 'ann', ids[3], [sure(0, 0)], []);
-    expect(reviewQueue(store.db, { alignmentId: m, annotator: 'ann', offset: 0, limit: 10 }).items.map((i) => i.id)).toEqual([ids[3]]);
-    expect(reviewQueue(store.db, { alignmentId: m, text: 'd', offset: 0, limit: 10 }).total).toBe(1);
+    expect(reviewQueue(store, { alignmentId: m, annotator: 'ann', offset: 0, limit: 10 }).items.map((i) => i.id)).toEqual([ids[3]]);
+    expect(reviewQueue(store, { alignmentId: m, text: 'd', offset: 0, limit: 10 }).total).toBe(1);
     store.close();
   });
 });
@@ -220,17 +220,17 @@ describe('lexicon', () => {
     const { store, ids } = project(dir, PAIRS);
     const m = model(store, ids, [[[0, 0, 0.9]], [[0, 0, 0.9]], [[1, 1, 0.9]], []]);
     setGold(store, 'ann', ids[0], [sure(0, 0), sure(2, 2)], []);
-    const entries = lexiconEntries(store.db, 'ann', m, '', 10);
+    const entries = lexiconEntries(store, 'ann', m, '', 10);
     expect(entries[0]).toEqual({ src: 'a', tgt: 'x', gold: 1, model: 3 });
-    expect(occurrences(store.db, 'ann', 'A', 'x', m).map((o) => o.pairId)).toEqual([ids[0], ids[1], ids[2]]);
-    const preview = bulkFix(store.db, 'ann', 'a', 'x', 'add', false);
+    expect(occurrences(store, 'ann', 'A', 'x', m).map((o) => o.pairId)).toEqual([ids[0], ids[1], ids[2]]);
+    const preview = bulkFix(store, 'ann', 'a', 'x', 'add', false);
     expect(preview.map(({ pairId, add, remove, unmatched }) => ({ pairId, add, remove, unmatched }))).toEqual([
       { pairId: ids[1], add: [{ s: 0, t: 0, score: null, by: 'position' }], remove: [], unmatched: { src: [], tgt: [] } },
       { pairId: ids[2], add: [{ s: 1, t: 1, score: null, by: 'position' }], remove: [], unmatched: { src: [], tgt: [] } },
     ]);
     expect(preview[0].srcTokens.map((t) => t.text)).toEqual(store.getPair(ids[1]).srcTokens.map((t) => t.text));
     expect(editorPair(store, 'ann', ids[1]).gold).toEqual([]);
-    bulkFix(store.db, 'ann', 'a', 'x', 'add', true);
+    bulkFix(store, 'ann', 'a', 'x', 'add', true);
     expect(editorPair(store, 'ann', ids[2]).gold).toEqual([sure(1, 1)]);
     setGold(store, 'ann', ids[3], [sure(0, 0)], []);
     store.undo('ann');
@@ -238,7 +238,7 @@ describe('lexicon', () => {
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([2, 0, 0, 0]);
     store.redo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([2, 1, 1, 0]);
-    bulkFix(store.db, 'ann', 'a', 'x', 'remove', true);
+    bulkFix(store, 'ann', 'a', 'x', 'remove', true);
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([1, 0, 0, 0]);
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([2, 1, 1, 0]);
@@ -253,7 +253,7 @@ describe('lexicon', () => {
       ['ປະຈຳ', 'ประจำ'],
     ]);
     const m = model(store, ids, [[], [], [[0, 3, 0.95]], []]);
-    const plan = bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m);
+    const plan = bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m);
     const byPair = new Map(plan.map((c) => [c.pairId, c]));
     expect(byPair.get(ids[0])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0']);
     expect(byPair.get(ids[0])!.unmatched).toEqual({ src: [2], tgt: [] });
@@ -270,10 +270,10 @@ describe('lexicon', () => {
     const keep = plan
       .flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t })))
       .filter((l) => !(l.pairId === ids[1] && l.s === 3));
-    expect(() => bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(
+    expect(() => bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(
       /not one the preview proposed/,
     );
-    bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, keep);
+    bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, keep);
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([
       ['0-0'],
       ['0-0'],
@@ -281,17 +281,17 @@ describe('lexicon', () => {
       ['0-0'],
     ]);
     // A second Link all adds the remaining pair-2 link only; one undo removes the whole first group.
-    expect(
-      bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`)),
-    ).toEqual([`${ids[1]}:3-3`]);
+    expect(bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([
+      `${ids[1]}:3-3`,
+    ]);
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
     // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.
-    const reject = bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m);
+    const reject = bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m);
     expect(reject.flatMap((c) => c.remove.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[2]}:0-3`]);
     expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([{ s: 0, t: 3 }]);
-    expect(occurrences(store.db, 'ann', 'ປະຈຳ', 'ประจำ', m).find((o) => o.pairId === ids[2])!.rejected).toEqual([{ s: 0, t: 3 }]);
-    expect(bulkFix(store.db, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).toEqual([]);
+    expect(occurrences(store, 'ann', 'ປະຈຳ', 'ประจำ', m).find((o) => o.pairId === ids[2])!.rejected).toEqual([{ s: 0, t: 3 }]);
+    expect(bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).toEqual([]);
     store.undo('ann');
     expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([]);
     store.close();
@@ -306,18 +306,18 @@ describe('agreement', () => {
     store.updatePair('ann', ids[1], { split: 'dev' });
     const config = trainOptionsSchema.parse({ method: 'bilstm-ctl' });
     const untrained = model(store, ids, [[[0, 0, 0.9]], [[0, 1, 0.9]], [], []]);
-    expect(agreementReport(store.db, a, untrained).trained).toBeUndefined();
-    const { runId } = createModelRun(store.db, 'bilstm', config);
-    setRunSetup(store.db, runId, config, { pairs: 4, goldPairs: 1, pseudoPairs: 0, evalPairs: 1 });
-    const trained = createAlignment(store.db, { origin: 'model', name: 'bilstm run', runId });
-    store.db.transaction(() => {
-      linkInserter(store.db, trained)(ids[0], [
+    expect(agreementReport(store, a, untrained).trained).toBeUndefined();
+    const { runId } = createModelRun(store, 'bilstm', config);
+    setRunSetup(store, runId, config, { pairs: 4, goldPairs: 1, pseudoPairs: 0, evalPairs: 1 });
+    const trained = createAlignment(store, { origin: 'model', name: 'bilstm run', runId });
+    store.transaction(() => {
+      linkInserter(store, trained)(ids[0], [
         { s: 0, t: 0, kind: 'sure', score: 0.9 },
         { s: 1, t: 1, kind: 'sure', score: 0.9 },
       ]);
-      linkInserter(store.db, trained)(ids[1], [{ s: 0, t: 1, kind: 'sure', score: 0.9 }]);
-    })();
-    const r = agreementReport(store.db, a, trained);
+      linkInserter(store, trained)(ids[1], [{ s: 0, t: 1, kind: 'sure', score: 0.9 }]);
+    });
+    const r = agreementReport(store, a, trained);
     expect(r.overall.pairs).toBe(2);
     expect(r.trained).toMatchObject({ runId, trainPairs: 1, heldOut: { pairs: 1, precision: 0, recall: 0, aer: 1 } });
     expect(r.overall.aer).toBeCloseTo(1 - 4 / 7);
@@ -338,10 +338,10 @@ describe('agreement', () => {
     const a = setGold(store, 'ann', ids[0], [sure(0, 0), possible(1, 1)], []).goldId as number;
     const b = setGold(store, 'bob', ids[0], [sure(0, 0)], []).goldId as number;
     setGold(store, 'bob', ids[1], [sure(0, 0)], []);
-    const r = agreementReport(store.db, a, m);
+    const r = agreementReport(store, a, m);
     expect(r.overall).toMatchObject({ pairs: 1, precision: 0.5, recall: 1, reference: 2, candidate: 2, both: 1 });
     expect(r.overall.aer).toBeCloseTo(1 - 2 / 3);
-    const ab = agreementReport(store.db, a, b);
+    const ab = agreementReport(store, a, b);
     expect(ab.pairs.map((p) => p.pairId)).toEqual([ids[0]]);
     expect(ab.overall).toMatchObject({ precision: 1, recall: 1, aer: 0 });
     store.close();

@@ -13,10 +13,10 @@ let n = 0;
 
 export function project(dir: string, pairs: [string, string][]): { store: ProjectStore; ids: number[] } {
   const store = ProjectStore.create(join(dir, `e${n++}.mekong`), { name: 'editor', srcLang: 'lo', tgtLang: 'th' });
-  const importId = beginImport(store.db, 'test.tsv', 'tsv');
-  const ids = store.db.transaction(() =>
+  const importId = beginImport(store, 'test.tsv', 'tsv');
+  const ids = store.transaction(() =>
     pairInserter(
-      store.db,
+      store,
       importId,
     )(
       pairs.map(([src, tgt]) => ({
@@ -26,23 +26,23 @@ export function project(dir: string, pairs: [string, string][]): { store: Projec
         tgtOffsets: encodeOffsets(pretokenized(tgt)),
       })),
     ),
-  )();
-  finishImport(store.db, importId, true);
+  );
+  finishImport(store, importId, true);
   return { store, ids };
 }
 
 /** A model alignment: `links[k]` are pair `ids[k]`'s links as [s, t, score]. */
 export function model(store: ProjectStore, ids: number[], links: [number, number, number][][], name = 'model'): number {
-  const id = createAlignment(store.db, { origin: 'model', name });
-  const insert = linkInserter(store.db, id);
-  store.db.transaction(() =>
+  const id = createAlignment(store, { origin: 'model', name });
+  const insert = linkInserter(store, id);
+  store.transaction(() =>
     links.forEach((ls, k) =>
       insert(
         ids[k],
         ls.map(([s, t, score]): Link => ({ s, t, kind: 'sure', score })),
       ),
     ),
-  )();
+  );
   return id;
 }
 

@@ -25,6 +25,7 @@ import { createContext } from '../../../src/main/api/create-context.ts';
 import { dispatch } from '../../../src/main/api/dispatch.ts';
 import type { JobEvent } from '../../../src/shared/api.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir();
 const sure = (s: number, t: number, score: number | null = null): Link => ({ s, t, kind: 'sure', score });
@@ -43,10 +44,10 @@ function fixture() {
     srcOffsets: segmentOffsets(src, 'lo'),
     tgtOffsets: Uint32Array.from(tgtOffsets),
   });
-  const importId = beginImport(store.db, 'test', 'tsv');
-  const ids = store.db.transaction(() =>
+  const importId = beginImport(store, 'test', 'tsv');
+  const ids = store.transaction(() =>
     pairInserter(
-      store.db,
+      store,
       importId,
     )([
       icu('ທ່ານ ເອກອັກຄະຣາຊະທູດ ໄທ', 'ประจำสปป. ลาว'), // merges on both sides
@@ -55,24 +56,24 @@ function fixture() {
       given('ລາວ', 'ประจำสปป', [0, 8]), // one token split into ประจำ|สปป
       icu('ລາວ', 'ลาว'), // unchanged
     ]),
-  )();
-  finishImport(store.db, importId, true);
-  const gold = goldAlignmentOf(store.db, 'anna');
-  const model = createAlignment(store.db, { origin: 'model', name: 'm' });
-  store.db.transaction(() => {
-    const g = linkInserter(store.db, gold);
+  );
+  finishImport(store, importId, true);
+  const gold = goldAlignmentOf(store, 'anna');
+  const model = createAlignment(store, { origin: 'model', name: 'm' });
+  store.transaction(() => {
+    const g = linkInserter(store, gold);
     g(ids[0], [sure(1, 0), possible(2, 1), sure(6, 1), sure(7, 4), possible(0, 2)]);
     g(ids[1], [sure(0, 1)]);
     g(ids[2], [sure(0, 0)]);
     g(ids[3], [sure(0, 0)]);
     g(ids[4], [sure(0, 0)]);
-    linkInserter(store.db, model)(ids[0], [sure(3, 3, 0.7)]);
-    untranslatedInserter(store.db, gold)(ids[0], { src: [], tgt: [3] });
-    rejectedInserter(store.db)(ids[0], [
+    linkInserter(store, model)(ids[0], [sure(3, 3, 0.7)]);
+    untranslatedInserter(store, gold)(ids[0], { src: [], tgt: [3] });
+    rejectedInserter(store)(ids[0], [
       { s: 4, t: 4, annotator: 'anna' },
       { s: 2, t: 1, annotator: 'bo' },
     ]);
-  })();
+  });
   return { store, ids, gold, model };
 }
 
@@ -86,14 +87,14 @@ test('links, marks and rejected links follow; a pair that cannot follow is kept;
   const dry = await resegmentProject(store, { sides: ['src', 'tgt'], annotator: 'anna', words, dryRun: true });
   expect(dry).toMatchObject({ pairs: 5, changed: 3, unchanged: 1, newWords: 0, dryRun: true });
   expect(snapshot(store, ids)).toEqual(before);
-  expect(store.db.prepare('SELECT count(*) AS n FROM word_list').get()).toEqual({ n: 0 });
+  expect(dbOf(store).prepare('SELECT count(*) AS n FROM word_list').get()).toEqual({ n: 0 });
 
   const progress: number[] = [];
   const report = await resegmentProject(store, {
     sides: ['src', 'tgt'],
     annotator: 'anna',
     words,
-    progress: (done) => progress.push(done),
+    progress: ({ done }) => progress.push(done),
   });
   expect(report).toMatchObject({ pairs: 5, changed: 3, unchanged: 1, newWords: 2 });
   expect(progress.at(-1)).toBe(5);
@@ -113,7 +114,7 @@ test('links, marks and rejected links follow; a pair that cannot follow is kept;
   expect(p1.untranslated).toEqual([{ side: 'tgt', index: 2 }]);
   expect(p1.rejected).toEqual([{ s: 1, t: 3 }]);
   // Every annotator's rejections move with the tokens and stay theirs.
-  expect(rejectedWithAnnotator(store.db, ids[0])).toEqual([
+  expect(rejectedWithAnnotator(store, ids[0])).toEqual([
     { s: 1, t: 0, annotator: 'bo' },
     { s: 1, t: 3, annotator: 'anna' },
   ]);
@@ -137,7 +138,7 @@ test('links, marks and rejected links follow; a pair that cannot follow is kept;
       expect(found, `pair ${old.id} gold ${l.s}-${l.t}`).toBe(true);
     }
   });
-  expect(store.db.prepare('SELECT lang, word, added_by FROM word_list ORDER BY lang').all()).toEqual([
+  expect(dbOf(store).prepare('SELECT lang, word, added_by FROM word_list ORDER BY lang').all()).toEqual([
     { lang: 'lo', word: 'ເອກອັກຄະຣາຊະທູດ', added_by: 'word list test.txt' },
     { lang: 'th', word: 'ประจำ', added_by: 'word list test.txt' },
   ]);
@@ -165,7 +166,7 @@ test('a cancelled re-segmentation leaves the project as it was', async () => {
     /cancelled/,
   );
   expect(snapshot(store, ids)).toEqual(before);
-  expect(store.db.prepare('SELECT count(*) AS n FROM word_list').get()).toEqual({ n: 0 });
+  expect(dbOf(store).prepare('SELECT count(*) AS n FROM word_list').get()).toEqual({ n: 0 });
   store.close();
 });
 
@@ -191,7 +192,7 @@ test('a pair edited while the project is being segmented is left alone, its edit
     sides: ['src', 'tgt'],
     annotator: 'anna',
     words,
-    progress: (done, total, message) => {
+    progress: ({ done, total, message }) => {
       // Between segmentation and saving, a linguist merges a token of pair 1 and links it.
       if (done === total && message === 'resegmenting' && !edited) {
         edited = true;

@@ -14,6 +14,7 @@ import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { segmentOffsets } from '../../../src/main/text/segment.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { possible, project, sure } from './fixture.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir('mekong-seg-bulk-');
 const texts = (store: ProjectStore, id: number) => store.getPair(id).srcTokens.map((t) => t.text);
@@ -60,7 +61,7 @@ test('merge "sinh viên" in one pair, preview the others, apply the kept ones, o
   expect(p2.gold).toEqual([sure(0, 0), sure(1, 1)]);
   expect(p2.rejected).toEqual([{ s: 1, t: 1 }]);
   // The words as written join the list (it is case-sensitive, so "Sinh viên" merges capitalised occurrences).
-  expect(store.db.prepare('SELECT lang, word FROM word_list ORDER BY word').all()).toEqual([
+  expect(dbOf(store).prepare('SELECT lang, word FROM word_list ORDER BY word').all()).toEqual([
     { lang: 'lo', word: 'Sinh viên' },
     { lang: 'lo', word: 'sinh viên' },
   ]);
@@ -94,10 +95,10 @@ test('overlapping merge matches take the leftmost first; a split matches whole t
 
 test('Thai: a merge of pieces written together never applies across a space; a split undoes it corpus-wide', () => {
   const store = ProjectStore.create(join(dir, 'th.mekong'), { name: 'th', srcLang: 'lo', tgtLang: 'th' });
-  const importId = beginImport(store.db, 't', 'tsv');
-  const ids = store.db.transaction(() =>
+  const importId = beginImport(store, 't', 'tsv');
+  const ids = store.transaction(() =>
     pairInserter(
-      store.db,
+      store,
       importId,
     )(
       ['ประจำสปป ลาว', 'ลาว ประจำสปป', 'ประ จำ'].map((tgt) => ({
@@ -107,8 +108,8 @@ test('Thai: a merge of pieces written together never applies across a space; a s
         tgtOffsets: segmentOffsets(tgt, 'th'),
       })),
     ),
-  )();
-  finishImport(store.db, importId, true);
+  );
+  finishImport(store, importId, true);
   const tgt = (id: number) => store.getPair(id).tgtTokens.map((t) => t.text);
   expect(ids.map(tgt)).toEqual([
     ['ประ', 'จำ', 'สปป', 'ลาว'],

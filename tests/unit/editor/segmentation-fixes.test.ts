@@ -9,6 +9,7 @@ import { createAlignment, linkInserter } from '../../../src/main/store/alignment
 import { mergeTokensEdit, splitTokenEdit } from '../../../src/main/review/segmentation-fixes.ts';
 import { segmentOffsets } from '../../../src/main/text/segment.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir();
 
@@ -16,17 +17,17 @@ test('merging ICU pieces of a Lao word and splitting it again, with links and un
   const store = ProjectStore.create(join(dir, 't.mekong'), { name: 't', srcLang: 'lo', tgtLang: 'th' });
   const src = 'ທ່ານ ເອກອັກຄະຣາຊະທູດ ໄທ';
   const tgt = 'ท่าน เอกอัครราชทูต ไทย';
-  const id = beginImport(store.db, 'x', 'tsv');
-  const [pairId] = store.db.transaction(() =>
-    pairInserter(store.db, id)([{ src, tgt, srcOffsets: segmentOffsets(src, 'lo'), tgtOffsets: segmentOffsets(tgt, 'th') }]),
-  )();
-  finishImport(store.db, id, true);
+  const id = beginImport(store, 'x', 'tsv');
+  const [pairId] = store.transaction(() =>
+    pairInserter(store, id)([{ src, tgt, srcOffsets: segmentOffsets(src, 'lo'), tgtOffsets: segmentOffsets(tgt, 'th') }]),
+  );
+  finishImport(store, id, true);
   const before = store.getPair(pairId);
   const pieces = before.srcTokens.map((t) => t.text);
   expect(pieces.length).toBeGreaterThan(3);
-  const model = createAlignment(store.db, { origin: 'model', name: 'm' });
+  const model = createAlignment(store, { origin: 'model', name: 'm' });
   const last = pieces.length - 1;
-  linkInserter(store.db, model)(pairId, [
+  linkInserter(store, model)(pairId, [
     { s: 1, t: 1, kind: 'sure', score: 0.8 },
     { s: 2, t: 1, kind: 'possible', score: 0.4 },
     { s: last, t: 2, kind: 'sure', score: 0.9 },
@@ -39,7 +40,7 @@ test('merging ICU pieces of a Lao word and splitting it again, with links and un
     { s: 1, t: 1, kind: 'sure', score: 0.8 },
     { s: last - 1, t: 2, kind: 'sure', score: 0.9 },
   ]);
-  expect(store.db.prepare('SELECT word FROM word_list').all()).toEqual([{ word: pieces[1] + pieces[2] }]);
+  expect(dbOf(store).prepare('SELECT word FROM word_list').all()).toEqual([{ word: pieces[1] + pieces[2] }]);
 
   const split = splitTokenEdit(store, 'anna', pairId, 'src', 1, pieces[1].length);
   expect(split.srcTokens.map((t) => t.text)).toEqual(pieces);

@@ -1,6 +1,7 @@
 // The AER scorer against a hand computation, and its input checks.
 import { expect, test } from 'vitest';
-import { alignedPair, scoreAer } from '../../../src/main/eval/aer.ts';
+import { alignedPair } from '../../../src/shared/link-set.ts';
+import { scoreAer } from '../../../src/main/eval/aer.ts';
 import { parsePharaohLine, parsePharaohText } from '../../../src/main/corpus/pharaoh.ts';
 
 const parsePharaoh = (text: string, base: 0 | 1, file: string) => parsePharaohText(text, base, file).map(alignedPair);

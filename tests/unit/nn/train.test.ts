@@ -96,20 +96,13 @@ describe('training', () => {
     const first = mlp();
     const t1 = await Trainer.create(first.g, first.loss, opts({ optimizer }));
     const head = await curve(t1, 6);
-    saveModelFolder(
-      join(tmp, `ckpt-${optimizer}`),
-      { format: 'test/1', model_type: 'mlp', hidden: 16 } as { format: string; model_type: string },
-      t1.state.params,
-      t1.state,
-    );
+    const family = { family: 'mlp', version: 1, files: [] };
+    saveModelFolder(join(tmp, `ckpt-${optimizer}`), family, { config: { hidden: 16 }, tensors: t1.state.params, optimizer: t1.state });
     const second = mlp();
     const t2 = await Trainer.create(second.g, second.loss, opts({ optimizer }));
-    const { config, optimizer: state } = loadModelFolder<{ format: string; model_type: string; hidden: number }>(
-      join(tmp, `ckpt-${optimizer}`),
-      'mlp',
-    );
+    const { config, optimizer: state } = loadModelFolder<{ hidden: number }>(join(tmp, `ckpt-${optimizer}`), family);
     expect(config.hidden).toBe(16);
-    expect(() => loadModelFolder(join(tmp, `ckpt-${optimizer}`), 'bilstm')).toThrow(/a mlp model, not bilstm/);
+    expect(() => loadModelFolder(join(tmp, `ckpt-${optimizer}`), { ...family, family: 'bilstm' })).toThrow(/a mlp model, not bilstm/);
     t2.restore(state!);
     const tail = await curve(t2, 6);
     expect([...head, ...tail]).toEqual(reference);

@@ -8,6 +8,7 @@ import { sampleImport } from '../../../src/main/corpus/sample.ts';
 import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir();
 
@@ -15,11 +16,15 @@ test('aligns the sample, keeps gold, honours rejections, stores scores', async (
   const store = ProjectStore.create(join(dir, 'a.mekong'), { name: 'a', srcLang: 'lo', tgtLang: 'th' });
   await runImport(store, sampleImport());
   const first = store.listPairs({}, 0, 1).pairs[0];
-  const gold = goldAlignmentOf(store.db, 'anna');
-  linkInserter(store.db, gold)(first.id, [{ s: 0, t: 0, kind: 'sure', score: null }]);
-  store.db.prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 1, 1, 'anna', 'now')`).run(first.id);
+  const gold = goldAlignmentOf(store, 'anna');
+  linkInserter(store, gold)(first.id, [{ s: 0, t: 0, kind: 'sure', score: null }]);
+  dbOf(store).prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 1, 1, 'anna', 'now')`).run(first.id);
   const steps: number[] = [];
-  const message = await alignProject(store, { method: 'ibm1', sym: 'gdfa' }, { progress: (done) => steps.push(done) });
+  const message = await alignProject(
+    store,
+    { method: 'ibm1', sym: 'gdfa' },
+    { progress: (p) => steps.push(p.done), signal: new AbortController().signal },
+  );
   expect(message).toMatch(/aligned 265 pairs with ibm1 \+ gdfa/);
   expect(steps.length).toBeGreaterThan(0);
   const model = store.info().alignments.find((a) => a.origin === 'model')!;

@@ -11,6 +11,7 @@ import { goldAlignmentOf, linkInserter, createAlignment } from '../../../src/mai
 import { CancelledError } from '../../../src/main/errors.ts';
 import { editorPair, setGold, setRejected } from '../../../src/main/review/editor.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir();
 let n = 0;
@@ -152,7 +153,7 @@ describe('import', () => {
     const run = runImport(store, sampleOptions, { signal: controller.signal, progress: () => controller.abort() });
     await expect(run).rejects.toBeInstanceOf(CancelledError);
     expect(store.info().pairs).toBe(0);
-    expect((store.db.prepare('SELECT count(*) AS n FROM pairs').get() as { n: number }).n).toBe(0);
+    expect((dbOf(store).prepare('SELECT count(*) AS n FROM pairs').get() as { n: number }).n).toBe(0);
     store.close();
   });
 });
@@ -164,19 +165,19 @@ describe('export', () => {
     const ids = store.listPairs({}, 0, 3).pairs.map((p) => p.id);
     store.updatePair('anna', ids[0], { status: 'done', note: 'checked "ambassador" — ok\nline two 🙂' });
     store.updatePair('anna', ids[1], { status: 'flagged', split: 'test' });
-    const gold = goldAlignmentOf(store.db, 'anna');
-    const model = createAlignment(store.db, { origin: 'model', name: 'ibm2 run 1' });
-    store.db.transaction(() => {
-      linkInserter(store.db, gold)(ids[0], [
+    const gold = goldAlignmentOf(store, 'anna');
+    const model = createAlignment(store, { origin: 'model', name: 'ibm2 run 1' });
+    store.transaction(() => {
+      linkInserter(store, gold)(ids[0], [
         { s: 0, t: 0, kind: 'sure', score: null },
         { s: 2, t: 1, kind: 'possible', score: null },
       ]);
-      linkInserter(store.db, model)(ids[0], [
+      linkInserter(store, model)(ids[0], [
         { s: 0, t: 0, kind: 'sure', score: 0.9731 },
         { s: 1, t: 1, kind: 'sure', score: 0.5 },
       ]);
-      linkInserter(store.db, model)(ids[2], [{ s: 3, t: 2, kind: 'sure', score: 0.125 }]);
-    })();
+      linkInserter(store, model)(ids[2], [{ s: 3, t: 2, kind: 'sure', score: 0.125 }]);
+    });
     // A word checked and left unaligned, and a rejected model link, must survive the round trip.
     setGold(
       store,
@@ -231,16 +232,16 @@ describe('export', () => {
       tokenization: 'pretokenized',
     });
     const [p1, p2] = store.listPairs({}, 0, 2).pairs.map((p) => p.id);
-    const anna = goldAlignmentOf(store.db, 'anna');
-    const ben = goldAlignmentOf(store.db, 'ben');
-    const model = createAlignment(store.db, { origin: 'model', name: 'ibm2 run 1' });
-    store.db.transaction(() => {
-      linkInserter(store.db, anna)(p1, [{ s: 0, t: 0, kind: 'sure', score: null }]);
-      linkInserter(store.db, ben)(p1, [{ s: 1, t: 1, kind: 'possible', score: null }]);
-      linkInserter(store.db, ben)(p2, [{ s: 0, t: 1, kind: 'sure', score: null }]);
-      linkInserter(store.db, model)(p1, [{ s: 0, t: 1, kind: 'sure', score: 0.9 }]);
-      linkInserter(store.db, model)(p2, [{ s: 1, t: 0, kind: 'sure', score: 0.8 }]);
-    })();
+    const anna = goldAlignmentOf(store, 'anna');
+    const ben = goldAlignmentOf(store, 'ben');
+    const model = createAlignment(store, { origin: 'model', name: 'ibm2 run 1' });
+    store.transaction(() => {
+      linkInserter(store, anna)(p1, [{ s: 0, t: 0, kind: 'sure', score: null }]);
+      linkInserter(store, ben)(p1, [{ s: 1, t: 1, kind: 'possible', score: null }]);
+      linkInserter(store, ben)(p2, [{ s: 0, t: 1, kind: 'sure', score: null }]);
+      linkInserter(store, model)(p1, [{ s: 0, t: 1, kind: 'sure', score: 0.9 }]);
+      linkInserter(store, model)(p2, [{ s: 1, t: 0, kind: 'sure', score: 0.8 }]);
+    });
     const out = join(dir, 'mixed.pharaoh');
     // Before: line 1 held anna's gold and line 2 the model's links, nothing saying which.
     await expect(runExport(store, { file: out, format: 'pharaoh' })).rejects.toThrow(

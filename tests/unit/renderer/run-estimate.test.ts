@@ -1,8 +1,8 @@
 // The Train dialog's time estimate: the pace of the newest finished run of the same method,
 // dimension and batch size (pairs per step for fine-tuning) (its time over its steps, its steps per pair and epoch), none
-// without such a run; and durations as a linguist reads them.
+// without such a run.
 import { describe, expect, test } from 'vitest';
-import { estimateRun, formatDuration } from '../../../src/renderer/lib/run-estimate.ts';
+import { estimateRun } from '../../../src/renderer/lib/run-estimate.ts';
 import type { ModelInfo, RunInfo } from '../../../src/shared/models-api.ts';
 import { trainOptionsSchema } from '../../../src/shared/models-api.ts';
 
@@ -61,11 +61,5 @@ describe('run estimate', () => {
     const plan = { method: 'encoder-finetune', dim: null, batchSize: 16, epochs: 2, pairs: 1000 };
     expect(estimateRun(models([run(1, {}), ft(2, 8)]), plan)).toBeNull();
     expect(estimateRun(models([ft(2, 8), ft(3, 16)]), plan)).toEqual({ seconds: 180, steps: 60, secondsPerStep: 3, fromRun: 3 });
-  });
-
-  test('durations', () => {
-    expect(formatDuration(12.4)).toBe('about 12 s');
-    expect(formatDuration(600)).toBe('about 10 min');
-    expect(formatDuration(7800)).toBe('about 2 h 10 min');
   });
 });

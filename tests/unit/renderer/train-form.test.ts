@@ -4,7 +4,7 @@
 // pass the API's schema.
 import { expect, test } from 'vitest';
 import { TrainFormState } from '../../../src/renderer/lib/state/train-form.svelte.ts';
-import { trainOptionsSchema } from '../../../src/shared/models-api.ts';
+import { type RunInfo, trainOptionsSchema } from '../../../src/shared/models-api.ts';
 
 test('encoder-finetune: its defaults, its fields only, objectives with their weights; back to a BiLSTM method restores its own', () => {
   const form = new TrainFormState(265);
@@ -50,4 +50,26 @@ test('encoder-finetune: its defaults, its fields only, objectives with their wei
   form.values.dim = 64;
   expect(form.checked.options).toMatchObject({ method: 'bilstm', dim: 64, lowercase: true, weights: { base: 0.5, awp: 0.25, wtr: 0.25 } });
   expect(form.checked.options!.finetune).toBeUndefined();
+});
+
+test("continuing a run: its configuration is prefilled, its length is the project's default; bilstm leaves the contrastive fields unused", () => {
+  const config = trainOptionsSchema.parse({
+    method: 'bilstm',
+    epochs: 40,
+    selfTrainEpochs: 5,
+    weights: { base: 1, awp: 0.5, wtr: 0 },
+    dim: 64,
+    lr: 1e-3,
+    batchSize: 16,
+    wordDropout: 2,
+    checkpointEvery: 3,
+  });
+  const run = { id: 7, config } as RunInfo;
+  const form = TrainFormState.continuing(run, 2, 265);
+  expect(form.startFrom).toEqual({ runId: 7, epoch: 2 });
+  expect(form.values).toMatchObject({ base: 1, awp: 0.5, wtr: 0, dim: 64, lr: 1e-3, batchSize: 16, wordDropout: 2, checkpointEvery: 3 });
+  expect([form.values.epochs, form.values.selfTrainEpochs]).toEqual([75, 0]);
+  expect([form.uses('ctlWeight'), form.uses('temperature')]).toEqual([false, false]);
+  expect(form.checked.options).toMatchObject({ method: 'bilstm', startFrom: { runId: 7, epoch: 2 }, dim: 64, epochs: 75 });
+  expect(form.checked.options!.ctlWeight).toBeUndefined();
 });

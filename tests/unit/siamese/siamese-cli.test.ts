@@ -14,6 +14,7 @@ import { loadSiameseHead } from '../../../src/main/models/siamese/saved.ts';
 import { samplePairs, writeTinyBert } from '../transformer/tiny-encoders.ts';
 import { m30kPairs } from './bench-pairs.ts';
 import { project } from '../editor/fixture.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir('mekong-siamese-cli-');
 const pairs = m30kPairs(500);
@@ -98,8 +99,10 @@ test("siamese on a project's pairs: its dev pairs test the head, excluded pairs 
     dir,
     s.src.map((x, k) => [x.join(' '), s.tgt[k].join(' ')]),
   );
-  store.db.prepare(`UPDATE pairs SET split = 'dev' WHERE id IN (${ids.slice(0, 8).join(',')})`).run();
-  store.db.prepare(`UPDATE pairs SET excluded = 1 WHERE id = ?`).run(ids[39]);
+  dbOf(store)
+    .prepare(`UPDATE pairs SET split = 'dev' WHERE id IN (${ids.slice(0, 8).join(',')})`)
+    .run();
+  dbOf(store).prepare(`UPDATE pairs SET excluded = 1 WHERE id = ?`).run(ids[39]);
   const file = store.path;
   store.close();
   const r = mekong('siamese', '--encoder', `hf:${bert}`, '--project', file, '--out', join(dir, 'project-head'), '--epochs', '1');
@@ -115,7 +118,7 @@ test('siamese: bad arguments are one-line errors', () => {
       ['--encoder', 'word2vec:m', '--src', A, '--tgt', B, '--out', out],
       /--encoder must be bisent2vec:DIR, bilstm:DIR, hf:DIR; got "word2vec:m"/,
     ],
-    [['--encoder', 'bilstm:' + join(dir, 'none'), '--src', A, '--tgt', B, '--out', out], /config\.json: not a model folder's config/],
+    [['--encoder', 'bilstm:' + join(dir, 'none'), '--src', A, '--tgt', B, '--out', out], /none\/config\.json: missing/],
     [['--encoder', 'bilstm:' + join(dir, 'none'), '--src', A, '--out', out], /give the training pairs as --src and --tgt, or as --project/],
     [
       ['--encoder', `bisent2vec:${join(dir, 'bisent2vec')}`, '--src', A, '--tgt', B, '--out', out, '--test-src', C],

@@ -13,6 +13,7 @@ import { attachedDictionaryTexts } from '../../../src/main/store/dictionaries.ts
 import { MIGRATIONS } from '../../../src/main/store/migrations.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir();
 
@@ -21,13 +22,14 @@ test('a schema-7 project opens migrated with an empty dictionaries table', () =>
   ProjectStore.create(path, { name: 'old', srcLang: 'lo', tgtLang: 'th' }).close();
   const raw = new Database(path);
   raw.exec(
-    'DROP TABLE mine_proposals; DROP TABLE mine_runs; DROP TABLE dictionaries; DROP TABLE pair_scores; ALTER TABLE pairs DROP COLUMN excluded',
+    'DROP TABLE mine_proposals; DROP TABLE mine_runs; DROP TABLE dictionaries; DROP TABLE pair_scores; ALTER TABLE pairs DROP COLUMN excluded; ' +
+      'ALTER TABLE imports DROP COLUMN owner; ALTER TABLE training_runs DROP COLUMN owner',
   );
   raw.pragma('user_version = 7');
   raw.close();
   const store = ProjectStore.open(path);
-  expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-  expect(attachedDictionaryTexts(store.db)).toEqual([]);
+  expect(dbOf(store).pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+  expect(attachedDictionaryTexts(store)).toEqual([]);
   store.close();
 });
 
@@ -47,7 +49,7 @@ test('attach a file and a composed dictionary, list, detach; the Align job uses 
       .info()
       .alignments.filter((a) => a.origin === 'model')
       .at(-1)!;
-    const links = store.db.prepare('SELECT s, t FROM links WHERE alignment_id = ?').all(model.id) as { s: number; t: number }[];
+    const links = dbOf(store).prepare('SELECT s, t FROM links WHERE alignment_id = ?').all(model.id) as { s: number; t: number }[];
     return links.map((l) => `${l.s}-${l.t}`).sort();
   };
   await alignProject(store, { method: 'ibm1', sym: 'intersect' });
@@ -68,13 +70,13 @@ test('attach a file and a composed dictionary, list, detach; the Align job uses 
     ['hand-made', 2, { dicts: [`en-de:${file}`] }],
     [`xx-en:${en} via en de-en:${de}`, 1, { dicts: [`xx-en:${en}`, `de-en:${de}`], via: 'en', maxFanout: 3 }],
   ]);
-  expect(attachedDictionaryTexts(store.db)[1].text).toBe('x\tq\t0.5\n');
+  expect(attachedDictionaryTexts(store)[1].text).toBe('x\tq\t0.5\n');
 
   const message = await alignProject(store, { method: 'ibm1', sym: 'intersect' });
   expect(message).toMatch(/aligned 1 pairs/);
   expect(linksOfLastModel()).toEqual(['0-1', '1-0']);
   expect(without).not.toEqual(['0-1', '1-0']);
-  const config = store.db.prepare('SELECT config FROM models ORDER BY id DESC LIMIT 1').get() as { config: string };
+  const config = dbOf(store).prepare('SELECT config FROM models ORDER BY id DESC LIMIT 1').get() as { config: string };
   expect(JSON.parse(config.config).dictionaries).toEqual(['hand-made', `xx-en:${en} via en de-en:${de}`]);
 
   expect(await call('dictionaries.detach', { id: list[0].id })).toHaveLength(1);

@@ -13,6 +13,7 @@ import { project } from '../editor/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
 import { JobRegistry } from '../../../src/main/jobs/job-registry.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir('mekong-paging-');
 
@@ -20,17 +21,17 @@ function corpus() {
   const rows: [string, string][] = Array.from({ length: 157 }, (_, i) => [`ສະບາຍ ${i} ${i % 3 ? 'ດີ' : 'ຫຼາຍ'}`, `สวัสดี ${i}`]);
   const { store, ids } = project(dir, rows);
   // Pairs of an import still running sit between the visible ones and must never show.
-  const running = beginImport(store.db, 'half.tsv', 'tsv');
-  store.db.transaction(() =>
+  const running = beginImport(store, 'half.tsv', 'tsv');
+  store.transaction(() =>
     pairInserter(
-      store.db,
+      store,
       running,
     )([{ src: 'x', tgt: 'y', srcOffsets: encodeOffsets(pretokenized('x')), tgtOffsets: encodeOffsets(pretokenized('y')) }]),
-  )();
-  const more = beginImport(store.db, 'more.tsv', 'tsv');
-  const moreIds = store.db.transaction(() =>
+  );
+  const more = beginImport(store, 'more.tsv', 'tsv');
+  const moreIds = store.transaction(() =>
     pairInserter(
-      store.db,
+      store,
       more,
     )(
       Array.from({ length: 40 }, (_, i) => ({
@@ -40,10 +41,10 @@ function corpus() {
         tgtOffsets: encodeOffsets(pretokenized(`เพิ่ม ${i}`)),
       })),
     ),
-  )();
-  finishImport(store.db, more, true);
-  store.db.prepare('DELETE FROM pairs WHERE id IN (?, ?, ?)').run(ids[10], ids[11], ids[99]);
-  store.db.prepare(`UPDATE pairs SET status = 'done' WHERE id % 4 = 0`).run();
+  );
+  finishImport(store, more, true);
+  dbOf(store).prepare('DELETE FROM pairs WHERE id IN (?, ?, ?)').run(ids[10], ids[11], ids[99]);
+  dbOf(store).prepare(`UPDATE pairs SET status = 'done' WHERE id % 4 = 0`).run();
   return { store, ids: [...ids, ...moreIds] };
 }
 
@@ -72,7 +73,7 @@ test('counts are remembered until this connection or another one writes', () => 
   const { store, ids } = corpus();
   const before = store.listPairs({}, 0, 5).total;
   expect(before).toBe(194);
-  store.db.prepare('DELETE FROM pairs WHERE id = ?').run(ids.at(-1));
+  dbOf(store).prepare('DELETE FROM pairs WHERE id = ?').run(ids.at(-1));
   expect(store.listPairs({}, 0, 5).total).toBe(before - 1);
   const other = new Database(store.path);
   other.prepare(`UPDATE pairs SET status = 'flagged' WHERE id IN (SELECT id FROM pairs ORDER BY id LIMIT 3)`).run();

@@ -2,11 +2,10 @@
 // reference that computes each new link from the old links it comes from (a pull-back,
 // where the code pushes links forward), over every link set on a 3×3 grid, on both sides.
 import { describe, expect, test } from 'vitest';
-import type { Link, LinkKind } from '../../../src/shared/domain.ts';
+import { LinkSet, type Link, type LinkKind } from '../../../src/shared/link-set.ts';
 import { normalizeText } from '../../../src/main/text/normalize.ts';
 import { segment } from '../../../src/main/text/segment.ts';
 import {
-  dedupeLinks,
   mergeTokens,
   reindexLinksAfterMerge,
   reindexLinksAfterSplit,
@@ -120,7 +119,7 @@ test('duplicates: sure beats possible, the larger score wins, null only when all
     { s: 1, t: 0, kind: 'sure', score: 0.2 },
     { s: 0, t: 0, kind: 'possible', score: null },
   ];
-  expect(dedupeLinks(links)).toEqual([
+  expect(new LinkSet(links).sorted()).toEqual([
     { s: 0, t: 0, kind: 'possible', score: null },
     { s: 1, t: 0, kind: 'sure', score: 0.9 },
   ]);

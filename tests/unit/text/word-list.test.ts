@@ -1,4 +1,4 @@
-// Word lists and "segmentation that learns": the ICU mistakes DESIGN.md names, fixed by
+// Word lists and "segmentation that learns": the ICU mistakes docs/ARCHITECTURE.md names, fixed by
 // merging or splitting with a list; the Lao–English dictionary's headwords on real Lao.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -17,6 +17,7 @@ import { project, sure } from '../editor/fixture.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { samplePairs, writeTinyBert } from '../transformer/tiny-encoders.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir('mekong-finetune-run-');
 
@@ -46,12 +47,12 @@ test('a fine-tuning run of the project encoder: curves, scored HF checkpoints, r
   writeTinyBert(bert);
   await api.invoke('project.setEncoder', { dir: bert });
   // gold on train pairs 0–3 and on the dev pairs 12–15; pair 0's first link is rejected too
-  const gold = goldAlignmentOf(store.db, 'anna');
-  const insert = linkInserter(store.db, gold);
+  const gold = goldAlignmentOf(store, 'anna');
+  const insert = linkInserter(store, gold);
   const diag = (k: number) => Array.from({ length: Math.min(src[k].length, tgt[k].length, 4) }, (_, i) => sure(i, i));
-  store.db.transaction(() => [0, 1, 2, 3, 12, 13, 14, 15].forEach((k) => insert(ids[k], diag(k))))();
-  store.db.prepare(`UPDATE pairs SET split = 'dev' WHERE id >= ?`).run(ids[12]);
-  store.db
+  store.transaction(() => [0, 1, 2, 3, 12, 13, 14, 15].forEach((k) => insert(ids[k], diag(k))));
+  dbOf(store).prepare(`UPDATE pairs SET split = 'dev' WHERE id >= ?`).run(ids[12]);
+  dbOf(store)
     .prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 1, 0, 'anna', '2026-11-25T00:00:00Z')`)
     .run(ids[1]);
 
@@ -99,7 +100,7 @@ test('a fine-tuning run of the project encoder: curves, scored HF checkpoints, r
   const alignment = store.info().alignments.find((a) => a.runId === run.id)!;
   expect(alignment.origin).toBe('model');
   const linksOf = (k: number) =>
-    store.db.prepare(`SELECT s, t, score FROM links WHERE alignment_id = ? AND pair_id = ?`).all(alignment.id, ids[k]) as {
+    dbOf(store).prepare(`SELECT s, t, score FROM links WHERE alignment_id = ? AND pair_id = ?`).all(alignment.id, ids[k]) as {
       s: number;
       t: number;
       score: number;

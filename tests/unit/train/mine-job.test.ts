@@ -15,6 +15,7 @@ import { normalizeText } from '../../../src/main/text/normalize.ts';
 import { project } from '../editor/fixture.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const CORPORA = join(import.meta.dirname, '../../../../shared/data/bench-corpora');
 const dir = tempDir('mekong-mine-');
@@ -108,7 +109,7 @@ test.runIf(existsSync(join(CORPORA, 'uniq39k.en')))(
     expect(added.added).toBe(info.counts.accepted);
     expect(added.run.added).toBe(added.added);
     expect(store.info().pairs).toBe(before + added.added);
-    const imported = store.db.prepare(`SELECT file, format, state, pairs FROM imports WHERE id = ?`).get(added.importId) as Record<
+    const imported = dbOf(store).prepare(`SELECT file, format, state, pairs FROM imports WHERE id = ?`).get(added.importId) as Record<
       string,
       unknown
     >;

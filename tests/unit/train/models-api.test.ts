@@ -17,6 +17,7 @@ import { project, sure } from '../editor/fixture.ts';
 import { syntheticCorpus } from '../bilstm/synthetic.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { defaultSelfTrainEpochs } from '../../../src/shared/epochs.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir('mekong-models-');
 // selfTrainEpochs 0: these 16-pair projects would otherwise self-train the default 10 epochs (shared/epochs.ts)
@@ -29,19 +30,21 @@ function setup(devGold = true, pairs = 16, dev = 4) {
     dir,
     c.src.map((s, k) => [s.join(' '), c.tgt[k].join(' ')]),
   );
-  const gold = goldAlignmentOf(store.db, 'anna');
-  const insert = linkInserter(store.db, gold);
+  const gold = goldAlignmentOf(store, 'anna');
+  const insert = linkInserter(store, gold);
   const devPairs = Array.from({ length: dev }, (_, n) => pairs - dev + n);
   const withGold = [0, 1, 2, 3, ...(devGold ? devPairs : [])];
-  store.db.transaction(() =>
+  store.transaction(() =>
     withGold.forEach((k) =>
       insert(
         ids[k],
         c.gold[k].map((l) => sure(l.s, l.t)),
       ),
     ),
-  )();
-  store.db.prepare(`UPDATE pairs SET split = 'dev' WHERE id >= ?`).run(ids[pairs - dev]);
+  );
+  dbOf(store)
+    .prepare(`UPDATE pairs SET split = 'dev' WHERE id >= ?`)
+    .run(ids[pairs - dev]);
   const events: JobEvent[] = [];
   const ctx: AppContext = { ...createContext('browser', 'anna', dir), store };
   ctx.jobs.onEvent((e) => events.push(e));
@@ -74,7 +77,9 @@ describe('models channels', () => {
     const started = await call(ctx, 'models.train', { epochs: 2, ...tiny });
     expect(await outcome(events, started.jobId)).toMatchObject({ type: 'job.done', message: expect.stringMatching(/best dev AER/) });
     const progress = events.filter((e) => e.type === 'job.progress');
-    expect(progress.at(-1)).toMatchObject({ message: expect.stringMatching(/^epoch 2\/2 · loss \d+\.\d\d · [\d.]+ steps\/s · ETA \d+s$/) });
+    expect(progress.at(-1)).toMatchObject({
+      message: expect.stringMatching(/^epoch 2\/2 · loss \d+\.\d\d · [\d.]+ steps\/s · ETA \d+ (s|min)$/),
+    });
 
     const { models, methods } = await call(ctx, 'models.list', {});
     expect(methods).toEqual(['bilstm-ctl', 'bilstm', 'encoder-finetune']);
@@ -105,7 +110,7 @@ describe('models channels', () => {
     expect(named('epoch_loss').map((p) => p.step)).toEqual(run.checkpoints.map((c) => c.step));
     for (const n of ['aer', 'precision', 'recall']) expect(named(n)).toHaveLength(2);
 
-    store.db.prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 0, 0, 'anna', 'now')`).run(ids[5]);
+    dbOf(store).prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 0, 0, 'anna', 'now')`).run(ids[5]);
     const gold0 = store.getPair(ids[0]).alignments[0].links;
     const { jobId } = await call(ctx, 'models.realign', { runId: run.id, epoch: 1 });
     // listed while it runs, so a page opened meanwhile follows it
@@ -116,7 +121,7 @@ describe('models channels', () => {
     });
     const alignment = store.info().alignments.find((a) => a.origin === 'model')!;
     expect(alignment.name).toBe(`bilstm-ctl run ${run.id} · epoch 1 + gdfa`);
-    expect(store.db.prepare(`SELECT model_id, run_id FROM alignments WHERE id = ?`).get(alignment.id)).toEqual({
+    expect(dbOf(store).prepare(`SELECT model_id, run_id FROM alignments WHERE id = ?`).get(alignment.id)).toEqual({
       model_id: started.modelId,
       run_id: run.id,
     });
@@ -131,11 +136,11 @@ describe('models channels', () => {
     expect(await call(ctx, 'models.delete', { modelId: started.modelId })).toBeNull();
     expect((await call(ctx, 'models.list', {})).models).toEqual([]);
     expect(existsSync(runDir(store.path, run.id))).toBe(false);
-    expect(store.db.prepare(`SELECT model_id, run_id FROM alignments WHERE id = ?`).get(alignment.id)).toEqual({
+    expect(dbOf(store).prepare(`SELECT model_id, run_id FROM alignments WHERE id = ?`).get(alignment.id)).toEqual({
       model_id: null,
       run_id: null,
     });
-    expect(store.db.prepare(`SELECT count(*) AS n FROM metrics`).get()).toEqual({ n: 0 });
+    expect(dbOf(store).prepare(`SELECT count(*) AS n FROM metrics`).get()).toEqual({ n: 0 });
     store.close();
   }, 120_000);
 
@@ -300,7 +305,7 @@ describe('models channels', () => {
     const path = store.path;
     store.close();
     const again = ProjectStore.open(path);
-    expect(again.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(dbOf(again).pragma('integrity_check', { simple: true })).toBe('ok');
     expect(again.info().pairs).toBe(16);
     again.close();
   }, 120_000);
@@ -313,11 +318,11 @@ describe('models channels', () => {
     const run = (await call(ctx, 'models.list', {})).models[0].runs[0];
     expect(run.state).toBe('failed');
     expect(run.error).toMatch(/ENOTDIR|EEXIST|not a directory/i);
-    store.db.prepare(`UPDATE training_runs SET state = 'running', error = NULL, finished_at = NULL`).run();
+    dbOf(store).prepare(`UPDATE training_runs SET state = 'running', error = NULL, finished_at = NULL`).run();
     const path = store.path;
     store.close();
     const again = ProjectStore.open(path);
-    expect(again.db.prepare(`SELECT state, error FROM training_runs`).get()).toEqual({
+    expect(dbOf(again).prepare(`SELECT state, error FROM training_runs`).get()).toEqual({
       state: 'failed',
       error: expect.stringMatching(/stopped/),
     });
@@ -336,8 +341,8 @@ describe('models channels', () => {
     expect(await failure(empty, 'models.train', { method: 'giza' })).toMatch(/method/);
     const { ctx, store } = setup();
     expect(await failure(ctx, 'models.train', { pseudoAlignmentId: 99 })).toMatch(/no alignment 99/);
-    store.db.prepare(`INSERT INTO models (id, name, kind, created_at) VALUES (7, 'm', 'bilstm-ctl', 'now')`).run();
-    store.db.prepare(`INSERT INTO training_runs (id, model_id, state, started_at) VALUES (8, 7, 'failed', 'now')`).run();
+    dbOf(store).prepare(`INSERT INTO models (id, name, kind, created_at) VALUES (7, 'm', 'bilstm-ctl', 'now')`).run();
+    dbOf(store).prepare(`INSERT INTO training_runs (id, model_id, state, started_at) VALUES (8, 7, 'failed', 'now')`).run();
     expect(await failure(ctx, 'models.realign', { runId: 8 })).toMatch(/run 8 has no checkpoint \(saved epochs: none yet\)/);
     expect(await failure(ctx, 'models.realign', { runId: 8, sym: 'nope' })).toMatch(/unknown symmetrisation/);
     empty.store.close();

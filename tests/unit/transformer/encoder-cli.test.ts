@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { samplePairs, writeTinyBert, writeTinyXlmr } from './tiny-encoders.ts';
-import { ENCODER_METHODS } from '../../../src/shared/methods.ts';
+import { ENCODER_ALIGN_METHODS } from '../../../src/shared/methods.ts';
 import { exportEncoderOnnx, HfEncoder } from '../../../src/main/models/transformer/hf-encoder.ts';
 
 const dir = tempDir();
@@ -45,7 +45,7 @@ function readLinks(file: string): { s: number; t: number; p: number | null }[][]
   );
 }
 
-test.each(ENCODER_METHODS)('%s: links and --scores for every pair, on the device asked for or the CPU', (method) => {
+test.each(ENCODER_ALIGN_METHODS)('%s: links and --scores for every pair, on the device asked for or the CPU', (method) => {
   const out = join(dir, `${method}.txt`);
   const r = mekong(
     'align',

@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/temp-dir.ts';
 import { randomWeights, samplePairs, writeTinyBert, writeTinyXlmr } from './tiny-encoders.ts';
 import { exportEncoderOnnx, HfEncoder } from '../../../src/main/models/transformer/hf-encoder.ts';
 import { alignWithEncoder } from '../../../src/main/models/transformer/encoder-aligner.ts';
-import { ENCODER_METHODS } from '../../../src/shared/methods.ts';
+import { ENCODER_ALIGN_METHODS } from '../../../src/shared/methods.ts';
 import { buildEncoderGraph, hiddenStateName } from '../../../src/main/models/transformer/encoder-graph.ts';
 import { defaultAlignLayer, type EncoderConfig, parseEncoderConfig } from '../../../src/main/models/transformer/hf-config.ts';
 import { readEncoderWeights } from '../../../src/main/models/transformer/hf-weights.ts';
@@ -146,7 +146,7 @@ test('model.onnx (our graph exported, weights baked in) gives the same hidden st
   expect(progress[0]).toBe(0);
   expect(progress.at(-1)).toBe(1);
   expect(progress.every((p, i) => i === 0 || p >= progress[i - 1])).toBe(true);
-  for (const method of ENCODER_METHODS) {
+  for (const method of ENCODER_ALIGN_METHODS) {
     const la = await alignWithEncoder(graph, method, src, tgt, { layer: 1 });
     const lb = await alignWithEncoder(onnx, method, src, tgt, { layer: 1 });
     expect(lb.map((ls) => ls.map((l) => `${l.s}-${l.t}`))).toEqual(la.map((ls) => ls.map((l) => `${l.s}-${l.t}`)));

@@ -96,7 +96,7 @@ test.each([
         objectives: ['tr', 'awp', 'wtr', 'rtl'],
         rejected: src.map((_, k) => (k === 0 ? [{ s: 0, t: 1 }] : [])),
       },
-      (_d, _t, m) => m && seen.push(m),
+      { progress: ({ message }) => void (message && seen.push(message)), signal: new AbortController().signal },
     );
     expect(r.epochs).toHaveLength(4);
     expect(r.epochs[3].loss).toBeLessThan(r.epochs[0].loss * 0.9);
@@ -162,10 +162,12 @@ test('cancelling stops between steps and writes no folder', async () => {
   const out = join(dir, 'cancelled');
   const run = finetuneEncoder(
     { ...base(bert, 'cancelled'), batch: 2 },
-    (done, _t, m) => {
-      if (m?.startsWith('fine-tuning') && done >= 1) ctl.abort();
+    {
+      progress: ({ done, message }) => {
+        if (message?.startsWith('fine-tuning') && done >= 1) ctl.abort();
+      },
+      signal: ctl.signal,
     },
-    ctl.signal,
   );
   await expect(run).rejects.toBeInstanceOf(CancelledError);
   expect(existsSync(out)).toBe(false);
@@ -274,8 +276,7 @@ test('cancelling while the aligner finds the supervision links stops too', async
   const ctl = new AbortController();
   const run = finetuneEncoder(
     { ...base(bert, 'cancelled-early'), gold: undefined },
-    (_d, _t, m) => m?.startsWith('finding') && ctl.abort(),
-    ctl.signal,
+    { progress: ({ message }) => void (message?.startsWith('finding') && ctl.abort()), signal: ctl.signal },
   );
   await expect(run).rejects.toBeInstanceOf(CancelledError);
   expect(existsSync(join(dir, 'cancelled-early'))).toBe(false);

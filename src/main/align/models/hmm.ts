@@ -26,10 +26,8 @@
 // One dual step per pair: λ_a = η·max(0, f_a − 1), emissions of a scaled by exp(−λ_a), and
 // forward–backward run again; the E-step uses the projected posteriors. It stops a rare gen
 // word from collecting every unexplained obs word ("garbage collection").
-// The two together, η = 0.5, moved agree's gdfa AER on the gold sets: zh-en 0.335 → 0.323,
-// ro-en 0.372 → 0.364, en-fr 0.143 → 0.138, de-en 0.333 → 0.332, ja-en 0.566 → 0.567
-// (measured on those sets; η 0.3–0.7 within 0.5 points of each other, more dual steps or a
-// larger η were worse); they cost ~25% more CPU time on dup100k.
+// The two together, η = 0.5, lower agree's gdfa AER on four of the five gold sets (ja-en
+// stays within 0.001) for ~25% more CPU time on dup100k (docs/experiments.md).
 // The passes (pruning, forward–backward, posteriors, projection) run in WebAssembly
 // (hmm-kernel.ts); this class keeps the parameters, builds the transition block of each
 // length and does the M-step.

@@ -27,7 +27,7 @@ import { mapLexicons, type SavedModel } from '../../align/saved-model.ts';
 import type { PairEmbeddings } from './embedder.ts';
 import { cosines, csls, PAIR_CSLS_K } from '../../eval/csls.ts';
 import type { PairPosteriors } from './link-classifier.ts';
-import type { PairLinks } from './vocab.ts';
+import type { CorpusLinks, LinkRef } from '../../../shared/link-set.ts';
 
 const PRIOR_TEMPERATURE = 0.8;
 const EM_PASSES = 11;
@@ -36,7 +36,7 @@ interface PairCells {
   I: number;
   J: number;
   /** gold links, counted instead of the posteriors */
-  fixed?: PairLinks;
+  fixed?: readonly LinkRef[];
   /** the word pair (index into the Bitext's pairSrc/pairTgt) of (s_i, t_j) [I·J]: lo | hi << 16 */
   lo: Uint16Array;
   hi: Uint8Array | Uint16Array;
@@ -69,7 +69,7 @@ function softmaxAxis(m: Float32Array, I: number, J: number, tau: number, overRow
 
 export interface AgreementEmOptions {
   /** gold links per pair, counted instead of the posteriors */
-  gold?: readonly PairLinks[];
+  gold?: CorpusLinks;
   /** a bilingual dictionary: its entries' prior pseudo-counts join every pass's counts */
   dictionary?: readonly DictEntry[];
   onPass?: (done: number, passes: number) => void;

@@ -4,14 +4,9 @@
 // links of pairs the model did not train on (`heldOut`), one learned from them
 // (link-classifier.ts; scores are link probabilities), else each word's most probable
 // partner in both directions, symmetrised (scores: the mean of the two posteriors).
-//   alignNeural(src, tgt, config?, hooks?) → { links[k] (sorted by s, t; score = confidence), model }
-// AER, 40 epochs (`npm run bench -- neural --sets ro-en,zh-en --loop 50,100,200`):
-// unsupervised (gdfa), ro-en 248 pairs 0.511 with each pair's CSLS alone (seed 003's
-// extraction) → 0.438 with the EM, zh-en 450 pairs 0.557 → 0.409 (with word dropout, train.ts:
-// 0.443, 0.405). With gold pairs (a quarter held out for the decision), AER on the other
-// pairs: ro-en 200 gold pairs 0.393 → 0.233 (gdfa on a model trained on all 200, the EM
-// counting them: 0.325), zh-en 0.433 → 0.295; 50 gold pairs: ro-en 0.429 → 0.375, zh-en
-// 0.412 → 0.312.
+//   extractLinks(src, tgt, embeddings, options) → links[k] (sorted by s, t; score = confidence)
+// The EM lowers AER well below each pair's CSLS alone (seed 003's extraction), and the
+// learned decision lowers it again wherever gold pairs are given (docs/experiments.md).
 // Extraction of 5k random pairs of 15–35 words (one core, another
 // two processes running): gdfa 12–13 s (the EM 11 of them), the learned decision 48–56 s (two
 // EMs, the per-cell features).
@@ -30,8 +25,8 @@ import { AgreementEm } from './agreement-em.ts';
 import type { DictEntry } from '../../align/dictionary.ts';
 import { GoldStats } from './gold-stats.ts';
 import { Embedder, type PairEmbeddings } from './embedder.ts';
-import { type NeuralConfig, type NeuralModel, type TrainData, type TrainHooks, trainNeural } from './train.ts';
-import type { PairLinks } from './vocab.ts';
+import type { NeuralModel } from './train.ts';
+import type { CorpusLinks } from '../../../shared/link-set.ts';
 
 export type { PairEmbeddings } from './embedder.ts';
 
@@ -68,10 +63,10 @@ export interface ExtractOptions {
   /** symmetrisation heuristic (symmetrise.ts), default gdfa */
   sym?: string;
   /** known gold links per pair, counted by the EM */
-  gold?: readonly PairLinks[];
+  gold?: CorpusLinks;
   /** gold links of pairs the model did not train on: with at least MIN_HELD_OUT_LINKS of
    *  them, the link decision is learned from them (link-classifier.ts) instead of `sym` */
-  heldOut?: readonly PairLinks[];
+  heldOut?: CorpusLinks;
   /** a link decision learned earlier (a saved model's): used instead of learning one from `heldOut` */
   decision?: LinkClassifier;
   /** a bilingual dictionary, a prior of the extraction's EM (agreement-em.ts) */
@@ -163,17 +158,4 @@ export interface NeuralAlignResult {
   links: Link[][];
   model: NeuralModel;
   embeddings: PairEmbeddings;
-}
-
-/** Trains (from scratch, or continuing `start`: train.ts) and aligns the training pairs. */
-export async function alignNeural(
-  data: TrainData,
-  config: Partial<NeuralConfig> = {},
-  hooks: TrainHooks & ExtractOptions = {},
-  start?: NeuralModel,
-): Promise<NeuralAlignResult> {
-  const model = await trainNeural(data, config, hooks, start);
-  const embeddings = await embedPairs(model, data.src, data.tgt);
-  model.decision = learnLinkDecision(data.src, data.tgt, embeddings, hooks) ?? undefined;
-  return { links: extractLinks(data.src, data.tgt, embeddings, { ...hooks, decision: model.decision }), model, embeddings };
 }

@@ -5,7 +5,7 @@
 // first STEM_LENGTH letters; the best over the two words' stems), which carries what the
 // gold says to inflected forms and to Chinese words sharing a character. Rates are smoothed
 // towards the overall rate (SMOOTHING pseudo-occurrences), so unseen words get the average.
-import type { PairLinks } from './vocab.ts';
+import { keySet, linkKey, type CorpusLinks } from '../../../shared/link-set.ts';
 
 const SMOOTHING = 2;
 const STEM_LENGTH = 4;
@@ -45,12 +45,12 @@ export class GoldStats {
   private readonly stemCache = new Map<string, string[]>();
 
   /** From the pairs (tokens) whose gold links are known (empty or absent elsewhere). */
-  constructor(src: readonly string[][], tgt: readonly string[][], gold: readonly PairLinks[]) {
+  constructor(src: readonly string[][], tgt: readonly string[][], gold: CorpusLinks) {
     gold.forEach((links, k) => {
       if (!links?.length) return;
       const S = src[k],
         T = tgt[k];
-      const on = new Set(links.map((l) => l.s * T.length + l.t));
+      const on = keySet(links);
       const sLinked = new Set(links.map((l) => l.s)),
         tLinked = new Set(links.map((l) => l.t));
       S.forEach((w, i) => this.srcUnlinked.add(w, !sLinked.has(i)));
@@ -58,7 +58,7 @@ export class GoldStats {
       const [sStems, tStems] = [S.map((w) => this.stems(w)), T.map((w) => this.stems(w))];
       for (let i = 0; i < S.length; i++)
         for (let j = 0; j < T.length; j++) {
-          const hit = on.has(i * T.length + j);
+          const hit = on.has(linkKey(i, j));
           this.linked.add(`${S[i]}\t${T[j]}`, hit);
           for (const a of sStems[i]) for (const b of tStems[j]) this.stemsLinked.add(`${a}\t${b}`, hit);
         }

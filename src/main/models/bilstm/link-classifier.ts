@@ -12,16 +12,14 @@
 //   source words take j as their most probable partner and how many target words take i;
 //   min(g, h) and g·h; what the known gold says about the words (gold-stats.ts): how often
 //   the source word and the target word are left unlinked, how often the two are linked
-//   where they meet (held-out zh-en, 150 gold pairs trained on: AER 0.363 → 0.329), and
-//   how often their stems are (zh-en 0.329 → 0.305, ro-en 0.264 → 0.239).
+//   where they meet, and how often their stems are (each lowers held-out AER:
+//   docs/experiments.md).
 // A second stage (stacking) adds what the first decided around the cell (contextFeatures:
 // the cell's first-stage probability, the best other cell of its row and of its column, its
 // best diagonal neighbour, its best neighbour in its row and in its column, the rows' and
 // columns' other totals), so a word already linked elsewhere, a link continuing a diagonal or
-// a word linked to the neighbour of its partner (one word to a phrase) weighs in. On held-out
-// ro-en pairs (aligner.ts) it took AER from 0.289 to 0.264; the row and column neighbours then took zh-en from 0.303 to 0.292 and ro-en from
-// 0.242 to 0.234 (one model per set trained on 150 of 200 gold pairs, the other 50 teaching
-// the decision, AER on the rest). In the bench's loop, zh-en 200: 0.303 → 0.295.
+// a word linked to the neighbour of its partner (one word to a phrase) weighs in; it lowers
+// held-out AER on ro-en and zh-en (docs/experiments.md).
 // Fitting: Newton–Raphson (IRLS) with an L2 penalty, the linear solves by ml-matrix's
 // Cholesky decomposition; the decision threshold is the one of THRESHOLDS with the lowest
 // AER on the fitting pairs (AER rewards recall more than a 0.5 cut-off does). Hand-written
@@ -30,7 +28,7 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { scoreAer } from '../../eval/aer.ts';
 import type { GoldStats } from './gold-stats.ts';
-import type { PairLinks } from './vocab.ts';
+import type { CorpusLinks } from '../../../shared/link-set.ts';
 
 const L2 = 1;
 /** a token penalty on the bias keeps the Newton system positive definite even if every fitting cell is linked */
@@ -248,7 +246,7 @@ function fitStage(rows: number[][], y: Float64Array): LinkStage {
 }
 
 /** Fits the link decision on pairs with known links (their signals from a model that did not train on them). */
-export function fitLinkClassifier(pairs: readonly PairSignals[], links: readonly PairLinks[]): LinkClassifier {
+export function fitLinkClassifier(pairs: readonly PairSignals[], links: CorpusLinks): LinkClassifier {
   const base = pairs.map(cellFeatures);
   const y = new Float64Array(base.reduce((n, b) => n + b.length, 0));
   let off = 0;

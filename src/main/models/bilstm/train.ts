@@ -3,22 +3,27 @@
 // one set of parameters and AdamW moments (their state maps are the same objects, updated
 // in place by the host optimiser), so batches of any bucket advance one model.
 // Training graphs have a static batch dimension (makeBatches fills every batch): onnxruntime
-// spends most of a session's build on a symbolic batch. T 48's training graph (5k en–de
-// pairs' vocabulary) built in 5.0–7.2 s with the batch symbolic, 1.4 s with it fixed at 32.
+// spends most of a session's build on a symbolic batch (a static one builds about four times
+// faster: docs/experiments.md).
 // Pairs with gold links are repeated `goldRepeat` times per epoch so that a few dozen
 // corrected pairs weigh against thousands of unsupervised ones. Rare input words are
-// dropped to the unknown word now and then (word-dropout.ts).
+// dropped to the unknown word now and then (word-dropout.ts). The epochs run in the fit loop
+// (train/fit-loop.ts): this file draws each epoch's batches and takes a step; the loop
+// reports progress, checks cancel, saves and scores checkpoints.
 import { cloneTensor, Rng, type Tensor, Trainer } from '../../nn/index.ts';
 import type { LinkClassifier } from './link-classifier.ts';
 import { buildNetwork, type NetworkOptions } from './network.ts';
 import type { ModelDims } from './encoder-decoder.ts';
-import { batchFeeds, bucketOf, buildVocab, type NeuralVocab, type PairLinks, sideSize } from './vocab.ts';
+import { batchFeeds, bucketOf, buildVocab, type NeuralVocab, sideSize } from './vocab.ts';
+import type { CorpusLinks } from '../../../shared/link-set.ts';
 import { grownParams, grownVocab } from './vocab-growth.ts';
 import { dropWords, wordCounts } from './word-dropout.ts';
 import { defaultEpochs } from '../../../shared/epochs.ts';
-import { BILSTM_DEFAULTS } from '../../../shared/methods.ts';
+import { BILSTM_DEFAULTS, BILSTM_SUPERVISED_WEIGHTS } from '../../../shared/aligner-options.ts';
 import type { DeviceSetting, DeviceUse } from '../../../shared/device-settings.ts';
 import { deviceSetting } from '../../nn/devices.ts';
+import { silentContext, type JobContext } from '../../jobs/job-context.ts';
+import { abortable, fit, type FitOptions } from '../../train/fit-loop.ts';
 
 export interface NeuralConfig extends NetworkOptions {
   dim: number;
@@ -39,12 +44,12 @@ export interface NeuralConfig extends NetworkOptions {
   device?: DeviceSetting;
 }
 
-// lr 5e-3 over 40 epochs beat 3e-3 over 20 on ro-en 248 (AER 0.541 vs 0.629, gdfa); the loss
-// was still falling at 40 epochs, so small corpora want more epochs than the default.
-// 5k en-de news pairs (23 tokens a sentence) × 20 epochs: see `npm run bench -- neural --speed 5000`.
+// lr 5e-3: on a small corpus it trains a better model than 3e-3 in as many pair-passes, and
+// the loss still falls at 40 epochs, so small corpora get more epochs (shared/epochs.ts).
+// Other rates, sizes and the training speed: docs/experiments.md.
 // Without `epochs` in its config, trainNeural trains defaultEpochs(pairs) (shared/epochs.ts:
 // 20 from 1,000 pairs on, up to 80 below); DEFAULT_CONFIG's 20 is for callers spelling it out.
-// The options a user can set default to BILSTM_DEFAULTS (shared/methods.ts); the rest are the model's own.
+// The options a user can set default to BILSTM_DEFAULTS (shared/aligner-options.ts); the rest are the model's own.
 const D = BILSTM_DEFAULTS;
 export const DEFAULT_CONFIG: NeuralConfig = {
   dim: D.dim,
@@ -65,14 +70,14 @@ export const DEFAULT_CONFIG: NeuralConfig = {
   seed: 1,
 };
 
-/** Objective weights (base / AWP / WTR) used when gold links are given (see BILSTM_DEFAULTS). */
-export const SUPERVISED_WEIGHTS = D.supervisedWeights;
+/** Objective weights (base / AWP / WTR) used when gold links are given (BILSTM_SUPERVISED_WEIGHTS). */
+export const SUPERVISED_WEIGHTS = BILSTM_SUPERVISED_WEIGHTS;
 
 export interface TrainData {
   src: readonly string[][];
   tgt: readonly string[][];
-  gold?: readonly PairLinks[];
-  rejected?: readonly PairLinks[];
+  gold?: CorpusLinks;
+  rejected?: CorpusLinks;
 }
 
 export interface NeuralModel {
@@ -84,16 +89,18 @@ export interface NeuralModel {
   decision?: LinkClassifier;
 }
 
-export interface TrainHooks {
-  /** after each optimiser step: its global index (0-based), loss, and its MatMul FLOPs on request (the bench's share of the peak) */
-  onStep?: (step: number, loss: number, flops: () => number) => void;
-  /** after each epoch (0-based) with its mean loss and the model as it stands (parameters are live: copy to keep) */
-  onEpoch?: (epoch: number, meanLoss: number, model: NeuralModel) => void | Promise<void>;
-  signal?: AbortSignal;
+/**
+ * How a training runs: its job context (progress, cancel), checkpoints and events (the fit
+ * loop's, train/fit-loop.ts), and what only this family reports.
+ */
+export interface NeuralTraining extends FitOptions<NeuralModel> {
+  ctx?: JobContext;
   /** once the first session opened: the device asked for and the provider that runs the training */
   onDevice?: (use: DeviceUse) => void;
   /** as each length bucket's session is ready: its length and how long it took to build (the bench reports memory per bucket) */
   onBucket?: (T: number, buildMs: number) => void;
+  /** after each step: its index in the fit (0-based) and its MatMul FLOPs on request (the bench's share of the peak) */
+  onFlops?: (step: number, flops: () => number) => void;
 }
 
 export function modelDims(v: NeuralVocab, dim: number): ModelDims {
@@ -164,9 +171,8 @@ export function firstShortest(batches: { T: number }[]): void {
  * One Trainer per bucket length, compiled on first use; `prefetch` queues the others, in the
  * order the epoch will need them, one at a time, between the first steps. onnxruntime-node
  * builds a session on the calling thread, so a build holds up the steps while it runs rather
- * than running beside them: on 5k en–de pairs the six buckets' builds (0.7–1.8 s each with
- * the static batch, 1–11 s before) are 6.9 s of the first epoch's 32.8 s; later epochs take
- * 24–34 s.
+ * than running beside them: on 5k en–de pairs the six buckets' builds are about a fifth of
+ * the first epoch (docs/experiments.md).
  */
 class BucketTrainers {
   private readonly trainers = new Map<number, Promise<Trainer>>();
@@ -178,8 +184,9 @@ class BucketTrainers {
     private readonly dims: ModelDims,
     private readonly c: NeuralConfig,
     private readonly totalSteps: number,
+    private readonly signal: AbortSignal,
     private readonly start?: ReadonlyMap<string, Tensor>,
-    private readonly hooks: Pick<TrainHooks, 'onDevice' | 'onBucket' | 'signal'> = {},
+    private readonly hooks: Pick<NeuralTraining, 'onDevice' | 'onBucket'> = {},
   ) {}
 
   get(T: number): Promise<Trainer> {
@@ -195,7 +202,7 @@ class BucketTrainers {
       const next = this.queue.then(async () => {
         // a turn of the event loop first: timers held up by the last build (a worker's cancel poll) run, and may end the training
         await new Promise((resolve) => setTimeout(resolve, 0));
-        if (this.released || this.hooks.signal?.aborted) throw new Error(`bucket ${T} dropped: training ended`);
+        if (this.released || this.signal.aborted) throw new Error(`bucket ${T} dropped: training ended`);
         return this.create(T);
       });
       this.trainers.set(T, next);
@@ -244,17 +251,6 @@ class BucketTrainers {
   }
 }
 
-/** `p`, or a rejection ('cancelled') as soon as `signal` aborts: a cancel need not wait for the sessions queued before a batch's bucket. */
-function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return p;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('cancelled'));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 /**
  * Trains a model on `data`: from scratch, or continuing from `start` (a saved model: its
  * dimension, parameters and vocabulary are kept, the vocabulary grown by the words of `data`
@@ -263,7 +259,7 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promis
 export async function trainNeural(
   data: TrainData,
   config: Partial<NeuralConfig> = {},
-  hooks: TrainHooks = {},
+  training: NeuralTraining = {},
   start?: NeuralModel,
 ): Promise<NeuralModel> {
   const c = {
@@ -272,45 +268,61 @@ export async function trainNeural(
     ...config,
     ...(start ? { dim: start.dims.dim, maxSubwords: start.vocab.maxSubwords } : {}),
   };
+  const ctx = training.ctx ?? silentContext();
   const vocab = start ? grownVocab(start.vocab, data.src, data.tgt) : buildVocab(data.src, data.tgt, c.merges, c.maxSubwords);
   const dims = modelDims(vocab, c.dim);
   const rng = new Rng(c.seed + 1);
   const dropRng = new Rng(c.seed + 2);
   const counts = { s: wordCounts(vocab.src, data.src), t: wordCounts(vocab.tgt, data.tgt) };
-  const perEpoch = makeBatches(data, c, new Rng(c.seed)).length;
+  const perEpoch = stepsPerEpoch(data, c);
   const trainers = new BucketTrainers(
     dims,
     c,
     Math.max(1, perEpoch * c.epochs),
+    ctx.signal,
     start && grownParams(start.params, start.dims, dims),
-    hooks,
+    training,
   );
-  let step = 0;
+  const model = (): NeuralModel => ({ config: c, vocab, dims, params: trainers.params });
+  let batches: { T: number; idx: number[] }[] = [];
   try {
-    for (let epoch = 0; epoch < c.epochs; epoch++) {
-      let total = 0;
-      const batches = makeBatches(data, c, rng);
-      if (epoch === 0) firstShortest(batches);
-      for (const b of batches) {
-        const t = await untilAborted(trainers.get(b.T), hooks.signal);
-        if (step === 0) trainers.prefetch([...new Set(batches.map((x) => x.T))]);
-        t.state.step = step++;
-        const pick = <X>(xs: readonly X[] | undefined) => (xs ? b.idx.map((k) => xs[k]) : undefined);
-        const feeds = batchFeeds(
-          vocab,
-          { src: pick(data.src)!, tgt: pick(data.tgt)!, gold: pick(data.gold), rejected: pick(data.rejected) },
-          b.T,
-        );
-        if (c.wordDropout > 0)
-          for (const x of ['s', 't'] as const) dropWords(feeds[`${x}.ids`].data as BigInt64Array, counts[x], c.wordDropout, dropRng);
-        const loss = await t.step(feeds);
-        hooks.onStep?.(step - 1, loss, () => t.matmulFlops(feeds));
-        total += loss;
-      }
-      await hooks.onEpoch?.(epoch, total / Math.max(1, batches.length), { config: c, vocab, dims, params: trainers.params });
-    }
-    return { config: c, vocab, dims, params: trainers.params };
+    await fit(
+      {
+        epochs: c.epochs,
+        stepsPerEpoch: perEpoch,
+        beginEpoch(epoch) {
+          batches = makeBatches(data, c, rng);
+          if (epoch === 0) firstShortest(batches);
+        },
+        async step({ index, step }) {
+          const b = batches[index];
+          const t = await abortable(trainers.get(b.T), ctx.signal);
+          if (step === 0) trainers.prefetch([...new Set(batches.map((x) => x.T))]);
+          t.state.step = step;
+          const pick = <X>(xs: readonly X[] | undefined) => (xs ? b.idx.map((k) => xs[k]) : undefined);
+          const feeds = batchFeeds(
+            vocab,
+            { src: pick(data.src)!, tgt: pick(data.tgt)!, gold: pick(data.gold), rejected: pick(data.rejected) },
+            b.T,
+          );
+          if (c.wordDropout > 0)
+            for (const x of ['s', 't'] as const) dropWords(feeds[`${x}.ids`].data as BigInt64Array, counts[x], c.wordDropout, dropRng);
+          const loss = await t.step(feeds);
+          training.onFlops?.(step, () => t.matmulFlops(feeds));
+          return loss;
+        },
+        model,
+      },
+      ctx,
+      training,
+    );
+    return model();
   } finally {
     await trainers.release();
   }
+}
+
+/** Optimiser steps of one epoch on `data` (the same every epoch: the batches' count does not depend on their draw). */
+export function stepsPerEpoch(data: TrainData, c: NeuralConfig): number {
+  return makeBatches(data, c, new Rng(c.seed)).length;
 }

@@ -16,12 +16,10 @@
 // side's softmax runs over x.out [V'] only — the reserved ids, the OUTPUT_WORDS most frequent
 // words and every word of the batch (Jean et al. 2015's target-vocabulary selection) — and
 // x.next / x.prev are positions in x.out; a corpus with fewer types has every id in x.out.
-// The softmax is most of a training step's work: on 5k en–de pairs (15k and 21k types) x.out
-// averages 4,200 ids a batch at OUTPUT_WORDS = 4,096 and 1,220 at 1,024, and an epoch took
-// 100–121 s against 82–88 s (`npm run bench -- neural --speed 5000 --epochs 1`). Tatoeba
-// x→en P@1 of bilstm-ctl, seeds 1–3, 4,096 → 1,024: vi 0.614 → 0.616, id 0.691 → 0.693,
-// zh 0.647 → 0.646, th 0.654 → 0.656; AER zh-en 0.405 → 0.410, ro-en 0.434 → 0.435
-// (docs/experiments.md).
+// The softmax is most of a training step's work, so OUTPUT_WORDS is 1,024: on 5k en–de pairs
+// (15k and 21k types) x.out averages 1,220 ids a batch, and P@1 and AER are those of a
+// 4,096-word softmax within noise (docs/experiments.md).
+import type { CorpusLinks } from '../../../shared/link-set.ts';
 import { floats, int64s, type Tensor } from '../../nn/tensor.ts';
 import { type Bpe, segmentWord, trainBpe } from './subword.ts';
 
@@ -55,8 +53,6 @@ export interface NeuralVocab {
   /** absent in models saved before it was kept: unknown words then have no subwords */
   subwordModel?: SubwordModel;
 }
-
-export type PairLinks = readonly { s: number; t: number }[] | undefined;
 
 export function countWords(side: readonly string[][], counts: Map<string, number>): Map<string, number> {
   for (const sent of side) for (const w of sent) counts.set(w, (counts.get(w) ?? 0) + 1);
@@ -189,7 +185,7 @@ function sideFeeds(
   };
 }
 
-function linkTensor(links: readonly PairLinks[], T: number): Tensor {
+function linkTensor(links: CorpusLinks, T: number): Tensor {
   const m = new Float32Array(links.length * T * T);
   links.forEach((ls, b) => ls?.forEach((l) => l.s < T && l.t < T && (m[b * T * T + l.s * T + l.t] = 1)));
   return floats(m, [links.length, T, T]);
@@ -198,8 +194,8 @@ function linkTensor(links: readonly PairLinks[], T: number): Tensor {
 export interface BatchInput {
   src: readonly string[][];
   tgt: readonly string[][];
-  gold?: readonly PairLinks[];
-  rejected?: readonly PairLinks[];
+  gold?: CorpusLinks;
+  rejected?: CorpusLinks;
 }
 
 /** All feeds of one batch in a bucket of length T. */

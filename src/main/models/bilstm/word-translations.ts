@@ -6,19 +6,11 @@
 // rare words a single pair decides; the model's similarities know words by their context
 // and subwords). On the twelve Tatoeba cells (vi, id, th, zh × 250 / 500 / 1,000 pairs,
 // seeds 1–3) the product is above agree on every seed in 10 (the neural tables alone: 5);
-// zh at 1,000 pairs stays below and th at 250 ties on one seed, and it costs id and vi at
-// 500 pairs 0.006–0.007 of their mean (all cells: docs/experiments.md). Tatoeba x→en P@1
-// (MUSE; 1,000 pairs, th 548; seeds 1–3, mean ±
-// sd), the neural tables alone → this score, agree: vi 0.608 ± 0.004 → 0.616 ± 0.003
-// (0.604), id 0.684 ± 0.007 → 0.691 ± 0.006 (0.677), th 0.647 ± 0.004 → 0.654 ± 0.005
-// (0.642), zh 0.623 ± 0.006 → 0.647 ± 0.006 (0.662: still below). The power ½ (seed 1,
-// vi/zh/th, powers 0 / 0.25 / 0.5 / 1): 0.604/0.625/0.648, 0.620/0.651/0.660,
-// 0.619/0.653/0.658, 0.612/0.651/0.664. `npm run bench -- neural --p1 vie,ind,cmn,tha
-// --seeds 1,2,3 --sets ''` prints both; other ways of joining the two: docs/experiments.md.
+// zh at 1,000 pairs stays below and th at 250 ties on one seed (all cells, the power ½ and
+// other ways of joining the two: docs/experiments.md).
 // The square root of t(s | t): the full product t(t|s)·t(s|t) marks down frequent target
 // words that other source words share ("but" for 但是), t(t|s) alone marks down nothing;
-// on one model per language vi/id/zh/th P@1 0.608/0.679/0.628/0.658 against
-// 0.601/0.676/0.617/0.657 (product) and 0.600/0.664/0.623/0.639 (t(t|s) alone).
+// the square root scores best of the three on all four Tatoeba languages (docs/experiments.md).
 import type { PairEmbeddings } from './embedder.ts';
 import { AgreementEm } from './agreement-em.ts';
 import type { DictEntry } from '../../align/dictionary.ts';

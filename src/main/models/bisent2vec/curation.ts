@@ -7,9 +7,9 @@
 //   s(x, y) = cos(x, y) + config.lexicalWeight · lex(x, y),
 // cos between the Bi-Sent2Vec sentence vectors and lex the IBM1 translation log-likelihood
 // (align/sentence-translation.ts) of tables trained on the same pairs; flagging's the cosine
-// alone (sentenceSets says why). Bench (`npm run bench -- bisent2vec`, weight 0.1 against
-// the cosine alone): mining F1 en-fr 0.788 → 0.891, en-de 0.694 → 0.81 (docs/experiments.md
-// has the other weights and forms tried).
+// alone (sentenceSets says why). The IBM1 term at weight 0.1 is what mines best on the
+// bench's en-fr and en-de sets (docs/experiments.md has its figures and the other weights
+// and forms tried).
 // Held-out pairs: 10% of the corpus (at most 3,000, at least 30). Mining threshold: a third
 // of them kept as pairs, the other two thirds broken into lone sentences (the sources of one
 // third, the targets of the other), so a third of each side's sentences has its partner;

@@ -1,9 +1,10 @@
-// Worker thread entry of Hogwild training (hogwild.ts): receives one shard of the sentence
-// pairs and the model whose U and V live in SharedArrayBuffers, runs the ordinary training
-// loop (train.ts) on the shard, updating the shared rows without locks. Messages out:
-// { type: 'progress', done, total, message } … then { type: 'done', stats }.
-import { parentPort } from 'node:worker_threads';
-import { type Bisent2vecConfig, trainModel } from './train.ts';
+// Worker thread of Hogwild training (parallel-train.ts): holds one shard of the sentence
+// pairs and the model whose U and V live in SharedArrayBuffers, and trains its shard a chunk
+// at a time (train.ts PairsTrainer), updating the shared rows without locks, as the fit loop
+// on the main thread asks, by the job protocol (jobs/serve-worker.ts): the shard first,
+// then 'epoch' (a new shuffle), 'chunk' (answered with its loss and terms) and 'stats'.
+import { serveWorker } from '../../jobs/serve-worker.ts';
+import { type Bisent2vecConfig, PairsTrainer } from './train.ts';
 import { indexVocab, type NgramVocab } from './vocab.ts';
 
 export interface HogwildShard {
@@ -15,10 +16,20 @@ export interface HogwildShard {
   tgt: string[][];
 }
 
-parentPort!.once('message', (shard: HogwildShard) => {
-  const model = { config: shard.config, index: indexVocab(shard.vocab), U: shard.U, V: shard.V };
-  const stats = trainModel(model, shard.src, shard.tgt, {
-    progress: (done, total, message) => parentPort!.postMessage({ type: 'progress', done, total, message }),
-  });
-  parentPort!.postMessage({ type: 'done', stats });
+export type HogwildRequest = ({ type: 'shard' } & HogwildShard) | { type: 'epoch' } | { type: 'chunk'; index: number } | { type: 'stats' };
+export type HogwildReply = { type: 'chunk'; loss: number; terms: number } | { type: 'stats'; loss: number; steps: number } | null;
+
+let trainer: PairsTrainer | undefined;
+serveWorker<HogwildRequest, HogwildReply>((m) => {
+  if (m.type === 'shard') {
+    trainer = new PairsTrainer({ config: m.config, index: indexVocab(m.vocab), U: m.U, V: m.V }, m.src, m.tgt);
+    return null;
+  }
+  if (!trainer) throw new Error('hogwild worker: no shard yet');
+  if (m.type === 'epoch') {
+    trainer.beginEpoch();
+    return null;
+  }
+  if (m.type === 'chunk') return { type: 'chunk', ...trainer.chunk(m.index) };
+  return { type: 'stats', ...trainer.stats() };
 });

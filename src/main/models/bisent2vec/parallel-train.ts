@@ -1,23 +1,29 @@
 // Bi-Sent2Vec training, the entry point: builds the vocabulary and trains on this thread, or on
 // several threads Hogwild style (Recht et al. 2011; fastText and
 // seed 002's asynchronous SGD): U and V move into SharedArrayBuffers, the pairs are dealt
-// into one shard per thread, and each worker (hogwild.worker.ts) runs the one-thread loop of
-// train.ts on its shard, reading and writing the shared rows without locks — sparse updates
-// rarely collide. Each shard decays its learning rate over its own tokens and draws its own
-// random numbers (seed + shard), so a run is not bit-for-bit repeatable across thread counts.
-// Workers hold no ONNX sessions, so cancelling terminates them outright.
-import { CancelledError } from '../../errors.ts';
-import { spawnWorker } from '../../jobs/spawn-worker.ts';
+// into one shard per thread, and each worker (hogwild.worker.ts) trains its shard with the
+// one-thread trainer of train.ts, reading and writing the shared rows without locks — sparse
+// updates rarely collide. The fit loop (train/fit-loop.ts) runs on this thread: a step is
+// one chunk of every shard, trained at once, so progress, cancel and checkpoints (taken while
+// the workers wait) are the loop's as for any family. Each shard decays its learning rate over
+// its own tokens and draws its own random numbers (seed + shard), so a run is not bit-for-bit
+// repeatable across thread counts. The workers serve the job protocol's tasks
+// (jobs/worker-host.ts WorkerClient); they hold no ONNX sessions, so a cancel terminates
+// them outright, even in the middle of a chunk.
+import { WorkerClient } from '../../jobs/worker-host.ts';
+import { abortable, fit } from '../../train/fit-loop.ts';
 import {
   BISENT2VEC_DEFAULTS,
   type Bisent2vecConfig,
   type Bisent2vecModel,
+  CHUNK_PAIRS,
   initModel,
   trainModel,
   type TrainStats,
   type TrainWork,
+  workContext,
 } from './train.ts';
-import type { HogwildShard } from './hogwild.worker.ts';
+import type { HogwildReply, HogwildRequest } from './hogwild.worker.ts';
 
 function shared(a: Float32Array): Float32Array {
   const out = new Float32Array(new SharedArrayBuffer(a.byteLength));
@@ -41,55 +47,49 @@ export async function trainOnThreads(
     shards[i % threads].tgt.push([...tgt[i]]);
   });
   const tokens = src.reduce((a, s) => a + s.length, 0) + tgt.reduce((a, s) => a + s.length, 0);
+  const ctx = workContext(work);
   const started = performance.now();
-  const done = new Array<number>(threads).fill(0),
-    totals = new Array<number>(threads).fill(0);
-  const workers = shards.map(() => spawnWorker(new URL('./hogwild.worker.ts', import.meta.url)));
-  const stop = () => workers.forEach((w) => void w.terminate());
-  const onAbort = () => stop();
-  work.signal?.addEventListener('abort', onAbort, { once: true });
+  const workers = shards.map(() => new WorkerClient<HogwildRequest, HogwildReply>(new URL('./hogwild.worker.ts', import.meta.url)));
   try {
-    const results = await Promise.all(
-      workers.map(
-        (w, s) =>
-          new Promise<TrainStats>((resolve, reject) => {
-            w.on(
-              'message',
-              (m: { type: 'progress'; done: number; total: number; message: string } | { type: 'done'; stats: TrainStats }) => {
-                if (m.type === 'done') return resolve(m.stats);
-                done[s] = m.done;
-                totals[s] = m.total;
-                work.progress?.(
-                  done.reduce((a, b) => a + b, 0),
-                  totals.reduce((a, b) => a + b, 0),
-                  `${m.message} · ${threads} threads`,
-                );
-              },
-            );
-            w.on('error', reject);
-            w.on('exit', (code) =>
-              reject(work.signal?.aborted ? new CancelledError() : new Error(`training worker exited with code ${code}`)),
-            );
-            const shard: HogwildShard = {
-              config: { ...model.config, seed: shards[s].seed },
-              vocab: model.index.vocab,
-              U: model.U,
-              V: model.V,
-              src: shards[s].src,
-              tgt: shards[s].tgt,
-            };
-            w.postMessage(shard);
-          }),
+    await Promise.all(
+      workers.map((w, s) =>
+        w.run({
+          type: 'shard',
+          config: { ...model.config, seed: shards[s].seed },
+          vocab: model.index.vocab,
+          U: model.U,
+          V: model.V,
+          src: shards[s].src,
+          tgt: shards[s].tgt,
+        }),
       ),
     );
+    await fit(
+      {
+        epochs: model.config.epochs,
+        stepsPerEpoch: Math.ceil(shards[0].src.length / CHUNK_PAIRS),
+        beginEpoch: async () => void (await Promise.all(workers.map((w) => w.run({ type: 'epoch' })))),
+        async step({ index }) {
+          const replies = await abortable(Promise.all(workers.map((w) => w.run({ type: 'chunk', index }))), ctx.signal);
+          let loss = 0,
+            terms = 0;
+          for (const r of replies) if (r?.type === 'chunk') [loss, terms] = [loss + r.loss, terms + r.terms];
+          return terms ? loss / terms : 0;
+        },
+        model: () => model,
+      },
+      ctx,
+      { checkpoints: work.checkpoints },
+    );
+    const results = await Promise.all(workers.map((w) => w.run({ type: 'stats' })));
+    const stats = results.flatMap((r) => (r?.type === 'stats' ? [r] : []));
     return {
-      loss: results.reduce((a, r) => a + r.loss, 0) / threads,
+      loss: stats.reduce((a, r) => a + r.loss, 0) / threads,
       wordsPerSecond: (model.config.epochs * tokens) / ((performance.now() - started) / 1000),
-      steps: results.reduce((a, r) => a + r.steps, 0),
+      steps: stats.reduce((a, r) => a + r.steps, 0),
     };
   } finally {
-    work.signal?.removeEventListener('abort', onAbort);
-    stop();
+    await Promise.all(workers.map((w) => w.close()));
   }
 }
 
@@ -103,6 +103,6 @@ export async function trainBisent2vec(
   if (src.length !== tgt.length) throw new Error(`trainBisent2vec: ${src.length} source and ${tgt.length} target sentences`);
   const model = initModel(src, tgt, { ...BISENT2VEC_DEFAULTS, ...config });
   const threads = Math.max(1, Math.min(work.threads ?? 1, src.length));
-  const stats = threads > 1 ? await trainOnThreads(model, src, tgt, threads, work) : trainModel(model, src, tgt, work);
+  const stats = threads > 1 ? await trainOnThreads(model, src, tgt, threads, work) : await trainModel(model, src, tgt, work);
   return { model, stats };
 }

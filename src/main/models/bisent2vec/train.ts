@@ -11,18 +11,20 @@
 // Each step follows the exact gradient of its term (tests/unit/bisent2vec/gradient.test.ts
 // checks it against finite differences): U rows of the target and negatives by −lr·∂ℓ/∂u;
 // each context row by −lr·∂ℓ/∂h = −lr·|context|·∂ℓ/∂V_c, i.e. V's learning rate is |context|
-// times U's, as fastText's CBOW updates its input rows. Measured on 10k m30k en–fr pairs,
-// 5 epochs, sentence retrieval P@1 en→fr / fr→en over 1,000 held-out pairs: 0.887 / 0.911
-// this way, 0.242 / 0.266 with the plain gradient step on V (0.823 / 0.843 after 20 epochs).
+// times U's, as fastText's CBOW updates its input rows; the plain gradient step on V trains
+// far worse in the same epochs (docs/experiments.md).
 //
-// Hand-written Float32Array loops, not an ONNX graph (DESIGN.md's one engine): a step
+// Hand-written Float32Array loops, not an ONNX graph (the one engine, docs/ARCHITECTURE.md): a step
 // touches ~11 rows of U and a few dozen rows of V (≈ 10⁴ flops), and onnxruntime's per-run
-// overhead dwarfs that: the same step as an nn/ graph took 166 µs, 57 s an epoch of the
-// bench's en-fr split against 4.8 s for this loop (`npm run bench -- bisent2vec --ort 2000`),
-// which trains ~125k words/s on one core without character n-grams, ~37k with 4-grams.
-// This is the loop of one thread; parallel-train.ts runs it on several (Hogwild).
-import { CancelledError } from '../../errors.ts';
+// overhead dwarfs that (the same step as an nn/ graph is about 12× slower:
+// docs/experiments.md). This loop trains ~125k words/s on one core without character
+// n-grams, ~37k with 4-grams.
+// PairsTrainer is the training of one thread, a chunk of pairs at a time: the fit loop
+// (train/fit-loop.ts) runs its epochs here or, through parallel-train.ts, on several threads
+// at once (Hogwild), and reports progress, checks cancel and saves checkpoints between chunks.
 import type { Progress } from '../../jobs/job-registry.ts';
+import type { JobContext } from '../../jobs/job-context.ts';
+import { type Checkpoints, fit } from '../../train/fit-loop.ts';
 import { Rng } from '../../nn/init.ts';
 import type { SavedModel } from '../../align/saved-model.ts';
 import { buildVocab, type EncodedSentence, encodeSentence, indexVocab, type Side, type VocabIndex } from './vocab.ts';
@@ -49,13 +51,10 @@ export interface Bisent2vecConfig {
 
 /**
  * Defaults for corpora of 10⁴–10⁵ pairs (seed 002 trained 300 dimensions, 5 epochs, lr 0.2,
- * 10 negatives, t = 5·10⁻⁶, words seen 5–8 times, on millions of pairs). Measured on the
- * bench's en–fr split (`npm run bench -- bisent2vec --sets en-fr --threads 1`: 18k Multi30k
- * pairs; sentence retrieval P@1 en→fr over 1,000 test pairs, mining F1 of 1,000 pairs among
- * 5,000 sentences a side at the held-out threshold): these 0.956 / 0.786; without character
- * 4-grams 0.938 / 0.756 at 3.4× the speed; 3-grams 0.946 / 0.750, 5-grams 0.951 / 0.776.
- * Bigrams lowered both (seed 002 too saw them hurt on dissimilar pairs); other values in
- * docs/experiments.md.
+ * 10 negatives, t = 5·10⁻⁶, words seen 5–8 times, on millions of pairs), chosen on the
+ * bench's en–fr split: character 4-grams give the best retrieval P@1 and mining F1 of the
+ * n-gram sizes tried, at a third of the speed without them; bigrams lowered both (seed 002
+ * too saw them hurt on dissimilar pairs). Every value tried: docs/experiments.md.
  */
 export const BISENT2VEC_DEFAULTS: Bisent2vecConfig = {
   dim: 100,
@@ -91,12 +90,25 @@ export interface CurationThresholds {
 }
 
 export interface TrainWork {
-  /** called every few hundred pairs: pairs done over all epochs, and a message with the epoch and mean loss */
+  /** called every CHUNK_PAIRS pairs (a step of the fit loop): steps done over all epochs, and the fit loop's line (epoch, mean loss, speed) */
   progress?: Progress;
   signal?: AbortSignal;
   /** worker threads to train on (parallel-train.ts); default 1, this thread */
   threads?: number;
+  /** models saved (and scored) between epochs, every `every` epochs and after the last */
+  checkpoints?: Checkpoints<Bisent2vecModel>;
 }
+
+/** The fit loop's context for `work`. */
+export function workContext(work: TrainWork): JobContext {
+  return {
+    progress: (p) => work.progress?.(p.done, p.total, p.message),
+    signal: work.signal ?? new AbortController().signal,
+  };
+}
+
+/** Pairs a thread trains between two of the fit loop's cancel checks and progress events. */
+export const CHUNK_PAIRS = 512;
 
 export interface TrainStats {
   /** mean loss per term over the last epoch */
@@ -225,50 +237,83 @@ export function initModel(src: readonly string[][], tgt: readonly string[][], co
   return { config, index, U: new Float32Array(index.wordRows * config.dim), V };
 }
 
-/** Trains `model` in place on the pairs (src[i], tgt[i]) for config.epochs epochs. */
-export function trainModel(model: Bisent2vecModel, src: readonly string[][], tgt: readonly string[][], work: TrainWork = {}): TrainStats {
-  const { dim, epochs, lr, negatives, seed, subsample } = model.config;
-  const { index, U, V } = model;
-  const enc = [src.map((s) => encodeSentence(index, 0, s)), tgt.map((s) => encodeSentence(index, 1, s))] as const;
-  const tables = [negativeTable(index, 0), negativeTable(index, 1)];
-  const keep = keepProbabilities(index, subsample);
-  const size = (e: EncodedSentence) => e.words.length + e.bigrams.length + e.chars.length;
-  const longest = [...enc[0], ...enc[1]].reduce((a, e) => Math.max(a, size(e)), 1);
-  const mono = new Int32Array(longest),
-    cross = new Int32Array(longest),
-    negs = new Int32Array(negatives);
-  const h = new Float32Array(dim),
-    gradH = new Float32Array(dim);
-  const rng = new Rng(seed + 1);
-  const tokensPerEpoch = src.reduce((a, s) => a + s.length, 0) + tgt.reduce((a, s) => a + s.length, 0);
-  const total = Math.max(1, epochs * tokensPerEpoch);
-  const order = Array.from(src, (_, i) => i);
-  const pairsTotal = epochs * src.length;
-  let processed = 0,
-    loss = 0,
-    terms = 0,
-    steps = 0;
-  const started = performance.now();
-  for (let epoch = 0; epoch < epochs; epoch++) {
-    steps += terms;
-    loss = 0;
-    terms = 0;
-    rng.shuffle(order);
-    for (let k = 0; k < order.length; k++) {
-      if ((k & 511) === 0) {
-        if (work.signal?.aborted) throw new CancelledError();
-        const mean = terms ? (loss / terms).toFixed(3) : '…';
-        work.progress?.(epoch * src.length + k, pairsTotal, `epoch ${epoch + 1}/${epochs} · loss ${mean}`);
-      }
-      const pair = order[k];
+/**
+ * The training of one thread on the pairs (src[i], tgt[i]), updating `model` in place: an
+ * epoch begins with a shuffle of the pairs, then chunks of CHUNK_PAIRS of them in order.
+ * The learning rate decays over the thread's tokens of all epochs.
+ */
+export class PairsTrainer {
+  private readonly enc: readonly [EncodedSentence[], EncodedSentence[]];
+  private readonly tables: Int32Array[];
+  private readonly keep: Float32Array;
+  private readonly mono: Int32Array;
+  private readonly cross: Int32Array;
+  private readonly negs: Int32Array;
+  private readonly h: Float32Array;
+  private readonly gradH: Float32Array;
+  private readonly rng: Rng;
+  private readonly order: number[];
+  private readonly total: number;
+  /** corpus tokens of one epoch */
+  readonly tokensPerEpoch: number;
+  private processed = 0;
+  private loss = 0;
+  private terms = 0;
+  private steps = 0;
+
+  constructor(
+    private readonly model: Bisent2vecModel,
+    src: readonly string[][],
+    tgt: readonly string[][],
+  ) {
+    const { dim, epochs, negatives, seed, subsample } = model.config;
+    const index = model.index;
+    this.enc = [src.map((s) => encodeSentence(index, 0, s)), tgt.map((s) => encodeSentence(index, 1, s))];
+    this.tables = [negativeTable(index, 0), negativeTable(index, 1)];
+    this.keep = keepProbabilities(index, subsample);
+    const size = (e: EncodedSentence) => e.words.length + e.bigrams.length + e.chars.length;
+    const longest = [...this.enc[0], ...this.enc[1]].reduce((a, e) => Math.max(a, size(e)), 1);
+    this.mono = new Int32Array(longest);
+    this.cross = new Int32Array(longest);
+    this.negs = new Int32Array(negatives);
+    this.h = new Float32Array(dim);
+    this.gradH = new Float32Array(dim);
+    this.rng = new Rng(seed + 1);
+    this.tokensPerEpoch = src.reduce((a, s) => a + s.length, 0) + tgt.reduce((a, s) => a + s.length, 0);
+    this.total = Math.max(1, epochs * this.tokensPerEpoch);
+    this.order = Array.from(src, (_, i) => i);
+  }
+
+  /** Chunks of an epoch. */
+  get chunks(): number {
+    return Math.ceil(this.order.length / CHUNK_PAIRS);
+  }
+
+  /** Starts an epoch: the pairs in a new order, the epoch's loss from zero. */
+  beginEpoch(): void {
+    this.steps += this.terms;
+    this.loss = 0;
+    this.terms = 0;
+    this.rng.shuffle(this.order);
+  }
+
+  /** Trains chunk `c` of the epoch (none past the last); returns its summed loss and its count of terms. */
+  chunk(c: number): { loss: number; terms: number } {
+    const { dim, lr, negatives } = this.model.config;
+    const { U, V } = this.model;
+    const { enc, tables, keep, mono, cross, negs, h, gradH, rng } = this;
+    let loss = 0,
+      terms = 0;
+    for (let k = c * CHUNK_PAIRS; k < Math.min(this.order.length, (c + 1) * CHUNK_PAIRS); k++) {
+      const pair = this.order[k];
       for (const side of [0, 1] as const) {
         const s = enc[side][pair];
         const nCross = crossContext(enc[1 - side][pair], cross);
         const table = tables[side];
-        for (let p = 0; p < s.words.length; p++, processed++) {
+        for (let p = 0; p < s.words.length; p++, this.processed++) {
           const target = s.words[p];
           if (target < 0 || rng.next() >= keep[target]) continue;
-          const rate = lr * Math.max(0, 1 - processed / total);
+          const rate = lr * Math.max(0, 1 - this.processed / this.total);
           let nNeg = 0;
           // Bounded tries: a side whose vocabulary is one word has no negatives to draw.
           for (let tries = 0; nNeg < negatives && tries < 4 * negatives; tries++) {
@@ -281,8 +326,41 @@ export function trainModel(model: Bisent2vecModel, src: readonly string[][], tgt
         }
       }
     }
+    this.loss += loss;
+    this.terms += terms;
+    return { loss, terms };
   }
-  work.progress?.(pairsTotal, pairsTotal, `epoch ${epochs}/${epochs} · loss ${terms ? (loss / terms).toFixed(3) : '…'}`);
+
+  /** The loss per term of the epoch so far (the last epoch's, once training ended) and the SGD steps taken. */
+  stats(): { loss: number; steps: number } {
+    return { loss: this.terms ? this.loss / this.terms : 0, steps: this.steps + this.terms };
+  }
+}
+
+/** Trains `model` in place on the pairs (src[i], tgt[i]) for config.epochs epochs, on this thread. */
+export async function trainModel(
+  model: Bisent2vecModel,
+  src: readonly string[][],
+  tgt: readonly string[][],
+  work: TrainWork = {},
+): Promise<TrainStats> {
+  const trainer = new PairsTrainer(model, src, tgt);
+  const started = performance.now();
+  await fit(
+    {
+      epochs: model.config.epochs,
+      stepsPerEpoch: trainer.chunks,
+      beginEpoch: () => trainer.beginEpoch(),
+      step({ index }) {
+        const { loss, terms } = trainer.chunk(index);
+        return terms ? loss / terms : 0;
+      },
+      model: () => model,
+    },
+    workContext(work),
+    { checkpoints: work.checkpoints },
+  );
   const seconds = (performance.now() - started) / 1000;
-  return { loss: terms ? loss / terms : 0, wordsPerSecond: seconds > 0 ? (epochs * tokensPerEpoch) / seconds : 0, steps: steps + terms };
+  const wordsPerSecond = seconds > 0 ? (model.config.epochs * trainer.tokensPerEpoch) / seconds : 0;
+  return { ...trainer.stats(), wordsPerSecond };
 }

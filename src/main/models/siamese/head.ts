@@ -9,20 +9,20 @@
 // pooled encoder states, a transformer's mean-pooled layer; `mekong siamese`); the encoder stays frozen. The weight starts at the identity, so an
 // untrained head leaves the space as it is and training only moves it where the pairs say;
 // the paper's lr 5e-6 over 70 epochs is for mBERT's 768 dimensions. On Bi-Sent2Vec vectors
-// (already one space for both languages, trained on the same pairs) the head changes little:
-// en-fr test retrieval P@1 0.927 / 0.932 → 0.927 / 0.929 at lr 1e-4 (kept), 0.929 / 0.931 →
-// 0.920 / 0.923 at 1e-3, 0.935 / 0.944 → 0.937 / 0.947 at 1e-5 (10 epochs, 8,000 pairs;
-// `npm run bench -- bisent2vec --sets en-fr --train 8000 --siamese-lr η`). Its use is for
-// encoders whose languages are not aligned yet (mBERT in seed 004), which cannot be measured here.
-// Trained in the one training stack (nn/Trainer, AdamW), saved as a model folder.
+// (already one space for both languages, trained on the same pairs) the head changes
+// retrieval P@1 by less than a point at lr 1e-4, the default (other rates:
+// docs/experiments.md). Its use is for encoders whose languages are not aligned yet (mBERT
+// in seed 004), which cannot be measured here.
+// Trained in the one training stack (nn/Trainer, AdamW; epochs, progress and cancel in the fit
+// loop, train/fit-loop.ts), saved as a model folder.
 import { Graph } from '../../nn/graph.ts';
 import { dropout } from '../../nn/ops/random.ts';
 import { add, matmul, mul, reduceMean, reduceSum, relu, sqrt, sub } from '../../nn/ops/index.ts';
 import { Rng } from '../../nn/init.ts';
 import { floats, type Tensor } from '../../nn/tensor.ts';
 import { Trainer } from '../../nn/trainer.ts';
-import { CancelledError } from '../../errors.ts';
-import type { Progress } from '../../jobs/job-registry.ts';
+import { type JobContext, silentContext } from '../../jobs/job-context.ts';
+import { fit } from '../../train/fit-loop.ts';
 
 export interface SiameseConfig {
   dropout: number;
@@ -114,7 +114,7 @@ export async function trainSiameseHead(
   yRaw: Float32Array,
   d: number,
   config: Partial<SiameseConfig> = {},
-  work: { progress?: Progress; signal?: AbortSignal } = {},
+  ctx: JobContext = silentContext(),
 ): Promise<SiameseTraining> {
   const c = { ...SIAMESE_DEFAULTS, ...config };
   const x = normalised(xRaw, d),
@@ -130,33 +130,38 @@ export async function trainSiameseHead(
     weightDecay: 0,
   });
   const rng = new Rng(c.seed + 1);
-  const losses: number[] = [];
+  let order: number[] = [];
   try {
-    for (let epoch = 0; epoch < c.epochs; epoch++) {
-      const order = rng.shuffle(Array.from({ length: n }, (_, i) => i));
-      let total = 0;
-      for (let s = 0; s < perEpoch; s++) {
-        if (work.signal?.aborted) throw new CancelledError();
-        const idx = order.slice(s * half, (s + 1) * half);
-        const B = 2 * idx.length;
-        const xb = new Float32Array(B * d),
-          yb = new Float32Array(B * d),
-          lb = new Float32Array(B);
-        idx.forEach((i, k) => {
-          // a mismatch: another pair's target (never the pair's own)
-          const j = (i + 1 + rng.int(n - 1)) % n;
-          xb.set(x.subarray(i * d, (i + 1) * d), k * d);
-          yb.set(y.subarray(i * d, (i + 1) * d), k * d);
-          xb.set(x.subarray(i * d, (i + 1) * d), (idx.length + k) * d);
-          yb.set(y.subarray(j * d, (j + 1) * d), (idx.length + k) * d);
-          lb[idx.length + k] = 1;
-        });
-        trainer.state.step = epoch * perEpoch + s;
-        total += await trainer.step({ x: floats(xb, [B, d]), y: floats(yb, [B, d]), label: floats(lb, [B]) });
-        work.progress?.(epoch * perEpoch + s + 1, perEpoch * c.epochs, `siamese head: epoch ${epoch + 1}/${c.epochs}`);
-      }
-      losses.push(total / perEpoch);
-    }
+    const { losses } = await fit(
+      {
+        epochs: c.epochs,
+        stepsPerEpoch: perEpoch,
+        beginEpoch() {
+          order = rng.shuffle(Array.from({ length: n }, (_, i) => i));
+        },
+        step({ index, step }) {
+          const idx = order.slice(index * half, (index + 1) * half);
+          const B = 2 * idx.length;
+          const xb = new Float32Array(B * d),
+            yb = new Float32Array(B * d),
+            lb = new Float32Array(B);
+          idx.forEach((i, k) => {
+            // a mismatch: another pair's target (never the pair's own)
+            const j = (i + 1 + rng.int(n - 1)) % n;
+            xb.set(x.subarray(i * d, (i + 1) * d), k * d);
+            yb.set(y.subarray(i * d, (i + 1) * d), k * d);
+            xb.set(x.subarray(i * d, (i + 1) * d), (idx.length + k) * d);
+            yb.set(y.subarray(j * d, (j + 1) * d), (idx.length + k) * d);
+            lb[idx.length + k] = 1;
+          });
+          trainer.state.step = step;
+          return trainer.step({ x: floats(xb, [B, d]), y: floats(yb, [B, d]), label: floats(lb, [B]) });
+        },
+        model: () => trainer.state.params,
+      },
+      ctx,
+      { phase: { label: 'siamese head: epoch' } },
+    );
     const p = trainer.state.params;
     const data = (t: Tensor | undefined) => Float32Array.from(t!.data as Float32Array);
     return { head: { dim: d, weight: data(p.get('head.weight')), bias: data(p.get('head.bias')) }, losses };

@@ -7,6 +7,7 @@
 // are weighted by (aligned words)/(drawn), so the expected loss is eq. 4's sum.
 // Empty terms (a batch without links) get one zero-weight dummy entry rather than
 // zero-length tensors.
+import type { LinkRef } from '../../../shared/link-set.ts';
 import { floats, int64s, type Tensor } from '../../nn/tensor.ts';
 import type { Rng } from '../../nn/init.ts';
 import { firstPosition, type EncoderConfig } from './hf-config.ts';
@@ -15,17 +16,12 @@ import { INPUT, type Objective } from './finetune-objectives.ts';
 import type { EncodedSentence } from './subword-tokenizer.ts';
 import { wordPoolingWeights } from './word-pooling.ts';
 
-export interface WordLink {
-  s: number;
-  t: number;
-}
-
 /** One pair as the batch builder reads it. */
 export interface FinetuneExample {
   src: EncodedSentence;
   tgt: EncodedSentence;
-  links: readonly WordLink[];
-  rejected: readonly WordLink[];
+  links: readonly LinkRef[];
+  rejected: readonly LinkRef[];
 }
 
 export interface BatchOptions {

@@ -4,19 +4,19 @@
 // ≥ 0.9 — WACSE keeps its aligner's links above 0.9 (§3, footnote 2); ours are scored by
 // linkProbabilities, the number `mekong align --scores` writes. Links a reviewer rejected
 // are never positives, and are kept as negatives (WTR's unlikelihood terms).
-import type { Link } from '../../../shared/domain.ts';
+import { keySet, linkKey, type Link, type LinkRef } from '../../../shared/link-set.ts';
 import type { EncoderMethodName } from '../../../shared/methods.ts';
 import type { Side } from '../../align/sentences.ts';
 import { sentences } from '../../align/sentences.ts';
 import { alignWithEncoder } from './encoder-aligner.ts';
-import type { WordLink } from './finetune-batch.ts';
 import type { HfEncoder } from './hf-encoder.ts';
 
 export const MODEL_LINK_THRESHOLD = 0.9;
 
-export interface PairLinks {
-  links: WordLink[];
-  rejected: WordLink[];
+/** One pair's supervision: the links it learns from, the rejected ones, and where the links came from. */
+export interface PairSupervision {
+  links: LinkRef[];
+  rejected: LinkRef[];
   from: 'gold' | 'model';
 }
 
@@ -28,17 +28,15 @@ export interface SupervisionOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-const key = (l: WordLink) => `${l.s}:${l.t}`;
-
 /** Each pair's positive and rejected links; `open` gives the aligner's encoder, opened (and released) only when a pair has no gold. */
 export async function fineTuningLinks(
   open: () => HfEncoder,
   src: Side,
   tgt: Side,
   gold: readonly (readonly Link[] | null)[] | undefined,
-  rejected: readonly (readonly WordLink[] | null)[] | undefined,
+  rejected: readonly (readonly LinkRef[] | null)[] | undefined,
   o: SupervisionOptions,
-): Promise<PairLinks[]> {
+): Promise<PairSupervision[]> {
   const S = sentences(src),
     T = sentences(tgt);
   const n = S.length;
@@ -61,10 +59,10 @@ export async function fineTuningLinks(
     }
   }
   return Array.from({ length: n }, (_, k) => {
-    const no = new Set((rejected?.[k] ?? []).map(key));
+    const no = keySet(rejected?.[k] ?? []);
     const fromGold = hasGold(k);
     const proposed = fromGold ? gold![k]! : model.get(k)!.filter((l) => (l.score ?? 0) >= o.threshold);
-    const links = proposed.filter((l) => !no.has(key(l))).map((l) => ({ s: l.s, t: l.t }));
+    const links = proposed.filter((l) => !no.has(linkKey(l.s, l.t))).map((l) => ({ s: l.s, t: l.t }));
     return { links, rejected: (rejected?.[k] ?? []).map((l) => ({ s: l.s, t: l.t })), from: fromGold ? 'gold' : 'model' };
   });
 }

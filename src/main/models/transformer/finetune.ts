@@ -3,19 +3,22 @@
 // (gold, else our aligner's confident links: finetune-supervision.ts), then the encoder
 // trains in the one training stack (nn/Trainer, AdamW with linear warm-up over the first 10%
 // of steps and linear decay, the seeds' lr 5e-5, gradient norm clipped at 1) on the device
-// asked for, and the result is saved as a Hugging Face folder (hf-checkpoint.ts). Progress
-// goes to the caller's callback; the AbortSignal stops between steps (CancelledError),
-// leaving no folder behind.
-import type { Link } from '../../../shared/domain.ts';
-import { ENCODER_FINETUNE_DEFAULTS, ENCODER_METHODS, type EncoderMethodName } from '../../../shared/methods.ts';
+// asked for, and the result is saved as a Hugging Face folder (hf-checkpoint.ts). The epochs
+// run in the fit loop (train/fit-loop.ts), which reports progress, saves the caller's
+// checkpoints and the last epoch's folder (`out`), and stops between steps on cancel
+// (CancelledError), leaving no `out` folder behind.
+import type { Link, LinkRef } from '../../../shared/link-set.ts';
+import { ENCODER_FINETUNE_DEFAULTS } from '../../../shared/aligner-options.ts';
+import { ENCODER_ALIGN_METHODS, type EncoderMethodName } from '../../../shared/methods.ts';
 import { sentences, type Side } from '../../align/sentences.ts';
-import { CancelledError, InputError, UserError } from '../../errors.ts';
-import type { Progress } from '../../jobs/job-registry.ts';
+import { InputError, UserError } from '../../errors.ts';
+import { checkCancelled, type JobContext, silentContext } from '../../jobs/job-context.ts';
+import { type Checkpoints, fit, type FitEvent } from '../../train/fit-loop.ts';
 import type { DeviceName, DeviceSetting } from '../../nn/devices.ts';
 import { normalInit, Rng } from '../../nn/init.ts';
 import { Trainer } from '../../nn/trainer.ts';
 import type { Tensor } from '../../nn/tensor.ts';
-import { batchFeeds, type FinetuneExample, type WordLink } from './finetune-batch.ts';
+import { batchFeeds, type FinetuneExample } from './finetune-batch.ts';
 import { buildObjectiveGraph, MLM_HEAD_NAMES, type Objective, OBJECTIVE_DEFAULTS, OBJECTIVES } from './finetune-objectives.ts';
 import { fineTuningLinks, MODEL_LINK_THRESHOLD } from './finetune-supervision.ts';
 import { checkOutputFolder, FINETUNE_FILE, poolerTensors, saveHfEncoder } from './hf-checkpoint.ts';
@@ -32,15 +35,15 @@ export interface FinetuneOptions {
   /** gold links per pair (null or empty: none for that pair) */
   gold?: readonly (readonly Link[] | null)[];
   /** links reviewers rejected, per pair */
-  rejected?: readonly (readonly WordLink[] | null)[];
+  rejected?: readonly (readonly LinkRef[] | null)[];
   /** how errors name the gold and rejected links (e.g. their files; default "gold links", "rejected links") */
   linkSources?: { gold?: string; rejected?: string };
   /** the folder to write at the end */
   out: string;
-  /** after each step: the step (1-based, over all epochs) and its loss */
-  onStep?: (step: number, loss: number) => void;
-  /** after each epoch: its losses and last step; `save(dir)` writes the encoder as it is now as a Hugging Face folder (the last epoch's is `out`) */
-  onEpoch?: (e: EpochLosses & { step: number }, save: (dir: string) => void) => Promise<void> | void;
+  /** checkpoints before the last epoch's (which is `out`): saved and scored every `every` epochs; the last epoch's is scored too */
+  checkpoints?: Checkpoints<FinetuneCheckpoint>;
+  /** the fit loop's events: each step's loss, each epoch's mean loss, its objectives' terms and checkpoint */
+  onEvent?: (e: FitEvent) => void | Promise<void>;
   objectives?: readonly Objective[];
   alpha?: number;
   beta?: number;
@@ -75,6 +78,11 @@ export interface EpochLosses {
   epoch: number;
   loss: number;
   terms: Partial<Record<Objective, number>>;
+}
+
+/** The encoder as it stands after an epoch: `save(dir)` writes it as a Hugging Face folder. */
+export interface FinetuneCheckpoint {
+  save(dir: string): void;
 }
 
 export interface FinetuneResult {
@@ -113,8 +121,8 @@ export function checkFinetuneOptions(o: FinetuneOptions): void {
   positive('temperature', o.temperature, false);
   if (o.threshold !== undefined && !(o.threshold >= 0 && o.threshold <= 1))
     throw new UserError(`threshold must be in [0, 1], got ${o.threshold}`);
-  if (o.supervisionMethod && !(ENCODER_METHODS as readonly string[]).includes(o.supervisionMethod))
-    throw new UserError(`unknown aligner "${o.supervisionMethod}" (${ENCODER_METHODS.join(', ')})`);
+  if (o.supervisionMethod && !(ENCODER_ALIGN_METHODS as readonly string[]).includes(o.supervisionMethod))
+    throw new UserError(`unknown aligner "${o.supervisionMethod}" (${ENCODER_ALIGN_METHODS.join(', ')})`);
 }
 
 /** Checks the pairs against the links given for them. */
@@ -122,7 +130,7 @@ function checkLinks(
   S: ReturnType<typeof sentences>,
   T: ReturnType<typeof sentences>,
   what: string,
-  all: readonly (readonly WordLink[] | null)[] | undefined,
+  all: readonly (readonly LinkRef[] | null)[] | undefined,
 ): void {
   if (!all) return;
   if (all.length !== S.length)
@@ -135,7 +143,7 @@ function checkLinks(
 }
 
 /** Fine-tunes `o.encoder` and writes the result to `o.out`. */
-export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, signal?: AbortSignal): Promise<FinetuneResult> {
+export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = silentContext()): Promise<FinetuneResult> {
   checkFinetuneOptions(o);
   const config = readEncoderConfig(o.encoder);
   checkOutputFolder(o.out, o.encoder);
@@ -160,7 +168,7 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
   checkTokenizerFits(tokenizer, config);
   const needsMask = objectives.includes('awp') || objectives.includes('rtl');
   if (needsMask && tokenizer.maskId === null) throw new UserError(`${tokenizer.file}: no [MASK] or <mask> token, which AWP and RTL need`);
-  progress?.(0, S.length, 'finding supervision links');
+  ctx.progress({ done: 0, total: S.length, message: 'finding supervision links' });
   const pairs = await fineTuningLinks(
     () => HfEncoder.open(o.encoder, { backend: 'graph', device: o.device, threads: o.threads, log }),
     S,
@@ -170,9 +178,9 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
     {
       method: o.supervisionMethod ?? FINETUNE_DEFAULTS.supervisionMethod,
       threshold: o.threshold ?? MODEL_LINK_THRESHOLD,
-      onProgress: (d, n) => {
-        if (signal?.aborted) throw new CancelledError();
-        progress?.(d, n, 'finding supervision links');
+      onProgress: (done, total) => {
+        checkCancelled(ctx.signal);
+        ctx.progress({ done, total, message: 'finding supervision links' });
       },
     },
   );
@@ -265,31 +273,47 @@ export async function finetuneEncoder(o: FinetuneOptions, progress?: Progress, s
     losses: history,
   });
   const save = (dir: string) => saveHfEncoder(dir, o.encoder, config, trained(), pooler, record());
+  let order: number[] = [];
+  let terms: Partial<Record<Objective, number>> = {};
   let result: Map<string, Tensor>;
   try {
-    for (let epoch = 0; epoch < epochs; epoch++) {
-      const order = rng.shuffle(examples.map((_, k) => k));
-      let sum = 0;
-      const terms: Partial<Record<Objective, number>> = {};
-      for (let s = 0; s < perEpoch; s++) {
-        if (signal?.aborted) throw new CancelledError();
-        const batch = order.slice(s * B, (s + 1) * B).map((k) => examples[k]);
-        const loss = await trainer.step(batchFeeds(batch, batchOptions));
-        sum += loss;
-        o.onStep?.(epoch * perEpoch + s + 1, loss);
-        for (const [k, v] of Object.entries(trainer.reported)) terms[k as Objective] = (terms[k as Objective] ?? 0) + v / perEpoch;
-        progress?.(epoch * perEpoch + s + 1, steps, `fine-tuning: epoch ${epoch + 1}/${epochs}, loss ${(sum / (s + 1)).toFixed(4)}`);
-      }
-      history.push({ epoch: epoch + 1, loss: sum / perEpoch, terms });
-      await o.onEpoch?.({ ...history[epoch], step: (epoch + 1) * perEpoch }, (dir) => save(dir));
-      log(
-        `fine-tuning: epoch ${epoch + 1}/${epochs}: loss ${(sum / perEpoch).toFixed(4)} (${Object.entries(terms)
-          .map(([k, v]) => `${k} ${v.toFixed(4)}`)
-          .join(', ')})`,
-      );
-    }
+    await fit<FinetuneCheckpoint>(
+      {
+        epochs,
+        stepsPerEpoch: perEpoch,
+        beginEpoch() {
+          order = rng.shuffle(examples.map((_, k) => k));
+          terms = {};
+        },
+        async step({ index }) {
+          const batch = order.slice(index * B, (index + 1) * B).map((k) => examples[k]);
+          const loss = await trainer.step(batchFeeds(batch, batchOptions));
+          for (const [k, v] of Object.entries(trainer.reported)) terms[k as Objective] = (terms[k as Objective] ?? 0) + v / perEpoch;
+          return loss;
+        },
+        endEpoch(epoch, loss) {
+          history.push({ epoch: epoch + 1, loss, terms });
+          log(
+            `fine-tuning: epoch ${epoch + 1}/${epochs}: loss ${loss.toFixed(4)} (${Object.entries(terms)
+              .map(([k, v]) => `${k} ${v.toFixed(4)}`)
+              .join(', ')})`,
+          );
+          return terms as Record<string, number>;
+        },
+        model: () => ({ save }),
+      },
+      ctx,
+      {
+        checkpoints: {
+          every: o.checkpoints?.every ?? epochs,
+          save: (epoch, m) => (epoch === epochs ? m.save(o.out) : o.checkpoints?.save(epoch, m)),
+          score: (epoch, m) => o.checkpoints?.score?.(epoch, m) ?? null,
+        },
+        onEvent: o.onEvent,
+        phase: { label: 'fine-tuning: epoch' },
+      },
+    );
     result = trained();
-    save(o.out);
   } finally {
     await trainer.release();
   }

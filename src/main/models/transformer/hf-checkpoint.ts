@@ -1,4 +1,5 @@
-// A fine-tuned encoder saved in the Hugging Face layout, so the folder opens unchanged in
+// A fine-tuned encoder saved in the Hugging Face layout (the encoder family's model folder,
+// written by nn/model-folder.ts like every family's, atomically), so the folder opens unchanged in
 // transformers (BertModel / XLMRobertaModel.from_pretrained), transformers.js and our own
 // hf-encoder.ts: config.json (the source's, architectures set to the bare model), the
 // tokenizer files copied, model.safetensors with exactly the bare model's tensor names and
@@ -8,15 +9,16 @@
 // mekong-finetune.json recording how the weights were made. Language embeddings (seed 000
 // §6.1), which no transformers model has, go to a file of their own beside it (LANGUAGE_FILE):
 // transformers opens the folder without them, our encoder with them.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../errors.ts';
 import { normalInit, Rng } from '../../nn/init.ts';
-import { writeSafetensors } from '../../nn/safetensors.ts';
+import { readFolderConfig, writeModelFolder } from '../../nn/model-folder.ts';
+import { encodeSafetensors } from '../../nn/safetensors.ts';
 import { constantInit } from '../../nn/init.ts';
 import type { Tensor } from '../../nn/tensor.ts';
 import type { EncoderConfig } from './hf-config.ts';
-import { encoderParamShapes, LANGUAGE_EMBEDDINGS, LANGUAGE_FILE, WEIGHTS_FILE } from './hf-weights.ts';
+import { encoderParamShapes, LANGUAGE_EMBEDDINGS, LANGUAGE_FILE } from './hf-weights.ts';
 import { TOKENIZER_FILE } from './subword-tokenizer.ts';
 
 export const FINETUNE_FILE = 'mekong-finetune.json';
@@ -72,20 +74,18 @@ export function saveHfEncoder(
   record: object,
 ): void {
   checkOutputFolder(out, source);
-  mkdirSync(out, { recursive: true });
-  const config = JSON.parse(readFileSync(join(source, 'config.json'), 'utf8')) as Record<string, unknown>;
+  const config = readFolderConfig(source);
   config.architectures = [ARCHITECTURE[c.modelType] ?? 'BertModel'];
-  writeFileSync(join(out, 'config.json'), JSON.stringify(config, null, 2) + '\n');
-  for (const f of [TOKENIZER_FILE, ...TOKENIZER_EXTRAS]) if (existsSync(join(source, f))) copyFileSync(join(source, f), join(out, f));
+  const files = new Map<string, string | Uint8Array>();
+  for (const f of [TOKENIZER_FILE, ...TOKENIZER_EXTRAS]) if (existsSync(join(source, f))) files.set(f, readFileSync(join(source, f)));
   const tensors = new Map<string, Tensor>();
   for (const [name, shape] of bareModelShapes(c)) {
     const t = params.get(name) ?? pooler.get(name);
     if (!t || t.dims.join() !== shape.join()) throw new Error(`saveHfEncoder: ${name} missing or not [${shape.join(', ')}]`);
     tensors.set(name, t);
   }
-  writeSafetensors(join(out, WEIGHTS_FILE), tensors, { format: 'pt' });
   const language = params.get(LANGUAGE_EMBEDDINGS);
-  if (language) writeSafetensors(join(out, LANGUAGE_FILE), new Map([[LANGUAGE_EMBEDDINGS, language]]), { format: 'pt' });
-  else rmSync(join(out, LANGUAGE_FILE), { force: true });
-  writeFileSync(join(out, FINETUNE_FILE), JSON.stringify(record, null, 2) + '\n');
+  if (language) files.set(LANGUAGE_FILE, encodeSafetensors(new Map([[LANGUAGE_EMBEDDINGS, language]]), { format: 'pt' }));
+  files.set(FINETUNE_FILE, JSON.stringify(record, null, 2) + '\n');
+  writeModelFolder(out, { config, tensors, metadata: { format: 'pt' }, files });
 }

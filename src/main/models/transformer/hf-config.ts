@@ -4,9 +4,10 @@
 // weight is read. Supported: model_type bert / xlm-roberta / roberta (RoBERTa is XLM-R's
 // architecture), absolute position embeddings, post-LayerNorm (every BertModel-family
 // encoder), activation gelu (the exact erf form, as transformers' "gelu") or relu.
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../errors.ts';
+import { CONFIG_FILE, readFolderConfig } from '../../nn/model-folder.ts';
 
 export type EncoderFamily = 'bert' | 'roberta';
 
@@ -31,17 +32,9 @@ const ACTIVATIONS = ['gelu', 'relu'] as const;
 
 /** Reads and checks `dir`/config.json. */
 export function readEncoderConfig(dir: string): EncoderConfig {
-  const file = join(dir, 'config.json');
-  let raw: Record<string, unknown>;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new UserError(
-      `${file}: ${e.code === 'ENOENT' ? 'missing (an encoder folder needs config.json)' : `not JSON (${e.message.split('\n')[0]})`}`,
-    );
-  }
-  return parseEncoderConfig(raw, file);
+  const file = join(dir, CONFIG_FILE);
+  if (!existsSync(file)) throw new UserError(`${file}: missing (an encoder folder needs config.json)`);
+  return parseEncoderConfig(readFolderConfig(dir), file);
 }
 
 export function parseEncoderConfig(raw: Record<string, unknown>, file: string): EncoderConfig {

@@ -17,13 +17,13 @@ import { join } from 'node:path';
 import type ort from 'onnxruntime-node';
 import type { DeviceName, DeviceSetting } from '../../nn/devices.ts';
 import { openSession } from '../../nn/devices.ts';
-import { exportOnnx } from '../../nn/model-folder.ts';
+import { exportOnnx, hasFolderTensors } from '../../nn/model-folder.ts';
 import { Program } from '../../nn/session.ts';
 import { Tensor } from '../../nn/tensor.ts';
 import { UserError } from '../../errors.ts';
 import { buildEncoderGraph, hiddenStateName, INPUT_IDS, ATTENTION_MASK, LANGUAGE_IDS, POSITION_IDS } from './encoder-graph.ts';
 import { type EncoderConfig, firstPosition, maxTokens, readEncoderConfig } from './hf-config.ts';
-import { hasWeights, readEncoderWeights } from './hf-weights.ts';
+import { readEncoderWeights } from './hf-weights.ts';
 import { type EncodedSentence, SubwordTokenizer } from './subword-tokenizer.ts';
 
 export const ONNX_FILE = 'model.onnx';
@@ -110,7 +110,7 @@ export class HfEncoder {
   static check(dir: string): EncoderConfig {
     const config = readEncoderConfig(dir);
     new SubwordTokenizer(dir);
-    if (!hasWeights(dir) && !existsSync(join(dir, ONNX_FILE)))
+    if (!hasFolderTensors(dir) && !existsSync(join(dir, ONNX_FILE)))
       throw new UserError(`${dir}: no model.safetensors (or its index) and no ${ONNX_FILE}: nothing to load the encoder's weights from`);
     return config;
   }
@@ -120,7 +120,7 @@ export class HfEncoder {
     const config = readEncoderConfig(dir);
     const tokenizer = new SubwordTokenizer(dir);
     const want = o.backend ?? 'auto';
-    const backend = want === 'auto' ? (hasWeights(dir) || !existsSync(join(dir, ONNX_FILE)) ? 'graph' : 'onnx') : want;
+    const backend = want === 'auto' ? (hasFolderTensors(dir) || !existsSync(join(dir, ONNX_FILE)) ? 'graph' : 'onnx') : want;
     if (backend === 'onnx' && !existsSync(join(dir, ONNX_FILE))) throw new UserError(`${join(dir, ONNX_FILE)}: missing`);
     const weights = backend === 'graph' ? readEncoderWeights(dir, config) : null;
     checkTokenizerFits(tokenizer, config);

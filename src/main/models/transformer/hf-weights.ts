@@ -1,5 +1,5 @@
-// The weights of a Hugging Face encoder folder (model.safetensors) under transformers'
-// BertModel / XLMRobertaModel parameter names, checked against config.json: every tensor the
+// The weights of a Hugging Face encoder folder (model.safetensors, read by nn/model-folder.ts
+// as every model folder's) under transformers' BertModel / XLMRobertaModel parameter names, checked against config.json: every tensor the
 // graph needs must be there with the shape the config implies, else a one-line error naming
 // the file and the tensor. Checkpoints of *ForMaskedLM and similar heads keep the encoder
 // under a `bert.` or `roberta.` prefix, which is stripped; the other tensors (heads, pooler)
@@ -8,43 +8,23 @@
 // An encoder fine-tuned with language embeddings (seed 000 §6.1) keeps them beside, in
 // LANGUAGE_FILE, so model.safetensors stays exactly transformers' bare model; they join the
 // weights when that file is there.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../errors.ts';
-import { readSafetensors } from '../../nn/safetensors.ts';
+import { hasFolderTensors, readFolderSafetensors, readFolderTensors, WEIGHTS_FILE } from '../../nn/model-folder.ts';
 import { Tensor } from '../../nn/tensor.ts';
 import type { EncoderConfig } from './hf-config.ts';
 
-export const WEIGHTS_FILE = 'model.safetensors';
-export const INDEX_FILE = 'model.safetensors.index.json';
 export const LANGUAGE_FILE = 'mekong-language-embeddings.safetensors';
 /** Seed 000 §6.1's language embeddings [2, hidden] (row 0 the source side, 1 the target side), under this name in LANGUAGE_FILE and in the weights. */
 export const LANGUAGE_EMBEDDINGS = 'language_embeddings.weight';
 
-/** Whether `dir` has weights to read (one file or an index of shards). */
-export function hasWeights(dir: string): boolean {
-  return existsSync(join(dir, WEIGHTS_FILE)) || existsSync(join(dir, INDEX_FILE));
-}
-
 /** Every stored tensor, from the one file or from the shards its index names; `file` names the source in errors. */
 export function readStored(dir: string): { stored: Map<string, Tensor>; file: string } {
-  const single = join(dir, WEIGHTS_FILE);
-  if (existsSync(single) || !existsSync(join(dir, INDEX_FILE))) {
-    if (!existsSync(single))
-      throw new UserError(`${single}: missing (an encoder folder needs model.safetensors, or model.onnx to align only)`);
-    return { stored: readSafetensors(single).tensors, file: single };
-  }
-  const index = join(dir, INDEX_FILE);
-  let map: Record<string, string>;
-  try {
-    map = (JSON.parse(readFileSync(index, 'utf8')) as { weight_map: Record<string, string> }).weight_map;
-    if (typeof map !== 'object' || map === null) throw new Error('no weight_map');
-  } catch (err) {
-    throw new UserError(`${index}: not an index of safetensors shards (${(err as Error).message.split('\n')[0]})`);
-  }
-  const stored = new Map<string, Tensor>();
-  for (const shard of new Set(Object.values(map))) for (const [k, t] of readSafetensors(join(dir, shard)).tensors) stored.set(k, t);
-  return { stored, file: index };
+  if (!hasFolderTensors(dir))
+    throw new UserError(`${join(dir, WEIGHTS_FILE)}: missing (an encoder folder needs model.safetensors, or model.onnx to align only)`);
+  const { tensors, file } = readFolderTensors(dir);
+  return { stored: tensors, file };
 }
 
 const PREFIXES = ['', 'bert.', 'roberta.'];
@@ -101,7 +81,7 @@ export function readEncoderWeights(
   }
   const language = join(dir, LANGUAGE_FILE);
   if (existsSync(language)) {
-    const t = readSafetensors(language).tensors.get(LANGUAGE_EMBEDDINGS);
+    const t = readFolderSafetensors(dir, LANGUAGE_FILE).get(LANGUAGE_EMBEDDINGS);
     if (!t || t.type !== 'float32' || t.dims.join() !== `2,${c.hidden}`)
       throw new UserError(`${language}: no float32 tensor ${LANGUAGE_EMBEDDINGS} of shape [2, ${c.hidden}]`);
     out.set(LANGUAGE_EMBEDDINGS, t);

@@ -10,8 +10,8 @@
 // The cell gate uses tanh(z) = 2σ(2z) − 1: the g columns of Wx, b and Wh are doubled once
 // per graph, so each step takes one Sigmoid over all 4H columns and one four-way Split, whose
 // gradient is one Concat (a Split of [i, f, o | g] then of [i, f, o] cost two Concats a step
-// in the backward pass, 130 of a T = 32 step's 174). Fewer nodes; the step measured within
-// the spread of the two-Split form (231 against 240 ms median at T = 32, docs/experiments.md).
+// in the backward pass, 130 of a T = 32 step's 174). Fewer nodes, for a step as fast
+// (docs/experiments.md).
 import type { Value } from '../graph.ts';
 import { type FloatDType, floats, type Tensor } from '../tensor.ts';
 import type { Scope } from './scope.ts';
@@ -46,9 +46,9 @@ export function groupedLstm(scopes: readonly Scope[], inputs: readonly Value[], 
   const bx = scaled((s) => unsqueeze(s.filled('x.b', [4 * H], 0), [0]));
   const wh = scaled((s) => s.weight('h.w', [H, 4 * H]));
   // The input projection as G products of [B·T, F] rows: broadcast over [G, B, T, F] against
-  // [G, 1, F, 4H], onnxruntime ran G·B small products, and the forward one took 9.6 ms of a
-  // bilstm-ctl step at T = 32 (4.7 ms as G products). Time-major rows (contiguous steps to
-  // split and join) cost more in the two transposes than they saved.
+  // [G, 1, F, 4H], onnxruntime runs G·B small products, twice as slow. Time-major rows
+  // (contiguous steps to split and join) cost more in the two transposes than they save
+  // (docs/experiments.md).
   const rows = add(matmul(reshape(x, [0, -1, F]), wx), bx);
   const proj = split(reshape(rows, [0, -1, T, 4 * H]), new Array<number>(T).fill(1), 2).map((p) => squeeze(p, [2]));
   let h = zerosLike(split(proj[0], [H, 3 * H], 2)[0]);

@@ -1,8 +1,7 @@
 // A table's gradient as the rows its Gathers read, not as a dense tensor. The VJP of a Gather
 // (ops/select.ts) scatter-adds the cotangent rows into a zero-filled copy of the table, and a
-// session returning that [V, D] tensor zero-fills, scatters and copies out all of it: on 5k
-// en–de pairs the 21k-word table's ScatterND took 9–11 ms of a T = 32 step (ORT's profiler),
-// for ~2,300 rows. The Trainer asks the session for the indices and rows instead and adds
+// session returning that [V, D] tensor zero-fills, scatters and copies out all of it (for
+// ~2,300 rows of a 21k-word table on 5k en–de pairs; its cost: docs/experiments.md). The Trainer asks the session for the indices and rows instead and adds
 // them into the optimiser's gradient buffer (duplicate indices add, as ScatterND's reduction
 // 'add' does): here for the typed-array optimiser, in WebAssembly for the float32 kernel
 // (adamw-kernel.ts).

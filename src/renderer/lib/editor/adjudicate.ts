@@ -3,12 +3,10 @@
 // starts from — one annotator's layer, what both agreed on, or the classic merge of two
 // annotations (Och & Ney 2003: links of both are sure when both said sure, a link of only
 // one is possible).
-import type { Link } from '../../../shared/domain.ts';
+import { compareLinks, linkKey, type Link, type LinkRef } from '../../../shared/link-set.ts';
 import type { GoldLayer, Mark } from './link-ops.ts';
 
-export interface AdjudicationRow {
-  s: number;
-  t: number;
+export interface AdjudicationRow extends LinkRef {
   left: Link | null;
   right: Link | null;
   /** Both linked the cell the same way (kind and tag). */
@@ -17,20 +15,19 @@ export interface AdjudicationRow {
 
 export type Merge = 'left' | 'right' | 'agreed' | 'combined';
 
-const key = (l: { s: number; t: number }) => `${l.s}:${l.t}`;
 const markKey = (m: Mark) => `${m.side}:${m.index}`;
 
 export function adjudicationRows(left: readonly Link[], right: readonly Link[]): AdjudicationRow[] {
-  const rows = new Map<string, AdjudicationRow>();
-  for (const l of left) rows.set(key(l), { s: l.s, t: l.t, left: l, right: null, agreed: false });
+  const rows = new Map<number, AdjudicationRow>();
+  for (const l of left) rows.set(linkKey(l.s, l.t), { s: l.s, t: l.t, left: l, right: null, agreed: false });
   for (const r of right) {
-    const row = rows.get(key(r)) ?? { s: r.s, t: r.t, left: null, right: null, agreed: false };
+    const row = rows.get(linkKey(r.s, r.t)) ?? { s: r.s, t: r.t, left: null, right: null, agreed: false };
     row.right = r;
-    rows.set(key(r), row);
+    rows.set(linkKey(r.s, r.t), row);
   }
   for (const row of rows.values())
     row.agreed = row.left !== null && row.right !== null && row.left.kind === row.right.kind && row.left.tag === row.right.tag;
-  return [...rows.values()].sort((a, b) => a.s - b.s || a.t - b.t);
+  return [...rows.values()].sort(compareLinks);
 }
 
 /** A human link: the kind and tag given, no score. */

@@ -1,7 +1,7 @@
 // Pure operations on an annotator's gold layer (links plus "not translated" marks), as
 // the editor's commands compute the next layer from the current one. Links stay unique
 // per (s, t); a token marked "not translated" has no links, so linking it clears the mark.
-import type { Link, LinkKind } from '../../../shared/domain.ts';
+import { keySet, linkKey, type Link, type LinkKind, type LinkRef } from '../../../shared/link-set.ts';
 import type { TokenSide } from '../../../shared/editor-api.ts';
 
 export interface Mark {
@@ -14,8 +14,6 @@ export interface GoldLayer {
   untranslated: Mark[];
 }
 
-const has = (links: readonly Link[], s: number, t: number) => links.some((l) => l.s === s && l.t === t);
-
 function unmark(marks: readonly Mark[], sources: readonly number[], targets: readonly number[]): Mark[] {
   return marks.filter((m) => !(m.side === 'src' ? sources : targets).includes(m.index));
 }
@@ -24,18 +22,20 @@ function unmark(marks: readonly Mark[], sources: readonly number[], targets: rea
 export function toggleLinks(layer: GoldLayer, sources: readonly number[], targets: readonly number[], kind: LinkKind = 'sure'): GoldLayer {
   const cells = sources.flatMap((s) => targets.map((t) => ({ s, t })));
   if (cells.length === 0) return layer;
-  if (cells.every((c) => has(layer.links, c.s, c.t))) {
-    return { ...layer, links: layer.links.filter((l) => !cells.some((c) => c.s === l.s && c.t === l.t)) };
-  }
-  const added = cells.filter((c) => !has(layer.links, c.s, c.t)).map((c) => ({ ...c, kind, score: null }));
+  const linked = keySet(layer.links);
+  if (cells.every((c) => linked.has(linkKey(c.s, c.t)))) return removeLinks(layer, cells);
+  const added = cells.filter((c) => !linked.has(linkKey(c.s, c.t))).map((c) => ({ ...c, kind, score: null }));
   return { links: [...layer.links, ...added], untranslated: unmark(layer.untranslated, sources, targets) };
 }
 
 /** Adds links (accepting suggestions), keeping existing ones as they are; a cell given twice is added once (the first). */
-export function addLinks(layer: GoldLayer, links: readonly { s: number; t: number; kind?: LinkKind }[]): GoldLayer {
+export function addLinks(layer: GoldLayer, links: readonly (LinkRef & { kind?: LinkKind })[]): GoldLayer {
   const added: Link[] = [];
+  const linked = keySet(layer.links);
   for (const l of links) {
-    if (!has(layer.links, l.s, l.t) && !has(added, l.s, l.t)) added.push({ s: l.s, t: l.t, kind: l.kind ?? 'sure', score: null });
+    if (linked.has(linkKey(l.s, l.t))) continue;
+    linked.add(linkKey(l.s, l.t));
+    added.push({ s: l.s, t: l.t, kind: l.kind ?? 'sure', score: null });
   }
   return {
     links: [...layer.links, ...added],
@@ -57,7 +57,8 @@ export function linksAt(links: readonly Link[], side: TokenSide | 'cell', index:
 export function toggleKind(layer: GoldLayer, targets: readonly Link[]): GoldLayer {
   if (targets.length === 0) return layer;
   const kind: LinkKind = targets.every((l) => l.kind === 'possible') ? 'sure' : 'possible';
-  return { ...layer, links: layer.links.map((l) => (targets.some((x) => x.s === l.s && x.t === l.t) ? { ...l, kind } : l)) };
+  const at = keySet(targets);
+  return { ...layer, links: layer.links.map((l) => (at.has(linkKey(l.s, l.t)) ? { ...l, kind } : l)) };
 }
 
 function withTag(l: Link, tag: string | null): Link {
@@ -69,11 +70,13 @@ function withTag(l: Link, tag: string | null): Link {
 export function toggleTag(layer: GoldLayer, targets: readonly Link[], tag: string | null): GoldLayer {
   if (targets.length === 0) return layer;
   const next = tag !== null && targets.every((l) => l.tag === tag) ? null : tag;
-  return { ...layer, links: layer.links.map((l) => (targets.some((x) => x.s === l.s && x.t === l.t) ? withTag(l, next) : l)) };
+  const at = keySet(targets);
+  return { ...layer, links: layer.links.map((l) => (at.has(linkKey(l.s, l.t)) ? withTag(l, next) : l)) };
 }
 
-export function removeLinks(layer: GoldLayer, targets: readonly Link[]): GoldLayer {
-  return { ...layer, links: layer.links.filter((l) => !targets.some((x) => x.s === l.s && x.t === l.t)) };
+export function removeLinks(layer: GoldLayer, targets: readonly LinkRef[]): GoldLayer {
+  const at = keySet(targets);
+  return { ...layer, links: layer.links.filter((l) => !at.has(linkKey(l.s, l.t))) };
 }
 
 /** Marks a token "not translated" (dropping its links), or clears the mark. */

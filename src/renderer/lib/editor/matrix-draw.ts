@@ -6,7 +6,7 @@
 // elements (grid lines are one path), so a 120×120 pair stays a few hundred nodes. A click
 // anywhere on the grid is mapped to its cell and handed to `onCell`.
 import * as d3 from 'd3';
-import type { Link } from '../../../shared/domain.ts';
+import { linkName, type Link, type LinkRef } from '../../../shared/link-set.ts';
 import { formatScore } from '../../../shared/link-score.ts';
 
 export interface MatrixData {
@@ -16,9 +16,9 @@ export interface MatrixData {
   tgtLang: string;
   model: readonly Link[];
   gold: readonly Link[];
-  rejected: readonly { s: number; t: number }[];
+  rejected: readonly LinkRef[];
   untranslated: readonly { side: 'src' | 'tgt'; index: number }[];
-  cell: { s: number; t: number };
+  cell: LinkRef;
   size: number;
   onCell: (s: number, t: number) => void;
 }
@@ -93,9 +93,9 @@ function cells(g: d3.Selection<SVGGElement, unknown, null, undefined>, d: Matrix
     .attr('width', s)
     .attr('height', s)
     .attr('fill', (l) => heat(l.score ?? 1))
-    .attr('data-cell', (l) => `${l.s}-${l.t}`)
+    .attr('data-cell', (l) => linkName(l))
     .append('title')
-    .text((l) => `model ${l.s}-${l.t}: ${formatScore(l.score ?? 1)}`);
+    .text((l) => `model ${linkName(l)}: ${formatScore(l.score ?? 1)}`);
   const rejected = g.append('g');
   rejected
     .selectAll('rect')
@@ -111,7 +111,7 @@ function cells(g: d3.Selection<SVGGElement, unknown, null, undefined>, d: Matrix
     .data(d.rejected)
     .join('path')
     .attr('class', 'rejected')
-    .attr('data-rejected', (l) => `${l.s}-${l.t}`)
+    .attr('data-rejected', (l) => linkName(l))
     .attr('d', (l) => `M${l.t * s + s * 0.3},${l.s * s + s * 0.3}l${s * 0.4},${s * 0.4}m0,${-s * 0.4}l${-s * 0.4},${s * 0.4}`);
   const m = Math.max(2, s * 0.2);
   g.append('g')
@@ -123,10 +123,10 @@ function cells(g: d3.Selection<SVGGElement, unknown, null, undefined>, d: Matrix
     .attr('y', (l) => l.s * s + m)
     .attr('width', s - 2 * m)
     .attr('height', s - 2 * m)
-    .attr('data-gold', (l) => `${l.s}-${l.t}`)
+    .attr('data-gold', (l) => linkName(l))
     .attr('data-tag', (l) => l.tag ?? null)
     .append('title')
-    .text((l) => `gold ${l.s}-${l.t}, ${l.kind}${l.tag ? `, ${l.tag}` : ''}`);
+    .text((l) => `gold ${linkName(l)}, ${l.kind}${l.tag ? `, ${l.tag}` : ''}`);
   g.append('rect')
     .attr('class', 'cursor')
     .attr('x', d.cell.t * s)

@@ -5,6 +5,7 @@
 // the rows stay full, and — where there are no links to go by — both sides advance at
 // the same relative pace. Hand-written: this is a layout rule of ours (Yawat and
 // ClearAligner wrap the two sides independently and lose the links between rows).
+import type { LinkRef } from '../../../shared/link-set.ts';
 
 export interface Band {
   /** Source tokens [src[0], src[1]). */
@@ -42,12 +43,7 @@ function cumulative(widths: readonly number[]): Float64Array {
  * with the gap after it; `links` are every link drawn (gold and suggestions). Every token
  * is in exactly one band, in order; a band may hold tokens of one side only.
  */
-export function wrapBands(
-  srcWidths: readonly number[],
-  tgtWidths: readonly number[],
-  links: readonly { s: number; t: number }[],
-  width: number,
-): Band[] {
+export function wrapBands(srcWidths: readonly number[], tgtWidths: readonly number[], links: readonly LinkRef[], width: number): Band[] {
   const n = srcWidths.length;
   const m = tgtWidths.length;
   const srcAt = cumulative(srcWidths);

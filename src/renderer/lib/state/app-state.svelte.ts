@@ -1,8 +1,10 @@
 // The app-wide state: which transport we talk through, the annotator's name and the open
 // project (with its counts by status). Screens call its actions; a failed action leaves
-// its message in `error` for the screen to show.
+// its message in `error` for the screen to show. Any call refused because the project file
+// was deleted, moved or replaced while open (error kind 'gone') sets `fileGone`, and the
+// project screen then offers to save a copy.
 import type { AppInfo, ChannelInput, MekongApi, ProjectInfo } from '../../../shared/api.ts';
-import { errorMessage } from '../api/api-error.ts';
+import { ApiError, errorMessage } from '../api/api-error.ts';
 
 export type Uploader = (file: File) => Promise<string>;
 /** Browser mode: the address of one file of an export written for download. */
@@ -14,14 +16,42 @@ export class AppState {
   annotator = $state('');
   busy = $state(false);
   error = $state<string | null>(null);
+  /** A call was refused because the open project's file went away (project.info says so too). */
+  private goneNoticed = $state(false);
+  readonly api: MekongApi;
 
   constructor(
-    readonly api: MekongApi,
+    api: MekongApi,
     /** Present in browser mode: sends a local file to the server machine. */
     readonly upload: Uploader | null,
     /** Present in browser mode: exports can be downloaded to this computer. */
     readonly downloadUrl: DownloadUrl | null = null,
-  ) {}
+  ) {
+    this.api = {
+      invoke: async (channel, input) => {
+        try {
+          return await api.invoke(channel, input);
+        } catch (err) {
+          if (err instanceof ApiError && err.kind === 'gone') this.goneNoticed = true;
+          throw err;
+        }
+      },
+      onEvent: (listener) => api.onEvent(listener),
+    };
+  }
+
+  /** The open project's file was deleted, moved or replaced: edits are refused until a copy is saved. */
+  get fileGone(): boolean {
+    return this.goneNoticed || (this.project?.fileGone ?? false);
+  }
+
+  /** Saves everything the open project holds into a new file at `path` and goes on working there. */
+  saveCopy(path: string): Promise<boolean> {
+    return this.run(async () => {
+      this.project = await this.api.invoke('project.saveCopy', { path });
+      this.goneNoticed = false;
+    });
+  }
 
   async load(): Promise<void> {
     await this.run(async () => {

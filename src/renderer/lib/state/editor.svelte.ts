@@ -5,7 +5,8 @@
 // 'saved' only once all of them were committed and answered.
 import type { AlignmentInfo, MekongApi } from '../../../shared/api.ts';
 import type { EditorPair, SegmentationFixSpec, TokenSide } from '../../../shared/editor-api.ts';
-import type { Link, PairStatus } from '../../../shared/domain.ts';
+import type { PairStatus } from '../../../shared/domain.ts';
+import { keySet, linkKey, type Link, type LinkRef } from '../../../shared/link-set.ts';
 import { errorMessage, isUnreachable } from '../api/api-error.ts';
 import { addLinks, type GoldLayer } from '../editor/link-ops.ts';
 import { mergeSpec, splitSpec } from '../editor/fix-context.ts';
@@ -37,7 +38,7 @@ export class EditorState {
   threshold = $state(LINK_THRESHOLD);
   zoom = $state(1);
   /** The suggestion under the mouse (or keyboard focus) in the list: its tokens and link light up in the views. */
-  hovered = $state<{ s: number; t: number } | null>(null);
+  hovered = $state<LinkRef | null>(null);
   /** The project's link tags: keys 1–9 set them. */
   linkTags = $state<string[]>([]);
   /** The line view wraps long pairs over several bands (else one row that scrolls sideways). */
@@ -56,10 +57,10 @@ export class EditorState {
   readonly suggestions: Link[] = $derived.by(() => {
     const pair = this.pair;
     if (!pair) return [];
-    const skip = new Set([...pair.gold, ...pair.rejected].map((l) => `${l.s}:${l.t}`));
+    const skip = keySet([...pair.gold, ...pair.rejected]);
     const mute = new Set(pair.untranslated.map((m) => `${m.side}:${m.index}`));
     return this.modelLinks
-      .filter((l) => !skip.has(`${l.s}:${l.t}`) && !mute.has(`src:${l.s}`) && !mute.has(`tgt:${l.t}`))
+      .filter((l) => !skip.has(linkKey(l.s, l.t)) && !mute.has(`src:${l.s}`) && !mute.has(`tgt:${l.t}`))
       .sort((a, b) => (b.score ?? 1) - (a.score ?? 1) || a.s - b.s || a.t - b.t);
   });
 
@@ -139,7 +140,7 @@ export class EditorState {
     return this.accept(this.suggestions.filter((l) => (l.score ?? 1) >= threshold));
   }
 
-  reject(links: readonly { s: number; t: number }[]): Promise<void> {
+  reject(links: readonly LinkRef[]): Promise<void> {
     return this.enqueue(async () => {
       const pair = this.pair;
       if (!pair || links.length === 0) return null;

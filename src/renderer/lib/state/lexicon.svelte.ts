@@ -4,13 +4,12 @@
 // the checked ones as one undoable group.
 import type { MekongApi } from '../../../shared/api.ts';
 import type { BulkChange, LexiconEntry, Occurrence } from '../../../shared/editor-api.ts';
+import { pairLinkKey } from '../../../shared/link-set.ts';
 import { errorMessage } from '../api/api-error.ts';
 
 export const LIST_PAGE = 500;
 
 export type BulkAction = 'add' | 'remove' | 'reject';
-
-export const linkKey = (pairId: number, l: { s: number; t: number }) => `${pairId}:${l.s}:${l.t}`;
 
 export class LexiconState {
   text = $state('');
@@ -22,11 +21,13 @@ export class LexiconState {
   occurrences = $state<Occurrence[]>([]);
   total = $state(0);
   preview = $state<{ action: BulkAction; changes: BulkChange[] } | null>(null);
-  /** Keys (`pairId:s:t`) of the preview's links the user keeps. */
+  /** Keys (pairLinkKey) of the preview's links the user keeps. */
   kept = $state<Set<string>>(new Set());
   /** Every link of the preview, in pair order, with its key. */
   readonly previewLinks = $derived(
-    (this.preview?.changes ?? []).flatMap((c) => [...c.add, ...c.remove].map((l) => ({ key: linkKey(c.pairId, l), change: c, link: l }))),
+    (this.preview?.changes ?? []).flatMap((c) =>
+      [...c.add, ...c.remove].map((l) => ({ key: pairLinkKey(c.pairId, l.s, l.t), change: c, link: l })),
+    ),
   );
   message = $state('');
   error = $state<string | null>(null);

@@ -1,23 +1,26 @@
 // The "Train…" form's state: every TrainOptions field as the form edits it (numbers are
-// null while their input is empty), prefilled with the neural aligner's defaults (the
-// epochs and self-training epochs for the project's size, shared/epochs.ts), switching to
+// null while their input is empty), prefilled with the defaults of the family schemas
+// (shared/aligner-options.ts; the epochs and self-training epochs for the project's size,
+// shared/epochs.ts), switching to
 // encoder-finetune's own epochs and learning rate when that method is chosen (and back) —
 // or, to continue a run from one of its checkpoints, with that run's settings (and no
 // self-training unless asked) — and its validation. Limits come from the contract's schema
 // (one source of truth); its issues are turned into one short message per field, shown
 // beside that field.
 import type { z } from 'zod';
-import { defaultEpochs, defaultSelfTrainEpochs } from '../../../shared/epochs.ts';
-import { type RunInfo, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
 import {
   BILSTM_DEFAULTS,
+  BILSTM_SUPERVISED_WEIGHTS,
+  CONTRASTIVE_OPTIONS,
   ENCODER_FINETUNE_DEFAULTS,
-  FINETUNE_METHOD,
   FINETUNE_OBJECTIVES,
   type FinetuneObjective,
-  TRAINABLE_METHODS,
-  type TrainableMethodName,
-} from '../../../shared/methods.ts';
+  hasContrastiveLoss,
+  OBJECTIVE_WEIGHT,
+} from '../../../shared/aligner-options.ts';
+import { defaultEpochs, defaultSelfTrainEpochs } from '../../../shared/epochs.ts';
+import { type RunInfo, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
+import { capabilitiesOf, TRAINABLE_METHODS, type TrainableMethodName } from '../../../shared/methods.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 import type { DeviceSetting } from '../../../shared/device-settings.ts';
 
@@ -42,43 +45,35 @@ export type NumberField =
   | 'pairsPerStep';
 export type FieldErrors = Partial<Record<NumberField | 'name' | 'weights', string>>;
 
-/** The aligner's defaults (shared/methods.ts), the objective weights those of a run with gold links. */
-const D = BILSTM_DEFAULTS;
+/** The BiLSTM options' numbers as the schema defaults them (the objective weights those of a run with gold links). */
+type BilstmNumber = Exclude<keyof typeof BILSTM_DEFAULTS, 'weights'>;
+const bilstmNumbers = Object.fromEntries(Object.entries(BILSTM_DEFAULTS).filter(([, v]) => typeof v === 'number')) as Record<
+  BilstmNumber,
+  number
+>;
+const WEIGHT_FIELDS = ['base', 'awp', 'wtr'] as const;
+const OBJECTIVE_FIELDS = Object.values(OBJECTIVE_WEIGHT);
+
+/** Every field's default, from the family schemas (shared/aligner-options.ts). */
 export const TRAIN_DEFAULTS: Record<NumberField, number> = {
-  epochs: D.epochs,
-  ...D.supervisedWeights,
-  ctlWeight: D.ctlWeight,
-  temperature: D.temperature,
-  dim: D.dim,
-  lr: D.lr,
-  batchSize: D.batchSize,
-  wordDropout: D.wordDropout,
-  selfTrainEpochs: D.selfTrainEpochs,
+  ...bilstmNumbers,
+  ...BILSTM_SUPERVISED_WEIGHTS,
   threshold: LINK_THRESHOLD,
-  checkpointEvery: D.checkpointEvery,
-  alpha: ENCODER_FINETUNE_DEFAULTS.alpha,
-  beta: ENCODER_FINETUNE_DEFAULTS.beta,
-  gamma: ENCODER_FINETUNE_DEFAULTS.gamma,
-  delta: ENCODER_FINETUNE_DEFAULTS.delta,
+  ...(Object.fromEntries(OBJECTIVE_FIELDS.map((k) => [k, ENCODER_FINETUNE_DEFAULTS[k]])) as Record<
+    (typeof OBJECTIVE_FIELDS)[number],
+    number
+  >),
   pairsPerStep: ENCODER_FINETUNE_DEFAULTS.batch,
 };
 
-const WEIGHT_FIELDS = ['base', 'awp', 'wtr'] as const;
-/** Each fine-tuning objective's weight field (α TR, β AWP, γ WTR, δ RTL). */
-export const OBJECTIVE_WEIGHT: Readonly<Record<FinetuneObjective, NumberField>> = { tr: 'alpha', awp: 'beta', wtr: 'gamma', rtl: 'delta' };
-/** Fields only the BiLSTM methods read, and only encoder-finetune reads. */
+/** Fields only the BiLSTM methods read (their options but those of every run: its length, rate and checkpoints), and only encoder-finetune reads. */
 const BILSTM_ONLY: readonly NumberField[] = [
-  'base',
-  'awp',
-  'wtr',
-  'ctlWeight',
-  'temperature',
-  'dim',
-  'batchSize',
-  'wordDropout',
-  'selfTrainEpochs',
+  ...WEIGHT_FIELDS,
+  ...(Object.keys(bilstmNumbers) as BilstmNumber[]).filter((k) => !['epochs', 'lr', 'checkpointEvery'].includes(k)),
 ];
-const FINETUNE_ONLY: readonly NumberField[] = ['alpha', 'beta', 'gamma', 'delta', 'pairsPerStep'];
+const FINETUNE_ONLY: readonly NumberField[] = [...OBJECTIVE_FIELDS, 'pairsPerStep'];
+/** What a continued run keeps of its run's options: its configuration, not its length. */
+const KEPT_WHEN_CONTINUED = (Object.keys(bilstmNumbers) as BilstmNumber[]).filter((k) => k !== 'epochs' && k !== 'selfTrainEpochs');
 
 /** "at least 1", "a whole number", … from one schema issue. */
 function describe(issue: z.core.$ZodIssue): string {
@@ -105,7 +100,7 @@ export class TrainFormState {
   /** encoder-finetune: seed 000 §6.1's language embeddings. */
   languageEmbeddings = $state(false);
   /** The epochs proposed for the project's size (BiLSTM runs). */
-  #bilstmEpochs: number = D.epochs;
+  #bilstmEpochs: number = BILSTM_DEFAULTS.epochs;
   useGold = $state(true);
   useRejected = $state(true);
   lowercase = $state(true);
@@ -137,11 +132,12 @@ export class TrainFormState {
     this.#method = m;
     if (this.finetune === wasFinetune) return;
     this.values.epochs = this.finetune ? ENCODER_FINETUNE_DEFAULTS.epochs : this.#bilstmEpochs;
-    this.values.lr = this.finetune ? ENCODER_FINETUNE_DEFAULTS.lr : D.lr;
+    this.values.lr = this.finetune ? ENCODER_FINETUNE_DEFAULTS.lr : BILSTM_DEFAULTS.lr;
   }
 
+  /** Whether the method fine-tunes the project's pretrained encoder (its options are encoder-finetune's), else a BiLSTM's. */
   get finetune(): boolean {
-    return this.#method === FINETUNE_METHOD;
+    return capabilitiesOf(this.#method).pretrainedEncoder;
   }
 
   /** A form for a new run continuing `run` from its checkpoint at `epoch`, prefilled with the run's settings. */
@@ -154,21 +150,11 @@ export class TrainFormState {
     f.useGold = c.useGold;
     f.useRejected = c.useRejected;
     f.device = c.device;
-    const w = c.weights;
-    const given: Partial<Record<NumberField, number | undefined>> = {
-      base: w?.base,
-      awp: w?.awp,
-      wtr: w?.wtr,
-      ctlWeight: c.ctlWeight,
-      temperature: c.temperature,
-      dim: c.dim,
-      lr: c.lr,
-      batchSize: c.batchSize,
-      wordDropout: c.wordDropout,
-      checkpointEvery: c.checkpointEvery,
-    };
-    for (const [field, value] of Object.entries(given) as [NumberField, number | undefined][])
+    for (const field of KEPT_WHEN_CONTINUED) {
+      const value = c[field];
       if (value !== undefined) f.values[field] = value;
+    }
+    for (const field of WEIGHT_FIELDS) if (c.weights) f.values[field] = c.weights[field];
     if (pairs !== undefined) f.values.selfTrainEpochs = defaultSelfTrainEpochs(pairs, { continued: true });
     return f;
   }
@@ -181,7 +167,7 @@ export class TrainFormState {
       return objective === undefined || this.objectives.includes(objective);
     }
     if (FINETUNE_ONLY.includes(field)) return false;
-    if (field === 'ctlWeight' || field === 'temperature') return this.method === 'bilstm-ctl';
+    if (CONTRASTIVE_OPTIONS.includes(field)) return hasContrastiveLoss(this.method);
     if (field === 'threshold') return this.pseudoAlignmentId !== null || (this.values.selfTrainEpochs ?? 0) > 0;
     return true;
   }

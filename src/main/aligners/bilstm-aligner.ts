@@ -1,0 +1,179 @@
+// The BiLSTM family's aligner for `mekong align` and `mekong lexicon` (seed 003,
+// models/bilstm/): --epochs, --gold (Pharaoh gold links of the first pairs, supervision
+// through WTR and AWP with objective weights --weights, default 0.5,0.25,0.25 with gold), from
+// 40 gold pairs on a share of them (--held-out, default 0.25) held out to teach the link
+// decision (link-classifier.ts), --save-model / --model / --continue (a saved model's
+// parameters and vocabulary, which gains the words it lacks), --pseudo (another aligner's
+// links, `i-j` or `i-j:score` as --scores writes them: on pairs without gold, those scoring
+// at least --pseudo-threshold, default 0.9, supervise training: seed 000's pseudo-labels),
+// --self-train N (N epochs more on the model's own links; default 10 on corpora of up to
+// 1,000 pairs, else 0, and 0 with --pseudo or --continue: shared/epochs.ts), --word-dropout
+// α, --device, --dict D with --dict-use prior|supervision|both (a prior of the extraction's
+// EM, its 1-to-1 matches in a pair as supervision (the default), or both: method.ts).
+// The lexicon: t(t | s)·√t(s | t) of EM with agreement over the model's similarities times
+// √p(t | s) of agree's forward table on the same pairs (models/bilstm/word-translations.ts).
+import { readFileSync } from 'node:fs';
+import type { BilstmOptions } from '../../shared/aligner-options.ts';
+import type { Link, LinkRef } from '../../shared/link-set.ts';
+import { defaultSelfTrainEpochs } from '../../shared/epochs.ts';
+import { LINK_THRESHOLD } from '../../shared/link-score.ts';
+import type { NeuralMethodName } from '../../shared/methods.ts';
+import type { DictEntry } from '../align/dictionary.ts';
+import { toArrays } from '../align/sentences.ts';
+import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
+import { UserError } from '../errors.ts';
+import { embedPairs, extractLinks } from '../models/bilstm/aligner.ts';
+import { DICTIONARY_USE, type DictionaryUse, runNeuralMethod } from '../models/bilstm/method.ts';
+import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/saved.ts';
+import type { NeuralConfig } from '../models/bilstm/train.ts';
+import type { JobContext } from '../jobs/job-context.ts';
+import { neuralLexicon } from '../models/bilstm/word-translations.ts';
+import { bilstmOverrides } from './bilstm-options.ts';
+import {
+  type AlignerOptions,
+  cliDictionary,
+  epochsOption,
+  PER_WORD,
+  type ProgressDisplay,
+  type TextAlignerFactory,
+} from './text-aligner.ts';
+
+/** The options of --epochs N, --weights base,awp,wtr and --word-dropout α, parsed (one-line errors naming the flag). */
+function cliOptions(o: AlignerOptions): Partial<BilstmOptions> {
+  const out: Partial<BilstmOptions> = {};
+  out.epochs = epochsOption(o.epochs);
+  if (o.weights !== undefined) {
+    const w = o.weights.split(',').map(Number);
+    if (w.length !== 3 || w.some((x) => !(x >= 0)))
+      throw new UserError(`--weights must be three numbers ≥ 0 (base,awp,wtr), got "${o.weights}"`);
+    out.weights = { base: w[0], awp: w[1], wtr: w[2] };
+  }
+  if (o.wordDropout !== undefined) {
+    const a = Number(o.wordDropout);
+    if (!(a >= 0 && a <= 100)) throw new UserError(`--word-dropout must be a number from 0 to 100, got "${o.wordDropout}"`);
+    out.wordDropout = a;
+  }
+  return out;
+}
+
+/** The configuration overrides of the command line: its options and --device. */
+const overrides = (o: AlignerOptions): Partial<NeuralConfig> => bilstmOverrides({ ...cliOptions(o), device: o.device });
+
+/**
+ * Self-training epochs: --self-train N (0 or more), else the default for the corpus size
+ * (shared/epochs.ts), unless --pseudo or --continue already say how this run is supervised.
+ */
+function selfTrainEpochs(o: AlignerOptions, pairs: number): number {
+  const v = o.selfTrain;
+  if (v === undefined) return defaultSelfTrainEpochs(pairs, { pseudoLabels: !!o.pseudo, continued: !!o.continue });
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new UserError(`--self-train must be a whole number of epochs (0 = none), got "${v}"`);
+  return n;
+}
+
+/** --held-out: a share in [0, 1). */
+function share(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const x = Number(v);
+  if (!(x >= 0 && x < 1)) throw new UserError(`--held-out must be a number in [0, 1), got "${v}"`);
+  return x;
+}
+
+const tooLong = (file: string, lines: number, pairs: number) =>
+  new UserError(`${file} has ${lines} lines but the corpus has ${pairs} pairs`);
+
+function readGold(file: string, pairs: number): LinkRef[][] {
+  const gold = parsePharaohText(readFileSync(file, 'utf8'), 0, file);
+  if (gold.length > pairs) throw tooLong(file, gold.length, pairs);
+  return gold.map((g) => g.map(({ s, t }) => ({ s, t })));
+}
+
+/** --pseudo: another aligner's links of the first pairs, with their scores (a link without one counts as certain). */
+async function readPseudo(file: string, pairs: number): Promise<Link[][]> {
+  const out: Link[][] = [];
+  for await (const g of readPharaoh(file)) out.push(g.links);
+  if (out.length > pairs) throw tooLong(file, out.length, pairs);
+  return out;
+}
+
+/** --pseudo-threshold: a score in [0, 1], only with --pseudo or self-training. */
+function pseudoThreshold(o: AlignerOptions, selfTrain: number): number {
+  if (o.pseudoThreshold === undefined) return LINK_THRESHOLD;
+  if (!o.pseudo && !selfTrain)
+    throw new UserError('--pseudo-threshold is for the links of --pseudo or of self-training (--self-train): give one of them too');
+  const x = Number(o.pseudoThreshold);
+  if (!(x >= 0 && x <= 1)) throw new UserError(`--pseudo-threshold must be a number in [0, 1], got "${o.pseudoThreshold}"`);
+  return x;
+}
+
+/** A progress display over the training's steps, then the self-training's (the fit loop's line: epoch, loss, speed, ETA). */
+function trainingBar(display: ProgressDisplay): { hooks: { ctx: JobContext }; stop: () => void } {
+  const bar = display('training');
+  const ctx: JobContext = { progress: (p) => bar.progress(p.done, p.total, p.message), signal: new AbortController().signal };
+  return { hooks: { ctx }, stop: () => bar.stop() };
+}
+
+/** --dict and --dict-use for a neural method: the entries and how the run uses them (method.ts). */
+function neuralDictionary(o: AlignerOptions): { dictionary?: DictEntry[]; dictionaryUse?: DictionaryUse } {
+  const dictionary = cliDictionary(o, o.lowercase ?? false);
+  if (o.dictUse !== undefined && !dictionary) throw new UserError('--dict-use says how to use the dictionary of --dict: give --dict too');
+  return dictionary ? { dictionary, dictionaryUse: o.dictUse } : {};
+}
+
+async function alignBilstm(
+  method: NeuralMethodName,
+  src: string[][],
+  tgt: string[][],
+  o: AlignerOptions,
+  display: ProgressDisplay,
+): Promise<Link[][]> {
+  if (o.model && o.continue) throw new UserError('--model aligns without training and --continue trains: give one of them');
+  const training = o.pseudo ? '--pseudo' : o.selfTrain ? '--self-train' : null;
+  if (o.model && training) throw new UserError(`--model aligns without training: ${training} would not be used`);
+  const gold = o.gold ? readGold(o.gold, src.length) : undefined;
+  if (o.model) {
+    const saved = loadNeuralModel(o.model);
+    const model = { ...saved, config: { ...saved.config, device: o.device } };
+    const { dictionary } = neuralDictionary(o);
+    return extractLinks(src, tgt, await embedPairs(model, src, tgt), { sym: o.sym, gold, decision: model.decision, dictionary });
+  }
+  const start = o.continue ? loadNeuralModel(o.continue) : undefined;
+  const selfTrain = selfTrainEpochs(o, src.length);
+  const threshold = pseudoThreshold(o, selfTrain);
+  const modelLinks = o.pseudo ? await readPseudo(o.pseudo, src.length) : undefined;
+  const data = {
+    src,
+    tgt,
+    gold,
+    modelLinks,
+    threshold,
+    heldOutShare: share(o.heldOut),
+    selfTrainEpochs: selfTrain,
+    ...neuralDictionary(o),
+  };
+  const bar = trainingBar(display);
+  const r = await runNeuralMethod(method, data, overrides(o), { sym: o.sym, ...bar.hooks }, start).finally(bar.stop);
+  if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
+  return r.links;
+}
+
+export const bilstmAligner: TextAlignerFactory = (name) => {
+  const method = name as NeuralMethodName;
+  return {
+    align: (src, tgt, o, display) => alignBilstm(method, toArrays(src), toArrays(tgt), o, display),
+    async lexicon(srcSide, tgtSide, o, display) {
+      const [src, tgt] = [toArrays(srcSide), toArrays(tgtSide)];
+      const selfTrain = selfTrainEpochs(o, src.length);
+      const bar = trainingBar(display);
+      const dict = neuralDictionary(o);
+      const r = await runNeuralMethod(method, { src, tgt, selfTrainEpochs: selfTrain, ...dict }, overrides(o), bar.hooks).finally(bar.stop);
+      return neuralLexicon(
+        src,
+        tgt,
+        r.embeddings,
+        PER_WORD,
+        (dict.dictionaryUse ?? DICTIONARY_USE) !== 'supervision' ? dict.dictionary : undefined,
+      );
+    },
+  };
+};

@@ -1,0 +1,78 @@
+// What every family's aligner does with a parallel text, as `mekong align` and `mekong
+// lexicon` run it: align it (training on it, or with a saved model) into links with scores,
+// or learn a word-translation lexicon from it; the options those commands parse, and the
+// option readers more than one family shares (the dictionary of --dict, --epochs).
+import type { DeviceSetting } from '../../shared/device-settings.ts';
+import type { Link } from '../../shared/domain.ts';
+import type { DictEntry } from '../align/dictionary.ts';
+import { dictionaryFromOptions } from '../align/dictionary-sources.ts';
+import type { Side } from '../align/sentences.ts';
+import { UserError } from '../errors.ts';
+import type { Progress } from '../jobs/job-registry.ts';
+import type { DictionaryUse } from '../models/bilstm/method.ts';
+import type { LexiconEntry } from '../models/bilstm/word-translations.ts';
+import type { CharSides } from '../text/han-characters.ts';
+
+/** Translations a lexicon lists per source word, best first. */
+export const PER_WORD = 5;
+
+/** Every option of `align` and `lexicon`, as commander parses them; each family reads its own (registry.ts) and the CLI refuses the others. */
+export interface AlignerOptions {
+  sym?: string;
+  threshold?: string;
+  saveModel?: string;
+  model?: string;
+  dict?: string[];
+  via?: string;
+  maxFanout?: string;
+  dictUse?: DictionaryUse;
+  byCharacter?: CharSides;
+  lowercase?: boolean;
+  epochs?: string;
+  gold?: string;
+  weights?: string;
+  wordDropout?: string;
+  heldOut?: string;
+  continue?: string;
+  pseudo?: string;
+  pseudoThreshold?: string;
+  selfTrain?: string;
+  device?: DeviceSetting;
+  encoder?: string;
+  layer?: string;
+}
+
+/** A progress display for one phase (the CLI's terminal bar): `progress` as the phase advances, `stop` when it ends. */
+export type ProgressDisplay = (label: string) => { progress: Progress; stop: () => void };
+
+/** What a family does with a text; a command its capabilities lack is refused by the registry before it loads. */
+export interface TextAligner {
+  /** Links per pair in pair order (score: the link's confidence), trained on these pairs unless `model` names a saved one; read once. */
+  align?(src: Side, tgt: Side, o: AlignerOptions, display: ProgressDisplay): Promise<Iterable<Link[]>>;
+  /** Up to PER_WORD translations per source word, best first. */
+  lexicon?(src: Side, tgt: Side, o: AlignerOptions, display: ProgressDisplay): Promise<LexiconEntry[]>;
+}
+
+/** A family's aligner for one of its method names. */
+export type TextAlignerFactory = (method: string) => TextAligner;
+
+/** --max-fanout: a positive whole number. */
+export function fanout(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`--max-fanout must be a positive whole number, got "${v}"`);
+  return n;
+}
+
+/** The dictionary of --dict (repeatable), --via and --max-fanout, or undefined without --dict. */
+export function cliDictionary(o: AlignerOptions, lowercase: boolean): DictEntry[] | undefined {
+  return dictionaryFromOptions(o.dict, o.via, { lowercase, maxFanout: fanout(o.maxFanout) });
+}
+
+/** --epochs: a positive whole number, or undefined when not given. */
+export function epochsOption(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`--epochs must be a positive integer, got "${v}"`);
+  return n;
+}
