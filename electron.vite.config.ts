@@ -17,7 +17,7 @@ export default defineConfig({
     build: {
       externalizeDeps: true,
       rollupOptions: {
-        input: { index: resolve('src/main/electron/main.ts'), ...workerEntries },
+        input: { index: resolve('src/main/electron/desktop-main.ts'), ...workerEntries },
         output: { entryFileNames: '[name].js' },
       },
     },
@@ -25,7 +25,7 @@ export default defineConfig({
   preload: {
     build: {
       rollupOptions: {
-        input: { index: resolve('src/preload/index.ts') },
+        input: { index: resolve('src/preload/preload.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
     },

@@ -12,7 +12,7 @@ import { basename, extname, join, normalize, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { WebSocketServer } from 'ws';
-import type { AppContext } from './api/context.ts';
+import type { AppContext } from './api/app-context.ts';
 import { dispatch } from './api/dispatch.ts';
 import { CONTENT_SECURITY_POLICY } from '../shared/csp.ts';
 import type { ApiErrorBody } from '../shared/api.ts';

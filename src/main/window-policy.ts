@@ -1,5 +1,5 @@
 // What the desktop window may load, navigate to, open and accept calls from. Pure functions
-// of URLs (no 'electron' import) so that plain-Node tests cover them; electron/main.ts
+// of URLs (no 'electron' import) so that plain-Node tests cover them; electron/desktop-main.ts
 // applies them to the window, its frames and IPC.
 import { pathToFileURL } from 'node:url';
 

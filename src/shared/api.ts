@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AlignmentOrigin, Link, PairDetail, PairStatus, PairSummary, Split, Token } from './domain.ts';
 import { editorChannels, type EditorPair, type EditorResults } from './editor-api.ts';
 import { linkTagSet } from './link-tags.ts';
-import type { Calibration } from './calibration.ts';
+import type { Calibration } from './calibration-report.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
 import { dictionariesChannels, type DictionariesResults, type ShippedDictionary } from './dictionaries-api.ts';
 import { miningChannels, type MiningResults } from './mining-api.ts';
@@ -143,7 +143,7 @@ export const channels = {
   'pairs.exclude': z.object({ filter: pairFilterSchema, excluded: z.boolean() }).strict(),
   /** Names the project's pretrained encoder folder (checked: config.json, tokenizer.json, weights), or forgets it (null). */
   'project.setEncoder': z.object({ dir: z.string().trim().min(1).max(4096).nullable() }).strict(),
-  /** Every pair segmented again with the project's word lists (review/resegment.ts), as a job; its message is the report. */
+  /** Every pair segmented again with the project's word lists (review/resegment-project.ts), as a job; its message is the report. */
   'resegment.start': z
     .object({
       side: z.enum(['src', 'tgt', 'both']).default('both'),

@@ -25,7 +25,7 @@
 // --ort N: the same SGD step as an ONNX graph (nn/ autodiff: loss and gradients of one term,
 //   context and target/negative rows gathered and updates scattered in JS) run N times on the
 //   CPU, its time per step and the epoch time it implies for the first set's step count,
-//   against the typed-array loop's (models/bisent2vec/train.ts' choice).
+//   against the typed-array loop's (models/bisent2vec/cbow-train.ts' choice).
 import { benchOptions, listOption, numberOption } from './bench-options.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -41,7 +41,7 @@ import {
   trainForCuration,
 } from '../../src/main/models/bisent2vec/curation.ts';
 import { sentenceVectors } from '../../src/main/models/bisent2vec/embed.ts';
-import { BISENT2VEC_DEFAULTS, type Bisent2vecConfig, type Bisent2vecModel } from '../../src/main/models/bisent2vec/train.ts';
+import { BISENT2VEC_DEFAULTS, type Bisent2vecConfig, type Bisent2vecModel } from '../../src/main/models/bisent2vec/cbow-train.ts';
 import { applyHead, normalised, type SiameseConfig, trainSiameseHead } from '../../src/main/models/siamese/head.ts';
 import { retrievalAccuracy } from '../../src/main/eval/retrieval.ts';
 import { trainBisent2vec } from '../../src/main/models/bisent2vec/parallel-train.ts';

@@ -16,7 +16,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { loadNeuralModel } from '../../src/main/models/bilstm/saved.ts';
+import { loadNeuralModel } from '../../src/main/models/bilstm/bilstm-folder.ts';
 import { ProjectStore } from '../../src/main/store/project-store.ts';
 import { listModels } from '../../src/main/store/training-runs.ts';
 import { checkpointDir, runDir } from '../../src/main/train/run-files.ts';

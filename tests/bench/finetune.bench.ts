@@ -1,6 +1,6 @@
 // `npm run bench -- finetune [--vocab 119547] [--pairs 12] [--batch 4] [--awp-masks 1]
 //                            [--objectives tr,awp,wtr] [--freeze-embeddings]`
-// Seconds per fine-tuning step (models/transformer/finetune.ts: the seeds' objectives, AdamW
+// Seconds per fine-tuning step (models/transformer/encoder-finetune.ts: the seeds' objectives, AdamW
 // on every weight) on a BERT-base shape (12 layers × 768, 12 heads, feed-forward 3072; the
 // vocabulary's rows as mBERT's by default; random weights and the tests' tokenizer, at most
 // 64 positions) on the CPU, with gold links on the first pairs of the bundled sample, so users
@@ -9,9 +9,9 @@ import { benchOptions, listOption, numberOption } from './bench-options.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finetuneEncoder } from '../../src/main/models/transformer/finetune.ts';
+import { finetuneEncoder } from '../../src/main/models/transformer/encoder-finetune.ts';
 import type { Objective } from '../../src/main/models/transformer/finetune-objectives.ts';
-import { samplePairs, writeTinyBert } from '../unit/transformer/tiny-encoders.ts';
+import { samplePairs, writeTinyBert } from '../unit/models/transformer/tiny-encoders.ts';
 
 export default async function finetuneBench(args: string[]): Promise<void> {
   const o = benchOptions('finetune', args, {

@@ -40,7 +40,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Link } from '../../src/shared/domain.ts';
 import { alignCorpus } from '../../src/main/align/engine.ts';
-import { DEFAULT_CONFIG, type NeuralModel, trainNeural } from '../../src/main/models/bilstm/train.ts';
+import { DEFAULT_CONFIG, type NeuralModel, trainNeural } from '../../src/main/models/bilstm/bilstm-train.ts';
 import { defaultEpochs, defaultSelfTrainEpochs } from '../../src/shared/epochs.ts';
 import { HELD_OUT_SHARE, heldOutPairs } from '../../src/main/models/bilstm/held-out.ts';
 import { type DictionaryUse, runNeuralMethod } from '../../src/main/models/bilstm/method.ts';

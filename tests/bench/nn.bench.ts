@@ -18,7 +18,7 @@ import { Scope } from '../../src/main/nn/blocks/scope.ts';
 import { grad } from '../../src/main/nn/autodiff.ts';
 import { Graph, type Value } from '../../src/main/nn/graph.ts';
 import { normalInit, Rng } from '../../src/main/nn/init.ts';
-import { gelu, matmul, mul, reduceMean } from '../../src/main/nn/ops/index.ts';
+import { gelu, matmul, mul, reduceMean } from '../../src/main/nn/ops/all-ops.ts';
 import { Trainer } from '../../src/main/nn/trainer.ts';
 import { type Feeds, Program } from '../../src/main/nn/session.ts';
 import { constantInit } from '../../src/main/nn/init.ts';

@@ -15,7 +15,7 @@ import { parseEncoderConfig, firstPosition } from '../../src/main/models/transfo
 import { encoderParamShapes } from '../../src/main/models/transformer/hf-weights.ts';
 import { ATTENTION_MASK, buildEncoderGraph, INPUT_IDS, POSITION_IDS } from '../../src/main/models/transformer/encoder-graph.ts';
 import { constantInit, normalInit, Rng } from '../../src/main/nn/init.ts';
-import { mul, reduceMean } from '../../src/main/nn/ops/index.ts';
+import { mul, reduceMean } from '../../src/main/nn/ops/all-ops.ts';
 import { Program } from '../../src/main/nn/session.ts';
 import { int64s, type Tensor } from '../../src/main/nn/tensor.ts';
 import { Trainer } from '../../src/main/nn/trainer.ts';

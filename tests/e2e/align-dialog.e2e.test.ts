@@ -16,7 +16,7 @@ import { checkpointDir, runDir } from '../../src/main/train/run-files.ts';
 import { LANGUAGE_FILE } from '../../src/main/models/transformer/hf-weights.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { sampleProject } from './editor-fixture.ts';
-import { writeTinyBert } from '../unit/transformer/tiny-encoders.ts';
+import { writeTinyBert } from '../unit/models/transformer/tiny-encoders.ts';
 
 let h: Harness;
 let page: Page;

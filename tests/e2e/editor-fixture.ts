@@ -2,7 +2,7 @@
 // through the real API (create, import with segmentation, optionally align), and small
 // readers of what the store committed, to check the UI against.
 import { join } from 'node:path';
-import type { AppContext } from '../../src/main/api/context.ts';
+import type { AppContext } from '../../src/main/api/app-context.ts';
 import { dispatch } from '../../src/main/api/dispatch.ts';
 import { editorPair } from '../../src/main/review/editor.ts';
 import type { EditorPair } from '../../src/shared/editor-api.ts';

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { AppContext } from '../../src/main/api/context.ts';
+import type { AppContext } from '../../src/main/api/app-context.ts';
 import { JobRegistry } from '../../src/main/jobs/job-registry.ts';
 import { startServer, type ServerHandle } from '../../src/main/server.ts';
 

@@ -11,7 +11,7 @@ import { defaultEpochs, defaultSelfTrainEpochs } from '../../shared/epochs.ts';
 import { methodInfo, type NeuralMethodName } from '../../shared/methods.ts';
 import type { TrainOptions } from '../../shared/models-api.ts';
 import { methodConfig } from '../models/bilstm/method.ts';
-import { DEFAULT_CONFIG, type NeuralConfig } from '../models/bilstm/train.ts';
+import { DEFAULT_CONFIG, type NeuralConfig } from '../models/bilstm/bilstm-train.ts';
 
 /** The options that configure the network and its training (the others drive a run: self-training, checkpoints). */
 const CONFIG_OPTIONS = [

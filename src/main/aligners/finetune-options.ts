@@ -1,9 +1,9 @@
 // encoder-finetune's settings from its options (finetuneOptionsSchema,
 // shared/aligner-options.ts), the one place both `mekong finetune` and the Models page's
-// fine-tuning runs turn them into finetuneEncoder's options (models/transformer/finetune.ts);
+// fine-tuning runs turn them into finetuneEncoder's options (models/transformer/encoder-finetune.ts);
 // an option left out takes the schema's default there.
 import { type EncoderFinetuneOptions, finetuneOptionsSchema } from '../../shared/aligner-options.ts';
-import type { FinetuneOptions } from '../models/transformer/finetune.ts';
+import type { FinetuneOptions } from '../models/transformer/encoder-finetune.ts';
 
 type Settings = Pick<FinetuneOptions, keyof EncoderFinetuneOptions & keyof FinetuneOptions>;
 

@@ -2,7 +2,7 @@
 import { userInfo } from 'node:os';
 import { JobRegistry } from '../jobs/job-registry.ts';
 import { defaultDataDir } from '../paths.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext } from './app-context.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 
 /** The user's login name: whose edits they are when no annotator is given. */

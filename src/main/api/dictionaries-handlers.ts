@@ -8,7 +8,7 @@ import { composeSpecs, loadDictionarySpec, parseDictionarySpec } from '../align/
 import { dictionaryTsv } from '../align/dictionary.ts';
 import { UserError } from '../errors.ts';
 import { attachDictionary, detachDictionary, listDictionaries } from '../store/dictionaries.ts';
-import { openProject, type AppContext } from './context.ts';
+import { openProject, type AppContext } from './app-context.ts';
 
 type Channel = keyof DictionariesResults;
 type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof dictionariesChannels)[C]>) => DictionariesResults[C];

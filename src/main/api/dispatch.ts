@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { channels, type ApiErrorBody, type Channel } from '../../shared/api.ts';
 import { asUserError, DiskFullError } from '../errors.ts';
 import { ProjectFileGoneError } from '../store/file-identity.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext } from './app-context.ts';
 import { handlers } from './handlers.ts';
 
 export type DispatchResult = { ok: true; value: unknown } | { ok: false; error: ApiErrorBody };

@@ -10,7 +10,7 @@ import { bulkTokenFix } from '../review/segmentation-bulk.ts';
 import { adjudication } from '../review/adjudication.ts';
 import type { z } from 'zod';
 import type { editorChannels } from '../../shared/editor-api.ts';
-import { openProject, type AppContext } from './context.ts';
+import { openProject, type AppContext } from './app-context.ts';
 
 type Channel = keyof EditorResults;
 type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof editorChannels)[C]>) => EditorResults[C];

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { miningChannels, MiningResults } from '../../shared/mining-api.ts';
 import { addAcceptedToCorpus, decideProposals, deleteMineRun, listMineRuns, listProposals, mineRun } from '../store/mined-pairs.ts';
 import { mineIntoProject } from '../train/mine-job.ts';
-import { openProject, type AppContext } from './context.ts';
+import { openProject, type AppContext } from './app-context.ts';
 
 type Channel = keyof MiningResults;
 type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof miningChannels)[C]>) => MiningResults[C];

@@ -26,7 +26,7 @@ import { jobOf, jobUsing, trackJob } from '../train/active-jobs.ts';
 import { realignRun } from '../train/realign-job.ts';
 import { removeRunFiles } from '../train/run-files.ts';
 import { trainRun } from '../train/train-job.ts';
-import { openProject, type AppContext } from './context.ts';
+import { openProject, type AppContext } from './app-context.ts';
 import { alignmentExists } from '../store/alignments.ts';
 
 type Channel = keyof ModelsResults;

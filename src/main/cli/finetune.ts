@@ -2,7 +2,7 @@
 //                  [--objectives tr,awp,wtr,rtl] [--alpha a --beta b --gamma c --delta d]
 //                  [--epochs N] [--lr x] [--batch B] [--layer L] [--device D] …`
 // Fine-tunes a pretrained encoder (a Hugging Face folder) on a parallel text with the seeds'
-// objectives (models/transformer/finetune.ts) and writes the result as a Hugging Face folder
+// objectives (models/transformer/encoder-finetune.ts) and writes the result as a Hugging Face folder
 // that `mekong align --encoder` (and transformers) open. G and R are Pharaoh files, one line
 // per pair: gold links (pairs with an empty line get our aligner's links of probability
 // ≥ 0.9) and links rejected by a reviewer (never positives; negatives of WTR).
@@ -14,7 +14,7 @@ import { readParallel } from '../align/text-io.ts';
 import { parsePharaohText } from '../corpus/pharaoh.ts';
 import { InputError } from '../errors.ts';
 import { numberOption } from './number-option.ts';
-import { finetuneEncoder, FINETUNE_DEFAULTS } from '../models/transformer/finetune.ts';
+import { finetuneEncoder, FINETUNE_DEFAULTS } from '../models/transformer/encoder-finetune.ts';
 import { OBJECTIVE_DEFAULTS, OBJECTIVES, type Objective } from '../models/transformer/finetune-objectives.ts';
 import { MODEL_LINK_THRESHOLD } from '../models/transformer/finetune-supervision.ts';
 import { deviceOption } from './lexicon.ts';

@@ -21,8 +21,8 @@ import {
   trainCurationModel,
   trainForCuration,
 } from '../models/bisent2vec/curation.ts';
-import { loadBisent2vec, saveBisent2vec } from '../models/bisent2vec/saved.ts';
-import { BISENT2VEC_DEFAULTS, type Bisent2vecModel } from '../models/bisent2vec/train.ts';
+import { loadBisent2vec, saveBisent2vec } from '../models/bisent2vec/bisent2vec-folder.ts';
+import { BISENT2VEC_DEFAULTS, type Bisent2vecModel } from '../models/bisent2vec/cbow-train.ts';
 import { interruptSignal, progressBar } from './progress-bar.ts';
 
 interface MineOptions {

@@ -1,10 +1,10 @@
 // `mekong resegment P [--word-list W] [--side src|tgt|both] [--dry-run]`: every pair of a
 // project segmented anew with its word lists (and those given here), links, marks and
 // rejected links following their tokens; pairs whose links cannot follow keep their tokens
-// and are listed (review/resegment.ts). One transaction, one undoable edit group.
+// and are listed (review/resegment-project.ts). One transaction, one undoable edit group.
 import { Option, type Command } from 'commander';
 import { loginName } from '../api/create-context.ts';
-import { formatResegmentReport, resegmentProject } from '../review/resegment.ts';
+import { formatResegmentReport, resegmentProject } from '../review/resegment-project.ts';
 import { runProjectJob } from './project-job.ts';
 import { readWordListFlags, wordListOptions, type WordListFlags } from './word-list-options.ts';
 

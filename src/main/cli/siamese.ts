@@ -7,7 +7,7 @@
 // project's held-out split, or a random share of the training pairs held out of training)
 // by sentence retrieval P@1 and P@5 in both directions (eval/retrieval.ts), before the head
 // (the encoder's vectors, normalised unit/center/unit) and after it; the head is saved as a
-// model folder (models/siamese/saved.ts).
+// model folder (models/siamese/siamese-folder.ts).
 import type { Command } from 'commander';
 import { toArrays } from '../align/sentences.ts';
 import { readParallel } from '../align/text-io.ts';
@@ -15,7 +15,7 @@ import { UserError } from '../errors.ts';
 import { numberOption } from './number-option.ts';
 import { retrievalAccuracy } from '../eval/retrieval.ts';
 import { applyHead, normalised, SIAMESE_DEFAULTS, trainSiameseHead } from '../models/siamese/head.ts';
-import { saveSiameseHead } from '../models/siamese/saved.ts';
+import { saveSiameseHead } from '../models/siamese/siamese-folder.ts';
 import { openSentenceEncoder } from '../models/siamese/sentence-encoders.ts';
 import { Rng } from '../nn/init.ts';
 import { loadCorpus } from '../store/pair-corpus.ts';

@@ -7,7 +7,7 @@
 // to. Hand-written: isotonic regression is a dozen lines, and no maintained npm package
 // offers it with the tie handling and interpolation used here (as scikit-learn's
 // IsotonicRegression: equal scores pooled, linear between block means, clamped outside).
-import type { Calibration, ReliabilityBin } from '../../shared/calibration.ts';
+import type { Calibration, ReliabilityBin } from '../../shared/calibration-report.ts';
 
 /** A monotone map from raw score to calibrated probability: points (x ascending, y non-decreasing). */
 export interface CalibrationMap {

@@ -8,7 +8,7 @@
 // The gradient nodes are appended to the same graph, so one ONNX session computes the loss
 // and its gradients (and, if asked, the optimiser update).
 import type { Node, Value } from './graph.ts';
-import { concat, matmul, reshape, sum, transposeLast, zerosLike } from './ops/index.ts';
+import { concat, matmul, reshape, sum, transposeLast, zerosLike } from './ops/all-ops.ts';
 import { isStatic } from './ops/shape-rules.ts';
 import { getOp } from './graph.ts';
 import { isFloat, type Tensor } from './tensor.ts';

@@ -1,7 +1,7 @@
 // nn/: the public surface other modules build on — graph builder and ops, autodiff,
 // blocks and losses, optimiser, the training step, the model folder format and export, devices.
 export { Graph, Value, type Dim, type Shape, type Param } from './graph.ts';
-export * as op from './ops/index.ts';
+export * as op from './ops/all-ops.ts';
 export { grad } from './autodiff.ts';
 export { Program, type Feeds } from './session.ts';
 export { Tensor, floats, int64s, zeros, floatData, cloneTensor, type DType, type FloatDType } from './tensor.ts';

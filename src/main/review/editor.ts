@@ -8,7 +8,7 @@ import { goldAlignmentOf, listAlignments, rejectedOfPair, rejectedWithAnnotator 
 import { annotatorsShare } from '../store/annotation-mode.ts';
 import { recordEdit, type PairPatch, type UntranslatedMark } from '../store/edits.ts';
 import { goldIdOf, untranslatedOf } from '../store/gold-layer.ts';
-import { linkTags } from '../store/link-tags.ts';
+import { linkTags } from '../store/project-link-tags.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { deferCheckpoint } from '../store/wal-checkpoints.ts';
 

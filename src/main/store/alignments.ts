@@ -2,7 +2,7 @@
 import type { AlignmentOrigin, Link } from '../../shared/domain.ts';
 import type { LinkRef, RejectedLink } from '../../shared/link-set.ts';
 import type { AlignmentInfo } from '../../shared/api.ts';
-import type { Calibration } from '../../shared/calibration.ts';
+import type { Calibration } from '../../shared/calibration-report.ts';
 import type { Db } from './database.ts';
 import { dbOf, type Project } from './connection.ts';
 

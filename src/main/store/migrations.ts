@@ -157,7 +157,7 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE rejected_links;
   ALTER TABLE rejected_links_by RENAME TO rejected_links;
   `,
-  /* 6: calibrated model alignments — how their scores were calibrated on held-out gold (JSON, shared/calibration.ts) */ `
+  /* 6: calibrated model alignments — how their scores were calibrated on held-out gold (JSON, shared/calibration-report.ts) */ `
   ALTER TABLE alignments ADD COLUMN calibration TEXT;
   `,
   /* 7: counting visible pairs from an index, not a scan of the table's pages (project-store.ts countPairs) */ `

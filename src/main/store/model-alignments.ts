@@ -2,7 +2,7 @@
 // family: a new untrained model row records the method and its settings), re-alignment with
 // a trained run's checkpoint (its model and run), and an import's model or imported links
 // (with the import, so that a failed import takes them along).
-import type { Calibration } from '../../shared/calibration.ts';
+import type { Calibration } from '../../shared/calibration-report.ts';
 import type { Link } from '../../shared/domain.ts';
 import { createAlignment, linkInserter, setCalibration } from './alignments.ts';
 import { dbOf, type Project } from './connection.ts';

@@ -15,7 +15,7 @@ import { registerConnection } from './connection.ts';
 import { recordEdit, redo, undo, type PairPatch } from './edits.ts';
 import { countPairs, getPairRow, listPairs, summaryOf, type PageStart } from './pairs.ts';
 import { finishImport, importOwners, orphanedImports } from './imports.ts';
-import { linkTags } from './link-tags.ts';
+import { linkTags } from './project-link-tags.ts';
 import { relabelWordLists } from './word-lists.ts';
 import { annotatorsShare } from './annotation-mode.ts';
 import { encoderDir } from './encoder-folder.ts';

@@ -11,7 +11,7 @@ import { scoreAer } from '../eval/aer.ts';
 import { checkCancelled } from '../jobs/job-context.ts';
 import { serveWorker, type WorkerContext } from '../jobs/serve-worker.ts';
 import { alignWithEncoder } from '../models/transformer/encoder-aligner.ts';
-import { finetuneEncoder, type FinetuneOptions } from '../models/transformer/finetune.ts';
+import { finetuneEncoder, type FinetuneOptions } from '../models/transformer/encoder-finetune.ts';
 import { defaultAlignLayer } from '../models/transformer/hf-config.ts';
 import { HfEncoder } from '../models/transformer/hf-encoder.ts';
 import type { DeviceName } from '../nn/devices.ts';

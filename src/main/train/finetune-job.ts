@@ -1,5 +1,5 @@
 // The Models page's fine-tuning run (issue 17: seed 000's TR / AWP / WTR and seed 001's RTL
-// on the project's pretrained encoder, models/transformer/finetune.ts). The training set is
+// on the project's pretrained encoder, models/transformer/encoder-finetune.ts). The training set is
 // the BiLSTM runs' (project-data.ts, not lowercased: encoders keep case): gold links of
 // train-split pairs (and the pseudo alignment's and attached dictionaries' links where asked)
 // supervise their pairs, rejected links are negatives, pairs without any learn from the
@@ -16,7 +16,7 @@ import type { TrainOptions } from '../../shared/models-api.ts';
 import type { JobContext } from '../jobs/job-context.ts';
 import { runInWorker } from '../jobs/worker-host.ts';
 import { finetuneSettings } from '../aligners/finetune-options.ts';
-import { FINETUNE_DEFAULTS } from '../models/transformer/finetune.ts';
+import { FINETUNE_DEFAULTS } from '../models/transformer/encoder-finetune.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { setRunSetup } from '../store/training-runs.ts';
 import { projectEncoderDir } from '../align/project-align.ts';

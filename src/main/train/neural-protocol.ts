@@ -3,7 +3,7 @@
 // the task's input, the records it reports as it trains, and an alignment's result. Progress
 // and cancel are the protocol's (JobProgress, the task's AbortSignal).
 import type { Link } from '../../shared/domain.ts';
-import type { NeuralConfig, TrainData } from '../models/bilstm/train.ts';
+import type { NeuralConfig, TrainData } from '../models/bilstm/bilstm-train.ts';
 import type { FitEvent } from './fit-loop.ts';
 import type { AlignedPair, LinkRef } from '../../shared/link-set.ts';
 import type { DeviceSetting, DeviceUse } from '../../shared/device-settings.ts';

@@ -11,8 +11,8 @@
 // outcome travel by the job protocol (jobs/serve-worker.ts).
 import type { Link } from '../../shared/domain.ts';
 import { extractLinks, learnLinkDecision } from '../models/bilstm/aligner.ts';
-import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/saved.ts';
-import type { NeuralModel } from '../models/bilstm/train.ts';
+import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/bilstm-folder.ts';
+import type { NeuralModel } from '../models/bilstm/bilstm-train.ts';
 import { scoreAer } from '../eval/aer.ts';
 import { checkCancelled } from '../jobs/job-context.ts';
 import { serveWorker, type WorkerContext } from '../jobs/serve-worker.ts';

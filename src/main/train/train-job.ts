@@ -7,7 +7,7 @@
 // marks the run done, cancelled (checkpoints saved so far stay usable) or failed with its error.
 import type { TrainOptions } from '../../shared/models-api.ts';
 import { capabilitiesOf } from '../../shared/methods.ts';
-import type { NeuralConfig } from '../models/bilstm/train.ts';
+import type { NeuralConfig } from '../models/bilstm/bilstm-train.ts';
 import type { JobContext } from '../jobs/job-context.ts';
 import { runInWorker } from '../jobs/worker-host.ts';
 import type { ProjectStore } from '../store/project-store.ts';

@@ -5,7 +5,7 @@
 import { expect, test } from 'vitest';
 import { buildCells } from '../../../src/main/align/cells.ts';
 import { buildBitext } from '../../../src/main/align/corpus.ts';
-import { m30kPairs } from '../siamese/bench-pairs.ts';
+import { m30kPairs } from '../models/siamese/bench-pairs.ts';
 
 test("a cell's three-byte pair id names the word pair at its positions", () => {
   const { src, tgt } = m30kPairs(2000);

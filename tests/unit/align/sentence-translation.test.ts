@@ -2,7 +2,7 @@
 // table, and on tables trained on 2,000 Multi30k en–fr pairs (../shared/data, skipped when
 // absent), where a caption's translation outscores the other captions' translations.
 import { describe, expect, test } from 'vitest';
-import { M30K_AVAILABLE, m30kPairs } from '../siamese/bench-pairs.ts';
+import { M30K_AVAILABLE, m30kPairs } from '../models/siamese/bench-pairs.ts';
 import type { SavedModel } from '../../../src/main/align/saved-model.ts';
 import { UNSEEN } from '../../../src/main/align/saved-model.ts';
 import { SentenceTranslation, trainSentenceTranslation } from '../../../src/main/align/sentence-translation.ts';

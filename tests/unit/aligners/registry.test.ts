@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { alignerOf, CLI_FLAGS, entryOf, lexiconOf, REGISTRY, refusal } from '../../../src/main/aligners/registry.ts';
 import type { AlignerOptions } from '../../../src/main/aligners/text-aligner.ts';
 import { ENCODER_KINDS } from '../../../src/main/models/siamese/sentence-encoders.ts';
-import type { AppContext } from '../../../src/main/api/context.ts';
+import type { AppContext } from '../../../src/main/api/app-context.ts';
 import { STATISTICAL_PLANS } from '../../../src/main/align/train-plans.ts';
 import {
   BILSTM_DEFAULTS,

@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { JobEvent } from '../../../src/shared/api.ts';
 import { createContext } from '../../../src/main/api/create-context.ts';
-import type { AppContext } from '../../../src/main/api/context.ts';
+import type { AppContext } from '../../../src/main/api/app-context.ts';
 import { startServer, type ServerHandle } from '../../../src/main/server.ts';
-import { project } from '../editor/fixture.ts';
+import { project } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { samplePairs, writeTinyBert } from '../transformer/tiny-encoders.ts';
+import { samplePairs, writeTinyBert } from '../models/transformer/tiny-encoders.ts';
 
 const dir = tempDir('mekong-server-during-jobs-');
 let ctx: AppContext;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import type { JobEvent } from '../../../src/shared/api.ts';
 import { createContext } from '../../../src/main/api/create-context.ts';
-import type { AppContext } from '../../../src/main/api/context.ts';
+import type { AppContext } from '../../../src/main/api/app-context.ts';
 import { startServer, type ServerHandle } from '../../../src/main/server.ts';
 import { sampleCorpusPath } from '../../../src/main/corpus/sample.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

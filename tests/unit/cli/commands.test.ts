@@ -16,7 +16,9 @@ test('a command line registers only its command', async () => {
 
 test('help and unknown names register every command once', async () => {
   const all = await registered('--help');
-  expect(all).toEqual(expect.arrayContaining(['project', 'info', 'check', 'import', 'export', 'serve', 'align', 'eval', 'lexicon', 'dict', 'mine']));
+  expect(all).toEqual(
+    expect.arrayContaining(['project', 'info', 'check', 'import', 'export', 'serve', 'align', 'eval', 'lexicon', 'dict', 'mine']),
+  );
   expect(new Set(all).size).toBe(all.length);
   expect(await registered('nope')).toEqual(all);
 });

@@ -1,6 +1,6 @@
 // `mekong mine` (cli/mine.ts), `mekong lexicon --method bisent2vec` read by `mekong eval p1`,
 // and `mekong align --method bisent2vec` refused, end to end on real files in a temporary
-// folder (training on one thread, so that a run is repeatable): a generated parallel corpus (tests/unit/bilstm/synthetic.ts) to train on, and 40
+// folder (training on one thread, so that a run is repeatable): a generated parallel corpus (tests/unit/models/bilstm/synthetic.ts) to train on, and 40
 // of its pairs hidden among 40 lone sentences per side to mine back.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
-import { syntheticCorpus } from '../bilstm/synthetic.ts';
+import { syntheticCorpus } from '../models/bilstm/synthetic.ts';
 
 const dir = tempDir();
 const corpus = syntheticCorpus(1320, 60, 11);

@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
-import { syntheticCorpus } from '../bilstm/synthetic.ts';
-import { project, sure } from '../editor/fixture.ts';
+import { syntheticCorpus } from '../models/bilstm/synthetic.ts';
+import { project, sure } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('mekong-stop-');

@@ -1,7 +1,7 @@
 // The renderer's API for its state classes under test: every call goes through the real
 // dispatch of the main side on a real project, as the IPC and HTTP transports do.
 import type { MekongApi } from '../../../src/shared/api.ts';
-import type { AppContext } from '../../../src/main/api/context.ts';
+import type { AppContext } from '../../../src/main/api/app-context.ts';
 import { dispatch } from '../../../src/main/api/dispatch.ts';
 
 export function dispatchApi(ctx: AppContext): MekongApi {

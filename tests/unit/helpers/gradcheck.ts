@@ -10,7 +10,7 @@
 import { grad } from '../../../src/main/nn/autodiff.ts';
 import { Graph, type Shape, type Value } from '../../../src/main/nn/graph.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
-import { mul, reduceSum } from '../../../src/main/nn/ops/index.ts';
+import { mul, reduceSum } from '../../../src/main/nn/ops/all-ops.ts';
 import { Program } from '../../../src/main/nn/session.ts';
 import { type FloatDType, Tensor } from '../../../src/main/nn/tensor.ts';
 

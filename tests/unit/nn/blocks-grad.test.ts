@@ -11,7 +11,7 @@ import { Scope } from '../../../src/main/nn/blocks/scope.ts';
 import { Graph, type Value } from '../../../src/main/nn/graph.ts';
 import { gradcheck } from '../helpers/gradcheck.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
-import { add, matmul, mul, transposeLast } from '../../../src/main/nn/ops/index.ts';
+import { add, matmul, mul, transposeLast } from '../../../src/main/nn/ops/all-ops.ts';
 import { Program } from '../../../src/main/nn/session.ts';
 import { Tensor, floats, int64s } from '../../../src/main/nn/tensor.ts';
 

@@ -10,7 +10,7 @@ import { meanPool } from '../../../src/main/nn/blocks/pooling.ts';
 import { Scope } from '../../../src/main/nn/blocks/scope.ts';
 import { Graph, type Value } from '../../../src/main/nn/graph.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
-import { l2Normalize } from '../../../src/main/nn/ops/index.ts';
+import { l2Normalize } from '../../../src/main/nn/ops/all-ops.ts';
 import { Trainer } from '../../../src/main/nn/trainer.ts';
 import { Program } from '../../../src/main/nn/session.ts';
 import { floats, int64s, type Tensor } from '../../../src/main/nn/tensor.ts';

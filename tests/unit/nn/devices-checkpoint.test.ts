@@ -4,7 +4,7 @@ import { decodeSafetensors, encodeSafetensors } from '../../../src/main/nn/safet
 import { openSession, parseDevice, preferenceOrder } from '../../../src/main/nn/devices.ts';
 import { Graph } from '../../../src/main/nn/graph.ts';
 import { toModelProto } from '../../../src/main/nn/onnx/serialize.ts';
-import { exp } from '../../../src/main/nn/ops/index.ts';
+import { exp } from '../../../src/main/nn/ops/all-ops.ts';
 import { floats, int64s } from '../../../src/main/nn/tensor.ts';
 
 function tinyModel(): Uint8Array {

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { Scope } from '../../../src/main/nn/blocks/scope.ts';
 import { Graph } from '../../../src/main/nn/graph.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
-import { add, gemm, matmul, reduceMean, reshape } from '../../../src/main/nn/ops/index.ts';
+import { add, gemm, matmul, reduceMean, reshape } from '../../../src/main/nn/ops/all-ops.ts';
 import { Trainer } from '../../../src/main/nn/trainer.ts';
 import { floats } from '../../../src/main/nn/tensor.ts';
 

@@ -5,7 +5,7 @@ import { grad } from '../../../src/main/nn/autodiff.ts';
 import { Graph } from '../../../src/main/nn/graph.ts';
 import { ModelProto } from '../../../src/main/nn/onnx/schema.ts';
 import { toModelProto } from '../../../src/main/nn/onnx/serialize.ts';
-import * as op from '../../../src/main/nn/ops/index.ts';
+import * as op from '../../../src/main/nn/ops/all-ops.ts';
 import { Program } from '../../../src/main/nn/session.ts';
 import { floats, int64s } from '../../../src/main/nn/tensor.ts';
 

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { Graph, type Value } from '../../../src/main/nn/graph.ts';
 import { gradcheck, type GradcheckOptions } from '../helpers/gradcheck.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
-import * as op from '../../../src/main/nn/ops/index.ts';
+import * as op from '../../../src/main/nn/ops/all-ops.ts';
 import { getOp, registeredOps } from '../../../src/main/nn/graph.ts';
 import { Tensor, int64s } from '../../../src/main/nn/tensor.ts';
 

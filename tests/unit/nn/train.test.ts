@@ -10,7 +10,7 @@ import { exportOnnx, loadModelFolder, saveModelFolder } from '../../../src/main/
 import { Scope } from '../../../src/main/nn/blocks/scope.ts';
 import { Graph } from '../../../src/main/nn/graph.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
-import { concat, gather, matmul, mul, reduceMean, reshape, tanh } from '../../../src/main/nn/ops/index.ts';
+import { concat, gather, matmul, mul, reduceMean, reshape, tanh } from '../../../src/main/nn/ops/all-ops.ts';
 import { int64s } from '../../../src/main/nn/tensor.ts';
 import { clipScale } from '../../../src/main/nn/optim/adamw.ts';
 import { makeSchedule } from '../../../src/main/nn/optim/schedule.ts';

@@ -6,7 +6,7 @@ import { createContext } from '../../../src/main/api/create-context.ts';
 import { editorPair } from '../../../src/main/review/editor.ts';
 import { handleEditorKey, runCommand } from '../../../src/renderer/lib/editor/editor-keys.ts';
 import { EditorState } from '../../../src/renderer/lib/state/editor.svelte.ts';
-import { model, project } from '../editor/fixture.ts';
+import { model, project } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
 

@@ -6,7 +6,7 @@ import { createContext } from '../../../src/main/api/create-context.ts';
 import { fixLabel, mergeSpec, occurrenceContext, splitSpec } from '../../../src/renderer/lib/editor/fix-context.ts';
 import { EditorState } from '../../../src/renderer/lib/state/editor.svelte.ts';
 import { SegmentationBulkState } from '../../../src/renderer/lib/state/segmentation-bulk.svelte.ts';
-import { project } from '../editor/fixture.ts';
+import { project } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
 

@@ -12,8 +12,8 @@ import { ownerAlive, takeLease } from '../../../src/main/store/job-leases.ts';
 import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { dbOf } from '../../../src/main/store/connection.ts';
-import { syntheticCorpus } from '../bilstm/synthetic.ts';
-import { project, sure } from '../editor/fixture.ts';
+import { syntheticCorpus } from '../models/bilstm/synthetic.ts';
+import { project, sure } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('mekong-leases-');

@@ -9,7 +9,7 @@ import { beginImport, finishImport } from '../../../src/main/store/imports.ts';
 import { pairInserter } from '../../../src/main/store/pairs.ts';
 import { encodeOffsets } from '../../../src/main/text/offsets.ts';
 import { pretokenized } from '../../../src/main/text/segment.ts';
-import { project } from '../editor/fixture.ts';
+import { project } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
 import { JobRegistry } from '../../../src/main/jobs/job-registry.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { searchFold } from '../../../src/main/text/search-fold.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
-import { project } from '../editor/fixture.ts';
+import { project } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('mekong-search-');

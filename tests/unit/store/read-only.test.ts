@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createContext } from '../../../src/main/api/create-context.ts';
 import { dispatch } from '../../../src/main/api/dispatch.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
-import { project } from '../editor/fixture.ts';
+import { project } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('mekong-ro-');

@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import type { JobEvent } from '../../../src/shared/api.ts';
 import { createContext } from '../../../src/main/api/create-context.ts';
-import type { AppContext } from '../../../src/main/api/context.ts';
+import type { AppContext } from '../../../src/main/api/app-context.ts';
 import { HfEncoder } from '../../../src/main/models/transformer/hf-encoder.ts';
 import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
 import { checkpointDir, runDir } from '../../../src/main/train/run-files.ts';
-import { project, sure } from '../editor/fixture.ts';
+import { project, sure } from '../review/fixture.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { samplePairs, writeTinyBert } from '../transformer/tiny-encoders.ts';
+import { samplePairs, writeTinyBert } from '../models/transformer/tiny-encoders.ts';
 import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir('mekong-finetune-run-');

@@ -8,11 +8,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import type { AppContext } from '../../../src/main/api/context.ts';
+import type { AppContext } from '../../../src/main/api/app-context.ts';
 import { JobRegistry } from '../../../src/main/jobs/job-registry.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
 import { normalizeText } from '../../../src/main/text/normalize.ts';
-import { project } from '../editor/fixture.ts';
+import { project } from '../review/fixture.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { dbOf } from '../../../src/main/store/connection.ts';

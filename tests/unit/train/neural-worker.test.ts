@@ -12,10 +12,10 @@ import { expect, test } from 'vitest';
 import { CancelledError } from '../../../src/main/errors.ts';
 import type { JobProgress } from '../../../src/main/jobs/job-context.ts';
 import { runInWorker } from '../../../src/main/jobs/worker-host.ts';
-import { saveNeuralModel } from '../../../src/main/models/bilstm/saved.ts';
-import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/models/bilstm/train.ts';
+import { saveNeuralModel } from '../../../src/main/models/bilstm/bilstm-folder.ts';
+import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/models/bilstm/bilstm-train.ts';
 import type { NeuralAlignResult, NeuralReport, NeuralTask, TrainRequest } from '../../../src/main/train/neural-protocol.ts';
-import { syntheticCorpus } from '../bilstm/synthetic.ts';
+import { syntheticCorpus } from '../models/bilstm/synthetic.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('mekong-neural-worker-');

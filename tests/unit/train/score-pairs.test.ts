@@ -6,10 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import type { AppContext } from '../../../src/main/api/context.ts';
+import type { AppContext } from '../../../src/main/api/app-context.ts';
 import { JobRegistry } from '../../../src/main/jobs/job-registry.ts';
 import { loadCorpus } from '../../../src/main/store/pair-corpus.ts';
-import { project } from '../editor/fixture.ts';
+import { project } from '../review/fixture.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

@@ -8,7 +8,7 @@ import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignment
 import { trainingSet } from '../../../src/main/train/project-data.ts';
 import { attachDictionary } from '../../../src/main/store/dictionaries.ts';
 import { StepMeter } from '../../../src/main/train/step-meter.ts';
-import { model, possible, project, sure } from '../editor/fixture.ts';
+import { model, possible, project, sure } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { dbOf } from '../../../src/main/store/connection.ts';
 

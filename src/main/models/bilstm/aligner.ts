@@ -25,7 +25,7 @@ import { AgreementEm } from './agreement-em.ts';
 import type { DictEntry } from '../../align/dictionary.ts';
 import { GoldStats } from './gold-stats.ts';
 import { Embedder, type PairEmbeddings } from './embedder.ts';
-import type { NeuralModel } from './train.ts';
+import type { NeuralModel } from './bilstm-train.ts';
 import type { CorpusLinks } from '../../../shared/link-set.ts';
 
 export type { PairEmbeddings } from './embedder.ts';

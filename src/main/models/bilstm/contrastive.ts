@@ -24,7 +24,7 @@ import {
   relu,
   sub,
   transposeLast,
-} from '../../nn/ops/index.ts';
+} from '../../nn/ops/all-ops.ts';
 
 export type Negatives = 'inter' | 'inter+intra';
 export type Pooling = 'mean' | 'max';

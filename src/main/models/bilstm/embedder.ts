@@ -5,8 +5,8 @@
 // pairs done, so a long re-alignment shows progress.
 import { Program, type Tensor } from '../../nn/index.ts';
 import { buildEncoder, encoderWidth, STATIC_WEIGHT } from './encoder.ts';
-import type { NeuralModel } from './train.ts';
-import { batchFeeds, forBucketBatches } from './vocab.ts';
+import type { NeuralModel } from './bilstm-train.ts';
+import { batchFeeds, forBucketBatches } from './vocab-batches.ts';
 
 export interface PairEmbeddings {
   /** per pair, unit-length rows [I·dim] and [J·dim] (dim: encoderWidth of encoder.ts) */

@@ -9,7 +9,7 @@
 //   eq. 9   α_ij = softmax_j(h_i·u_j),  h'_i = W(Σ_j α_ij u_j + Σ_j α_ij r_j + h_i)  (W shared)
 //   eq. 8   p(y_i) = softmax(E^ℓ h'_i)  (output tied to ℓ's word table; the token loss is
 //           nn's tableCrossEntropy)
-//           (over the output vocabulary x.out of vocab.ts: all words unless the vocabulary is large)
+//           (over the output vocabulary x.out of vocab-batches.ts: all words unless the vocabulary is large)
 // Every decoder of ℓ is scored against both encodings: of the sentence itself
 // (reconstruction) and of its translation (translation); the decoder states do not depend
 // on the source, so each decoder runs once and only attention and output run twice.
@@ -29,7 +29,7 @@ import {
   sub,
   transposeLast,
   unsqueeze,
-} from '../../nn/ops/index.ts';
+} from '../../nn/ops/all-ops.ts';
 import { groupedLstm } from '../../nn/blocks/grouped-lstm.ts';
 
 export interface ModelDims {
@@ -40,7 +40,7 @@ export interface ModelDims {
   maxSubwords: number;
 }
 
-/** The graph inputs of one side of a pair (see vocab.ts for their meaning). */
+/** The graph inputs of one side of a pair (see vocab-batches.ts for their meaning). */
 export interface SideInputs {
   ids: Value;
   sub: Value;
@@ -56,7 +56,7 @@ export interface SideInputs {
   rows: Value;
 }
 
-/** One side's inputs; `B` is the batch: static in training graphs (train.ts), the symbol 'B' for inference over batches of any size. */
+/** One side's inputs; `B` is the batch: static in training graphs (bilstm-train.ts), the symbol 'B' for inference over batches of any size. */
 export function sideInputs(s: Scope, x: 's' | 't', T: number, K: number, B: number | 'B' = 'B'): SideInputs {
   const g = s.graph;
   const i64 = (n: string, shape: (number | string)[]) => g.input(`${x}.${n}`, 'int64', shape);

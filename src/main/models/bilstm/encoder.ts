@@ -11,7 +11,7 @@
 // encoder of a 270-token bucket took tens of seconds to build. The backward direction reads each row reversed within its own length
 // (as in training), so padding never reaches a sentence's states.
 import { Graph, Rng, Scope, type Value } from '../../nn/index.ts';
-import { concat, l2Normalize, lstmSequence, mul, unsqueeze } from '../../nn/ops/index.ts';
+import { concat, l2Normalize, lstmSequence, mul, unsqueeze } from '../../nn/ops/all-ops.ts';
 import { embed, type Embedded, type ModelDims, reversed, sideInputs } from './encoder-decoder.ts';
 import { pool, type Pooling } from './contrastive.ts';
 

@@ -2,7 +2,7 @@
 // is a configuration of the neural aligner. Word-level supervision per pair is its gold
 // links where a linguist gave them, else a previous model's links scoring at least the
 // threshold (default 0.9, seed 000); any supervision switches on the word-level objectives
-// with SUPERVISED_WEIGHTS (train.ts) unless the caller gives its own. From
+// with SUPERVISED_WEIGHTS (bilstm-train.ts) unless the caller gives its own. From
 // MIN_GOLD_PAIRS_TO_HOLD_OUT gold pairs on, an evenly spread share of them (HELD_OUT_SHARE)
 // is held out of training: the model never sees their links, so its signals on them are
 // what it will show on new pairs, and the link decision (aligner.ts, link-classifier.ts) is
@@ -22,7 +22,7 @@ import type { DictEntry } from '../../align/dictionary.ts';
 import { dictionaryIndex, dictionaryLinks } from '../../align/dictionary-links.ts';
 import { extractLinks, learnLinkDecision, type NeuralAlignResult } from './aligner.ts';
 import { Embedder } from './embedder.ts';
-import { type NeuralConfig, type NeuralModel, SUPERVISED_WEIGHTS, type TrainData } from './train.ts';
+import { type NeuralConfig, type NeuralModel, SUPERVISED_WEIGHTS, type TrainData } from './bilstm-train.ts';
 import { trainAndSelfTrain, type TrainAndSelfTrainHooks } from './train-and-self-train.ts';
 import { HELD_OUT_SHARE, heldOutPairs } from './held-out.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';

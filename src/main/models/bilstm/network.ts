@@ -1,11 +1,11 @@
-// One bucket's graph of the neural aligner: inputs (vocab.ts), the encoder–decoder loss
+// One bucket's graph of the neural aligner: inputs (vocab-batches.ts), the encoder–decoder loss
 // (encoder-decoder.ts), the contrastive loss (contrastive.ts) and the word-level supervision
 // (supervision.ts), combined as
 //   L = w_base·(L_ED + λ·L_CTL) + w_awp·L_AWP + w_wtr·(L_WTR + L_REJ)
 // and the normalised contextual embeddings used for extraction. Parameter names do not
 // depend on T, so every bucket's graph shares one set of parameters.
 import { Graph, Rng, Scope, tableCrossEntropy, type Value } from '../../nn/index.ts';
-import { add, gather, l2Normalize, mul, reshape, sum } from '../../nn/ops/index.ts';
+import { add, gather, l2Normalize, mul, reshape, sum } from '../../nn/ops/all-ops.ts';
 import { contrastiveLoss, pool, type CtlOptions } from './contrastive.ts';
 import { attend, decodePair, embed, type Embedded, encodePair, type ModelDims, sideInputs, wordTable } from './encoder-decoder.ts';
 import { awpLoss, rejectedLoss, type SupervisionInputs, wtrLoss } from './supervision.ts';
@@ -66,7 +66,7 @@ function encoderDecoder(s: Scope, a: Side, b: Side, d: ModelDims, o: NetworkOpti
   return { loss: mul(sum(terms), 1 / terms.length), views };
 }
 
-/** The training graph of bucket length T for batches of exactly B pairs (train.ts makeBatches fills every batch). */
+/** The training graph of bucket length T for batches of exactly B pairs (bilstm-train.ts makeBatches fills every batch). */
 export function buildNetwork(T: number, B: number, d: ModelDims, o: NetworkOptions): Network {
   const graph = new Graph();
   const s = new Scope(graph, new Rng(o.seed));

@@ -4,8 +4,8 @@
 // bucket length; sentences run in batches of their bucket.
 import { Program, type Tensor } from '../../nn/index.ts';
 import { buildSentenceEncoder } from './encoder.ts';
-import type { NeuralModel } from './train.ts';
-import { batchFeeds, forBucketBatches } from './vocab.ts';
+import type { NeuralModel } from './bilstm-train.ts';
+import { batchFeeds, forBucketBatches } from './vocab-batches.ts';
 
 const BATCH = 64;
 

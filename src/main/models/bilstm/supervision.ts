@@ -29,7 +29,7 @@ import {
   sub,
   transposeLast,
   unsqueeze,
-} from '../../nn/ops/index.ts';
+} from '../../nn/ops/all-ops.ts';
 
 export interface SupervisionInputs {
   us: Value;

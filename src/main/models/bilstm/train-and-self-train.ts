@@ -14,7 +14,7 @@ import { checkCancelled, type JobContext, silentContext } from '../../jobs/job-c
 import type { Checkpoints, FitEvent } from '../../train/fit-loop.ts';
 import { extractLinks } from './aligner.ts';
 import { Embedder } from './embedder.ts';
-import { DEFAULT_CONFIG, type NeuralConfig, type NeuralModel, stepsPerEpoch, type TrainData, trainNeural } from './train.ts';
+import { DEFAULT_CONFIG, type NeuralConfig, type NeuralModel, stepsPerEpoch, type TrainData, trainNeural } from './bilstm-train.ts';
 
 export interface TrainAndSelfTrainRun {
   /** the pairs and their supervision (none for held-out pairs) */
@@ -24,7 +24,7 @@ export interface TrainAndSelfTrainRun {
   selfTrain?: { config: Partial<NeuralConfig>; threshold: number };
   /** indices of the held-out pairs (held-out.ts): never pseudo-labelled */
   heldOut?: readonly number[];
-  /** a model to continue from (train.ts trainNeural) */
+  /** a model to continue from (bilstm-train.ts trainNeural) */
   start?: NeuralModel;
 }
 

@@ -1,4 +1,4 @@
-// A trained model's vocabulary grown for a continued training (train.ts), so that pairs a
+// A trained model's vocabulary grown for a continued training (bilstm-train.ts), so that pairs a
 // linguist imported after the first training are learned word by word rather than as
 // unknown words. Words of the new data the model lacks get ids after its own, their
 // subwords from the model's BPE (a piece it never had, e.g. a new Han character, gets a new
@@ -12,7 +12,7 @@
 // 99% on en and ro) have subwords the model knows.
 import { floats, type Tensor } from '../../nn/tensor.ts';
 import type { ModelDims } from './encoder-decoder.ts';
-import { addWords, countWords, expandSubwordModel, type NeuralVocab, UNK } from './vocab.ts';
+import { addWords, countWords, expandSubwordModel, type NeuralVocab, UNK } from './vocab-batches.ts';
 
 /** `v` with the words of src / tgt it lacks (v itself when it cannot grow or nothing is new). */
 export function grownVocab(v: NeuralVocab, src: readonly string[][], tgt: readonly string[][]): NeuralVocab {

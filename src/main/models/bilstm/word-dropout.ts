@@ -7,7 +7,7 @@
 // α = 1 raises Tatoeba P@1 on zh and vi over no dropout and over α 0.5 and 3, with AER
 // unchanged (docs/experiments.md).
 import type { Rng } from '../../nn/index.ts';
-import { RESERVED, type SideVocab, UNK } from './vocab.ts';
+import { RESERVED, type SideVocab, UNK } from './vocab-batches.ts';
 
 /** How often each word id of `v` occurs in `side` (reserved ids and unseen words: 0). */
 export function wordCounts(v: SideVocab, side: readonly (readonly string[])[]): Uint32Array {

@@ -32,7 +32,7 @@ import { SentenceTranslation, trainSentenceTranslation } from '../../align/sente
 import { Rng } from '../../nn/init.ts';
 import { sentenceVectors } from './embed.ts';
 import { trainBisent2vec } from './parallel-train.ts';
-import type { Bisent2vecConfig, Bisent2vecModel, TrainStats, TrainWork } from './train.ts';
+import type { Bisent2vecConfig, Bisent2vecModel, TrainStats, TrainWork } from './cbow-train.ts';
 
 export const HELD_OUT_SHARE = 0.1;
 export const HELD_OUT_MAX = 3000;

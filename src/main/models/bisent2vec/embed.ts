@@ -7,9 +7,9 @@
 // implicit).
 // Rows come out L2-normalised, so dot products are cosines (eval/csls.ts, eval/margin.ts).
 // A sentence with no known n-gram gets the zero vector: cosine 0 with everything.
-import type { Side } from './vocab.ts';
-import { encodeSentence } from './vocab.ts';
-import type { Bisent2vecModel } from './train.ts';
+import type { Side } from './ngram-vocab.ts';
+import { encodeSentence } from './ngram-vocab.ts';
+import type { Bisent2vecModel } from './cbow-train.ts';
 
 function normaliseRows(x: Float32Array, dim: number): Float32Array {
   for (let o = 0; o < x.length; o += dim) {

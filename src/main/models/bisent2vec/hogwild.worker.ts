@@ -1,11 +1,11 @@
 // Worker thread of Hogwild training (parallel-train.ts): holds one shard of the sentence
 // pairs and the model whose U and V live in SharedArrayBuffers, and trains its shard a chunk
-// at a time (train.ts PairsTrainer), updating the shared rows without locks, as the fit loop
+// at a time (cbow-train.ts PairsTrainer), updating the shared rows without locks, as the fit loop
 // on the main thread asks, by the job protocol (jobs/serve-worker.ts): the shard first,
 // then 'epoch' (a new shuffle), 'chunk' (answered with its loss and terms) and 'stats'.
 import { serveWorker } from '../../jobs/serve-worker.ts';
-import { type Bisent2vecConfig, PairsTrainer } from './train.ts';
-import { indexVocab, type NgramVocab } from './vocab.ts';
+import { type Bisent2vecConfig, PairsTrainer } from './cbow-train.ts';
+import { indexVocab, type NgramVocab } from './ngram-vocab.ts';
 
 export interface HogwildShard {
   config: Bisent2vecConfig;

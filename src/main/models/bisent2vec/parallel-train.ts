@@ -2,7 +2,7 @@
 // several threads Hogwild style (Recht et al. 2011; fastText and
 // seed 002's asynchronous SGD): U and V move into SharedArrayBuffers, the pairs are dealt
 // into one shard per thread, and each worker (hogwild.worker.ts) trains its shard with the
-// one-thread trainer of train.ts, reading and writing the shared rows without locks — sparse
+// one-thread trainer of cbow-train.ts, reading and writing the shared rows without locks — sparse
 // updates rarely collide. The fit loop (train/fit-loop.ts) runs on this thread: a step is
 // one chunk of every shard, trained at once, so progress, cancel and checkpoints (taken while
 // the workers wait) are the loop's as for any family. Each shard decays its learning rate over
@@ -22,7 +22,7 @@ import {
   type TrainStats,
   type TrainWork,
   workContext,
-} from './train.ts';
+} from './cbow-train.ts';
 import type { HogwildReply, HogwildRequest } from './hogwild.worker.ts';
 
 function shared(a: Float32Array): Float32Array {

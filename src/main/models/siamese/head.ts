@@ -17,7 +17,7 @@
 // loop, train/fit-loop.ts), saved as a model folder.
 import { Graph } from '../../nn/graph.ts';
 import { dropout } from '../../nn/ops/random.ts';
-import { add, matmul, mul, reduceMean, reduceSum, relu, sqrt, sub } from '../../nn/ops/index.ts';
+import { add, matmul, mul, reduceMean, reduceSum, relu, sqrt, sub } from '../../nn/ops/all-ops.ts';
 import { Rng } from '../../nn/init.ts';
 import { floats, type Tensor } from '../../nn/tensor.ts';
 import { Trainer } from '../../nn/trainer.ts';

@@ -9,8 +9,8 @@
 //                   (template tokens left out), with language 0/1 for the source/target side.
 import { UserError } from '../../errors.ts';
 import { sentenceVectors } from '../bisent2vec/embed.ts';
-import { loadBisent2vec } from '../bisent2vec/saved.ts';
-import { loadNeuralModel } from '../bilstm/saved.ts';
+import { loadBisent2vec } from '../bisent2vec/bisent2vec-folder.ts';
+import { loadNeuralModel } from '../bilstm/bilstm-folder.ts';
 import { bilstmSentenceVectors } from '../bilstm/sentence-vectors.ts';
 import { defaultAlignLayer } from '../transformer/hf-config.ts';
 import { HfEncoder } from '../transformer/hf-encoder.ts';

@@ -13,7 +13,7 @@
 import { Graph, type Value } from '../../nn/graph.ts';
 import { multiHeadAttention } from '../../nn/blocks/attention.ts';
 import { Scope } from '../../nn/blocks/scope.ts';
-import { add, cast, gather, gelu, layerNorm, matmul, relu, slice, transposeLast } from '../../nn/ops/index.ts';
+import { add, cast, gather, gelu, layerNorm, matmul, relu, slice, transposeLast } from '../../nn/ops/all-ops.ts';
 import type { Tensor } from '../../nn/tensor.ts';
 import type { EncoderConfig } from './hf-config.ts';
 import { encoderParamShapes, LANGUAGE_EMBEDDINGS } from './hf-weights.ts';

@@ -51,7 +51,7 @@ import {
   sub,
   transposeLast,
   unsqueeze,
-} from '../../nn/ops/index.ts';
+} from '../../nn/ops/all-ops.ts';
 import { type Tensor } from '../../nn/tensor.ts';
 import { constantInit, normalInit, Rng } from '../../nn/init.ts';
 import { buildEncoderGraph, embeddingsOutput, encoderLayer, type EncoderGraph } from './encoder-graph.ts';

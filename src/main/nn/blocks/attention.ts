@@ -6,7 +6,7 @@
 // a model loaded from elsewhere passes its own (models/transformer: transformers' [out, in]).
 // Encoder layer (pre-LN): x ← x + Drop(MHA(LN(x)));  x ← x + Drop(W₂·act(W₁·LN(x))), act = gelu
 import type { Value } from '../graph.ts';
-import { add, gelu, matmul, mul, relu, reshape, softmax, sub, transpose, transposeLast, unsqueeze } from '../ops/index.ts';
+import { add, gelu, matmul, mul, relu, reshape, softmax, sub, transpose, transposeLast, unsqueeze } from '../ops/all-ops.ts';
 import { layerNorm, linear, maybeDropout } from './layers.ts';
 import type { Scope } from './scope.ts';
 

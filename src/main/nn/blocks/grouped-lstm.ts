@@ -15,7 +15,7 @@
 import type { Value } from '../graph.ts';
 import { type FloatDType, floats, type Tensor } from '../tensor.ts';
 import type { Scope } from './scope.ts';
-import { add, concat, matmul, mul, reshape, sigmoid, split, squeeze, sub, tanh, unsqueeze, zerosLike } from '../ops/index.ts';
+import { add, concat, matmul, mul, reshape, sigmoid, split, squeeze, sub, tanh, unsqueeze, zerosLike } from '../ops/all-ops.ts';
 
 /** [4H]: 1 over the i, f, o columns, 2 over g's. */
 function gateScale(H: number, dtype: FloatDType): Tensor {

@@ -2,7 +2,7 @@
 // E[ids] with E [vocab, dim]. LayerNorm over the last axis with learned γ, β.
 // Dropout is seeded and applied only when a rate > 0 is given (training graphs).
 import type { Value } from '../graph.ts';
-import { add, dropout, gather, layerNorm as ln, matmul } from '../ops/index.ts';
+import { add, dropout, gather, layerNorm as ln, matmul } from '../ops/all-ops.ts';
 import type { Scope } from './scope.ts';
 
 export interface LinearOptions {

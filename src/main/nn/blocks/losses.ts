@@ -39,7 +39,7 @@ import {
   sub,
   transposeLast,
   unsqueeze,
-} from '../ops/index.ts';
+} from '../ops/all-ops.ts';
 
 function diagonalMeanLogSoftmax(s: Value): Value {
   return reduceMean(reduceSum(mul(logSoftmax(s, 1), eyeLike(s)), [1]));

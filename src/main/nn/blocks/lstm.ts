@@ -23,7 +23,7 @@ import {
   transpose,
   unsqueeze,
   zerosLike,
-} from '../ops/index.ts';
+} from '../ops/all-ops.ts';
 import { linear } from './layers.ts';
 import type { Scope } from './scope.ts';
 

@@ -2,7 +2,7 @@
 //   mean: Σ_t m_t x_t / max(Σ_t m_t, 1)     max: max_t (x_t + (m_t − 1)·1e9)
 //   cls:  x_0 (the first position)
 import type { Value } from '../graph.ts';
-import { add, div, max, mul, reduceMax, reduceSum, slice, squeeze, sub, unsqueeze } from '../ops/index.ts';
+import { add, div, max, mul, reduceMax, reduceSum, slice, squeeze, sub, unsqueeze } from '../ops/all-ops.ts';
 
 export function meanPool(x: Value, mask: Value): Value {
   const m = unsqueeze(mask, [-1]);

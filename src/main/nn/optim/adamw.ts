@@ -5,7 +5,7 @@
 //   m ← β₁m + (1−β₁)g;   v ← β₂v + (1−β₂)g²
 //   p ← p − lr·( (m/(1−β₁ᵗ)) / (√(v/(1−β₂ᵗ)) + ε) + λ·p )
 import type { Graph, Value } from '../graph.ts';
-import { add, div, max, mul, reduceSum, sqrt, sub } from '../ops/index.ts';
+import { add, div, max, mul, reduceSum, sqrt, sub } from '../ops/all-ops.ts';
 import { type FloatDType, Tensor } from '../tensor.ts';
 
 export interface AdamWConfig {
