@@ -34,6 +34,18 @@ export const bilstmOptionsSchema = z.object({
 export type BilstmOptions = z.infer<typeof bilstmOptionsSchema>;
 export const BILSTM_DEFAULTS: BilstmOptions = bilstmOptionsSchema.parse({});
 
+/** The BiLSTM options that configure the network and its training (the others drive a run: self-training, checkpoints). */
+export const BILSTM_CONFIG_OPTIONS = [
+  'epochs',
+  'weights',
+  'ctlWeight',
+  'temperature',
+  'dim',
+  'lr',
+  'batchSize',
+  'wordDropout',
+] as const satisfies readonly (keyof BilstmOptions)[];
+
 /**
  * The objective weights that replace `weights`' default when a run has word-level
  * supervision: held-out AER 0.329 on zh-en and 0.264 on ro-en (200 gold pairs, 40 epochs,

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { DEVICE_SETTINGS, type DeviceUse } from './device-settings.ts';
 import { LINK_THRESHOLD } from './link-score.ts';
-import { bilstmOptionsSchema, finetuneOptionsSchema, withoutDefaults } from './aligner-options.ts';
+import { BILSTM_CONFIG_OPTIONS, bilstmOptionsSchema, finetuneOptionsSchema, withoutDefaults } from './aligner-options.ts';
 import { TRAINABLE_METHODS } from './methods.ts';
 
 const id = z.number().int().nonnegative();
@@ -16,16 +16,7 @@ export const trainOptionsSchema = z
     name: z.string().trim().min(1).max(200).optional(),
     method: z.enum(TRAINABLE_METHODS).default(TRAINABLE_METHODS[0]),
     /** The BiLSTM options (bilstmOptionsSchema, with its limits); absent: the default for the run. `epochs` absent: defaultEpochs (shared/epochs.ts) for the training pairs, which the Train… form proposes too; `weights` absent: the defaults, BILSTM_SUPERVISED_WEIGHTS when there is word-level supervision. encoder-finetune reads `epochs` and `lr` too (finetuneOptionsSchema's defaults). */
-    ...withoutDefaults(bilstmOptionsSchema.shape, [
-      'epochs',
-      'weights',
-      'ctlWeight',
-      'temperature',
-      'dim',
-      'lr',
-      'batchSize',
-      'wordDropout',
-    ]),
+    ...withoutDefaults(bilstmOptionsSchema.shape, BILSTM_CONFIG_OPTIONS),
     /** Use every annotator's gold links of train-split pairs as word-level supervision. */
     useGold: z.boolean().default(true),
     /** Use rejected links as hard negatives. */

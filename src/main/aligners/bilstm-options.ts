@@ -5,7 +5,7 @@
 // epochs and self-training epochs left out are the defaults for the corpus size
 // (shared/epochs.ts). `completed` writes the values used back into the options, so a run's
 // stored config says what it trained with.
-import type { BilstmOptions } from '../../shared/aligner-options.ts';
+import { BILSTM_CONFIG_OPTIONS, type BilstmOptions } from '../../shared/aligner-options.ts';
 import type { DeviceSetting } from '../../shared/device-settings.ts';
 import { defaultEpochs, defaultSelfTrainEpochs } from '../../shared/epochs.ts';
 import { methodInfo, type NeuralMethodName } from '../../shared/methods.ts';
@@ -13,17 +13,8 @@ import type { TrainOptions } from '../../shared/models-api.ts';
 import { methodConfig } from '../models/bilstm/method.ts';
 import { DEFAULT_CONFIG, type NeuralConfig } from '../models/bilstm/bilstm-train.ts';
 
-/** The options that configure the network and its training (the others drive a run: self-training, checkpoints). */
-const CONFIG_OPTIONS = [
-  'epochs',
-  'weights',
-  'ctlWeight',
-  'temperature',
-  'dim',
-  'lr',
-  'batchSize',
-  'wordDropout',
-] as const satisfies readonly (keyof BilstmOptions & keyof NeuralConfig)[];
+/** The options that configure the network and its training, each a field of NeuralConfig too. */
+const CONFIG_OPTIONS = BILSTM_CONFIG_OPTIONS satisfies readonly (keyof NeuralConfig)[];
 type ConfigOptions = Pick<BilstmOptions, (typeof CONFIG_OPTIONS)[number]>;
 
 /** The configuration the given options set (those left out keep the defaults), with the device. */

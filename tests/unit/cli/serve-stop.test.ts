@@ -5,32 +5,11 @@ import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
-import { syntheticCorpus } from '../models/bilstm/synthetic.ts';
-import { project, sure } from '../review/fixture.ts';
+import { trainableProject } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('mekong-stop-');
 const token = 'stop-test-token-0123456789';
-
-function trainingProject(): string {
-  const c = syntheticCorpus(16, 12);
-  const { store, ids } = project(
-    dir,
-    c.src.map((s, k) => [s.join(' '), c.tgt[k].join(' ')]),
-  );
-  const insert = linkInserter(store, goldAlignmentOf(store, 'anna'));
-  store.transaction(() =>
-    [0, 1, 2, 3].forEach((k) =>
-      insert(
-        ids[k],
-        c.gold[k].map((l) => sure(l.s, l.t)),
-      ),
-    ),
-  );
-  store.close();
-  return store.path;
-}
 
 function serve(path: string): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const child = spawn(process.execPath, ['bin/mekong.js', 'serve', '--project', path, '--token', token], {
@@ -55,7 +34,7 @@ const exited = (child: ChildProcess): Promise<{ code: number | null; signal: str
 test.each(['SIGTERM', 'SIGINT'] as const)(
   '%s during a training run: the run ends cancelled and the server exits 0',
   async (signal) => {
-    const path = trainingProject();
+    const path = trainableProject(dir);
     const { child, url, stderr } = await serve(path);
     const call = async (channel: string, input: unknown) => {
       const r = await fetch(`${url}/api/${channel}`, {

@@ -5,7 +5,8 @@ import type { Link } from '../../../src/shared/domain.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { beginImport, finishImport } from '../../../src/main/store/imports.ts';
 import { pairInserter } from '../../../src/main/store/pairs.ts';
-import { createAlignment, linkInserter } from '../../../src/main/store/alignments.ts';
+import { createAlignment, goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
+import { syntheticCorpus } from '../models/bilstm/synthetic.ts';
 import { encodeOffsets } from '../../../src/main/text/offsets.ts';
 import { pretokenized } from '../../../src/main/text/segment.ts';
 
@@ -48,3 +49,23 @@ export function model(store: ProjectStore, ids: number[], links: [number, number
 
 export const sure = (s: number, t: number): Link => ({ s, t, kind: 'sure', score: null });
 export const possible = (s: number, t: number): Link => ({ s, t, kind: 'possible', score: null });
+
+/** A closed project of 16 synthetic pairs whose first four have anna's gold links: enough for a tiny training run; returns its path. */
+export function trainableProject(dir: string): string {
+  const c = syntheticCorpus(16, 12);
+  const { store, ids } = project(
+    dir,
+    c.src.map((s, k) => [s.join(' '), c.tgt[k].join(' ')]),
+  );
+  const insert = linkInserter(store, goldAlignmentOf(store, 'anna'));
+  store.transaction(() =>
+    [0, 1, 2, 3].forEach((k) =>
+      insert(
+        ids[k],
+        c.gold[k].map((l) => sure(l.s, l.t)),
+      ),
+    ),
+  );
+  store.close();
+  return store.path;
+}

@@ -9,11 +9,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect, test } from 'vitest';
 import { ownerAlive, takeLease } from '../../../src/main/store/job-leases.ts';
-import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { dbOf } from '../../../src/main/store/connection.ts';
-import { syntheticCorpus } from '../models/bilstm/synthetic.ts';
-import { project, sure } from '../review/fixture.ts';
+import { trainableProject } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('mekong-leases-');
@@ -107,31 +105,16 @@ test('another process opens, reads and exports the project while the CLI imports
 }, 120_000);
 
 test('another process opens the project while a run trains in it: the run stays running and ends as its owner ends it', async () => {
-  const c = syntheticCorpus(16, 12);
-  const { store, ids } = project(
-    dir,
-    c.src.map((s, k) => [s.join(' '), c.tgt[k].join(' ')]),
-  );
-  const insert = linkInserter(store, goldAlignmentOf(store, 'anna'));
-  store.transaction(() =>
-    [0, 1, 2, 3].forEach((k) =>
-      insert(
-        ids[k],
-        c.gold[k].map((l) => sure(l.s, l.t)),
-      ),
-    ),
-  );
-  store.close();
-  const trainer = spawn(process.execPath, ['--import', 'tsx', 'tests/unit/store/fixtures/train-in-child.ts', store.path, dir], {
+  const path = trainableProject(dir);
+  const trainer = spawn(process.execPath, ['--import', 'tsx', 'tests/unit/store/fixtures/train-in-child.ts', path, dir], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const runId = Number((await lineOf(trainer, /^training \d+$/)).split(' ')[1]);
-  const state = () =>
-    peek<{ state: string; error: string | null }>(store.path, `SELECT state, error FROM training_runs WHERE id = ${runId}`);
+  const state = () => peek<{ state: string; error: string | null }>(path, `SELECT state, error FROM training_runs WHERE id = ${runId}`);
   expect(state()).toEqual({ state: 'running', error: null });
 
-  const reopened = ProjectStore.open(store.path);
-  expect(mekong('info', store.path, '--json').code).toBe(0);
+  const reopened = ProjectStore.open(path);
+  expect(mekong('info', path, '--json').code).toBe(0);
   expect(state()).toEqual({ state: 'running', error: null });
   const outcome = lineOf(trainer, /^job\./);
   trainer.stdin!.write('cancel\n');
