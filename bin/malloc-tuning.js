@@ -1,28 +1,13 @@
-// Runs Mekong's processes with glibc's malloc told to give freed memory back. glibc returns a
-// freed block to the system only when it was mmapped, and each time it frees an mmapped block
-// it raises its mmap threshold (up to 32 MB): after the first training steps, onnxruntime's
-// per-step activations of 1–30 MB come from the heap instead and stay in the process. Training
-// bilstm-ctl on 1,500 en–de pairs (every length bucket built, three steps each): peak RSS
-// 1,514 MB, 697 MB still held after releasing every session; with the threshold fixed at
-// 128 KiB: 741 MB and 404 MB, and steps were not slower (T 32: 2,247 → 1,690 ms, T 48:
-// 3,123 → 2,270 ms, on a loaded machine). The statistical aligner is unchanged (dup100k: 834 →
-// 830 MB, same links). The setting is read when a process starts, so a process that lacks it
-// runs itself again with it. Only glibc reads it; elsewhere nothing happens.
-// A block returned to the system is a fresh mapping when it comes back, faulted in 4 KiB page
-// by page: a bilstm-ctl training step at T = 32 on 5k en–de pairs took 780–1,050 ms with the
-// threshold against 360–570 ms without it. glibc's `hugetlb=1` tunable (glibc ≥ 2.35; older
-// ones ignore it) marks mmapped blocks of 2 MB and more for transparent huge pages, one fault
-// per 2 MB: 525–720 ms, with the threshold's memory (peak 596–627 MB against 594–629 MB;
-// without the threshold 1,019–1,109 MB). The statistical aligner's dup100k run is unchanged
-// (peak 362–364 MB with it and without, same links).
-// The threshold is 8 MiB, not 128 KiB: a step's many 128 KiB–8 MiB tensors (an LSTM step's
-// [4, 32, 512] pieces, the [B·T, D] rows) then come from the heap, reused, instead of fresh
-// mappings faulted in page by page, while the 8–30 MB ones are still returned. bilstm-ctl on
-// 5k en–de pairs, a step after the last session build 306 / 230 ms → 174 / 184 ms, an epoch
-// 78 / 64 s → 64 / 55 s, process peak 877 / 907 → 930 / 953 MB (runs in turn, both with huge
-// pages; 4 MiB gave 185–206 ms, 16 MiB no faster than 8). The price is memory kept after
-// training: 1,500 pairs, RSS after the run 350 → 611 MB, peak 620 → 688 MB. dup100k align
-// peak 398–399 → 403–405 MB (the same code's runs today spread 398–417 MB).
+// Runs Mekong's processes with glibc's malloc set for onnxruntime's training steps. glibc
+// returns a freed block to the system only when it was mmapped, and each free of an mmapped
+// block raises its mmap threshold (up to 32 MB), so after the first steps the per-step
+// activations of 1–30 MB would stay in the process. The threshold is fixed at 8 MiB: a step's
+// many 128 KiB–8 MiB tensors are reused from the heap (a fresh mapping is faulted in page by
+// page), while the 8–30 MB ones are still given back; glibc's `hugetlb=1` tunable (glibc ≥
+// 2.35; older ones ignore it) maps the large blocks with transparent huge pages, one fault per
+// 2 MB. The settings are read when a process starts, so a process that lacks them runs itself
+// again with them; only glibc reads them. The figures behind both choices (peak and retained
+// memory, step times, the statistical aligner unchanged) are in docs/experiments.md.
 import { spawn } from 'node:child_process';
 
 const HUGE_PAGES = 'glibc.malloc.hugetlb=1';
