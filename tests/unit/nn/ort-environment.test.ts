@@ -5,9 +5,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { expect, test } from 'vitest';
 
-/** Runs the fixture in a fresh process without the test runner's ORT_DISABLE_TELEMETRY; returns that process's pid. */
+/**
+ * Runs the fixture in a fresh process without the test runner's ORT_DISABLE_TELEMETRY and CI
+ * (onnxruntime starts no telemetry client at all where CI is set, as on CI's machine, which
+ * would make the last test pass or fail for the wrong reason); returns that process's pid.
+ */
 function openIn(where: 'main' | 'worker', env: Record<string, string | undefined> = {}) {
-  const { ORT_DISABLE_TELEMETRY: _, ...inherited } = process.env;
+  const { ORT_DISABLE_TELEMETRY: _, CI: __, ...inherited } = process.env;
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'tests/unit/nn/fixtures/open-session.ts', where], {
     encoding: 'utf8',
     env: { ...inherited, ...env },
