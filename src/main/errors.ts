@@ -55,11 +55,17 @@ export function isDiskFull(err: unknown): boolean {
 /** What to do about a damaged project file, after the one line that says what is damaged. */
 export const DAMAGE_ADVICE = 'the project file is damaged; run `mekong check` on it, and restore it from a backup copy';
 
+/** DAMAGE_ADVICE naming the project's automatic backup (store/backup.ts) when there is one. */
+export function damageAdvice(backup: string | null = null): string {
+  return backup === null ? DAMAGE_ADVICE : `the project file is damaged; run \`mekong check\` on it, and restore it from ${backup}`;
+}
+
 /** A project file whose content is damaged (found by SQLite, or by a reader of its data). */
 export class DamagedProjectError extends UserError {
   override name = 'DamagedProjectError';
-  constructor(what: string) {
-    super(`${what}: ${DAMAGE_ADVICE}`);
+  /** `backup`: the project's automatic backup, named in the advice, when one exists. */
+  constructor(what: string, backup: string | null = null) {
+    super(`${what}: ${damageAdvice(backup)}`);
   }
 }
 

@@ -1,38 +1,113 @@
-// The options of each aligner family, one zod schema per family with its limits and its
-// defaults stated once: the Models page's contract (models-api.ts) takes its fields from
-// here, the Train… form prefills and validates from here, and the Node side builds each
-// family's configuration from what these schemas parse (src/main/aligners/).
+// The options of each aligner family (and of the siamese head, an add-on of the families
+// that give sentence vectors), one zod schema per family with its limits, its defaults taken
+// from aligner-defaults.ts (where each is stated once): the API's contracts (api.ts,
+// models-api.ts) take their fields from here, the Train… form validates from here, and the
+// Node side builds each family's configuration from what these schemas parse
+// (src/main/aligners/, the families' model code).
 import { z } from 'zod';
+import {
+  BILSTM_DEFAULTS,
+  BISENT2VEC_DEFAULTS,
+  ENCODER_DEFAULTS,
+  ENCODER_FINETUNE_DEFAULTS,
+  SIAMESE_DEFAULTS,
+  STATISTICAL_DEFAULTS,
+} from './aligner-defaults.ts';
+import { DEVICE_SETTINGS } from './device-settings.ts';
 
 const weight = z.number().min(0).max(10);
+
+/** A symmetrisation's name (statistical and BiLSTM methods; symmetrise.ts checks it). */
+export const symSchema = z.string().min(1).max(40).default(STATISTICAL_DEFAULTS.sym);
+
+/** The statistical methods' options (ibm1, ibm2, hmm, agree). */
+export const statisticalOptionsSchema = z.object({
+  sym: symSchema,
+  /** the posterior a link needs under the `post` symmetrisation */
+  threshold: z.number().min(0).max(1).default(STATISTICAL_DEFAULTS.threshold),
+  lowercase: z.boolean().default(STATISTICAL_DEFAULTS.lowercase),
+  /** align the Chinese side(s) by character, links mapped back to the words */
+  byCharacter: z.boolean().default(STATISTICAL_DEFAULTS.byCharacter),
+  /** EM's prior pseudo-count for a word pair of the same NFKC form (0 = none) */
+  identity: z.number().min(0).default(STATISTICAL_DEFAULTS.identity),
+});
+export type StatisticalOptions = z.infer<typeof statisticalOptionsSchema>;
+
+/** How a word's vector comes from its subwords' (the encoder methods but awesome). */
+export const WORD_POOLINGS = ['mean', 'first', 'max'] as const;
+
+/**
+ * The encoder methods' options (SimAlign, awesome-align, PMI-Align over a pretrained
+ * encoder's folder). `layer` counts as transformers' hidden_states do (0 = the embeddings'
+ * output); left out, the encoder's own default (models/transformer/hf-config.ts
+ * defaultAlignLayer). `threshold` is awesome's. `device`: where the sessions run (left out:
+ * MEKONG_NN_DEVICE, else auto).
+ */
+export const encoderOptionsSchema = z.object({
+  layer: z.number().int().min(0).max(200).optional(),
+  threshold: z.number().gt(0).lt(1).default(ENCODER_DEFAULTS.threshold),
+  pooling: z.enum(WORD_POOLINGS).default(ENCODER_DEFAULTS.pooling),
+  device: z.enum(DEVICE_SETTINGS).optional(),
+});
+export type EncoderOptions = z.infer<typeof encoderOptionsSchema>;
+
+/** Bi-Sent2Vec's options (seed 002's bilingual CBOW, models/bisent2vec/). */
+export const bisent2vecOptionsSchema = z.object({
+  dim: z.number().int().min(1).max(4096).default(BISENT2VEC_DEFAULTS.dim),
+  epochs: z.number().int().min(1).max(1000).default(BISENT2VEC_DEFAULTS.epochs),
+  /** initial learning rate, decaying linearly to 0 */
+  lr: z.number().positive().max(10).default(BISENT2VEC_DEFAULTS.lr),
+  /** negative samples per target word */
+  negatives: z.number().int().min(1).max(100).default(BISENT2VEC_DEFAULTS.negatives),
+  /** n-grams seen fewer times are left out */
+  minCount: z.number().int().min(1).default(BISENT2VEC_DEFAULTS.minCount),
+  bigrams: z.boolean().default(BISENT2VEC_DEFAULTS.bigrams),
+  /** length of the words' character n-grams in the contexts (ngram-vocab.ts), 0 = none */
+  charN: z.number().int().min(0).max(10).default(BISENT2VEC_DEFAULTS.charN),
+  /** t of the subsampling probability min(1, √(t/f) + t/f) */
+  subsample: z.number().positive().max(1).default(BISENT2VEC_DEFAULTS.subsample),
+  seed: z.number().int().default(BISENT2VEC_DEFAULTS.seed),
+  /** sentence vectors weight each n-gram by its idf (embed.ts) instead of a plain mean */
+  tfidf: z.boolean().default(BISENT2VEC_DEFAULTS.tfidf),
+  /** weight of the IBM1 translation log-likelihood added to the cosine in curation scores (curation.ts); 0: none */
+  lexicalWeight: z.number().min(0).max(10).default(BISENT2VEC_DEFAULTS.lexicalWeight),
+});
+export type Bisent2vecOptions = z.infer<typeof bisent2vecOptionsSchema>;
+
+/** The siamese head's options (seed 004, models/siamese/head.ts), whichever family's sentence vectors it sits on. */
+export const siameseOptionsSchema = z.object({
+  /** dropout after the head, in training */
+  dropout: z.number().min(0).lt(1).default(SIAMESE_DEFAULTS.dropout),
+  /** the contrastive loss's margin (Hadsell et al.) */
+  margin: z.number().positive().max(100).default(SIAMESE_DEFAULTS.margin),
+  lr: z.number().positive().max(1).default(SIAMESE_DEFAULTS.lr),
+  epochs: z.number().int().min(1).max(1000).default(SIAMESE_DEFAULTS.epochs),
+  batch: z.number().int().min(1).max(4096).default(SIAMESE_DEFAULTS.batch),
+  seed: z.number().int().default(SIAMESE_DEFAULTS.seed),
+});
+export type SiameseOptions = z.infer<typeof siameseOptionsSchema>;
 
 /** Objective weights: base (translation + reconstruction, + contrastive), AWP, WTR. */
 export const objectiveWeightsSchema = z.object({ base: weight, awp: weight, wtr: weight }).strict();
 export type ObjectiveWeights = z.infer<typeof objectiveWeightsSchema>;
 
-/**
- * The BiLSTM methods' options (seed 003). `epochs` and `selfTrainEpochs` are for callers
- * that spell them out; without them a run trains defaultEpochs(pairs) and self-trains
- * defaultSelfTrainEpochs(pairs) (epochs.ts). `weights` is the objective weights of a run
- * without word-level supervision; with it, BILSTM_SUPERVISED_WEIGHTS.
- */
+/** The BiLSTM methods' options (seed 003; BILSTM_DEFAULTS says when epochs and the objective weights take other values). */
 export const bilstmOptionsSchema = z.object({
-  epochs: z.number().int().min(1).max(1000).default(20),
-  weights: objectiveWeightsSchema.default({ base: 1, awp: 0, wtr: 0 }),
+  epochs: z.number().int().min(1).max(1000).default(BILSTM_DEFAULTS.epochs),
+  weights: objectiveWeightsSchema.default(BILSTM_DEFAULTS.weights),
   /** Contrastive loss weight λ (0 = the base model of Wada et al.). */
-  ctlWeight: weight.default(1),
-  temperature: z.number().min(0.01).max(10).default(0.5),
-  dim: z.number().int().min(16).max(1024).multipleOf(2).default(128),
-  lr: z.number().positive().max(1).default(5e-3),
-  batchSize: z.number().int().min(1).max(512).default(32),
+  ctlWeight: weight.default(BILSTM_DEFAULTS.ctlWeight),
+  temperature: z.number().min(0.01).max(10).default(BILSTM_DEFAULTS.temperature),
+  dim: z.number().int().min(16).max(1024).multipleOf(2).default(BILSTM_DEFAULTS.dim),
+  lr: z.number().positive().max(1).default(BILSTM_DEFAULTS.lr),
+  batchSize: z.number().int().min(1).max(512).default(BILSTM_DEFAULTS.batchSize),
   /** α of the frequency-based word dropout: a word seen n times is dropped with probability α/(α+n); 0 = off. */
-  wordDropout: z.number().min(0).max(100).default(1),
-  selfTrainEpochs: z.number().int().min(0).max(1000).default(0),
+  wordDropout: z.number().min(0).max(100).default(BILSTM_DEFAULTS.wordDropout),
+  selfTrainEpochs: z.number().int().min(0).max(1000).default(BILSTM_DEFAULTS.selfTrainEpochs),
   /** Save a checkpoint (and evaluate) every this many epochs; the last epoch always is. */
-  checkpointEvery: z.number().int().min(1).max(1000).default(1),
+  checkpointEvery: z.number().int().min(1).max(1000).default(BILSTM_DEFAULTS.checkpointEvery),
 });
 export type BilstmOptions = z.infer<typeof bilstmOptionsSchema>;
-export const BILSTM_DEFAULTS: BilstmOptions = bilstmOptionsSchema.parse({});
 
 /** The BiLSTM options that configure the network and its training (the others drive a run: self-training, checkpoints). */
 export const BILSTM_CONFIG_OPTIONS = [
@@ -45,13 +120,6 @@ export const BILSTM_CONFIG_OPTIONS = [
   'batchSize',
   'wordDropout',
 ] as const satisfies readonly (keyof BilstmOptions)[];
-
-/**
- * The objective weights that replace `weights`' default when a run has word-level
- * supervision: held-out AER 0.329 on zh-en and 0.264 on ro-en (200 gold pairs, 40 epochs,
- * learned link decision) against 0.341 and 0.268 with seed 000's 0.8 / 0.1 / 0.1.
- */
-export const BILSTM_SUPERVISED_WEIGHTS: ObjectiveWeights = objectiveWeightsSchema.parse({ base: 0.5, awp: 0.25, wtr: 0.25 });
 
 /** What each BiLSTM method fixes of the options: bilstm is bilstm-ctl without the contrastive loss. */
 export const BILSTM_PRESETS: Readonly<Record<'bilstm-ctl' | 'bilstm', Partial<BilstmOptions>>> = {
@@ -71,26 +139,25 @@ export function hasContrastiveLoss(method: string): boolean {
 export const FINETUNE_OBJECTIVES = ['tr', 'awp', 'wtr', 'rtl'] as const;
 export type FinetuneObjective = (typeof FINETUNE_OBJECTIVES)[number];
 
-/**
- * encoder-finetune's options: seed 000's objectives and weights α / β / γ (its eq. 11:
- * 0.8 / 0.1 / 0.1), seed 001's RTL weight δ = 1 when RTL is chosen; one epoch at a peak rate
- * of 5e-5 with 16 pairs a step, the seeds' and awesome-align's fine-tuning settings.
- */
+/** encoder-finetune's options. */
 export const finetuneOptionsSchema = z.object({
-  objectives: z.array(z.enum(FINETUNE_OBJECTIVES)).min(1).max(4).default(['tr', 'awp', 'wtr']),
-  alpha: weight.default(0.8),
-  beta: weight.default(0.1),
-  gamma: weight.default(0.1),
-  delta: weight.default(1),
+  objectives: z
+    .array(z.enum(FINETUNE_OBJECTIVES))
+    .min(1)
+    .max(4)
+    .default(() => [...ENCODER_FINETUNE_DEFAULTS.objectives]),
+  alpha: weight.default(ENCODER_FINETUNE_DEFAULTS.alpha),
+  beta: weight.default(ENCODER_FINETUNE_DEFAULTS.beta),
+  gamma: weight.default(ENCODER_FINETUNE_DEFAULTS.gamma),
+  delta: weight.default(ENCODER_FINETUNE_DEFAULTS.delta),
   /** pairs per step */
-  batch: z.number().int().min(1).max(256).default(16),
+  batch: z.number().int().min(1).max(256).default(ENCODER_FINETUNE_DEFAULTS.batch),
   /** seed 000 §6.1's language embeddings, one for each side of the pairs */
-  languageEmbeddings: z.boolean().default(false),
-  epochs: z.number().int().min(1).max(1000).default(1),
-  lr: z.number().positive().max(1).default(5e-5),
+  languageEmbeddings: z.boolean().default(ENCODER_FINETUNE_DEFAULTS.languageEmbeddings),
+  epochs: z.number().int().min(1).max(1000).default(ENCODER_FINETUNE_DEFAULTS.epochs),
+  lr: z.number().positive().max(1).default(ENCODER_FINETUNE_DEFAULTS.lr),
 });
 export type EncoderFinetuneOptions = z.infer<typeof finetuneOptionsSchema>;
-export const ENCODER_FINETUNE_DEFAULTS: EncoderFinetuneOptions = finetuneOptionsSchema.parse({});
 
 /** Each fine-tuning objective's weight option (α TR, β AWP, γ WTR, δ RTL). */
 export const OBJECTIVE_WEIGHT = { tr: 'alpha', awp: 'beta', wtr: 'gamma', rtl: 'delta' } as const satisfies Record<

@@ -2,6 +2,7 @@
 // schema (validated on the Node side before any handler runs, whichever transport
 // carried it: Electron IPC or HTTP) and its result type. Events flow the other way.
 import { z } from 'zod';
+import { encoderOptionsSchema, symSchema } from './aligner-options.ts';
 import type { AlignmentOrigin, Link, PairDetail, PairStatus, PairSummary, Split, Token } from './domain.ts';
 import { editorChannels, type EditorPair, type EditorResults } from './editor-api.ts';
 import { linkTagSet } from './link-tags.ts';
@@ -129,12 +130,12 @@ export const channels = {
   'align.start': z
     .object({
       method: z.string().min(1).max(40),
-      sym: z.string().min(1).max(40).default('gdfa'),
+      sym: symSchema,
       lowercase: z.boolean().optional(),
       /** Align the project's Chinese side(s) by character (the LDC convention), links mapped back to its words. */
       byCharacter: z.boolean().optional(),
-      /** Encoder methods: the hidden state to read (0 = embeddings; default: 8 of 12 layers, else 2/3 of the depth). */
-      layer: z.number().int().min(0).max(200).optional(),
+      /** Encoder methods: the hidden state to read (0 = embeddings; default: the encoder's, encoderOptionsSchema). */
+      layer: encoderOptionsSchema.shape.layer,
     })
     .strict(),
   /** Scores every pair's parallelism (Bi-Sent2Vec margin scores), as a job; pairs under the threshold are flagged misaligned. */

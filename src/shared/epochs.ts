@@ -17,6 +17,12 @@ export function defaultEpochs(pairs: number): number {
 const SELF_TRAIN_EPOCHS = 10;
 export const SELF_TRAIN_MAX_PAIRS = 1_000;
 
+const n = (x: number) => x.toLocaleString('en');
+/** defaultEpochs in words, for help texts. */
+export const DEFAULT_EPOCHS_RULE = `${MIN_EPOCHS}, more for fewer than ${n(PAIR_PASSES / MIN_EPOCHS)} pairs: ${n(PAIR_PASSES)} / pairs, at most ${MAX_EPOCHS}`;
+/** defaultSelfTrainEpochs in words, for help texts. */
+export const DEFAULT_SELF_TRAIN_RULE = `${SELF_TRAIN_EPOCHS} on corpora of up to ${n(SELF_TRAIN_MAX_PAIRS)} pairs, else 0`;
+
 /** How a run is already supervised beyond its gold: pseudo-labels from an alignment, or the checkpoint it continues from. */
 export interface Supervision {
   pseudoLabels?: boolean;

@@ -1,10 +1,12 @@
 // The aligner registry's shared half: every alignment method Mekong offers, named once with
 // its family, and what each family can do (its capabilities). The renderer (the Align…
 // dialog, the Train… form, the Models page) and the Node side both read it; each family's
-// options schema and defaults are in aligner-options.ts, and the Node half of the registry
-// (src/main/aligners/registry.ts) adds each family's implementation and the CLI options it
-// reads. Code outside the registry and a family's own folder asks for a capability
-// (capabilitiesOf, methodsWith), never for a method's name or family.
+// options schema is in aligner-options.ts and its defaults in aligner-defaults.ts, and the
+// Node half of the registry (src/main/aligners/registry.ts) adds each family's
+// implementations, the CLI options it reads and the siamese head, an add-on of the families
+// with sentence vectors. Code outside the registry and a family's own folder asks for a
+// capability (capabilitiesOf, methodsWith), never for a method's name or family.
+import { ENCODER_DEFAULTS } from './aligner-defaults.ts';
 
 export type MethodFamily = 'statistical' | 'bilstm' | 'encoder' | 'finetune' | 'bisent2vec';
 
@@ -32,6 +34,8 @@ export interface FamilyInfo {
   /** How messages name the family's methods ("is for the neural methods (…)"). */
   readonly noun: string;
   readonly capabilities: Capabilities;
+  /** The method a trained model of the family aligns with (a fine-tuned encoder's folder is aligned by an encoder method). */
+  readonly alignsWith?: EncoderMethodName;
 }
 
 const none: Capabilities = {
@@ -45,7 +49,7 @@ const none: Capabilities = {
   symmetrises: false,
 };
 
-export const FAMILIES: Readonly<Record<MethodFamily, FamilyInfo>> = {
+export const FAMILIES = {
   statistical: {
     noun: 'the statistical methods',
     capabilities: { ...none, align: true, lexicon: true, saveLoad: true, symmetrises: true },
@@ -70,12 +74,19 @@ export const FAMILIES: Readonly<Record<MethodFamily, FamilyInfo>> = {
   finetune: {
     noun: 'encoder fine-tuning',
     capabilities: { ...none, train: true, saveLoad: true, pretrainedEncoder: true },
+    // seed 000 and awesome-align align this way after fine-tuning
+    alignsWith: 'awesome',
   },
   bisent2vec: {
     noun: 'bisent2vec',
     capabilities: { ...none, lexicon: true, sentenceVectors: true, saveLoad: true },
   },
-};
+} as const satisfies Readonly<Record<MethodFamily, FamilyInfo>>;
+
+/** The families whose capabilities give sentence vectors: what the siamese head, an add-on, sits on (aligners/registry.ts SIAMESE_HEAD). */
+export type SentenceVectorFamily = {
+  [F in MethodFamily]: (typeof FAMILIES)[F]['capabilities']['sentenceVectors'] extends true ? F : never;
+}[MethodFamily];
 
 export interface MethodInfo {
   readonly name: string;
@@ -112,7 +123,7 @@ export const METHODS = [
   {
     name: 'awesome',
     family: 'encoder',
-    summary: "awesome-align's extraction: subwords linked where both directions' softmax pass a threshold (0.001)",
+    summary: `awesome-align's extraction: subwords linked where both directions' softmax pass a threshold (${ENCODER_DEFAULTS.threshold})`,
   },
   {
     name: 'awesome-entmax',

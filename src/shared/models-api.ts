@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { DEVICE_SETTINGS, type DeviceUse } from './device-settings.ts';
 import { LINK_THRESHOLD } from './link-score.ts';
-import { BILSTM_CONFIG_OPTIONS, bilstmOptionsSchema, finetuneOptionsSchema, withoutDefaults } from './aligner-options.ts';
+import { BILSTM_CONFIG_OPTIONS, bilstmOptionsSchema, finetuneOptionsSchema, symSchema, withoutDefaults } from './aligner-options.ts';
 import { TRAINABLE_METHODS } from './methods.ts';
 
 const id = z.number().int().nonnegative();
@@ -57,7 +57,7 @@ export const modelsChannels = {
       runId: id,
       /** The checkpoint's epoch; defaults to the run's best (lowest dev AER, else last). */
       epoch: z.number().int().min(1).optional(),
-      sym: z.string().min(1).max(40).default('gdfa'),
+      sym: symSchema,
       /** Store scores calibrated on the held-out gold (when that lowers their cross-fitted error); the reliability is measured either way. */
       calibrate: z.boolean().default(false),
     })

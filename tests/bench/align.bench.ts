@@ -214,8 +214,11 @@ async function phases(method: string): Promise<void> {
     tgt,
     { method, sym: 'gdfa', workers: true },
     {
-      onProgress: (done) => {
-        if (stage < stages.length && done === stageEnds[stage]) clock.end(`EM ${stages[stage++].model}`);
+      ctx: {
+        progress: ({ done }) => {
+          if (stage < stages.length && done === stageEnds[stage]) clock.end(`EM ${stages[stage++].model}`);
+        },
+        signal: new AbortController().signal,
       },
       onDecoded: (threadSeconds) => clock.within('decode, symmetrise (thread-s)', threadSeconds),
       onPhase: (ended) =>

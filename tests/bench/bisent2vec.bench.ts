@@ -41,7 +41,8 @@ import {
   trainForCuration,
 } from '../../src/main/models/bisent2vec/curation.ts';
 import { sentenceVectors } from '../../src/main/models/bisent2vec/embed.ts';
-import { BISENT2VEC_DEFAULTS, type Bisent2vecConfig, type Bisent2vecModel } from '../../src/main/models/bisent2vec/cbow-train.ts';
+import { BISENT2VEC_DEFAULTS } from '../../src/shared/aligner-defaults.ts';
+import type { Bisent2vecConfig, Bisent2vecModel } from '../../src/main/models/bisent2vec/cbow-train.ts';
 import { applyHead, normalised, type SiameseConfig, trainSiameseHead } from '../../src/main/models/siamese/head.ts';
 import { retrievalAccuracy } from '../../src/main/eval/retrieval.ts';
 import { trainBisent2vec } from '../../src/main/models/bisent2vec/parallel-train.ts';

@@ -2,7 +2,8 @@
 // Lao–Thai and English–Vietnamese pairs, then (most of the time) broken by one mutation —
 // byte flips, truncation, a BOM or NUL in the middle, invalid UTF-8, a huge line, broken
 // quoting, ragged columns, TMX entity attacks, JSON values of the wrong type, links out of
-// range. A case knows how many pairs its file holds when it is left valid.
+// range. A case knows the pairs its file holds (their texts) when the corpus file is left as
+// it was.
 export type Format = 'tsv' | 'csv' | 'moses' | 'fastalign' | 'tmx' | 'jsonl';
 
 export interface FuzzCase {
@@ -15,6 +16,8 @@ export interface FuzzCase {
   header?: boolean;
   /** Pairs the import must add when it succeeds; null when a mutation may have changed the count. */
   pairs: number | null;
+  /** The source and target text of each pair the import must add, in order; null with `pairs`. */
+  rows: [string, string][] | null;
   mutation: string;
 }
 
@@ -55,7 +58,7 @@ function valid(r: () => number, format: Format, pairs: [string, string][]): Omit
   const clean = pairs.map(([s, t]) => [s.replace(/[\t\n"]/g, ' ').trim(), t.replace(/[\t\n"]/g, ' ').trim()] as [string, string]);
   switch (format) {
     case 'tsv':
-      return { format, files: [text(clean.map(([s, t]) => `${s}\t${t}\n`).join(''))], pairs: clean.length };
+      return { format, files: [text(clean.map(([s, t]) => `${s}\t${t}\n`).join(''))], pairs: clean.length, rows: clean };
     case 'csv': {
       const header = r() < 0.5;
       return {
@@ -63,6 +66,7 @@ function valid(r: () => number, format: Format, pairs: [string, string][]): Omit
         header,
         files: [text((header ? 'src,tgt\n' : '') + pairs.map(([s, t]) => `${csvField(s)},${csvField(t)}\n`).join(''))],
         pairs: pairs.length,
+        rows: pairs,
       };
     }
     case 'moses': {
@@ -90,11 +94,12 @@ function valid(r: () => number, format: Format, pairs: [string, string][]): Omit
         format,
         files: [text(clean.map(([s]) => s + '\n').join('')), text(clean.map(([, t]) => t + '\n').join(''))],
         pairs: clean.length,
+        rows: clean,
         ...(links ? { links } : {}),
       };
     }
     case 'fastalign':
-      return { format, files: [text(clean.map(([s, t]) => `${s} ||| ${t}\n`).join(''))], pairs: clean.length };
+      return { format, files: [text(clean.map(([s, t]) => `${s} ||| ${t}\n`).join(''))], pairs: clean.length, rows: clean };
     case 'tmx': {
       const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
       const tus = clean
@@ -104,6 +109,7 @@ function valid(r: () => number, format: Format, pairs: [string, string][]): Omit
         format,
         files: [text(`<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4"><header srclang="lo"/><body>\n${tus}\n</body></tmx>\n`)],
         pairs: clean.length,
+        rows: clean,
       };
     }
     case 'jsonl':
@@ -125,6 +131,7 @@ function valid(r: () => number, format: Format, pairs: [string, string][]): Omit
           ),
         ],
         pairs: pairs.length,
+        rows: pairs,
       };
   }
 }
@@ -188,7 +195,11 @@ const MUTATIONS: Record<string, Mutation> = {
     ),
 };
 
-/** Case number `seed`: a valid file of a random format, then one mutation four times in five. */
+/**
+ * Case number `seed`: a valid file of a random format, then one mutation four times in five.
+ * A mutation of the links file, or one that left its file as it was (one for another format),
+ * keeps the expected pairs.
+ */
 export function fuzzCase(seed: number): FuzzCase {
   const r = rng(seed);
   const format = pick(r, ['tsv', 'csv', 'moses', 'fastalign', 'tmx', 'jsonl'] as const);
@@ -198,15 +209,11 @@ export function fuzzCase(seed: number): FuzzCase {
   const name = pick(r, Object.keys(MUTATIONS));
   const mutate = MUTATIONS[name];
   const onLinks = base.links && r() < 0.5;
+  // a broken links file leaves the pairs' texts as they were
   if (onLinks)
-    return {
-      seed,
-      ...base,
-      links: { ...base.links!, content: mutate(r, base.links!.content, format) },
-      pairs: null,
-      mutation: `${name} (links)`,
-    };
+    return { seed, ...base, links: { ...base.links!, content: mutate(r, base.links!.content, format) }, mutation: `${name} (links)` };
   const which = Math.floor(r() * base.files.length);
   const files = base.files.map((f, k) => (k === which ? mutate(r, f, format) : f));
-  return { seed, ...base, files, pairs: null, mutation: name };
+  const same = files[which].equals(base.files[which]);
+  return { seed, ...base, files, ...(same ? {} : { pairs: null, rows: null }), mutation: name };
 }

@@ -6,12 +6,12 @@
 //     → Promise<{ links: Iterable<Link[]>; model: SavedModel }>
 //
 // Sentence k of src / tgt (arrays of tokens, or Sentences read on demand) are pair k. options: method (see train-plans.ts; default the
-// most accurate one meeting the speed goal), sym (symmetrisation, default 'gdfa'),
+// most accurate one meeting the speed goal), sym (symmetrisation),
 // threshold (for sym 'post'), lowercase, dictionary (entries used as a lexical prior),
-// identity (prior pseudo-count for identical words, default 1),
-// model (a SavedModel: align with its parameters, no training). hooks: onProgress(done,
-// total) per EM iteration, onDecoded(seconds the last iteration's decoding took, summed over
-// threads), onPhase as each phase ends, signal (AbortSignal → CancelledError),
+// identity (prior pseudo-count for identical words; defaults of both: STATISTICAL_DEFAULTS),
+// model (a SavedModel: align with its parameters, no training). hooks: ctx (a JobContext:
+// progress per EM iteration, its signal → CancelledError), onDecoded(seconds the last
+// iteration's decoding took, summed over threads), onPhase as each phase ends,
 // gold[k] (links of pair k used as evidence: their words align only as the gold says) and
 // rejected[k] (cells given no probability in pair k). links[k] lists pair k's links sorted
 // by (s, t), each with its posterior (mean of both directions); the gold is not added to
@@ -29,6 +29,7 @@ import { linksOf, type DecodeOptions, type FlatLinks } from './decode.ts';
 import type { DictEntry } from './dictionary.ts';
 import type { SliceJob } from './em-slice.ts';
 import { EmTrainer } from './em-trainer.ts';
+import { STATISTICAL_DEFAULTS } from '../../shared/aligner-defaults.ts';
 import { DEFAULT_METHOD } from '../../shared/methods.ts';
 import { finalModel, methodPlan, type TrainPlan } from './train-plans.ts';
 import { dictionaryPrior, identityPrior, sparsePrior } from './prior.ts';
@@ -52,7 +53,7 @@ export interface AlignOptions {
   threshold?: number;
   lowercase?: boolean;
   dictionary?: DictEntry[];
-  /** prior pseudo-count for word pairs with the same NFKC form (default 1; 0 = off) */
+  /** prior pseudo-count for word pairs with the same NFKC form (0 = off) */
   identity?: number;
   model?: SavedModel;
   /** force worker threads (true) or the calling thread (false); default by corpus size */
@@ -114,7 +115,7 @@ function makeJobs(
   parts: number,
 ): { jobs: SliceJob[]; tables: LexTables } {
   const dict = o.dictionary ? dictionaryPrior(b, o.dictionary) : null;
-  const idw = o.identity ?? 1;
+  const idw = o.identity ?? STATISTICAL_DEFAULTS.identity;
   const pseudo = idw > 0 && !o.model ? identityPrior(b, dict ?? new Map(), idw) : dict;
   const prior = pseudo ? sparsePrior(pseudo) : null;
   const arrays = bitextArrays(b);
@@ -209,7 +210,7 @@ async function train(
   const lower = o.model ? o.model.lowercase : (o.lowercase ?? false);
   const norm = (side: Sentences) => (lower ? lowercased(side) : side);
   const { name, plan } = planFor(o);
-  const decode: DecodeOptions = { sym: o.sym ?? 'gdfa', threshold: o.threshold, agreed: plan.agreement };
+  const decode: DecodeOptions = { sym: o.sym ?? STATISTICAL_DEFAULTS.sym, threshold: o.threshold, agreed: plan.agreement };
   symmetriser(decode.sym);
   const b = buildBitext(norm(src), norm(tgt));
   const constraints = buildConstraints(b.n, hooks.gold, hooks.rejected);

@@ -1,19 +1,20 @@
 // Runs EM over slices of the pairs: one slice per worker thread (large corpora), or a single
 // slice in the calling thread (small ones, where starting threads costs more than the
 // work). The calling thread keeps the schedule and the models (em-trainer.ts) and hands
-// every slice each iteration's step; progress counts finished iterations; an AbortSignal
-// stops the work with CancelledError.
+// every slice each iteration's step; progress counts finished iterations; the context's
+// signal stops the work with CancelledError.
 import { CancelledError } from '../errors.ts';
+import { checkCancelled, type JobContext } from '../jobs/job-context.ts';
 import { WorkerClient } from '../jobs/worker-host.ts';
 import type { FlatLinks } from './decode.ts';
 import { EmSlice, type EmStep, type SliceJob, type SliceStepResult } from './em-slice.ts';
 import type { EmTrainer } from './em-trainer.ts';
 
 export interface RunHooks {
-  onProgress?: (done: number, total: number) => void;
+  /** progress (EM iterations done of all) and cancel; default: silent, never cancelled */
+  ctx?: JobContext;
   /** after the last iteration: the seconds its decoding and symmetrising took, summed over the threads */
   onDecoded?: (threadSeconds: number) => void;
-  signal?: AbortSignal;
 }
 
 /** Below this many cells (source × target positions summed) training stays in-thread. */
@@ -28,14 +29,14 @@ type Slices = (m: SliceMessage) => Promise<(SliceStepResult | null)[]>;
 async function train(trainer: EmTrainer, slices: Slices, hooks: RunHooks): Promise<FlatLinks[]> {
   let links: FlatLinks[] = [];
   for (let it = 0; it < trainer.total; it++) {
-    if (hooks.signal?.aborted) throw new CancelledError();
+    checkCancelled(hooks.ctx?.signal);
     const results = (await slices({ type: 'step', step: trainer.step(it) })) as SliceStepResult[];
     trainer.absorb(results);
     if (it === trainer.total - 1) {
       links = results.map((r) => r.links!);
       hooks.onDecoded?.(results.reduce((s, r) => s + r.decodeSeconds!, 0));
     }
-    hooks.onProgress?.(it + 1, trainer.total);
+    hooks.ctx?.progress({ done: it + 1, total: trainer.total });
   }
   if (trainer.pendingMaximize) await slices({ type: 'finish' });
   return links;
@@ -93,13 +94,14 @@ export function runInWorkers(
   let fail: (err: unknown) => void = () => {};
   const failed = new Promise<never>((_, reject) => (fail = reject));
   const onAbort = () => fail(new CancelledError());
-  hooks.signal?.addEventListener('abort', onAbort, { once: true });
+  const signal = hooks.ctx?.signal;
+  signal?.addEventListener('abort', onAbort, { once: true });
   const started = Promise.all(workers.map((w, i) => w.run({ type: 'start', job: jobs[i] })));
   // a thread that fails to start fails the first step; this only keeps the rejection from counting as unhandled before then
   started.catch(() => {});
   const slices: Slices = (m) => Promise.race([failed, started.then(() => Promise.all(workers.map((w) => w.run(m))))]);
   return train(trainer, slices, hooks).finally(() => {
-    hooks.signal?.removeEventListener('abort', onAbort);
+    signal?.removeEventListener('abort', onAbort);
     return stopWorkers(workers);
   });
 }

@@ -7,7 +7,7 @@
 // source), rev's t(source | target)), averaged over both directions: about −2 for a caption
 // and its translation, −8 for two unrelated captions. Word pairs the tables never saw and
 // words they do not know count as UNSEEN (saved-model.ts); an empty side scores log UNSEEN.
-import type { Progress } from '../jobs/job-registry.ts';
+import { type JobContext, silentContext, withMessage } from '../jobs/job-context.ts';
 import { alignCorpus } from './engine.ts';
 import { PairTable } from './pair-table.ts';
 import { type SavedModel, UNSEEN } from './saved-model.ts';
@@ -19,10 +19,9 @@ const LOG_UNSEEN = Math.log(UNSEEN);
 export async function trainSentenceTranslation(
   src: readonly (readonly string[])[],
   tgt: readonly (readonly string[])[],
-  work: { progress?: Progress; signal?: AbortSignal } = {},
+  ctx: JobContext = silentContext(),
 ): Promise<SavedModel> {
-  const onProgress = work.progress && ((done: number, total: number) => work.progress!(done, total, 'lexicon (IBM1)'));
-  return (await alignCorpus(src, tgt, { method: 'ibm1', lowercase: true }, { onProgress, signal: work.signal })).model;
+  return (await alignCorpus(src, tgt, { method: 'ibm1', lowercase: true }, { ctx: withMessage(ctx, 'lexicon (IBM1)') })).model;
 }
 
 export class SentenceTranslation {

@@ -5,7 +5,8 @@
 //   unaligned); grow-diag-final (then add union points where either word is unaligned);
 //   grow-diag-final-and (then add directional points where both words are unaligned);
 //   fwd / rev (one direction as is); post: the mean of the two directional posteriors at
-//   or above a threshold (default 0.5).
+//   or above a threshold (default STATISTICAL_DEFAULTS.threshold).
+import { STATISTICAL_DEFAULTS } from '../../shared/aligner-defaults.ts';
 import { UserError } from '../errors.ts';
 
 export interface SymInput {
@@ -104,7 +105,7 @@ function growDiagFinalAnd(m: SymInput): Uint8Array {
 }
 
 function posterior(m: SymInput): Uint8Array {
-  const th = m.threshold ?? 0.5;
+  const th = m.threshold ?? STATISTICAL_DEFAULTS.threshold;
   const out = new Uint8Array(m.I * m.J);
   for (let x = 0; x < out.length; x++) out[x] = m.mean[x] >= th ? 1 : 0;
   return out;

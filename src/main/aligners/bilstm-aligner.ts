@@ -1,13 +1,13 @@
 // The BiLSTM family's aligner for `mekong align` and `mekong lexicon` (seed 003,
 // models/bilstm/): --epochs, --gold (Pharaoh gold links of the first pairs, supervision
-// through WTR and AWP with objective weights --weights, default 0.5,0.25,0.25 with gold), from
-// 40 gold pairs on a share of them (--held-out, default 0.25) held out to teach the link
-// decision (link-classifier.ts), --save-model / --model / --continue (a saved model's
-// parameters and vocabulary, which gains the words it lacks), --pseudo (another aligner's
-// links, `i-j` or `i-j:score` as --scores writes them: on pairs without gold, those scoring
-// at least --pseudo-threshold, default 0.9, supervise training: seed 000's pseudo-labels),
-// --self-train N (N epochs more on the model's own links; default 10 on corpora of up to
-// 1,000 pairs, else 0, and 0 with --pseudo or --continue: shared/epochs.ts), --word-dropout
+// through WTR and AWP with objective weights --weights, BILSTM_SUPERVISED_WEIGHTS with gold),
+// from MIN_GOLD_PAIRS_TO_HOLD_OUT gold pairs on a share of them (--held-out, HELD_OUT_SHARE)
+// held out to teach the link decision (link-classifier.ts), --save-model / --model /
+// --continue (a saved model's parameters and vocabulary, which gains the words it lacks),
+// --pseudo (another aligner's links, `i-j` or `i-j:score` as --scores writes them: on pairs
+// without gold, those scoring at least --pseudo-threshold, LINK_THRESHOLD, supervise
+// training: seed 000's pseudo-labels), --self-train N (N epochs more on the model's own
+// links; by default shared/epochs.ts's, and 0 with --pseudo or --continue), --word-dropout
 // α, --device, --dict D with --dict-use prior|supervision|both (a prior of the extraction's
 // EM, its 1-to-1 matches in a pair as supervision (the default), or both: method.ts).
 // The lexicon: t(t | s)·√t(s | t) of EM with agreement over the model's similarities times
@@ -26,7 +26,6 @@ import { embedPairs, extractLinks } from '../models/bilstm/aligner.ts';
 import { DICTIONARY_USE, type DictionaryUse, runNeuralMethod } from '../models/bilstm/method.ts';
 import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/bilstm-folder.ts';
 import type { NeuralConfig } from '../models/bilstm/bilstm-train.ts';
-import type { JobContext } from '../jobs/job-context.ts';
 import { neuralLexicon } from '../models/bilstm/word-translations.ts';
 import { bilstmOverrides } from './bilstm-options.ts';
 import {
@@ -106,13 +105,6 @@ function pseudoThreshold(o: AlignerOptions, selfTrain: number): number {
   return x;
 }
 
-/** A progress display over the training's steps, then the self-training's (the fit loop's line: epoch, loss, speed, ETA). */
-function trainingBar(display: ProgressDisplay): { hooks: { ctx: JobContext }; stop: () => void } {
-  const bar = display('training');
-  const ctx: JobContext = { progress: (p) => bar.progress(p.done, p.total, p.message), signal: new AbortController().signal };
-  return { hooks: { ctx }, stop: () => bar.stop() };
-}
-
 /** --dict and --dict-use for a neural method: the entries and how the run uses them (method.ts). */
 function neuralDictionary(o: AlignerOptions): { dictionary?: DictEntry[]; dictionaryUse?: DictionaryUse } {
   const dictionary = cliDictionary(o, o.lowercase ?? false);
@@ -151,8 +143,9 @@ async function alignBilstm(
     selfTrainEpochs: selfTrain,
     ...neuralDictionary(o),
   };
-  const bar = trainingBar(display);
-  const r = await runNeuralMethod(method, data, overrides(o), { sym: o.sym, ...bar.hooks }, start).finally(bar.stop);
+  // one bar over the training's steps, then the self-training's (the fit loop's line: epoch, loss, speed, ETA)
+  const bar = display('training');
+  const r = await runNeuralMethod(method, data, overrides(o), { sym: o.sym, ctx: bar }, start).finally(bar.stop);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;
 }
@@ -164,9 +157,10 @@ export const bilstmAligner: TextAlignerFactory = (name) => {
     async lexicon(srcSide, tgtSide, o, display) {
       const [src, tgt] = [toArrays(srcSide), toArrays(tgtSide)];
       const selfTrain = selfTrainEpochs(o, src.length);
-      const bar = trainingBar(display);
+      const bar = display('training');
       const dict = neuralDictionary(o);
-      const r = await runNeuralMethod(method, { src, tgt, selfTrainEpochs: selfTrain, ...dict }, overrides(o), bar.hooks).finally(bar.stop);
+      const data = { src, tgt, selfTrainEpochs: selfTrain, ...dict };
+      const r = await runNeuralMethod(method, data, overrides(o), { ctx: bar }).finally(bar.stop);
       return neuralLexicon(
         src,
         tgt,

@@ -14,7 +14,7 @@ export const bisent2vecAligner: TextAlignerFactory = () => ({
     try {
       const epochs = epochsOption(o.epochs);
       const { model } = await trainBisent2vec(toArrays(src), toArrays(tgt), epochs ? { epochs } : {}, {
-        progress: bar.progress,
+        ctx: bar,
         threads: availableParallelism(),
       });
       return bisent2vecLexicon(model, PER_WORD);

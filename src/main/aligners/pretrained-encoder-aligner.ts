@@ -1,10 +1,13 @@
 // The encoder family's aligner for `mekong align`: a pretrained encoder's folder
 // (models/transformer/): --encoder DIR, --layer L (transformers' hidden_states numbering;
 // default 8 of 12 layers, round(2/3·L) otherwise), --threshold (awesome: the softmax
-// threshold, default 0.001), --device; no training, and no lexicon (the registry refuses `lexicon`).
+// threshold), --device, their limits and defaults the family's options schema's
+// (encoderOptionsSchema); no training, and no lexicon (the registry refuses `lexicon`).
+import { ENCODER_DEFAULTS } from '../../shared/aligner-defaults.ts';
+import { encoderOptionsSchema } from '../../shared/aligner-options.ts';
 import type { EncoderMethodName } from '../../shared/methods.ts';
 import { UserError } from '../errors.ts';
-import { alignWithEncoder, AWESOME_THRESHOLD } from '../models/transformer/encoder-aligner.ts';
+import { alignWithEncoder } from '../models/transformer/encoder-aligner.ts';
 import { defaultAlignLayer } from '../models/transformer/hf-config.ts';
 import { HfEncoder } from '../models/transformer/hf-encoder.ts';
 import type { TextAlignerFactory } from './text-aligner.ts';
@@ -26,8 +29,9 @@ export const pretrainedEncoderAligner: TextAlignerFactory = (name) => {
         throw new UserError(
           `${method} needs --encoder DIR: a local Hugging Face folder (config.json, tokenizer.json, model.safetensors or model.onnx)`,
         );
-      const threshold = o.threshold === undefined ? AWESOME_THRESHOLD : Number(o.threshold);
-      if (!(threshold > 0 && threshold < 1)) throw new UserError(`--threshold must be a number in (0, 1), got "${o.threshold}"`);
+      const threshold = o.threshold === undefined ? ENCODER_DEFAULTS.threshold : Number(o.threshold);
+      if (!encoderOptionsSchema.shape.threshold.safeParse(threshold).success)
+        throw new UserError(`--threshold must be a number in (0, 1), got "${o.threshold}"`);
       const asked = layerOption(o.layer);
       const encoder = HfEncoder.open(o.encoder, { device: o.device });
       const layer = asked ?? defaultAlignLayer(encoder.config);
@@ -36,7 +40,7 @@ export const pretrainedEncoderAligner: TextAlignerFactory = (name) => {
       );
       const bar = display(`aligning (${method}, layer ${layer})`);
       try {
-        return await alignWithEncoder(encoder, method, src, tgt, { layer, threshold, onProgress: (d, n) => bar.progress(d, n) });
+        return await alignWithEncoder(encoder, method, src, tgt, { layer, threshold, ctx: bar });
       } finally {
         bar.stop();
         await encoder.release();

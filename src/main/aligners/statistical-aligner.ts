@@ -26,7 +26,7 @@ export const statisticalAligner: TextAlignerFactory = (method) => ({
     const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
     const bar = display(`aligning (${method})`);
     const options = { method, sym: o.sym, threshold, lowercase, dictionary, model };
-    const hooks = { onProgress: (done: number, total: number) => bar.progress(done, total) };
+    const hooks = { ctx: bar };
     const r = await (
       o.byCharacter ? alignCorpusByCharacter(src, tgt, o.byCharacter, options, hooks) : alignCorpusStreamed(src, tgt, options, hooks)
     ).finally(bar.stop);

@@ -8,7 +8,7 @@ import type { DictEntry } from '../align/dictionary.ts';
 import { dictionaryFromOptions } from '../align/dictionary-sources.ts';
 import type { Side } from '../align/sentences.ts';
 import { UserError } from '../errors.ts';
-import type { Progress } from '../jobs/job-registry.ts';
+import type { JobContext } from '../jobs/job-context.ts';
 import type { DictionaryUse } from '../models/bilstm/method.ts';
 import type { LexiconEntry } from '../models/bilstm/word-translations.ts';
 import type { CharSides } from '../text/han-characters.ts';
@@ -42,8 +42,8 @@ export interface AlignerOptions {
   layer?: string;
 }
 
-/** A progress display for one phase (the CLI's terminal bar): `progress` as the phase advances, `stop` when it ends. */
-export type ProgressDisplay = (label: string) => { progress: Progress; stop: () => void };
+/** A progress display for one phase (the CLI's terminal bar): the phase's context, and `stop` when the phase ends. */
+export type ProgressDisplay = (label: string) => JobContext & { readonly stop: () => void };
 
 /** What a family does with a text; a command its capabilities lack is refused by the registry before it loads. */
 export interface TextAligner {

@@ -13,7 +13,10 @@ import type { editorChannels } from '../../shared/editor-api.ts';
 import { openProject, type AppContext } from './app-context.ts';
 
 type Channel = keyof EditorResults;
-type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof editorChannels)[C]>) => EditorResults[C];
+type Handler<C extends Channel> = (
+  ctx: AppContext,
+  input: z.infer<(typeof editorChannels)[C]>,
+) => Promise<EditorResults[C]> | EditorResults[C];
 
 const store = openProject;
 
@@ -32,15 +35,15 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
     const all = occurrences(s, ctx.annotator, i.src, i.tgt, i.modelId ?? defaultModelId(s));
     return { occurrences: all.slice(0, i.limit), total: all.length };
   },
-  'lexicon.bulk': (ctx, i) => {
+  'lexicon.bulk': async (ctx, i) => {
     const s = store(ctx);
     return {
-      changes: bulkFix(s, ctx.annotator, i.src, i.tgt, i.action, i.apply, i.modelId ?? defaultModelId(s), i.links),
+      changes: await bulkFix(s, ctx.annotator, i.src, i.tgt, i.action, i.apply, i.modelId ?? defaultModelId(s), i.links),
       applied: i.apply,
     };
   },
-  'tokens.bulkFix': (ctx, i) => ({
-    occurrences: bulkTokenFix(store(ctx), ctx.annotator, i.side, i.fix, i.apply, i.occurrences),
+  'tokens.bulkFix': async (ctx, i) => ({
+    occurrences: await bulkTokenFix(store(ctx), ctx.annotator, i.side, i.fix, i.apply, i.occurrences),
     applied: i.apply,
   }),
   'agreement.report': (ctx, i) => agreementReport(store(ctx), i.reference, i.candidate),

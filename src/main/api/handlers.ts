@@ -12,10 +12,10 @@ import { formatResegmentReport, resegmentProject } from '../review/resegment-pro
 import { runImport } from '../corpus/import-pipeline.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
-import { alignProject, projectChineseSides, projectEncoderDir } from '../align/project-align.ts';
-import { ALIGN_JOB_METHODS, ENCODER_ALIGN_METHODS, type EncoderMethodName } from '../../shared/methods.ts';
-import { methodPlan } from '../align/train-plans.ts';
-import { SYMMETRISATIONS, symmetriser } from '../align/symmetrise.ts';
+import { alignProject } from '../align/project-align.ts';
+import { ALIGN_JOB_METHODS, ENCODER_ALIGN_METHODS } from '../../shared/methods.ts';
+import { alignJobOf } from '../aligners/registry.ts';
+import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { recentProjects, rememberProject } from '../recent-projects.ts';
 import { setLinkTags } from '../store/project-link-tags.ts';
 import { downloadFiles, newDownload } from '../export-downloads.ts';
@@ -165,22 +165,9 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     if (!ctx.downloadDir) throw new UserError('downloads are for browser mode');
     return { files: downloadFiles(ctx.downloadDir, i.download) };
   },
-  'align.start': (ctx, i) => {
+  'align.start': async (ctx, i) => {
     const target = store(ctx);
-    if ((ENCODER_ALIGN_METHODS as readonly string[]).includes(i.method)) {
-      const method = i.method as EncoderMethodName;
-      if (i.byCharacter)
-        throw new UserError(`${method} reads the encoder's own subwords: aligning by character is for the statistical methods`);
-      const config = HfEncoder.check(projectEncoderDir(target));
-      if (i.layer !== undefined && i.layer > config.layers)
-        throw new UserError(`layer ${i.layer} does not exist: the project's encoder has hidden states 0 (embeddings) to ${config.layers}`);
-      const { jobId } = ctx.jobs.start('align', (job) => alignProject(target, { method, sym: i.sym, layer: i.layer }, job));
-      return { jobId };
-    }
-    if (i.layer !== undefined) throw new UserError(`a hidden layer is for the encoder methods, not ${i.method}`);
-    methodPlan(i.method);
-    symmetriser(i.sym);
-    if (i.byCharacter) projectChineseSides(target);
+    (await alignJobOf(i.method)).check(target, i);
     const { jobId } = ctx.jobs.start('align', (job) => alignProject(target, i, job));
     return { jobId };
   },

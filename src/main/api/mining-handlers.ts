@@ -8,7 +8,10 @@ import { mineIntoProject } from '../train/mine-job.ts';
 import { openProject, type AppContext } from './app-context.ts';
 
 type Channel = keyof MiningResults;
-type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof miningChannels)[C]>) => MiningResults[C];
+type Handler<C extends Channel> = (
+  ctx: AppContext,
+  input: z.infer<(typeof miningChannels)[C]>,
+) => Promise<MiningResults[C]> | MiningResults[C];
 
 export const miningHandlers: { [C in Channel]: Handler<C> } = {
   'mine.start': (ctx, i) => {
@@ -18,9 +21,9 @@ export const miningHandlers: { [C in Channel]: Handler<C> } = {
   'mine.runs': (ctx) => listMineRuns(openProject(ctx)),
   'mine.proposals': (ctx, i) => ({ offset: i.offset, ...listProposals(openProject(ctx), i) }),
   'mine.decide': (ctx, i) => decideProposals(openProject(ctx), i.runId, { ids: i.ids, minScore: i.minScore }, i.decision),
-  'mine.addAccepted': (ctx, i) => {
+  'mine.addAccepted': async (ctx, i) => {
     const s = openProject(ctx);
-    return { ...addAcceptedToCorpus(s, i.runId), run: mineRun(s, i.runId) };
+    return { ...(await addAcceptedToCorpus(s, i.runId)), run: mineRun(s, i.runId) };
   },
   'mine.deleteRun': (ctx, i) => {
     const s = openProject(ctx);

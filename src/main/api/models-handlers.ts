@@ -6,7 +6,8 @@
 import type { z } from 'zod';
 import { type CheckpointInfo, type modelsChannels, type ModelsResults, type TrainOptions } from '../../shared/models-api.ts';
 import { capabilitiesOf, TRAINABLE_METHODS } from '../../shared/methods.ts';
-import { projectEncoderDir } from '../align/project-align.ts';
+import { projectEncoderDir } from '../aligners/app-jobs.ts';
+import { runJobsOf } from '../aligners/registry.ts';
 import { symmetriser } from '../align/symmetrise.ts';
 import { UserError } from '../errors.ts';
 import { countPairs } from '../store/pairs.ts';
@@ -25,7 +26,6 @@ import {
 import { jobOf, jobUsing, trackJob } from '../train/active-jobs.ts';
 import { realignRun } from '../train/realign-job.ts';
 import { removeRunFiles } from '../train/run-files.ts';
-import { trainRun } from '../train/train-job.ts';
 import { openProject, type AppContext } from './app-context.ts';
 import { alignmentExists } from '../store/alignments.ts';
 
@@ -89,7 +89,7 @@ export const modelsHandlers: { [C in Channel]: Handler<C> } = {
     const { modelId, runId, options } = o.startFrom
       ? continuedRun(s, { ...o, startFrom: o.startFrom })
       : { ...createModelRun(s, name, o), options: o };
-    const job = ctx.jobs.start('train', (job) => trainRun(s, runId, options, job));
+    const job = ctx.jobs.start('train', async (job) => (await runJobsOf(options.method)).train(s, runId, options, job));
     trackJob(s, runId, 'train', job);
     return { jobId: job.jobId, modelId, runId };
   },

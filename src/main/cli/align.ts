@@ -8,6 +8,8 @@
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
 import { Command, Option } from 'commander';
+import { BILSTM_SUPERVISED_WEIGHTS, DEFAULT_SYM, ENCODER_DEFAULTS, STATISTICAL_DEFAULTS } from '../../shared/aligner-defaults.ts';
+import { DEFAULT_EPOCHS_RULE, DEFAULT_SELF_TRAIN_RULE } from '../../shared/epochs.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { pharaohLine, type LinkRef } from '../../shared/link-set.ts';
 import { DEFAULT_METHOD, methodNames } from '../../shared/methods.ts';
@@ -17,7 +19,7 @@ import { withSinks } from '../corpus/output.ts';
 import { HELD_OUT_SHARE, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../models/bilstm/held-out.ts';
 import { alignerOf, givenOptions } from '../aligners/registry.ts';
 import type { AlignerOptions } from '../aligners/text-aligner.ts';
-import { deviceOption, dictUseOption } from './lexicon.ts';
+import { deviceOption, dictUseOption, wordDropoutOption } from './lexicon.ts';
 import { progressBar } from './progress-bar.ts';
 import { collect, DICT_SPEC_HELP } from './dict.ts';
 
@@ -64,8 +66,11 @@ export function register(program: Command): void {
     .requiredOption('--tgt <file>', 'target sentences')
     .requiredOption('--out <file>', 'Pharaoh links (0-based i-j), one line per pair')
     .option('--method <name>', `${methodNames((c) => c.align)} (default ${DEFAULT_METHOD})`)
-    .option('--sym <name>', Object.keys(SYMMETRISATIONS).join('|'), 'gdfa')
-    .option('--threshold <p>', 'posterior threshold for --sym post (default 0.5); awesome: the softmax threshold (default 0.001)')
+    .option('--sym <name>', Object.keys(SYMMETRISATIONS).join('|'), DEFAULT_SYM)
+    .option(
+      '--threshold <p>',
+      `posterior threshold for --sym post (default ${STATISTICAL_DEFAULTS.threshold}); awesome: the softmax threshold (default ${ENCODER_DEFAULTS.threshold})`,
+    )
     .option('--scores <file>', 'links with their probability, i-j:p')
     .option('--save-model <dir>', 'save the trained parameters')
     .option('--model <dir>', 'align with a saved model instead of training')
@@ -88,18 +93,18 @@ export function register(program: Command): void {
       ).choices(['src', 'tgt', 'both']),
     )
     .option('--lowercase', 'lowercase both sides before aligning')
-    .option('--epochs <n>', 'training epochs (neural methods; default 20, more for fewer than 1,000 pairs: 20,000 / pairs, at most 80)')
+    .option('--epochs <n>', `training epochs (neural methods; default ${DEFAULT_EPOCHS_RULE})`)
     .option('--gold <file>', 'gold links (Pharaoh) of the first pairs, as supervision (neural methods)')
     .option(
       '--held-out <share>',
       `share of the --gold pairs (from ${MIN_GOLD_PAIRS_TO_HOLD_OUT} of them) held out of training to learn the link decision (neural methods)`,
       String(HELD_OUT_SHARE),
     )
-    .option('--weights <b,a,w>', 'objective weights base,AWP,WTR (neural methods; default 0.5,0.25,0.25 with --gold)')
     .option(
-      '--word-dropout <alpha>',
-      'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)',
+      '--weights <b,a,w>',
+      `objective weights base,AWP,WTR (neural methods; default ${Object.values(BILSTM_SUPERVISED_WEIGHTS).join(',')} with --gold)`,
     )
+    .addOption(wordDropoutOption())
     .option(
       '--continue <dir>',
       'train starting from a saved neural model (its parameters and vocabulary, which gains the words it lacks), e.g. on more pairs or gold',
@@ -114,7 +119,7 @@ export function register(program: Command): void {
     )
     .option(
       '--self-train <epochs>',
-      "once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default 10 on corpora of up to 1,000 pairs, else 0, and 0 with --pseudo or --continue)",
+      `once trained, this many epochs more on the model's own links scoring at least the --pseudo-threshold (neural methods; default ${DEFAULT_SELF_TRAIN_RULE}, and 0 with --pseudo or --continue)`,
     )
     .option(
       '--encoder <dir>',

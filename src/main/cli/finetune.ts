@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { ENCODER_ALIGN_METHODS, type EncoderMethodName } from '../../shared/methods.ts';
+import { ENCODER_FINETUNE_DEFAULTS } from '../../shared/aligner-defaults.ts';
 import { finetuneSettings } from '../aligners/finetune-options.ts';
 import { readParallel } from '../align/text-io.ts';
 import { parsePharaohText } from '../corpus/pharaoh.ts';
@@ -70,8 +71,7 @@ async function run(o: FinetuneCliOptions): Promise<void> {
   const { src, tgt } = readParallel(o.src, o.tgt);
   const objectives = o.objectives?.split(',').map((x) => x.trim()) as Objective[] | undefined;
   const base = o.oneBased ? 1 : 0;
-  const signal = interruptSignal();
-  const bar = progressBar('fine-tuning');
+  const bar = progressBar('fine-tuning', interruptSignal());
   try {
     const r = await finetuneEncoder(
       {
@@ -107,7 +107,7 @@ async function run(o: FinetuneCliOptions): Promise<void> {
         seed: num('--seed', o.seed),
         log: (line) => process.stderr.write(`${line}\n`),
       },
-      { progress: (p) => bar.progress(p.done, p.total, p.message), signal },
+      bar,
     );
     bar.stop();
     const last = r.epochs[r.epochs.length - 1];
@@ -140,9 +140,9 @@ export function register(program: Command): void {
     .option('--beta <b>', `weight of AWP (default ${OBJECTIVE_DEFAULTS.beta})`)
     .option('--gamma <c>', `weight of WTR (default ${OBJECTIVE_DEFAULTS.gamma})`)
     .option('--delta <d>', `weight of RTL (default ${OBJECTIVE_DEFAULTS.delta})`)
-    .option('--epochs <n>', `passes over the pairs (default ${FINETUNE_DEFAULTS.epochs})`)
-    .option('--lr <x>', `peak learning rate of AdamW (default ${FINETUNE_DEFAULTS.lr})`)
-    .option('--batch <n>', `pairs per step (default ${FINETUNE_DEFAULTS.batch})`)
+    .option('--epochs <n>', `passes over the pairs (default ${ENCODER_FINETUNE_DEFAULTS.epochs})`)
+    .option('--lr <x>', `peak learning rate of AdamW (default ${ENCODER_FINETUNE_DEFAULTS.lr})`)
+    .option('--batch <n>', `pairs per step (default ${ENCODER_FINETUNE_DEFAULTS.batch})`)
     .option('--layer <l>', 'hidden state TR and WTR train (default: the last, as the papers; e.g. 8 to train what alignment reads)')
     .addOption(new Option('--sentence <pooling>', "TR's sentence vector (default cls)").choices(['cls', 'mean']))
     .option('--temperature <t>', `φ = cos/t in TR and WTR (default ${OBJECTIVE_DEFAULTS.temperature}; 1 is the papers' bare cosine)`)

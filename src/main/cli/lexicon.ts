@@ -4,7 +4,10 @@
 // others are refused).
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import { BILSTM_DEFAULTS, BISENT2VEC_DEFAULTS } from '../../shared/aligner-defaults.ts';
 import { DEVICE_SETTINGS } from '../../shared/device-settings.ts';
+import { DEFAULT_EPOCHS_RULE, DEFAULT_SELF_TRAIN_RULE } from '../../shared/epochs.ts';
+import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { DEFAULT_LEXICON_METHOD, methodNames } from '../../shared/methods.ts';
 import { lowercased, type Sentences } from '../align/sentences.ts';
 import { readParallel } from '../align/text-io.ts';
@@ -41,6 +44,14 @@ export function deviceOption(): Option {
   ).choices(DEVICE_SETTINGS);
 }
 
+/** `--word-dropout`: the BiLSTM's word dropout α. */
+export function wordDropoutOption(): Option {
+  return new Option(
+    '--word-dropout <alpha>',
+    `word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default ${BILSTM_DEFAULTS.wordDropout}, 0 = off)`,
+  );
+}
+
 /** `--dict-use`: how a neural method uses the dictionary of --dict. */
 export function dictUseOption(): Option {
   return new Option(
@@ -59,15 +70,12 @@ export function register(program: Command): void {
     .option('--method <name>', methodNames(), DEFAULT_LEXICON_METHOD)
     .option(
       '--epochs <n>',
-      'training epochs (neural methods: default 20, more for fewer than 1,000 pairs: 20,000 / pairs, at most 80; bisent2vec: default 5)',
+      `training epochs (neural methods: default ${DEFAULT_EPOCHS_RULE}; bisent2vec: default ${BISENT2VEC_DEFAULTS.epochs})`,
     )
-    .option(
-      '--word-dropout <alpha>',
-      'word dropout α of neural training: a word seen n times is dropped with probability α/(α+n) (default 1, 0 = off)',
-    )
+    .addOption(wordDropoutOption())
     .option(
       '--self-train <epochs>',
-      "neural methods: once trained, this many epochs more on the model's own links scoring at least 0.9 (default 10 on corpora of up to 1,000 pairs, else 0)",
+      `neural methods: once trained, this many epochs more on the model's own links scoring at least ${LINK_THRESHOLD} (default ${DEFAULT_SELF_TRAIN_RULE})`,
     )
     .option('--lowercase', 'lowercase both sides')
     .option(

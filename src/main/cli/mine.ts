@@ -22,7 +22,8 @@ import {
   trainForCuration,
 } from '../models/bisent2vec/curation.ts';
 import { loadBisent2vec, saveBisent2vec } from '../models/bisent2vec/bisent2vec-folder.ts';
-import { BISENT2VEC_DEFAULTS, type Bisent2vecModel } from '../models/bisent2vec/cbow-train.ts';
+import { BISENT2VEC_DEFAULTS } from '../../shared/aligner-defaults.ts';
+import type { Bisent2vecModel } from '../models/bisent2vec/cbow-train.ts';
 import { interruptSignal, progressBar } from './progress-bar.ts';
 
 interface MineOptions {
@@ -64,12 +65,12 @@ async function modelAndThreshold(
     o.epochs === undefined
       ? {}
       : { epochs: numberOption('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') };
-  const bar = progressBar('training (bisent2vec)');
+  const bar = progressBar('training (bisent2vec)', signal);
   const threads =
     o.threads === undefined
       ? availableParallelism()
       : numberOption('--threads', o.threads, (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
-  const work = { progress: bar.progress, signal, threads };
+  const work = { ctx: bar, threads };
   try {
     if (given !== undefined)
       return { model: (await trainCurationModel(lower(train.src), lower(train.tgt), epochs, work)).model, threshold: given };
@@ -91,10 +92,10 @@ async function run(o: MineOptions): Promise<void> {
   const signal = interruptSignal();
   const { model, threshold } = await modelAndThreshold(o, lower, signal);
   if (o.saveModel) saveBisent2vec(o.saveModel, model);
-  const bar = progressBar('scoring');
+  const bar = progressBar('scoring', signal);
   let pairs;
   try {
-    pairs = mineSentences(model, src, tgt, threshold, { progress: bar.progress, signal });
+    pairs = mineSentences(model, src, tgt, threshold, bar);
   } finally {
     bar.stop();
   }

@@ -1,17 +1,24 @@
-// A terminal progress bar (cli-progress) for long CLI commands; silent when stderr is
-// not a terminal, so scripts and CI logs stay clean.
+// A terminal progress bar (cli-progress) for long CLI commands: a JobContext whose progress
+// events draw the bar, so a command hands it to its task as it is; silent when stderr is not
+// a terminal, so scripts and CI logs stay clean.
 import { SingleBar, Presets } from 'cli-progress';
-import type { Progress } from '../jobs/job-registry.ts';
+import type { JobContext } from '../jobs/job-context.ts';
 
-export function progressBar(label: string): { progress: Progress; stop: () => void } {
-  if (!process.stderr.isTTY) return { progress: () => {}, stop: () => {} };
+/** A task's context that draws one phase's bar; `stop` clears it when the phase ends. */
+export interface ProgressBar extends JobContext {
+  readonly stop: () => void;
+}
+
+/** A bar labelled `label`; its signal is `signal` (default: one never aborted, for commands that Ctrl+C simply ends). */
+export function progressBar(label: string, signal: AbortSignal = new AbortController().signal): ProgressBar {
+  if (!process.stderr.isTTY) return { progress: () => {}, signal, stop: () => {} };
   const bar = new SingleBar(
     { format: `${label} [{bar}] {percentage}% {message}`, stream: process.stderr, hideCursor: true },
     Presets.shades_classic,
   );
   let started = false;
   return {
-    progress: (done, total, message = '') => {
+    progress: ({ done, total, message = '' }) => {
       if (!started) {
         bar.start(Math.max(total, 1), 0, { message });
         started = true;
@@ -19,6 +26,7 @@ export function progressBar(label: string): { progress: Progress; stop: () => vo
       bar.setTotal(Math.max(total, 1));
       bar.update(done, { message });
     },
+    signal,
     stop: () => started && bar.stop(),
   };
 }

@@ -19,9 +19,9 @@ export async function runProjectJob(
   work: (store: ProjectStore, run: JobContext) => Promise<string>,
 ): Promise<void> {
   const store = ProjectStore.open(projectFile);
-  const bar = progressBar(label);
+  const bar = progressBar(label, interruptSignal());
   try {
-    console.log(await work(store, { progress: (p) => bar.progress(p.done, p.total, p.message), signal: interruptSignal() }));
+    console.log(await work(store, bar));
   } finally {
     bar.stop();
     store.close();

@@ -5,6 +5,7 @@ import { knownLanguage, UNKNOWN_LANGUAGE } from '../../shared/api.ts';
 import { UserError } from '../errors.ts';
 import { ProjectStore } from '../store/project-store.ts';
 import { fullCheck } from '../store/integrity.ts';
+import { existingBackup } from '../store/backup-path.ts';
 
 export function register(program: Command): void {
   const project = program.command('project').description('create project files');
@@ -60,10 +61,15 @@ export function register(program: Command): void {
       const store = ProjectStore.open(file);
       try {
         const problems = fullCheck(store);
-        if (problems.length === 0) return console.log(`${file}: no damage found`);
+        const backup = existingBackup(file);
+        if (problems.length === 0) {
+          console.log(`${file}: no damage found`);
+          if (backup !== null) console.log(`last good copy (automatic backup): ${backup}`);
+          return;
+        }
         for (const p of problems) console.log(p);
         throw new UserError(
-          `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'} found (listed above); restore the project from a backup copy`,
+          `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'} found (listed above); restore the project from ${backup ?? 'a backup copy'}`,
         );
       } finally {
         store.close();

@@ -1,7 +1,7 @@
 // `mekong resegment P [--word-list W] [--side src|tgt|both] [--dry-run]`: every pair of a
 // project segmented anew with its word lists (and those given here), links, marks and
 // rejected links following their tokens; pairs whose links cannot follow keep their tokens
-// and are listed (review/resegment-project.ts). One transaction, one undoable edit group.
+// and are listed (review/resegment-project.ts). Short transactions, one undoable edit group.
 import { Option, type Command } from 'commander';
 import { loginName } from '../api/create-context.ts';
 import { formatResegmentReport, resegmentProject } from '../review/resegment-project.ts';
@@ -21,7 +21,7 @@ export function register(program: Command): void {
     .description(
       "segment every pair again with the project's word lists (and --word-list files, which join them); links, " +
         '"not translated" marks and rejected links follow their tokens; a pair where a token holding any of them ' +
-        'would be cut across keeps its old tokens and is listed. One transaction, undone as one edit in the app. ' +
+        'would be cut across keeps its old tokens and is listed. Edits in the app go on meanwhile; undone as one edit there. ' +
         'Every pair is segmented, those imported --pretokenized too: leave such a side alone with --side',
     )
     .argument('<project>', 'the project file')

@@ -12,11 +12,11 @@ import type { Command } from 'commander';
 import { toArrays } from '../align/sentences.ts';
 import { readParallel } from '../align/text-io.ts';
 import { UserError } from '../errors.ts';
+import { SIAMESE_HEAD, sentenceEncoderOf, sentenceEncoderSpecs } from '../aligners/registry.ts';
 import { numberOption } from './number-option.ts';
 import { retrievalAccuracy } from '../eval/retrieval.ts';
-import { applyHead, normalised, SIAMESE_DEFAULTS, trainSiameseHead } from '../models/siamese/head.ts';
+import { applyHead, normalised } from '../models/siamese/head.ts';
 import { saveSiameseHead } from '../models/siamese/siamese-folder.ts';
-import { openSentenceEncoder } from '../models/siamese/sentence-encoders.ts';
 import { Rng } from '../nn/init.ts';
 import { loadCorpus } from '../store/pair-corpus.ts';
 import { ProjectStore } from '../store/project-store.ts';
@@ -91,14 +91,14 @@ const f3 = (x: number) => x.toFixed(3);
 async function run(o: SiameseOptions): Promise<void> {
   if ((o.project === undefined) === (o.src === undefined || o.tgt === undefined))
     throw new UserError('give the training pairs as --src and --tgt, or as --project, one of the two');
-  const encoder = openSentenceEncoder(o.encoder);
-  const config = {
-    ...SIAMESE_DEFAULTS,
-    ...(o.epochs === undefined
-      ? {}
-      : { epochs: numberOption('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') }),
-    ...(o.lr === undefined ? {} : { lr: numberOption('--lr', o.lr, (x) => x > 0, 'a positive number') }),
-  };
+  const { family, dir } = sentenceEncoderOf(o.encoder);
+  const siamese = await SIAMESE_HEAD.load();
+  const config = siamese.options.parse({
+    epochs:
+      o.epochs === undefined ? undefined : numberOption('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer'),
+    lr: o.lr === undefined ? undefined : numberOption('--lr', o.lr, (x) => x > 0, 'a positive number'),
+  });
+  const encoder = siamese.openEncoder(family, dir);
   const { train, test } = trainAndTest(o);
   const d = encoder.dim;
   const bar = progressBar('siamese head');
@@ -109,10 +109,8 @@ async function run(o: SiameseOptions): Promise<void> {
       await encoder.embed(0, test.src),
       await encoder.embed(1, test.tgt),
     ];
-    const { head, losses } = await trainSiameseHead(x, y, d, config, {
-      progress: (p) => bar.progress(p.done, p.total, p.message),
-      signal: interruptSignal(),
-    });
+    // Ctrl+C cancels the training; before it (embedding), it ends the command
+    const { head, losses } = await siamese.train(x, y, d, config, { ...bar, signal: interruptSignal() });
     bar.stop();
     const line = (what: string, r: ReturnType<typeof retrievalAccuracy>) =>
       `${what}: src→tgt P@1 ${f3(r.forward[1])} P@5 ${f3(r.forward[5])}, tgt→src P@1 ${f3(r.backward[1])} P@5 ${f3(r.backward[5])}\n`;
@@ -136,7 +134,7 @@ export function register(program: Command): void {
     )
     .requiredOption(
       '--encoder <kind:dir>',
-      'the frozen encoder: bisent2vec:DIR, bilstm:DIR (saved Mekong models) or hf:DIR (a Hugging Face encoder folder)',
+      `the frozen encoder, a saved model of a family that gives sentence vectors: ${sentenceEncoderSpecs()} (hf: a Hugging Face encoder folder)`,
     )
     .option('--src <file>', 'source side of the training pairs, one pre-tokenised sentence per line')
     .option('--tgt <file>', 'target side of the training pairs')
@@ -146,7 +144,7 @@ export function register(program: Command): void {
     .option('--test-src <file>', 'source side of the test pairs')
     .option('--test-tgt <file>', 'target side of the test pairs')
     .option('--held-out <share>', 'without test files: the share of the training pairs held out to test on (default 0.1)')
-    .option('--epochs <n>', `training epochs (default ${SIAMESE_DEFAULTS.epochs})`)
-    .option('--lr <x>', `learning rate (default ${SIAMESE_DEFAULTS.lr})`)
+    .option('--epochs <n>', `training epochs (default ${SIAMESE_HEAD.defaults.epochs})`)
+    .option('--lr <x>', `learning rate (default ${SIAMESE_HEAD.defaults.lr})`)
     .action(run);
 }

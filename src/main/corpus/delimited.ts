@@ -139,7 +139,7 @@ function resolveColumns(header: string[] | null, opts: DelimitedReadOptions, fil
 
 /** Reads a TSV or CSV file, one PairRecord per record (line = the line the record starts on). */
 export async function* readDelimited(file: string, opts: DelimitedReadOptions = {}): AsyncGenerator<PairRecord> {
-  const progress = await ByteProgress.forFiles([file], opts.onBytes, opts);
+  const progress = await ByteProgress.forFiles([file], opts.progress, opts);
   const header = opts.header ?? (typeof opts.srcColumn === 'string' || typeof opts.tgtColumn === 'string');
   let cols = header ? null : resolveColumns(null, opts, file);
   let width = -1;

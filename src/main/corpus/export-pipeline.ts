@@ -12,8 +12,8 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { ExportOptions } from '../../shared/api.ts';
 import { LinkSet } from '../../shared/link-set.ts';
-import { CancelledError, UserError } from '../errors.ts';
-import type { JobContext } from '../jobs/job-context.ts';
+import { UserError } from '../errors.ts';
+import { checkCancelled, type JobContext } from '../jobs/job-context.ts';
 import { alignmentSources, pairLinksReader, rejectedWithAnnotator } from '../store/alignments.ts';
 import { untranslatedOf } from '../store/gold-layer.ts';
 import type { UntranslatedMark } from '../store/edits.ts';
@@ -62,7 +62,7 @@ async function* recordsOf(
   const sides = options.byCharacter ? chineseSides(srcLang, tgtLang) : null;
   let done = 0;
   for (const rows of iteratePairRows(store, filter)) {
-    if (run.signal?.aborted) throw new CancelledError();
+    checkCancelled(run.signal);
     for (const row of rows) {
       const alignments = chosen
         .map((a): AlignmentRecord => {

@@ -10,7 +10,7 @@ const SEP = '|||';
 
 /** Reads a `src ||| tgt` file, one PairRecord per line. */
 export async function* readFastAlign(file: string, opts: ReadOptions = {}): AsyncGenerator<PairRecord> {
-  const progress = await ByteProgress.forFiles([file], opts.onBytes, opts);
+  const progress = await ByteProgress.forFiles([file], opts.progress, opts);
   for await (const batch of readLineBatches(file, progress, opts.signal)) {
     for (let i = 0; i < batch.lines.length; i++) {
       const text = batch.lines[i];

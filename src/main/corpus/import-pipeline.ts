@@ -1,9 +1,11 @@
 // An import from start to end: records stream from a format reader (format-streams.ts), are
 // normalised and segmented, or split on spaces when pre-tokenized, on a worker pool
 // (records that carry their own tokens, as JSONL does, are kept as they are), their links
-// checked against the tokens, and written to the store in committed batches under one
-// import. Any error or a cancel deletes the whole import, so the project is left as it
-// was (store/imports.ts).
+// checked against the tokens, and written to the store under one import, in transactions
+// that hold the write lock for a bounded time (store/bounded-writes.ts), so editors of the
+// project are not blocked meanwhile. The import's pairs are unseen until it finishes; any
+// error or a cancel deletes the whole import, so the project is left as it was
+// (store/imports.ts).
 //
 // Throughput: while the pool segments batch k+1 on the other cores, this thread parses
 // batch k+2 and writes batch k, so SQLite and parsing stay off the critical path.
@@ -16,7 +18,9 @@ import { encodeOffsets } from '../text/offsets.ts';
 import { SegmentPool } from '../text/segment-pool.ts';
 import { goldAlignmentOf, linkInserter, rejectedInserter, untranslatedInserter } from '../store/alignments.ts';
 import { modelAlignmentWriter } from '../store/model-alignments.ts';
-import { beginImport, finishImport } from '../store/imports.ts';
+import { beginImport, discardImport, finishImport } from '../store/imports.ts';
+import { writeInSlices } from '../store/bounded-writes.ts';
+import { backUpProject, LARGE_IMPORT } from '../store/backup.ts';
 import { pairInserter, type NewPair } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { addSideWords, projectWordLists, type SideWords } from '../store/word-lists.ts';
@@ -25,6 +29,8 @@ import type { AlignmentRecord, PairRecord } from './record.ts';
 import { openRecords } from './format-streams.ts';
 
 const BATCH = 1000;
+/** Pairs written by one step of a batch's transactions (pairs.ts inserts them 100 rows a statement). */
+const ROWS = 100;
 const IN_FLIGHT = 3;
 
 /** The job's context (a JobContext fits), all optional, and what an import may bring of its own. */
@@ -58,7 +64,7 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
       srcLang: meta.srcLang,
       tgtLang: meta.tgtLang,
       signal: run.signal,
-      onBytes: (done: number, total: number) => run.progress?.({ done, total, message: 'importing' }),
+      progress: (p) => run.progress?.({ ...p, message: 'importing' }),
     });
     const writer = new BatchWriter(store, importId, {
       data: options.file,
@@ -67,6 +73,11 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
     });
     const inFlight: Promise<Prepared>[] = [];
     let checked = options.anyScript === true;
+    // The first LARGE_IMPORT pairs are held back: once more arrive, the project is backed up
+    // (store/backup.ts) before this import writes a pair; a smaller import makes no copy.
+    let read = 0;
+    let holding = true;
+    let noBackup: string | null = null;
     for await (const batch of batches(records)) {
       if (!checked) {
         checkScripts(batch, meta, options.file);
@@ -75,18 +86,23 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
       const prepared = prepare(batch, options.tokenization, meta, pool);
       prepared.catch(() => {}); // rejections surface when awaited below, in order
       inFlight.push(prepared);
-      if (inFlight.length >= IN_FLIGHT) writer.write(await inFlight.shift()!);
+      read += batch.length;
+      if (holding && read > LARGE_IMPORT) {
+        noBackup = backUpProject(store);
+        holding = false;
+      }
+      while (!holding && inFlight.length >= IN_FLIGHT) await writer.write(await inFlight.shift()!);
     }
-    while (inFlight.length) writer.write(await inFlight.shift()!);
+    while (inFlight.length) await writer.write(await inFlight.shift()!);
     finishImport(store, importId, true);
     ok = true;
     const added = run.words ? addSideWords(store, run.words.side, run.words.from) : 0;
-    return `imported ${writer.count} pairs from ${options.file}${run.words ? `; ${added} new words in the project's word lists` : ''}`;
+    return `imported ${writer.count} pairs from ${options.file}${run.words ? `; ${added} new words in the project's word lists` : ''}${noBackup ? `; ${noBackup}` : ''}`;
   } catch (err) {
     if (isDiskFull(err)) throw new DiskFullError(`disk full while importing ${options.file}: nothing from this import was kept`);
     throw err;
   } finally {
-    if (!ok) discard(store, importId);
+    if (!ok) await discard(store, importId);
     await ownPool?.close();
   }
 }
@@ -96,9 +112,9 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
  * invisible (every query ignores a running import) and its lease is released, so the next
  * opening of the project removes it.
  */
-function discard(store: ProjectStore, importId: number): void {
+async function discard(store: ProjectStore, importId: number): Promise<void> {
   try {
-    void finishImport(store, importId, false);
+    await discardImport(store, importId);
   } catch (err) {
     if (!isDiskFull(err)) throw err;
   }
@@ -192,7 +208,10 @@ interface Inserters {
   untranslated: ReturnType<typeof untranslatedInserter>;
 }
 
-/** Writes prepared batches: pairs, then their alignments' links, marks and rejected links, one transaction each. */
+/**
+ * Writes prepared batches: pairs, then their alignments' links, marks and rejected links, a
+ * group of ROWS pairs at a time, in short transactions (store/bounded-writes.ts).
+ */
 class BatchWriter {
   count = 0;
   private readonly insertPairs: (pairs: NewPair[]) => number[];
@@ -207,11 +226,14 @@ class BatchWriter {
     this.insertPairs = pairInserter(store, importId);
   }
 
-  write({ records, pairs }: Prepared): void {
-    this.store.transaction(() => {
-      const ids = this.insertPairs(pairs);
-      records.forEach((r, i) => {
-        if (r.alignments?.length || r.rejected?.length) this.writeLinks(ids[i], r, pairs[i]);
+  async write({ records, pairs }: Prepared): Promise<void> {
+    const starts = Array.from({ length: Math.ceil(pairs.length / ROWS) }, (_, k) => k * ROWS);
+    await writeInSlices(this.store, starts, (from) => {
+      const group = pairs.slice(from, from + ROWS);
+      const ids = this.insertPairs(group);
+      group.forEach((p, i) => {
+        const r = records[from + i];
+        if (r.alignments?.length || r.rejected?.length) this.writeLinks(ids[i], r, p);
       });
     });
     this.count += pairs.length;

@@ -15,13 +15,12 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { TextDecoder } from 'node:util';
-import { CancelledError, InputError } from '../errors.ts';
+import { InputError } from '../errors.ts';
+import { checkCancelled, type JobContext } from '../jobs/job-context.ts';
 import type { PairRecord } from './record.ts';
 
-export interface ReadOptions {
-  signal?: AbortSignal;
-  /** Called after each chunk with the bytes read so far and the total (over all files). */
-  onBytes?: (bytesRead: number, totalBytes: number) => void;
+/** A read's context (progress: bytes read so far of the total over all files, after each chunk; cancel), all optional, and its limits. */
+export interface ReadOptions extends Partial<JobContext> {
   /** Accept pairs whose source or target is empty or blank (default: an error). */
   allowEmpty?: boolean;
   /** The longest line accepted, in bytes (default MAX_LINE_BYTES). */
@@ -44,12 +43,12 @@ export interface TextPiece {
   line: number;
 }
 
-/** Tracks bytes read across one or more files for `onBytes`, and the limits of this read. */
+/** Tracks bytes read across one or more files for `progress`, and the limits of this read. */
 export class ByteProgress {
   private read = 0;
   constructor(
     private readonly total: number,
-    private readonly onBytes?: ReadOptions['onBytes'],
+    private readonly progress?: ReadOptions['progress'],
     readonly maxLineBytes = MAX_LINE_BYTES,
   ) {}
 
@@ -57,7 +56,7 @@ export class ByteProgress {
    *  /dev/zero never ends: refused at once), then tracks their bytes. */
   static async forFiles(
     files: string[],
-    onBytes?: ReadOptions['onBytes'],
+    progress?: ReadOptions['progress'],
     limits: Pick<ReadOptions, 'maxLineBytes' | 'maxFileBytes'> = {},
   ): Promise<ByteProgress> {
     const maxFile = limits.maxFileBytes ?? MAX_FILE_BYTES;
@@ -72,24 +71,20 @@ export class ByteProgress {
     );
     return new ByteProgress(
       sizes.reduce((a, b) => a + b, 0),
-      onBytes,
+      progress,
       limits.maxLineBytes ?? MAX_LINE_BYTES,
     );
   }
 
   add(n: number): void {
     this.read += n;
-    this.onBytes?.(this.read, this.total);
+    this.progress?.({ done: this.read, total: this.total });
   }
 }
 
 const CHUNK = 1 << 20;
 const LONG_LINE = 4 << 20;
 const NL = 0x0a;
-
-export function throwIfAborted(signal?: AbortSignal): void {
-  if (signal?.aborted) throw new CancelledError();
-}
 
 function countNewlines(s: string): number {
   let n = 0;
@@ -164,7 +159,7 @@ export async function* readTextPieces(
   let line = 1;
   let first = true;
   for await (const chunk of createReadStream(file, { highWaterMark: CHUNK })) {
-    throwIfAborted(signal);
+    checkCancelled(signal);
     progress.add((chunk as Buffer).length);
     if (wholeLines) {
       const nl = (chunk as Buffer).indexOf(NL);
@@ -196,7 +191,7 @@ export async function* readTextPieces(
     yield { text, line };
     line += countNewlines(text);
   }
-  throwIfAborted(signal);
+  checkCancelled(signal);
   if (pending.length) carry = Buffer.concat([carry, ...pending]);
   if (carry.length === 0) return;
   let text = decodeStrict(decoder, carry, file, line);

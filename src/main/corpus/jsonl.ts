@@ -20,7 +20,7 @@ import type { AlignmentRecord, PairRecord } from './record.ts';
 
 /** Reads a Mekong JSONL file, one PairRecord per non-blank line. */
 export async function* readJsonl(file: string, opts: ReadOptions = {}): AsyncGenerator<PairRecord> {
-  const progress = await ByteProgress.forFiles([file], opts.onBytes, opts);
+  const progress = await ByteProgress.forFiles([file], opts.progress, opts);
   for await (const batch of readLineBatches(file, progress, opts.signal)) {
     for (let i = 0; i < batch.lines.length; i++) {
       const text = batch.lines[i];

@@ -3,13 +3,14 @@
 // have the same number of lines. The writer replaces line breaks inside a text by spaces
 // (the format cannot carry them).
 import { InputError } from '../errors.ts';
-import { ByteProgress, checkSides, LineCursor, readLineBatches, throwIfAborted, type ReadOptions } from './input.ts';
+import { checkCancelled } from '../jobs/job-context.ts';
+import { ByteProgress, checkSides, LineCursor, readLineBatches, type ReadOptions } from './input.ts';
 import { singleLine, withSinks, type RecordSource, type WriteOptions, type WriteTarget } from './output.ts';
 import type { PairRecord } from './record.ts';
 
 /** Reads `srcFile` and `tgtFile` line by line in step, one PairRecord per line. */
 export async function* readMoses(srcFile: string, tgtFile: string, opts: ReadOptions = {}): AsyncGenerator<PairRecord> {
-  const progress = await ByteProgress.forFiles([srcFile, tgtFile], opts.onBytes, opts);
+  const progress = await ByteProgress.forFiles([srcFile, tgtFile], opts.progress, opts);
   const a = new LineCursor(readLineBatches(srcFile, progress, opts.signal));
   const b = new LineCursor(readLineBatches(tgtFile, progress, opts.signal));
   try {
@@ -44,7 +45,7 @@ export async function writeMoses(
 ): Promise<void> {
   await withSinks([srcTarget, tgtTarget], async ([src, tgt]) => {
     for await (const rec of records) {
-      throwIfAborted(opts.signal);
+      checkCancelled(opts.signal);
       await src.write(singleLine(rec.src) + '\n');
       await tgt.write(singleLine(rec.tgt) + '\n');
     }

@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { throwIfAborted } from './input.ts';
+import { checkCancelled } from '../jobs/job-context.ts';
 import type { PairRecord } from './record.ts';
 
 /** A file path (written atomically) or an open stream (left open for the caller). */
@@ -39,7 +39,7 @@ function alive(pid: number): boolean {
 }
 
 /** Removes the partial files in `folder` that a killed writer left (its process is gone). */
-function removeDeadPartials(folder: string): void {
+export function removeDeadPartials(folder: string): void {
   let names: string[];
   try {
     names = readdirSync(folder);
@@ -134,10 +134,10 @@ export async function writeRendered(
     if (opts.header) await sink.write(opts.header);
     let i = 0;
     for await (const rec of records) {
-      if ((i & 1023) === 0) throwIfAborted(opts.signal);
+      if ((i & 1023) === 0) checkCancelled(opts.signal);
       await sink.write(render(rec, i++));
     }
-    throwIfAborted(opts.signal);
+    checkCancelled(opts.signal);
     if (opts.footer) await sink.write(opts.footer);
   });
 }

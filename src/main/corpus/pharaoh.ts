@@ -44,7 +44,7 @@ export function parsePharaohText(text: string, base: IndexBase, file: string): L
 
 /** Reads a Pharaoh file: one LinkGroup per line (an empty line is a pair without links). */
 export async function* readPharaoh(file: string, opts: LinksReadOptions = {}): AsyncGenerator<LinkGroup> {
-  const progress = await ByteProgress.forFiles([file], opts.onBytes, opts);
+  const progress = await ByteProgress.forFiles([file], opts.progress, opts);
   const base = opts.base ?? 0;
   for await (const batch of readLineBatches(file, progress, opts.signal)) {
     for (let i = 0; i < batch.lines.length; i++) {

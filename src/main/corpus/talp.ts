@@ -34,7 +34,7 @@ function parseRow(text: string, file: string, line: number): TalpRow {
 
 /** Reads a TALP file: one LinkGroup per sentence number from 1 to the last one seen. */
 export async function* readTalp(file: string, opts: Omit<LinksReadOptions, 'base'> = {}): AsyncGenerator<LinkGroup> {
-  const progress = await ByteProgress.forFiles([file], opts.onBytes, opts);
+  const progress = await ByteProgress.forFiles([file], opts.progress, opts);
   let current = 1;
   let [groupLine, links] = [0, new LinkSet()];
   for await (const batch of readLineBatches(file, progress, opts.signal)) {

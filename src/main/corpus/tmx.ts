@@ -191,7 +191,7 @@ function xmlError(file: string, parser: SAXParser, err: Error): InputError {
 
 /** Reads a TMX file, one PairRecord per <tu> (line = the line of its start tag). */
 export async function* readTmx(file: string, opts: TmxReadOptions = {}): AsyncGenerator<PairRecord> {
-  const progress = await ByteProgress.forFiles([file], opts.onBytes, opts);
+  const progress = await ByteProgress.forFiles([file], opts.progress, opts);
   const parser = sax.parser(true, { position: true });
   const ready: PairRecord[] = [];
   const walker = new TmxWalker(parser, file, progress.maxLineBytes, (tu) => {

@@ -8,8 +8,7 @@
 // K is capped by the number of candidates. agreement-em.ts turns CSLS into alignment priors.
 // Hand-written loops: the matrices are small (a sentence pair) or are scanned once row by row
 // so that no I×J matrix is held (a 30k-sentence corpus would need 3.6 GB).
-import type { Progress } from '../jobs/job-registry.ts';
-import { CancelledError } from '../errors.ts';
+import { checkCancelled, type JobContext, silentContext } from '../jobs/job-context.ts';
 
 /** K within a sentence pair (eq. 17's neighbourhood). */
 export const PAIR_CSLS_K = 3;
@@ -71,12 +70,6 @@ export interface Neighbourhoods {
   yMean: Float32Array;
 }
 
-/** What long work takes: a progress callback and a cancel signal. */
-export interface LongWork {
-  progress?: Progress;
-  signal?: AbortSignal;
-}
-
 /** Inserts (index, value) into the sorted top list at [at, at+k) when it beats the last kept. */
 function keep(near: Int32Array, sim: Float32Array, at: number, k: number, index: number, value: number): void {
   if (value <= sim[at + k - 1]) return;
@@ -104,9 +97,9 @@ function means(near: Int32Array, sim: Float32Array, n: number, k: number): Float
 /**
  * Neighbourhoods for sets too large for an I×J matrix (a vocabulary, a corpus' sentences):
  * x [I, D] and y [J, D] with unit rows; one pass over the cosines, row by row, reporting
- * progress and stopping with CancelledError when `signal` fires.
+ * progress (rows of x done) and stopping with CancelledError when `ctx.signal` fires.
  */
-export function neighbourhoods(x: Float32Array, y: Float32Array, d: number, k: number, work: LongWork = {}): Neighbourhoods {
+export function neighbourhoods(x: Float32Array, y: Float32Array, d: number, k: number, ctx: JobContext = silentContext()): Neighbourhoods {
   const I = x.length / d,
     J = y.length / d;
   const xNear = new Int32Array(I * k).fill(-1),
@@ -115,8 +108,8 @@ export function neighbourhoods(x: Float32Array, y: Float32Array, d: number, k: n
     ySim = new Float32Array(J * k).fill(-Infinity);
   for (let i = 0; i < I; i++) {
     if ((i & 255) === 0) {
-      if (work.signal?.aborted) throw new CancelledError();
-      work.progress?.(i, I);
+      checkCancelled(ctx.signal);
+      ctx.progress({ done: i, total: I });
     }
     const xo = i * d;
     for (let j = 0; j < J; j++) {
@@ -127,7 +120,7 @@ export function neighbourhoods(x: Float32Array, y: Float32Array, d: number, k: n
       keep(yNear, ySim, j * k, k, i, s);
     }
   }
-  work.progress?.(I, I);
+  ctx.progress({ done: I, total: I });
   return { k, xNear, xSim, xMean: means(xNear, xSim, I, k), yNear, ySim, yMean: means(yNear, ySim, J, k) };
 }
 
@@ -149,16 +142,16 @@ export function cslsTranslations(
   d: number,
   K: number,
   n: number,
-  work: LongWork = {},
+  ctx: JobContext = silentContext(),
 ): { index: number; score: number }[][] {
-  const nb = neighbourhoods(x, y, d, K, work);
+  const nb = neighbourhoods(x, y, d, K, ctx);
   const I = x.length / d,
     J = y.length / d;
   const near = new Int32Array(n),
     sim = new Float32Array(n);
   const out: { index: number; score: number }[][] = [];
   for (let i = 0; i < I; i++) {
-    if ((i & 255) === 0 && work.signal?.aborted) throw new CancelledError();
+    if ((i & 255) === 0) checkCancelled(ctx.signal);
     near.fill(-1);
     sim.fill(-Infinity);
     for (let j = 0; j < J; j++) keep(near, sim, 0, n, j, 2 * rowDot(x, i, y, j, d) - nb.xMean[i] - nb.yMean[j]);

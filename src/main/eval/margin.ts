@@ -20,7 +20,8 @@
 //                      from the threshold up.
 // Vectors are [n, dim] rows of unit length (cosine = dot). Both take a progress callback and
 // an AbortSignal (eval/csls.ts's neighbourhoods does the long part).
-import { type LongWork, neighbourhoods, rowDot } from './csls.ts';
+import { type JobContext, silentContext } from '../jobs/job-context.ts';
+import { neighbourhoods, rowDot } from './csls.ts';
 import { bestThreshold, type ScoredCandidate, type ThresholdChoice } from './threshold-search.ts';
 
 export const MARGIN_K = 4;
@@ -86,9 +87,9 @@ function rescore(
   return { score, mean };
 }
 
-function scoredNeighbourhoods(p: SentenceSets, k: number, work: LongWork): Scored {
+function scoredNeighbourhoods(p: SentenceSets, k: number, ctx: JobContext): Scored {
   const extra = p.extra;
-  const nb = neighbourhoods(p.x, p.y, p.dim, extra ? Math.max(k, MARGIN_CANDIDATES) : k, work);
+  const nb = neighbourhoods(p.x, p.y, p.dim, extra ? Math.max(k, MARGIN_CANDIDATES) : k, ctx);
   if (!extra) return { c: k, xNear: nb.xNear, xScore: nb.xSim, xMean: nb.xMean, yNear: nb.yNear, yScore: nb.ySim, yMean: nb.yMean };
   const xs = rescore(nb.xNear, nb.xSim, nb.k, k, (i, j, cos) => cos + extra(i, j));
   const ys = rescore(nb.yNear, nb.ySim, nb.k, k, (j, i, cos) => cos + extra(i, j));
@@ -132,10 +133,15 @@ function rivalOf(nb: Scored, i: number): Rival | null {
 }
 
 /** Margin of every pair (x_i, y_i); flagged when under `threshold`. */
-export function parallelismScores(p: SentenceSets, threshold: number, o: MarginOptions = {}, work: LongWork = {}): PairScore[] {
+export function parallelismScores(
+  p: SentenceSets,
+  threshold: number,
+  o: MarginOptions = {},
+  ctx: JobContext = silentContext(),
+): PairScore[] {
   const n = p.x.length / p.dim;
   if (p.y.length / p.dim !== n) throw new Error(`parallelismScores: ${n} source and ${p.y.length / p.dim} target vectors`);
-  const nb = scoredNeighbourhoods(p, o.k ?? MARGIN_K, work);
+  const nb = scoredNeighbourhoods(p, o.k ?? MARGIN_K, ctx);
   const out: PairScore[] = [];
   for (let i = 0; i < n; i++) {
     const score = distanceMargin(pairScore(p, i, i), nb.xMean[i], nb.yMean[i]);
@@ -176,10 +182,10 @@ function candidates(nb: Scored, I: number, J: number): MinedPair[] {
 }
 
 /** Proposed pairs (src line, tgt line, margin), best first, each sentence in at most one, from `threshold` up. */
-export function minePairs(p: SentenceSets, threshold: number, o: MarginOptions = {}, work: LongWork = {}): MinedPair[] {
+export function minePairs(p: SentenceSets, threshold: number, o: MarginOptions = {}, ctx: JobContext = silentContext()): MinedPair[] {
   const I = p.x.length / p.dim,
     J = p.y.length / p.dim;
-  const nb = scoredNeighbourhoods(p, o.k ?? MARGIN_K, work);
+  const nb = scoredNeighbourhoods(p, o.k ?? MARGIN_K, ctx);
   const usedSrc = new Uint8Array(I),
     usedTgt = new Uint8Array(J);
   const out: MinedPair[] = [];
@@ -200,11 +206,11 @@ export function miningThreshold(
   p: SentenceSets,
   gold: readonly { src: number; tgt: number }[],
   o: MarginOptions = {},
-  work: LongWork = {},
+  ctx: JobContext = silentContext(),
 ): ThresholdChoice {
   const J = p.y.length / p.dim;
   const truth = new Set(gold.map((g) => g.src * J + g.tgt));
-  const scored: ScoredCandidate[] = minePairs(p, -Infinity, o, work).map((m) => ({
+  const scored: ScoredCandidate[] = minePairs(p, -Infinity, o, ctx).map((m) => ({
     score: m.score,
     correct: truth.has(m.src * J + m.tgt),
   }));

@@ -20,12 +20,21 @@ export interface JobContext {
   readonly signal: AbortSignal;
 }
 
-/** Throws CancelledError when the job was cancelled; call it between units of work. */
-export function checkCancelled(signal: AbortSignal): void {
-  if (signal.aborted) throw new CancelledError();
+/** Throws CancelledError when the job was cancelled; call it between units of work (no signal: work that cannot be cancelled). */
+export function checkCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new CancelledError();
 }
 
 /** A context that reports nowhere and is never cancelled (tests, nested steps that report through their parent). */
 export function silentContext(signal: AbortSignal = new AbortController().signal): JobContext {
   return { progress: () => {}, signal };
+}
+
+/**
+ * `ctx` with the message of every progress event set by `message` (a text, or one made from
+ * the event): a step reports counts, and its caller names the phase they belong to.
+ */
+export function withMessage(ctx: JobContext, message: string | ((p: JobProgress) => string)): JobContext {
+  const text = typeof message === 'string' ? () => message : message;
+  return { progress: (p) => ctx.progress({ ...p, message: text(p) }), signal: ctx.signal };
 }

@@ -7,8 +7,6 @@ import type { JobEvent } from '../../shared/api.ts';
 import { asUserError, CancelledError, UserError } from '../errors.ts';
 import type { JobContext, JobProgress } from './job-context.ts';
 
-/** The callback shape of a step's progress inside a task (a count of done units out of a total). */
-export type Progress = (done: number, total: number, message?: string) => void;
 /** A job: its work, given its context; resolves with a one-line summary. */
 export type JobBody = (ctx: JobContext) => Promise<string>;
 

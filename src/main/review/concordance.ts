@@ -1,7 +1,8 @@
 // The project's lexicon and its concordance: every (source word, target word) pair linked
 // somewhere, counted over the annotator's gold links and one model alignment's links; every
 // pair where both words occur, with the links between them; and the bulk fix, which links
-// (or unlinks) the two words in all those pairs as one edit group (one undo reverses it all).
+// (or unlinks) the two words in all those pairs as one edit group (one undo reverses it all),
+// written in short transactions (store/bounded-writes.ts) so that other edits go on meanwhile.
 // Words are compared case-folded (toLowerCase).
 //
 // "Link all" pairs the occurrences of the two words one to one in each pair: a minimum-cost
@@ -23,7 +24,8 @@ import {
 } from '../store/alignments.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { annotatorsShare } from '../store/annotation-mode.ts';
-import { recordGroup, type PairEdit } from '../store/edits.ts';
+import { writeInSlices } from '../store/bounded-writes.ts';
+import { groupWriter, type PairEdit } from '../store/edits.ts';
 import { goldIdOf } from '../store/gold-layer.ts';
 import { iteratePairRows, offsetsOf, tokensOf, type PairRow } from '../store/pairs.ts';
 
@@ -201,9 +203,9 @@ function changeOf(o: Occurrence, action: BulkAction): BulkChange {
 /**
  * The bulk fix's changes (one per pair it touches, each link in context); with `apply`, the
  * links of `keep` (all when absent; each must be one the preview proposes) are applied as one
- * edit group.
+ * edit group, each pair's edit made on what the pair holds when it is written.
  */
-export function bulkFix(
+export async function bulkFix(
   store: ProjectStore,
   annotator: string,
   src: string,
@@ -212,7 +214,7 @@ export function bulkFix(
   apply: boolean,
   modelId: number | null = null,
   keep?: readonly (LinkRef & { pairId: number })[],
-): BulkChange[] {
+): Promise<BulkChange[]> {
   const planned = occurrences(store, annotator, src, tgt, modelId)
     .map((o) => changeOf(o, action))
     .filter((c) => c.add.length + c.remove.length + c.unmatched.src.length + c.unmatched.tgt.length > 0);
@@ -228,29 +230,25 @@ export function bulkFix(
     .map((c) => ({ ...c, add: only(c.pairId, c.add), remove: only(c.pairId, c.remove) }))
     .filter((c) => c.add.length + c.remove.length > 0);
   if (changes.length === 0) return changes;
-  store.transaction(() => {
-    const edits: PairEdit[] =
-      action === 'reject'
-        ? changes.map((c) => {
-            const rejected = rejectedOfPair(store, c.pairId, annotator);
-            return {
-              pairId: c.pairId,
-              before: { rejected },
-              after: { rejected: [...rejected, ...c.remove.map(({ s, t }) => ({ s, t }))] },
-            };
-          })
-        : goldEdits(store, annotator, changes);
-    recordGroup(store, annotator, 'lexicon.bulk', edits);
-  });
+  const group = groupWriter(store, annotator, 'lexicon.bulk');
+  const editOf = action === 'reject' ? (c: BulkChange) => rejectEdit(store, annotator, c) : goldEditor(store, annotator);
+  await writeInSlices(store, changes, (c) => group.add(editOf(c)), { onSlice: () => group.checkNotUndone() });
   return changes;
 }
 
-/** The gold-layer edits of a Link all / Unlink all. */
-function goldEdits(store: ProjectStore, annotator: string, changes: BulkChange[]): PairEdit[] {
-  const gold = goldAlignmentOf(store, annotator);
-  const key = String(gold);
+/** The edit of a Reject all on one pair: the model's links added to the annotator's rejected links. */
+function rejectEdit(store: ProjectStore, annotator: string, c: BulkChange): PairEdit {
+  const rejected = rejectedOfPair(store, c.pairId, annotator);
+  return { pairId: c.pairId, before: { rejected }, after: { rejected: [...rejected, ...c.remove.map(({ s, t }) => ({ s, t }))] } };
+}
+
+/** The gold-layer edit of a Link all / Unlink all on one pair (call inside a write transaction). */
+function goldEditor(store: ProjectStore, annotator: string): (c: BulkChange) => PairEdit {
+  let gold: number | null = null;
   const current = pairLinksReader(store);
-  return changes.map((c) => {
+  return (c) => {
+    gold ??= goldAlignmentOf(store, annotator);
+    const key = String(gold);
     const before = current(gold, c.pairId);
     const removed = keySet(c.remove);
     const after: Link[] = sortedLinks([
@@ -258,5 +256,5 @@ function goldEdits(store: ProjectStore, annotator: string, changes: BulkChange[]
       ...c.add.map((l) => ({ s: l.s, t: l.t, kind: 'sure' as const, score: null })),
     ]);
     return { pairId: c.pairId, before: { links: { [key]: before } }, after: { links: { [key]: after } } };
-  });
+  };
 }

@@ -84,12 +84,14 @@ export function setGold(
   const nextMarks = sortedMarks(marks);
   if (JSON.stringify(nextLinks) === JSON.stringify(current.gold) && JSON.stringify(nextMarks) === JSON.stringify(current.untranslated))
     return current;
+  // Takes the write lock at its start: a transaction that read first would fail at once, not
+  // wait, when another connection is writing (store/edits.ts).
   store.transaction(() => {
     const key = String(goldAlignmentOf(store, annotator));
     const before: PairPatch = { links: { [key]: current.gold }, untranslated: { [key]: current.untranslated } };
     const after: PairPatch = { links: { [key]: nextLinks }, untranslated: { [key]: nextMarks } };
     recordEdit(store, annotator, pairId, 'links.set', before, after);
-  });
+  }, 'immediate');
   deferCheckpoint(store);
   return editorPair(store, annotator, pairId);
 }

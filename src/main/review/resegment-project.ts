@@ -3,26 +3,30 @@
 // pool, and where the tokens change, the links of every alignment, the "not translated"
 // marks and the rejected links follow their tokens (text/token-remap.ts). A pair where a
 // token that holds any of those is cut across by the new tokens keeps its old tokens and is
-// reported with the reason (and, asked, flagged), so no link, gold or other, is ever lost. The changed pairs are
-// written in one transaction as one edit group (undone as a whole, store/edits.ts), with
-// the word list file's words, if any, joining the project's lists in the same transaction.
+// reported with the reason (and, asked, flagged), so no link, gold or other, is ever lost.
+// The changed pairs are written as one edit group (undone as a whole, store/edits.ts), in
+// short transactions (store/bounded-writes.ts) so that the app's edits go on meanwhile; each
+// pair is read, checked and written in one of them. The word list file's words, if any, join
+// the project's lists once every pair is written. A cancel or a crash part-way leaves the
+// pairs written so far re-segmented, still one group that one undo reverses.
 import type { Token } from '../../shared/domain.ts';
 import type { Link, LinkRef } from '../../shared/link-set.ts';
-import type { JobContext } from '../jobs/job-context.ts';
+import { checkCancelled, type JobContext } from '../jobs/job-context.ts';
 import { linksOfPair, rejectedWithAnnotator } from '../store/alignments.ts';
-import { recordGroup, type PairEdit, type PairPatch, type UntranslatedMark } from '../store/edits.ts';
+import { writeInSlices } from '../store/bounded-writes.ts';
+import { groupWriter, type PairEdit, type PairPatch, type UntranslatedMark } from '../store/edits.ts';
 import { marksOfPair } from '../store/gold-layer.ts';
 import { countPairs, getPairRow, iteratePairRows, offsetsOf, type PairRow } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { addSideWords, projectWordLists, type SideWords } from '../store/word-lists.ts';
-import { CancelledError } from '../errors.ts';
 import { decodeTokens } from '../text/offsets.ts';
 import { SegmentPool } from '../text/segment-pool.ts';
 import { identityMap, remapLinks, remapTokens } from '../text/token-remap.ts';
 
 type Side = 'src' | 'tgt';
 
-export interface ResegmentOptions {
+/** What to re-segment and how, with the job's progress and cancel signal (both optional). */
+export interface ResegmentOptions extends Partial<JobContext> {
   sides: readonly Side[];
   /** Who the edit group is logged for (their undo reverses it). */
   annotator: string;
@@ -32,8 +36,6 @@ export interface ResegmentOptions {
   dryRun?: boolean;
   /** Also mark the kept pairs flagged, the reason appended to their note (part of the same edit group). */
   flagKept?: boolean;
-  progress?: JobContext['progress'];
-  signal?: AbortSignal;
   /** Segmentation pool of the caller's (its word lists must be the project's); else one is made and closed. */
   pool?: SegmentPool;
 }
@@ -157,7 +159,7 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
   let done = 0;
   try {
     for (const rows of iteratePairRows(store, {}, BATCH)) {
-      if (options.signal?.aborted) throw new CancelledError();
+      checkCancelled(options.signal);
       const next: Partial<Record<Side, Uint32Array[]>> = {};
       for (const side of options.sides) {
         const lang = side === 'src' ? meta.srcLang : meta.tgtLang;
@@ -178,47 +180,49 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
   } finally {
     await ownPool?.close();
   }
-  if (options.signal?.aborted) throw new CancelledError();
-  options.progress?.({ done: total, total, message: options.dryRun ? 'checking links' : `saving ${candidates.length} changed pairs` });
-  // Links, marks and rejected links are read, and the edits written, in one transaction that
-  // holds the write lock from its start: an edit made meanwhile (the app open on the project)
-  // is never overwritten by an edit planned on what the pair held before it.
-  const edits: PairEdit[] = [];
+  checkCancelled(options.signal);
+  const message = options.dryRun ? 'checking links' : `saving ${candidates.length} changed pairs`;
+  // Each pair's links, marks and rejected links are read, and its edit written, in one
+  // transaction that holds the write lock from its start: an edit made meanwhile (the app
+  // open on the project) is never overwritten by an edit planned on what the pair held before it.
+  const group = groupWriter(store, options.annotator, 'tokens.resegment');
   const kept: KeptPair[] = [];
-  let newWords = 0;
+  let changed = 0;
   let moved = 0;
-  const plan = () => {
-    for (const c of candidates) {
-      const row = getPairRow(store, c.pairId);
-      const same = (side: Side) => {
-        const change = c.changes[side];
-        return !change || (row !== undefined && sameSpans(offsetsOf(side === 'src' ? row.src_tokens : row.tgt_tokens), change.old));
-      };
-      if (!row || !same('src') || !same('tgt')) {
-        moved++;
-        continue;
-      }
+  let saved = 0;
+  const save = (c: (typeof candidates)[number]) => {
+    const row = getPairRow(store, c.pairId);
+    const same = (side: Side) => {
+      const change = c.changes[side];
+      return !change || (row !== undefined && sameSpans(offsetsOf(side === 'src' ? row.src_tokens : row.tgt_tokens), change.old));
+    };
+    if (!row || !same('src') || !same('tgt')) moved++;
+    else {
       const edit = pairEdit(store, row, c.changes);
-      if ('reason' in edit) kept.push(edit);
-      else edits.push(edit);
+      if ('reason' in edit) {
+        kept.push(edit);
+        if (options.flagKept && !options.dryRun) group.add(flagEdit(store, edit));
+      } else {
+        changed++;
+        if (!options.dryRun) group.add(edit);
+      }
     }
+    saved++;
   };
-  if (options.dryRun) store.transaction(plan);
-  else
-    store.transaction(() => {
-      plan();
-      if (options.words) newWords = addSideWords(store, options.words.side, options.words.from);
-      recordGroup(
-        store,
-        options.annotator,
-        'tokens.resegment',
-        options.flagKept ? [...edits, ...kept.map((k) => flagEdit(store, k))] : edits,
-      );
-    }, 'immediate');
+  await writeInSlices(store, candidates, save, {
+    signal: options.signal,
+    readOnly: options.dryRun,
+    onSlice: () => {
+      group.checkNotUndone();
+      options.progress?.({ done: saved, total: candidates.length, message });
+    },
+  });
+  options.progress?.({ done: saved, total: candidates.length, message });
+  const newWords = options.words && !options.dryRun ? addSideWords(store, options.words.side, options.words.from) : 0;
   return {
     pairs: total,
-    changed: edits.length,
-    unchanged: total - edits.length - kept.length - moved,
+    changed,
+    unchanged: total - changed - kept.length - moved,
     kept,
     moved,
     newWords,

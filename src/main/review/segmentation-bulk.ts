@@ -2,7 +2,10 @@
 // bulk fix does for links, concordance.ts): the merge of two neighbouring tokens X, Y or the
 // split of a token XY at one character, found wherever else it occurs on that side, listed
 // with its context for a preview, and applied to the occurrences the user kept as one edit
-// group (one undo reverses it all; store/edits.ts). Each pair's fixes go through the editor's
+// group (one undo reverses it all; store/edits.ts), written in short transactions
+// (store/bounded-writes.ts) so that other edits go on meanwhile. Each pair is read again and
+// fixed in one of them: an occurrence that an edit made meanwhile took away is left out.
+// Each pair's fixes go through the editor's
 // own steps (segmentation-fixes.ts: links of every alignment, marks and rejected links follow
 // the tokens), right to left so the indices found stay valid; the words join the word list.
 // Texts are compared case-folded (toLowerCase), as the lexicon does. A merge matches
@@ -10,7 +13,8 @@
 // "sinh viên"); overlapping matches ("a a a" for a+a) take the leftmost first.
 import type { SegmentationFixSpec, TokenFixOccurrence, TokenSide } from '../../shared/editor-api.ts';
 import { UserError } from '../errors.ts';
-import { recordGroup, type PairEdit } from '../store/edits.ts';
+import { writeInSlices } from '../store/bounded-writes.ts';
+import { groupWriter } from '../store/edits.ts';
 import { iteratePairRows, tokensOf } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { addWords, fixState, patchOf, stateOf, type TokenFix } from './segmentation-fixes.ts';
@@ -59,28 +63,27 @@ export function fixOccurrences(store: ProjectStore, side: TokenSide, fix: Segmen
 
 /**
  * The fix's occurrences (the preview); with `apply`, those of `keep` (all when absent; each
- * must be one the preview lists) are fixed as one edit group, and returned.
+ * must be one the preview lists) that the pairs still hold are fixed as one edit group, and returned.
  */
-export function bulkTokenFix(
+export async function bulkTokenFix(
   store: ProjectStore,
   annotator: string,
   side: TokenSide,
   fix: SegmentationFixSpec,
   apply: boolean,
   keep?: readonly { pairId: number; index: number }[],
-): TokenFixOccurrence[] {
+): Promise<TokenFixOccurrence[]> {
   if (!apply) return fixOccurrences(store, side, fix);
-  // Found, read and written in one transaction holding the write lock: what is fixed is what the pairs hold.
-  return store.transaction(() => applyFix(store, annotator, side, fix, keep), 'immediate');
+  return applyFix(store, annotator, side, fix, keep);
 }
 
-function applyFix(
+async function applyFix(
   store: ProjectStore,
   annotator: string,
   side: TokenSide,
   fix: SegmentationFixSpec,
   keep?: readonly { pairId: number; index: number }[],
-): TokenFixOccurrence[] {
+): Promise<TokenFixOccurrence[]> {
   const planned = fixOccurrences(store, side, fix);
   const key = (o: { pairId: number; index: number }) => `${o.pairId}:${o.index}`;
   if (keep) {
@@ -92,19 +95,31 @@ function applyFix(
   const chosen = kept ? planned.filter((o) => kept.has(key(o))) : planned;
   const byPair = new Map<number, number[]>();
   for (const o of chosen) byPair.set(o.pairId, [...(byPair.get(o.pairId) ?? []), o.index]);
-  const words = new Set<string>();
-  const edits: PairEdit[] = [...byPair].map(([pairId, indices]) => {
-    const before = stateOf(store, store.getPair(pairId));
-    let state = before;
-    for (const index of indices.sort((a, b) => b - a)) {
-      const step: TokenFix = fix.kind === 'split' ? { kind: 'split', side, index, at: fix.at } : { kind: 'merge', side, index };
-      const next = fixState(state, step);
-      state = next.state;
-      next.words.forEach((w) => words.add(w));
-    }
-    return { pairId, before: patchOf(before, side), after: patchOf(state, side) };
-  });
-  addWords(store, side, [...words], annotator);
-  recordGroup(store, annotator, `tokens.bulk-${fix.kind}`, edits);
-  return chosen;
+  const group = groupWriter(store, annotator, `tokens.bulk-${fix.kind}`);
+  const applied: TokenFixOccurrence[] = [];
+  await writeInSlices(
+    store,
+    byPair,
+    ([pairId, indices]) => {
+      const pair = store.getPair(pairId);
+      const tokens = side === 'src' ? pair.srcTokens : pair.tgtTokens;
+      const found = new Set(matches(side === 'src' ? pair.src : pair.tgt, tokens, fix));
+      const still = indices.filter((i) => found.has(i)).sort((a, b) => b - a);
+      if (still.length === 0) return;
+      const before = stateOf(store, pair);
+      let state = before;
+      const words = new Set<string>();
+      for (const index of still) {
+        const step: TokenFix = fix.kind === 'split' ? { kind: 'split', side, index, at: fix.at } : { kind: 'merge', side, index };
+        const next = fixState(state, step);
+        state = next.state;
+        next.words.forEach((w) => words.add(w));
+      }
+      addWords(store, side, [...words], annotator);
+      group.add({ pairId, before: patchOf(before, side), after: patchOf(state, side) });
+      for (const index of still.reverse()) applied.push({ pairId, side, index, tokens });
+    },
+    { onSlice: () => group.checkNotUndone() },
+  );
+  return applied;
 }

@@ -110,7 +110,7 @@ function edit(store: ProjectStore, annotator: string, pairId: number, fix: Token
   return store.transaction(() => {
     addWords(store, fix.side, after.words, annotator);
     return store.edit(annotator, pairId, `tokens.${fix.kind}`, patchOf(before, fix.side), patchOf(after.state, fix.side));
-  });
+  }, 'immediate');
 }
 
 /** Splits token `index` of one side at character `at` inside it. */

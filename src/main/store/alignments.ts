@@ -1,10 +1,19 @@
 // Alignment layers (gold per annotator, model runs, imported files) and their links.
+// A model alignment still being written (an import's, or an Align job's, written in short
+// transactions under an unfinished import of its own: model-alignments.ts) is not seen: it
+// is not listed, exported, nor found by id, and its links are not a pair's, until it is complete.
 import type { AlignmentOrigin, Link } from '../../shared/domain.ts';
 import type { LinkRef, RejectedLink } from '../../shared/link-set.ts';
 import type { AlignmentInfo } from '../../shared/api.ts';
 import type { Calibration } from '../../shared/calibration-report.ts';
 import type { Db } from './database.ts';
 import { dbOf, type Project } from './connection.ts';
+
+/**
+ * Alignment `a` is seen by readers: complete. An annotator's gold is always seen (their edits
+ * go into it, even when an import that is still running created it).
+ */
+export const SEEN = `(a.origin = 'gold' OR a.import_id IS NULL OR a.import_id IN (SELECT id FROM imports WHERE state = 'done'))`;
 
 export interface NewAlignment {
   origin: AlignmentOrigin;
@@ -43,7 +52,7 @@ export function listAlignments(project: Project): AlignmentInfo[] {
     .prepare(
       `SELECT a.id, a.origin, a.name, a.annotator, a.run_id AS runId, a.calibration,
       (SELECT count(*) FROM links l WHERE l.alignment_id = a.id) AS links
-    FROM alignments a ORDER BY a.id`,
+    FROM alignments a WHERE ${SEEN} ORDER BY a.id`,
     )
     .all() as (Omit<AlignmentInfo, 'calibration'> & { calibration: string | null })[];
   return rows.map((r) => ({ ...r, calibration: r.calibration === null ? null : (JSON.parse(r.calibration) as Calibration) }));
@@ -83,7 +92,10 @@ function linkOfRow(r: LinkRef & { kind: Link['kind']; score: number | null; tag:
 export function linksOfPair(project: Project, pairId: number): { alignmentId: number; links: Link[] }[] {
   const db = dbOf(project);
   const rows = db
-    .prepare(`SELECT alignment_id, s, t, kind, score, tag FROM links WHERE pair_id = ? ORDER BY alignment_id, s, t`)
+    .prepare(
+      `SELECT l.alignment_id, l.s, l.t, l.kind, l.score, l.tag FROM links l JOIN alignments a ON a.id = l.alignment_id
+      WHERE l.pair_id = ? AND ${SEEN} ORDER BY l.alignment_id, l.s, l.t`,
+    )
     .all(pairId) as LinkRow[];
   const groups = new Map<number, Link[]>();
   for (const r of rows) {
@@ -146,13 +158,13 @@ export function rejectedInserter(project: Project): (pairId: number, rejected: r
 /** Whether alignment `id` exists in this project. */
 export function alignmentExists(project: Project, id: number): boolean {
   const db = dbOf(project);
-  return db.prepare(`SELECT 1 FROM alignments WHERE id = ?`).get(id) !== undefined;
+  return db.prepare(`SELECT 1 FROM alignments a WHERE a.id = ? AND ${SEEN}`).get(id) !== undefined;
 }
 
 /** Every alignment with the name an export gives its source (the annotator for gold, else its name). */
 export function alignmentSources(project: Project): { id: number; origin: AlignmentOrigin; source: string; name: string }[] {
   const db = dbOf(project);
-  return db.prepare(`SELECT id, origin, coalesce(annotator, name) AS source, name FROM alignments`).all() as {
+  return db.prepare(`SELECT a.id, a.origin, coalesce(a.annotator, a.name) AS source, a.name FROM alignments a WHERE ${SEEN}`).all() as {
     id: number;
     origin: AlignmentOrigin;
     source: string;
@@ -170,7 +182,8 @@ export function pairLinksReader(project: Project): (alignmentId: number, pairId:
 /** One alignment's origin and its links grouped by pair, or null when there is no such alignment. */
 export function alignmentLayer(project: Project, alignmentId: number): { origin: AlignmentOrigin; links: Map<number, Link[]> } | null {
   const db = dbOf(project);
-  const a = db.prepare('SELECT origin FROM alignments WHERE id = ?').get(alignmentId) as { origin: AlignmentOrigin } | undefined;
+  const a = db.prepare(`SELECT a.origin FROM alignments a WHERE a.id = ? AND ${SEEN}`).get(alignmentId) as
+    { origin: AlignmentOrigin } | undefined;
   if (!a) return null;
   const links = new Map<number, Link[]>();
   for (const r of db
@@ -203,6 +216,6 @@ export function scoredLinksByPair(project: Project, alignmentId: number): Map<nu
 /** The newest model alignment, or null when the project has none. */
 export function newestModelAlignment(project: Project): number | null {
   const db = dbOf(project);
-  const row = db.prepare(`SELECT max(id) AS id FROM alignments WHERE origin = 'model'`).get() as { id: number | null };
+  const row = db.prepare(`SELECT max(a.id) AS id FROM alignments a WHERE a.origin = 'model' AND ${SEEN}`).get() as { id: number | null };
   return row.id;
 }

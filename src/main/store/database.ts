@@ -1,5 +1,6 @@
 // Opens a project's SQLite file with the settings every connection needs (WAL, foreign
-// keys, a busy timeout) and brings its schema up to date with migrations.ts.
+// keys, a busy timeout) and brings its schema up to date with migrations.ts (after a hook
+// that the caller uses to back the file up first).
 //
 // A project that cannot be written (a read-only file, folder or mount) opens read-only. A
 // WAL-mode file needs its -shm index beside it even to be read; where the folder is
@@ -7,10 +8,11 @@
 // to change it while it is open), for which URI file names are switched on before the
 // first connection (better-sqlite3 reads SQLITE_USE_URI when it loads).
 import Database from 'better-sqlite3';
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { UserError } from '../errors.ts';
+import { DamagedProjectError, UserError } from '../errors.ts';
+import { existingBackup } from './backup-path.ts';
 import { MIGRATIONS } from './migrations.ts';
 import { searchFold } from '../text/search-fold.ts';
 import { guardFileIdentity } from './file-identity.ts';
@@ -23,6 +25,8 @@ export interface OpenOptions {
   /** Create the file if missing (default false: opening a missing project is an error). */
   create?: boolean;
   readonly?: boolean;
+  /** Called once before migrations change an existing project's schema (ProjectStore backs it up there). */
+  beforeMigration?: (db: Db) => void;
 }
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
@@ -41,13 +45,13 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
-    if (!options.readonly) migrate(db, path);
+    if (!options.readonly) migrate(db, path, options.beforeMigration);
     else checkReadableVersion(db, path);
     if (!options.readonly) guardFileIdentity(db, path);
     return db;
   } catch (err) {
     db.close();
-    throw err;
+    throw damageOf(err, path) ?? err;
   }
 }
 
@@ -71,7 +75,7 @@ function openReadOnly(path: string, nativeBinding: string | undefined): Db {
   } catch (err) {
     plain.close();
     const code = (err as { code?: string }).code ?? '';
-    if (!code.startsWith('SQLITE_READONLY') && code !== 'SQLITE_CANTOPEN') throw err;
+    if (!code.startsWith('SQLITE_READONLY') && code !== 'SQLITE_CANTOPEN') throw damageOf(err, path) ?? err;
   }
   return new Database(`${pathToFileURL(path).href}?immutable=1`, { readonly: true, nativeBinding });
 }
@@ -81,15 +85,44 @@ function setJournal(db: Db, path: string): void {
   try {
     db.pragma('journal_mode = WAL');
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
-      throw new UserError(`${path}: not a Mekong project (not an SQLite database)`);
-    throw err;
+    throw damageOf(err, path) ?? err;
   }
+}
+
+/**
+ * SQLite's error for a file it cannot read as a database, as the one line that says why: not
+ * an SQLite file at all, or one whose header or pages are damaged (naming the backup); null
+ * for any other error. A damaged header's schema format or page size reads as "unsupported
+ * file format".
+ */
+function damageOf(err: unknown, path: string): UserError | null {
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  const unreadable = code === 'SQLITE_NOTADB' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'));
+  if (unreadable && !sqliteHeader(path)) return new UserError(`${path}: not a Mekong project (not an SQLite database)`);
+  if (unreadable || (code === 'SQLITE_ERROR' && message === 'unsupported file format'))
+    return new DamagedProjectError(`${path}: ${String(message)}`, existingBackup(path));
+  return null;
+}
+
+/** Whether the file begins as every SQLite file does: one SQLite then refuses has a damaged header. */
+function sqliteHeader(path: string): boolean {
+  const head = Buffer.alloc(16);
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, head, 0, 16, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  return head.toString('latin1') === 'SQLite format 3\0';
 }
 
 function checkVersion(db: Db, path: string): void {
   const version = db.pragma('user_version', { simple: true }) as number;
+  if (version < 0) throw new DamagedProjectError(`${path}: schema version ${version}`, existingBackup(path));
   if (version > MIGRATIONS.length) {
     throw new UserError(`${path}: made by a newer Mekong (schema ${version}, this one knows ${MIGRATIONS.length})`);
   }
@@ -107,14 +140,47 @@ function checkReadableVersion(db: Db, path: string): void {
   }
 }
 
+/** The schema objects of a file: each index and trigger by name, each table by name and columns. */
+function schemaOf(db: Db): string[] {
+  const objects = db.prepare(`SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`).all() as {
+    type: string;
+    name: string;
+  }[];
+  return objects.map(({ type, name }) => {
+    if (type !== 'table') return `${type} ${name}`;
+    const columns = db.prepare('SELECT name FROM pragma_table_info(?) ORDER BY cid').pluck().all(name) as string[];
+    return `table ${name}(${columns.join(', ')})`;
+  });
+}
+
+/**
+ * Before a file is migrated from `version`: its schema must be what the migrations up to
+ * `version` make (applied to an empty database in memory). A damaged schema version number
+ * would otherwise run migrations over tables that already have them.
+ */
+function checkSchemaOf(db: Db, path: string, version: number): void {
+  const expected = new Database(':memory:', { nativeBinding: process.env.MEKONG_SQLITE_BINDING || undefined });
+  try {
+    for (const m of MIGRATIONS.slice(0, version)) expected.exec(m);
+    if (schemaOf(db).join('\n') !== schemaOf(expected).join('\n'))
+      throw new DamagedProjectError(`${path}: its tables do not match its schema version (${version})`, existingBackup(path));
+  } finally {
+    expected.close();
+  }
+}
+
 function isEmpty(db: Db): boolean {
   const row = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number };
   return row.n === 0;
 }
 
-function migrate(db: Db, path: string): void {
+function migrate(db: Db, path: string, beforeMigration?: (db: Db) => void): void {
   checkVersion(db, path);
   const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > 0 && version < MIGRATIONS.length) {
+    checkSchemaOf(db, path, version);
+    beforeMigration?.(db);
+  }
   for (let v = version; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]);

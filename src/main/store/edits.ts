@@ -11,10 +11,18 @@
 // Groups: a bulk fix (one change over many pairs) is logged as one event per pair, all
 // carrying the same `group_id`. Undo and redo act on a whole group: every active member
 // is reversed, newest first, in one transaction, and the reversing events form a new
-// group themselves, so undo → redo → undo of a bulk fix stays whole.
+// group themselves, so undo → redo → undo of a bulk fix stays whole. A corpus-wide change
+// writes its group over many short transactions (bounded-writes.ts) while others edit: the
+// group's id is its first event's, so no event of anyone else joins it, and an undo that
+// reaches the group while it is still being written stops the writer (groupWriter), so the
+// group is reversed whole, never half.
+//
+// Every edit transaction takes the write lock at its start (BEGIN IMMEDIATE): one that read
+// first and then found the lock taken would fail at once instead of waiting for it.
 import type { Link, PairStatus, Split } from '../../shared/domain.ts';
 import type { LinkRef, RejectedLink } from '../../shared/link-set.ts';
 import type { TokenSide } from '../../shared/editor-api.ts';
+import { UserError } from '../errors.ts';
 import type { Db } from './database.ts';
 import { blobOf } from './pairs.ts';
 import { replacePairLinks } from './alignments.ts';
@@ -141,24 +149,62 @@ function nextGroupId(db: Db): number {
 /** Applies `after` to the pair and logs the edit, atomically. Returns the event id. */
 export function recordEdit(project: Project, annotator: string, pairId: number, kind: string, before: PairPatch, after: PairPatch): number {
   const db = dbOf(project);
-  return db.transaction(() => {
-    applyPatch(db, pairId, after, annotator);
-    return append(db, { annotator, pairId, kind, before, after, undoes: null, groupId: null });
-  })();
+  return db
+    .transaction(() => {
+      applyPatch(db, pairId, after, annotator);
+      return append(db, { annotator, pairId, kind, before, after, undoes: null, groupId: null });
+    })
+    .immediate();
 }
 
-/** Applies one edit per pair and logs them as one group (undone and redone as a whole). Returns the group id. */
-export function recordGroup(project: Project, annotator: string, kind: string, edits: readonly PairEdit[]): number | null {
+/** One edit group being written, pair by pair, over one or many transactions. */
+export interface GroupWriter {
+  /** Applies one pair's edit and logs it as a member of the group; call inside a write transaction. */
+  add(edit: PairEdit): void;
+  /** The group's id, once its first edit is written. */
+  readonly groupId: number | null;
+  /** How many edits the group holds. */
+  readonly size: number;
+  /**
+   * Throws when an undo has reversed part of the group since the last call (the annotator
+   * pressed undo while the change was being written): writing the rest would leave it half
+   * undone. Call inside the transaction of the next edits.
+   */
+  checkNotUndone(): void;
+}
+
+/** Starts an edit group of `kind` for `annotator` (undone and redone as a whole). */
+export function groupWriter(project: Project, annotator: string, kind: string): GroupWriter {
   const db = dbOf(project);
-  if (edits.length === 0) return null;
-  return db.transaction(() => {
-    const groupId = nextGroupId(db);
-    for (const e of edits) {
+  let groupId: number | null = null;
+  let size = 0;
+  let checkedTo = 0;
+  const undoneSince = db.prepare(
+    `SELECT 1 FROM edit_events u JOIN edit_events g ON g.id = u.undoes WHERE u.id > ? AND g.group_id = ? LIMIT 1`,
+  );
+  return {
+    add(e) {
+      if (groupId === null) {
+        groupId = nextGroupId(db);
+        checkedTo = groupId;
+      }
       applyPatch(db, e.pairId, e.after, annotator);
       append(db, { annotator, pairId: e.pairId, kind, before: e.before, after: e.after, undoes: null, groupId });
-    }
-    return groupId;
-  })();
+      size++;
+    },
+    get groupId() {
+      return groupId;
+    },
+    get size() {
+      return size;
+    },
+    checkNotUndone() {
+      if (groupId === null) return;
+      const found = undoneSince.get(checkedTo, groupId) !== undefined;
+      checkedTo = nextGroupId(db) - 1;
+      if (found) throw new UserError(`${kind}: undone while it was being saved; the rest of it was not written`);
+    },
+  };
 }
 
 function toEvent(r: EventRow): EditEvent {
@@ -202,7 +248,7 @@ function reverse(db: Db, annotator: string, ids: number[], kind: 'undo' | 'redo'
       applyPatch(db, t.pairId as number, t.before, annotator);
       append(db, { annotator, pairId: t.pairId, kind, before: t.after, after: t.before, undoes: t.id, groupId });
     }
-  })();
+  }).immediate();
   return targets[0].pairId;
 }
 

@@ -2,11 +2,18 @@
 // imports row, invisible to every query until finishImport marks it done; a failed or
 // cancelled import (or one interrupted by a crash) is deleted whole, so the project is
 // left exactly as it was. Batched commits keep memory flat and never block other writers
-// for the length of a large import.
+// for the length of a large import (each batch is written in short transactions:
+// bounded-writes.ts). A model alignment an Align job writes is staged the same way, under an
+// import of its own (format ALIGNMENT_FORMAT, no pairs): its links stay unseen until that
+// import is finished, and a crash leaves nothing of it (model-alignments.ts).
 import type { Db } from './database.ts';
 import { ownerAlive, releaseLease, takeLease } from './job-leases.ts';
 import { checkpointAfterBulkWrite } from './wal-checkpoints.ts';
 import { dbOf, type Project } from './connection.ts';
+import { writeInSlices } from './bounded-writes.ts';
+
+/** The format of the import row that stages a model alignment while its links are written. */
+export const ALIGNMENT_FORMAT = 'alignment';
 
 /**
  * Starts an import, owned by this process's lease (job-leases.ts) until finishImport. WAL
@@ -46,11 +53,11 @@ export function importOwners(db: Db): string[] {
  * end nor the thread serving the project waits for the copy (about an eighth of a 50,000-pair
  * import: docs/experiments.md).
  */
-export function finishImport(project: Project, importId: number, ok: boolean): Promise<void> {
+export function finishImport(project: Project, importId: number, ok: boolean, complete?: () => void): Promise<void> {
   const db = dbOf(project);
   const owner = db.prepare(`SELECT owner FROM imports WHERE id = ?`).pluck().get(importId) as string | null | undefined;
   try {
-    markImport(db, importId, ok);
+    markImport(db, importId, ok, complete);
   } finally {
     db.pragma('wal_autocheckpoint = 1000');
     // Released once the row is finished (or deleted): never while it still reads 'running'.
@@ -61,7 +68,32 @@ export function finishImport(project: Project, importId: number, ok: boolean): P
   });
 }
 
-function markImport(db: Db, importId: number, ok: boolean): void {
+/**
+ * Deletes a failed or cancelled import whole, as finishImport(…, false) does, after deleting
+ * its pairs and its model alignments' links in short transactions while it is still unseen:
+ * the cascade of a large import in one transaction would hold the write lock for seconds. A
+ * crash part-way leaves it unfinished, for the next opening to delete.
+ */
+export async function discardImport(project: Project, importId: number): Promise<void> {
+  const db = dbOf(project);
+  try {
+    const pairs = db.prepare(`SELECT id FROM pairs WHERE import_id = ?`).pluck().all(importId) as number[];
+    const deletePair = db.prepare(`DELETE FROM pairs WHERE id = ?`);
+    await writeInSlices(project, pairs, (id) => deletePair.run(id));
+    const staged = db.prepare(`SELECT id FROM alignments WHERE import_id = ? AND origin <> 'gold'`).pluck().all(importId) as number[];
+    for (const alignmentId of staged) {
+      const linked = db.prepare(`SELECT DISTINCT pair_id FROM links WHERE alignment_id = ?`).pluck().all(alignmentId) as number[];
+      const deleteLinks = db.prepare(`DELETE FROM links WHERE alignment_id = ? AND pair_id = ?`);
+      await writeInSlices(project, linked, (pairId) => deleteLinks.run(alignmentId, pairId));
+    }
+  } finally {
+    // also after a failure above: the row goes (or, failing too, its lease is released)
+    void finishImport(project, importId, false);
+  }
+}
+
+/** `complete` runs in the transaction that marks the import done: what becomes visible with it. */
+function markImport(db: Db, importId: number, ok: boolean, complete?: () => void): void {
   db.transaction(() => {
     if (!ok) {
       // A gold alignment this import created goes with it, unless an annotator has since
@@ -77,5 +109,6 @@ function markImport(db: Db, importId: number, ok: boolean): void {
     db.prepare(`UPDATE alignments SET import_id = NULL WHERE import_id = ? AND origin = 'gold'`).run(importId);
     const { n } = db.prepare(`SELECT count(*) AS n FROM pairs WHERE import_id = ?`).get(importId) as { n: number };
     db.prepare(`UPDATE imports SET state = 'done', pairs = ?, finished_at = ? WHERE id = ?`).run(n, new Date().toISOString(), importId);
-  })();
+    complete?.();
+  }).immediate();
 }

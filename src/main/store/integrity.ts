@@ -3,9 +3,11 @@
 // here), and on larger ones a read of the schema and of the first row of every table, so that
 // opening a million-pair project stays fast. `mekong check` runs the full check: SQLite's
 // integrity_check and foreign_key_check, and every pair's token offsets against its text.
-// A damaged file is named in one line that says where and what to do (errors.ts DAMAGE_ADVICE).
+// A damaged file is named in one line that says where and what to do (errors.ts damageAdvice),
+// naming the project's automatic backup (backup-path.ts) when there is one.
 import { statSync } from 'node:fs';
 import { DamagedProjectError } from '../errors.ts';
+import { existingBackup } from './backup-path.ts';
 import { decodeTokens } from '../text/offsets.ts';
 import type { Db } from './database.ts';
 import { dbOf, type Project } from './connection.ts';
@@ -43,7 +45,10 @@ export function quickCheck(db: Db, path: string): void {
     if (statSync(path).size <= QUICK_CHECK_BYTES) {
       const problems = db.pragma('quick_check(1)', { simple: false }) as { quick_check: string }[];
       if (problems[0]?.quick_check !== 'ok')
-        throw new DamagedProjectError(`${path}: ${describe(db, problems[0]?.quick_check ?? 'quick_check gave no answer')}`);
+        throw new DamagedProjectError(
+          `${path}: ${describe(db, problems[0]?.quick_check ?? 'quick_check gave no answer')}`,
+          existingBackup(path),
+        );
       return;
     }
     for (const table of tables(db)) db.prepare(`SELECT * FROM "${table}" LIMIT 1`).all();
@@ -51,7 +56,7 @@ export function quickCheck(db: Db, path: string): void {
     if (err instanceof DamagedProjectError) throw err;
     const code = String((err as { code?: unknown }).code ?? '');
     if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
-      throw new DamagedProjectError(`${path}: ${describe(db, (err as Error).message)}`);
+      throw new DamagedProjectError(`${path}: ${describe(db, (err as Error).message)}`, existingBackup(path));
     throw err;
   }
 }

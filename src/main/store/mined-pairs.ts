@@ -6,9 +6,13 @@
 import type { MineDecision, MineProposal, MineRunInfo } from '../../shared/mining-api.ts';
 import { UserError } from '../errors.ts';
 import type { Db } from './database.ts';
-import { beginImport, finishImport } from './imports.ts';
+import { beginImport, discardImport, finishImport } from './imports.ts';
+import { writeInSlices } from './bounded-writes.ts';
 import { blobOf, offsetsOf, pairInserter } from './pairs.ts';
 import { dbOf, type Project } from './connection.ts';
+
+/** Accepted proposals written by one step of the slices (pairs.ts inserts 100 rows a statement). */
+const ROWS = 100;
 
 /** A run as the Mine job hands it over: the API's run without what the store fills in. */
 export type NewMineRun = Omit<MineRunInfo, 'id' | 'createdAt' | 'counts' | 'added'>;
@@ -174,9 +178,10 @@ function fileName(path: string): string {
 
 /**
  * Adds the run's accepted proposals not yet in the corpus as one import (format 'mined'),
- * each pair's note naming its origin; all or nothing (a failure deletes the import).
+ * each pair's note naming its origin; all or nothing (a failure deletes the import), written
+ * in short transactions (bounded-writes.ts) while the import is unseen.
  */
-export function addAcceptedToCorpus(project: Project, runId: number): { added: number; importId: number | null } {
+export async function addAcceptedToCorpus(project: Project, runId: number): Promise<{ added: number; importId: number | null }> {
   const db = dbOf(project);
   const run = runRow(db, runId);
   const rows = db
@@ -199,12 +204,13 @@ export function addAcceptedToCorpus(project: Project, runId: number): { added: n
   const importId = beginImport(project, `mining run ${runId}: ${run.src_file} × ${run.tgt_file}`, MINED_FORMAT);
   let ok = false;
   try {
-    db.transaction(() => {
-      const ids = pairInserter(
-        project,
-        importId,
-      )(
-        rows.map((r) => ({
+    const insert = pairInserter(project, importId);
+    const link = db.prepare(`UPDATE mine_proposals SET pair_id = ? WHERE id = ?`);
+    const starts = Array.from({ length: Math.ceil(rows.length / ROWS) }, (_, k) => k * ROWS);
+    await writeInSlices(project, starts, (from) => {
+      const group = rows.slice(from, from + ROWS);
+      const ids = insert(
+        group.map((r) => ({
           src: r.src_text,
           tgt: r.tgt_text,
           srcOffsets: offsetsOf(r.src_tokens),
@@ -212,13 +218,12 @@ export function addAcceptedToCorpus(project: Project, runId: number): { added: n
           note: `mined (run ${runId}): ${src} line ${r.src_line} × ${tgt} line ${r.tgt_line}, margin ${r.score.toFixed(3)}`,
         })),
       );
-      const link = db.prepare(`UPDATE mine_proposals SET pair_id = ? WHERE id = ?`);
-      rows.forEach((r, k) => link.run(ids[k], r.id));
-    })();
+      group.forEach((r, k) => link.run(ids[k], r.id));
+    });
     finishImport(project, importId, true);
     ok = true;
   } finally {
-    if (!ok) finishImport(project, importId, false);
+    if (!ok) await discardImport(project, importId);
   }
   return { added: rows.length, importId };
 }

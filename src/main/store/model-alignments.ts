@@ -2,10 +2,18 @@
 // family: a new untrained model row records the method and its settings), re-alignment with
 // a trained run's checkpoint (its model and run), and an import's model or imported links
 // (with the import, so that a failed import takes them along).
+//
+// A job's alignment is written in short transactions (bounded-writes.ts) so that editors are
+// never blocked while a large one is stored, and yet it is complete or absent: it is staged
+// under an unfinished import of its own, which hides it from every reader (alignments.ts)
+// and which opening the project deletes whole when the process died; one short transaction
+// at the end makes it seen, with the model row that made it.
 import type { Calibration } from '../../shared/calibration-report.ts';
 import type { Link } from '../../shared/domain.ts';
 import { createAlignment, linkInserter, setCalibration } from './alignments.ts';
+import { writeInSlices } from './bounded-writes.ts';
 import { dbOf, type Project } from './connection.ts';
+import { ALIGNMENT_FORMAT, beginImport, discardImport, finishImport } from './imports.ts';
 import { createUntrainedModel } from './training-runs.ts';
 
 export interface NewModelAlignment {
@@ -43,20 +51,46 @@ export function modelAlignmentWriter(
   return { alignmentId, write: linkInserter(project, alignmentId) };
 }
 
-/** Stores a whole alignment in one transaction: pair ids[k]'s links are links[k]. Returns how many links were stored. */
-export function storeModelAlignment(
+/**
+ * Stores a whole alignment, pair ids[k]'s links being links[k], staged as the header says;
+ * a failure or a cancel (`signal`, between two transactions) deletes what was written.
+ * Returns how many links were stored.
+ */
+export async function storeModelAlignment(
   project: Project,
-  a: NewModelAlignment,
+  a: Omit<NewModelAlignment, 'importId'>,
   ids: readonly number[],
   links: readonly (readonly Link[])[],
-): number {
-  return dbOf(project).transaction(() => {
-    const { write } = modelAlignmentWriter(project, a);
+  signal?: AbortSignal,
+): Promise<number> {
+  const db = dbOf(project);
+  const stage = beginImport(project, a.name, ALIGNMENT_FORMAT);
+  let ok = false;
+  try {
+    const { alignmentId, write } = db.transaction(() =>
+      modelAlignmentWriter(project, { ...a, untrainedModel: undefined, importId: stage }),
+    )();
     let n = 0;
-    links.forEach((ls, k) => {
-      write(ids[k], ls);
-      n += ls.length;
+    await writeInSlices(
+      project,
+      ids.keys(),
+      (k) => {
+        write(ids[k], links[k]);
+        n += links[k].length;
+      },
+      { signal },
+    );
+    void finishImport(project, stage, true, () => {
+      if (a.untrainedModel) {
+        const { name, kind, config } = a.untrainedModel;
+        const modelId = createUntrainedModel(project, name, kind, config);
+        db.prepare(`UPDATE alignments SET model_id = ? WHERE id = ?`).run(modelId, alignmentId);
+      }
     });
+    ok = true;
     return n;
-  })();
+  } finally {
+    // What a failed deletion leaves stays unseen, for the next opening of the project to delete.
+    if (!ok) await discardImport(project, stage).catch(() => {});
+  }
 }

@@ -11,6 +11,7 @@ import { listAlignments, linksOfPair, rejectedOfPair } from './alignments.ts';
 import { openDatabase, writable, type Db } from './database.ts';
 import { closeGuarded, copyInto, fileGone } from './file-identity.ts';
 import { quickCheck } from './integrity.ts';
+import { backUp } from './backup.ts';
 import { registerConnection } from './connection.ts';
 import { recordEdit, redo, undo, type PairPatch } from './edits.ts';
 import { countPairs, getPairRow, listPairs, summaryOf, type PageStart } from './pairs.ts';
@@ -22,6 +23,11 @@ import { encoderDir } from './encoder-folder.ts';
 import { parallelismThreshold } from './pair-scores.ts';
 import { failInterruptedRuns, runOwners } from './training-runs.ts';
 import { removeDeadLeases } from './job-leases.ts';
+
+/** A one-line warning on stderr (a backup that could not be made); nothing when `line` is null. */
+function warn(line: string | null): void {
+  if (line !== null) console.warn(`mekong: warning: ${line}`);
+}
 
 export interface ProjectMeta {
   name: string;
@@ -62,7 +68,11 @@ export class ProjectStore {
    */
   static open(path: string): ProjectStore {
     const readOnly = existsSync(path) && !writable(path);
-    const db = openDatabase(path, { readonly: readOnly });
+    const db = openDatabase(path, {
+      readonly: readOnly,
+      // The last good copy before the schema changes (backup.ts): a damaged file is refused here.
+      beforeMigration: (old) => warn(backUp(old, path)),
+    });
     try {
       quickCheck(db, path);
     } catch (err) {

@@ -9,6 +9,7 @@ import { UserError } from '../errors.ts';
 import type { Db } from './database.ts';
 import { ownerAlive, releaseLease, takeLease } from './job-leases.ts';
 import { dbOf, type Project } from './connection.ts';
+import { SEEN } from './alignments.ts';
 
 /** What a run trained and was evaluated on (training_runs.stats). */
 export interface RunStats {
@@ -202,7 +203,7 @@ export type RunJobs = (runId: number, kind: 'train' | 'realign') => string | nul
 function runInfo(project: Project, r: RunRow, jobOf: RunJobs): RunInfo {
   const db = dbOf(project);
   const stats: Partial<RunStats> = JSON.parse(r.stats);
-  const alignments = db.prepare(`SELECT id FROM alignments WHERE run_id = ? ORDER BY id`).all(r.id) as { id: number }[];
+  const alignments = db.prepare(`SELECT a.id FROM alignments a WHERE a.run_id = ? AND ${SEEN} ORDER BY a.id`).all(r.id) as { id: number }[];
   const checkpoints = checkpointsOf(project, r.id);
   return {
     id: r.id,

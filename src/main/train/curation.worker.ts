@@ -5,7 +5,6 @@
 // this thread gets plain sentences and returns the scores or the proposed pairs.
 import { availableParallelism } from 'node:os';
 import type { MinedPair, PairScore } from '../eval/margin.ts';
-import type { Progress } from '../jobs/job-registry.ts';
 import { serveWorker, type WorkerContext } from '../jobs/serve-worker.ts';
 import { mineSentences, scoreCorpusPairs, trainCurationModel, trainForCuration } from '../models/bisent2vec/curation.ts';
 
@@ -42,24 +41,18 @@ export interface MineResult {
 
 export type CurationTask = ScoreTask | MineTask;
 
-/** The long steps' progress callbacks, reporting through the task's context. */
-function work(ctx: WorkerContext) {
-  const progress: Progress = (done, total, message) => ctx.progress({ done, total, message });
-  return { progress, signal: ctx.signal };
-}
-
 async function score(t: ScoreTask, ctx: WorkerContext): Promise<ScoreResult> {
   // No IBM1 tables: flagging scores by the cosine alone (models/bisent2vec/curation.ts' sentenceSets).
-  const training = await trainForCuration(t.src, t.tgt, { lexicalWeight: 0 }, { ...work(ctx), threads: availableParallelism() });
+  const training = await trainForCuration(t.src, t.tgt, { lexicalWeight: 0 }, { ctx, threads: availableParallelism() });
   const threshold = training.flagging.threshold;
   ctx.progress({ done: 0, total: 1, message: 'scoring every pair' });
-  const scores = scoreCorpusPairs(training.model, t.src, t.tgt, threshold, work(ctx));
+  const scores = scoreCorpusPairs(training.model, t.src, t.tgt, threshold, ctx);
   const f = training.flagging;
   return { scores, threshold, heldOut: training.heldOut, flagging: { precision: f.precision, recall: f.recall } };
 }
 
 async function mine(t: MineTask, ctx: WorkerContext): Promise<MineResult> {
-  const training = { ...work(ctx), threads: availableParallelism() };
+  const training = { ctx, threads: availableParallelism() };
   let model, threshold: number, thresholdSource: string;
   if (t.threshold !== undefined) {
     ({ model } = await trainCurationModel(t.corpus.src, t.corpus.tgt, {}, training));
@@ -72,7 +65,7 @@ async function mine(t: MineTask, ctx: WorkerContext): Promise<MineResult> {
     thresholdSource = `best F1 on ${c.heldOut} held-out project pairs (F1 ${c.mining.f1.toFixed(2)}, precision ${c.mining.precision.toFixed(2)}, recall ${c.mining.recall.toFixed(2)})`;
   }
   ctx.progress({ done: 0, total: 1, message: 'scoring' });
-  return { mined: mineSentences(model, t.src, t.tgt, threshold, work(ctx)), threshold, thresholdSource };
+  return { mined: mineSentences(model, t.src, t.tgt, threshold, ctx), threshold, thresholdSource };
 }
 
 serveWorker<CurationTask, ScoreResult | MineResult>((t, ctx) => (t.type === 'score' ? score(t, ctx) : mine(t, ctx)));

@@ -8,7 +8,7 @@ import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { AlignedPair, Link } from '../../shared/domain.ts';
 import type { EncoderMethodName } from '../../shared/methods.ts';
 import { scoreAer } from '../eval/aer.ts';
-import { checkCancelled } from '../jobs/job-context.ts';
+import { withMessage } from '../jobs/job-context.ts';
 import { serveWorker, type WorkerContext } from '../jobs/serve-worker.ts';
 import { alignWithEncoder } from '../models/transformer/encoder-aligner.ts';
 import { finetuneEncoder, type FinetuneOptions } from '../models/transformer/encoder-finetune.ts';
@@ -67,10 +67,7 @@ async function alignWithFolder(t: Omit<EncoderAlignTask, 'type'>, ctx: WorkerCon
     const label = t.label ?? `aligning (${t.method}, hidden state ${layer})`;
     const links = await alignWithEncoder(encoder, t.method, t.src, t.tgt, {
       layer,
-      onProgress: (done, total) => {
-        checkCancelled(ctx.signal);
-        ctx.progress({ done, total, message: label });
-      },
+      ctx: withMessage(ctx, label),
     });
     return { links, layer, device: encoder.device };
   } finally {

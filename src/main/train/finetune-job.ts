@@ -10,32 +10,36 @@
 // fine-tuned encoder as a Hugging Face folder in the run's epoch-N folder, scored on the
 // evaluation set (AER, precision, recall of awesome-align's extraction over it) as the
 // BiLSTM's checkpoints are, so the Models page draws the same curves; re-aligning with a
-// checkpoint aligns the project with that folder (realign-job.ts).
+// checkpoint aligns the project with that folder (realign-job.ts), by the method the family's
+// registry entry names (shared/methods.ts alignsWith). Both are the family's run jobs
+// (aligners/registry.ts).
+import { ENCODER_FINETUNE_DEFAULTS } from '../../shared/aligner-defaults.ts';
 import type { Link } from '../../shared/domain.ts';
+import { FAMILIES } from '../../shared/methods.ts';
 import type { TrainOptions } from '../../shared/models-api.ts';
+import { type CheckpointInput, projectEncoderDir, type RunJobs } from '../aligners/app-jobs.ts';
 import type { JobContext } from '../jobs/job-context.ts';
 import { runInWorker } from '../jobs/worker-host.ts';
 import { finetuneSettings } from '../aligners/finetune-options.ts';
-import { FINETUNE_DEFAULTS } from '../models/transformer/encoder-finetune.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { setRunSetup } from '../store/training-runs.ts';
-import { projectEncoderDir } from '../align/project-align.ts';
-import type { EncoderReport, EncoderTask, FinetuneTaskResult } from './encoder.worker.ts';
+import type { EncoderAlignResult, EncoderReport, EncoderTask, FinetuneTaskResult } from './encoder.worker.ts';
+import type { NeuralAlignResult } from './neural-protocol.ts';
 import { trainingSet } from './project-data.ts';
 import { bestDevAer, recordedRun, recordFitEvent } from './recorded-run.ts';
 import { checkpointDir, runDir } from './run-files.ts';
 
 const ENCODER_WORKER = new URL('./encoder.worker.ts', import.meta.url);
 
-/** The extraction a fine-tuned checkpoint aligns with (seed 000 and awesome-align align this way after fine-tuning). */
-export const FINETUNED_ALIGNER = 'awesome' as const;
+/** The extraction a fine-tuned checkpoint aligns with. */
+const ALIGNER = FAMILIES.finetune.alignsWith!;
 
 /** Runs the job for a run created by createModelRun; returns a one-line summary. */
-export async function finetuneRun(store: ProjectStore, runId: number, options: TrainOptions, ctx: JobContext): Promise<string> {
+async function finetuneRun(store: ProjectStore, runId: number, options: TrainOptions, ctx: JobContext): Promise<string> {
   return recordedRun(store, runId, ctx.signal, async (metrics) => {
     const folder = runDir(store.path, runId);
     const encoder = projectEncoderDir(store);
-    const o: TrainOptions = { ...options, lowercase: false, epochs: options.epochs ?? FINETUNE_DEFAULTS.epochs };
+    const o: TrainOptions = { ...options, lowercase: false, epochs: options.epochs ?? ENCODER_FINETUNE_DEFAULTS.epochs };
     const epochs = o.epochs!;
     const set = trainingSet(store, o);
     let stats = set.stats;
@@ -56,7 +60,7 @@ export async function finetuneRun(store: ProjectStore, runId: number, options: T
       },
       runFolder: folder,
       checkpointEvery: o.checkpointEvery,
-      eval: { src: set.evalIndex.map((k) => src[k]), tgt: set.evalIndex.map((k) => tgt[k]), gold: set.evalGold, method: FINETUNED_ALIGNER },
+      eval: { src: set.evalIndex.map((k) => src[k]), tgt: set.evalIndex.map((k) => tgt[k]), gold: set.evalGold, method: ALIGNER },
     };
     const onReport = (e: EncoderReport) => recordFitEvent(store, runId, metrics, e);
     const result = await runInWorker<EncoderTask, FinetuneTaskResult, EncoderReport>(ENCODER_WORKER, task, ctx, { onReport });
@@ -65,3 +69,20 @@ export async function finetuneRun(store: ProjectStore, runId: number, options: T
     return `fine-tuned ${encoder} (run ${runId}): ${epochs} epochs, ${result.steps} steps on ${result.device}; ${result.pairs.gold} pairs with gold or pseudo links, ${result.pairs.model} with the encoder's own links${bestDevAer(store, runId)}`;
   });
 }
+
+/** A fine-tuned checkpoint's links (the family's extraction over its folder), in a worker thread. */
+async function alignFinetunedCheckpoint({ modelDir, corpus, options }: CheckpointInput, ctx: JobContext): Promise<NeuralAlignResult> {
+  const task: EncoderTask = {
+    type: 'align',
+    dir: modelDir,
+    method: ALIGNER,
+    device: options.device,
+    src: corpus.src,
+    tgt: corpus.tgt,
+    label: 'aligning',
+  };
+  const r = await runInWorker<EncoderTask, EncoderAlignResult>(ENCODER_WORKER, task, ctx);
+  return { links: r.links, decidedBy: `${ALIGNER} layer ${r.layer}` };
+}
+
+export const finetuneRunJobs: RunJobs = { train: finetuneRun, alignCheckpoint: alignFinetunedCheckpoint };

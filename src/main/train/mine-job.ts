@@ -11,9 +11,9 @@
 // the accepted proposals. Reading and segmenting the files run here (segmentation on its
 // pool's threads); the training and scoring in a worker thread (curation.worker.ts).
 import type { MineStartOptions } from '../../shared/mining-api.ts';
-import { ByteProgress, readLineBatches, throwIfAborted } from '../corpus/input.ts';
+import { ByteProgress, readLineBatches } from '../corpus/input.ts';
 import { InputError, UserError } from '../errors.ts';
-import type { JobContext } from '../jobs/job-context.ts';
+import { checkCancelled, type JobContext, withMessage } from '../jobs/job-context.ts';
 import { runInWorker } from '../jobs/worker-host.ts';
 import { HELD_OUT_MIN, HELD_OUT_SHARE } from '../models/bisent2vec/curation.ts';
 import { loadCorpus, tokenTexts } from '../store/pair-corpus.ts';
@@ -34,7 +34,7 @@ interface SideText {
 
 /** The non-blank lines of both files (1-based line numbers), read with one progress over both. */
 async function readSides(files: [string, string], ctx: JobContext): Promise<[number[], string[]][]> {
-  const bytes = await ByteProgress.forFiles(files, (done, total) => ctx.progress({ done, total, message: 'reading' }));
+  const bytes = await ByteProgress.forFiles(files, withMessage(ctx, 'reading').progress);
   const sides: [number[], string[]][] = [];
   for (const file of files) {
     const lines: number[] = [],
@@ -60,7 +60,7 @@ async function segmentSide(
 ): Promise<PreparedText[]> {
   const out: PreparedText[] = [];
   for (let i = 0; i < texts.length; i += BATCH) {
-    throwIfAborted(signal);
+    checkCancelled(signal);
     out.push(
       ...(await pool.prepareBatch(
         texts.slice(i, i + BATCH).map((text) => ({ text, lang })),

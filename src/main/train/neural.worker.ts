@@ -9,12 +9,13 @@
 // links counted by the extraction's EM; the link decision learned from the gold of the
 // pairs the model never trained on, when there is enough of it). Progress, cancel and the
 // outcome travel by the job protocol (jobs/serve-worker.ts).
+import { DEFAULT_SYM } from '../../shared/aligner-defaults.ts';
 import type { Link } from '../../shared/domain.ts';
 import { extractLinks, learnLinkDecision } from '../models/bilstm/aligner.ts';
 import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/bilstm-folder.ts';
 import type { NeuralModel } from '../models/bilstm/bilstm-train.ts';
 import { scoreAer } from '../eval/aer.ts';
-import { checkCancelled } from '../jobs/job-context.ts';
+import { withMessage } from '../jobs/job-context.ts';
 import { serveWorker, type WorkerContext } from '../jobs/serve-worker.ts';
 import type { AlignRequest, NeuralAlignResult, NeuralReport, NeuralTask, TrainRequest } from './neural-protocol.ts';
 import type { FitScore } from './fit-loop.ts';
@@ -27,7 +28,7 @@ type Ctx = WorkerContext<NeuralReport>;
 
 async function score(embedder: Embedder, model: NeuralModel, ev: TrainRequest['eval']): Promise<FitScore | null> {
   if (!ev.src.length) return null;
-  const links = extractLinks(ev.src, ev.tgt, await embedder.embed(model, ev.src, ev.tgt), { sym: 'gdfa' });
+  const links = extractLinks(ev.src, ev.tgt, await embedder.embed(model, ev.src, ev.tgt), { sym: DEFAULT_SYM });
   const s = scoreAer(
     ev.gold,
     links.map((ls) => ls.map((l): [number, number] => [l.s, l.t])),
@@ -80,17 +81,10 @@ async function align(r: AlignRequest, ctx: Ctx): Promise<NeuralAlignResult> {
       model,
       todo.map((k) => r.src[k]),
       todo.map((k) => r.tgt[k]),
-      (done) => {
-        checkCancelled(ctx.signal);
-        ctx.progress({ done, total: todo.length, message: 'embedding the pairs' });
-      },
+      withMessage(ctx, 'embedding the pairs'),
     );
     const [src, tgt] = [todo.map((k) => r.src[k]), todo.map((k) => r.tgt[k])];
-    const onProgress = (done: number, total: number, phase: string) => {
-      checkCancelled(ctx.signal);
-      ctx.progress({ done, total, message: phase });
-    };
-    const known = { sym: r.sym, gold: todo.map((k) => r.gold[k]), heldOut: todo.map((k) => r.heldOut[k]), onProgress };
+    const known = { sym: r.sym, gold: todo.map((k) => r.gold[k]), heldOut: todo.map((k) => r.heldOut[k]), ctx };
     const decision = model.decision ?? learnLinkDecision(src, tgt, e, known) ?? undefined;
     const found = extractLinks(src, tgt, e, { ...known, decision });
     const links: Link[][] = r.src.map(() => []);

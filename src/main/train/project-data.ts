@@ -15,7 +15,7 @@ import { alignmentExists } from '../store/alignments.ts';
 import { confidentLinksByPair, goldByPair, loadCorpus, type ProjectCorpus, rejectedByPair } from '../store/pair-corpus.ts';
 import type { RunStats } from '../store/training-runs.ts';
 import { attachedDictionaryTexts } from '../store/dictionaries.ts';
-import { attachedEntries } from '../align/project-align.ts';
+import { attachedEntries } from '../aligners/app-jobs.ts';
 import { dictionaryIndex, dictionaryLinks } from '../align/dictionary-links.ts';
 import { HELD_OUT_SHARE, heldOutPairs } from '../models/bilstm/held-out.ts';
 

@@ -1,21 +1,24 @@
-// The Models page's Train job: reads the training set from the project (project-data.ts),
-// trains the neural aligner in a worker thread (neural.worker.ts, by the job protocol) — or
-// hands an encoder fine-tuning run to finetune-job.ts — then any self-training (its
-// checkpoints numbered on after the run's epochs), and records the run as it goes from the
-// worker's reports — step losses (buffered, one transaction per FLUSH_MS), each epoch's mean
-// loss, each checkpoint with its AER / precision / recall on the evaluation pairs — then
-// marks the run done, cancelled (checkpoints saved so far stay usable) or failed with its error.
+// The BiLSTM's jobs on the Models page (its registry entry's run jobs, aligners/registry.ts).
+// Train: reads the training set from the project (project-data.ts), trains the neural
+// aligner in a worker thread (neural.worker.ts, by the job protocol), then any self-training
+// (its checkpoints numbered on after the run's epochs), and records the run as it goes from
+// the worker's reports — step losses (buffered, one transaction per FLUSH_MS), each epoch's
+// mean loss, each checkpoint with its AER / precision / recall on the evaluation pairs — then
+// marks the run done, cancelled (checkpoints saved so far stay usable) or failed with its
+// error. Re-align: a checkpoint's links in a worker thread (aligner.ts extraction, its EM
+// counting the train-split gold links; the gold of the held-out pairs, which no run trains on
+// (models/bilstm/held-out.ts), teaches the link decision when there is enough of it).
 import type { TrainOptions } from '../../shared/models-api.ts';
-import { capabilitiesOf } from '../../shared/methods.ts';
+import { alignedRefs } from '../../shared/link-set.ts';
 import type { NeuralConfig } from '../models/bilstm/bilstm-train.ts';
 import type { JobContext } from '../jobs/job-context.ts';
 import { runInWorker } from '../jobs/worker-host.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { type RunStats, setRunSetup } from '../store/training-runs.ts';
-import { finetuneRun } from './finetune-job.ts';
+import type { CheckpointInput, RunJobs } from '../aligners/app-jobs.ts';
 import { bestDevAer, recordedRun, recordFitEvent } from './recorded-run.ts';
 import { completed, neuralConfig, selfTrainEpochsOf } from '../aligners/bilstm-options.ts';
-import type { NeuralReport, NeuralTask, TrainRequest } from './neural-protocol.ts';
+import type { NeuralAlignResult, NeuralReport, NeuralTask, TrainRequest } from './neural-protocol.ts';
 import { trainingSet, type TrainingSet } from './project-data.ts';
 import { checkpointDir, runDir } from './run-files.ts';
 
@@ -42,9 +45,8 @@ function summary(store: ProjectStore, runId: number, o: TrainOptions, set: Train
   return `trained ${o.method} run ${runId}: ${o.epochs} epochs${self} on ${set.stats.pairs} pairs (${set.stats.goldPairs} with gold)${bestDevAer(store, runId)}`;
 }
 
-/** Runs the job for a run created by createModelRun; returns a one-line summary. */
-export async function trainRun(store: ProjectStore, runId: number, o: TrainOptions, ctx: JobContext): Promise<string> {
-  if (capabilitiesOf(o.method).pretrainedEncoder) return finetuneRun(store, runId, o, ctx);
+/** Trains a run created by createModelRun; returns a one-line summary. */
+function trainBilstmRun(store: ProjectStore, runId: number, o: TrainOptions, ctx: JobContext): Promise<string> {
   return recordedRun(store, runId, ctx.signal, async (metrics) => {
     const folder = runDir(store.path, runId);
     const set = trainingSet(store, o);
@@ -75,3 +77,24 @@ export async function trainRun(store: ProjectStore, runId: number, o: TrainOptio
     return summary(store, runId, o, set);
   });
 }
+
+/** A checkpoint's links, in a worker thread (train-split gold counted by its EM, held-out gold teaching the link decision). */
+function alignBilstmCheckpoint(
+  { modelDir, corpus, gold, held, options, sym }: CheckpointInput,
+  ctx: JobContext,
+): Promise<NeuralAlignResult> {
+  const linksOf = (inTraining: boolean) => gold.map((g, k) => (g && !held[k] === inTraining ? alignedRefs(g) : []));
+  const task: NeuralTask = {
+    type: 'align',
+    modelDir,
+    src: corpus.src,
+    tgt: corpus.tgt,
+    gold: linksOf(true),
+    heldOut: linksOf(false),
+    sym,
+    device: options.device,
+  };
+  return runInWorker<NeuralTask, NeuralAlignResult, NeuralReport>(new URL('./neural.worker.ts', import.meta.url), task, ctx);
+}
+
+export const bilstmRunJobs: RunJobs = { train: trainBilstmRun, alignCheckpoint: alignBilstmCheckpoint };

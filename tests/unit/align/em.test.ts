@@ -1,5 +1,6 @@
 // EM on a tiny corpus whose alignment is known: das/the, haus/house, buch/book, ein/a.
 import { describe, expect, test } from 'vitest';
+import type { JobProgress } from '../../../src/main/jobs/job-context.ts';
 import { alignCorpus, alignCorpusStreamed, type AlignPhase } from '../../../src/main/align/engine.ts';
 import { STATISTICAL_PLANS } from '../../../src/main/align/train-plans.ts';
 import { CancelledError } from '../../../src/main/errors.ts';
@@ -73,10 +74,11 @@ test('empty sides give empty alignments, other pairs still align', async () => {
 
 test.each([false, true])('progress is reported and an abort cancels (workers: %s)', async (workers) => {
   const seen: [number, number][] = [];
-  await alignCorpus(src, tgt, { method: 'hmm', workers }, { onProgress: (d, n) => seen.push([d, n]) });
+  const progress = ({ done, total }: JobProgress) => void seen.push([done, total]);
+  await alignCorpus(src, tgt, { method: 'hmm', workers }, { ctx: { progress, signal: new AbortController().signal } });
   expect(seen[seen.length - 1]).toEqual([10, 10]);
   const ctl = new AbortController();
-  const run = alignCorpus(src, tgt, { method: 'hmm', workers }, { signal: ctl.signal, onProgress: () => ctl.abort() });
+  const run = alignCorpus(src, tgt, { method: 'hmm', workers }, { ctx: { progress: () => ctl.abort(), signal: ctl.signal } });
   await expect(run).rejects.toThrow(CancelledError);
 });
 

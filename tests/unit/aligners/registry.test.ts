@@ -1,24 +1,47 @@
 // The aligner registry: every method name resolves to exactly one family and entry; what a
 // family's capabilities say is what its implementation does (align refuses the families
-// without word links, the CLI refuses options a family does not read); the option schemas'
-// defaults parse; the lists the renderer sees come from the registry; and a statistical run
-// loads no onnxruntime.
+// without word links, the CLI refuses options a family does not read, the app's jobs find
+// their family's implementation there); the siamese head sits on the families with sentence
+// vectors; each option schema parses to the defaults the model code used before; the lists
+// the renderer sees come from the registry; and a statistical run loads neither onnxruntime
+// nor zod (the family defaults it reads are in shared/aligner-defaults.ts, apart from the schemas).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { alignerOf, CLI_FLAGS, entryOf, lexiconOf, REGISTRY, refusal } from '../../../src/main/aligners/registry.ts';
+import {
+  alignerOf,
+  alignJobOf,
+  CLI_FLAGS,
+  entryOf,
+  lexiconOf,
+  REGISTRY,
+  refusal,
+  runJobsOf,
+  SIAMESE_HEAD,
+  sentenceEncoderOf,
+} from '../../../src/main/aligners/registry.ts';
 import type { AlignerOptions } from '../../../src/main/aligners/text-aligner.ts';
-import { ENCODER_KINDS } from '../../../src/main/models/siamese/sentence-encoders.ts';
+import { silentContext } from '../../../src/main/jobs/job-context.ts';
 import type { AppContext } from '../../../src/main/api/app-context.ts';
 import { STATISTICAL_PLANS } from '../../../src/main/align/train-plans.ts';
 import {
   BILSTM_DEFAULTS,
-  bilstmOptionsSchema,
+  BISENT2VEC_DEFAULTS,
+  ENCODER_DEFAULTS,
   ENCODER_FINETUNE_DEFAULTS,
+  SIAMESE_DEFAULTS,
+  STATISTICAL_DEFAULTS,
+} from '../../../src/shared/aligner-defaults.ts';
+import {
+  bilstmOptionsSchema,
+  bisent2vecOptionsSchema,
+  encoderOptionsSchema,
   finetuneOptionsSchema,
   hasContrastiveLoss,
+  siameseOptionsSchema,
+  statisticalOptionsSchema,
 } from '../../../src/shared/aligner-options.ts';
 import {
   ALIGN_JOB_METHODS,
@@ -29,9 +52,10 @@ import {
   type MethodFamily,
   TRAINABLE_METHODS,
 } from '../../../src/shared/methods.ts';
+import { channels } from '../../../src/shared/api.ts';
 import { trainOptionsSchema } from '../../../src/shared/models-api.ts';
 
-const silent = () => ({ progress: () => {}, stop: () => {} });
+const silent = () => ({ ...silentContext(), stop: () => {} });
 const none = new Set<keyof AlignerOptions>();
 
 describe('names', () => {
@@ -102,10 +126,28 @@ describe('capabilities match the implementations', () => {
     expect(refusal('bilstm', new Set(['gold', 'pseudo', 'device']))).toBeNull();
   });
 
-  test("the siamese head sits on every family that gives sentence vectors (a Hugging Face folder: the encoder family's)", () => {
-    const kindFamily: Record<(typeof ENCODER_KINDS)[number], MethodFamily> = { bisent2vec: 'bisent2vec', bilstm: 'bilstm', hf: 'encoder' };
+  test('the siamese head sits on every family that gives sentence vectors, looked up by the kind of its spec', async () => {
     const withVectors = (Object.keys(FAMILIES) as MethodFamily[]).filter((f) => FAMILIES[f].capabilities.sentenceVectors);
-    expect(ENCODER_KINDS.map((k) => kindFamily[k]).sort()).toEqual(withVectors.sort());
+    expect(Object.keys(SIAMESE_HEAD.encoders).sort()).toEqual(withVectors.sort());
+    expect(sentenceEncoderOf('hf:/m')).toEqual({ family: 'encoder', dir: '/m' });
+    expect(sentenceEncoderOf('bilstm:a:b')).toEqual({ family: 'bilstm', dir: 'a:b' });
+    for (const spec of ['statistical:/m', 'encoder:/m', 'bisent2vec:', 'x'])
+      expect(() => sentenceEncoderOf(spec)).toThrow(/^--encoder must be bisent2vec:DIR, bilstm:DIR, hf:DIR; got/);
+    const head = await SIAMESE_HEAD.load();
+    expect(head.options.parse({})).toEqual(SIAMESE_HEAD.defaults);
+    expect(typeof head.openEncoder).toBe('function');
+  });
+
+  test("the app's jobs find their family's implementation in the registry", async () => {
+    for (const m of METHODS) {
+      const c = capabilitiesOf(m.name);
+      if (c.align && !c.train) expect(typeof (await alignJobOf(m.name)).align).toBe('function');
+      else await expect(alignJobOf(m.name)).rejects.toThrow(`${m.name} has no Align job`);
+      if (c.train) expect(Object.keys(await runJobsOf(m.name)).sort()).toEqual(['alignCheckpoint', 'train']);
+      else await expect(runJobsOf(m.name)).rejects.toThrow(`${m.name} does not train runs`);
+    }
+    expect(FAMILIES.finetune.alignsWith).toBe('awesome');
+    expect(capabilitiesOf(FAMILIES.finetune.alignsWith)).toMatchObject({ align: true, pretrainedEncoder: true, train: false });
   });
 
   test('the trainable families are the Models page methods; only the BiLSTM continues a run', () => {
@@ -116,11 +158,38 @@ describe('capabilities match the implementations', () => {
 });
 
 describe('option schemas', () => {
-  test('the defaults parse and are what the trainers start from', () => {
+  test('each schema parses to its defaults, the values the model code used before', () => {
     expect(bilstmOptionsSchema.parse({})).toEqual(BILSTM_DEFAULTS);
     expect(BILSTM_DEFAULTS).toMatchObject({ dim: 128, lr: 5e-3, batchSize: 32, ctlWeight: 1, weights: { base: 1, awp: 0, wtr: 0 } });
     expect(finetuneOptionsSchema.parse({})).toEqual(ENCODER_FINETUNE_DEFAULTS);
     expect(ENCODER_FINETUNE_DEFAULTS).toMatchObject({ objectives: ['tr', 'awp', 'wtr'], alpha: 0.8, epochs: 1, lr: 5e-5, batch: 16 });
+    expect(statisticalOptionsSchema.parse({})).toEqual(STATISTICAL_DEFAULTS);
+    expect(STATISTICAL_DEFAULTS).toEqual({ sym: 'gdfa', threshold: 0.5, lowercase: false, byCharacter: false, identity: 1 });
+    expect(encoderOptionsSchema.parse({})).toEqual(ENCODER_DEFAULTS);
+    expect(ENCODER_DEFAULTS).toEqual({ threshold: 1e-3, pooling: 'mean' });
+    expect(bisent2vecOptionsSchema.parse({})).toEqual(BISENT2VEC_DEFAULTS);
+    expect(BISENT2VEC_DEFAULTS).toEqual({
+      dim: 100,
+      epochs: 5,
+      lr: 0.2,
+      negatives: 10,
+      minCount: 1,
+      bigrams: false,
+      charN: 4,
+      subsample: 1e-4,
+      seed: 1,
+      tfidf: false,
+      lexicalWeight: 0.1,
+    });
+    expect(siameseOptionsSchema.parse({})).toEqual(SIAMESE_DEFAULTS);
+    expect(SIAMESE_DEFAULTS).toEqual({ dropout: 0.2, margin: 1, lr: 1e-4, epochs: 10, batch: 64, seed: 1 });
+  });
+
+  test("the API's contracts take the schemas' fields", () => {
+    const align = channels['align.start'];
+    expect(align.parse({ method: 'agree' }).sym).toBe(STATISTICAL_DEFAULTS.sym);
+    expect(align.safeParse({ method: 'awesome', layer: 201 }).success).toBe(false);
+    expect(channels['models.realign'].parse({ runId: 1 }).sym).toBe(STATISTICAL_DEFAULTS.sym);
   });
 
   test("the Models page's contract takes the schemas' limits, without their defaults", () => {
@@ -156,18 +225,38 @@ test('the lists the renderer sees come from the registry', async () => {
   expect(info.encoderMethods).toEqual(byFamily('encoder'));
 });
 
-test('`mekong align` on a statistical method loads no onnxruntime', () => {
+test('`mekong align` on a statistical method loads neither onnxruntime nor zod', () => {
   const dir = mkdtempSync(join(tmpdir(), 'reg-'));
   const [s, t] = [join(dir, 's'), join(dir, 't')];
   writeFileSync(s, 'a b\nb c\n');
   writeFileSync(t, 'x y\ny z\n');
+  const src = (path: string) => JSON.stringify(new URL(`../../../src/main/${path}`, import.meta.url).pathname);
+  // a resolve hook (on the loader's thread) reports every package of the two resolved, whatever imports it
+  const hook = `let port;
+    export function initialize(d) { port = d.port; }
+    export async function resolve(s, c, next) {
+      const r = await next(s, c);
+      const m = /node_modules\\/(zod|onnxruntime[^/]*)\\//.exec(r.url);
+      if (m) port.postMessage(m[1]);
+      return r;
+    }`;
   const script = `
-    const { alignerOf } = await import(${JSON.stringify(new URL('../../../src/main/aligners/registry.ts', import.meta.url).pathname)});
-    const { readParallel } = await import(${JSON.stringify(new URL('../../../src/main/align/text-io.ts', import.meta.url).pathname)});
+    import { register } from 'node:module';
+    import { MessageChannel } from 'node:worker_threads';
+    const { port1, port2 } = new MessageChannel();
+    const packages = new Set();
+    port1.on('message', (p) => packages.add(p));
+    port1.unref();
+    register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}), { data: { port: port2 }, transferList: [port2] });
+    const { Command } = await import('commander');
+    (await import(${src('cli/align.ts')})).register(new Command());
+    const { alignerOf } = await import(${src('aligners/registry.ts')});
+    const { readParallel } = await import(${src('align/text-io.ts')});
     const { src, tgt } = readParallel(${JSON.stringify(s)}, ${JSON.stringify(t)});
     const links = [...(await (await alignerOf('agree', new Set()))(src, tgt, {}, () => ({ progress() {}, stop() {} })))];
+    await new Promise((r) => setTimeout(r, 200));
     const loaded = process.report.getReport().sharedObjects.filter((f) => /onnxruntime/.test(f));
-    console.log(JSON.stringify({ pairs: links.length, loaded }));`;
+    console.log(JSON.stringify({ pairs: links.length, loaded, packages: [...packages] }));`;
   const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
-  expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({ pairs: 2, loaded: [] });
+  expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({ pairs: 2, loaded: [], packages: [] });
 });

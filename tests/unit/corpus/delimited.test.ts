@@ -33,7 +33,9 @@ describe('embassy CSV', () => {
 
   it('swaps columns by index and reports progress up to the file size', async () => {
     const seen: [number, number][] = [];
-    const recs = await collect(readDelimited(SENT, { header: true, srcColumn: 1, tgtColumn: 0, onBytes: (a, b) => seen.push([a, b]) }));
+    const recs = await collect(
+      readDelimited(SENT, { header: true, srcColumn: 1, tgtColumn: 0, progress: ({ done, total }) => void seen.push([done, total]) }),
+    );
     expect(recs[0].src.startsWith('เมื่อวันที่')).toBe(true);
     const size = readFileSync(SENT).length;
     expect(seen.at(-1)).toEqual([size, size]);

@@ -1,6 +1,7 @@
 // CSLS over whole sets, the distance margin with and without an extra term, pair scores, mining and the threshold search
 // (eval/csls.ts, eval/margin.ts, eval/threshold-search.ts) against values computed by hand.
 import { describe, expect, test } from 'vitest';
+import { silentContext } from '../../../src/main/jobs/job-context.ts';
 import { cslsTranslations, neighbourhoods } from '../../../src/main/eval/csls.ts';
 import { distanceMargin, flaggingThreshold, minePairs, parallelismScores } from '../../../src/main/eval/margin.ts';
 import { bestThreshold } from '../../../src/main/eval/threshold-search.ts';
@@ -44,7 +45,7 @@ describe('neighbourhoods and CSLS', () => {
   test('stops with CancelledError when the signal fires', () => {
     const c = new AbortController();
     c.abort();
-    expect(() => neighbourhoods(x, y, 2, 2, { signal: c.signal })).toThrow(CancelledError);
+    expect(() => neighbourhoods(x, y, 2, 2, silentContext(c.signal))).toThrow(CancelledError);
   });
 });
 

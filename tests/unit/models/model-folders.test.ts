@@ -14,7 +14,7 @@ import { trainCurationModel } from '../../../src/main/models/bisent2vec/curation
 import { sentenceVectors } from '../../../src/main/models/bisent2vec/embed.ts';
 import { loadBisent2vec, saveBisent2vec } from '../../../src/main/models/bisent2vec/bisent2vec-folder.ts';
 import type { Bisent2vecModel } from '../../../src/main/models/bisent2vec/cbow-train.ts';
-import { SIAMESE_DEFAULTS } from '../../../src/main/models/siamese/head.ts';
+import { SIAMESE_DEFAULTS } from '../../../src/shared/aligner-defaults.ts';
 import { loadSiameseHead, saveSiameseHead, type SavedHead } from '../../../src/main/models/siamese/siamese-folder.ts';
 import { FINETUNE_FILE, poolerTensors, saveHfEncoder } from '../../../src/main/models/transformer/hf-checkpoint.ts';
 import { readEncoderConfig } from '../../../src/main/models/transformer/hf-config.ts';

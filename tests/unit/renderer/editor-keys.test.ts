@@ -1,10 +1,11 @@
 // The editor's keyboard over its real state class and the real API: each key's command
-// changes the annotator's gold layer in the project file as the shortcuts table says.
+// changes the annotator's gold layer in the project file as the shortcuts table says; in a
+// read-only project only the keys that look do anything.
 // EditorState talks to dispatch() directly (the transport both IPC and HTTP end in).
 import { describe, expect, test } from 'vitest';
 import { createContext } from '../../../src/main/api/create-context.ts';
 import { editorPair } from '../../../src/main/review/editor.ts';
-import { handleEditorKey, runCommand } from '../../../src/renderer/lib/editor/editor-keys.ts';
+import { handleEditorKey, pickToken, runCommand } from '../../../src/renderer/lib/editor/editor-keys.ts';
 import { EditorState } from '../../../src/renderer/lib/state/editor.svelte.ts';
 import { model, project } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -119,5 +120,34 @@ describe('editor keys', () => {
     handleEditorKey(ed, key(' ')); // selects tgt 0 only, links nothing
     await settle(ed);
     expect(gold()).toEqual([]);
+  });
+
+  test('a read-only project: keys and calls that would edit do nothing; moving, views and the next pair work', async () => {
+    const { ed, ids, gold, store, edited } = setUp();
+    await ed.open(ids[0], async (id, step) => (step === 1 && id === ids[0] ? ids[1] : null));
+    ed.readOnly = true;
+    for (const k of [' ', 'p', 'Delete', 'n', 'a', 'r', 's', 'm', '1', '0', 'Enter']) expect(runCommand(ed, k)).toBe(false);
+    expect(handleEditorKey(ed, key('z', { ctrlKey: true }))).toBe(false);
+    pickToken(ed, 'src', 1, false);
+    expect(ed.selected).toEqual({ src: [], tgt: [] });
+    await ed.editGold((layer) => ({ ...layer, links: [{ s: 0, t: 0, kind: 'sure', score: null }] }));
+    await ed.accept(ed.suggestions);
+    await ed.reject(ed.suggestions);
+    await ed.merge('src', 0);
+    expect(await ed.setStatus('done')).toBe(false);
+    await ed.setNote('not kept');
+    await ed.undo();
+    expect(ed.splitting).toBeNull();
+    expect(ed.error).toBeNull();
+    expect(gold()).toEqual([]);
+    expect(store.getPair(ids[0])).toMatchObject({ status: 'new', note: '', srcTokens: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] });
+    expect(edited()).toBe(0);
+
+    expect(handleEditorKey(ed, key('ArrowRight'))).toBe(true);
+    expect(ed.cursor).toEqual({ side: 'src', index: 1 });
+    expect(runCommand(ed, 'v')).toBe(true);
+    expect(ed.mode).toBe('matrix');
+    expect(runCommand(ed, 'PageDown')).toBe(true);
+    await expect.poll(() => ed.pair?.id).toBe(ids[1]);
   });
 });

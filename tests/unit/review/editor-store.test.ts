@@ -216,21 +216,21 @@ describe('review queue', () => {
 });
 
 describe('lexicon', () => {
-  test('counts gold and model links, finds occurrences, bulk-adds and undoes as one', () => {
+  test('counts gold and model links, finds occurrences, bulk-adds and undoes as one', async () => {
     const { store, ids } = project(dir, PAIRS);
     const m = model(store, ids, [[[0, 0, 0.9]], [[0, 0, 0.9]], [[1, 1, 0.9]], []]);
     setGold(store, 'ann', ids[0], [sure(0, 0), sure(2, 2)], []);
     const entries = lexiconEntries(store, 'ann', m, '', 10);
     expect(entries[0]).toEqual({ src: 'a', tgt: 'x', gold: 1, model: 3 });
     expect(occurrences(store, 'ann', 'A', 'x', m).map((o) => o.pairId)).toEqual([ids[0], ids[1], ids[2]]);
-    const preview = bulkFix(store, 'ann', 'a', 'x', 'add', false);
+    const preview = await bulkFix(store, 'ann', 'a', 'x', 'add', false);
     expect(preview.map(({ pairId, add, remove, unmatched }) => ({ pairId, add, remove, unmatched }))).toEqual([
       { pairId: ids[1], add: [{ s: 0, t: 0, score: null, by: 'position' }], remove: [], unmatched: { src: [], tgt: [] } },
       { pairId: ids[2], add: [{ s: 1, t: 1, score: null, by: 'position' }], remove: [], unmatched: { src: [], tgt: [] } },
     ]);
     expect(preview[0].srcTokens.map((t) => t.text)).toEqual(store.getPair(ids[1]).srcTokens.map((t) => t.text));
     expect(editorPair(store, 'ann', ids[1]).gold).toEqual([]);
-    bulkFix(store, 'ann', 'a', 'x', 'add', true);
+    await bulkFix(store, 'ann', 'a', 'x', 'add', true);
     expect(editorPair(store, 'ann', ids[2]).gold).toEqual([sure(1, 1)]);
     setGold(store, 'ann', ids[3], [sure(0, 0)], []);
     store.undo('ann');
@@ -238,14 +238,14 @@ describe('lexicon', () => {
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([2, 0, 0, 0]);
     store.redo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([2, 1, 1, 0]);
-    bulkFix(store, 'ann', 'a', 'x', 'remove', true);
+    await bulkFix(store, 'ann', 'a', 'x', 'remove', true);
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([1, 0, 0, 0]);
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([2, 1, 1, 0]);
     store.close();
   });
 
-  test('Link all pairs occurrences one to one: nearest by position, or by the model; only the kept links apply', () => {
+  test('Link all pairs occurrences one to one: nearest by position, or by the model; only the kept links apply', async () => {
     const { store, ids } = project(dir, [
       ['ປະຈຳ ແຂວງ ປະຈຳ', 'ประจำ จังหวัด'], // two Lao occurrences, one Thai: one link, to the nearer
       ['ປະຈຳ ກ ຂ ປະຈຳ', 'ประจำ ค ง ประจำ'], // 2×2: the non-crossing matching
@@ -253,7 +253,7 @@ describe('lexicon', () => {
       ['ປະຈຳ', 'ประจำ'],
     ]);
     const m = model(store, ids, [[], [], [[0, 3, 0.95]], []]);
-    const plan = bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m);
+    const plan = await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m);
     const byPair = new Map(plan.map((c) => [c.pairId, c]));
     expect(byPair.get(ids[0])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0']);
     expect(byPair.get(ids[0])!.unmatched).toEqual({ src: [2], tgt: [] });
@@ -270,10 +270,10 @@ describe('lexicon', () => {
     const keep = plan
       .flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t })))
       .filter((l) => !(l.pairId === ids[1] && l.s === 3));
-    expect(() => bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).toThrow(
+    await expect(bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).rejects.toThrow(
       /not one the preview proposed/,
     );
-    bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, keep);
+    await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, keep);
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([
       ['0-0'],
       ['0-0'],
@@ -281,17 +281,17 @@ describe('lexicon', () => {
       ['0-0'],
     ]);
     // A second Link all adds the remaining pair-2 link only; one undo removes the whole first group.
-    expect(bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([
-      `${ids[1]}:3-3`,
-    ]);
+    expect(
+      (await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m)).flatMap((c) => c.add.map((l) => `${c.pairId}:${l.s}-${l.t}`)),
+    ).toEqual([`${ids[1]}:3-3`]);
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
     // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.
-    const reject = bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m);
+    const reject = await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m);
     expect(reject.flatMap((c) => c.remove.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[2]}:0-3`]);
     expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([{ s: 0, t: 3 }]);
     expect(occurrences(store, 'ann', 'ປະຈຳ', 'ประจำ', m).find((o) => o.pairId === ids[2])!.rejected).toEqual([{ s: 0, t: 3 }]);
-    expect(bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).toEqual([]);
+    expect(await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).toEqual([]);
     store.undo('ann');
     expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([]);
     store.close();

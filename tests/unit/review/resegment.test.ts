@@ -89,15 +89,16 @@ test('links, marks and rejected links follow; a pair that cannot follow is kept;
   expect(snapshot(store, ids)).toEqual(before);
   expect(dbOf(store).prepare('SELECT count(*) AS n FROM word_list').get()).toEqual({ n: 0 });
 
-  const progress: number[] = [];
+  const progress: { done: number; total: number; message?: string }[] = [];
   const report = await resegmentProject(store, {
     sides: ['src', 'tgt'],
     annotator: 'anna',
     words,
-    progress: ({ done }) => progress.push(done),
+    progress: ({ done, total, message }) => progress.push({ done, total, message }),
   });
   expect(report).toMatchObject({ pairs: 5, changed: 3, unchanged: 1, newWords: 2 });
-  expect(progress.at(-1)).toBe(5);
+  expect(progress.find((p) => p.message === 'resegmenting' && p.done === 5)).toBeDefined();
+  expect(progress.at(-1)).toEqual({ done: 4, total: 4, message: 'saving 4 changed pairs' });
   expect(report.kept).toEqual([
     { pairId: ids[1], reason: 'tgt token 1 "ำสปป" holds links or marks and would be cut across by the new tokens "ประจำ | สปป"' },
   ]);

@@ -93,7 +93,7 @@ test('overlapping merge matches take the leftmost first; a split matches whole t
   store.close();
 });
 
-test('Thai: a merge of pieces written together never applies across a space; a split undoes it corpus-wide', () => {
+test('Thai: a merge of pieces written together never applies across a space; a split undoes it corpus-wide', async () => {
   const store = ProjectStore.create(join(dir, 'th.mekong'), { name: 'th', srcLang: 'lo', tgtLang: 'th' });
   const importId = beginImport(store, 't', 'tsv');
   const ids = store.transaction(() =>
@@ -118,7 +118,7 @@ test('Thai: a merge of pieces written together never applies across a space; a s
   ]);
   setGold(store, 'lin', ids[1], [sure(0, 2)], []);
 
-  const merged = bulkTokenFix(store, 'lin', 'tgt', { kind: 'merge', left: 'ประ', right: 'จำ', spaced: false }, true);
+  const merged = await bulkTokenFix(store, 'lin', 'tgt', { kind: 'merge', left: 'ประ', right: 'จำ', spaced: false }, true);
   expect(merged.map((o) => [o.pairId, o.index])).toEqual([
     [ids[0], 0],
     [ids[1], 1],
@@ -131,7 +131,7 @@ test('Thai: a merge of pieces written together never applies across a space; a s
   expect(editorPair(store, 'lin', ids[1]).gold).toEqual([sure(0, 1)]);
 
   expect(fixOccurrences(store, 'tgt', { kind: 'split', word: 'ประจำ', at: 3 }).map((o) => o.pairId)).toEqual([ids[0], ids[1]]);
-  bulkTokenFix(store, 'lin', 'tgt', { kind: 'split', word: 'ประจำ', at: 3 }, true);
+  await bulkTokenFix(store, 'lin', 'tgt', { kind: 'split', word: 'ประจำ', at: 3 }, true);
   expect(ids.map(tgt)).toEqual([
     ['ประ', 'จำ', 'สปป', 'ลาว'],
     ['ลาว', 'ประ', 'จำ', 'สปป'],

@@ -25,6 +25,7 @@ import type { DictEntry } from '../../align/dictionary.ts';
 import { dictionaryPrior, sparsePrior, type Prior } from '../../align/prior.ts';
 import { mapLexicons, type SavedModel } from '../../align/saved-model.ts';
 import type { PairEmbeddings } from './embedder.ts';
+import { checkCancelled, type JobContext } from '../../jobs/job-context.ts';
 import { cosines, csls, PAIR_CSLS_K } from '../../eval/csls.ts';
 import type { PairPosteriors } from './link-classifier.ts';
 import type { CorpusLinks, LinkRef } from '../../../shared/link-set.ts';
@@ -72,7 +73,8 @@ export interface AgreementEmOptions {
   gold?: CorpusLinks;
   /** a bilingual dictionary: its entries' prior pseudo-counts join every pass's counts */
   dictionary?: readonly DictEntry[];
-  onPass?: (done: number, passes: number) => void;
+  /** progress (passes done of all) and cancel, after each pass */
+  ctx?: JobContext;
 }
 
 export class AgreementEm {
@@ -85,9 +87,9 @@ export class AgreementEm {
   private readonly prior: Prior | null;
 
   /** Runs the EM on the pairs (tokens and their embeddings, pair by pair; gold links where
-   *  known; a dictionary's prior), calling `onPass` after each pass (it may throw to stop). */
+   *  known; a dictionary's prior), reporting to `ctx` after each pass (CancelledError once it is cancelled). */
   constructor(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, o: AgreementEmOptions = {}) {
-    const { gold, onPass } = o;
+    const { gold, ctx } = o;
     const embedded = (side: readonly string[][], vecs: Float32Array[]) => side.map((s, k) => s.slice(0, vecs[k].length / e.dim));
     const b = (this.b = buildBitext(embedded(src, e.src), embedded(tgt, e.tgt)));
     const prior = o.dictionary?.length ? dictionaryPrior(b, o.dictionary) : null;
@@ -112,7 +114,8 @@ export class AgreementEm {
     this.sGivenT = new Float64Array(b.pairSrc.length).fill(1);
     for (let pass = 0; pass < EM_PASSES; pass++) {
       this.pass();
-      onPass?.(pass + 1, EM_PASSES);
+      checkCancelled(ctx?.signal);
+      ctx?.progress({ done: pass + 1, total: EM_PASSES });
     }
   }
 

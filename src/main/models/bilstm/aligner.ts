@@ -10,6 +10,7 @@
 // Extraction of 5k random pairs of 15–35 words (one core, another
 // two processes running): gdfa 12–13 s (the EM 11 of them), the learned decision 48–56 s (two
 // EMs, the per-cell features).
+import { DEFAULT_SYM } from '../../../shared/aligner-defaults.ts';
 import type { Link } from '../../../shared/domain.ts';
 import { symmetriser } from '../../align/symmetrise.ts';
 import { cosines, csls, PAIR_CSLS_K } from '../../eval/csls.ts';
@@ -22,6 +23,7 @@ import {
   type PairSignals,
 } from './link-classifier.ts';
 import { AgreementEm } from './agreement-em.ts';
+import { checkCancelled, type JobContext, silentContext, withMessage } from '../../jobs/job-context.ts';
 import type { DictEntry } from '../../align/dictionary.ts';
 import { GoldStats } from './gold-stats.ts';
 import { Embedder, type PairEmbeddings } from './embedder.ts';
@@ -60,7 +62,7 @@ function directional({ I, J, g, h }: PairPosteriors): { fwd: Uint8Array; rev: Ui
 }
 
 export interface ExtractOptions {
-  /** symmetrisation heuristic (symmetrise.ts), default gdfa */
+  /** symmetrisation heuristic (symmetrise.ts), default DEFAULT_SYM */
   sym?: string;
   /** known gold links per pair, counted by the EM */
   gold?: CorpusLinks;
@@ -71,8 +73,8 @@ export interface ExtractOptions {
   decision?: LinkClassifier;
   /** a bilingual dictionary, a prior of the extraction's EM (agreement-em.ts) */
   dictionary?: readonly DictEntry[];
-  /** progress of each phase (EM passes, pairs linked); may throw to stop */
-  onProgress?: (done: number, total: number, phase: string) => void;
+  /** progress of each phase, its message naming it (EM passes, pairs linked), and cancel; default silent */
+  ctx?: JobContext;
 }
 
 /** How often (in pairs) extraction reports progress. */
@@ -118,7 +120,7 @@ export function learnLinkDecision(
   const em = new AgreementEm(src, tgt, e, {
     gold: o.gold,
     dictionary: o.dictionary,
-    onPass: (d, n) => o.onProgress?.(d, n, 'EM without the held-out gold'),
+    ctx: withMessage(o.ctx ?? silentContext(), 'EM without the held-out gold'),
   });
   const stats = new GoldStats(src, tgt, o.gold ?? []);
   return fitLinkClassifier(
@@ -130,13 +132,17 @@ export function learnLinkDecision(
 /** Links of every pair (tokens and their embeddings); scores are link probabilities under a
  *  learned decision, else the mean of the two directional posteriors. */
 export function extractLinks(src: readonly string[][], tgt: readonly string[][], e: PairEmbeddings, o: ExtractOptions = {}): Link[][] {
-  const keep = symmetriser(o.sym ?? 'gdfa');
+  const keep = symmetriser(o.sym ?? DEFAULT_SYM);
   const decision = o.decision ?? learnLinkDecision(src, tgt, e, o);
   const known = o.heldOut ? e.src.map((_, k) => (o.gold?.[k]?.length ? o.gold[k] : o.heldOut![k])) : o.gold;
-  const em = new AgreementEm(src, tgt, e, { gold: known, dictionary: o.dictionary, onPass: (d, n) => o.onProgress?.(d, n, 'EM') });
+  const ctx = o.ctx ?? silentContext();
+  const em = new AgreementEm(src, tgt, e, { gold: known, dictionary: o.dictionary, ctx: withMessage(ctx, 'EM') });
   const stats = decision ? new GoldStats(src, tgt, known ?? []) : null;
   return e.src.map((_, k) => {
-    if (k % PROGRESS_EVERY === 0) o.onProgress?.(k, e.src.length, 'linking');
+    if (k % PROGRESS_EVERY === 0) {
+      checkCancelled(ctx.signal);
+      ctx.progress({ done: k, total: e.src.length, message: 'linking' });
+    }
     if (decision && stats) {
       const p = pairSignals(src, tgt, e, em, stats, k);
       if (!p) return [];

@@ -19,7 +19,7 @@ import type { CorpusLinks } from '../../../shared/link-set.ts';
 import { grownParams, grownVocab } from './vocab-growth.ts';
 import { dropWords, wordCounts } from './word-dropout.ts';
 import { defaultEpochs } from '../../../shared/epochs.ts';
-import { BILSTM_DEFAULTS, BILSTM_SUPERVISED_WEIGHTS } from '../../../shared/aligner-options.ts';
+import { BILSTM_DEFAULTS, BILSTM_SUPERVISED_WEIGHTS } from '../../../shared/aligner-defaults.ts';
 import type { DeviceSetting, DeviceUse } from '../../../shared/device-settings.ts';
 import { deviceSetting } from '../../nn/devices.ts';
 import { silentContext, type JobContext } from '../../jobs/job-context.ts';
@@ -49,7 +49,7 @@ export interface NeuralConfig extends NetworkOptions {
 // Other rates, sizes and the training speed: docs/experiments.md.
 // Without `epochs` in its config, trainNeural trains defaultEpochs(pairs) (shared/epochs.ts:
 // 20 from 1,000 pairs on, up to 80 below); DEFAULT_CONFIG's 20 is for callers spelling it out.
-// The options a user can set default to BILSTM_DEFAULTS (shared/aligner-options.ts); the rest are the model's own.
+// The options a user can set default to BILSTM_DEFAULTS (shared/aligner-defaults.ts); the rest are the model's own.
 const D = BILSTM_DEFAULTS;
 export const DEFAULT_CONFIG: NeuralConfig = {
   dim: D.dim,

@@ -1,8 +1,9 @@
 // Contextual embeddings of sentence pairs under a model (the inference encoder of
 // encoder.ts, one compiled program per bucket length): pairs are grouped by bucket and run
 // in batches. Programs are kept for the next call, with parameters fed at run time, so a
-// training run scored at every checkpoint compiles each bucket once; `onBatch` reports
-// pairs done, so a long re-alignment shows progress.
+// training run scored at every checkpoint compiles each bucket once; progress counts the
+// pairs done after each batch, so a long re-alignment shows it, and cancel is checked there.
+import { checkCancelled, type JobContext, silentContext } from '../../jobs/job-context.ts';
 import { Program, type Tensor } from '../../nn/index.ts';
 import { buildEncoder, encoderWidth, STATIC_WEIGHT } from './encoder.ts';
 import type { NeuralModel } from './bilstm-train.ts';
@@ -41,7 +42,7 @@ export class Embedder {
     m: NeuralModel,
     src: readonly string[][],
     tgt: readonly string[][],
-    onBatch?: (done: number) => void,
+    ctx: JobContext = silentContext(),
   ): Promise<PairEmbeddings> {
     const d = encoderWidth(m.dims, this.staticWeight);
     const out: PairEmbeddings = { src: new Array(src.length), tgt: new Array(src.length), dim: d };
@@ -57,7 +58,8 @@ export class Embedder {
           out.src[k] = rows(r.us, b, src[k].length, T, d);
           out.tgt[k] = rows(r.ut, b, tgt[k].length, T, d);
         });
-        onBatch?.((done += idx.length));
+        checkCancelled(ctx.signal);
+        ctx.progress({ done: (done += idx.length), total: src.length });
       },
     );
     return out;

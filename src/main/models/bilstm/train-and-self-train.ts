@@ -10,7 +10,7 @@
 import type { DeviceUse } from '../../../shared/device-settings.ts';
 import type { Link } from '../../../shared/domain.ts';
 import { defaultEpochs } from '../../../shared/epochs.ts';
-import { checkCancelled, type JobContext, silentContext } from '../../jobs/job-context.ts';
+import { type JobContext, silentContext, withMessage } from '../../jobs/job-context.ts';
 import type { Checkpoints, FitEvent } from '../../train/fit-loop.ts';
 import { extractLinks } from './aligner.ts';
 import { Embedder } from './embedder.ts';
@@ -86,16 +86,7 @@ export async function trainAndSelfTrain(run: TrainAndSelfTrainRun, hooks: TrainA
   try {
     const trained = await phase(run.data, first, 0, run.start);
     if (!run.selfTrain) return trained;
-    const data = await pseudoLabelled(
-      embedder,
-      trained,
-      run.data,
-      { threshold: run.selfTrain.threshold, skip: run.heldOut ?? [] },
-      (done, total, what) => {
-        checkCancelled(ctx.signal);
-        ctx.progress({ done, total, message: `${what} ${done}/${total}` });
-      },
-    );
+    const data = await pseudoLabelled(embedder, trained, run.data, { threshold: run.selfTrain.threshold, skip: run.heldOut ?? [] }, ctx);
     const again = await phase(data, { ...DEFAULT_CONFIG, ...run.selfTrain.config, epochs: selfTrainEpochs }, first.epochs, trained);
     return recorded(again, first.epochs, selfTrainEpochs);
   } finally {
@@ -108,23 +99,22 @@ export async function trainAndSelfTrain(run: TrainAndSelfTrainRun, hooks: TrainA
  * embeddings, then the extraction's EM (which counts the pairs' known links) and gdfa — and
  * its links at or above the threshold supervise the pairs without any. Held-out pairs
  * (`skip`) are left out: their scores must stay a measure of pairs the model never learned
- * links of.
+ * links of. Progress names each step ("self-training: EM 3/5").
  */
 export async function pseudoLabelled(
   embedder: Embedder,
   model: NeuralModel,
   data: TrainData,
   o: { threshold: number; skip: readonly number[] },
-  onProgress: (done: number, total: number, phase: string) => void,
+  ctx: JobContext = silentContext(),
 ): Promise<TrainData> {
   const skip = new Set(o.skip);
   const todo = data.src.flatMap((s, k) => (s.length && data.tgt[k].length && !skip.has(k) ? [k] : []));
   const [src, tgt] = [todo.map((k) => data.src[k]), todo.map((k) => data.tgt[k])];
-  const e = await embedder.embed(model, src, tgt, (done) => onProgress(done, todo.length, 'self-training: embedding the pairs'));
-  const found = extractLinks(src, tgt, e, {
-    gold: todo.map((k) => data.gold?.[k]),
-    onProgress: (d, n, what) => onProgress(d, n, `self-training: ${what}`),
-  });
+  // each step's progress as "self-training: <step> done/total", the step named here or by the extraction (EM, linking)
+  const named = (step?: string) => withMessage(ctx, (p) => `self-training: ${step ?? p.message} ${p.done}/${p.total}`);
+  const e = await embedder.embed(model, src, tgt, named('embedding the pairs'));
+  const found = extractLinks(src, tgt, e, { gold: todo.map((k) => data.gold?.[k]), ctx: named() });
   const links: Link[][] = data.src.map(() => []);
   todo.forEach((k, n) => (links[k] = found[n]));
   return {

@@ -22,53 +22,15 @@
 // PairsTrainer is the training of one thread, a chunk of pairs at a time: the fit loop
 // (train/fit-loop.ts) runs its epochs here or, through parallel-train.ts, on several threads
 // at once (Hogwild), and reports progress, checks cancel and saves checkpoints between chunks.
-import type { Progress } from '../../jobs/job-registry.ts';
-import type { JobContext } from '../../jobs/job-context.ts';
+import type { Bisent2vecOptions } from '../../../shared/aligner-options.ts';
+import { type JobContext, silentContext } from '../../jobs/job-context.ts';
 import { type Checkpoints, fit } from '../../train/fit-loop.ts';
 import { Rng } from '../../nn/init.ts';
 import type { SavedModel } from '../../align/saved-model.ts';
 import { buildVocab, type EncodedSentence, encodeSentence, indexVocab, type Side, type VocabIndex } from './ngram-vocab.ts';
 
-export interface Bisent2vecConfig {
-  dim: number;
-  epochs: number;
-  /** initial learning rate, decaying linearly to 0 */
-  lr: number;
-  negatives: number;
-  /** n-grams seen fewer times are left out */
-  minCount: number;
-  bigrams: boolean;
-  /** length of the words' character n-grams in the contexts (ngram-vocab.ts), 0 = none */
-  charN: number;
-  /** t of the subsampling probability min(1, √(t/f) + t/f) */
-  subsample: number;
-  seed: number;
-  /** sentence vectors weight each n-gram by its idf (embed.ts) instead of a plain mean */
-  tfidf: boolean;
-  /** weight of the IBM1 translation log-likelihood added to the cosine in curation scores (curation.ts); 0: none */
-  lexicalWeight: number;
-}
-
-/**
- * Defaults for corpora of 10⁴–10⁵ pairs (seed 002 trained 300 dimensions, 5 epochs, lr 0.2,
- * 10 negatives, t = 5·10⁻⁶, words seen 5–8 times, on millions of pairs), chosen on the
- * bench's en–fr split: character 4-grams give the best retrieval P@1 and mining F1 of the
- * n-gram sizes tried, at a third of the speed without them; bigrams lowered both (seed 002
- * too saw them hurt on dissimilar pairs). Every value tried: docs/experiments.md.
- */
-export const BISENT2VEC_DEFAULTS: Bisent2vecConfig = {
-  dim: 100,
-  epochs: 5,
-  lr: 0.2,
-  negatives: 10,
-  minCount: 1,
-  bigrams: false,
-  charN: 4,
-  subsample: 1e-4,
-  seed: 1,
-  tfidf: false,
-  lexicalWeight: 0.1,
-};
+/** The training's settings: Bi-Sent2Vec's options, defaults BISENT2VEC_DEFAULTS (shared/aligner-defaults.ts). */
+export type Bisent2vecConfig = Bisent2vecOptions;
 
 export interface Bisent2vecModel {
   config: Bisent2vecConfig;
@@ -90,21 +52,12 @@ export interface CurationThresholds {
 }
 
 export interface TrainWork {
-  /** called every CHUNK_PAIRS pairs (a step of the fit loop): steps done over all epochs, and the fit loop's line (epoch, mean loss, speed) */
-  progress?: Progress;
-  signal?: AbortSignal;
+  /** progress every CHUNK_PAIRS pairs (a step of the fit loop: steps done over all epochs, the fit loop's line of epoch, mean loss, speed) and cancel; default silent */
+  ctx?: JobContext;
   /** worker threads to train on (parallel-train.ts); default 1, this thread */
   threads?: number;
   /** models saved (and scored) between epochs, every `every` epochs and after the last */
   checkpoints?: Checkpoints<Bisent2vecModel>;
-}
-
-/** The fit loop's context for `work`. */
-export function workContext(work: TrainWork): JobContext {
-  return {
-    progress: (p) => work.progress?.(p.done, p.total, p.message),
-    signal: work.signal ?? new AbortController().signal,
-  };
 }
 
 /** Pairs a thread trains between two of the fit loop's cancel checks and progress events. */
@@ -357,7 +310,7 @@ export async function trainModel(
       },
       model: () => model,
     },
-    workContext(work),
+    work.ctx ?? silentContext(),
     { checkpoints: work.checkpoints },
   );
   const seconds = (performance.now() - started) / 1000;

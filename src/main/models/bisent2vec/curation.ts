@@ -17,7 +17,7 @@
 // pairs with the targets of 10% of them shuffled among themselves; the F1-optimal threshold
 // at finding those.
 import { UserError } from '../../errors.ts';
-import type { LongWork } from '../../eval/csls.ts';
+import { type JobContext, silentContext } from '../../jobs/job-context.ts';
 import {
   flaggingThreshold,
   type MinedPair,
@@ -92,7 +92,7 @@ export async function trainCurationModel(
   work: TrainWork = {},
 ): Promise<{ model: Bisent2vecModel; stats: TrainStats }> {
   const { model, stats } = await trainBisent2vec(src, tgt, config, work);
-  if (model.config.lexicalWeight > 0) model.lexicon = await trainSentenceTranslation(src, tgt, work);
+  if (model.config.lexicalWeight > 0) model.lexicon = await trainSentenceTranslation(src, tgt, work.ctx);
   return { model, stats };
 }
 
@@ -102,14 +102,14 @@ function heldOutThresholds(
   src: readonly string[][],
   tgt: readonly string[][],
   rng: Rng,
-  work: LongWork = {},
+  ctx: JobContext = silentContext(),
 ): { mining: ThresholdChoice; flagging: ThresholdChoice } {
   const third = Math.floor(src.length / 3);
   const lone = sentenceSets(model, src.slice(0, 2 * third), [...tgt.slice(0, third), ...tgt.slice(2 * third, 3 * third)], 'mining');
   const gold = Array.from({ length: third }, (_, k) => ({ src: k, tgt: k }));
-  const mining = miningThreshold(lone, gold, {}, work);
+  const mining = miningThreshold(lone, gold, {}, ctx);
   const shuffled = shuffleTargets(tgt, SHUFFLED_SHARE, rng);
-  const scores = parallelismScores(sentenceSets(model, src, shuffled.tgt, 'flagging'), 0, {}, work);
+  const scores = parallelismScores(sentenceSets(model, src, shuffled.tgt, 'flagging'), 0, {}, ctx);
   const flagging = flaggingThreshold(
     scores.map((s) => s.score),
     shuffled.bad,
@@ -144,7 +144,7 @@ export async function trainForCuration(
     held.map((i) => src[i]),
     held.map((i) => tgt[i]),
     rng,
-    { signal: work.signal },
+    silentContext(work.ctx?.signal),
   );
   model.thresholds = { mining: found.mining.threshold, flagging: found.flagging.threshold };
   return { model, stats, ...found, heldOut };
@@ -156,9 +156,9 @@ export function scoreCorpusPairs(
   src: readonly string[][],
   tgt: readonly string[][],
   threshold: number,
-  work: LongWork = {},
+  ctx: JobContext = silentContext(),
 ): PairScore[] {
-  return parallelismScores(sentenceSets(model, src, tgt, 'flagging'), threshold, {}, work);
+  return parallelismScores(sentenceSets(model, src, tgt, 'flagging'), threshold, {}, ctx);
 }
 
 /** Proposed pairs between two monolingual sets (line indices), best first, from `threshold` up. */
@@ -167,7 +167,7 @@ export function mineSentences(
   src: readonly string[][],
   tgt: readonly string[][],
   threshold: number,
-  work: LongWork = {},
+  ctx: JobContext = silentContext(),
 ): MinedPair[] {
-  return minePairs(sentenceSets(model, src, tgt, 'mining'), threshold, {}, work);
+  return minePairs(sentenceSets(model, src, tgt, 'mining'), threshold, {}, ctx);
 }

@@ -10,10 +10,11 @@
 // repeatable across thread counts. The workers serve the job protocol's tasks
 // (jobs/worker-host.ts WorkerClient); they hold no ONNX sessions, so a cancel terminates
 // them outright, even in the middle of a chunk.
+import { BISENT2VEC_DEFAULTS } from '../../../shared/aligner-defaults.ts';
+import { silentContext } from '../../jobs/job-context.ts';
 import { WorkerClient } from '../../jobs/worker-host.ts';
 import { abortable, fit } from '../../train/fit-loop.ts';
 import {
-  BISENT2VEC_DEFAULTS,
   type Bisent2vecConfig,
   type Bisent2vecModel,
   CHUNK_PAIRS,
@@ -21,7 +22,6 @@ import {
   trainModel,
   type TrainStats,
   type TrainWork,
-  workContext,
 } from './cbow-train.ts';
 import type { HogwildReply, HogwildRequest } from './hogwild.worker.ts';
 
@@ -47,7 +47,7 @@ export async function trainOnThreads(
     shards[i % threads].tgt.push([...tgt[i]]);
   });
   const tokens = src.reduce((a, s) => a + s.length, 0) + tgt.reduce((a, s) => a + s.length, 0);
-  const ctx = workContext(work);
+  const ctx = work.ctx ?? silentContext();
   const started = performance.now();
   const workers = shards.map(() => new WorkerClient<HogwildRequest, HogwildReply>(new URL('./hogwild.worker.ts', import.meta.url)));
   try {

@@ -1,20 +1,23 @@
 // Seed 004's siamese head: one linear layer (d×d, with bias) shared by both languages'
-// frozen sentence embeddings, with dropout 0.2 after it in training, trained with the
+// frozen sentence embeddings, with dropout after it in training, trained with the
 // contrastive margin loss of Hadsell et al. on the Euclidean distance D = ‖E_x − E_y‖:
-//   L = ½(1 − l)·D² + ½·l·max(0, m − D)²,  m = 1.0
+//   L = ½(1 − l)·D² + ½·l·max(0, m − D)²,  m the margin
 // where l = 0 for a project pair (x_i, y_i) and l = 1 for a mismatch (x_i, y_π(i)), one per
 // positive, drawn afresh each epoch. Embeddings in and out are normalised unit, center,
 // unit (length 1, minus the mean of their language, length 1 again), as the paper does.
-// Inputs: any sentence encoder Mekong has (sentence-encoders.ts: Bi-Sent2Vec, the BiLSTM's
-// pooled encoder states, a transformer's mean-pooled layer; `mekong siamese`); the encoder stays frozen. The weight starts at the identity, so an
-// untrained head leaves the space as it is and training only moves it where the pairs say;
+// Inputs: the sentence vectors of any family that gives them (the registry's SIAMESE_HEAD,
+// sentence-encoders.ts: Bi-Sent2Vec, the BiLSTM's pooled encoder states, a transformer's
+// mean-pooled layer; `mekong siamese`); the encoder stays frozen. The weight starts at the
+// identity, so an untrained head leaves the space as it is and training only moves it where the pairs say;
 // the paper's lr 5e-6 over 70 epochs is for mBERT's 768 dimensions. On Bi-Sent2Vec vectors
 // (already one space for both languages, trained on the same pairs) the head changes
-// retrieval P@1 by less than a point at lr 1e-4, the default (other rates:
+// retrieval P@1 by less than a point at the default lr (other rates:
 // docs/experiments.md). Its use is for encoders whose languages are not aligned yet (mBERT
 // in seed 004), which cannot be measured here.
 // Trained in the one training stack (nn/Trainer, AdamW; epochs, progress and cancel in the fit
 // loop, train/fit-loop.ts), saved as a model folder.
+import { SIAMESE_DEFAULTS } from '../../../shared/aligner-defaults.ts';
+import type { SiameseOptions } from '../../../shared/aligner-options.ts';
 import { Graph } from '../../nn/graph.ts';
 import { dropout } from '../../nn/ops/random.ts';
 import { add, matmul, mul, reduceMean, reduceSum, relu, sqrt, sub } from '../../nn/ops/all-ops.ts';
@@ -24,16 +27,8 @@ import { Trainer } from '../../nn/trainer.ts';
 import { type JobContext, silentContext } from '../../jobs/job-context.ts';
 import { fit } from '../../train/fit-loop.ts';
 
-export interface SiameseConfig {
-  dropout: number;
-  margin: number;
-  lr: number;
-  epochs: number;
-  batch: number;
-  seed: number;
-}
-
-export const SIAMESE_DEFAULTS: SiameseConfig = { dropout: 0.2, margin: 1, lr: 1e-4, epochs: 10, batch: 64, seed: 1 };
+/** The head's training settings: its options (siameseOptionsSchema), defaults SIAMESE_DEFAULTS (shared/aligner-defaults.ts). */
+export type SiameseConfig = SiameseOptions;
 
 export interface SiameseHead {
   dim: number;

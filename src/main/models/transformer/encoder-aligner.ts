@@ -4,7 +4,7 @@
 //   simalign-argmax | simalign-itermax | simalign-match  word vectors = mean of their subwords
 //     (WordPooling), similarity (cos + 1)/2 as SimAlign's word level;
 //   awesome   dot products of the subwords (template tokens left out), both softmaxes above
-//     the threshold (default 0.001), a word pair linked when any of its subword pairs is, as
+//     the threshold (ENCODER_DEFAULTS), a word pair linked when any of its subword pairs is, as
 //     awesome-align does; its probability is the largest of its subword pairs';
 //   awesome-entmax  the same with entmax15 in place of softmax (links where both are non-zero);
 //   pmi-align  PMI of the word vectors' dot products, then ArgMax.
@@ -12,10 +12,12 @@
 // matrix the method read. The layer counts as transformers' hidden_states do (0 = embeddings'
 // output, L = last layer); default 8 for 12-layer models (SimAlign's and awesome-align's
 // choice), round(2/3·L) otherwise. Pairs are encoded a chunk at a time, so memory stays flat.
+import { ENCODER_DEFAULTS } from '../../../shared/aligner-defaults.ts';
 import type { Link } from '../../../shared/domain.ts';
 import type { EncoderMethodName } from '../../../shared/methods.ts';
 import { sentences, type Side } from '../../align/sentences.ts';
 import { UserError } from '../../errors.ts';
+import { checkCancelled, type JobContext, type JobProgress, silentContext } from '../../jobs/job-context.ts';
 // csls.ts's cosines() is the rows' dot products (cosines when the rows have unit length)
 import { cosines } from '../../eval/csls.ts';
 import { defaultAlignLayer } from './hf-config.ts';
@@ -32,17 +34,15 @@ import {
 } from './similarity-extraction.ts';
 import { poolWords, type WordPooling, wordSubwords } from './word-pooling.ts';
 
-export const AWESOME_THRESHOLD = 1e-3;
-
 export interface EncoderAlignOptions {
   /** hidden state to read (default: defaultAlignLayer) */
   layer?: number;
-  /** how a word's vector comes from its subwords (SimAlign and PMI methods; default mean) */
+  /** how a word's vector comes from its subwords (SimAlign and PMI methods; default ENCODER_DEFAULTS.pooling) */
   pooling?: WordPooling;
-  /** awesome: the softmax threshold (default 0.001) */
+  /** awesome: the softmax threshold (default ENCODER_DEFAULTS.threshold) */
   threshold?: number;
-  /** pairs done of all, after each batch of sentences encoded (may throw to stop) */
-  onProgress?: (done: number, total: number) => void;
+  /** progress (pairs done of all) after each batch of sentences encoded, and cancel; default silent */
+  ctx?: JobContext;
 }
 
 /** Pairs encoded per chunk. */
@@ -93,7 +93,7 @@ function pairLinks(
       J = b.wordOf.length;
     if (!I || !J) return [];
     const scores = cosines(a.rows, b.rows, dim);
-    const on = method === 'awesome' ? softmaxLinks(scores, I, J, o.threshold ?? AWESOME_THRESHOLD) : entmaxLinks(scores, I, J);
+    const on = method === 'awesome' ? softmaxLinks(scores, I, J, o.threshold ?? ENCODER_DEFAULTS.threshold) : entmaxLinks(scores, I, J);
     const prob = linkProbabilities(scores, I, J);
     const Jw = et.start.length;
     on.forEach((x, c) => {
@@ -104,8 +104,9 @@ function pairLinks(
       if (!old || old.score! < prob[c]) links.set(s * Jw + t, { s, t, kind: 'sure', score: prob[c] });
     });
   } else {
-    const ws = poolWords(hs, es, dim, o.pooling),
-      wt = poolWords(ht, et, dim, o.pooling);
+    const pooling = o.pooling ?? ENCODER_DEFAULTS.pooling;
+    const ws = poolWords(hs, es, dim, pooling),
+      wt = poolWords(ht, et, dim, pooling);
     const ks = [...ws.has.keys()].filter((k) => ws.has[k]),
       kt = [...wt.has.keys()].filter((k) => wt.has[k]);
     const I = ks.length,
@@ -138,16 +139,22 @@ export async function alignWithEncoder(
   const layer = o.layer ?? defaultAlignLayer(encoder.config);
   const dim = encoder.config.hidden;
   const out: Link[][] = [];
-  o.onProgress?.(0, src.length);
+  const ctx = o.ctx ?? silentContext();
+  const progress = (done: number) => {
+    checkCancelled(ctx.signal);
+    ctx.progress({ done, total: src.length });
+  };
+  progress(0);
   for (let at = 0; at < src.length; at += CHUNK) {
     const ks = Array.from({ length: Math.min(CHUNK, src.length - at) }, (_, i) => at + i);
     const s = encoder.encode(ks.map((k) => src.tokens(k)));
     const t = encoder.encode(ks.map((k) => tgt.tokens(k)));
     // progress after each batch: a chunk's 2·n sentences count as its n pairs
     const sides = [...s.map(() => 0), ...t.map(() => 1)];
-    const [h] = await encoder.hiddenStates([...s, ...t], [layer], (done) => o.onProgress?.(at + Math.floor(done / 2), src.length), sides);
+    const batches = { progress: (p: JobProgress) => progress(at + Math.floor(p.done / 2)), signal: ctx.signal };
+    const [h] = await encoder.hiddenStates([...s, ...t], [layer], batches, sides);
     s.forEach((es, k) => out.push(pairLinks(method, h[k], h[s.length + k], es, t[k], dim, o)));
-    o.onProgress?.(out.length, src.length);
+    progress(out.length);
   }
   return out;
 }

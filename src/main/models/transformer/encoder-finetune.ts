@@ -8,11 +8,11 @@
 // checkpoints and the last epoch's folder (`out`), and stops between steps on cancel
 // (CancelledError), leaving no `out` folder behind.
 import type { Link, LinkRef } from '../../../shared/link-set.ts';
-import { ENCODER_FINETUNE_DEFAULTS } from '../../../shared/aligner-options.ts';
+import { ENCODER_FINETUNE_DEFAULTS } from '../../../shared/aligner-defaults.ts';
 import { ENCODER_ALIGN_METHODS, type EncoderMethodName } from '../../../shared/methods.ts';
 import { sentences, type Side } from '../../align/sentences.ts';
 import { InputError, UserError } from '../../errors.ts';
-import { checkCancelled, type JobContext, silentContext } from '../../jobs/job-context.ts';
+import { type JobContext, silentContext, withMessage } from '../../jobs/job-context.ts';
 import { type Checkpoints, fit, type FitEvent } from '../../train/fit-loop.ts';
 import type { DeviceName, DeviceSetting } from '../../nn/devices.ts';
 import { normalInit, Rng } from '../../nn/init.ts';
@@ -95,10 +95,8 @@ export interface FinetuneResult {
   weights: Map<string, Tensor>;
 }
 
+/** The settings outside the family's options schema (those: ENCODER_FINETUNE_DEFAULTS), `mekong finetune`'s own. */
 export const FINETUNE_DEFAULTS = {
-  epochs: ENCODER_FINETUNE_DEFAULTS.epochs,
-  lr: ENCODER_FINETUNE_DEFAULTS.lr,
-  batch: ENCODER_FINETUNE_DEFAULTS.batch,
   awpMasks: 4,
   seed: 1,
   supervisionMethod: 'awesome' as EncoderMethodName,
@@ -160,8 +158,8 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
   const rtlLayers = o.rtlLayers ?? OBJECTIVE_DEFAULTS.rtlLayers;
   if (objectives.includes('rtl') && rtlLayers > config.layers)
     throw new UserError(`RTL's head starts from the encoder's last ${rtlLayers} layers, but ${o.encoder} has ${config.layers}`);
-  const epochs = o.epochs ?? FINETUNE_DEFAULTS.epochs;
-  const B = o.batch ?? FINETUNE_DEFAULTS.batch;
+  const epochs = o.epochs ?? ENCODER_FINETUNE_DEFAULTS.epochs;
+  const B = o.batch ?? ENCODER_FINETUNE_DEFAULTS.batch;
   const log = o.log ?? console.info;
 
   const tokenizer = new SubwordTokenizer(o.encoder);
@@ -178,10 +176,7 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
     {
       method: o.supervisionMethod ?? FINETUNE_DEFAULTS.supervisionMethod,
       threshold: o.threshold ?? MODEL_LINK_THRESHOLD,
-      onProgress: (done, total) => {
-        checkCancelled(ctx.signal);
-        ctx.progress({ done, total, message: 'finding supervision links' });
-      },
+      ctx: withMessage(ctx, 'finding supervision links'),
     },
   );
   const examples: FinetuneExample[] = pairs.map((p, k) => ({
@@ -219,7 +214,7 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
   const perEpoch = Math.ceil(examples.length / B);
   const steps = perEpoch * epochs;
   const trainer = await Trainer.create(built.graph, built.loss, {
-    schedule: { base: o.lr ?? FINETUNE_DEFAULTS.lr, warmup: Math.max(1, Math.round(steps / 10)), total: steps, decay: 'linear' },
+    schedule: { base: o.lr ?? ENCODER_FINETUNE_DEFAULTS.lr, warmup: Math.max(1, Math.round(steps / 10)), total: steps, decay: 'linear' },
     clipNorm: 1,
     weightDecay: 0.01,
     frozen: o.freezeEmbeddings ? ['embeddings.word_embeddings.weight'] : [],
@@ -260,7 +255,7 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
     freezeEmbeddings: o.freezeEmbeddings ?? false,
     languageEmbeddings: weights.has(LANGUAGE_EMBEDDINGS),
     epochs,
-    lr: o.lr ?? FINETUNE_DEFAULTS.lr,
+    lr: o.lr ?? ENCODER_FINETUNE_DEFAULTS.lr,
     batch: B,
     steps,
     seed: o.seed ?? FINETUNE_DEFAULTS.seed,

@@ -57,7 +57,8 @@ import { constantInit, normalInit, Rng } from '../../nn/init.ts';
 import { buildEncoderGraph, embeddingsOutput, encoderLayer, type EncoderGraph } from './encoder-graph.ts';
 import type { EncoderConfig } from './hf-config.ts';
 import { LANGUAGE_EMBEDDINGS } from './hf-weights.ts';
-import { ENCODER_FINETUNE_DEFAULTS, FINETUNE_OBJECTIVES } from '../../../shared/aligner-options.ts';
+import { ENCODER_FINETUNE_DEFAULTS } from '../../../shared/aligner-defaults.ts';
+import { FINETUNE_OBJECTIVES } from '../../../shared/aligner-options.ts';
 
 /** The objectives, as the app's Train form offers them (shared/models-api.ts). */
 export const OBJECTIVES = FINETUNE_OBJECTIVES;

@@ -8,6 +8,7 @@ import { keySet, linkKey, type Link, type LinkRef } from '../../../shared/link-s
 import type { EncoderMethodName } from '../../../shared/methods.ts';
 import type { Side } from '../../align/sentences.ts';
 import { sentences } from '../../align/sentences.ts';
+import type { JobContext } from '../../jobs/job-context.ts';
 import { alignWithEncoder } from './encoder-aligner.ts';
 import type { HfEncoder } from './hf-encoder.ts';
 
@@ -25,7 +26,8 @@ export interface SupervisionOptions {
   threshold: number;
   /** hidden state the aligner reads (default: its own default) */
   layer?: number;
-  onProgress?: (done: number, total: number) => void;
+  /** progress (pairs aligned of those without gold) and cancel */
+  ctx?: JobContext;
 }
 
 /** Each pair's positive and rejected links; `open` gives the aligner's encoder, opened (and released) only when a pair has no gold. */
@@ -51,7 +53,7 @@ export async function fineTuningLinks(
         o.method,
         need.map((k) => S.tokens(k)),
         need.map((k) => T.tokens(k)),
-        { layer: o.layer, onProgress: o.onProgress },
+        { layer: o.layer, ctx: o.ctx },
       );
       need.forEach((k, i) => model.set(k, found[i]));
     } finally {

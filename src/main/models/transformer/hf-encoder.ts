@@ -21,6 +21,7 @@ import { exportOnnx, hasFolderTensors } from '../../nn/model-folder.ts';
 import { Program } from '../../nn/session.ts';
 import { Tensor } from '../../nn/tensor.ts';
 import { UserError } from '../../errors.ts';
+import { checkCancelled, type JobContext, silentContext } from '../../jobs/job-context.ts';
 import { buildEncoderGraph, hiddenStateName, INPUT_IDS, ATTENTION_MASK, LANGUAGE_IDS, POSITION_IDS } from './encoder-graph.ts';
 import { type EncoderConfig, firstPosition, maxTokens, readEncoderConfig } from './hf-config.ts';
 import { readEncoderWeights } from './hf-weights.ts';
@@ -188,13 +189,13 @@ export class HfEncoder {
 
   /**
    * Hidden states `layers` of every sentence: out[k][s] is sentence s's [ids.length × hidden]
-   * rows (template tokens included). `onProgress(done, total)` after each batch; `languages[s]`
+   * rows (template tokens included). Progress (sentences done) and cancel after each batch; `languages[s]`
    * sentence s's side of its pair (0 source, 1 target; default 0), for language embeddings.
    */
   async hiddenStates(
     sentences: readonly EncodedSentence[],
     layers: readonly number[],
-    onProgress?: (done: number, total: number) => void,
+    ctx: JobContext = silentContext(),
     languages?: readonly number[],
   ): Promise<Float32Array[][]> {
     layers.forEach((l) => this.checkLayer(l));
@@ -213,7 +214,8 @@ export class HfEncoder {
         const data = res[hiddenStateName(l)].data as Float32Array;
         idx.forEach((k, b) => (out[li][k] = data.slice(b * T * D, (b * T + sentences[k].ids.length) * D)));
       });
-      onProgress?.(Math.min(i + BATCH, order.length), order.length);
+      checkCancelled(ctx.signal);
+      ctx.progress({ done: Math.min(i + BATCH, order.length), total: order.length });
     }
     return out;
   }

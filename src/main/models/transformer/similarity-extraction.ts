@@ -11,7 +11,7 @@
 //               max_weight_matching, which on a complete bipartite graph with positive
 //               weights finds the same optimum.
 //   awesome-align (Dou & Neubig 2021): on dot products S, P→ = softmax over targets, P← =
-//     softmax over sources; a link where both exceed the threshold (0.001). Its entmax15
+//     softmax over sources; a link where both exceed the threshold. Its entmax15
 //     variant (Peters et al. 2019, α = 1.5, exact by sorting) replaces both softmaxes by the
 //     sparse entmax and links where both are non-zero.
 //   PMI-Align (Azadi et al. 2023): the joint p(i, j) = softmax of S over the whole matrix,
@@ -100,7 +100,7 @@ function directionalSoftmax(s: Matrix, I: number, J: number, tauRow = 1, tauCol 
 }
 
 /** awesome-align's extraction: both directional softmaxes above `threshold`. */
-export function softmaxLinks(scores: Matrix, I: number, J: number, threshold = 1e-3): Uint8Array {
+export function softmaxLinks(scores: Matrix, I: number, J: number, threshold: number): Uint8Array {
   const { fwd, bwd } = directionalSoftmax(scores, I, J);
   return Uint8Array.from({ length: I * J }, (_, x) => (fwd[x] > threshold && bwd[x] > threshold ? 1 : 0));
 }

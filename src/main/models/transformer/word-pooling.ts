@@ -2,9 +2,10 @@
 // mean or max, per feature), and, the other way, which word each subword belongs to
 // (EncodedSentence.wordOf). A word cut off by the model's length limit has no subwords: it
 // gets no vector (`has` 0) and so no link.
+import type { EncoderOptions } from '../../../shared/aligner-options.ts';
 import type { EncodedSentence } from './subword-tokenizer.ts';
 
-export type WordPooling = 'first' | 'mean' | 'max';
+export type WordPooling = EncoderOptions['pooling'];
 
 export interface WordVectors {
   /** [words × dim], row k zero when `has[k]` is 0 */
@@ -13,7 +14,7 @@ export interface WordVectors {
 }
 
 /** Word vectors of sentence `s` from its subwords' hidden states `h` ([ids.length × dim]). */
-export function poolWords(h: Float32Array, s: EncodedSentence, dim: number, pooling: WordPooling = 'mean'): WordVectors {
+export function poolWords(h: Float32Array, s: EncodedSentence, dim: number, pooling: WordPooling): WordVectors {
   const W = s.start.length;
   const vectors = new Float32Array(W * dim);
   const has = new Uint8Array(W);

@@ -3,7 +3,8 @@
 // matrix; the two cursors follow each other), Space links/unlinks, P flips sure/possible,
 // 1–9 tag the links at the cursor (0 untags), Delete removes, N marks "not translated",
 // A/R accept/reject suggestions, S/M split/merge, W wraps the line view, Enter marks done
-// and opens the next pair, Ctrl+Z / Ctrl+Shift+Z undo/redo, ? helps.
+// and opens the next pair, Ctrl+Z / Ctrl+Shift+Z undo/redo, ? helps. In a read-only project
+// only the keys that look (move, view, zoom, next/previous pair, help) do anything.
 import type { EditorState } from '../state/editor.svelte.ts';
 import type { Link } from '../../../shared/domain.ts';
 import { linksAt, removeLinks, toggleKind, toggleLinks, toggleTag, toggleUntranslated } from './link-ops.ts';
@@ -77,6 +78,7 @@ function syncCell(ed: EditorState): void {
 
 /** Space (or a click) on a token: link it to the other side's selection, or select it. */
 export function pickToken(ed: EditorState, side: 'src' | 'tgt', index: number, addOnly: boolean): void {
+  if (ed.readOnly) return;
   const own = ed.selected[side];
   const other = side === 'src' ? ed.selected.tgt : ed.selected.src;
   if (addOnly || other.length === 0) {
@@ -134,8 +136,12 @@ const COMMANDS: Record<string, Command> = {
   ),
 };
 
+/** The keys that only look: all a read-only project's editor answers. */
+const LOOKS = new Set(['v', 'w', '+', '=', '-', 'PageDown', 'PageUp', 'Escape', '?']);
+
 /** Runs the command bound to a key; true when the key was the editor's. */
 export function handleEditorKey(ed: EditorState, event: KeyboardEvent): boolean {
+  if ((event.ctrlKey || event.metaKey) && ed.readOnly) return false;
   if (event.ctrlKey || event.metaKey) {
     const key = event.key.toLowerCase();
     if (key === 'z') void (event.shiftKey ? ed.redo() : ed.undo());
@@ -161,7 +167,7 @@ export function runCommand(ed: EditorState, key: string, shift = false): boolean
   const name = key.length === 1 ? key.toLowerCase() : key;
   const command =
     (Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined) ?? (Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : undefined);
-  if (!command || !ed.pair) return false;
+  if (!command || !ed.pair || (ed.readOnly && !LOOKS.has(name))) return false;
   if (!KEEPS_SELECTION.has(name)) ed.clearSelection();
   command(ed, shift);
   return true;

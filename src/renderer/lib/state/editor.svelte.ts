@@ -2,7 +2,8 @@
 // model layers), the view (line or matrix), the keyboard cursor and the token selection,
 // the suggestion source and threshold. Every change goes to the Node side one at a time,
 // in order (each computed from the pair as the previous change left it); `saveState` is
-// 'saved' only once all of them were committed and answered.
+// 'saved' only once all of them were committed and answered. A project opened read-only
+// (`readOnly`) can be browsed here, and no change is sent.
 import type { AlignmentInfo, MekongApi } from '../../../shared/api.ts';
 import type { EditorPair, SegmentationFixSpec, TokenSide } from '../../../shared/editor-api.ts';
 import type { PairStatus } from '../../../shared/domain.ts';
@@ -46,6 +47,8 @@ export class EditorState {
   help = $state(false);
   /** A warning about the open pair that the next Enter confirms (no links yet, open suggestions). */
   warning = $state<string | null>(null);
+  /** The project is open read-only: the pair can be looked at, and every change is ignored. */
+  readOnly = $state(false);
   /** The token whose split point is being picked. */
   splitting = $state<Cursor | null>(null);
   /** The merge or split just saved on the open pair: the editor offers to apply it to its other occurrences. */
@@ -116,7 +119,7 @@ export class EditorState {
 
   /** Changes the gold layer: `change` gets the layer as the previous change left it. */
   editGold(change: (layer: GoldLayer) => GoldLayer): Promise<void> {
-    return this.enqueue(async () => {
+    return this.edit(async () => {
       const pair = this.pair;
       if (!pair) return null;
       const next = change({ links: pair.gold, untranslated: pair.untranslated });
@@ -141,7 +144,7 @@ export class EditorState {
   }
 
   reject(links: readonly LinkRef[]): Promise<void> {
-    return this.enqueue(async () => {
+    return this.edit(async () => {
       const pair = this.pair;
       if (!pair || links.length === 0) return null;
       return this.api.invoke('editor.setRejected', {
@@ -152,7 +155,7 @@ export class EditorState {
   }
 
   split(side: TokenSide, index: number, at: number): Promise<void> {
-    return this.enqueue(async () => {
+    return this.edit(async () => {
       const pair = this.pair;
       if (!pair) return null;
       const fix = splitSpec(side === 'src' ? pair.srcTokens : pair.tgtTokens, index, at);
@@ -163,7 +166,7 @@ export class EditorState {
   }
 
   merge(side: TokenSide, index: number): Promise<void> {
-    return this.enqueue(async () => {
+    return this.edit(async () => {
       const pair = this.pair;
       const count = side === 'src' ? pair?.srcTokens.length : pair?.tgtTokens.length;
       if (!pair || count === undefined || index + 1 >= count) return null;
@@ -195,9 +198,9 @@ export class EditorState {
 
   async setStatus(status: PairStatus): Promise<boolean> {
     const pair = this.pair;
-    if (!pair) return false;
+    if (!pair || this.readOnly) return false;
     let ok = true;
-    await this.enqueue(async () => {
+    await this.edit(async () => {
       await this.api.invoke('pairs.update', { id: pair.id, status }).catch((err: unknown) => {
         ok = false;
         throw err;
@@ -211,8 +214,8 @@ export class EditorState {
   /** Saves the open pair's note (one logged edit; the pair list shows it). */
   async setNote(note: string): Promise<void> {
     const pair = this.pair;
-    if (!pair || note === pair.note) return;
-    await this.enqueue(async () => {
+    if (!pair || note === pair.note || this.readOnly) return;
+    await this.edit(async () => {
       await this.api.invoke('pairs.update', { id: pair.id, note });
       return this.api.invoke('editor.get', { pairId: pair.id });
     });
@@ -226,7 +229,7 @@ export class EditorState {
    */
   async doneAndNext(): Promise<void> {
     const pair = this.pair;
-    if (!pair) return;
+    if (!pair || this.readOnly) return;
     const why =
       this.layer.links.length === 0 && this.layer.untranslated.length === 0
         ? 'This pair has no links yet.'
@@ -253,11 +256,16 @@ export class EditorState {
 
   /** Undo and redo act on the annotator's newest edit, which may be on another pair: that pair is shown. */
   private reverse(channel: 'edits.undo' | 'edits.redo'): Promise<void> {
-    return this.enqueue(async () => {
+    return this.edit(async () => {
       const { pair } = await this.api.invoke(channel, {});
       this.onEdited();
       return pair;
     });
+  }
+
+  /** A change: queued as every call is, or ignored when the project is read-only. */
+  private edit(work: () => Promise<EditorPair | null>): Promise<void> {
+    return this.readOnly ? Promise.resolve() : this.enqueue(work);
   }
 
   /**

@@ -1,6 +1,6 @@
 // The "Train…" form's state: every TrainOptions field as the form edits it (numbers are
-// null while their input is empty), prefilled with the defaults of the family schemas
-// (shared/aligner-options.ts; the epochs and self-training epochs for the project's size,
+// null while their input is empty), prefilled with the family defaults the schemas parse to
+// (shared/aligner-defaults.ts; the epochs and self-training epochs for the project's size,
 // shared/epochs.ts), switching to
 // encoder-finetune's own epochs and learning rate when that method is chosen (and back) —
 // or, to continue a run from one of its checkpoints, with that run's settings (and no
@@ -8,11 +8,9 @@
 // (one source of truth); its issues are turned into one short message per field, shown
 // beside that field.
 import type { z } from 'zod';
+import { BILSTM_DEFAULTS, BILSTM_SUPERVISED_WEIGHTS, ENCODER_FINETUNE_DEFAULTS } from '../../../shared/aligner-defaults.ts';
 import {
-  BILSTM_DEFAULTS,
-  BILSTM_SUPERVISED_WEIGHTS,
   CONTRASTIVE_OPTIONS,
-  ENCODER_FINETUNE_DEFAULTS,
   FINETUNE_OBJECTIVES,
   type FinetuneObjective,
   hasContrastiveLoss,
@@ -54,7 +52,7 @@ const bilstmNumbers = Object.fromEntries(Object.entries(BILSTM_DEFAULTS).filter(
 const WEIGHT_FIELDS = ['base', 'awp', 'wtr'] as const;
 const OBJECTIVE_FIELDS = Object.values(OBJECTIVE_WEIGHT);
 
-/** Every field's default, from the family schemas (shared/aligner-options.ts). */
+/** Every field's default, the family schemas' (shared/aligner-defaults.ts). */
 export const TRAIN_DEFAULTS: Record<NumberField, number> = {
   ...bilstmNumbers,
   ...BILSTM_SUPERVISED_WEIGHTS,

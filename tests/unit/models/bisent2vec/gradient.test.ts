@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { Rng } from '../../../../src/main/nn/init.ts';
 import { cbowStep, crossContext, initModel, monoContext, trainModel } from '../../../../src/main/models/bisent2vec/cbow-train.ts';
-import { BISENT2VEC_DEFAULTS } from '../../../../src/main/models/bisent2vec/cbow-train.ts';
+import { BISENT2VEC_DEFAULTS } from '../../../../src/shared/aligner-defaults.ts';
 import { charNgrams, encodeSentence } from '../../../../src/main/models/bisent2vec/ngram-vocab.ts';
 
 const softplus = (x: number) => Math.log(1 + Math.exp(x));

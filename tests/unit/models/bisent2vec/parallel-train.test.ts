@@ -3,6 +3,7 @@
 // first by CSLS; checkpoints come between epochs, while the workers wait (the fit loop's,
 // train/fit-loop.ts); and cancelling stops the workers with CancelledError.
 import { expect, test } from 'vitest';
+import { silentContext } from '../../../../src/main/jobs/job-context.ts';
 import { CancelledError } from '../../../../src/main/errors.ts';
 import { bisent2vecLexicon } from '../../../../src/main/models/bisent2vec/csls-lexicon.ts';
 import { trainBisent2vec } from '../../../../src/main/models/bisent2vec/parallel-train.ts';
@@ -18,7 +19,12 @@ function p1(entries: { src: string; tgt: string; score: number }[]): number {
 
 test('two threads learn the word translations as one does', async () => {
   const progress: number[] = [];
-  const two = await trainBisent2vec(corpus.src, corpus.tgt, { epochs: 10 }, { threads: 2, progress: (done) => progress.push(done) });
+  const two = await trainBisent2vec(
+    corpus.src,
+    corpus.tgt,
+    { epochs: 10 },
+    { threads: 2, ctx: { progress: ({ done }) => void progress.push(done), signal: new AbortController().signal } },
+  );
   expect(two.model.V.buffer).toBeInstanceOf(SharedArrayBuffer);
   expect(progress.length).toBeGreaterThan(0);
   const one = await trainBisent2vec(corpus.src, corpus.tgt, { epochs: 10 });
@@ -41,7 +47,7 @@ test('a Hogwild run saves its checkpoints between epochs: every n epochs and the
 
 test('cancelling stops the workers', async () => {
   const c = new AbortController();
-  const run = trainBisent2vec(corpus.src, corpus.tgt, { epochs: 500 }, { threads: 2, signal: c.signal });
+  const run = trainBisent2vec(corpus.src, corpus.tgt, { epochs: 500 }, { threads: 2, ctx: silentContext(c.signal) });
   setTimeout(() => c.abort(), 300);
   await expect(run).rejects.toBeInstanceOf(CancelledError);
 }, 30_000);

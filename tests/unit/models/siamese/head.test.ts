@@ -3,13 +3,8 @@
 // each language's own noise: the shared layer learns to drop them, and retrieval P@1 rises.
 import { expect, test } from 'vitest';
 import { retrievalAccuracy } from '../../../../src/main/eval/retrieval.ts';
-import {
-  applyHead,
-  normalised,
-  SIAMESE_DEFAULTS,
-  siameseTrainingGraph,
-  trainSiameseHead,
-} from '../../../../src/main/models/siamese/head.ts';
+import { SIAMESE_DEFAULTS } from '../../../../src/shared/aligner-defaults.ts';
+import { applyHead, normalised, siameseTrainingGraph, trainSiameseHead } from '../../../../src/main/models/siamese/head.ts';
 import { Rng } from '../../../../src/main/nn/init.ts';
 import { Program } from '../../../../src/main/nn/session.ts';
 import { floats } from '../../../../src/main/nn/tensor.ts';

@@ -1,4 +1,5 @@
 // The siamese head's frozen sentence encoders (models/siamese/sentence-encoders.ts), each
+// opened from its `kind:DIR` spec through the registry's look-up (aligners/registry.ts),
 // through its real loading code on a small model built or trained here: Bi-Sent2Vec and the
 // BiLSTM trained for seconds on Multi30k en–fr pairs (their vectors retrieve the translations
 // of those pairs far above chance), a tiny random BERT (its vectors are the mean of the
@@ -14,12 +15,19 @@ import { saveNeuralModel } from '../../../../src/main/models/bilstm/bilstm-folde
 import { trainNeural } from '../../../../src/main/models/bilstm/bilstm-train.ts';
 import { normalised } from '../../../../src/main/models/siamese/head.ts';
 import { openSentenceEncoder } from '../../../../src/main/models/siamese/sentence-encoders.ts';
+import { sentenceEncoderOf } from '../../../../src/main/aligners/registry.ts';
 import { defaultAlignLayer, readEncoderConfig } from '../../../../src/main/models/transformer/hf-config.ts';
 import { HfEncoder } from '../../../../src/main/models/transformer/hf-encoder.ts';
 import { samplePairs, writeTinyBert } from '../transformer/tiny-encoders.ts';
 import { m30kPairs } from './bench-pairs.ts';
 
 const dir = tempDir('mekong-siamese-');
+
+/** The encoder of a `kind:DIR` spec, looked up as `mekong siamese` does (the registry's SIAMESE_HEAD). */
+function open(spec: string) {
+  const { family, dir: folder } = sentenceEncoderOf(spec);
+  return openSentenceEncoder(family, folder);
+}
 const pairs = m30kPairs(400);
 
 test('retrieval P@1 and P@5 both ways, by hand', () => {
@@ -36,7 +44,7 @@ test('retrieval P@1 and P@5 both ways, by hand', () => {
 
 /** P@1 from source to target of the encoder's vectors of `n` pairs. */
 async function p1(spec: string, n: number): Promise<{ p1: number; dim: number; x: Float32Array }> {
-  const enc = openSentenceEncoder(spec);
+  const enc = open(spec);
   try {
     const x = await enc.embed(0, pairs.src.slice(0, n));
     const y = await enc.embed(1, pairs.tgt.slice(0, n));
@@ -66,7 +74,7 @@ test('bilstm:DIR gives pooled encoder states, the same alone as in a batch, whic
   saveNeuralModel(folder, model);
   const r = await p1(`bilstm:${folder}`, 200);
   expect(r.dim).toBe(32);
-  const enc = openSentenceEncoder(`bilstm:${folder}`);
+  const enc = open(`bilstm:${folder}`);
   const alone = await enc.embed(0, [pairs.src[5]]);
   for (let t = 0; t < 32; t++) expect(alone[t]).toBeCloseTo(r.x[5 * 32 + t], 5);
   console.log(`bilstm (400 pairs, 3 epochs): training-pair retrieval P@1 ${r.p1.toFixed(3)} over 200`);
@@ -78,7 +86,7 @@ test("hf:DIR gives the default layer's mean over the words' subwords, with the s
   writeTinyBert(folder);
   const config = readEncoderConfig(folder);
   const sample = samplePairs(6);
-  const enc = openSentenceEncoder(`hf:${folder}`);
+  const enc = open(`hf:${folder}`);
   const v = await enc.embed(1, sample.tgt);
   await enc.release();
   expect(enc.dim).toBe(config.hidden);
@@ -98,5 +106,5 @@ test("hf:DIR gives the default layer's mean over the words' subwords, with the s
 
 test('a malformed encoder spec is a one-line error naming the kinds', () => {
   for (const spec of ['word2vec:x', 'bilstm', 'hf:'])
-    expect(() => openSentenceEncoder(spec)).toThrow(/^--encoder must be bisent2vec:DIR, bilstm:DIR, hf:DIR; got/);
+    expect(() => open(spec)).toThrow(/^--encoder must be bisent2vec:DIR, bilstm:DIR, hf:DIR; got/);
 });

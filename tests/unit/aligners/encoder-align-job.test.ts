@@ -6,12 +6,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { JobRegistry } from '../../../../src/main/jobs/job-registry.ts';
-import type { AppContext } from '../../../../src/main/api/app-context.ts';
-import { project } from '../../review/fixture.ts';
-import { dispatchApi } from '../../helpers/dispatch-api.ts';
-import { tempDir } from '../../helpers/temp-dir.ts';
-import { samplePairs, writeTinyBert } from './tiny-encoders.ts';
+import { JobRegistry } from '../../../src/main/jobs/job-registry.ts';
+import type { AppContext } from '../../../src/main/api/app-context.ts';
+import { project } from '../review/fixture.ts';
+import { dispatchApi } from '../helpers/dispatch-api.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { samplePairs, writeTinyBert } from '../models/transformer/tiny-encoders.ts';
 
 const dir = tempDir('mekong-encoder-job-');
 

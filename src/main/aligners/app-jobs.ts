@@ -1,0 +1,96 @@
+// What a family gives the app's jobs through its registry entry (registry.ts): the Align
+// job's aligner over a project's pairs (align/project-align.ts), and a trained family's run
+// and checkpoint aligner (train/train-job.ts, train/realign-job.ts): the job code looks the
+// entry up and calls these, never branching on a family. Also the project-side readings
+// those implementations share: the attached dictionaries' entries, the Chinese sides, the
+// project's encoder folder.
+import type { AlignedPair, Link } from '../../shared/domain.ts';
+import type { DeviceSetting } from '../../shared/device-settings.ts';
+import type { TrainOptions } from '../../shared/models-api.ts';
+import { type DictEntry, parseDictionaryText } from '../align/dictionary.ts';
+import { UserError } from '../errors.ts';
+import type { JobContext } from '../jobs/job-context.ts';
+import type { attachedDictionaryTexts } from '../store/dictionaries.ts';
+import { encoderDir } from '../store/encoder-folder.ts';
+import type { NewModelAlignment } from '../store/model-alignments.ts';
+import type { ProjectCorpus, rejectedByPair } from '../store/pair-corpus.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import { chineseSides, type CharSides } from '../text/han-characters.ts';
+import type { NeuralAlignResult } from '../train/neural-protocol.ts';
+
+export interface ProjectAlignOptions {
+  method: string;
+  sym: string;
+  lowercase?: boolean;
+  /** statistical methods: align the Chinese side(s) by character */
+  byCharacter?: boolean;
+  /** encoder methods: the hidden state to align with (default the encoder's) */
+  layer?: number;
+  /** encoder methods: where the encoder's sessions run */
+  device?: DeviceSetting;
+}
+
+/** The project's pairs an Align job aligns, with the linguists' gold and rejected links of each. */
+export interface AlignInput {
+  corpus: ProjectCorpus;
+  gold: readonly Link[][];
+  rejected: ReturnType<typeof rejectedByPair>;
+}
+
+/** What an aligner gave: pair k's links at index k, the alignment's record, and the job's summary. */
+export interface Aligned {
+  links: readonly (readonly Link[])[];
+  /** the alignment's name before its time stamp, and the model row that records what made it */
+  label: string;
+  model: NonNullable<NewModelAlignment['untrainedModel']>;
+  /** "<method> …" for "aligned N pairs with <summary>: L links" */
+  summary: string;
+}
+
+/** A family's Align job over the project's pairs. */
+export interface ProjectAligner {
+  /** Refuses, in one line, options this family cannot run with on this project; called before the job starts. */
+  check(store: ProjectStore, o: ProjectAlignOptions): void;
+  /** The links of every pair (before the corrections are applied). */
+  align(store: ProjectStore, o: ProjectAlignOptions, input: AlignInput, ctx: JobContext): Promise<Aligned>;
+}
+
+/** A checkpoint of a run and the project's pairs to align with it (Re-align). */
+export interface CheckpointInput {
+  modelDir: string;
+  corpus: ProjectCorpus;
+  gold: readonly (AlignedPair | undefined)[];
+  /** pair k is held out of training (its gold may teach the link decision) */
+  held: readonly boolean[];
+  /** the run's options */
+  options: TrainOptions;
+  sym: string;
+}
+
+/** A trained family's jobs on the Models page: train a run created by createModelRun, and align with one of its checkpoints. */
+export interface RunJobs {
+  /** Runs the training; returns a one-line summary. */
+  train(store: ProjectStore, runId: number, o: TrainOptions, ctx: JobContext): Promise<string>;
+  /** The links of every pair with the checkpoint (before corrections), and what decided them. */
+  alignCheckpoint(input: CheckpointInput, ctx: JobContext): Promise<NeuralAlignResult>;
+}
+
+/** The entries of the project's attached dictionaries (all of them, read as the CLI's --dict reads a file). */
+export function attachedEntries(attached: ReturnType<typeof attachedDictionaryTexts>, lowercase?: boolean): DictEntry[] {
+  return attached.flatMap((d) => parseDictionaryText(d.text, `dictionary "${d.name}"`, { lowercase }));
+}
+
+/** The Chinese side(s) of the project, for aligning by character; a user error when it has none. */
+export function projectChineseSides(store: ProjectStore): CharSides {
+  const { srcLang, tgtLang } = store.meta();
+  const sides = chineseSides(srcLang, tgtLang);
+  if (!sides) throw new UserError(`aligning by character is for Chinese, and this project is ${srcLang}–${tgtLang}`);
+  return sides;
+}
+
+/** The project's encoder folder; a user error when it names none. */
+export function projectEncoderDir(store: ProjectStore): string {
+  const dir = encoderDir(store);
+  if (!dir) throw new UserError('this project names no encoder folder: set one in the Align dialog first');
+  return dir;
+}

@@ -1,0 +1,93 @@
+// Every aligner family's option defaults (and the siamese head's), stated once. The
+// families' zod schemas (aligner-options.ts) take their defaults from here, so a schema
+// parses `{}` to these; the values live apart from the schemas so that what needs only a
+// default — the EM's worker threads, the CLI's help texts on a statistical run — loads no zod.
+
+/** The symmetrisation that joins the two directions' links (statistical and BiLSTM methods): grow-diag-final-and. */
+export const DEFAULT_SYM = 'gdfa';
+
+/** The statistical methods' (their EM stages and iterations: each method's training plan, align/train-plans.ts). */
+export const STATISTICAL_DEFAULTS = {
+  sym: DEFAULT_SYM,
+  /** the posterior a link needs under the `post` symmetrisation */
+  threshold: 0.5,
+  lowercase: false,
+  byCharacter: false,
+  /** EM's prior pseudo-count for a word pair of the same NFKC form */
+  identity: 1,
+};
+
+/** The encoder methods' (the layer's default is the encoder's own: models/transformer/hf-config.ts defaultAlignLayer). */
+export const ENCODER_DEFAULTS = {
+  /** awesome: the probability both directions' softmaxes must give a subword pair (awesome-align's) */
+  threshold: 1e-3,
+  /** SimAlign's word vectors: the mean of their subwords' */
+  pooling: 'mean' as const,
+};
+
+/**
+ * Bi-Sent2Vec's, for corpora of 10⁴–10⁵ pairs (seed 002 trained 300 dimensions, 5 epochs,
+ * lr 0.2, 10 negatives, t = 5·10⁻⁶, words seen 5–8 times, on millions of pairs), chosen on
+ * the bench's en–fr split: character 4-grams give the best retrieval P@1 and mining F1 of the
+ * n-gram sizes tried, at a third of the speed without them; bigrams lowered both (seed 002
+ * too saw them hurt on dissimilar pairs). Every value tried: docs/experiments.md.
+ */
+export const BISENT2VEC_DEFAULTS = {
+  dim: 100,
+  epochs: 5,
+  lr: 0.2,
+  negatives: 10,
+  minCount: 1,
+  bigrams: false,
+  charN: 4,
+  subsample: 1e-4,
+  seed: 1,
+  tfidf: false,
+  lexicalWeight: 0.1,
+};
+
+/** The siamese head's (seed 004). */
+export const SIAMESE_DEFAULTS = { dropout: 0.2, margin: 1, lr: 1e-4, epochs: 10, batch: 64, seed: 1 };
+
+/**
+ * The BiLSTM methods' (seed 003). `epochs` and `selfTrainEpochs` are for callers that spell
+ * them out; without them a run trains defaultEpochs(pairs) and self-trains
+ * defaultSelfTrainEpochs(pairs) (epochs.ts). `weights` is the objective weights of a run
+ * without word-level supervision; with it, BILSTM_SUPERVISED_WEIGHTS.
+ */
+export const BILSTM_DEFAULTS = {
+  epochs: 20,
+  weights: { base: 1, awp: 0, wtr: 0 },
+  ctlWeight: 1,
+  temperature: 0.5,
+  dim: 128,
+  lr: 5e-3,
+  batchSize: 32,
+  wordDropout: 1,
+  selfTrainEpochs: 0,
+  checkpointEvery: 1,
+};
+
+/**
+ * The objective weights that replace `weights`' default when a run has word-level
+ * supervision: held-out AER 0.329 on zh-en and 0.264 on ro-en (200 gold pairs, 40 epochs,
+ * learned link decision) against 0.341 and 0.268 with seed 000's 0.8 / 0.1 / 0.1.
+ */
+export const BILSTM_SUPERVISED_WEIGHTS = { base: 0.5, awp: 0.25, wtr: 0.25 };
+
+/**
+ * encoder-finetune's: seed 000's objectives and weights α / β / γ (its eq. 11: 0.8 / 0.1 /
+ * 0.1), seed 001's RTL weight δ = 1 when RTL is chosen; one epoch at a peak rate of 5e-5 with
+ * 16 pairs a step, the seeds' and awesome-align's fine-tuning settings.
+ */
+export const ENCODER_FINETUNE_DEFAULTS = {
+  objectives: ['tr', 'awp', 'wtr'] as const,
+  alpha: 0.8,
+  beta: 0.1,
+  gamma: 0.1,
+  delta: 1,
+  batch: 16,
+  languageEmbeddings: false,
+  epochs: 1,
+  lr: 5e-5,
+};
