@@ -5,7 +5,6 @@
 // whole holds over its short transactions: an import and an alignment are never seen half
 // written, and survive a kill as nothing; a corpus-wide change is one undo, even when undo
 // is pressed while it is still being written. Real processes, real SQLite files.
-import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import { SLICE_MS, pauseAfter } from '../../../src/main/store/bounded-writes.ts'
 import { beginImport, finishImport } from '../../../src/main/store/imports.ts';
 import { pairInserter } from '../../../src/main/store/pairs.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
+import { peek } from '../helpers/peek-project.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('mekong-bounded-');
@@ -120,16 +120,6 @@ async function editWhile(
     editor.close();
   }
   return edits;
-}
-
-/** Reads the file without opening it as Mekong does (no clean-up): what is in it right now. */
-function peek<T>(path: string, sql: string): T {
-  const db = new Database(path, { readonly: true });
-  try {
-    return db.prepare(sql).get() as T;
-  } finally {
-    db.close();
-  }
 }
 
 test('a slice holds the lock at most SLICE_MS, and its pause outlasts a waiting writer’s next try', () => {

@@ -19,21 +19,11 @@ import { runCommandLine } from '../../../src/main/cli/commands.ts';
 import { buildSampleProject } from '../../../src/main/corpus/sample.ts';
 import { createAlignment, goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { random } from '../text/random.ts';
 
 const dir = tempDir('mekong-flip-');
 const TRIALS = 12;
 const PAGE = 4096;
-
-/** A small seeded generator (mulberry32), so every run damages the same bytes. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Run {
   code: number | null;

@@ -2,7 +2,6 @@
 // export`) while another process imports into it or trains in it leaves that work alone,
 // and cleans up only what a dead process left. Real processes, real SQLite files, a real
 // import through the CLI and a real training run.
-import Database from 'better-sqlite3';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { ownerAlive, takeLease } from '../../../src/main/store/job-leases.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { dbOf } from '../../../src/main/store/connection.ts';
 import { trainableProject } from '../review/fixture.ts';
+import { peek } from '../helpers/peek-project.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('mekong-leases-');
@@ -32,16 +32,6 @@ function lineOf(child: ChildProcess, re: RegExp): Promise<string> {
 
 const exited = (child: ChildProcess): Promise<number | null> =>
   child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((r) => child.once('exit', (code) => r(code)));
-
-/** Reads the project without opening it as Mekong does (no clean-up): what is in the file right now. */
-function peek<T>(path: string, sql: string): T {
-  const db = new Database(path, { readonly: true });
-  try {
-    return db.prepare(sql).get() as T;
-  } finally {
-    db.close();
-  }
-}
 
 test('a lease is alive while its owner holds it, in this process and seen from another; dead once released or killed', async () => {
   const store = ProjectStore.create(join(dir, 'l.mekong'), { name: 'l', srcLang: 'en', tgtLang: 'vi' });
