@@ -78,7 +78,10 @@ export const BILSTM_SUPERVISED_WEIGHTS = { base: 0.5, awp: 0.25, wtr: 0.25 };
 /**
  * encoder-finetune's: seed 000's objectives and weights α / β / γ (its eq. 11: 0.8 / 0.1 /
  * 0.1), seed 001's RTL weight δ = 1 when RTL is chosen; one epoch at a peak rate of 5e-5 with
- * 16 pairs a step, the seeds' and awesome-align's fine-tuning settings.
+ * 16 pairs a step, the seeds' and awesome-align's fine-tuning settings. TR's sentence vector is
+ * the [CLS] state and its similarity cos/0.05 (seed 000's contrastive temperature); RTL's head
+ * starts from the last 2 layers and reconstructs the target; AWP masks 4 copies of each
+ * sentence a step; pairs without gold learn from awesome-align's links of probability ≥ 0.9.
  */
 export const ENCODER_FINETUNE_DEFAULTS = {
   objectives: ['tr', 'awp', 'wtr'] as const,
@@ -90,4 +93,13 @@ export const ENCODER_FINETUNE_DEFAULTS = {
   languageEmbeddings: false,
   epochs: 1,
   lr: 5e-5,
+  sentence: 'cls' as 'cls' | 'mean',
+  temperature: 0.05,
+  rtlLayers: 2,
+  rtlDirection: 'src-to-tgt' as 'src-to-tgt' | 'tgt-to-src',
+  awpMasks: 4,
+  supervisionMethod: 'awesome' as const,
+  threshold: 0.9,
+  freezeEmbeddings: false,
+  seed: 1,
 };

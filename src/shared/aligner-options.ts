@@ -14,6 +14,7 @@ import {
   STATISTICAL_DEFAULTS,
 } from './aligner-defaults.ts';
 import { DEVICE_SETTINGS } from './device-settings.ts';
+import { ENCODER_ALIGN_METHODS } from './methods.ts';
 
 const weight = z.number().min(0).max(10);
 
@@ -156,6 +157,30 @@ export const finetuneOptionsSchema = z.object({
   languageEmbeddings: z.boolean().default(ENCODER_FINETUNE_DEFAULTS.languageEmbeddings),
   epochs: z.number().int().min(1).max(1000).default(ENCODER_FINETUNE_DEFAULTS.epochs),
   lr: z.number().positive().max(1).default(ENCODER_FINETUNE_DEFAULTS.lr),
+  /** the hidden state TR and WTR train (absent: the encoder's last, as the seeds) */
+  layer: z.number().int().min(1).max(1000).optional(),
+  /** TR's sentence vector: the [CLS] state or the mean of the words' */
+  sentence: z.enum(['cls', 'mean']).default(ENCODER_FINETUNE_DEFAULTS.sentence),
+  /** φ = cos/t in TR and WTR (1: the seeds' bare cosine) */
+  temperature: z.number().positive().max(100).default(ENCODER_FINETUNE_DEFAULTS.temperature),
+  /** layers of RTL's head */
+  rtlLayers: z.number().int().min(1).max(1000).default(ENCODER_FINETUNE_DEFAULTS.rtlLayers),
+  /** RTL reconstructs the target from the source, or the reverse */
+  rtlDirection: z.enum(['src-to-tgt', 'tgt-to-src']).default(ENCODER_FINETUNE_DEFAULTS.rtlDirection),
+  /** AWP's masked copies per sentence and step */
+  awpMasks: z.number().int().min(1).max(64).default(ENCODER_FINETUNE_DEFAULTS.awpMasks),
+  /** the aligner proposing the links of pairs without gold, and the probability they need */
+  supervisionMethod: z.enum(ENCODER_ALIGN_METHODS).default(ENCODER_FINETUNE_DEFAULTS.supervisionMethod),
+  threshold: z.number().min(0).max(1).default(ENCODER_FINETUNE_DEFAULTS.threshold),
+  /** keep the word embeddings as they are (less memory and time) */
+  freezeEmbeddings: z.boolean().default(ENCODER_FINETUNE_DEFAULTS.freezeEmbeddings),
+  /** shuffling and sampling seed */
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(ENCODER_FINETUNE_DEFAULTS.seed),
 });
 export type EncoderFinetuneOptions = z.infer<typeof finetuneOptionsSchema>;
 

@@ -9,15 +9,14 @@
 import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { ENCODER_ALIGN_METHODS, type EncoderMethodName } from '../../shared/methods.ts';
-import { ENCODER_FINETUNE_DEFAULTS } from '../../shared/aligner-defaults.ts';
+import { ENCODER_FINETUNE_DEFAULTS as D } from '../../shared/aligner-defaults.ts';
 import { finetuneSettings } from '../aligners/finetune-options.ts';
 import { readParallel } from '../align/text-io.ts';
 import { parsePharaohText } from '../corpus/pharaoh.ts';
 import { InputError } from '../errors.ts';
 import { numberOption } from './number-option.ts';
-import { finetuneEncoder, FINETUNE_DEFAULTS } from '../models/transformer/encoder-finetune.ts';
-import { OBJECTIVE_DEFAULTS, OBJECTIVES, type Objective } from '../models/transformer/finetune-objectives.ts';
-import { MODEL_LINK_THRESHOLD } from '../models/transformer/finetune-supervision.ts';
+import { finetuneEncoder } from '../models/transformer/encoder-finetune.ts';
+import { OBJECTIVES, type Objective } from '../models/transformer/finetune-objectives.ts';
 import { deviceOption } from './lexicon.ts';
 import { interruptSignal, progressBar } from './progress-bar.ts';
 
@@ -92,19 +91,19 @@ async function run(o: FinetuneCliOptions): Promise<void> {
           lr: num('--lr', o.lr),
           batch: num('--batch', o.batch),
           languageEmbeddings: o.languageEmbeddings,
+          layer: num('--layer', o.layer),
+          sentence: o.sentence,
+          temperature: num('--temperature', o.temperature),
+          rtlLayers: num('--rtl-layers', o.rtlLayers),
+          rtlDirection: o.rtlDirection,
+          awpMasks: num('--awp-masks', o.awpMasks),
+          supervisionMethod: o.aligner,
+          threshold: num('--threshold', o.threshold),
+          freezeEmbeddings: o.freezeEmbeddings,
+          seed: num('--seed', o.seed),
         }),
-        layer: num('--layer', o.layer),
-        sentence: o.sentence,
-        temperature: num('--temperature', o.temperature),
-        rtlLayers: num('--rtl-layers', o.rtlLayers),
-        rtlDirection: o.rtlDirection,
-        awpMasks: num('--awp-masks', o.awpMasks),
-        supervisionMethod: o.aligner,
-        threshold: num('--threshold', o.threshold),
-        freezeEmbeddings: o.freezeEmbeddings,
         device: o.device as never,
         threads: num('--threads', o.threads),
-        seed: num('--seed', o.seed),
         log: (line) => process.stderr.write(`${line}\n`),
       },
       bar,
@@ -131,35 +130,33 @@ export function register(program: Command): void {
     .requiredOption('--out <dir>', 'the folder to write (new or empty, or a previous fine-tuning output)')
     .option(
       '--gold <file>',
-      `gold links (Pharaoh), one line per pair; pairs with an empty line learn from the aligner's links of probability ≥ ${MODEL_LINK_THRESHOLD}`,
+      `gold links (Pharaoh), one line per pair; pairs with an empty line learn from the aligner's links of probability ≥ ${D.threshold}`,
     )
     .option('--rejected <file>', 'links a reviewer rejected (Pharaoh), one line per pair: never positives, negatives of WTR')
     .option('--one-based', 'the link files count words from 1')
-    .option('--objectives <list>', `comma-separated, of ${OBJECTIVES.join(', ')} (default ${OBJECTIVE_DEFAULTS.objectives.join(',')})`)
-    .option('--alpha <a>', `weight of TR (default ${OBJECTIVE_DEFAULTS.alpha})`)
-    .option('--beta <b>', `weight of AWP (default ${OBJECTIVE_DEFAULTS.beta})`)
-    .option('--gamma <c>', `weight of WTR (default ${OBJECTIVE_DEFAULTS.gamma})`)
-    .option('--delta <d>', `weight of RTL (default ${OBJECTIVE_DEFAULTS.delta})`)
-    .option('--epochs <n>', `passes over the pairs (default ${ENCODER_FINETUNE_DEFAULTS.epochs})`)
-    .option('--lr <x>', `peak learning rate of AdamW (default ${ENCODER_FINETUNE_DEFAULTS.lr})`)
-    .option('--batch <n>', `pairs per step (default ${ENCODER_FINETUNE_DEFAULTS.batch})`)
+    .option('--objectives <list>', `comma-separated, of ${OBJECTIVES.join(', ')} (default ${D.objectives.join(',')})`)
+    .option('--alpha <a>', `weight of TR (default ${D.alpha})`)
+    .option('--beta <b>', `weight of AWP (default ${D.beta})`)
+    .option('--gamma <c>', `weight of WTR (default ${D.gamma})`)
+    .option('--delta <d>', `weight of RTL (default ${D.delta})`)
+    .option('--epochs <n>', `passes over the pairs (default ${D.epochs})`)
+    .option('--lr <x>', `peak learning rate of AdamW (default ${D.lr})`)
+    .option('--batch <n>', `pairs per step (default ${D.batch})`)
     .option('--layer <l>', 'hidden state TR and WTR train (default: the last, as the papers; e.g. 8 to train what alignment reads)')
-    .addOption(new Option('--sentence <pooling>', "TR's sentence vector (default cls)").choices(['cls', 'mean']))
-    .option('--temperature <t>', `φ = cos/t in TR and WTR (default ${OBJECTIVE_DEFAULTS.temperature}; 1 is the papers' bare cosine)`)
-    .option('--rtl-layers <k>', `layers of RTL's head (default ${OBJECTIVE_DEFAULTS.rtlLayers})`)
+    .addOption(new Option('--sentence <pooling>', `TR's sentence vector (default ${D.sentence})`).choices(['cls', 'mean']))
+    .option('--temperature <t>', `φ = cos/t in TR and WTR (default ${D.temperature}; 1 is the papers' bare cosine)`)
+    .option('--rtl-layers <k>', `layers of RTL's head (default ${D.rtlLayers})`)
     .addOption(
-      new Option('--rtl-direction <dir>', 'RTL reconstructs the target from the source, or the reverse (default src-to-tgt)').choices([
-        'src-to-tgt',
-        'tgt-to-src',
-      ]),
+      new Option(
+        '--rtl-direction <dir>',
+        `RTL reconstructs the target from the source, or the reverse (default ${D.rtlDirection})`,
+      ).choices(['src-to-tgt', 'tgt-to-src']),
     )
-    .option('--awp-masks <n>', `AWP's masked copies per sentence and step (default ${FINETUNE_DEFAULTS.awpMasks})`)
+    .option('--awp-masks <n>', `AWP's masked copies per sentence and step (default ${D.awpMasks})`)
     .addOption(
-      new Option('--aligner <method>', `aligner of the pairs without gold (default ${FINETUNE_DEFAULTS.supervisionMethod})`).choices(
-        ENCODER_ALIGN_METHODS,
-      ),
+      new Option('--aligner <method>', `aligner of the pairs without gold (default ${D.supervisionMethod})`).choices(ENCODER_ALIGN_METHODS),
     )
-    .option('--threshold <p>', `probability the aligner's links need (default ${MODEL_LINK_THRESHOLD})`)
+    .option('--threshold <p>', `probability the aligner's links need (default ${D.threshold})`)
     .option(
       '--language-embeddings',
       "add seed 000 §6.1's language embeddings (one for --src's side, one for --tgt's; helped its low-resource languages), saved beside the model",
@@ -167,6 +164,6 @@ export function register(program: Command): void {
     .option('--freeze-embeddings', "keep the word embeddings as they are (most of a multilingual model's parameters: less memory and time)")
     .addOption(deviceOption())
     .option('--threads <n>', 'CPU threads of the sessions')
-    .option('--seed <n>', `shuffling and sampling seed (default ${FINETUNE_DEFAULTS.seed})`)
+    .option('--seed <n>', `shuffling and sampling seed (default ${D.seed})`)
     .action(run);
 }

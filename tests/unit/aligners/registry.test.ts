@@ -163,6 +163,20 @@ describe('option schemas', () => {
     expect(BILSTM_DEFAULTS).toMatchObject({ dim: 128, lr: 5e-3, batchSize: 32, ctlWeight: 1, weights: { base: 1, awp: 0, wtr: 0 } });
     expect(finetuneOptionsSchema.parse({})).toEqual(ENCODER_FINETUNE_DEFAULTS);
     expect(ENCODER_FINETUNE_DEFAULTS).toMatchObject({ objectives: ['tr', 'awp', 'wtr'], alpha: 0.8, epochs: 1, lr: 5e-5, batch: 16 });
+    // `mekong finetune`'s own settings (the Train… form leaves them at these)
+    expect(ENCODER_FINETUNE_DEFAULTS).toMatchObject({
+      sentence: 'cls',
+      temperature: 0.05,
+      rtlLayers: 2,
+      rtlDirection: 'src-to-tgt',
+      awpMasks: 4,
+      supervisionMethod: 'awesome',
+      threshold: 0.9,
+      freezeEmbeddings: false,
+      seed: 1,
+    });
+    expect(finetuneOptionsSchema.parse({}).layer).toBeUndefined();
+    expect(() => finetuneOptionsSchema.parse({ supervisionMethod: 'agree' })).toThrow();
     expect(statisticalOptionsSchema.parse({})).toEqual(STATISTICAL_DEFAULTS);
     expect(STATISTICAL_DEFAULTS).toEqual({ sym: 'gdfa', threshold: 0.5, lowercase: false, byCharacter: false, identity: 1 });
     expect(encoderOptionsSchema.parse({})).toEqual(ENCODER_DEFAULTS);

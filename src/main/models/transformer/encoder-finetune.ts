@@ -20,7 +20,7 @@ import { Trainer } from '../../nn/trainer.ts';
 import type { Tensor } from '../../nn/tensor.ts';
 import { batchFeeds, type FinetuneExample } from './finetune-batch.ts';
 import { buildObjectiveGraph, MLM_HEAD_NAMES, type Objective, OBJECTIVE_DEFAULTS, OBJECTIVES } from './finetune-objectives.ts';
-import { fineTuningLinks, MODEL_LINK_THRESHOLD } from './finetune-supervision.ts';
+import { fineTuningLinks } from './finetune-supervision.ts';
 import { checkOutputFolder, FINETUNE_FILE, poolerTensors, saveHfEncoder } from './hf-checkpoint.ts';
 import { maxTokens, readEncoderConfig } from './hf-config.ts';
 import { checkTokenizerFits, HfEncoder } from './hf-encoder.ts';
@@ -95,13 +95,6 @@ export interface FinetuneResult {
   weights: Map<string, Tensor>;
 }
 
-/** The settings outside the family's options schema (those: ENCODER_FINETUNE_DEFAULTS), `mekong finetune`'s own. */
-export const FINETUNE_DEFAULTS = {
-  awpMasks: 4,
-  seed: 1,
-  supervisionMethod: 'awesome' as EncoderMethodName,
-};
-
 function positive(name: string, v: number | undefined, integer: boolean, zeroOk = false): void {
   if (v === undefined) return;
   const ok = Number.isFinite(v) && (zeroOk ? v >= 0 : v > 0) && (!integer || Number.isInteger(v));
@@ -174,8 +167,8 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
     o.gold,
     o.rejected,
     {
-      method: o.supervisionMethod ?? FINETUNE_DEFAULTS.supervisionMethod,
-      threshold: o.threshold ?? MODEL_LINK_THRESHOLD,
+      method: o.supervisionMethod ?? ENCODER_FINETUNE_DEFAULTS.supervisionMethod,
+      threshold: o.threshold ?? ENCODER_FINETUNE_DEFAULTS.threshold,
       ctx: withMessage(ctx, 'finding supervision links'),
     },
   );
@@ -190,7 +183,7 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
   const stored = read.stored;
   const weights = readEncoderWeights(o.encoder, config, read);
   if (o.languageEmbeddings && !weights.has(LANGUAGE_EMBEDDINGS))
-    weights.set(LANGUAGE_EMBEDDINGS, normalInit(new Rng((o.seed ?? FINETUNE_DEFAULTS.seed) + 1), [2, config.hidden], 0.02));
+    weights.set(LANGUAGE_EMBEDDINGS, normalInit(new Rng((o.seed ?? ENCODER_FINETUNE_DEFAULTS.seed) + 1), [2, config.hidden], 0.02));
   const prefix = ['', 'bert.', 'roberta.'].find((p) => stored.has(`${p}embeddings.word_embeddings.weight`)) ?? '';
   const unprefixed = new Map([...stored].filter(([k]) => k.startsWith(prefix)).map(([k, t]) => [k.slice(prefix.length), t]));
   const head = new Map<string, Tensor>();
@@ -223,14 +216,14 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
     log,
     report: built.terms,
   });
-  const rng = new Rng(o.seed ?? FINETUNE_DEFAULTS.seed);
+  const rng = new Rng(o.seed ?? ENCODER_FINETUNE_DEFAULTS.seed);
   const history: EpochLosses[] = [];
   const batchOptions = {
     config,
     objectives,
     maskId: tokenizer.maskId,
-    awpMasks: o.awpMasks ?? FINETUNE_DEFAULTS.awpMasks,
-    rtlDirection: o.rtlDirection ?? 'src-to-tgt',
+    awpMasks: o.awpMasks ?? ENCODER_FINETUNE_DEFAULTS.awpMasks,
+    rtlDirection: o.rtlDirection ?? ENCODER_FINETUNE_DEFAULTS.rtlDirection,
     rng,
   };
   const counts = {
@@ -258,10 +251,10 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
     lr: o.lr ?? ENCODER_FINETUNE_DEFAULTS.lr,
     batch: B,
     steps,
-    seed: o.seed ?? FINETUNE_DEFAULTS.seed,
+    seed: o.seed ?? ENCODER_FINETUNE_DEFAULTS.seed,
     supervision: {
-      method: o.supervisionMethod ?? FINETUNE_DEFAULTS.supervisionMethod,
-      threshold: o.threshold ?? MODEL_LINK_THRESHOLD,
+      method: o.supervisionMethod ?? ENCODER_FINETUNE_DEFAULTS.supervisionMethod,
+      threshold: o.threshold ?? ENCODER_FINETUNE_DEFAULTS.threshold,
       ...counts,
     },
     device: trainer.device,

@@ -86,9 +86,9 @@ export const OBJECTIVE_DEFAULTS: Omit<ObjectiveConfig, 'layer'> = {
   beta: ENCODER_FINETUNE_DEFAULTS.beta,
   gamma: ENCODER_FINETUNE_DEFAULTS.gamma,
   delta: ENCODER_FINETUNE_DEFAULTS.delta,
-  sentence: 'cls',
-  temperature: 0.05,
-  rtlLayers: 2,
+  sentence: ENCODER_FINETUNE_DEFAULTS.sentence,
+  temperature: ENCODER_FINETUNE_DEFAULTS.temperature,
+  rtlLayers: ENCODER_FINETUNE_DEFAULTS.rtlLayers,
 };
 
 /** The MLM head's parameters under our names, from transformers' (BERT's cls.predictions.*, XLM-R's lm_head.*). */

@@ -12,8 +12,6 @@ import type { JobContext } from '../../jobs/job-context.ts';
 import { alignWithEncoder } from './encoder-aligner.ts';
 import type { HfEncoder } from './hf-encoder.ts';
 
-export const MODEL_LINK_THRESHOLD = 0.9;
-
 /** One pair's supervision: the links it learns from, the rejected ones, and where the links came from. */
 export interface PairSupervision {
   links: LinkRef[];
