@@ -34,7 +34,7 @@ import { DEFAULT_METHOD } from '../../shared/methods.ts';
 import { finalModel, methodPlan, type TrainPlan } from './train-plans.ts';
 import { dictionaryPrior, identityPrior, sparsePrior } from './prior.ts';
 import { IN_THREAD_CELLS, runInThread, runInWorkers, type SliceWorker, startWorkers, stopWorkers, type RunHooks } from './runner.ts';
-import { mapLexicons, type SavedModel } from './saved-model.ts';
+import { mapLexicons, type SavedModel } from './statistical-model.ts';
 import { lowercased, sentences, type Sentences, type Side } from './sentences.ts';
 import { symmetriser } from './symmetrise.ts';
 import { newLexCounts, newLexTables, toLexicon, type LexTables } from './translation-table.ts';

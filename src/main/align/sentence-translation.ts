@@ -10,7 +10,7 @@
 import { type JobContext, silentContext, withMessage } from '../jobs/job-context.ts';
 import { alignCorpus } from './engine.ts';
 import { PairTable } from './pair-table.ts';
-import { type SavedModel, UNSEEN } from './saved-model.ts';
+import { type SavedModel, UNSEEN } from './statistical-model.ts';
 import type { Lexicon } from './translation-table.ts';
 
 const LOG_UNSEEN = Math.log(UNSEEN);

@@ -5,7 +5,7 @@
 // The lexicon is p(t | s) of the trained forward table, up to PER_WORD per source word.
 import { alignCorpusByCharacter } from '../align/by-character.ts';
 import { alignCorpus, alignCorpusStreamed } from '../align/engine.ts';
-import { loadModel, saveModel, type SavedModel } from '../align/saved-model.ts';
+import type { SavedModel } from '../align/statistical-model.ts';
 import type { LexiconEntry } from '../models/bilstm/word-translations.ts';
 import { cliDictionary, PER_WORD, type TextAlignerFactory } from './text-aligner.ts';
 
@@ -20,7 +20,9 @@ function statLexicon(m: SavedModel): LexiconEntry[] {
 
 export const statisticalAligner: TextAlignerFactory = (method) => ({
   async align(src, tgt, o, display) {
-    const model = o.model ? loadModel(o.model) : undefined;
+    // the folder code (ONNX serialiser, onnxruntime's Tensor) only for a run that loads or saves a model
+    const folders = o.model || o.saveModel ? await import('../align/saved-model.ts') : undefined;
+    const model = o.model ? folders!.loadModel(o.model) : undefined;
     const lowercase = model ? model.lowercase : (o.lowercase ?? false);
     const dictionary = cliDictionary(o, lowercase);
     const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
@@ -30,7 +32,7 @@ export const statisticalAligner: TextAlignerFactory = (method) => ({
     const r = await (
       o.byCharacter ? alignCorpusByCharacter(src, tgt, o.byCharacter, options, hooks) : alignCorpusStreamed(src, tgt, options, hooks)
     ).finally(bar.stop);
-    if (o.saveModel) saveModel(o.saveModel, r.model);
+    if (o.saveModel) folders!.saveModel(o.saveModel, r.model);
     return r.links;
   },
   async lexicon(src, tgt, o) {

@@ -3,8 +3,7 @@
 // absent), where a caption's translation outscores the other captions' translations.
 import { describe, expect, test } from 'vitest';
 import { M30K_AVAILABLE, m30kPairs } from '../models/siamese/bench-pairs.ts';
-import type { SavedModel } from '../../../src/main/align/saved-model.ts';
-import { UNSEEN } from '../../../src/main/align/saved-model.ts';
+import { type SavedModel, UNSEEN } from '../../../src/main/align/statistical-model.ts';
 import { SentenceTranslation, trainSentenceTranslation } from '../../../src/main/align/sentence-translation.ts';
 
 /** Source words chat, noir; target words cat, black; t given for (chat, cat) and (noir, black) only. */

@@ -239,7 +239,7 @@ test('the lists the renderer sees come from the registry', async () => {
   expect(info.encoderMethods).toEqual(byFamily('encoder'));
 });
 
-test('`mekong align` on a statistical method loads neither onnxruntime nor zod', () => {
+test('`mekong align` on a statistical method loads neither onnxruntime, zod nor the model-folder code (protobufjs)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'reg-'));
   const [s, t] = [join(dir, 's'), join(dir, 't')];
   writeFileSync(s, 'a b\nb c\n');
@@ -250,7 +250,7 @@ test('`mekong align` on a statistical method loads neither onnxruntime nor zod',
     export function initialize(d) { port = d.port; }
     export async function resolve(s, c, next) {
       const r = await next(s, c);
-      const m = /node_modules\\/(zod|onnxruntime[^/]*)\\//.exec(r.url);
+      const m = /node_modules\\/(zod|onnxruntime[^/]*|protobufjs)\\//.exec(r.url);
       if (m) port.postMessage(m[1]);
       return r;
     }`;
@@ -270,6 +270,12 @@ test('`mekong align` on a statistical method loads neither onnxruntime nor zod',
     const links = [...(await (await alignerOf('agree', new Set()))(src, tgt, {}, () => ({ progress() {}, stop() {} })))];
     await new Promise((r) => setTimeout(r, 200));
     const loaded = process.report.getReport().sharedObjects.filter((f) => /onnxruntime/.test(f));
+    // CommonJS loads (nn/tensor.ts takes onnxruntime-common through createRequire) pass no resolve hook
+    const { createRequire } = await import('node:module');
+    for (const f of Object.keys(createRequire(import.meta.url).cache)) {
+      const m = /node_modules\\/(onnxruntime[^/]*|protobufjs)\\//.exec(f);
+      if (m) packages.add(m[1]);
+    }
     console.log(JSON.stringify({ pairs: links.length, loaded, packages: [...packages] }));`;
   const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
   expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({ pairs: 2, loaded: [], packages: [] });

@@ -6,7 +6,8 @@ import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSyn
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { alignCorpus } from '../../../src/main/align/engine.ts';
-import { loadModel, saveModel, type SavedModel } from '../../../src/main/align/saved-model.ts';
+import { loadModel, saveModel } from '../../../src/main/align/saved-model.ts';
+import type { SavedModel } from '../../../src/main/align/statistical-model.ts';
 import { UserError } from '../../../src/main/errors.ts';
 import { loadNeuralModel, saveNeuralModel } from '../../../src/main/models/bilstm/bilstm-folder.ts';
 import { trainNeural, type NeuralModel } from '../../../src/main/models/bilstm/bilstm-train.ts';

@@ -23,7 +23,7 @@
 import { type Bitext, buildBitext } from '../../align/corpus.ts';
 import type { DictEntry } from '../../align/dictionary.ts';
 import { dictionaryPrior, sparsePrior, type Prior } from '../../align/prior.ts';
-import { mapLexicons, type SavedModel } from '../../align/saved-model.ts';
+import { mapLexicons, type SavedModel } from '../../align/statistical-model.ts';
 import type { PairEmbeddings } from './embedder.ts';
 import { checkCancelled, type JobContext } from '../../jobs/job-context.ts';
 import { cosines, csls, PAIR_CSLS_K } from '../../eval/csls.ts';
@@ -171,7 +171,7 @@ export class AgreementEm {
   /**
    * Every co-occurring (source word, target word) with t(t | s)·√t(s | t), grouped by source
    * word; with a statistical model, times its forward table p(t | s) to the power `weight`
-   * (pairs it never saw together at saved-model.ts's UNSEEN).
+   * (pairs it never saw together at statistical-model.ts's UNSEEN).
    */
   translations(statistical?: { model: SavedModel; weight: number }): { src: string; tgt: { word: string; score: number }[] }[] {
     const { srcVocab, tgtVocab, pairSrc, pairTgt } = this.b;

@@ -26,7 +26,7 @@ import type { Bisent2vecOptions } from '../../../shared/aligner-options.ts';
 import { type JobContext, silentContext } from '../../jobs/job-context.ts';
 import { type Checkpoints, fit } from '../../train/fit-loop.ts';
 import { Rng } from '../../nn/init.ts';
-import type { SavedModel } from '../../align/saved-model.ts';
+import type { SavedModel } from '../../align/statistical-model.ts';
 import { buildVocab, type EncodedSentence, encodeSentence, indexVocab, type Side, type VocabIndex } from './ngram-vocab.ts';
 
 /** The training's settings: Bi-Sent2Vec's options, defaults BISENT2VEC_DEFAULTS (shared/aligner-defaults.ts). */
