@@ -3,6 +3,8 @@
 // GLIBC_TUNABLES, keeps a user's own threshold and tunables,
 // passes on the exit code and signals, and a launcher killed outright takes the work with it.
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 
@@ -55,4 +57,25 @@ test.runIf(glibc)('a launcher killed with SIGKILL leaves no process behind', asy
       { timeout: 5000 },
     )
     .toBe('gone');
+});
+
+test.runIf(glibc)('commands that never run onnxruntime start one process, the others two', () => {
+  const { MALLOC_MMAP_THRESHOLD_: _, ...env } = process.env;
+  const dir = mkdtempSync(join(tmpdir(), 'mekong-starts-'));
+  const count = (args: string[]) => {
+    const log = join(dir, `${args[0]}.log`);
+    const preload = join(import.meta.dirname, 'fixtures', 'log-start.cjs');
+    spawnSync('node', [join(repo, 'bin/mekong.js'), ...args], {
+      env: { ...env, NODE_OPTIONS: `--require ${preload}`, MEKONG_START_LOG: log },
+      encoding: 'utf8',
+    });
+    return readFileSync(log, 'utf8').trim().split('\n').length;
+  };
+  try {
+    expect(count(['info', join(dir, 'missing.mekong')])).toBe(1);
+    expect(count(['import', '--help'])).toBe(1);
+    expect(count(['finetune', '--help'])).toBe(2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
