@@ -20,6 +20,7 @@ export const HEAVY = [
   'tests/unit/cli/project-cli.test.ts', // 179
   'tests/unit/models/transformer/encoder-cli.test.ts', // 179
   'tests/unit/cli/mine-cli.test.ts', // 93
+  'tests/unit/cli/eval-cli.test.ts', // 291 (at load 20: 21 `mekong` runs)
   'tests/unit/models/siamese/siamese-cli.test.ts', // 85
   'tests/unit/cli/word-list-cli.test.ts', // 80
   'tests/unit/models/bilstm/cli.test.ts', // 64
@@ -70,6 +71,8 @@ export const HEAVY = [
   'tests/unit/store/byte-flip.test.ts', // 62.8
   'tests/unit/store/backup.test.ts', // 22.9
   'tests/unit/aligners/encoder-align-job.test.ts', // 4.4
+  // a file added since, measured alone at load 17–20: imports and aligns the 265-pair sample
+  'tests/unit/editor/split-model-links.test.ts', // 45.6
 ];
 
 export default mergeConfig(

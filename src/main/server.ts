@@ -4,9 +4,14 @@
 // this server are refused, so other web pages cannot drive it. Static files are the built
 // renderer, sent with the same strict Content-Security-Policy as the desktop window.
 // Exports the browser downloads are served from the server's own download folder.
+// Team mode (`team`): accounts and sessions instead of the token (team/team-access.ts), each
+// call dispatched for its logged-in account, which the role table checks; the server may then
+// listen on another address than loopback, over TLS (node:https) or behind a reverse proxy.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, normalize, sep } from 'node:path';
 import { Transform } from 'node:stream';
@@ -15,15 +20,54 @@ import { WebSocketServer } from 'ws';
 import type { AppContext } from './api/app-context.ts';
 import { dispatch } from './api/dispatch.ts';
 import { CONTENT_SECURITY_POLICY } from '../shared/csp.ts';
-import type { ApiErrorBody } from '../shared/api.ts';
+import type { ApiErrorBody, Channel } from '../shared/api.ts';
 import { rendererDir } from './paths.ts';
 import { downloadPath } from './export-downloads.ts';
+import { UserError } from './errors.ts';
+import { mayCall } from './team/permissions.ts';
+import type { Caller } from './store/team-file.ts';
+import { TeamAccess, type TeamAccessOptions } from './team/team-access.ts';
 
 export interface ServerHandle {
   url: string;
+  /** The per-run token of the single-user server ('' in team mode, where accounts log in). */
   token: string;
   port: number;
   close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  port?: number;
+  /** A fixed token (serve --token), so that a restarted server answers the pages still open; default: a new random one. */
+  token?: string;
+  /** The address to listen on (default 127.0.0.1); any other than loopback needs `team` and `tls` or `behindProxy`. */
+  host?: string;
+  /** Team mode: the project's accounts log in (team-access.ts). */
+  team?: TeamAccessOptions;
+  /** PEM certificate and key: serve HTTPS. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** A reverse proxy terminates TLS in front of this server (README: "A team server"). */
+  behindProxy?: boolean;
+  /** The address browsers use (scheme://host[:port]); Host and Origin must be its. Default: this server's own. */
+  origin?: string;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: only this machine reaches them. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+}
+
+/** The one-line reason these options would expose the server unsafely, or null. */
+export function exposureError(o: ServerOptions): string | null {
+  const host = o.host ?? '127.0.0.1';
+  if (isLoopback(host)) return null;
+  if (!o.team) return `listening on ${host} (not this machine alone) needs --team: accounts instead of one token for everyone`;
+  if (!o.tls && !o.behindProxy)
+    return `listening on ${host} needs --tls-cert and --tls-key, or --behind-proxy with a TLS reverse proxy in front`;
+  if (o.behindProxy && !o.origin) return '--behind-proxy needs --origin: the https:// address the proxy serves';
+  if (!o.origin && (host === '0.0.0.0' || host === '::'))
+    return `listening on every address (${host}) needs --origin: the address browsers open`;
+  return null;
 }
 
 const MIME: Record<string, string> = {
@@ -97,7 +141,14 @@ function serveStatic(url: URL, res: ServerResponse, root: string): void {
   createReadStream(file).pipe(res);
 }
 
-async function receiveUpload(url: URL, req: IncomingMessage, res: ServerResponse, uploadDir: string): Promise<void> {
+/** Stores an upload under the upload folder and answers its path; `uploads` keeps the name the user chose it by, for messages. */
+async function receiveUpload(
+  url: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+  uploadDir: string,
+  uploads: Map<string, string>,
+): Promise<void> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > MAX_UPLOAD) return send(res, 413, { error: `upload larger than ${MAX_UPLOAD} bytes`, kind: 'input' });
   const name = basename(url.searchParams.get('name') ?? 'upload.txt');
@@ -115,6 +166,7 @@ async function receiveUpload(url: URL, req: IncomingMessage, res: ServerResponse
     rmSync(target, { force: true });
     throw e;
   }
+  uploads.set(target, name);
   send(res, 200, { path: target });
 }
 
@@ -132,28 +184,49 @@ function removeStaleFolders(): void {
   }
 }
 
-/** `token`: a fixed one (serve --token), so that a restarted server answers the pages still open; default: a new random one. */
-export async function startServer(ctx: AppContext, options: { port?: number; token?: string } = {}): Promise<ServerHandle> {
-  const token = options.token ?? randomBytes(24).toString('base64url');
+export async function startServer(ctx: AppContext, options: ServerOptions = {}): Promise<ServerHandle> {
+  const exposure = exposureError(options);
+  if (exposure) throw new UserError(exposure);
+  const host = options.host ?? '127.0.0.1';
+  const team = options.team ? new TeamAccess({ ...options.team, behindProxy: options.behindProxy }) : null;
+  const token = team ? '' : (options.token ?? randomBytes(24).toString('base64url'));
   const root = rendererDir();
   removeStaleFolders();
   const uploadDir = mkdtempSync(join(tmpdir(), 'mekong-upload-'));
   const downloadDir = mkdtempSync(join(tmpdir(), 'mekong-download-'));
   ctx.downloadDir = downloadDir;
+  const uploads = (ctx.uploads = new Map());
   let origin = '';
-  const authorised = (req: IncomingMessage, given: string | null) =>
-    given === token && (req.headers.origin === undefined || req.headers.origin === origin);
+
+  /**
+   * Whether a request may go on, and for whom: the single-user server checks the token
+   * (`given`) and Origin; a team server the session cookie, Host and Origin, and for a
+   * state-changing request (`kind` 'call') the CSRF header; the WebSocket must send Origin.
+   */
+  function admit(
+    req: IncomingMessage,
+    kind: 'call' | 'read' | 'socket',
+    given: string | null,
+  ): { caller?: Caller } | { status: number; error: string } {
+    if (team) {
+      const a = team.admit(req, kind === 'call', kind === 'socket');
+      return a.ok ? { caller: a.caller } : a;
+    }
+    if (given === token && (req.headers.origin === undefined || req.headers.origin === origin)) return {};
+    return { status: 401, error: 'missing or wrong token' };
+  }
 
   // Every request is answered inside one try: a malformed request line, URL or escape is a
   // 400 for that request, never an exception that ends the process (and the training with it).
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     try {
       handle(req, res);
     } catch (e) {
       if (!res.headersSent) send(res, 400, { error: (e as Error).message, kind: 'input' });
       else res.destroy();
     }
-  });
+  };
+  const server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : createServer(onRequest);
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     else socket.destroy();
@@ -162,20 +235,28 @@ export async function startServer(ctx: AppContext, options: { port?: number; tok
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const url = requestUrl(req);
     if (url === null) return send(res, 400, { error: 'malformed request URL', kind: 'input' });
+    const foreign = team?.foreign(req);
+    if (foreign) return send(res, 403, { error: foreign, kind: 'input' });
+    if (url.pathname.startsWith('/auth/')) return answerAuth(req, res, url);
     if (url.pathname.startsWith('/download/')) return sendDownload(req, res, url);
     const isApi = url.pathname.startsWith('/api/') || url.pathname === '/upload';
     if (!isApi) return req.method === 'GET' ? serveStatic(url, res, root) : void res.writeHead(405).end();
     if (req.method !== 'POST') return void res.writeHead(405).end();
-    if (!authorised(req, (req.headers['x-mekong-token'] as string | undefined) ?? null))
-      return send(res, 401, { error: 'missing or wrong token', kind: 'input' });
+    const admitted = admit(req, 'call', (req.headers['x-mekong-token'] as string | undefined) ?? null);
+    if ('status' in admitted) return send(res, admitted.status, { error: admitted.error, kind: 'input' });
+    const { caller } = admitted;
     const channel = decodePath(url.pathname.slice(5));
     if (channel === null) return send(res, 400, { error: 'malformed channel name', kind: 'input' });
+    // an upload is the first step of an import (or a dictionary, or a mining run): a manager's
+    if (url.pathname === '/upload' && caller && !mayCall(caller.role, 'import.start'))
+      return send(res, 403, { error: `uploads are for the manager role; ${caller.name}'s role is ${caller.role}`, kind: 'input' });
     const work =
       url.pathname === '/upload'
-        ? receiveUpload(url, req, res, uploadDir)
+        ? receiveUpload(url, req, res, uploadDir, uploads)
         : readJson(req).then(async (input) => {
-            const r = await dispatch(ctx, channel, input);
-            send(res, r.ok ? 200 : STATUS[r.error.kind], r.ok ? r.value : r.error);
+            const r = await dispatch(ctx, channel, input, caller);
+            if (r.ok && caller) team!.recordCall(caller, channel as Channel, input);
+            send(res, r.ok ? 200 : r.forbidden ? 403 : STATUS[r.error.kind], r.ok ? r.value : r.error);
           });
     work.catch((err: Error) => {
       if (!res.headersSent) send(res, 400, { error: err.message, kind: 'input' });
@@ -183,10 +264,25 @@ export async function startServer(ctx: AppContext, options: { port?: number; tok
     });
   }
 
-  /** `GET /download/<id>/<name>?token=…`: a link the page follows, so the token comes in the query, as for /events. */
+  /** `/auth/…`: a team server's login, logout and session; the single-user server answers that it has no accounts. */
+  function answerAuth(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    if (!team) {
+      if (url.pathname === '/auth/session' && req.method === 'GET') return send(res, 200, { team: false });
+      return send(res, 404, { error: 'this server has no accounts', kind: 'input' });
+    }
+    void team.route(req, url).then((reply) => {
+      for (const [name, value] of Object.entries(reply?.headers ?? {})) res.setHeader(name, value);
+      send(res, reply?.status ?? 404, reply?.body ?? null);
+    });
+  }
+
+  /** `GET /download/<id>/<name>?token=…`: a link the page follows, so the token comes in the query, as for /events (a team server: the session cookie). */
   function sendDownload(req: IncomingMessage, res: ServerResponse, url: URL): void {
     if (req.method !== 'GET') return void res.writeHead(405).end();
-    if (!authorised(req, url.searchParams.get('token'))) return send(res, 401, { error: 'missing or wrong token', kind: 'input' });
+    const admitted = admit(req, 'read', url.searchParams.get('token'));
+    if ('status' in admitted) return send(res, admitted.status, { error: admitted.error, kind: 'input' });
+    if (admitted.caller && !mayCall(admitted.caller.role, 'export.downloads'))
+      return send(res, 403, { error: 'downloads of exports are for the manager role', kind: 'input' });
     const [id, name] = url.pathname.slice('/download/'.length).split('/').map(decodePath);
     const file = id && name ? downloadPath(downloadDir, id, name) : null;
     if (file === null) return send(res, 404, { error: 'no such download', kind: 'input' });
@@ -203,18 +299,30 @@ export async function startServer(ctx: AppContext, options: { port?: number; tok
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
     const url = requestUrl(req);
-    if (url === null || url.pathname !== '/events' || !authorised(req, url.searchParams.get('token'))) return void socket.destroy();
+    if (url === null || url.pathname !== '/events' || 'status' in admit(req, 'socket', url.searchParams.get('token')))
+      return void socket.destroy();
     wss.handleUpgrade(req, socket, head, (ws) => {
       const off = ctx.jobs.onEvent((e) => ws.send(JSON.stringify(e)));
       ws.on('close', off);
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      team?.close();
+      reject(
+        new UserError(e.code === 'EADDRINUSE' ? `port ${options.port} on ${host} is in use` : `cannot listen on ${host}: ${e.message}`),
+      );
+    });
+    server.listen(options.port ?? 0, host, resolve);
+  });
   const port = (server.address() as { port: number }).port;
-  origin = `http://127.0.0.1:${port}`;
+  origin = options.origin
+    ? new URL(options.origin).origin
+    : `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  team?.setOrigin(origin);
   return {
-    url: `${origin}/?token=${token}`,
+    url: team ? `${origin}/` : `${origin}/?token=${token}`,
     token,
     port,
     close: () =>
@@ -226,6 +334,8 @@ export async function startServer(ctx: AppContext, options: { port?: number; tok
           rmSync(uploadDir, { recursive: true, force: true });
           rmSync(downloadDir, { recursive: true, force: true });
           if (ctx.downloadDir === downloadDir) delete ctx.downloadDir;
+          team?.close();
+          if (ctx.uploads === uploads) delete ctx.uploads;
           resolve();
         });
       }),

@@ -15,8 +15,6 @@ const status = z.enum(['new', 'in-review', 'done', 'flagged']);
 const split = z.enum(['train', 'dev', 'test']);
 const side = z.enum(['src', 'tgt']);
 const id = z.number().int().nonnegative();
-export const UNKNOWN_LANGUAGE = 'not a language code Mekong knows (lo, th, vi, zh, en, id, km, …)';
-
 /** A language code Intl knows (ISO 639-1/639-3, BCP 47 subtags allowed): `xx` or a typo is refused. */
 export const knownLanguage = (code: string): boolean => {
   try {
@@ -25,13 +23,29 @@ export const knownLanguage = (code: string): boolean => {
     return false;
   }
 };
+
+/** Why `code` is no language code, in a linguist's words (null when it is one). */
+export function languageProblem(code: string): string | null {
+  const c = code.trim();
+  if (c === '') return 'give a language code (e.g. lo, th, zh)';
+  if (/^[A-Za-z]{2,3}(-[A-Za-z0-9]+)*$/.test(c) && c.length <= 16 && knownLanguage(c)) return null;
+  return `'${c}' is not a language code (e.g. lo, th, zh)`;
+}
+
 const lang = z
   .string()
   .trim()
-  .min(2)
-  .max(16)
-  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]+)*$/, 'a language code such as lo, th, vi, zh, en')
-  .refine(knownLanguage, UNKNOWN_LANGUAGE);
+  .superRefine((code, ctx) => {
+    const problem = languageProblem(code);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** The names the forms give to input fields, for messages about a field's value (dispatch.ts). */
+export const FIELD_LABELS: Readonly<Record<string, string>> = {
+  srcLang: 'Source language',
+  tgtLang: 'Target language',
+};
+
 const path = z.string().trim().min(1).max(4096);
 
 export const pairFilterSchema = z
@@ -52,7 +66,7 @@ export const pairFilterSchema = z
 export const importFormats = ['tsv', 'csv', 'moses', 'fastalign', 'tmx', 'jsonl'] as const;
 /** How a links export (Pharaoh, TALP) may hold several alignments without mixing them. */
 export const linksFromChoices = ['merged-gold', 'each'] as const;
-export const exportFormats = ['jsonl', 'pharaoh', 'talp', 'tmx', 'tsv', 'fastalign'] as const;
+export const exportFormats = ['jsonl', 'parquet', 'pharaoh', 'talp', 'tmx', 'tsv', 'fastalign'] as const;
 
 export const importOptionsSchema = z
   .object({
@@ -202,6 +216,8 @@ export interface AlignmentInfo {
   runId: number | null;
   /** How its scores were calibrated on held-out gold, when they were. */
   calibration: Calibration | null;
+  /** The project's adjudicated gold (origin 'gold'): written by adjudication, preferred by training and merged-gold exports. */
+  adjudicated: boolean;
 }
 
 export interface EditResult {
@@ -216,6 +232,7 @@ export interface AppInfo {
   project: ProjectInfo | null;
   /** Statistical alignment methods and symmetrisations the Align job offers (first = default). */
   alignMethods: string[];
+  /** Each symmetrisation once, by its listed name (methods.ts SYMMETRISATION_CHOICES). */
   symmetrisations: string[];
   /** Similarity aligners over a pretrained encoder, offered when the project names an encoder folder. */
   encoderMethods: string[];

@@ -53,7 +53,7 @@ export const editorChannels = {
       apply: z.boolean(),
       /** Whose posteriors choose among the occurrences (default: the newest model alignment). */
       modelId: id.optional(),
-      /** With `apply`: only these of the preview's links (the ones the user kept checked); absent: all. */
+      /** With `apply`: only these of the preview's links (the ones the user kept checked); absent: all the supported ones (never an unsupported link). */
       links: z
         .array(z.object({ pairId: id, s: id, t: id }).strict())
         .max(100_000)
@@ -83,6 +83,14 @@ export const editorChannels = {
     .strict(),
   'agreement.report': z.object({ reference: id, candidate: id }).strict(),
   'adjudication.get': z.object({ pairId: id, left: id, right: id }).strict(),
+  /** Writes the project's adjudicated gold of one pair (never an annotator's own gold). */
+  'adjudication.save': z
+    .object({
+      pairId: id,
+      links: z.array(linkSchema).max(20_000),
+      untranslated: z.array(z.object({ side, index: id }).strict()).max(2000),
+    })
+    .strict(),
 } as const;
 
 export type TokenSide = 'src' | 'tgt';
@@ -120,10 +128,15 @@ export interface Occurrence {
   rejected: LinkRef[];
 }
 
-/** One link of a bulk fix: what chose it (the model's posterior, the nearest position, or the gold it removes). */
+/**
+ * One link of a bulk fix: what supports it (the model's link, with its posterior, or the gold
+ * link it removes), or, for a pairing nothing supports, `unsupported` with the reason: such a
+ * link is only listed for review (unticked), never written unless the user ticks it.
+ */
 export interface BulkLink extends LinkRef {
   score: number | null;
-  by: 'model' | 'position' | 'gold';
+  by: 'model' | 'gold' | 'unsupported';
+  reason?: string;
 }
 
 /** A bulk fix in one pair, with the pair's tokens to show each link in context. */
@@ -133,7 +146,7 @@ export interface BulkChange {
   tgtTokens: Token[];
   add: BulkLink[];
   remove: BulkLink[];
-  /** Occurrences left without a partner (a word twice on one side, once on the other). */
+  /** Occurrences left without a partner: none left on the other side of their pair (a word twice on one side, once on the other). */
   unmatched: { src: number[]; tgt: number[] };
 }
 
@@ -161,6 +174,8 @@ export interface AgreementScore {
 export interface AgreementReport {
   overall: AgreementScore & { pairs: number };
   pairs: (AgreementScore & { pairId: number })[];
+  /** Pairs where a compared gold layer has links but the pair is not In review or Done (partial gold): left out. */
+  partialGoldPairs: number;
   /**
    * When one side was made by a model trained on gold links: its run, how many of the
    * compared pairs are train-split pairs (their gold may have taught it), and the
@@ -178,7 +193,7 @@ export interface GoldLayerOf {
   untranslated: { side: TokenSide; index: number }[];
 }
 
-/** Two annotators' gold of one pair side by side, and the adjudicator's (the current annotator's) gold that the merge is written to. */
+/** Two annotators' gold of one pair side by side, and the project's adjudicated gold that the merge is written to. */
 export interface Adjudication {
   pair: PairDetail;
   left: GoldLayerOf;
@@ -197,4 +212,5 @@ export interface EditorResults {
   'tokens.bulkFix': { occurrences: TokenFixOccurrence[]; applied: boolean };
   'agreement.report': AgreementReport;
   'adjudication.get': Adjudication;
+  'adjudication.save': GoldLayerOf;
 }

@@ -189,3 +189,30 @@ export const ENCODER_ALIGN_METHODS = methodsWith((c) => c.align && !c.train && c
   EncoderMethodName,
   ...EncoderMethodName[],
 ];
+
+/** One symmetrisation as the forms list it: its name, the short name also accepted (CLI), what it keeps. */
+export interface SymmetrisationChoice {
+  readonly name: string;
+  readonly short?: string;
+  readonly hint: string;
+}
+
+/**
+ * The symmetrisations that join the two directions' links (align/symmetrise.ts implements
+ * them), each once, the usual default (grow-diag-final-and, short gdfa) first.
+ */
+export const SYMMETRISATION_CHOICES: readonly SymmetrisationChoice[] = [
+  { name: 'grow-diag-final-and', short: 'gdfa', hint: 'agreed links grown to neighbours, then links whose two words are both unaligned' },
+  { name: 'grow-diag-final', short: 'gdf', hint: 'agreed links grown to neighbours, then links with either word unaligned' },
+  { name: 'grow-diag', hint: 'links both directions agree on, grown to their neighbours' },
+  { name: 'intersect', hint: 'only links both directions agree on: precise, sparse' },
+  { name: 'union', hint: 'links of either direction: dense' },
+  { name: 'fwd', hint: 'the source → target direction alone' },
+  { name: 'rev', hint: 'the target → source direction alone' },
+  { name: 'post', hint: 'links whose mean posterior reaches the threshold' },
+];
+
+/** The listed name of a symmetrisation given by either name (`gdfa` → `grow-diag-final-and`). */
+export function symmetrisationName(sym: string): string {
+  return SYMMETRISATION_CHOICES.find((s) => s.short === sym)?.name ?? sym;
+}

@@ -91,7 +91,10 @@ export interface RunInfo {
   error: string | null;
   /** Training data the run saw. */
   pairs: number;
+  /** Gold pairs: In review or Done, with gold links (the one rule, store/pair-corpus.ts). */
   goldPairs: number;
+  /** Pairs holding gold links but not In review or Done (partial gold: not counted, not used). */
+  partialGoldPairs: number;
   pseudoPairs: number;
   /** Pairs supervised (also) by the project's attached dictionaries. */
   dictionaryPairs: number;

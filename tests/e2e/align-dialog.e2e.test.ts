@@ -1,7 +1,8 @@
-// The Align dialog in browser mode on the Lao–Thai sample. Dictionaries: a file that cannot
-// be read is named in the error, the bundled Lao–English dictionary is composed with an
-// English–Thai file through English into a Lao–Thai prior, the project is aligned with it,
-// and the dictionary is removed again. Encoders: a folder without a model is refused, a tiny
+// The Align dialog in browser mode on the Lao–Thai sample. Each symmetrisation is listed once
+// (its short name beside it, a hint below). Dictionaries: a file that cannot be read is named
+// in the error, the bundled Lao–English dictionary is composed with an English–Thai file
+// through English into a Lao–Thai prior (Align waits, disabled, while it attaches), the
+// project is aligned with it, the result names it, and the dictionary is removed again. Encoders: a folder without a model is refused, a tiny
 // BERT folder (built by the test) brings the encoder methods, which align the project at a
 // chosen hidden layer; the Train… form then offers encoder-finetune on that folder, with
 // the seeds' objectives in place of the BiLSTM's fields, and the run fine-tunes it into
@@ -44,6 +45,12 @@ describe('Align dialog', () => {
     const section = dialog.getByRole('region', { name: 'Dictionaries' });
     await section.getByText('None attached').waitFor();
 
+    // One name per symmetrisation: grow-diag-final-and with its short name, not gdfa again.
+    const syms = await dialog.getByLabel('Symmetrisation').locator('option').allTextContents();
+    expect(syms).toEqual(['grow-diag-final-and (gdfa)', 'grow-diag-final (gdf)', 'grow-diag', 'intersect', 'union', 'fwd', 'rev', 'post']);
+    await expect(dialog.getByLabel('Symmetrisation').inputValue()).resolves.toBe('grow-diag-final-and');
+    await dialog.getByTestId('sym-hint').filter({ hasText: 'both unaligned' }).waitFor();
+
     // A file that is not there: the error names it, nothing is attached.
     await section.getByLabel('Dictionary', { exact: true }).selectOption({ label: 'A file on this computer…' });
     await section.getByLabel('Dictionary file').fill(join(h.dir, 'missing.tsv'));
@@ -60,8 +67,22 @@ describe('Align dialog', () => {
     await section.getByLabel('Second dictionary file').fill(enTh);
     await section.getByLabel('Second dictionary languages').fill('en-th');
     await section.getByLabel('Pivot language', { exact: true }).fill('en');
+    // The attach call is held until the dialog has been seen waiting for it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/dictionaries.attach', async (route) => {
+      await held;
+      await route.continue();
+    });
     await section.getByRole('button', { name: 'Attach' }).click();
+    const waiting = dialog.getByRole('button', { name: 'Waiting for the dictionary…' });
+    await waiting.waitFor();
+    expect(await waiting.isDisabled()).toBe(true);
+    await h.screenshot('21-align-waiting-for-dictionary');
+    release();
     await section.getByTestId('attached-dictionaries').getByText('lo-en:bundled via en').waitFor();
+    await page.unroute('**/api/dictionaries.attach');
+    expect(await dialog.getByRole('button', { name: 'Align', exact: true }).isDisabled()).toBe(false);
     const [attached] = listDictionaries(h.ctx.store!);
     expect(attached.source).toEqual({ dicts: ['lo-en:bundled', `en-th:${enTh}`], via: 'en' });
     expect(attached.entries).toBeGreaterThan(5);
@@ -69,13 +90,18 @@ describe('Align dialog', () => {
 
     await dialog.getByLabel('Method').selectOption('ibm2');
     await dialog.getByRole('button', { name: 'Align', exact: true }).click();
-    await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor({ timeout: 90_000 });
+    await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor({ timeout: 240_000 });
     expect(h.ctx.store!.info().alignments.find((a) => a.origin === 'model')!.links).toBeGreaterThan(1000);
+    // The result says which dictionaries the run used.
+    const result = await dialog.getByTestId('job-progress').locator('.message').textContent();
+    expect(result).toMatch(/^aligned 265 pairs with ibm2 \+ grow-diag-final-and, dictionary "[^"]+": \d+ links$/);
+    expect(result).toContain(`dictionary ${JSON.stringify(attached.name)}`);
+    await h.screenshot('22b-align-done-with-dictionary');
 
     await section.getByRole('button', { name: `Remove ${attached.name}` }).click();
     await section.getByText('None attached').waitFor();
     expect(listDictionaries(h.ctx.store!)).toEqual([]);
-  });
+  }, 360_000);
 
   it('offers the encoder methods once the project names an encoder folder, and aligns with one', async () => {
     const empty = join(h.dir, 'not-a-model');

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { reviewQueue } from '../../src/main/review/queue.ts';
 import { createAlignment } from '../../src/main/store/alignments.ts';
 import { setGold, setRejected } from '../../src/main/review/editor.ts';
+import { adjudication } from '../../src/main/review/adjudication.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { committed, linkKeys, sampleProject } from './editor-fixture.ts';
 import { dbOf } from '../../src/main/store/connection.ts';
@@ -270,7 +271,7 @@ describe('alignment editor', () => {
     );
   });
 
-  it('bulk-links a word pair from the lexicon: every link in context with a checkbox, one to one, undone as one', async () => {
+  it('bulk-links a word pair from the lexicon: the model-supported links checked, the rest listed for review, one to one, undone as one', async () => {
     await page.getByRole('tab', { name: 'Lexicon' }).click();
     const entry = page
       .getByTestId('lexicon-entry')
@@ -285,27 +286,41 @@ describe('alignment editor', () => {
     const rows = preview.getByTestId('bulk-link');
     await rows.first().waitFor();
     const n = await rows.count();
-    expect(n).toBeGreaterThan(2);
-    expect(await preview.getByTestId('bulk-checked').textContent()).toBe(String(n));
-    // Untick the second proposed link: it must not be applied.
-    const dropped = rows.nth(1);
+    const supported = preview.locator('[data-testid="bulk-link"][data-by="model"]');
+    const review = preview.locator('[data-testid="bulk-link"][data-by="unsupported"]');
+    const s = await supported.count();
+    expect(s).toBeGreaterThan(2);
+    expect(s + (await review.count())).toBe(n);
+    // Only the links the model supports are checked; the preview says how many are added and how many listed for review.
+    expect(await preview.getByTestId('bulk-checked').textContent()).toBe(String(s));
+    expect(await preview.getByTestId('bulk-supported').textContent()).toBe(String(s));
+    expect(await preview.getByTestId('bulk-review').textContent()).toBe(String(n - s));
+    for (const box of await review.getByRole('checkbox').all()) expect(await box.isChecked()).toBe(false);
+    if (n > s) expect(await review.first().textContent()).toContain('review: no model link between these occurrences');
+    // Untick the second supported link: it must not be applied.
+    const dropped = supported.nth(1);
     const droppedPair = Number(await dropped.getAttribute('data-pair-id'));
     const droppedLink = (await dropped.getAttribute('data-link'))!;
     await dropped.getByRole('checkbox').uncheck();
-    expect(await preview.getByTestId('bulk-checked').textContent()).toBe(String(n - 1));
+    expect(await preview.getByTestId('bulk-checked').textContent()).toBe(String(s - 1));
     await h.screenshot('13-lexicon-preview');
-    const proposed = await rows.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-pair-id')}:${e.getAttribute('data-link')}`));
-    await preview.getByRole('button', { name: `Apply ${n - 1} links` }).click();
-    await page.getByTestId('bulk-message').waitFor();
+    const keys = (els: { getAttribute(name: string): string | null }[]) =>
+      els.map((e) => `${e.getAttribute('data-pair-id')}:${e.getAttribute('data-link')}`);
+    const proposed = (await supported.evaluateAll(keys)).filter((k) => k !== `${droppedPair}:${droppedLink}`);
+    const listed = await review.evaluateAll(keys);
     const goldOf = (id: number) => committed(h.ctx, id).gold.map((l) => `${l.s}-${l.t}`);
+    await preview.getByRole('button', { name: `Apply ${s - 1} links` }).click();
+    await page.getByTestId('bulk-message').waitFor();
     expect(goldOf(droppedPair)).not.toContain(droppedLink);
-    for (const key of proposed.filter((k) => k !== `${droppedPair}:${droppedLink}`)) {
+    for (const key of proposed) {
       const [id, link] = key.split(':');
       expect(goldOf(Number(id))).toContain(link);
     }
+    // A pairing listed for review and left unchecked is not written.
+    for (const k of listed) expect(goldOf(Number(k.split(':')[0]))).not.toContain(k.split(':')[1]);
     // One to one: no occurrence of the two words is linked twice by the bulk fix.
     for (const id of new Set(proposed.map((k) => Number(k.split(':')[0])))) {
-      const added = proposed.filter((k) => k.startsWith(`${id}:`) && k !== `${droppedPair}:${droppedLink}`).map((k) => k.split(':')[1]);
+      const added = proposed.filter((k) => k.startsWith(`${id}:`)).map((k) => k.split(':')[1]);
       expect(new Set(added.map((l) => l.split('-')[0])).size).toBe(added.length);
       expect(new Set(added.map((l) => l.split('-')[1])).size).toBe(added.length);
     }
@@ -330,6 +345,9 @@ describe('alignment editor', () => {
     await page.getByRole('button', { name: 'Compare' }).click();
     await page.getByTestId('agreement-aer').waitFor();
     expect(await page.getByTestId('agreement-overall').textContent()).toMatch(/Precision\s*\d/);
+    // Only pairs In review or Done count as gold; the pairs with partial gold are counted apart.
+    expect(await page.getByTestId('agreement-gold-rule').textContent()).toMatch(/Gold counts on pairs In review or Done/);
+    await h.screenshot('15b-agreement-gold-rule');
     expect(h.pageErrors).toEqual([]);
   });
 
@@ -478,24 +496,27 @@ describe('alignment editor', () => {
     expect(h.pageErrors).toEqual([]);
   });
 
-  it('adjudicates two annotators side by side into a merged gold, and annotators are blind to each other by default', async () => {
+  it("adjudicates two annotators side by side into the adjudicated gold, never into a compared annotator's own, and annotators are blind to each other by default", async () => {
     const store = h.ctx.store!;
     const id = store.listPairs({}, 0, 5).pairs[4].id;
     const link = (s: number, t: number, kind: 'sure' | 'possible' = 'sure') => ({ s, t, kind, score: null });
-    setGold(store, 'anna', id, [link(0, 0), link(1, 1), link(2, 2)], [{ side: 'src', index: 3 }]);
+    // The adjudicator (souk, the app's annotator) is one of the two compared annotators (issue 43 #3).
+    setGold(store, 'souk', id, [link(0, 0), link(1, 1), link(2, 2)], [{ side: 'src', index: 3 }]);
     setGold(store, 'bob', id, [link(0, 0), link(1, 1, 'possible'), link(2, 3)], [{ side: 'src', index: 3 }]);
     setRejected(store, 'bob', id, [{ s: 4, t: 4 }]);
-    // Blind by default: souk's editor holds neither anna's nor bob's gold, nor bob's rejection.
+    store.updatePair('bob', id, { status: 'done', note: "bob's note" });
+    // Blind by default: souk's editor holds neither bob's gold nor his rejection, status or note.
     const golds = store.info().alignments.filter((a) => a.origin === 'gold');
     const seen = committed(h.ctx, id);
     expect(seen.alignments.filter((a) => golds.some((g) => g.id === a.alignmentId && g.annotator !== 'souk'))).toEqual([]);
     expect(seen.rejected).toEqual([]);
+    expect(seen).toMatchObject({ status: 'new', note: '' });
     expect(store.info().annotatorsShare).toBe(false);
 
     await page.getByRole('tab', { name: 'Agreement' }).click();
-    const anna = golds.find((g) => g.annotator === 'anna')!.id;
+    const souk = golds.find((g) => g.annotator === 'souk')!.id;
     const bob = golds.find((g) => g.annotator === 'bob')!.id;
-    await page.getByLabel('Reference').selectOption(String(anna));
+    await page.getByLabel('Reference').selectOption(String(souk));
     await page.getByLabel('Candidate').selectOption(String(bob));
     await page.getByRole('button', { name: 'Compare' }).click();
     await page.getByTestId('agreement-aer').waitFor();
@@ -509,12 +530,23 @@ describe('alignment editor', () => {
     expect(await panel.locator('tr.differ').count()).toBe(3); // 1-1 kinds differ, 2-2 and 2-3 one side each
     await panel.getByRole('button', { name: 'Combine' }).click();
     await h.screenshot('20-adjudication');
-    // The adjudicator drops 2-2 (anna only) and keeps the rest.
+    // The adjudicator drops 2-2 (souk only) and keeps the rest.
     await panel.locator('[data-cell="2-2"] input[type="checkbox"]').uncheck();
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await panel.getByTestId('adjudication-state').filter({ hasText: 'Saved' }).waitFor();
-    await expect.poll(() => linkKeys(committed(h.ctx, id))).toEqual(['0-0', '1-1p', '2-3p']);
-    expect(committed(h.ctx, id).untranslated).toEqual([{ side: 'src', index: 3 }]);
+    const adjudicatedKeys = () =>
+      adjudication(store, id, souk, bob).result.links.map((l) => `${l.s}-${l.t}${l.kind === 'possible' ? 'p' : ''}`);
+    await expect.poll(adjudicatedKeys).toEqual(['0-0', '1-1p', '2-3p']);
+    expect(adjudication(store, id, souk, bob).result.untranslated).toEqual([{ side: 'src', index: 3 }]);
+    // souk's own gold is as souk left it.
+    expect(linkKeys(committed(h.ctx, id))).toEqual(['0-0', '1-1', '2-2']);
+    // The adjudicated gold against each annotator.
+    await panel.getByRole('button', { name: '← Report' }).click();
+    await page.getByRole('button', { name: 'Adjudicated vs each annotator' }).click();
+    const each = page.getByTestId('adjudicated-vs-each');
+    await each.getByRole('row').filter({ hasText: 'bob' }).waitFor();
+    expect(await each.getByRole('row').filter({ hasText: 'souk' }).textContent()).toContain('66.7%');
+    await h.screenshot('20b-adjudicated-vs-each');
     // Shared: the annotators' work shows in each other's editors.
     await page.getByLabel("Annotators see each other's gold and rejections").check();
     await expect.poll(() => store.info().annotatorsShare).toBe(true);

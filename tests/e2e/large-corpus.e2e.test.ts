@@ -85,7 +85,7 @@ describe('a 150,000-pair corpus', () => {
     await page.getByRole('button', { name: 'Import…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import a corpus' });
     await dialog.getByLabel('Format').selectOption('tsv');
-    await dialog.getByLabel('First line is a header').uncheck();
+    await dialog.getByLabel('First line').selectOption({ label: 'a sentence pair' });
     await dialog.getByLabel('Corpus file: path').fill(corpus);
     await dialog.getByRole('button', { name: 'Import', exact: true }).click();
     await dialog.locator('[data-testid="job-progress"][data-phase="running"]').waitFor();

@@ -24,12 +24,13 @@ async function call(channel: string, input: unknown): Promise<void> {
   if (!r.ok) throw new Error(`${channel}: ${r.error.error}`);
 }
 
-/** Gold on the first few diagonal token pairs of `pairId` (the test needs gold, not good gold). */
+/** Gold on the first few diagonal token pairs of `pairId`, the pair marked Done so that it is a gold pair (the test needs gold, not good gold). */
 async function putGold(pairId: number): Promise<void> {
   const pair = h.ctx.store!.getPair(pairId);
   const n = Math.min(6, pair.srcTokens.length, pair.tgtTokens.length);
   const links = Array.from({ length: n }, (_, i) => ({ s: i, t: i, kind: 'sure' as const, score: null }));
   await call('editor.setGold', { pairId, links, untranslated: [] });
+  await call('pairs.update', { id: pairId, status: 'done' });
 }
 
 const run = (id?: number) => page.locator(id === undefined ? '[data-testid="run-view"]' : `[data-testid="run-view"][data-run-id="${id}"]`);

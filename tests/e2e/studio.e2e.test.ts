@@ -66,11 +66,12 @@ describe('browser mode', () => {
     const dialog = page.getByRole('dialog', { name: 'Import a corpus' });
     await dialog.getByLabel('Format').selectOption('csv');
     await dialog.getByLabel('Corpus file: path').fill(SAMPLE);
-    // As `mekong import` decides: a header exactly when a column is chosen by name, unless said otherwise.
-    expect(await dialog.getByLabel('First line is a header').isChecked()).toBe(false);
+    // As `mekong import` decides: a header when a column is chosen by name, unless said otherwise.
+    expect(await dialog.getByLabel('First line').inputValue()).toBe(
+      await dialog.getByRole('option', { name: 'detect a header' }).getAttribute('value'),
+    );
     await dialog.getByLabel('Source column').fill('lao_sent');
     await dialog.getByLabel('Target column').fill('thai_sent');
-    expect(await dialog.getByLabel('First line is a header').isChecked()).toBe(true);
     await dialog.getByRole('button', { name: 'Import', exact: true }).click();
     await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor();
     await h.screenshot('02-import-done');
@@ -234,7 +235,7 @@ describe('browser mode', () => {
     const dialog = page.getByRole('dialog', { name: 'Project languages' });
     await dialog.getByLabel('Target language').fill('xx');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await dialog.getByRole('alert').filter({ hasText: 'Target "xx": not a language code Mekong knows' }).waitFor();
+    await dialog.getByRole('alert').filter({ hasText: "Target language: 'xx' is not a language code (e.g. lo, th, zh)" }).waitFor();
     expect(h.ctx.store!.meta().tgtLang).toBe('th');
     await dialog.getByLabel('Target language').fill('vi');
     await h.screenshot('07b-languages');

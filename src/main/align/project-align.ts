@@ -1,7 +1,7 @@
 // The app's Align job, one for every family that aligns without training a run: it reads the
 // project's visible pairs, asks the method's registry entry for its Align job's links
 // (aligners/registry.ts: the statistical engine, or a pretrained encoder in a worker thread),
-// applies the linguists' corrections (corrections.ts: every gold link kept, no rejected link
+// applies the linguists' corrections (corrections.ts: every gold link kept, partial gold too, no rejected link
 // proposed) and stores the result as a new model alignment with each link's score
 // (store/model-alignments.ts; a model row records the method and its settings).
 import type { ProjectAlignOptions } from '../aligners/app-jobs.ts';
@@ -16,7 +16,7 @@ import { goldAsLinks, withCorrections } from './corrections.ts';
 export async function alignProject(store: ProjectStore, o: ProjectAlignOptions, ctx: JobContext = silentContext()): Promise<string> {
   const corpus = loadCorpus(store, false);
   const { ids } = corpus;
-  const gold = goldByPair(store, ids).map(goldAsLinks);
+  const gold = goldByPair(store, ids, 'all').map(goldAsLinks);
   const rejected = rejectedByPair(store, ids);
   const aligned = await (await alignJobOf(o.method)).align(store, o, { corpus, gold, rejected }, ctx);
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');

@@ -7,6 +7,7 @@
 //   fwd / rev (one direction as is); post: the mean of the two directional posteriors at
 //   or above a threshold (default STATISTICAL_DEFAULTS.threshold).
 import { STATISTICAL_DEFAULTS } from '../../shared/aligner-defaults.ts';
+import { SYMMETRISATION_CHOICES } from '../../shared/methods.ts';
 import { UserError } from '../errors.ts';
 
 export interface SymInput {
@@ -111,17 +112,21 @@ function posterior(m: SymInput): Uint8Array {
   return out;
 }
 
-export const SYMMETRISATIONS: Record<string, Heuristic> = {
+const BY_NAME: Record<string, Heuristic> = {
   intersect,
   union,
   'grow-diag': growDiag,
   'grow-diag-final': growDiagFinal,
   'grow-diag-final-and': growDiagFinalAnd,
-  gdf: growDiagFinal,
-  gdfa: growDiagFinalAnd,
   fwd: (m) => m.fwd.slice(),
   rev: (m) => m.rev.slice(),
   post: posterior,
+};
+
+/** Every symmetrisation by its name and by its short name (gdfa, gdf: SYMMETRISATION_CHOICES). */
+export const SYMMETRISATIONS: Record<string, Heuristic> = {
+  ...BY_NAME,
+  ...Object.fromEntries(SYMMETRISATION_CHOICES.flatMap((s) => (s.short ? [[s.short, BY_NAME[s.name]]] : []))),
 };
 
 export function symmetriser(name: string): Heuristic {

@@ -10,7 +10,8 @@ import type { TrainOptions } from '../../shared/models-api.ts';
 import { type DictEntry, parseDictionaryText } from '../align/dictionary.ts';
 import { UserError } from '../errors.ts';
 import type { JobContext } from '../jobs/job-context.ts';
-import type { attachedDictionaryTexts } from '../store/dictionaries.ts';
+import { attachedDictionaryTexts, usesShippedDictionaries } from '../store/dictionaries.ts';
+import { defaultDictionaries, mergedEntries } from '../align/default-dictionaries.ts';
 import { encoderDir } from '../store/encoder-folder.ts';
 import type { NewModelAlignment } from '../store/model-alignments.ts';
 import type { ProjectCorpus, rejectedByPair } from '../store/pair-corpus.ts';
@@ -75,9 +76,20 @@ export interface RunJobs {
   alignCheckpoint(input: CheckpointInput, ctx: JobContext): Promise<NeuralAlignResult>;
 }
 
-/** The entries of the project's attached dictionaries (all of them, read as the CLI's --dict reads a file). */
-export function attachedEntries(attached: ReturnType<typeof attachedDictionaryTexts>, lowercase?: boolean): DictEntry[] {
-  return attached.flatMap((d) => parseDictionaryText(d.text, `dictionary "${d.name}"`, { lowercase }));
+/**
+ * The dictionary a project's jobs use: its attached dictionaries (read as the CLI's --dict
+ * reads a file) and, unless the project switched them off, the shipped ones connecting its
+ * languages (align/default-dictionaries.ts); with the names of all, for the model's record.
+ */
+export function projectDictionary(store: ProjectStore, lowercase?: boolean): { entries: DictEntry[]; names: string[] } {
+  const attached = attachedDictionaryTexts(store);
+  const own = attached.flatMap((d) => parseDictionaryText(d.text, `dictionary "${d.name}"`, { lowercase }));
+  const { srcLang, tgtLang } = store.meta();
+  const shipped = usesShippedDictionaries(store) ? defaultDictionaries(srcLang, tgtLang) : [];
+  return {
+    entries: shipped.length ? mergedEntries(own, shipped, lowercase) : own,
+    names: [...attached.map((d) => d.name), ...shipped.map((d) => `${d.label} (shipped)`)],
+  };
 }
 
 /** The Chinese side(s) of the project, for aligning by character; a user error when it has none. */

@@ -46,6 +46,9 @@ export const CLI_FLAGS: Readonly<Record<OptionKey, string>> = {
   dict: '--dict',
   via: '--via',
   maxFanout: '--max-fanout',
+  srcLang: '--src-lang',
+  tgtLang: '--tgt-lang',
+  defaultDicts: '--no-default-dicts',
   byCharacter: '--by-character',
   lowercase: '--lowercase',
   threshold: '--threshold',
@@ -68,7 +71,7 @@ export interface FamilyEntry {
   readonly runJobs?: () => Promise<RunJobs>;
 }
 
-const DICTIONARY: readonly OptionKey[] = ['dict', 'via', 'maxFanout'];
+const DICTIONARY: readonly OptionKey[] = ['dict', 'via', 'maxFanout', 'srcLang', 'tgtLang', 'defaultDicts'];
 const list = (names: readonly string[]) => names.join(', ');
 
 export const REGISTRY: Readonly<Record<MethodFamily, FamilyEntry>> = {

@@ -1,11 +1,13 @@
 // What every family's aligner does with a parallel text, as `mekong align` and `mekong
 // lexicon` run it: align it (training on it, or with a saved model) into links with scores,
 // or learn a word-translation lexicon from it; the options those commands parse, and the
-// option readers more than one family shares (the dictionary of --dict, --epochs).
+// option readers more than one family shares (the dictionaries of --dict and those that ship
+// for --src-lang/--tgt-lang, --epochs).
 import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { Link } from '../../shared/domain.ts';
 import type { DictEntry } from '../align/dictionary.ts';
 import { dictionaryFromOptions } from '../align/dictionary-sources.ts';
+import { defaultDictionaries, type DefaultDictionary, mergedEntries } from '../align/default-dictionaries.ts';
 import type { Side } from '../align/sentences.ts';
 import { UserError } from '../errors.ts';
 import type { JobContext } from '../jobs/job-context.ts';
@@ -25,6 +27,11 @@ export interface AlignerOptions {
   dict?: string[];
   via?: string;
   maxFanout?: string;
+  /** The languages of the two sides: the shipped dictionaries connecting them are used (default-dictionaries.ts). */
+  srcLang?: string;
+  tgtLang?: string;
+  /** false (`--no-default-dicts`): the shipped dictionaries are not added. */
+  defaultDicts?: boolean;
   dictUse?: DictionaryUse;
   byCharacter?: CharSides;
   lowercase?: boolean;
@@ -64,9 +71,29 @@ export function fanout(v: string | undefined): number | undefined {
   return n;
 }
 
-/** The dictionary of --dict (repeatable), --via and --max-fanout, or undefined without --dict. */
+/** The shipped dictionaries `o` uses: those connecting --src-lang and --tgt-lang, unless --no-default-dicts. */
+export function cliDefaultDictionaries(o: AlignerOptions): DefaultDictionary[] {
+  if ((o.srcLang === undefined) !== (o.tgtLang === undefined))
+    throw new UserError('--src-lang and --tgt-lang go together: give the languages of both sides');
+  if (o.srcLang === undefined || o.tgtLang === undefined || o.defaultDicts === false) return [];
+  return defaultDictionaries(o.srcLang, o.tgtLang);
+}
+
+/** cliDictionary's answer per options object: a run asks more than once, and CC-CEDICT takes a second to read. */
+const dictionaries = new WeakMap<AlignerOptions, Map<boolean, DictEntry[] | undefined>>();
+
+/**
+ * The dictionary of --dict (repeatable), --via and --max-fanout, with the shipped ones of
+ * cliDefaultDictionaries (an entry in both counted once); undefined when there is none.
+ */
 export function cliDictionary(o: AlignerOptions, lowercase: boolean): DictEntry[] | undefined {
-  return dictionaryFromOptions(o.dict, o.via, { lowercase, maxFanout: fanout(o.maxFanout) });
+  const known = dictionaries.get(o) ?? dictionaries.set(o, new Map()).get(o)!;
+  if (known.has(lowercase)) return known.get(lowercase);
+  const given = dictionaryFromOptions(o.dict, o.via, { lowercase, maxFanout: fanout(o.maxFanout) });
+  const shipped = cliDefaultDictionaries(o);
+  const entries = shipped.length ? mergedEntries(given ?? [], shipped, lowercase) : given;
+  known.set(lowercase, entries);
+  return entries;
 }
 
 /** --epochs: a positive whole number, or undefined when not given. */

@@ -1,16 +1,30 @@
 // The project dictionaries' API handlers (spread into handlers.ts): list, attach (one
 // dictionary, or two composed through a pivot language: align/dictionary-sources.ts) and
-// detach. Attaching reads and composes at once (CC-CEDICT through English: about 2 s) and
+// detach, and the shipped dictionaries of the project's languages (used unless switched off).
+// Attaching reads and composes at once (CC-CEDICT through English: about 2 s) and
 // copies the entries into the project (store/dictionaries.ts); the Align job reads them.
 import type { z } from 'zod';
 import type { dictionariesChannels, DictionariesResults } from '../../shared/dictionaries-api.ts';
 import { composeSpecs, loadDictionarySpec, parseDictionarySpec } from '../align/dictionary-sources.ts';
 import { dictionaryTsv } from '../align/dictionary.ts';
 import { UserError } from '../errors.ts';
-import { attachDictionary, detachDictionary, listDictionaries } from '../store/dictionaries.ts';
+import { defaultDictionaries } from '../align/default-dictionaries.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import {
+  attachDictionary,
+  detachDictionary,
+  listDictionaries,
+  setUsesShippedDictionaries,
+  usesShippedDictionaries,
+} from '../store/dictionaries.ts';
 import { openProject, type AppContext } from './app-context.ts';
 
 type Channel = keyof DictionariesResults;
+
+function shipped(s: ProjectStore): DictionariesResults['dictionaries.shipped'] {
+  const { srcLang, tgtLang } = s.meta();
+  return { use: usesShippedDictionaries(s), dictionaries: defaultDictionaries(srcLang, tgtLang) };
+}
 type Handler<C extends Channel> = (ctx: AppContext, input: z.infer<(typeof dictionariesChannels)[C]>) => DictionariesResults[C];
 
 export const dictionariesHandlers: { [C in Channel]: Handler<C> } = {
@@ -30,5 +44,11 @@ export const dictionariesHandlers: { [C in Channel]: Handler<C> } = {
     const s = openProject(ctx);
     detachDictionary(s, i.id);
     return listDictionaries(s);
+  },
+  'dictionaries.shipped': (ctx) => shipped(openProject(ctx)),
+  'dictionaries.useShipped': (ctx, i) => {
+    const s = openProject(ctx);
+    setUsesShippedDictionaries(s, i.use);
+    return shipped(s);
   },
 };

@@ -7,10 +7,11 @@ import { reviewQueue } from '../review/queue.ts';
 import { bulkFix, defaultModelId, lexiconEntries, occurrences } from '../review/concordance.ts';
 import { agreementReport } from '../review/agreement.ts';
 import { bulkTokenFix } from '../review/segmentation-bulk.ts';
-import { adjudication } from '../review/adjudication.ts';
+import { adjudication, setAdjudicated } from '../review/adjudication.ts';
 import type { z } from 'zod';
 import type { editorChannels } from '../../shared/editor-api.ts';
 import { openProject, type AppContext } from './app-context.ts';
+import { reviewViewer } from '../store/pair-reviews.ts';
 
 type Channel = keyof EditorResults;
 type Handler<C extends Channel> = (
@@ -24,7 +25,7 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
   'editor.get': (ctx, i) => editorPair(store(ctx), ctx.annotator, i.pairId),
   'editor.setGold': (ctx, i) => setGold(store(ctx), ctx.annotator, i.pairId, i.links, i.untranslated),
   'editor.setRejected': (ctx, i) => setRejected(store(ctx), ctx.annotator, i.pairId, i.rejected),
-  'queue.list': (ctx, i) => reviewQueue(store(ctx), i),
+  'queue.list': (ctx, i) => reviewQueue(store(ctx), i, reviewViewer(store(ctx), ctx.annotator)),
   'lexicon.list': (ctx, i) => {
     const s = store(ctx);
     const modelId = i.modelId ?? defaultModelId(s);
@@ -47,5 +48,6 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
     applied: i.apply,
   }),
   'agreement.report': (ctx, i) => agreementReport(store(ctx), i.reference, i.candidate),
-  'adjudication.get': (ctx, i) => adjudication(store(ctx), ctx.annotator, i.pairId, i.left, i.right),
+  'adjudication.get': (ctx, i) => adjudication(store(ctx), i.pairId, i.left, i.right),
+  'adjudication.save': (ctx, i) => setAdjudicated(store(ctx), ctx.annotator, i.pairId, i.links, i.untranslated),
 };

@@ -13,14 +13,14 @@ import { runImport } from '../corpus/import-pipeline.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
 import { alignProject } from '../align/project-align.ts';
-import { ALIGN_JOB_METHODS, ENCODER_ALIGN_METHODS } from '../../shared/methods.ts';
+import { ALIGN_JOB_METHODS, ENCODER_ALIGN_METHODS, SYMMETRISATION_CHOICES } from '../../shared/methods.ts';
 import { alignJobOf } from '../aligners/registry.ts';
-import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { recentProjects, rememberProject } from '../recent-projects.ts';
 import { setLinkTags } from '../store/project-link-tags.ts';
-import { downloadFiles, newDownload } from '../export-downloads.ts';
+import { downloadFiles, downloadSummary, newDownload, zipDownload } from '../export-downloads.ts';
 import { setAnnotatorsShare } from '../store/annotation-mode.ts';
-import { openProject, type AppContext } from './app-context.ts';
+import { reviewViewer } from '../store/pair-reviews.ts';
+import { openProject, withUploadNames, type AppContext } from './app-context.ts';
 import { shippedDictionaries } from '../align/dictionary-sources.ts';
 import { HfEncoder } from '../models/transformer/hf-encoder.ts';
 import { setEncoderDir } from '../store/encoder-folder.ts';
@@ -61,32 +61,32 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     version: ctx.version,
     mode: ctx.mode,
     annotator: ctx.annotator,
-    project: ctx.store?.info() ?? null,
+    project: ctx.store?.info(ctx.annotator) ?? null,
     alignMethods: [...ALIGN_JOB_METHODS],
-    symmetrisations: Object.keys(SYMMETRISATIONS),
+    symmetrisations: SYMMETRISATION_CHOICES.map((s) => s.name),
     shippedDictionaries: shippedDictionaries(),
     encoderMethods: [...ENCODER_ALIGN_METHODS],
     recentProjects: recentProjects(ctx.dataDir),
   }),
   'project.create': (ctx, i) => {
     replaceStore(ctx, ProjectStore.create(i.path, { name: i.name, srcLang: i.srcLang, tgtLang: i.tgtLang }));
-    return store(ctx).info();
+    return store(ctx).info(ctx.annotator);
   },
   'project.open': (ctx, i) => {
     if (!existsSync(i.path)) throw new UserError(`${i.path}: no such project file`);
     replaceStore(ctx, ProjectStore.open(i.path));
-    return store(ctx).info();
+    return store(ctx).info(ctx.annotator);
   },
   'project.openSample': async (ctx) => {
     mkdirSync(ctx.dataDir, { recursive: true });
     replaceStore(ctx, await openOrCreateSample(ctx.dataDir));
-    return store(ctx).info();
+    return store(ctx).info(ctx.annotator);
   },
   'project.saveCopy': (ctx, i) => {
     if (ctx.jobs.active > 0) throw new UserError('wait for the running job to finish, or cancel it, first');
     store(ctx).saveCopy(i.path);
     replaceStore(ctx, ProjectStore.open(i.path));
-    return store(ctx).info();
+    return store(ctx).info(ctx.annotator);
   },
   'project.close': (ctx) => {
     if (ctx.jobs.active > 0) throw new UserError('wait for the running job to finish, or cancel it, before closing the project');
@@ -94,10 +94,10 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     ctx.store = null;
     return null;
   },
-  'project.info': (ctx) => ctx.store?.info() ?? null,
+  'project.info': (ctx) => ctx.store?.info(ctx.annotator) ?? null,
   'project.setLinkTags': (ctx, i) => {
     setLinkTags(store(ctx), i.tags);
-    return store(ctx).info();
+    return store(ctx).info(ctx.annotator);
   },
   'project.setLanguages': (ctx, i) => store(ctx).setLanguages(i.srcLang, i.tgtLang),
   'curation.score': (ctx) => {
@@ -110,11 +110,11 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     const target = store(ctx);
     if (i.dir !== null) HfEncoder.check(i.dir);
     setEncoderDir(target, i.dir);
-    return target.info();
+    return target.info(ctx.annotator);
   },
   'project.setAnnotatorsShare': (ctx, i) => {
     setAnnotatorsShare(store(ctx), i.share);
-    return store(ctx).info();
+    return store(ctx).info(ctx.annotator);
   },
   'pairs.list': (ctx, i) => ({
     offset: i.offset,
@@ -129,9 +129,10 @@ export const handlers: { [C in Channel]: Handler<C> } = {
             ? { beforeId: i.beforeId }
             : { offset: i.offset },
       i.limit,
+      reviewViewer(store(ctx), ctx.annotator),
     ),
   }),
-  'pairs.get': (ctx, i) => store(ctx).getPair(i.id),
+  'pairs.get': (ctx, i) => store(ctx).getPair(i.id, reviewViewer(store(ctx), ctx.annotator)),
   'pairs.update': (ctx, i) => store(ctx).updatePair(ctx.annotator, i.id, { status: i.status, split: i.split, note: i.note }),
   // The editor's channels answer with the editor's view of the pair: one round trip per edit.
   'tokens.split': (ctx, i) =>
@@ -144,9 +145,17 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     ctx.annotator = i.annotator;
     return null;
   },
+  // Messages name an uploaded file by the name the user chose it by, not its server path.
   'import.start': (ctx, i) => {
     const target = store(ctx);
-    const { jobId } = ctx.jobs.start('import', (job) => runImport(target, i, job));
+    const { jobId } = ctx.jobs.start('import', async (job) => {
+      try {
+        return withUploadNames(ctx, await runImport(target, i, { ...job, surface: 'app' }));
+      } catch (err) {
+        if (err instanceof Error) err.message = withUploadNames(ctx, err.message);
+        throw err;
+      }
+    });
     return { jobId };
   },
   'export.start': (ctx, i) => {
@@ -156,9 +165,13 @@ export const handlers: { [C in Channel]: Handler<C> } = {
       return { jobId };
     }
     if (!ctx.downloadDir) throw new UserError('downloads are for browser mode: give the path to write the export to');
-    const { id, file } = newDownload(ctx.downloadDir, i.file);
+    const root = ctx.downloadDir;
+    const { id, file } = newDownload(root, i.file);
     const options = { ...i, file, download: undefined };
-    const { jobId } = ctx.jobs.start('export', (job) => runExport(source, options, job));
+    const { jobId } = ctx.jobs.start('export', async (job) => {
+      const summary = await runExport(source, options, job);
+      return downloadSummary(root, id, summary, await zipDownload(root, id, i.file));
+    });
     return { jobId, download: id };
   },
   'export.downloads': (ctx, i) => {

@@ -1,7 +1,8 @@
 // `mekong align`: word-aligns a parallel text with any method that aligns, through its
 // family's aligner (aligners/registry.ts: the options each family reads; the others are refused).
 //   mekong align --src S --tgt T --out O [--method M] [--sym H] [--scores O2]
-//                [--save-model DIR] [--model DIR] [--dict D]… [--via LANG [--max-fanout K]] [--by-character src|tgt|both] [--lowercase]
+//                [--save-model DIR] [--model DIR] [--dict D]… [--via LANG [--max-fanout K]]
+//                [--src-lang L --tgt-lang L [--no-default-dicts]] [--by-character src|tgt|both] [--lowercase]
 //                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--word-dropout α]
 //                [--continue DIR] [--pseudo P] [--pseudo-threshold p] [--self-train N] [--device D]
 //                [--encoder DIR] [--layer L]
@@ -21,7 +22,7 @@ import { alignerOf, givenOptions } from '../aligners/registry.ts';
 import type { AlignerOptions } from '../aligners/text-aligner.ts';
 import { deviceOption, dictUseOption, wordDropoutOption } from './lexicon.ts';
 import { progressBar } from './progress-bar.ts';
-import { collect, DICT_SPEC_HELP } from './dict.ts';
+import { addLanguageOptions, collect, DICT_SPEC_HELP, reportDictionaries } from './dict.ts';
 
 interface AlignCliOptions extends AlignerOptions {
   src: string;
@@ -47,6 +48,7 @@ async function run(o: AlignCliOptions, command: Command): Promise<void> {
     method,
     givenOptions(rest, (key) => command.getOptionValueSource(key)),
   );
+  reportDictionaries(rest);
   const { src, tgt } = readParallel(s, t);
   const links = await align(src, tgt, rest, progressBar);
   // streamed (no second copy of the whole text in memory), both files in one pass, atomically
@@ -59,7 +61,7 @@ async function run(o: AlignCliOptions, command: Command): Promise<void> {
 }
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('align')
     .description('word-align a parallel text (one sentence per line, space-separated tokens)')
     .requiredOption('--src <file>', 'source sentences')
@@ -85,7 +87,8 @@ export function register(program: Command): void {
       '--via <lang>',
       'compose the two --dict dictionaries through this language (e.g. --dict lo-en:bundled --via en --dict zh-en:cedict)',
     )
-    .option('--max-fanout <k>', 'with --via: ignore pivot words with more than k translations')
+    .option('--max-fanout <k>', 'with --via: ignore pivot words with more than k translations');
+  addLanguageOptions(command)
     .addOption(
       new Option(
         '--by-character <side>',

@@ -28,6 +28,7 @@ export const COMMANDS: Readonly<Record<string, Loader>> = {
   mine: () => import('./mine.ts'),
   finetune: () => import('./finetune.ts'),
   siamese: () => import('./siamese.ts'),
+  user: () => import('./user.ts'),
 };
 
 /** The register functions for a command line: its command's alone, or all of them (help, an unknown command). */

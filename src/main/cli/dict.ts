@@ -8,10 +8,35 @@ import type { Command } from 'commander';
 import { composeSpecs } from '../align/dictionary-sources.ts';
 import { dictionaryTsv } from '../align/dictionary.ts';
 import { UserError } from '../errors.ts';
-import { fanout } from '../aligners/text-aligner.ts';
+import { type AlignerOptions, cliDefaultDictionaries, fanout } from '../aligners/text-aligner.ts';
 
 /** What a dictionary spec is, for option help. */
 export const DICT_SPEC_HELP = 'a file, or xx-yy:FILE naming its languages, or lo-en:bundled (MOPT Lao–English), zh-en:cedict (CC-CEDICT)';
+
+/** The options of `align` and `lexicon` that name the two languages, whose shipped dictionaries are then used. */
+export function addLanguageOptions(command: Command): Command {
+  return command
+    .option(
+      '--src-lang <code>',
+      "the source side's language (e.g. lo): with --tgt-lang, the dictionaries that ship with Mekong connecting the two are used (directly or through one pivot language)",
+    )
+    .option('--tgt-lang <code>', "the target side's language (e.g. zh)")
+    .option('--no-default-dicts', 'do not use the shipped dictionaries that connect --src-lang and --tgt-lang');
+}
+
+/** The one line on stderr saying which dictionaries a run uses (none: nothing printed unless the languages were given). */
+export function reportDictionaries(o: AlignerOptions): void {
+  const shipped = cliDefaultDictionaries(o).map((d) => d.label);
+  const given = (o.dict ?? []).map((d) => `--dict ${d}`).join(o.via ? ` composed through ${o.via} with ` : '; ');
+  const parts = [
+    given,
+    shipped.length ? `shipped for ${o.srcLang}–${o.tgtLang}: ${shipped.join('; ')} (--no-default-dicts leaves them out)` : '',
+  ];
+  const used = parts.filter(Boolean);
+  if (used.length) process.stderr.write(`dictionaries: ${used.join('; ')}\n`);
+  else if (o.srcLang !== undefined && o.defaultDicts !== false)
+    process.stderr.write(`dictionaries: none (no dictionary that ships with Mekong connects ${o.srcLang} and ${o.tgtLang})\n`);
+}
 
 /** Commander's collector of a repeatable option. */
 export function collect(value: string, previous: string[]): string[] {

@@ -1,4 +1,4 @@
-// `mekong export`: a project's pairs (filtered) to JSONL, Pharaoh, TALP, TMX or TSV.
+// `mekong export`: a project's pairs (filtered) to JSONL, Parquet, Pharaoh, TALP, TMX, TSV or fast_align.
 import type { Command } from 'commander';
 import { exportOptionsSchema } from '../../shared/api.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
@@ -16,7 +16,10 @@ export function register(program: Command): void {
     .description('export pairs of a project')
     .argument('<project>', 'the project file')
     .argument('<file>', 'the output file')
-    .requiredOption('--format <format>', 'jsonl | pharaoh | talp | tmx | tsv')
+    .requiredOption(
+      '--format <format>',
+      'jsonl | parquet (the JSONL records, for Hugging Face datasets) | pharaoh | talp | tmx | tsv | fastalign',
+    )
     .option('--status <list>', 'only pairs with these statuses (new,in-review,done,flagged)')
     .option('--split <list>', 'only pairs in these splits (train,dev,test)')
     .option('--alignments <ids>', 'only these alignment ids (see `mekong info`)')

@@ -35,7 +35,11 @@ export function register(program: Command): void {
     .argument('<file>', 'the corpus: .tsv, .csv, .tmx, .jsonl, or the source side of a Moses pair')
     .option('--format <format>', 'tsv | csv | moses | tmx | jsonl (default: from the extension)')
     .option('--tgt-file <file>', 'Moses: the target-side file')
-    .option('--header', 'TSV/CSV: the first row is a header')
+    .option(
+      '--header',
+      'TSV/CSV: the first row is a header (default: a first row of header words such as "vi,en" or "source,target" is taken for one and skipped)',
+    )
+    .option('--no-header', 'TSV/CSV: the first row is a sentence pair, whatever it holds')
     .option('--src-column <name|index>', 'TSV/CSV: source column (default: the first)')
     .option('--tgt-column <name|index>', 'TSV/CSV: target column (default: the second)')
     .option('--pretokenized', 'tokens are already separated by spaces (no segmentation)')

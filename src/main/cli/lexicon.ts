@@ -1,4 +1,4 @@
-// `mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lowercase] [--dict D… [--via LANG [--max-fanout K]] [--dict-use U]] [--device D]`:
+// `mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lowercase] [--dict D… [--via LANG [--max-fanout K]] [--dict-use U]] [--src-lang L --tgt-lang L [--no-default-dicts]] [--device D]`:
 // L gets each source word's best translations, src<TAB>tgt<TAB>score, up to 5 per word, best
 // first, from the method's family (aligners/registry.ts: the options each family reads; the
 // others are refused).
@@ -13,7 +13,7 @@ import { lowercased, type Sentences } from '../align/sentences.ts';
 import { readParallel } from '../align/text-io.ts';
 import { givenOptions, lexiconOf } from '../aligners/registry.ts';
 import type { AlignerOptions } from '../aligners/text-aligner.ts';
-import { collect, DICT_SPEC_HELP } from './dict.ts';
+import { addLanguageOptions, collect, DICT_SPEC_HELP, reportDictionaries } from './dict.ts';
 import { progressBar } from './progress-bar.ts';
 
 interface LexiconCliOptions extends AlignerOptions {
@@ -30,6 +30,7 @@ async function run(o: LexiconCliOptions, command: Command): Promise<void> {
     method,
     givenOptions(rest, (key) => command.getOptionValueSource(key)),
   );
+  reportDictionaries(rest);
   const read = readParallel(s, t);
   const lower = (side: Sentences) => (lowercase ? lowercased(side) : side);
   const entries = await lexicon(lower(read.src), lower(read.tgt), rest, progressBar);
@@ -61,7 +62,7 @@ export function dictUseOption(): Option {
 }
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('lexicon')
     .description('word translations learned from a parallel text, src<TAB>tgt<TAB>score, best first')
     .requiredOption('--src <file>', 'source sentences')
@@ -85,8 +86,6 @@ export function register(program: Command): void {
       [],
     )
     .option('--via <lang>', 'compose the two --dict dictionaries through this language')
-    .option('--max-fanout <k>', 'with --via: ignore pivot words with more than k translations')
-    .addOption(dictUseOption())
-    .addOption(deviceOption())
-    .action(run);
+    .option('--max-fanout <k>', 'with --via: ignore pivot words with more than k translations');
+  addLanguageOptions(command).addOption(dictUseOption()).addOption(deviceOption()).action(run);
 }

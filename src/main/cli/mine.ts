@@ -1,22 +1,35 @@
 // `mekong mine --src S --tgt T (--train-src A --train-tgt B | --model M) --out P [--threshold x]
-//              [--save-model DIR] [--epochs N] [--threads N] [--lowercase]`
-// Parallel sentence mining with Bi-Sent2Vec and IBM1 tables (models/bisent2vec/curation.ts): S
-// and T are monolingual, one pre-tokenised sentence per line; a model trained on the parallel
-// corpus A/B (or a saved one) scores them and P gets the proposed pairs, i<TAB>j<TAB>margin score
-// (0-based lines of S and T, each line in at most one pair), in the order of S. Without
+//              [--save-model DIR] [--epochs N] [--threads N] [--lowercase] [--ids]`
+// `mekong mine --src S --tgt T --encoder KIND:DIR [--pooling cls|mean] [--layer L] [--head H]
+//              [--margin distance|ratio] (--train-src A --train-tgt B | --no-lexical) --out P [--threshold x]`
+// Parallel sentence mining (eval/margin.ts): S and T are monolingual, one pre-tokenised
+// sentence per line (with --ids, `id<TAB>sentence` lines, BUCC's files); P gets the proposed
+// pairs, i<TAB>j<TAB>margin score (0-based lines of S and T, or their ids; each sentence in at
+// most one pair), in the order of S.
+// Without --encoder, a Bi-Sent2Vec model with IBM1 tables (models/bisent2vec/curation.ts),
+// trained on the parallel corpus A/B or saved, scores the pairs by the distance margin; without
 // --threshold the threshold comes from held-out pairs of A/B (or from the saved model, which
 // keeps the one found when it was trained here).
+// With --encoder (seed 001's protocol: a sentence encoder's cosine, optionally with a siamese
+// head), the pair score is the cosine plus, unless --no-lexical, the IBM1 term of tables trained
+// on A/B; the margin is the distance (default) or the ratio (cosine alone), k = 4. Without
+// --threshold every proposed pair is written with its score, so that the threshold can be
+// fitted on a split with gold pairs (`mekong eval mining --fit-on`).
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { toArrays } from '../align/sentences.ts';
 import { readLines, readParallel, tokenize } from '../align/text-io.ts';
-import { UserError } from '../errors.ts';
+import { trainSentenceTranslation } from '../align/sentence-translation.ts';
+import { InputError, UserError } from '../errors.ts';
+import { type MarginKind, type MinedPair, minePairs } from '../eval/margin.ts';
 import { numberOption } from './number-option.ts';
+import { embedBothSides, type SentenceEncoderFlags, sentenceEncoderOptions } from './sentence-encoder-options.ts';
 import {
   HELD_OUT_MAX,
   HELD_OUT_MIN,
   HELD_OUT_SHARE,
+  lexicalTerm,
   mineSentences,
   trainCurationModel,
   trainForCuration,
@@ -26,7 +39,7 @@ import { BISENT2VEC_DEFAULTS } from '../../shared/aligner-defaults.ts';
 import type { Bisent2vecModel } from '../models/bisent2vec/cbow-train.ts';
 import { interruptSignal, progressBar } from './progress-bar.ts';
 
-interface MineOptions {
+interface MineOptions extends SentenceEncoderFlags {
   src: string;
   tgt: string;
   trainSrc?: string;
@@ -38,6 +51,28 @@ interface MineOptions {
   epochs?: string;
   threads?: string;
   lowercase?: boolean;
+  ids?: boolean;
+  margin?: MarginKind;
+  /** false with --no-lexical */
+  lexical: boolean;
+}
+
+type Lower = (s: string[][]) => string[][];
+
+/** One side's sentences and the names they go by in the output: their ids (--ids) or 0-based line numbers. */
+function readSide(file: string, withIds: boolean, lower: Lower): { ids: string[]; sentences: string[][] } {
+  const lines = readLines(file);
+  if (!withIds) return { ids: lines.map((_, k) => String(k)), sentences: lower(lines.map(tokenize)) };
+  const seen = new Map<string, number>();
+  const ids = lines.map((line, k) => {
+    const tab = line.indexOf('\t');
+    if (tab <= 0) throw new InputError(file, k + 1, 'expected id<TAB>sentence (--ids)');
+    const id = line.slice(0, tab);
+    if (seen.has(id)) throw new InputError(file, k + 1, `id ${id} is already on line ${seen.get(id)}`);
+    seen.set(id, k + 1);
+    return id;
+  });
+  return { ids, sentences: lower(lines.map((line) => tokenize(line.slice(line.indexOf('\t') + 1)))) };
 }
 
 /** The model and the threshold: trained on A/B (threshold from held-out pairs unless given) or loaded. */
@@ -85,46 +120,114 @@ async function modelAndThreshold(
   }
 }
 
-async function run(o: MineOptions): Promise<void> {
-  const lower = (side: string[][]) => (o.lowercase ? side.map((x) => x.map((w) => w.toLowerCase())) : side);
-  const src = lower(readLines(o.src).map(tokenize)),
-    tgt = lower(readLines(o.tgt).map(tokenize));
-  const signal = interruptSignal();
+/** Pairs mined by the Bi-Sent2Vec model with IBM1 tables, trained or loaded (the distance margin). */
+async function mineWithBisent2vec(
+  o: MineOptions,
+  src: string[][],
+  tgt: string[][],
+  lower: Lower,
+  signal: AbortSignal,
+): Promise<{ pairs: MinedPair[]; threshold: number }> {
+  if (o.pooling !== undefined || o.layer !== undefined)
+    throw new UserError('--pooling and --layer choose the sentence vector of an --encoder hf:DIR');
+  if (o.margin !== undefined || !o.lexical)
+    throw new UserError(
+      '--margin and --no-lexical are options of mining with an --encoder (a Bi-Sent2Vec model: --encoder bisent2vec:DIR)',
+    );
   const { model, threshold } = await modelAndThreshold(o, lower, signal);
   if (o.saveModel) saveBisent2vec(o.saveModel, model);
   const bar = progressBar('scoring', signal);
-  let pairs;
   try {
-    pairs = mineSentences(model, src, tgt, threshold, bar);
+    return { pairs: mineSentences(model, src, tgt, threshold, bar), threshold };
   } finally {
     bar.stop();
   }
+}
+
+/** Pairs mined with a sentence encoder's cosine (and its head), plus the IBM1 term of tables trained on --train-src/--train-tgt unless --no-lexical. */
+async function mineWithEncoder(
+  o: MineOptions,
+  src: string[][],
+  tgt: string[][],
+  lower: Lower,
+  signal: AbortSignal,
+): Promise<{ pairs: MinedPair[]; threshold: number }> {
+  const trained = { '--model': o.model, '--save-model': o.saveModel, '--epochs': o.epochs, '--threads': o.threads };
+  for (const [flag, v] of Object.entries(trained))
+    if (v !== undefined) throw new UserError(`${flag} is for the Bi-Sent2Vec model mine trains or loads, not for an --encoder`);
+  const margin = o.margin ?? 'distance';
+  if (margin === 'ratio' && o.lexical) throw new UserError('--margin ratio scores the cosine alone: add --no-lexical');
+  const corpus = o.trainSrc !== undefined || o.trainTgt !== undefined;
+  if (o.lexical && !(o.trainSrc && o.trainTgt))
+    throw new UserError(
+      'the lexical term needs IBM1 tables: give the parallel corpus to train them on (--train-src and --train-tgt), or --no-lexical',
+    );
+  if (!o.lexical && corpus) throw new UserError('--train-src/--train-tgt train the lexical term, which --no-lexical leaves out');
+  const threshold = o.threshold === undefined ? -Infinity : numberOption('--threshold', o.threshold, Number.isFinite, 'a number');
+  const { x, y, dim } = await embedBothSides(o, src, tgt, signal);
+  let extra: ((i: number, j: number) => number) | undefined;
+  if (o.lexical) {
+    const text = readParallel(o.trainSrc!, o.trainTgt!);
+    const bar = progressBar('lexical tables', signal);
+    try {
+      const tables = await trainSentenceTranslation(lower(toArrays(text.src)), lower(toArrays(text.tgt)), bar);
+      extra = lexicalTerm(tables, BISENT2VEC_DEFAULTS.lexicalWeight, src, tgt);
+    } finally {
+      bar.stop();
+    }
+  }
+  const bar = progressBar('scoring', signal);
+  try {
+    return { pairs: minePairs({ x, y, dim, extra }, threshold, { margin }, bar), threshold };
+  } finally {
+    bar.stop();
+  }
+}
+
+async function run(o: MineOptions): Promise<void> {
+  const lower: Lower = (side) => (o.lowercase ? side.map((x) => x.map((w) => w.toLowerCase())) : side);
+  const src = readSide(o.src, o.ids ?? false, lower),
+    tgt = readSide(o.tgt, o.ids ?? false, lower);
+  const signal = interruptSignal();
+  const mine = o.encoder !== undefined || o.head !== undefined ? mineWithEncoder : mineWithBisent2vec;
+  const { pairs, threshold } = await mine(o, src.sentences, tgt.sentences, lower, signal);
   pairs.sort((a, b) => a.src - b.src);
-  writeFileSync(o.out, pairs.map((p) => `${p.src}\t${p.tgt}\t${p.score.toFixed(4)}\n`).join(''));
-  process.stderr.write(`${pairs.length} pairs proposed (${src.length} × ${tgt.length} sentences, threshold ${threshold.toFixed(4)})\n`);
+  writeFileSync(o.out, pairs.map((p) => `${src.ids[p.src]}\t${tgt.ids[p.tgt]}\t${p.score.toFixed(4)}\n`).join(''));
+  const kept = Number.isFinite(threshold) ? `threshold ${threshold.toFixed(4)}` : 'no threshold: every proposed pair kept';
+  process.stderr.write(`${pairs.length} pairs proposed (${src.ids.length} × ${tgt.ids.length} sentences, ${kept})\n`);
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('mine')
     .description(
-      'propose parallel pairs between two monolingual files (Bi-Sent2Vec sentence vectors and IBM1 tables, margin score), i<TAB>j<TAB>score',
+      'propose parallel pairs between two monolingual files by the margin score of their sentence vectors (Bi-Sent2Vec with IBM1 tables, or an --encoder), i<TAB>j<TAB>score',
     )
     .requiredOption('--src <file>', 'source sentences, one pre-tokenised sentence per line')
     .requiredOption('--tgt <file>', 'target sentences, one pre-tokenised sentence per line')
-    .requiredOption('--out <file>', 'proposed pairs: source line, target line (0-based), margin score')
-    .option('--train-src <file>', 'source side of a parallel corpus to train the model on')
+    .requiredOption('--out <file>', 'proposed pairs: source line, target line (0-based, or the ids with --ids), margin score')
+    .option('--ids', "each line of --src and --tgt is id<TAB>sentence (BUCC's files); the pairs name the ids")
+    .option('--train-src <file>', "source side of a parallel corpus to train the model on (with --encoder: the lexical term's IBM1 tables)")
     .option('--train-tgt <file>', 'target side of that corpus')
     .option('--model <dir>', 'a saved Bi-Sent2Vec model instead of training one')
     .option(
       '--threshold <x>',
-      `keep pairs whose margin score is at least x (0 = as close as the two sentences' 4 nearest neighbours on average). ` +
+      `keep pairs whose margin score is at least x (distance: 0 = as close as the two sentences' 4 nearest neighbours on average; ratio: 1). ` +
         `Default: found on pairs held out of the training corpus (${100 * HELD_OUT_SHARE}%, ${HELD_OUT_MIN}–${HELD_OUT_MAX} pairs; a third of them ` +
-        `kept as pairs among the lone sentences of the rest) as the threshold of best F1, or the one a --model kept`,
+        `kept as pairs among the lone sentences of the rest) as the threshold of best F1, or the one a --model kept; ` +
+        `with --encoder, none (every proposed pair, for \`mekong eval mining --fit-on\`)`,
     )
     .option('--save-model <dir>', 'save the trained model (with the threshold found) for later --model runs')
     .option('--epochs <n>', `training epochs (default ${BISENT2VEC_DEFAULTS.epochs})`)
     .option('--threads <n>', 'training threads (default: all cores); 1 makes a run repeatable')
-    .option('--lowercase', 'lowercase all sentences')
+    .option('--lowercase', 'lowercase all sentences');
+  sentenceEncoderOptions(cmd)
+    .addOption(
+      new Option(
+        '--margin <kind>',
+        "with --encoder: distance s − (r_x + r_y)/2 (default) or ratio s / ((r_x + r_y)/2), seed 001's",
+      ).choices(['distance', 'ratio']),
+    )
+    .option('--no-lexical', 'with --encoder: the cosine alone, no IBM1 term (and no training corpus)')
     .action(run);
 }

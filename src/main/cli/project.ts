@@ -1,7 +1,7 @@
 // `mekong project create`, `mekong info` and `mekong check`: make a project file, show what
 // one holds, check it for damage.
 import type { Command } from 'commander';
-import { knownLanguage, UNKNOWN_LANGUAGE } from '../../shared/api.ts';
+import { languageProblem } from '../../shared/api.ts';
 import { UserError } from '../errors.ts';
 import { ProjectStore } from '../store/project-store.ts';
 import { fullCheck } from '../store/integrity.ts';
@@ -21,7 +21,8 @@ export function register(program: Command): void {
         ['--src-lang', o.srcLang],
         ['--tgt-lang', o.tgtLang],
       ]) {
-        if (!knownLanguage(code)) throw new UserError(`${flag} ${code}: ${UNKNOWN_LANGUAGE}`);
+        const problem = languageProblem(code);
+        if (problem) throw new UserError(`${flag}: ${problem}`);
       }
       ProjectStore.create(file, {
         name: o.name ?? file.replace(/^.*[\\/]/, '').replace(/\.mekong$/, ''),

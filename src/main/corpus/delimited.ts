@@ -11,6 +11,9 @@
 // same in every CSV dialect, so they are split on the delimiter directly; a line with a
 // quote is joined with the following lines until its quoted fields close
 // (`quotesClose`, one scan per line), then split by `splitQuotedRecord`, the same scan.
+// When nobody said whether the first record is a header, a first record whose two chosen
+// cells are both header words (the project's language codes or names, "source", "tgt", …)
+// is taken for one and skipped, and the caller is told (`onHeaderSkipped`).
 import { stringify } from 'csv-stringify/sync';
 import { InputError } from '../errors.ts';
 import { ByteProgress, checkSides, readLineBatches, type ReadOptions } from './input.ts';
@@ -28,6 +31,11 @@ export interface DelimitedReadOptions extends ReadOptions {
   srcColumn?: string | number;
   /** Target column: header name or 0-based index (default 1). */
   tgtColumn?: string | number;
+  /** The project's languages: their codes and names are header words. */
+  srcLang?: string;
+  tgtLang?: string;
+  /** Called when `header` is not given and the first record was taken for a header and skipped. */
+  onHeaderSkipped?: (line: number, cells: [string, string]) => void;
 }
 
 /** ',' for *.csv, tab otherwise. */
@@ -137,12 +145,57 @@ function resolveColumns(header: string[] | null, opts: DelimitedReadOptions, fil
   return [pick(opts.srcColumn, 0), pick(opts.tgtColumn, 1)];
 }
 
+/** Words a header cell commonly holds, besides the project's language codes and names. */
+const HEADER_WORDS = [
+  'src',
+  'tgt',
+  'trg',
+  'source',
+  'target',
+  'text',
+  'sentence',
+  'segment',
+  'translation',
+  'original',
+  'src_text',
+  'tgt_text',
+  'source_text',
+  'target_text',
+  'source text',
+  'target text',
+  'source sentence',
+  'target sentence',
+];
+
+/** A language's header words: its code, the code's language subtag, its English and its own name. */
+function languageWords(code: string): string[] {
+  const words = [code, code.split('-')[0]];
+  for (const locale of ['en', code]) {
+    try {
+      const name = new Intl.DisplayNames([locale], { type: 'language', fallback: 'none' }).of(code);
+      if (name) words.push(name);
+    } catch {
+      // not a code Intl knows: the code itself is still a header word
+    }
+  }
+  return words;
+}
+
+/** Whether both cells are header words (case-insensitive): `vi,en`, `Lao,Thai`, `source,target`. */
+export function looksLikeHeader(cells: readonly string[], langs: readonly (string | undefined)[]): boolean {
+  const words = new Set(
+    [...HEADER_WORDS, ...langs.filter((l): l is string => !!l).flatMap(languageWords)].map((w) => w.toLocaleLowerCase()),
+  );
+  return cells.every((c) => words.has(c.trim().toLocaleLowerCase()));
+}
+
 /** Reads a TSV or CSV file, one PairRecord per record (line = the line the record starts on). */
 export async function* readDelimited(file: string, opts: DelimitedReadOptions = {}): AsyncGenerator<PairRecord> {
   const progress = await ByteProgress.forFiles([file], opts.progress, opts);
   const header = opts.header ?? (typeof opts.srcColumn === 'string' || typeof opts.tgtColumn === 'string');
   let cols = header ? null : resolveColumns(null, opts, file);
   let width = -1;
+  let detect = opts.header === undefined && !header;
   for await (const [fields, line] of delimitedRecords(file, progress, opts)) {
     if (width === -1) width = fields.length;
     if (fields.length !== width) {
@@ -157,6 +210,13 @@ export async function* readDelimited(file: string, opts: DelimitedReadOptions = 
     if (missing >= fields.length) {
       const reason = `no column ${missing} (the record has ${fields.length} columns, counted from 0)`;
       throw new InputError(file, line, reason);
+    }
+    if (detect) {
+      detect = false;
+      if (looksLikeHeader([fields[si], fields[ti]], [opts.srcLang, opts.tgtLang])) {
+        opts.onHeaderSkipped?.(line, [fields[si], fields[ti]]);
+        continue;
+      }
     }
     const rec: PairRecord = { line, src: fields[si], tgt: fields[ti] };
     checkSides(rec, opts.allowEmpty, file);

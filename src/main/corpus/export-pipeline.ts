@@ -2,7 +2,9 @@
 // alignments) become PairRecords streamed into a format writer. Writers produce the file
 // atomically (output.ts), so a failed or cancelled export never leaves a truncated file.
 // A links file (Pharaoh, TALP) cannot say whose links a line holds, so it holds exactly one
-// alignment: the one chosen, the union of the annotators' gold, or one file per alignment;
+// alignment: the one chosen, the merged gold (per pair the adjudicated gold where it has
+// links there, else the union of the annotators' gold: the rule training follows), or one
+// file per alignment (the adjudicated gold's named `<stem>.adjudicated.<ext>`);
 // beside it go the tokenised source and target sentences (`<stem>.<lang>`, one sentence a
 // line, tokens joined by one space, as fast_align, eflomal and the AER scripts read them),
 // so the indices can be read against the words they count. TSV and fast_align can be
@@ -16,6 +18,7 @@ import { UserError } from '../errors.ts';
 import { checkCancelled, type JobContext } from '../jobs/job-context.ts';
 import { alignmentSources, pairLinksReader, rejectedWithAnnotator } from '../store/alignments.ts';
 import { untranslatedOf } from '../store/gold-layer.ts';
+import { reviewsOfPair } from '../store/pair-reviews.ts';
 import type { UntranslatedMark } from '../store/edits.ts';
 import { countPairs, iteratePairRows, tokensOf } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
@@ -33,15 +36,21 @@ interface AlignmentMeta {
   origin: AlignmentRecord['origin'];
   source: string;
   name: string;
+  adjudicated: boolean;
 }
 
 const ORIGIN_ORDER = { gold: 0, model: 1, import: 2 } as const;
 
-/** Chosen alignments in a stable order (origin, then name), independent of their ids. */
+/** Chosen alignments in a stable order (origin, the adjudicated gold first, then name), independent of their ids. */
 function alignmentsToExport(store: ProjectStore, ids: number[] | undefined): AlignmentMeta[] {
   return alignmentSources(store)
     .filter((r) => !ids || ids.includes(r.id))
-    .sort((a, b) => ORIGIN_ORDER[a.origin] - ORIGIN_ORDER[b.origin] || (a.source < b.source ? -1 : a.source > b.source ? 1 : a.id - b.id));
+    .sort(
+      (a, b) =>
+        ORIGIN_ORDER[a.origin] - ORIGIN_ORDER[b.origin] ||
+        Number(b.adjudicated) - Number(a.adjudicated) ||
+        (a.source < b.source ? -1 : a.source > b.source ? 1 : a.id - b.id),
+    );
 }
 
 const indicesOn = (marks: readonly UntranslatedMark[], side: 'src' | 'tgt') => marks.filter((m) => m.side === side).map((m) => m.index);
@@ -67,14 +76,18 @@ async function* recordsOf(
       const alignments = chosen
         .map((a): AlignmentRecord => {
           const marks = untranslatedOf(store, a.id, row.id);
-          const rec: AlignmentRecord = { origin: a.origin, source: a.source, links: linksOf(a.id, row.id) };
+          const rec: AlignmentRecord = a.adjudicated
+            ? { origin: a.origin, source: a.source, adjudicated: true, links: linksOf(a.id, row.id) }
+            : { origin: a.origin, source: a.source, links: linksOf(a.id, row.id) };
           if (marks.length) rec.untranslated = { src: indicesOn(marks, 'src'), tgt: indicesOn(marks, 'tgt') };
           return rec;
         })
         .filter((a) => a.links.length > 0 || a.untranslated);
       const rejected = rejectedWithAnnotator(store, row.id);
+      const reviews = reviewsOfPair(store, row.id);
       const record: PairRecord = {
         line: 0,
+        id: row.id,
         src: row.src_text,
         tgt: row.tgt_text,
         srcTokens: tokensOf(row.src_text, row.src_tokens, row.id, 'src'),
@@ -84,6 +97,7 @@ async function* recordsOf(
         status: row.status,
         split: row.split,
         note: row.note,
+        ...(reviews.length ? { reviews } : {}),
       };
       yield sides ? characterRecord(record, sides) : record;
     }
@@ -132,13 +146,21 @@ function linksFiles(store: ProjectStore, options: ExportOptions): LinksFile[] {
   if (from === 'merged-gold') {
     const gold = all.filter((a) => a.origin === 'gold');
     if (gold.length === 0) throw new UserError("no gold alignment to merge: the project has no annotator's links yet");
-    return [{ file: options.file, alignments: gold, merge: true, label: `merged gold of ${gold.map((a) => a.source).join(', ')}` }];
+    const annotators = gold.filter((a) => !a.adjudicated).map((a) => a.source);
+    const label =
+      gold.some((a) => a.adjudicated) && annotators.length
+        ? `merged gold of ${annotators.join(', ')}, adjudicated where adjudicated`
+        : gold.some((a) => a.adjudicated)
+          ? 'adjudicated gold'
+          : `merged gold of ${annotators.join(', ')}`;
+    return [{ file: options.file, alignments: gold, merge: true, label }];
   }
   if (from === 'each') {
     const used = new Set<string>();
     return all.map((a) => {
-      let file = fileFor(options.file, `${a.origin} ${a.source}`);
-      if (used.has(file)) file = fileFor(options.file, `${a.origin} ${a.source} ${a.id}`);
+      const named = a.adjudicated ? 'adjudicated' : `${a.origin} ${a.source}`;
+      let file = fileFor(options.file, named);
+      if (used.has(file)) file = fileFor(options.file, `${named} ${a.id}`);
       used.add(file);
       return { file, alignments: [a], merge: false, label: alignmentLabel(a) };
     });
@@ -240,10 +262,14 @@ async function writeTokenizedSides(store: ProjectStore, options: ExportOptions, 
   return [srcFile, tgtFile];
 }
 
-/** Records whose gold alignments are replaced by their union, one alignment named `label`. */
+/**
+ * Records whose gold alignments are replaced by one named `label`: the adjudicated gold where
+ * it has links on the pair, else the union of the annotators' gold.
+ */
 async function* merged(records: AsyncIterable<PairRecord>, label: string): AsyncGenerator<PairRecord> {
   for await (const r of records) {
-    const all = r.alignments ?? [];
+    const adjudicated = (r.alignments ?? []).filter((a) => a.adjudicated && a.links.length > 0);
+    const all = adjudicated.length ? adjudicated : (r.alignments ?? []).filter((a) => !a.adjudicated);
     yield {
       ...r,
       alignments: all.length ? [{ origin: 'gold', source: label, links: LinkSet.union(all.map((a) => a.links)).links() }] : [],

@@ -1,7 +1,8 @@
 // The one table of file formats: what each is called, its extensions, how many files it
 // spans, and its reader and writer, so the CLI, the API and the UI list formats from here.
 // Pair formats read to PairRecords; links formats (Pharaoh, TALP) read to LinkGroups that
-// links.ts attaches to a pair stream. Every format can be written.
+// links.ts attaches to a pair stream. Every format can be written; Parquet (for training
+// pipelines) is written only.
 import { ByteProgress } from './input.ts';
 import { open } from 'node:fs/promises';
 import { UserError } from '../errors.ts';
@@ -10,6 +11,7 @@ import { readFastAlign, writeFastAlign } from './fastalign.ts';
 import { readJsonl, writeJsonl } from './jsonl.ts';
 import type { LinkGroup } from './links.ts';
 import { readMoses, writeMoses } from './moses.ts';
+import { writeParquet } from './parquet.ts';
 import type { RecordSource, WriteTarget } from './output.ts';
 import { readPharaoh, writePharaoh, type LinksReadOptions, type PharaohWriteOptions } from './pharaoh.ts';
 import type { PairRecord } from './record.ts';
@@ -17,7 +19,7 @@ import { readTalp, writeTalp } from './talp.ts';
 import { readTmx, type TmxReadOptions } from './tmx.ts';
 import { writeTmx, type TmxWriteOptions } from './tmx-write.ts';
 
-export type PairFormat = 'tsv' | 'csv' | 'moses' | 'fastalign' | 'tmx' | 'jsonl';
+export type PairFormat = 'tsv' | 'csv' | 'moses' | 'fastalign' | 'tmx' | 'jsonl' | 'parquet';
 export type LinksFormat = 'pharaoh' | 'talp';
 export type Format = PairFormat | LinksFormat;
 
@@ -43,7 +45,8 @@ export interface FormatInfo {
 
 interface PairFormatInfo extends FormatInfo {
   kind: 'pairs';
-  read: PairReader;
+  /** Absent for a format that is exported only. */
+  read?: PairReader;
 }
 
 interface LinksFormatInfo extends FormatInfo {
@@ -103,6 +106,14 @@ export const FORMATS: readonly (PairFormatInfo | LinksFormatInfo)[] = [
     write: (records, [t], opts) => writeJsonl(records, t, opts),
   },
   {
+    id: 'parquet',
+    label: 'Parquet (the JSONL records, for Hugging Face datasets)',
+    extensions: ['.parquet'],
+    files: 1,
+    kind: 'pairs',
+    write: (records, [t], opts) => writeParquet(records, t, opts),
+  },
+  {
     id: 'pharaoh',
     label: 'Pharaoh links (i-j, i?j, ipj)',
     extensions: ['.align', '.links', '.pharaoh', '.out'],
@@ -137,11 +148,13 @@ export function formatInfo(format: string): PairFormatInfo | LinksFormatInfo {
 export function readerFor(format: string): PairReader {
   const info = formatInfo(format);
   if (info.kind !== 'pairs') throw new UserError(`${info.label} holds links, not sentence pairs`);
+  const read = info.read;
+  if (!read) throw new UserError(`${info.label} is an export format: import the JSONL export instead`);
   return (files, opts) => {
     if (files.length !== info.files) {
       throw new UserError(`${info.label} reads ${info.files} file(s), got ${files.length}`);
     }
-    return info.read(files, opts);
+    return read(files, opts);
   };
 }
 

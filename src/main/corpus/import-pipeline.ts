@@ -9,18 +9,20 @@
 //
 // Throughput: while the pool segments batch k+1 on the other cores, this thread parses
 // batch k+2 and writes batch k, so SQLite and parsing stay off the critical path.
+import { stat } from 'node:fs/promises';
 import type { ImportOptions } from '../../shared/api.ts';
 import { LinkSet } from '../../shared/link-set.ts';
 import { DiskFullError, InputError, isDiskFull } from '../errors.ts';
 import { scriptMismatch } from '../text/lang.ts';
-import type { JobContext } from '../jobs/job-context.ts';
+import { silentContext, type JobContext } from '../jobs/job-context.ts';
 import { encodeOffsets } from '../text/offsets.ts';
 import { SegmentPool } from '../text/segment-pool.ts';
-import { goldAlignmentOf, linkInserter, rejectedInserter, untranslatedInserter } from '../store/alignments.ts';
+import { adjudicatedGoldOf, goldAlignmentOf, linkInserter, rejectedInserter, untranslatedInserter } from '../store/alignments.ts';
+import { reviewInserter } from '../store/pair-reviews.ts';
 import { modelAlignmentWriter } from '../store/model-alignments.ts';
 import { beginImport, discardImport, finishImport } from '../store/imports.ts';
 import { writeInSlices } from '../store/bounded-writes.ts';
-import { backUpProject, LARGE_IMPORT } from '../store/backup.ts';
+import { backUpInWorker, LARGE_IMPORT } from '../store/backup.ts';
 import { pairInserter, type NewPair } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { addSideWords, projectWordLists, type SideWords } from '../store/word-lists.ts';
@@ -43,7 +45,23 @@ export interface RunOptions extends Partial<JobContext> {
    * once it has succeeded, so a failed import leaves the lists as they were.
    */
   words?: { side: SideWords; from: string };
+  /** Who asked, so that messages name that one's options: `mekong import`'s flags (default) or the import dialog's fields. */
+  surface?: ImportSurface;
 }
+
+export type ImportSurface = 'cli' | 'app';
+
+/** How a message tells the user to change an option, in the words of the CLI or of the import dialog. */
+const OPTION_HINTS: Record<ImportSurface, { anyScript: string; headerAsPair: string }> = {
+  cli: {
+    anyScript: 'import with --any-script',
+    headerAsPair: 'import with --no-header to keep it as a pair',
+  },
+  app: {
+    anyScript: 'tick "Import even if the text\'s script does not match the project\'s languages"',
+    headerAsPair: 'set "First line" to "a sentence pair" to keep it as a pair',
+  },
+};
 
 interface Prepared {
   records: PairRecord[];
@@ -58,11 +76,14 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
   const ownPool = run.pool ? null : new SegmentPool({ wordLists: segmenting ? await projectWordLists(store, run.words?.side) : {} });
   const pool = (run.pool ?? ownPool)!;
   const importId = beginImport(store, options.file, options.format);
+  const hints = OPTION_HINTS[run.surface ?? 'cli'];
+  let skippedHeader: { line: number; cells: [string, string] } | null = null;
   let ok = false;
   try {
     const records = openRecords(options, {
       srcLang: meta.srcLang,
       tgtLang: meta.tgtLang,
+      onHeaderSkipped: (line, cells) => (skippedHeader = { line, cells }),
       signal: run.signal,
       progress: (p) => run.progress?.({ ...p, message: 'importing' }),
     });
@@ -80,7 +101,7 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
     let noBackup: string | null = null;
     for await (const batch of batches(records)) {
       if (!checked) {
-        checkScripts(batch, meta, options.file);
+        checkScripts(batch, meta, options.file, hints.anyScript);
         checked = true;
       }
       const prepared = prepare(batch, options.tokenization, meta, pool);
@@ -88,16 +109,26 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
       inFlight.push(prepared);
       read += batch.length;
       if (holding && read > LARGE_IMPORT) {
-        noBackup = backUpProject(store);
+        noBackup = await backUpInWorker(store, silentContext(run.signal));
         holding = false;
       }
       while (!holding && inFlight.length >= IN_FLIGHT) await writer.write(await inFlight.shift()!);
     }
     while (inFlight.length) await writer.write(await inFlight.shift()!);
+    if (writer.count === 0) throw new InputError(options.file, 0, await nothingToImport(options, skippedHeader !== null));
     finishImport(store, importId, true);
     ok = true;
     const added = run.words ? addSideWords(store, run.words.side, run.words.from) : 0;
-    return `imported ${writer.count} pairs from ${options.file}${run.words ? `; ${added} new words in the project's word lists` : ''}${noBackup ? `; ${noBackup}` : ''}`;
+    const header = skippedHeader as { line: number; cells: [string, string] } | null;
+    return [
+      `imported ${writer.count} pairs from ${options.file}`,
+      header &&
+        `line ${header.line} (${header.cells.map((c) => JSON.stringify(c)).join(', ')}) looked like a header and was skipped; ${hints.headerAsPair}`,
+      run.words && `${added} new words in the project's word lists`,
+      noBackup,
+    ]
+      .filter(Boolean)
+      .join('; ');
   } catch (err) {
     if (isDiskFull(err)) throw new DiskFullError(`disk full while importing ${options.file}: nothing from this import was kept`);
     throw err;
@@ -105,6 +136,13 @@ export async function runImport(store: ProjectStore, options: ImportOptions, run
     if (!ok) await discard(store, importId);
     await ownPool?.close();
   }
+}
+
+/** Why an import that read no pair is refused: an empty file, a header alone, or no records. */
+async function nothingToImport(options: ImportOptions, headerOnly: boolean): Promise<string> {
+  if (headerOnly) return 'the file holds a header row and no sentence pairs';
+  const empty = (await stat(options.file)).size === 0;
+  return empty ? 'the file is empty: there is nothing to import' : 'the file holds no sentence pairs';
 }
 
 /**
@@ -134,7 +172,7 @@ async function* batches(records: AsyncIterable<PairRecord>): AsyncGenerator<Pair
 
 /** The languages of the file's first pairs against the project's: a Vietnamese–English file is
  *  not imported into a Lao–Thai project without a word (anyScript imports it anyway). */
-function checkScripts(batch: PairRecord[], meta: { srcLang: string; tgtLang: string }, file: string): void {
+function checkScripts(batch: PairRecord[], meta: { srcLang: string; tgtLang: string }, file: string, anyScript: string): void {
   const sample = batch.slice(0, 200);
   const side = (which: 'src' | 'tgt') =>
     sample
@@ -156,8 +194,8 @@ function checkScripts(batch: PairRecord[], meta: { srcLang: string; tgtLang: str
     file,
     0,
     swapped
-      ? `source and target look swapped: the source side is written like ${meta.tgtLang} and the target like ${meta.srcLang}; swap the columns or files (or import with --any-script)`
-      : `${which}; check the columns or the project's languages (or import with --any-script)`,
+      ? `source and target look swapped: the source side is written like ${meta.tgtLang} and the target like ${meta.srcLang}; swap the columns or files (or ${anyScript})`
+      : `${which}; check the columns or the project's languages (or ${anyScript})`,
   );
 }
 
@@ -217,6 +255,7 @@ class BatchWriter {
   private readonly insertPairs: (pairs: NewPair[]) => number[];
   private readonly inserters = new Map<string, Inserters>();
   private rejected: ReturnType<typeof rejectedInserter> | null = null;
+  private reviews: ReturnType<typeof reviewInserter> | null = null;
 
   constructor(
     private readonly store: ProjectStore,
@@ -234,6 +273,7 @@ class BatchWriter {
       group.forEach((p, i) => {
         const r = records[from + i];
         if (r.alignments?.length || r.rejected?.length) this.writeLinks(ids[i], r, p);
+        if (r.reviews?.length) (this.reviews ??= reviewInserter(this.store))(ids[i], r.reviews);
       });
     });
     this.count += pairs.length;
@@ -257,12 +297,12 @@ class BatchWriter {
   }
 
   private insertersFor(a: AlignmentRecord): Inserters {
-    const key = `${a.origin}\u0000${a.source}`;
+    const key = `${a.origin}\u0000${a.source}\u0000${a.adjudicated === true}`;
     let inserters = this.inserters.get(key);
     if (!inserters) {
       const store = this.store;
       if (a.origin === 'gold') {
-        const id = goldAlignmentOf(store, a.source, this.importId);
+        const id = a.adjudicated ? adjudicatedGoldOf(store, this.importId) : goldAlignmentOf(store, a.source, this.importId);
         inserters = { links: linkInserter(store, id), untranslated: untranslatedInserter(store, id) };
       } else {
         // a model's or an imported file's links: stored as every model alignment is (store/model-alignments.ts)

@@ -1,13 +1,18 @@
 // The Mekong JSONL schema (one sentence pair per line), the single source of truth for the
 // JSONL reader and writer. Version 1:
 //
-//   {"src":{"text":"ສະບາຍດີ ໂລກ","tokens":[[0,7],[8,11]]},
+//   {"id":12,"src":{"text":"ສະບາຍດີ ໂລກ","tokens":[[0,7],[8,11]]},
 //    "tgt":{"text":"สวัสดี โลก","tokens":[[0,6],[7,10]]},
 //    "alignments":[{"origin":"gold","source":"anna","links":[[0,0,"sure",null,"semantic"],[1,1,"possible",0.92]],
-//                   "untranslated":{"src":[],"tgt":[2]}}],
+//                   "untranslated":{"src":[],"tgt":[2]}},
+//                  {"origin":"gold","source":"adjudicated","adjudicated":true,"links":[[0,0,"sure",null]]}],
 //    "rejected":[[1,0,"anna"]],
-//    "status":"done","split":"train","note":"checked \"twice\""}
+//    "status":"done","split":"train","note":"checked \"twice\"",
+//    "reviews":[{"annotator":"anna","status":"done","note":"checked \"twice\""},{"annotator":"ben","status":"in-review"}]}
 //
+// - id (optional): the pair's id in the project it was exported from, so that records of a
+//   filtered export (Done only, one split) can be mapped back to their pairs; an import gives
+//   its pairs new ids and does not read it.
 // - src/tgt: `text` is the sentence; `tokens` (optional) are [start, end] UTF-16 offsets
 //   into `text` (end exclusive), non-empty, in order, not overlapping, not all whitespace;
 //   the token text is `text.slice(start, end)`. A third element [start, end, "text"] is
@@ -18,9 +23,14 @@
 //   links = [s, t, "sure"|"possible", score|null] with 0-based token indices, and a fifth
 //   element, the link's tag (its type: "semantic", "function", …), when it has one; untranslated
 //   (optional) = the token indices per side checked and left unaligned ("not translated"),
-//   so a reviewed empty word can be told from one nobody looked at.
+//   so a reviewed empty word can be told from one nobody looked at. `adjudicated: true` marks
+//   the project's adjudicated gold (what adjudication between annotators wrote, no annotator's
+//   own gold; its source is "adjudicated").
 // - rejected (optional): links a reviewer rejected, [s, t, annotator]: never suggested again.
-// - status new|in-review|done|flagged, split train|dev|test, note: optional.
+// - status new|in-review|done|flagged, split train|dev|test, note: optional; the pair's own
+//   (the last set by anyone).
+// - reviews (optional): each annotator's own status and note of the pair (blind double
+//   annotation), note omitted when empty.
 // Unknown keys are ignored. Writers emit keys in the order above, omit absent optional
 // keys, write numbers with JSON.stringify (shortest round-trip form) and end each line with
 // '\n', so export → import → export is byte-identical.
@@ -80,6 +90,7 @@ const Index = z.custom<number>(isIndex, { message: 'expected a token index ≥ 0
 export const AlignmentJson = z.object({
   origin: z.enum(ALIGNMENT_ORIGINS as [AlignmentOrigin, ...AlignmentOrigin[]]),
   source: z.string(),
+  adjudicated: z.literal(true).optional(),
   links: z.array(LinkJson),
   untranslated: z.object({ src: z.array(Index), tgt: z.array(Index) }).optional(),
 });
@@ -90,7 +101,13 @@ export const RejectedJson = z.custom<[number, number, string]>(
   { message: 'expected [s, t, "annotator"]' },
 );
 
+const Status = z.enum(PAIR_STATUSES as [PairStatus, ...PairStatus[]]);
+
+/** One annotator's own status and note of the pair. */
+export const ReviewJson = z.object({ annotator: z.string().min(1), status: Status, note: z.string().optional() });
+
 export const PairJson = z.object({
+  id: z.number().int().nonnegative().optional(),
   src: SideJson,
   tgt: SideJson,
   alignments: z.array(AlignmentJson).optional(),
@@ -98,6 +115,7 @@ export const PairJson = z.object({
   status: z.enum(PAIR_STATUSES as [PairStatus, ...PairStatus[]]).optional(),
   split: z.enum(SPLITS as [Split, ...Split[]]).optional(),
   note: z.string().optional(),
+  reviews: z.array(ReviewJson).optional(),
 });
 
 export type SideJsonValue = z.output<typeof SideObject>;
@@ -105,6 +123,7 @@ export type TokenJsonValue = z.output<typeof TokenJson>;
 export type LinkJsonValue = z.output<typeof LinkJson>;
 export type AlignmentJsonValue = z.output<typeof AlignmentJson>;
 export type PairJsonValue = z.output<typeof PairJson>;
+export type ReviewJsonValue = z.output<typeof ReviewJson>;
 
 /** "field tgt: missing" / "field src.tokens.3: Too small: …" for the first zod issue. */
 export function describeIssue(error: z.ZodError): string {

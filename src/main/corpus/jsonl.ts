@@ -15,6 +15,7 @@ import {
   type SideJsonValue,
   type TokenJsonValue,
   type LinkJsonValue,
+  type ReviewJsonValue,
 } from './jsonl-schema.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
 
@@ -54,6 +55,7 @@ export function parseJsonLine(text: string, file: string, line: number): PairRec
   if (json.status !== undefined) rec.status = json.status;
   if (json.split !== undefined) rec.split = json.split;
   if (json.note !== undefined) rec.note = json.note;
+  if (json.reviews) rec.reviews = json.reviews.map((r) => ({ annotator: r.annotator, status: r.status, note: r.note ?? '' }));
   if (rec.srcTokens && rec.tgtTokens) checkRecordIndices(rec, rec.srcTokens.length, rec.tgtTokens.length, file, line);
   return rec;
 }
@@ -77,6 +79,10 @@ function checkUnicode(json: PairJsonValue, file: string, line: number): void {
     ['note', json.note],
     ...(json.alignments ?? []).map((a, k): [string, string] => [`alignments.${k}.source`, a.source]),
     ...(json.rejected ?? []).map((r, k): [string, string] => [`rejected.${k}`, r[2]]),
+    ...(json.reviews ?? []).flatMap((r, k): [string, string | undefined][] => [
+      [`reviews.${k}.annotator`, r.annotator],
+      [`reviews.${k}.note`, r.note],
+    ]),
   ];
   for (const [name, value] of fields) {
     if (value !== undefined && LONE_SURROGATE.test(value)) {
@@ -108,6 +114,7 @@ function tokensFromJson(side: SideJsonValue, name: string, file: string, line: n
 function alignmentFromJson(a: AlignmentJsonValue): AlignmentRecord {
   const links: Link[] = a.links.map(([s, t, kind, score, tag]) => (tag === undefined ? { s, t, kind, score } : { s, t, kind, score, tag }));
   const rec: AlignmentRecord = { origin: a.origin, source: a.source, links };
+  if (a.adjudicated) rec.adjudicated = true;
   if (a.untranslated) rec.untranslated = { src: a.untranslated.src, tgt: a.untranslated.tgt };
   return rec;
 }
@@ -125,12 +132,15 @@ function linkToJson(l: Link): LinkJsonValue {
 /** The schema value of `rec`, keys in schema order, absent optional fields omitted. */
 export function pairToJson(rec: PairRecord): PairJsonValue {
   const json: PairJsonValue = {
+    ...(rec.id !== undefined ? { id: rec.id } : {}),
     src: sideToJson(rec.src, rec.srcTokens),
     tgt: sideToJson(rec.tgt, rec.tgtTokens),
   };
   if (rec.alignments) {
     json.alignments = rec.alignments.map((a) => {
-      const out: AlignmentJsonValue = { origin: a.origin, source: a.source, links: a.links.map(linkToJson) };
+      const out: AlignmentJsonValue = a.adjudicated
+        ? { origin: a.origin, source: a.source, adjudicated: true, links: a.links.map(linkToJson) }
+        : { origin: a.origin, source: a.source, links: a.links.map(linkToJson) };
       if (a.untranslated && (a.untranslated.src.length || a.untranslated.tgt.length))
         out.untranslated = { src: a.untranslated.src, tgt: a.untranslated.tgt };
       return out;
@@ -140,6 +150,10 @@ export function pairToJson(rec: PairRecord): PairJsonValue {
   if (rec.status !== undefined) json.status = rec.status;
   if (rec.split !== undefined) json.split = rec.split;
   if (rec.note !== undefined) json.note = rec.note;
+  if (rec.reviews?.length)
+    json.reviews = rec.reviews.map((r): ReviewJsonValue =>
+      r.note ? { annotator: r.annotator, status: r.status, note: r.note } : { annotator: r.annotator, status: r.status },
+    );
   return json;
 }
 

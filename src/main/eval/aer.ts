@@ -5,6 +5,10 @@
 //   AER = 1 − (|A∩S| + |A∩P|) / (|A| + |S|)
 // counted over the whole corpus (micro-averaged), links as (source, target) index pairs; the
 // gold's key sets are link-set.ts's AER view (alignedPair, aerKeySets).
+// With `ignorePossible` the gold is its sure links alone (the sure-only evaluation): P = S, so
+// a predicted link on a possible-only gold link counts as wrong in precision, and recall
+// counts sure links as always; then
+//   precision = |A∩S| / |A|,   recall = |A∩S| / |S|,   AER = 1 − 2|A∩S| / (|A| + |S|) = 1 − F1.
 import { UserError } from '../errors.ts';
 import { aerKeySets, pairKeySet, type AlignedPair } from '../../shared/link-set.ts';
 
@@ -16,14 +20,20 @@ export interface AerScore {
   pairs: number;
 }
 
-export function scoreAer(gold: readonly AlignedPair[], pred: readonly (readonly [number, number][])[]): AerScore {
+export interface AerOptions {
+  /** score against the sure links alone (P = S) */
+  ignorePossible?: boolean;
+}
+
+export function scoreAer(gold: readonly AlignedPair[], pred: readonly (readonly [number, number][])[], o: AerOptions = {}): AerScore {
   if (gold.length !== pred.length) throw new UserError(`gold has ${gold.length} pairs but prediction has ${pred.length}`);
   let a = 0,
     s = 0,
     as = 0,
     ap = 0;
   gold.forEach((g, k) => {
-    const { sure, possible: poss } = aerKeySets(g);
+    const { sure, possible } = aerKeySets(g);
+    const poss = o.ignorePossible ? sure : possible;
     const links = pairKeySet(pred[k]);
     a += links.size;
     s += sure.size;

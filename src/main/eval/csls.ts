@@ -13,6 +13,17 @@ import { checkCancelled, type JobContext, silentContext } from '../jobs/job-cont
 /** K within a sentence pair (eq. 17's neighbourhood). */
 export const PAIR_CSLS_K = 3;
 
+/** Rows of x [n, d] scaled to unit length in place (a zero row stays zero), so that dot products are cosines; returns x. */
+export function unitRows(x: Float32Array, d: number): Float32Array {
+  for (let o = 0; o < x.length; o += d) {
+    let s = 0;
+    for (let t = 0; t < d; t++) s += x[o + t] ** 2;
+    const f = s > 0 ? 1 / Math.sqrt(s) : 0;
+    for (let t = 0; t < d; t++) x[o + t] *= f;
+  }
+  return x;
+}
+
 export function cosines(x: Float32Array, y: Float32Array, d: number): Float32Array {
   const I = x.length / d,
     J = y.length / d;

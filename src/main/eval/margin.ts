@@ -2,14 +2,15 @@
 // a pair score s(x, y), and the two uses of it for sentence-level curation:
 //   s(x, y) = cos(x, y) + e(x, y),   e an optional extra term (curation.ts: a weighted IBM1
 //             translation log-likelihood), 0 when absent;
-//   margin(x, y) = s(x, y) − (r(x) + r(y)) / 2   (the "distance" margin),
+//   margin(x, y) = s(x, y) − (r(x) + r(y)) / 2   (the "distance" margin, the default),
+//   margin(x, y) = s(x, y) / ((r(x) + r(y)) / 2)  (the "ratio" margin, seed 001's and BUCC's),
 //   r(x) = mean of s(x, ·) over x's k best candidates of the other side, r(y) likewise.
 // With an extra term, each sentence's candidates are its MARGIN_CANDIDATES cosine-nearest
 // sentences of the other side, re-ranked by s; without one, its k cosine-nearest.
-// The distance margin, not seed 001's ratio s / ((r(x) + r(y)) / 2): the log-likelihood term is
-// negative, so s can be, and the ratio then breaks (mining F1 far below the distance's with
-// the IBM1 term: docs/experiments.md). 0 reads "as close as the
-// two sentences' neighbourhoods on average".
+// The ratio is for the cosine alone: the log-likelihood term is negative, so s can be, and the
+// ratio then breaks (mining F1 far below the distance's with the IBM1 term:
+// docs/experiments.md). A distance margin of 0, a ratio of 1, reads "as close as the two
+// sentences' neighbourhoods on average".
 //   parallelismScores  every pair (x_i, y_i) of a parallel corpus scored against the corpus'
 //                      own neighbourhoods, flagged under a threshold, with the reason: the best
 //                      rival candidate (another target for x_i or another source for y_i);
@@ -23,6 +24,7 @@
 import { type JobContext, silentContext } from '../jobs/job-context.ts';
 import { neighbourhoods, rowDot } from './csls.ts';
 import { bestThreshold, type ScoredCandidate, type ThresholdChoice } from './threshold-search.ts';
+import { UserError } from '../errors.ts';
 
 export const MARGIN_K = 4;
 /**
@@ -40,9 +42,25 @@ export interface SentenceSets {
   extra?: (i: number, j: number) => number;
 }
 
+export type MarginKind = 'distance' | 'ratio';
+
 /** The distance margin of a pair score given both sentences' neighbourhood means. */
 export function distanceMargin(score: number, rx: number, ry: number): number {
   return score - (rx + ry) / 2;
+}
+
+/** The ratio margin of a pair score given both sentences' neighbourhood means. */
+export function ratioMargin(score: number, rx: number, ry: number): number {
+  return score / ((rx + ry) / 2);
+}
+
+type Margin = (score: number, rx: number, ry: number) => number;
+
+/** The margin function of `o` for the sets `p` (the ratio refuses an extra term). */
+function marginOf(p: SentenceSets, o: MarginOptions): Margin {
+  if (o.margin !== 'ratio') return distanceMargin;
+  if (p.extra) throw new UserError('the ratio margin needs a positive pair score: it takes the cosine alone, with no lexical term');
+  return ratioMargin;
 }
 
 /** s(x_i, y_j). */
@@ -112,20 +130,22 @@ export interface PairScore {
 
 export interface MarginOptions {
   k?: number;
+  /** default 'distance' */
+  margin?: MarginKind;
 }
 
 /** The rival of pair i: the best margin among x_i's and y_i's candidates other than i. */
-function rivalOf(nb: Scored, i: number): Rival | null {
+function rivalOf(nb: Scored, i: number, margin: Margin): Rival | null {
   let rival: Rival | null = null;
   for (let r = 0; r < nb.c; r++) {
     const j = nb.xNear[i * nb.c + r];
     if (j >= 0 && j !== i) {
-      const s = distanceMargin(nb.xScore[i * nb.c + r], nb.xMean[i], nb.yMean[j]);
+      const s = margin(nb.xScore[i * nb.c + r], nb.xMean[i], nb.yMean[j]);
       if (!rival || s > rival.score) rival = { side: 'target', index: j, score: s };
     }
     const q = nb.yNear[i * nb.c + r];
     if (q >= 0 && q !== i) {
-      const s = distanceMargin(nb.yScore[i * nb.c + r], nb.xMean[q], nb.yMean[i]);
+      const s = margin(nb.yScore[i * nb.c + r], nb.xMean[q], nb.yMean[i]);
       if (!rival || s > rival.score) rival = { side: 'source', index: q, score: s };
     }
   }
@@ -141,11 +161,12 @@ export function parallelismScores(
 ): PairScore[] {
   const n = p.x.length / p.dim;
   if (p.y.length / p.dim !== n) throw new Error(`parallelismScores: ${n} source and ${p.y.length / p.dim} target vectors`);
+  const margin = marginOf(p, o);
   const nb = scoredNeighbourhoods(p, o.k ?? MARGIN_K, ctx);
   const out: PairScore[] = [];
   for (let i = 0; i < n; i++) {
-    const score = distanceMargin(pairScore(p, i, i), nb.xMean[i], nb.yMean[i]);
-    out.push({ score, flagged: score < threshold, rival: rivalOf(nb, i) });
+    const score = margin(pairScore(p, i, i), nb.xMean[i], nb.yMean[i]);
+    out.push({ score, flagged: score < threshold, rival: rivalOf(nb, i, margin) });
   }
   return out;
 }
@@ -157,25 +178,25 @@ export interface MinedPair {
 }
 
 /** Each sentence's best candidate by margin, both directions, deduplicated. */
-function candidates(nb: Scored, I: number, J: number): MinedPair[] {
+function candidates(nb: Scored, I: number, J: number, margin: Margin): MinedPair[] {
   const seen = new Map<number, MinedPair>();
-  const best = (near: Int32Array, score: Float32Array, at: number, margin: (other: number, s: number) => number) => {
+  const best = (near: Int32Array, score: Float32Array, at: number, marginTo: (other: number, s: number) => number) => {
     let top = -1,
       topScore = -Infinity;
     for (let r = 0; r < nb.c; r++) {
       const other = near[at + r];
       if (other < 0) continue;
-      const m = margin(other, score[at + r]);
+      const m = marginTo(other, score[at + r]);
       if (m > topScore) ((top = other), (topScore = m));
     }
     return { top, topScore };
   };
   for (let i = 0; i < I; i++) {
-    const { top, topScore } = best(nb.xNear, nb.xScore, i * nb.c, (j, s) => distanceMargin(s, nb.xMean[i], nb.yMean[j]));
+    const { top, topScore } = best(nb.xNear, nb.xScore, i * nb.c, (j, s) => margin(s, nb.xMean[i], nb.yMean[j]));
     if (top >= 0) seen.set(i * J + top, { src: i, tgt: top, score: topScore });
   }
   for (let j = 0; j < J; j++) {
-    const { top, topScore } = best(nb.yNear, nb.yScore, j * nb.c, (i, s) => distanceMargin(s, nb.xMean[i], nb.yMean[j]));
+    const { top, topScore } = best(nb.yNear, nb.yScore, j * nb.c, (i, s) => margin(s, nb.xMean[i], nb.yMean[j]));
     if (top >= 0) seen.set(top * J + j, { src: top, tgt: j, score: topScore });
   }
   return [...seen.values()];
@@ -185,11 +206,12 @@ function candidates(nb: Scored, I: number, J: number): MinedPair[] {
 export function minePairs(p: SentenceSets, threshold: number, o: MarginOptions = {}, ctx: JobContext = silentContext()): MinedPair[] {
   const I = p.x.length / p.dim,
     J = p.y.length / p.dim;
+  const margin = marginOf(p, o);
   const nb = scoredNeighbourhoods(p, o.k ?? MARGIN_K, ctx);
   const usedSrc = new Uint8Array(I),
     usedTgt = new Uint8Array(J);
   const out: MinedPair[] = [];
-  for (const c of candidates(nb, I, J).sort((a, b) => b.score - a.score)) {
+  for (const c of candidates(nb, I, J, margin).sort((a, b) => b.score - a.score)) {
     if (c.score < threshold) break;
     if (usedSrc[c.src] || usedTgt[c.tgt]) continue;
     usedSrc[c.src] = usedTgt[c.tgt] = 1;

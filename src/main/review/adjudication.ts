@@ -1,13 +1,20 @@
 // Adjudication (INCEpTION-style curation) of one pair: two annotators' gold layers side by
-// side with the adjudicator's own, which the merge is written to through the editor's
-// setGold (one logged, undoable edit). Both layers are read whatever the project's
-// annotation mode: comparing everyone's work is what adjudication is for.
+// side with the project's adjudicated gold, which the merge is written to (one logged edit
+// in the adjudicator's undo stack). The adjudicated gold is a layer of its own
+// (store/alignments.ts), so adjudicating as one of the two compared annotators never writes
+// over that annotator's gold. Both layers are read whatever the project's annotation mode:
+// comparing everyone's work is what adjudication is for.
 import type { Adjudication, GoldLayerOf } from '../../shared/editor-api.ts';
 import type { PairDetail } from '../../shared/domain.ts';
+import { linkKey, linkName, type Link } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
-import { listAlignments } from '../store/alignments.ts';
-import { goldIdOf, untranslatedOf } from '../store/gold-layer.ts';
+import { ADJUDICATED, adjudicatedGoldOf, listAlignments } from '../store/alignments.ts';
+import { recordEdit, type UntranslatedMark } from '../store/edits.ts';
+import { adjudicatedGoldId, untranslatedOf } from '../store/gold-layer.ts';
+import { linkTags } from '../store/project-link-tags.ts';
 import type { ProjectStore } from '../store/project-store.ts';
+import { deferCheckpoint } from '../store/wal-checkpoints.ts';
+import { checkIndices, sortedMarks, uniqueLinks } from './editor.ts';
 
 function layerOf(store: ProjectStore, pair: PairDetail, alignmentId: number | null, annotator: string): GoldLayerOf {
   if (alignmentId === null) return { annotator, alignmentId, links: [], untranslated: [] };
@@ -19,11 +26,17 @@ function layerOf(store: ProjectStore, pair: PairDetail, alignmentId: number | nu
   };
 }
 
-export function adjudication(store: ProjectStore, adjudicator: string, pairId: number, left: number, right: number): Adjudication {
+/** The adjudicated gold's layer of one pair. */
+function adjudicatedLayer(store: ProjectStore, pair: PairDetail): GoldLayerOf {
+  return layerOf(store, pair, adjudicatedGoldId(store), ADJUDICATED);
+}
+
+/** Two annotators' gold (alignments `left`, `right`) of one pair and its adjudicated gold. */
+export function adjudication(store: ProjectStore, pairId: number, left: number, right: number): Adjudication {
   if (left === right) throw new UserError('adjudication compares two different annotators');
   const golds = new Map(
     listAlignments(store)
-      .filter((a) => a.origin === 'gold')
+      .filter((a) => a.origin === 'gold' && !a.adjudicated)
       .map((a) => [a.id, a.annotator ?? a.name]),
   );
   for (const id of [left, right]) if (!golds.has(id)) throw new UserError(`alignment ${id} is not an annotator's gold`);
@@ -32,6 +45,51 @@ export function adjudication(store: ProjectStore, adjudicator: string, pairId: n
     pair,
     left: layerOf(store, pair, left, golds.get(left)!),
     right: layerOf(store, pair, right, golds.get(right)!),
-    result: layerOf(store, pair, goldIdOf(store, adjudicator), adjudicator),
+    result: adjudicatedLayer(store, pair),
   };
+}
+
+/**
+ * Writes the adjudicated gold of one pair (links and "not translated" marks), as one edit
+ * logged under `adjudicator` (their undo reverses it). A tag must be one of the project's
+ * or one a gold layer of the pair already gives that link. Returns the layer as stored.
+ */
+export function setAdjudicated(
+  store: ProjectStore,
+  adjudicator: string,
+  pairId: number,
+  links: readonly Link[],
+  marks: readonly UntranslatedMark[],
+): GoldLayerOf {
+  const pair = store.getPair(pairId);
+  checkIndices(pair, links, marks);
+  const golds = new Set(
+    listAlignments(store)
+      .filter((a) => a.origin === 'gold')
+      .map((a) => a.id),
+  );
+  const tagged = new Set(
+    pair.alignments.filter((a) => golds.has(a.alignmentId)).flatMap((a) => a.links.map((l) => `${linkKey(l.s, l.t)}:${l.tag}`)),
+  );
+  const allowed = new Set(linkTags(store));
+  const bad = links.find((l) => l.tag && !allowed.has(l.tag) && !tagged.has(`${linkKey(l.s, l.t)}:${l.tag}`));
+  if (bad) throw new UserError(`pair ${pairId}: link ${linkName(bad)}: "${bad.tag}" is not one of the project's link tags`);
+  const current = adjudicatedLayer(store, pair);
+  const nextLinks = uniqueLinks(links);
+  const nextMarks = sortedMarks(marks);
+  if (JSON.stringify(nextLinks) === JSON.stringify(current.links) && JSON.stringify(nextMarks) === JSON.stringify(current.untranslated))
+    return current;
+  store.transaction(() => {
+    const key = String(adjudicatedGoldOf(store));
+    recordEdit(
+      store,
+      adjudicator,
+      pairId,
+      'adjudication.set',
+      { links: { [key]: current.links }, untranslated: { [key]: current.untranslated } },
+      { links: { [key]: nextLinks }, untranslated: { [key]: nextMarks } },
+    );
+  }, 'immediate');
+  deferCheckpoint(store);
+  return adjudicatedLayer(store, store.getPair(pairId));
 }

@@ -2,13 +2,16 @@
 // annotator and a model): the reference layer's links are the gold (sure and possible),
 // the candidate's are the prediction, scored with the AER scorer (aer.ts) per pair and
 // over all pairs (micro-averaged). Pairs count when the reference has links there; when
-// both layers are gold, only pairs both annotators linked count. When one layer comes from
-// a model trained on gold, the report says so and scores the held-out pairs apart.
+// both layers are gold, only pairs both annotators linked count. A gold layer counts only on
+// the gold pairs (In review or Done: the one rule, store/pair-corpus.ts); its partial gold
+// elsewhere is left out, and the report says how many pairs that is. When one layer comes
+// from a model trained on gold, the report says so and scores the held-out pairs apart.
 import type { AgreementReport, AgreementScore } from '../../shared/editor-api.ts';
 import { alignedPair, linkKey, pairKeySet, type AlignedPair, type Link } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
 import { scoreAer } from '../eval/aer.ts';
 import { alignmentLayer } from '../store/alignments.ts';
+import { goldCountingPairIds } from '../store/pair-corpus.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { trainSplitPairs } from '../store/pairs.ts';
 import { goldTrainedRunOf } from '../store/training-runs.ts';
@@ -34,12 +37,17 @@ function score(gold: AlignedPair[], pred: [number, number][][]): AgreementScore 
 export function agreementReport(store: ProjectStore, referenceId: number, candidateId: number): AgreementReport {
   const ref = layer(store, referenceId);
   const cand = layer(store, candidateId);
+  // With a gold layer compared, only the gold pairs count; the other pairs its links are on are partial gold.
+  const golds = [ref, cand].filter((l) => l.origin === 'gold');
+  const counting = golds.length ? goldCountingPairIds(store) : null;
+  const partial = new Set(golds.flatMap((l) => [...l.links.keys()]).filter((id) => counting && !counting.has(id)));
   const bothGold = ref.origin === 'gold' && cand.origin === 'gold';
-  const ids = [...ref.links.keys()].filter((id) => !bothGold || cand.links.has(id)).sort((a, b) => a - b);
+  const ids = [...ref.links.keys()].filter((id) => !partial.has(id) && (!bothGold || cand.links.has(id))).sort((a, b) => a - b);
   const gold = ids.map((id) => alignedPair(ref.links.get(id) ?? []));
   const pred = ids.map((id) => (cand.links.get(id) ?? []).map((l): [number, number] => [l.s, l.t]));
   const report: AgreementReport = {
     overall: { ...score(gold, pred), pairs: ids.length },
+    partialGoldPairs: partial.size,
     pairs: ids.map((pairId, k) => ({ pairId, ...score([gold[k]], [pred[k]]) })),
   };
   const runId = goldTrainedRunOf(store, candidateId) ?? goldTrainedRunOf(store, referenceId);

@@ -1,16 +1,20 @@
 // The project's lexicon and its concordance: every (source word, target word) pair linked
-// somewhere, counted over the annotator's gold links and one model alignment's links; every
-// pair where both words occur, with the links between them; and the bulk fix, which links
-// (or unlinks) the two words in all those pairs as one edit group (one undo reverses it all),
-// written in short transactions (store/bounded-writes.ts) so that other edits go on meanwhile.
-// Words are compared case-folded (toLowerCase).
+// somewhere, counted over the annotator's gold links and one model alignment's links (less
+// the links the annotator rejected: everyone's in shared annotation); every pair where both
+// words occur, with the links between them; and the bulk fix, which links (or unlinks) the
+// two words in all those pairs as one edit group (one undo reverses it all), written in short
+// transactions (store/bounded-writes.ts) so that other edits go on meanwhile. Words are
+// compared case-folded (toLowerCase).
 //
-// "Link all" pairs the occurrences of the two words one to one in each pair: a minimum-cost
-// matching where a cell's cost is the distance of its relative positions |s/ns − t/nt| minus
-// the model's posterior for the link (so a confident model link wins, and position decides
-// among the rest); occurrences already linked to each other in gold are matched already, and
-// those left over (unequal counts) stay unlinked and are listed. The preview lists every
-// link in context; applying takes the links the user kept.
+// "Link all" never writes a guess. In each pair, the occurrences of the two words not yet
+// linked in the annotator's gold are paired one to one along the model's links between them
+// (a rejected link supports nothing): the matching of greatest total posterior, so with two
+// occurrences on a side the model decides which goes with which, never their positions.
+// Those links are proposed (ticked). Occurrences the model leaves unpaired are listed as
+// every pairing of them with the other side's unpaired occurrences, unticked and with the
+// reason ("no model link between these occurrences"); an occurrence with nothing left on the
+// other side is listed as unmatched. Applying takes the links the user kept, and, when none
+// are named, only the supported ones.
 import type { BulkChange, BulkLink, LexiconEntry, Occurrence } from '../../shared/editor-api.ts';
 import { compareLinks, keySet, linkKey, linkName, pairLinkKey, sortedLinks, type Link, type LinkRef } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
@@ -18,6 +22,7 @@ import {
   goldAlignmentOf,
   newestModelAlignment,
   pairLinksReader,
+  rejectedLinksByPair,
   rejectedOfPair,
   scoredLinksByPair,
   type ScoredLink,
@@ -50,6 +55,11 @@ function visitPairs(store: ProjectStore, visit: (row: PairRow, src: string[], tg
     for (const r of rows) visit(r, words(r.src_text, r.src_tokens), words(r.tgt_text, r.tgt_tokens));
 }
 
+/** The rejected links that count for `annotator`: their own, or everyone's when annotators share. */
+function rejectedFor(store: ProjectStore, annotator: string): Map<number, LinkRef[]> {
+  return rejectedLinksByPair(store, annotatorsShare(store) ? null : annotator);
+}
+
 export function lexiconEntries(
   store: ProjectStore,
   annotator: string,
@@ -59,6 +69,7 @@ export function lexiconEntries(
 ): LexiconEntry[] {
   const gold = linkMap(store, goldIdOf(store, annotator));
   const model = linkMap(store, modelId);
+  const rejected = rejectedFor(store, annotator);
   const counts = new Map<string, LexiconEntry>();
   const count = (src: string[], tgt: string[], links: LinkRef[] | undefined, field: 'gold' | 'model') => {
     for (const l of links ?? []) {
@@ -70,7 +81,13 @@ export function lexiconEntries(
   };
   visitPairs(store, (r, src, tgt) => {
     count(src, tgt, gold.get(r.id), 'gold');
-    count(src, tgt, model.get(r.id), 'model');
+    const no = keySet(rejected.get(r.id) ?? []);
+    count(
+      src,
+      tgt,
+      model.get(r.id)?.filter((l) => !no.has(linkKey(l.s, l.t))),
+      'model',
+    );
   });
   const q = text.toLowerCase();
   return [...counts.values()]
@@ -89,7 +106,7 @@ function positions(list: string[], word: string): number[] {
 export function occurrences(store: ProjectStore, annotator: string, src: string, tgt: string, modelId: number | null): Occurrence[] {
   const gold = linkMap(store, goldIdOf(store, annotator));
   const model = linkMap(store, modelId);
-  const share = annotatorsShare(store);
+  const rejected = rejectedFor(store, annotator);
   const [ws, wt] = [src.toLowerCase(), tgt.toLowerCase()];
   const out: Occurrence[] = [];
   visitPairs(store, (r, s, t) => {
@@ -105,7 +122,7 @@ export function occurrences(store: ProjectStore, annotator: string, src: string,
       tgtAt,
       gold: (gold.get(r.id) ?? []).filter(between).map(({ s, t }) => ({ s, t })),
       model: (model.get(r.id) ?? []).filter(between).map(({ s, t, score }) => ({ s, t, score })),
-      rejected: rejectedOfPair(store, r.id, share ? null : annotator).filter(between),
+      rejected: (rejected.get(r.id) ?? []).filter(between),
     });
   });
   return out;
@@ -113,34 +130,54 @@ export function occurrences(store: ProjectStore, annotator: string, src: string,
 
 const MATCH_EXACT_UP_TO = 8;
 
+const NO_MODEL_LINK = 'no model link between these occurrences';
+const REJECTED_LINK = "the model's link between these occurrences was rejected";
+
 /**
- * The links "Link all" adds in one pair: the occurrences matched one to one (see the header),
- * and the occurrences left without a partner.
+ * The links "Link all" offers in one pair (see the header): the model-supported one-to-one
+ * pairing of the occurrences not yet linked in gold, then every pairing of the occurrences
+ * left on both sides, unsupported with its reason; and the occurrences left with no partner.
  */
 export function linksToAdd(o: Occurrence): { links: BulkLink[]; unmatched: { src: number[]; tgt: number[] } } {
-  const ns = o.srcTokens.length,
-    nt = o.tgtTokens.length;
-  const score = new Map(o.model.map((l) => [linkKey(l.s, l.t), l.score ?? 1]));
-  const cost = (s: number, t: number) => Math.abs(s / Math.max(1, ns) - t / Math.max(1, nt)) - (score.get(linkKey(s, t)) ?? 0);
+  const rejected = keySet(o.rejected);
+  const support = new Map(o.model.filter((l) => !rejected.has(linkKey(l.s, l.t))).map((l) => [linkKey(l.s, l.t), l.score ?? 1]));
   const linked = { src: new Set(o.gold.map((l) => l.s)), tgt: new Set(o.gold.map((l) => l.t)) };
   const src = o.srcAt.filter((s) => !linked.src.has(s));
   const tgt = o.tgtAt.filter((t) => !linked.tgt.has(t));
   const swap = src.length > tgt.length;
   const [few, many] = swap ? [tgt, src] : [src, tgt];
-  const c = (a: number, b: number) => (swap ? cost(b, a) : cost(a, b));
-  const pick = few.length <= MATCH_EXACT_UP_TO ? exactMatching(few, many, c) : greedyMatching(few, many, c);
-  const links = pick
-    .map(([a, b]) => {
-      const [s, t] = swap ? [b, a] : [a, b];
-      const p = score.get(linkKey(s, t));
-      return { s, t, score: p ?? null, by: p === undefined ? ('position' as const) : ('model' as const) };
-    })
-    .sort(compareLinks);
-  const used = { src: new Set(links.map((l) => l.s)), tgt: new Set(links.map((l) => l.t)) };
-  return { links, unmatched: { src: src.filter((s) => !used.src.has(s)), tgt: tgt.filter((t) => !used.tgt.has(t)) } };
+  // A cell costs 1 − the model's posterior (1 where the model does not link it): every
+  // matching takes `few.length` cells, so the cheapest maximises the summed posterior of the
+  // supported cells it takes; the unsupported cells it is left with are dropped.
+  const cost = (a: number, b: number) => 1 - Math.min(1, support.get(swap ? linkKey(b, a) : linkKey(a, b)) ?? 0);
+  const pick = few.length <= MATCH_EXACT_UP_TO ? exactMatching(few, many, cost) : greedyMatching(few, many, cost);
+  const supported: BulkLink[] = pick
+    .map(([a, b]) => (swap ? { s: b, t: a } : { s: a, t: b }))
+    .filter((l) => support.has(linkKey(l.s, l.t)))
+    .map((l) => ({ ...l, score: support.get(linkKey(l.s, l.t))!, by: 'model' as const }));
+  const used = { src: new Set(supported.map((l) => l.s)), tgt: new Set(supported.map((l) => l.t)) };
+  const left = { src: src.filter((s) => !used.src.has(s)), tgt: tgt.filter((t) => !used.tgt.has(t)) };
+  const review: BulkLink[] = left.src.flatMap((s) =>
+    left.tgt.map((t) => ({
+      s,
+      t,
+      score: null,
+      by: 'unsupported' as const,
+      reason: rejected.has(linkKey(s, t)) ? REJECTED_LINK : NO_MODEL_LINK,
+    })),
+  );
+  const bothLeft = left.src.length > 0 && left.tgt.length > 0;
+  return {
+    links: [...supported, ...review].sort(compareLinks),
+    unmatched: bothLeft ? { src: [], tgt: [] } : left,
+  };
 }
 
-/** Minimum-cost matching of every `few` to a distinct `many`, by search (few ≤ 8); ties keep the earliest, non-crossing choice. */
+/**
+ * Minimum-cost matching of every `few` to a distinct `many`, by search (few ≤ 8) that prunes a
+ * branch once its partial sum reaches the best found (so costs must not be negative); ties
+ * keep the earliest choice found.
+ */
 function exactMatching(few: number[], many: number[], cost: (a: number, b: number) => number): [number, number][] {
   let best: [number, number][] = [];
   let bestCost = Infinity;
@@ -202,8 +239,9 @@ function changeOf(o: Occurrence, action: BulkAction): BulkChange {
 
 /**
  * The bulk fix's changes (one per pair it touches, each link in context); with `apply`, the
- * links of `keep` (all when absent; each must be one the preview proposes) are applied as one
- * edit group, each pair's edit made on what the pair holds when it is written.
+ * links of `keep` (each must be one the preview lists; when absent, every supported link,
+ * never an unsupported one) are applied as one edit group, each pair's edit made on what the
+ * pair holds when it is written.
  */
 export async function bulkFix(
   store: ProjectStore,
@@ -225,7 +263,8 @@ export async function bulkFix(
     const stray = keep.find((l) => !offered.has(pairLinkKey(l.pairId, l.s, l.t)));
     if (stray) throw new UserError(`link ${linkName(stray)} of pair ${stray.pairId} is not one the preview proposed`);
   }
-  const only = (pairId: number, links: BulkLink[]) => (kept ? links.filter((l) => kept.has(pairLinkKey(pairId, l.s, l.t))) : links);
+  const only = (pairId: number, links: BulkLink[]) =>
+    kept ? links.filter((l) => kept.has(pairLinkKey(pairId, l.s, l.t))) : links.filter((l) => l.by !== 'unsupported');
   const changes = planned
     .map((c) => ({ ...c, add: only(c.pairId, c.add), remove: only(c.pairId, c.remove) }))
     .filter((c) => c.add.length + c.remove.length > 0);

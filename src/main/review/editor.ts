@@ -9,15 +9,17 @@ import { annotatorsShare } from '../store/annotation-mode.ts';
 import { recordEdit, type PairPatch, type UntranslatedMark } from '../store/edits.ts';
 import { goldIdOf, untranslatedOf } from '../store/gold-layer.ts';
 import { linkTags } from '../store/project-link-tags.ts';
+import { reviewViewer } from '../store/pair-reviews.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { deferCheckpoint } from '../store/wal-checkpoints.ts';
 
 /**
  * The pair as `annotator` sees it in the editor. Unless the project's annotators share
- * their work, other annotators' gold and rejections are left out (blind double annotation).
+ * their work, other annotators' gold and rejections are left out and the status and note
+ * are the annotator's own (blind double annotation).
  */
 export function editorPair(store: ProjectStore, annotator: string, pairId: number): EditorPair {
-  const pair = store.getPair(pairId);
+  const pair = store.getPair(pairId, reviewViewer(store, annotator));
   const goldId = goldIdOf(store, annotator);
   const gold = goldId === null ? [] : (pair.alignments.find((a) => a.alignmentId === goldId)?.links ?? []);
   const untranslated = goldId === null ? [] : untranslatedOf(store, goldId, pairId);
@@ -37,7 +39,11 @@ export function editorPair(store: ProjectStore, annotator: string, pairId: numbe
   };
 }
 
-function checkIndices(pair: EditorPair, links: readonly LinkRef[], marks: readonly UntranslatedMark[]): void {
+export function checkIndices(
+  pair: Pick<EditorPair, 'id' | 'srcTokens' | 'tgtTokens'>,
+  links: readonly LinkRef[],
+  marks: readonly UntranslatedMark[],
+): void {
   const bad = links.find((l) => l.s >= pair.srcTokens.length || l.t >= pair.tgtTokens.length);
   if (bad)
     throw new UserError(`pair ${pair.id}: link ${linkName(bad)} is outside its ${pair.srcTokens.length}×${pair.tgtTokens.length} tokens`);
@@ -54,7 +60,7 @@ function checkTags(store: ProjectStore, pair: EditorPair, links: readonly Link[]
 }
 
 /** One link per cell (the last given), with only the fields a link has, sorted by (s, t). */
-function uniqueLinks(links: readonly Link[]): Link[] {
+export function uniqueLinks(links: readonly Link[]): Link[] {
   const unique = new Map(
     links.map((l) => [
       linkKey(l.s, l.t),
@@ -64,7 +70,7 @@ function uniqueLinks(links: readonly Link[]): Link[] {
   return sortedLinks([...unique.values()]);
 }
 
-function sortedMarks(marks: readonly UntranslatedMark[]): UntranslatedMark[] {
+export function sortedMarks(marks: readonly UntranslatedMark[]): UntranslatedMark[] {
   const unique = new Map(marks.map((m) => [`${m.side}:${m.index}`, { side: m.side, index: m.index }]));
   return [...unique.values()].sort((a, b) => a.side.localeCompare(b.side) || a.index - b.index);
 }

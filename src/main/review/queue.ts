@@ -52,11 +52,12 @@ export function disagreement(a: readonly ScoredLink[], b: readonly ScoredLink[])
   return union === 0 ? 0 : 1 - both / union;
 }
 
-export function reviewQueue(store: ProjectStore, q: QueueQuery): { total: number; items: QueueItem[] } {
+/** The queue's page; statuses (and the status filter) are the ones `viewer` sees (store/pair-reviews.ts; the pairs' own when null). */
+export function reviewQueue(store: ProjectStore, q: QueueQuery, viewer: string | null = null): { total: number; items: QueueItem[] } {
   for (const id of [q.alignmentId, q.versusId]) {
     if (id !== undefined && !alignmentExists(store, id)) throw new UserError(`no alignment #${id} in this project`);
   }
-  const pool = queueCandidates(store, { status: q.status, text: q.text || undefined }, q.annotator || undefined);
+  const pool = queueCandidates(store, { status: q.status, text: q.text || undefined }, viewer, q.annotator || undefined);
   const main = scoredLinksByPair(store, q.alignmentId);
   const versus = q.versusId === undefined ? null : scoredLinksByPair(store, q.versusId);
   const scored = pool.map((c) => ({
@@ -66,7 +67,7 @@ export function reviewQueue(store: ProjectStore, q: QueueQuery): { total: number
   scored.sort((x, y) => y.score - x.score || x.id - y.id);
   const page = scored.slice(q.offset, q.offset + q.limit);
   const items = page.map(({ id, score }) => {
-    const { srcTokens, tgtTokens, src, tgt, status } = summaryOf(getPairRow(store, id)!);
+    const { srcTokens, tgtTokens, src, tgt, status } = summaryOf(getPairRow(store, id, viewer)!);
     return { id, src, tgt, srcTokens, tgtTokens, status, score };
   });
   return { total: scored.length, items };

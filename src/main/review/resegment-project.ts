@@ -12,7 +12,7 @@
 import type { Token } from '../../shared/domain.ts';
 import type { Link, LinkRef } from '../../shared/link-set.ts';
 import { checkCancelled, type JobContext } from '../jobs/job-context.ts';
-import { linksOfPair, rejectedWithAnnotator } from '../store/alignments.ts';
+import { alignmentSources, linksOfPair, rejectedWithAnnotator } from '../store/alignments.ts';
 import { writeInSlices } from '../store/bounded-writes.ts';
 import { groupWriter, type PairEdit, type PairPatch, type UntranslatedMark } from '../store/edits.ts';
 import { marksOfPair } from '../store/gold-layer.ts';
@@ -95,7 +95,12 @@ function conflict(row: PairRow, side: Side, change: SideChange, held: Set<number
 }
 
 /** The edit of one pair whose tokens change on `changes`' sides, or a reason to keep it. */
-function pairEdit(store: ProjectStore, row: PairRow, changes: Partial<Record<Side, SideChange>>): PairEdit | KeptPair {
+function pairEdit(
+  store: ProjectStore,
+  row: PairRow,
+  changes: Partial<Record<Side, SideChange>>,
+  models: ReadonlySet<number>,
+): PairEdit | KeptPair {
   const alignments = linksOfPair(store, row.id);
   const rejected = rejectedWithAnnotator(store, row.id);
   const marks = marksOfPair(store, row.id);
@@ -120,7 +125,9 @@ function pairEdit(store: ProjectStore, row: PairRow, changes: Partial<Record<Sid
   const after: PairPatch = {};
   if (alignments.length) {
     before.links = Object.fromEntries(alignments.map((a) => [String(a.alignmentId), a.links]));
-    after.links = Object.fromEntries(alignments.map((a) => [String(a.alignmentId), remapLinks(a.links, src, tgt)]));
+    after.links = Object.fromEntries(
+      alignments.map((a) => [String(a.alignmentId), remapLinks(a.links, src, tgt, models.has(a.alignmentId) ? 'drop' : 'copy')]),
+    );
   }
   if (rejected.length) {
     // Each annotator's rejections move with the tokens and stay theirs.
@@ -186,6 +193,12 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
   // transaction that holds the write lock from its start: an edit made meanwhile (the app
   // open on the project) is never overwritten by an edit planned on what the pair held before it.
   const group = groupWriter(store, options.annotator, 'tokens.resegment');
+  // A model's links on a token split in several go to none of the pieces (text/token-remap.ts).
+  const models = new Set(
+    alignmentSources(store)
+      .filter((a) => a.origin === 'model')
+      .map((a) => a.id),
+  );
   const kept: KeptPair[] = [];
   let changed = 0;
   let moved = 0;
@@ -198,7 +211,7 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
     };
     if (!row || !same('src') || !same('tgt')) moved++;
     else {
-      const edit = pairEdit(store, row, c.changes);
+      const edit = pairEdit(store, row, c.changes, models);
       if ('reason' in edit) {
         kept.push(edit);
         if (options.flagKept && !options.dryRun) group.add(flagEdit(store, edit));

@@ -11,7 +11,7 @@ import { UserError } from '../errors.ts';
 import { mergeTokens, reindexLinksAfterMerge, reindexLinksAfterSplit, splitToken } from '../text/token-edits.ts';
 import { encodeOffsets } from '../text/offsets.ts';
 import type { PairPatch, UntranslatedMark } from '../store/edits.ts';
-import { rejectedWithAnnotator } from '../store/alignments.ts';
+import { alignmentSources, rejectedWithAnnotator } from '../store/alignments.ts';
 import { marksOfPair } from '../store/gold-layer.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { addFixedWords } from '../store/word-lists.ts';
@@ -29,21 +29,27 @@ export interface TokenState {
   tgt: string;
   srcTokens: Token[];
   tgtTokens: Token[];
-  alignments: { alignmentId: number; links: Link[] }[];
+  /** Every alignment's links of the pair; `model`: a model's (its links on a split token go to neither half). */
+  alignments: { alignmentId: number; links: Link[]; model: boolean }[];
   /** Every annotator's rejected links (a token edit moves them all). */
   rejected: RejectedLink[];
   marks: Record<string, UntranslatedMark[]>;
 }
 
 export function stateOf(store: ProjectStore, pair: PairDetail): TokenState {
-  const { id, src, tgt, srcTokens, tgtTokens, alignments } = pair;
+  const { id, src, tgt, srcTokens, tgtTokens } = pair;
+  const models = new Set(
+    alignmentSources(store)
+      .filter((a) => a.origin === 'model')
+      .map((a) => a.id),
+  );
   return {
     id,
     src,
     tgt,
     srcTokens,
     tgtTokens,
-    alignments,
+    alignments: pair.alignments.map((a) => ({ ...a, model: models.has(a.alignmentId) })),
     rejected: rejectedWithAnnotator(store, id),
     marks: marksOfPair(store, id),
   };
@@ -73,13 +79,17 @@ export function fixState(state: TokenState, fix: TokenFix): { state: TokenState;
   const next = asked(state.id, () =>
     fix.kind === 'split' ? splitToken(tokens, index, fix.at) : mergeTokens(tokens, index, side === 'src' ? state.src : state.tgt),
   );
-  const reindex = split ? reindexLinksAfterSplit : reindexLinksAfterMerge;
   const moved = reindexAfterTokenEdit(fix.kind, side, index, state.marks, state.rejected);
   return {
     state: {
       ...state,
       [side === 'src' ? 'srcTokens' : 'tgtTokens']: next,
-      alignments: state.alignments.map((a) => ({ alignmentId: a.alignmentId, links: reindex(a.links, side, index) })),
+      alignments: state.alignments.map((a) => ({
+        ...a,
+        links: split
+          ? reindexLinksAfterSplit(a.links, side, index, a.model ? 'neither' : 'both')
+          : reindexLinksAfterMerge(a.links, side, index),
+      })),
       rejected: moved.rejectedAll,
       marks: moved.untranslated,
     },

@@ -1,4 +1,7 @@
-// Alignment layers (gold per annotator, model runs, imported files) and their links.
+// Alignment layers (gold per annotator, the adjudicated gold, model runs, imported files) and
+// their links. The adjudicated gold is a gold layer of its own (alignments.adjudicated = 1,
+// one per project, annotator 'adjudicated' as its label): adjudication writes it, never a
+// compared annotator's gold, and training and merged-gold exports prefer it where it has a pair.
 // A model alignment still being written (an import's, or an Align job's, written in short
 // transactions under an unfinished import of its own: model-alignments.ts) is not seen: it
 // is not listed, exported, nor found by id, and its links are not a pair's, until it is complete.
@@ -23,16 +26,27 @@ export interface NewAlignment {
   runId?: number | null;
   /** Set for alignments an import brings: they vanish with a failed import. */
   importId?: number | null;
+  /** The project's adjudicated gold (origin 'gold'). */
+  adjudicated?: boolean;
 }
 
 export function createAlignment(project: Project, a: NewAlignment): number {
   const db = dbOf(project);
   const r = db
     .prepare(
-      `INSERT INTO alignments (origin, annotator, model_id, run_id, import_id, name, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO alignments (origin, annotator, model_id, run_id, import_id, name, created_at, adjudicated)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(a.origin, a.annotator ?? null, a.modelId ?? null, a.runId ?? null, a.importId ?? null, a.name, new Date().toISOString());
+    .run(
+      a.origin,
+      a.annotator ?? null,
+      a.modelId ?? null,
+      a.runId ?? null,
+      a.importId ?? null,
+      a.name,
+      new Date().toISOString(),
+      a.adjudicated ? 1 : 0,
+    );
   return Number(r.lastInsertRowid);
 }
 
@@ -42,20 +56,37 @@ export function createAlignment(project: Project, a: NewAlignment): number {
  */
 export function goldAlignmentOf(project: Project, annotator: string, importId: number | null = null): number {
   const db = dbOf(project);
-  const row = db.prepare(`SELECT id FROM alignments WHERE origin = 'gold' AND annotator = ?`).get(annotator) as { id: number } | undefined;
+  const row = db.prepare(`SELECT id FROM alignments WHERE origin = 'gold' AND annotator = ? AND adjudicated = 0`).get(annotator) as
+    { id: number } | undefined;
   return row?.id ?? createAlignment(project, { origin: 'gold', name: `gold (${annotator})`, annotator, importId });
+}
+
+/** The label the adjudicated gold carries as its annotator and as its source in exports. */
+export const ADJUDICATED = 'adjudicated';
+
+/** The project's adjudicated gold, created on first use (by an adjudication, or by an import that carries one). */
+export function adjudicatedGoldOf(project: Project, importId: number | null = null): number {
+  const db = dbOf(project);
+  const row = db.prepare(`SELECT id FROM alignments WHERE adjudicated = 1`).get() as { id: number } | undefined;
+  return (
+    row?.id ?? createAlignment(project, { origin: 'gold', name: 'adjudicated gold', annotator: ADJUDICATED, importId, adjudicated: true })
+  );
 }
 
 export function listAlignments(project: Project): AlignmentInfo[] {
   const db = dbOf(project);
   const rows = db
     .prepare(
-      `SELECT a.id, a.origin, a.name, a.annotator, a.run_id AS runId, a.calibration,
+      `SELECT a.id, a.origin, a.name, a.annotator, a.run_id AS runId, a.calibration, a.adjudicated,
       (SELECT count(*) FROM links l WHERE l.alignment_id = a.id) AS links
     FROM alignments a WHERE ${SEEN} ORDER BY a.id`,
     )
-    .all() as (Omit<AlignmentInfo, 'calibration'> & { calibration: string | null })[];
-  return rows.map((r) => ({ ...r, calibration: r.calibration === null ? null : (JSON.parse(r.calibration) as Calibration) }));
+    .all() as (Omit<AlignmentInfo, 'calibration' | 'adjudicated'> & { calibration: string | null; adjudicated: 0 | 1 })[];
+  return rows.map((r) => ({
+    ...r,
+    adjudicated: r.adjudicated === 1,
+    calibration: r.calibration === null ? null : (JSON.parse(r.calibration) as Calibration),
+  }));
 }
 
 /** Records how a model alignment's scores were calibrated. */
@@ -122,6 +153,23 @@ export function rejectedOfPair(project: Project, pairId: number, annotator: stri
   return rows as LinkRef[];
 }
 
+/** Every pair's rejected links, keyed by pair: one annotator's, or (null) anyone's, each link once. */
+export function rejectedLinksByPair(project: Project, annotator: string | null): Map<number, LinkRef[]> {
+  const db = dbOf(project);
+  const rows = (
+    annotator === null
+      ? db.prepare(`SELECT DISTINCT pair_id, s, t FROM rejected_links ORDER BY pair_id, s, t`).iterate()
+      : db.prepare(`SELECT pair_id, s, t FROM rejected_links WHERE annotator = ? ORDER BY pair_id, s, t`).iterate(annotator)
+  ) as IterableIterator<LinkRef & { pair_id: number }>;
+  const out = new Map<number, LinkRef[]>();
+  for (const { pair_id, s, t } of rows) {
+    let list = out.get(pair_id);
+    if (!list) out.set(pair_id, (list = []));
+    list.push({ s, t });
+  }
+  return out;
+}
+
 /** A pair's rejected links with who rejected them, for export. */
 export function rejectedWithAnnotator(project: Project, pairId: number): RejectedLink[] {
   const db = dbOf(project);
@@ -161,15 +209,15 @@ export function alignmentExists(project: Project, id: number): boolean {
   return db.prepare(`SELECT 1 FROM alignments a WHERE a.id = ? AND ${SEEN}`).get(id) !== undefined;
 }
 
-/** Every alignment with the name an export gives its source (the annotator for gold, else its name). */
-export function alignmentSources(project: Project): { id: number; origin: AlignmentOrigin; source: string; name: string }[] {
+/** Every alignment with the name an export gives its source (the annotator for gold, else its name), the adjudicated gold marked. */
+export function alignmentSources(
+  project: Project,
+): { id: number; origin: AlignmentOrigin; source: string; name: string; adjudicated: boolean }[] {
   const db = dbOf(project);
-  return db.prepare(`SELECT a.id, a.origin, coalesce(a.annotator, a.name) AS source, a.name FROM alignments a WHERE ${SEEN}`).all() as {
-    id: number;
-    origin: AlignmentOrigin;
-    source: string;
-    name: string;
-  }[];
+  const rows = db
+    .prepare(`SELECT a.id, a.origin, coalesce(a.annotator, a.name) AS source, a.name, a.adjudicated FROM alignments a WHERE ${SEEN}`)
+    .all() as { id: number; origin: AlignmentOrigin; source: string; name: string; adjudicated: 0 | 1 }[];
+  return rows.map((r) => ({ ...r, adjudicated: r.adjudicated === 1 }));
 }
 
 /** A reader of one pair's links in one alignment, sorted by (s, t); the statement is prepared once. */

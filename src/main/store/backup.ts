@@ -10,6 +10,10 @@
 // only from a file that passes the quick check (integrity.ts): a damaged project refuses the
 // change that would have needed the copy and never replaces the last good backup.
 //
+// The copy before a large import runs in a worker thread on its own read-only connection
+// (backup.worker.ts), so that a server keeps answering while it is made; the copy before a
+// migration runs on the opening connection, before anything else can use the project.
+//
 // A copy that cannot be made because the disk is full is skipped with a one-line warning and
 // the change goes on: a migration is needed to open the project at all, and an import that
 // then meets the full disk itself is undone whole (store/imports.ts), so nothing acknowledged
@@ -18,9 +22,11 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { DamagedProjectError, isDiskFull } from '../errors.ts';
 import { removeDeadPartials } from '../corpus/output.ts';
+import type { JobContext } from '../jobs/job-context.ts';
+import { runInWorker } from '../jobs/worker-host.ts';
 import { dbOf, type Project } from './connection.ts';
 import type { Db } from './database.ts';
-import { copyInto } from './file-identity.ts';
+import { copyInto, fileGone, ProjectFileGoneError } from './file-identity.ts';
 import { backupPathOf, existingBackup } from './backup-path.ts';
 import { quickCheck } from './integrity.ts';
 
@@ -57,7 +63,13 @@ export function backUp(db: Db, path: string): string | null {
   }
 }
 
-/** backUp for an open project (what the import pipeline calls before a large import). */
-export function backUpProject(project: Project): string | null {
-  return backUp(dbOf(project), project.path);
+/**
+ * backUp for an open project, made in a worker thread (what the import pipeline calls before a
+ * large import). A project whose file is no longer at its path is not copied: the copy would
+ * be of whatever is there now, and the import's first write is refused anyway.
+ */
+export async function backUpInWorker(project: Project, ctx: JobContext): Promise<string | null> {
+  if (fileGone(dbOf(project)))
+    throw new ProjectFileGoneError(`${project.path}: the project file was deleted, moved or replaced while it was open`);
+  return runInWorker<{ path: string }, string | null>(new URL('./backup.worker.ts', import.meta.url), { path: project.path }, ctx);
 }

@@ -2,6 +2,8 @@
 // the project file as src<TAB>tgt<TAB>weight text, so a project keeps aligning the same
 // way when the file it came from moves or changes, and a composed dictionary need not be
 // composed again. Parsing the text is align/dictionary.ts's job (align/ sits above store/).
+// Whether the project's jobs also use the dictionaries that ship with Mekong for its languages
+// (align/default-dictionaries.ts) is meta 'shipped_dictionaries': on unless set to '0'.
 import type { DictionaryInfo } from '../../shared/dictionaries-api.ts';
 import { UserError } from '../errors.ts';
 import { dbOf, type Project } from './connection.ts';
@@ -42,4 +44,18 @@ export function detachDictionary(project: Project, id: number): void {
 export function attachedDictionaryTexts(project: Project): { name: string; text: string }[] {
   const db = dbOf(project);
   return db.prepare('SELECT name, entries AS text FROM dictionaries ORDER BY id').all() as { name: string; text: string }[];
+}
+
+/** Whether the project's jobs use the shipped dictionaries of its languages (on unless switched off). */
+export function usesShippedDictionaries(project: Project): boolean {
+  const db = dbOf(project);
+  const row = db.prepare(`SELECT value FROM meta WHERE key = 'shipped_dictionaries'`).get() as { value: string } | undefined;
+  return row?.value !== '0';
+}
+
+export function setUsesShippedDictionaries(project: Project, use: boolean): void {
+  const db = dbOf(project);
+  db.prepare(`INSERT INTO meta (key, value) VALUES ('shipped_dictionaries', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(
+    use ? '1' : '0',
+  );
 }

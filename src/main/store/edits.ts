@@ -26,6 +26,7 @@ import { UserError } from '../errors.ts';
 import type { Db } from './database.ts';
 import { blobOf } from './pairs.ts';
 import { replacePairLinks } from './alignments.ts';
+import { putReview, type PairReview } from './pair-reviews.ts';
 import { dbOf, type Project } from './connection.ts';
 
 /** A token marked "not translated" in one alignment. */
@@ -49,6 +50,8 @@ export interface PairPatch {
   rejectedAll?: RejectedLink[];
   /** "Not translated" tokens per alignment id. */
   untranslated?: Record<string, UntranslatedMark[]>;
+  /** The editing annotator's own status and note of the pair (pair-reviews.ts); null: they have none. */
+  review?: PairReview | null;
 }
 
 export interface EditEvent {
@@ -124,6 +127,7 @@ function applyPatch(db: Db, pairId: number, patch: PairPatch, annotator: string)
     const put = db.prepare('INSERT OR IGNORE INTO untranslated (alignment_id, pair_id, side, idx) VALUES (?, ?, ?, ?)');
     for (const m of marks) put.run(Number(alignmentId), pairId, m.side, m.index);
   }
+  if (patch.review !== undefined) putReview(db, pairId, annotator, patch.review);
 }
 
 function append(db: Db, e: Omit<EditEvent, 'id' | 'at'>): number {

@@ -1,5 +1,5 @@
-// The annotator's gold layer as the store keeps it: which alignment is an annotator's gold,
-// and the "not translated" marks of alignments on a pair. The review module (review/)
+// The annotator's gold layer as the store keeps it: which alignment is an annotator's gold
+// (and which the adjudicated gold, alignments.ts), and the "not translated" marks of alignments on a pair. The review module (review/)
 // builds the editor's operations on these.
 import type { TokenSide } from '../../shared/editor-api.ts';
 import type { UntranslatedMark } from './edits.ts';
@@ -8,7 +8,15 @@ import { dbOf, type Project } from './connection.ts';
 /** The annotator's gold alignment id, or null if they have none yet (never creates one). */
 export function goldIdOf(project: Project, annotator: string): number | null {
   const db = dbOf(project);
-  const row = db.prepare(`SELECT id FROM alignments WHERE origin = 'gold' AND annotator = ?`).get(annotator) as { id: number } | undefined;
+  const row = db.prepare(`SELECT id FROM alignments WHERE origin = 'gold' AND annotator = ? AND adjudicated = 0`).get(annotator) as
+    { id: number } | undefined;
+  return row?.id ?? null;
+}
+
+/** The project's adjudicated gold alignment id, or null before the first adjudication (never creates one). */
+export function adjudicatedGoldId(project: Project): number | null {
+  const db = dbOf(project);
+  const row = db.prepare(`SELECT id FROM alignments WHERE adjudicated = 1`).get() as { id: number } | undefined;
   return row?.id ?? null;
 }
 

@@ -222,4 +222,30 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE imports ADD COLUMN owner TEXT;
   ALTER TABLE training_runs ADD COLUMN owner TEXT;
   `,
+  /* 12: double annotation kept apart — the adjudicated gold as its own layer, and each annotator's own status and note of a pair */ `
+  -- The adjudicated gold: one gold layer per project (annotator 'adjudicated', a label, not
+  -- a person), written by adjudication only, never an annotator's own gold.
+  ALTER TABLE alignments ADD COLUMN adjudicated INTEGER NOT NULL DEFAULT 0
+    CHECK (adjudicated IN (0, 1) AND (adjudicated = 0 OR origin = 'gold'));
+  DROP INDEX alignments_gold_annotator;
+  CREATE UNIQUE INDEX alignments_gold_annotator ON alignments(annotator) WHERE origin = 'gold' AND adjudicated = 0;
+  CREATE UNIQUE INDEX alignments_adjudicated ON alignments(adjudicated) WHERE adjudicated = 1;
+
+  -- Each annotator's own status and note of a pair (store/pair-reviews.ts). A pair's status
+  -- and note stay on pairs too: the last one set by anyone, what shared annotation shows.
+  CREATE TABLE pair_reviews (
+    pair_id   INTEGER NOT NULL REFERENCES pairs(id) ON DELETE CASCADE,
+    annotator TEXT NOT NULL,
+    status    TEXT NOT NULL CHECK (status IN ('new', 'in-review', 'done', 'flagged')),
+    note      TEXT NOT NULL,
+    PRIMARY KEY (pair_id, annotator)
+  ) WITHOUT ROWID;
+  -- A status or note set before is the one of whoever set it last (the edit log says who);
+  -- one an import brought, which no one set, stays the pair's own.
+  INSERT INTO pair_reviews (pair_id, annotator, status, note)
+    SELECT p.id, e.annotator, p.status, p.note FROM pairs p JOIN edit_events e ON e.id = (
+      SELECT max(x.id) FROM edit_events x WHERE x.pair_id = p.id
+        AND (json_extract(x.payload, '$.after.status') IS NOT NULL OR json_extract(x.payload, '$.after.note') IS NOT NULL))
+    WHERE p.status <> 'new' OR p.note <> '';
+  `,
 ];

@@ -8,6 +8,7 @@ import type { PairSummary } from '../../shared/domain.ts';
 import { decodeTokens } from '../text/offsets.ts';
 import { searchFold } from '../text/search-fold.ts';
 import { dbOf, type Project } from './connection.ts';
+import { reviewColumns, reviewParams } from './pair-reviews.ts';
 
 export interface NewPair {
   src: string;
@@ -29,7 +30,10 @@ export interface PairRow {
   split: Split;
   note: string;
   excluded: 0 | 1;
-  /** pair_scores' columns, where a query joins them (SCORED_ROW) */
+  /** the status and note as the reading annotator sees them (pair-reviews.ts), where a query asks */
+  v_status?: PairStatus;
+  v_note?: string;
+  /** pair_scores' columns, where a query joins them (scoredRow) */
   ps_score?: number | null;
   ps_misaligned?: 0 | 1 | null;
   ps_rival_pair?: number | null;
@@ -37,9 +41,15 @@ export interface PairRow {
   ps_rival_score?: number | null;
 }
 
-/** A pair row with its parallelism score: `SELECT ${SCORED_ROW} FROM pairs p … ${SCORES_JOIN}`. */
-const SCORED_ROW = `p.*, s.score AS ps_score, s.misaligned AS ps_misaligned, s.rival_pair AS ps_rival_pair,
-  s.rival_side AS ps_rival_side, s.rival_score AS ps_rival_score`;
+/**
+ * A pair row with its parallelism score and the status and note `viewer` sees (the pair's own
+ * when null): `SELECT ${scoredRow(viewer)} FROM pairs p … ${SCORES_JOIN}`, binding reviewParams(viewer).
+ */
+function scoredRow(viewer: string | null): string {
+  const review = reviewColumns(viewer);
+  return `p.*, ${review.status} AS v_status, ${review.note} AS v_note, s.score AS ps_score, s.misaligned AS ps_misaligned,
+  s.rival_pair AS ps_rival_pair, s.rival_side AS ps_rival_side, s.rival_score AS ps_rival_score`;
+}
 const SCORES_JOIN = 'LEFT JOIN pair_scores s ON s.pair_id = p.id';
 
 const VISIBLE = `p.import_id IN (SELECT id FROM imports WHERE state = 'done')`;
@@ -102,12 +112,15 @@ export function pairInserter(project: Project, importId: number): (pairs: NewPai
   };
 }
 
-/** The WHERE clause and its parameters for a pair filter. */
-export function filterSql(filter: PairFilter): { where: string; params: unknown[] } {
+/**
+ * The WHERE clause and its parameters for a pair filter; a status filter matches the status
+ * `viewer` sees (pair-reviews.ts), the pair's own when null. The parameters bind scoredRow(viewer) too.
+ */
+export function filterSql(filter: PairFilter, viewer: string | null = null): { where: string; params: unknown[] } {
   const clauses = [VISIBLE];
   const params: unknown[] = [];
   if (filter.status?.length) {
-    clauses.push(`p.status IN (${filter.status.map(() => '?').join(',')})`);
+    clauses.push(`${reviewColumns(viewer).status} IN (${filter.status.map(() => '?').join(',')})`);
     params.push(...filter.status);
   }
   if (filter.split?.length) {
@@ -135,12 +148,36 @@ export function filterSql(filter: PairFilter): { where: string; params: unknown[
     clauses.push(`EXISTS (SELECT 1 FROM links l WHERE l.pair_id = p.id AND l.alignment_id = ?)`);
     params.push(filter.alignmentId);
   }
+  // The named @viewer last (better-sqlite3 binds it wherever it stands; unused, it is ignored).
+  params.push(...reviewParams(viewer));
   return { where: clauses.join(' AND '), params };
 }
 
-export function countPairs(project: Project, filter: PairFilter): number {
+/**
+ * How `viewer`'s statuses move the pairs' own counts by status: for each status, how many
+ * visible pairs someone reviewed (pair-reviews.ts) `viewer` sees in it, less how many of them
+ * are in it by their own status. Only reviewed pairs are read, so the counts of a large
+ * corpus stay index counts.
+ */
+export function reviewedStatusShift(project: Project, viewer: string): Map<PairStatus, number> {
   const db = dbOf(project);
-  const { where, params } = filterSql(filter);
+  const rows = db
+    .prepare(
+      `SELECT p.status AS own, coalesce(r.status, 'new') AS seen FROM (SELECT DISTINCT pair_id FROM pair_reviews) x
+      JOIN pairs p ON p.id = x.pair_id LEFT JOIN pair_reviews r ON r.pair_id = p.id AND r.annotator = ? WHERE ${VISIBLE}`,
+    )
+    .all(viewer) as { own: PairStatus; seen: PairStatus }[];
+  const shift = new Map<PairStatus, number>();
+  for (const r of rows) {
+    shift.set(r.own, (shift.get(r.own) ?? 0) - 1);
+    shift.set(r.seen, (shift.get(r.seen) ?? 0) + 1);
+  }
+  return shift;
+}
+
+export function countPairs(project: Project, filter: PairFilter, viewer: string | null = null): number {
+  const db = dbOf(project);
+  const { where, params } = filterSql(filter, viewer);
   return (db.prepare(`SELECT count(*) AS n FROM pairs p WHERE ${where}`).get(...params) as { n: number }).n;
 }
 
@@ -157,13 +194,20 @@ export type PageStart = { offset: number } | { afterId: number } | { beforeId: n
  * it, instead of stepping over every full row before it (272 ms). NOT INDEXED keeps the
  * scan in id order: the pairs_visible index would make SQLite sort the matches (50 ms a page).
  */
-export function listPairs(project: Project, filter: PairFilter, start: PageStart, limit: number): PairSummary[] {
+export function listPairs(
+  project: Project,
+  filter: PairFilter,
+  start: PageStart,
+  limit: number,
+  viewer: string | null = null,
+): PairSummary[] {
   const db = dbOf(project);
-  const { where, params } = filterSql(filter);
+  const { where, params } = filterSql(filter, viewer);
+  const columns = scoredRow(viewer);
   if (filter.order === 'parallelism') {
     // Least parallel first, unscored pairs last; pages by list position (no keyset on a score).
     const offset = 'offset' in start ? start.offset : 0;
-    const sql = `SELECT ${SCORED_ROW} FROM pairs p ${SCORES_JOIN} WHERE ${where}
+    const sql = `SELECT ${columns} FROM pairs p ${SCORES_JOIN} WHERE ${where}
       ORDER BY s.score IS NULL, s.score, p.id LIMIT ? OFFSET ?`;
     return (db.prepare(sql).all(...params, limit, offset) as PairRow[]).map(summaryOf);
   }
@@ -171,7 +215,7 @@ export function listPairs(project: Project, filter: PairFilter, start: PageStart
   let rows: PairRow[];
   if ('beforeId' in start) {
     rows = db
-      .prepare(`SELECT ${SCORED_ROW} ${from} AND p.id < ? ORDER BY p.id DESC LIMIT ?`)
+      .prepare(`SELECT ${columns} ${from} AND p.id < ? ORDER BY p.id DESC LIMIT ?`)
       .all(...params, start.beforeId, limit) as PairRow[];
     rows.reverse();
   } else {
@@ -184,7 +228,7 @@ export function listPairs(project: Project, filter: PairFilter, start: PageStart
       if (first === undefined) return [];
       after = first - 1;
     }
-    rows = db.prepare(`SELECT ${SCORED_ROW} ${from} AND p.id > ? ORDER BY p.id LIMIT ?`).all(...params, after, limit) as PairRow[];
+    rows = db.prepare(`SELECT ${columns} ${from} AND p.id > ? ORDER BY p.id LIMIT ?`).all(...params, after, limit) as PairRow[];
   }
   return rows.map(summaryOf);
 }
@@ -195,9 +239,12 @@ export function trainSplitPairs(project: Project): Set<number> {
   return new Set(db.prepare(`SELECT id FROM pairs WHERE split = 'train'`).pluck().all() as number[]);
 }
 
-export function getPairRow(project: Project, id: number): PairRow | undefined {
+/** One visible pair's row, with the status and note `viewer` sees (the pair's own when null). */
+export function getPairRow(project: Project, id: number, viewer: string | null = null): PairRow | undefined {
   const db = dbOf(project);
-  return db.prepare(`SELECT ${SCORED_ROW} FROM pairs p ${SCORES_JOIN} WHERE p.id = ? AND ${VISIBLE}`).get(id) as PairRow | undefined;
+  return db
+    .prepare(`SELECT ${scoredRow(viewer)} FROM pairs p ${SCORES_JOIN} WHERE p.id = ? AND ${VISIBLE}`)
+    .get(id, ...reviewParams(viewer)) as PairRow | undefined;
 }
 
 export function summaryOf(row: PairRow): PairSummary {
@@ -207,9 +254,9 @@ export function summaryOf(row: PairRow): PairSummary {
     tgt: row.tgt_text,
     srcTokens: tokensOf(row.src_text, row.src_tokens, row.id, 'src'),
     tgtTokens: tokensOf(row.tgt_text, row.tgt_tokens, row.id, 'tgt'),
-    status: row.status,
+    status: row.v_status ?? row.status,
     split: row.split,
-    note: row.note,
+    note: row.v_note ?? row.note,
     excluded: row.excluded === 1,
     parallelism:
       row.ps_score === undefined || row.ps_score === null
@@ -245,10 +292,13 @@ export interface QueueCandidate {
   nt: number;
 }
 
-/** The visible pairs matching `filter` (and, with `annotator`, that they edited), in id order, with token counts. */
-export function queueCandidates(project: Project, filter: PairFilter, annotator?: string): QueueCandidate[] {
+/**
+ * The visible pairs matching `filter` as `viewer` sees their status (pair-reviews.ts) and,
+ * with `annotator`, that they edited, in id order, with token counts.
+ */
+export function queueCandidates(project: Project, filter: PairFilter, viewer: string | null, annotator?: string): QueueCandidate[] {
   const db = dbOf(project);
-  const { where, params } = filterSql(filter);
+  const { where, params } = filterSql(filter, viewer);
   const byAnnotator = annotator ? ' AND EXISTS (SELECT 1 FROM edit_events e WHERE e.pair_id = p.id AND e.annotator = ?)' : '';
   return db
     .prepare(

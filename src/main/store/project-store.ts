@@ -14,13 +14,14 @@ import { quickCheck } from './integrity.ts';
 import { backUp } from './backup.ts';
 import { registerConnection } from './connection.ts';
 import { recordEdit, redo, undo, type PairPatch } from './edits.ts';
-import { countPairs, getPairRow, listPairs, summaryOf, type PageStart } from './pairs.ts';
+import { countPairs, getPairRow, listPairs, reviewedStatusShift, summaryOf, type PageStart } from './pairs.ts';
 import { finishImport, importOwners, orphanedImports } from './imports.ts';
 import { linkTags } from './project-link-tags.ts';
 import { relabelWordLists } from './word-lists.ts';
 import { annotatorsShare } from './annotation-mode.ts';
 import { encoderDir } from './encoder-folder.ts';
 import { parallelismThreshold } from './pair-scores.ts';
+import { ownReview, reviewViewer, type PairReview } from './pair-reviews.ts';
 import { failInterruptedRuns, runOwners } from './training-runs.ts';
 import { removeDeadLeases } from './job-leases.ts';
 
@@ -140,9 +141,12 @@ export class ProjectStore {
     return this.info();
   }
 
-  info(): ProjectInfo {
+  /** The project's summary; its counts by status are `annotator`'s own under blind annotation (pair-reviews.ts). */
+  info(annotator: string | null = null): ProjectInfo {
+    const viewer = annotator === null ? null : reviewViewer(this, annotator);
+    const shift = viewer === null ? null : reviewedStatusShift(this, viewer);
     const byStatus = Object.fromEntries(PAIR_STATUSES.map((s) => [s, 0])) as Record<PairStatus, number>;
-    for (const status of PAIR_STATUSES) byStatus[status] = this.countPairs({ status: [status] });
+    for (const status of PAIR_STATUSES) byStatus[status] = this.countPairs({ status: [status] }) + (shift?.get(status) ?? 0);
     const pairs = PAIR_STATUSES.reduce((n, s) => n + byStatus[s], 0);
     return {
       path: this.path,
@@ -160,10 +164,18 @@ export class ProjectStore {
     };
   }
 
-  /** A page of the pair list (from a list position, or after / before a pair on screen) and how many pairs match. */
-  listPairs(filter: PairFilter, start: number | PageStart, limit: number): { total: number; pairs: PairSummary[] } {
+  /**
+   * A page of the pair list (from a list position, or after / before a pair on screen) and how
+   * many pairs match, with the statuses and notes `viewer` sees (pair-reviews.ts; the pairs' own when null).
+   */
+  listPairs(
+    filter: PairFilter,
+    start: number | PageStart,
+    limit: number,
+    viewer: string | null = null,
+  ): { total: number; pairs: PairSummary[] } {
     const from = typeof start === 'number' ? { offset: start } : start;
-    return { total: this.countPairs(filter), pairs: listPairs(this, filter, from, limit) };
+    return { total: this.countPairs(filter, viewer), pairs: listPairs(this, filter, from, limit, viewer) };
   }
 
   /**
@@ -172,37 +184,55 @@ export class ProjectStore {
    * filter's, 2 s). Any write on this connection moves total_changes(); a commit from
    * another (an import or training worker) moves data_version.
    */
-  countPairs(filter: PairFilter): number {
+  countPairs(filter: PairFilter, viewer: string | null = null): number {
     const stamp = `${this.#db.prepare('SELECT total_changes()').pluck().get() as number}:${this.#db.pragma('data_version', { simple: true }) as number}`;
     if (stamp !== this.countStamp) {
       this.counts.clear();
       this.countStamp = stamp;
     }
-    const key = JSON.stringify(filter);
+    const key = JSON.stringify([filter, viewer]);
     let n = this.counts.get(key);
-    if (n === undefined) this.counts.set(key, (n = countPairs(this, filter)));
+    if (n === undefined) this.counts.set(key, (n = countPairs(this, filter, viewer)));
     return n;
   }
 
-  getPair(id: number): PairDetail {
-    const row = getPairRow(this, id);
+  /** One pair in full, with the status and note `viewer` sees (pair-reviews.ts; the pair's own when null). */
+  getPair(id: number, viewer: string | null = null): PairDetail {
+    const row = getPairRow(this, id, viewer);
     if (!row) throw new UserError(`no pair ${id} in this project`);
     return { ...summaryOf(row), alignments: linksOfPair(this, id), rejected: rejectedOfPair(this, id) };
   }
 
-  /** Review state changes (status, split, note), logged as one edit. */
+  /**
+   * Review state changes (status, split, note) by `annotator`, logged as one edit. A status or
+   * note is the annotator's own (pair-reviews.ts) and becomes the pair's too (the last one
+   * set); the split is the pair's. Returns the pair as the annotator sees it.
+   */
   updatePair(annotator: string, id: number, change: { status?: PairStatus; split?: Split; note?: string }): PairDetail {
-    const current = this.getPair(id);
-    const before: PairPatch = {};
-    const after: PairPatch = {};
-    for (const key of ['status', 'split', 'note'] as const) {
-      if (change[key] !== undefined && change[key] !== current[key]) {
-        (before as Record<string, unknown>)[key] = current[key];
-        (after as Record<string, unknown>)[key] = change[key];
+    const viewer = reviewViewer(this, annotator);
+    return this.transaction(() => {
+      const current = this.getPair(id);
+      const own = ownReview(this, id, annotator);
+      // What the annotator sees: the pair's own when annotators share, else theirs.
+      const seen = viewer === null ? current : (own ?? this.getPair(id, viewer));
+      const next: PairReview = { status: change.status ?? seen.status, note: change.note ?? seen.note };
+      const reviewed = next.status !== seen.status || next.note !== seen.note;
+      const before: PairPatch = {};
+      const after: PairPatch = {};
+      const values = { status: reviewed ? next.status : undefined, note: reviewed ? next.note : undefined, split: change.split };
+      for (const key of ['status', 'split', 'note'] as const) {
+        if (values[key] !== undefined && values[key] !== current[key]) {
+          (before as Record<string, unknown>)[key] = current[key];
+          (after as Record<string, unknown>)[key] = values[key];
+        }
       }
-    }
-    if (Object.keys(after).length) recordEdit(this, annotator, id, 'pair.update', before, after);
-    return this.getPair(id);
+      if (reviewed) {
+        before.review = own;
+        after.review = next;
+      }
+      if (Object.keys(after).length) recordEdit(this, annotator, id, 'pair.update', before, after);
+      return this.getPair(id, viewer);
+    }, 'immediate');
   }
 
   /** Applies a prepared edit (before/after patches) to a pair and logs it. */

@@ -14,7 +14,10 @@ import { SEEN } from './alignments.ts';
 /** What a run trained and was evaluated on (training_runs.stats). */
 export interface RunStats {
   pairs: number;
+  /** gold pairs (In review or Done with gold links: store/pair-corpus.ts) */
   goldPairs: number;
+  /** pairs holding gold links that are not gold pairs (partial gold), left out of supervision and evaluation */
+  partialGoldPairs?: number;
   pseudoPairs: number;
   /** pairs supervised (also) by the attached dictionaries' one-to-one matches */
   dictionaryPairs?: number;
@@ -215,6 +218,7 @@ function runInfo(project: Project, r: RunRow, jobOf: RunJobs): RunInfo {
     error: r.error,
     pairs: stats.pairs ?? 0,
     goldPairs: stats.goldPairs ?? 0,
+    partialGoldPairs: stats.partialGoldPairs ?? 0,
     pseudoPairs: stats.pseudoPairs ?? 0,
     dictionaryPairs: stats.dictionaryPairs ?? 0,
     evalPairs: stats.evalPairs ?? 0,

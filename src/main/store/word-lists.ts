@@ -10,6 +10,7 @@ import { dbOf, type Project } from './connection.ts';
 
 let laoHeadwords: Promise<WordList> | null = null;
 
+/** The bundled dictionary's headwords for `lang` (they only merge pieces: WordList.add). */
 async function baseList(lang: string): Promise<string[]> {
   if (canonicalLang(lang) !== 'lo') return [];
   laoHeadwords ??= loadLaoEnglishHeadwords();
@@ -34,8 +35,9 @@ export async function projectWordLists(store: ProjectLanguages, extra: SideWords
   for (const lang of new Set([srcLang, tgtLang])) {
     const fixed = (dbOf(store).prepare('SELECT word FROM word_list WHERE lang = ?').all(lang) as { word: string }[]).map((r) => r.word);
     const more = [...(lang === srcLang ? (extra.src ?? []) : []), ...(lang === tgtLang ? (extra.tgt ?? []) : [])];
-    const words = [...(await baseList(lang)), ...fixed, ...more];
-    if (words.length) lists[lang] = WordList.fromWords(words);
+    const list = WordList.fromWords([...fixed, ...more]);
+    for (const w of await baseList(lang)) list.add(w, 'merge-only');
+    if (list.size) lists[lang] = list;
   }
   return lists;
 }

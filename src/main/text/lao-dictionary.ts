@@ -3,7 +3,8 @@
 // WordList for segmenting Lao. The CSV has the header `ID,LaoWord,English,Pronunciation,Type`
 // and repeats a headword once per sense; it is read as a stream with csv-parse. Headwords of
 // several words ("ທຸກໆ ເວລາ", 66 of them, many with glosses in brackets) are left out: Lao
-// separates phrases, not words, by spaces, so they would merge phrases into one token.
+// separates phrases, not words, by spaces, so they would merge phrases into one token. The
+// headwords only merge pieces (WordList.add says why).
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
@@ -21,7 +22,7 @@ export async function loadLaoEnglishHeadwords(csvPath: string = laoEnglishDictio
   for await (const row of rows as AsyncIterable<Record<string, string>>) {
     const word = row.LaoWord;
     if (word === undefined) throw new Error(`${csvPath}: no LaoWord column`);
-    if (!canonicalWord(word).includes(' ')) list.add(word);
+    if (!canonicalWord(word).includes(' ')) list.add(word, 'merge-only');
   }
   return list;
 }

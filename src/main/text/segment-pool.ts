@@ -13,7 +13,7 @@ import type { Token } from '../../shared/domain.ts';
 import { WorkerClient } from '../jobs/worker-host.ts';
 import { canonicalLang } from './lang.ts';
 import { decodeTokens } from './offsets.ts';
-import type { WordList } from './word-list.ts';
+import type { WordList, WordListData } from './word-list.ts';
 
 export interface SegmentItem {
   text: string;
@@ -37,12 +37,12 @@ export interface PreparedText {
 }
 
 export interface PoolWorkerData {
-  wordLists: Record<string, string[]>;
+  wordLists: Record<string, WordListData>;
 }
 
 export type PoolMessage =
   | { type: 'chunk'; texts: string[]; langs: string[]; normalize: boolean; tokenization: Tokenization }
-  | { type: 'words'; lang: string; words: string[] };
+  | { type: 'words'; lang: string; list: WordListData };
 
 /** Token count per text, the texts' token offsets concatenated, normalised texts (null: unchanged). */
 export interface ChunkResult {
@@ -66,6 +66,11 @@ interface Slot {
 }
 
 const CHUNK_MAX = 1000;
+/**
+ * Texts below which a batch is not spread over more workers: starting one costs about 0.7 s
+ * of CPU, which a few hundred texts (a small import, a one-pair fix) do not repay.
+ */
+const CHUNK_MIN = 500;
 const IN_FLIGHT_PER_WORKER = 2;
 
 function keyOf(lang: string): string {
@@ -77,26 +82,43 @@ export class SegmentPool {
   private readonly queue: Task[] = [];
   private readonly outstanding = new Set<Promise<unknown>>();
   private closed = false;
+  /** The most workers the pool starts (SegmentPoolOptions.size). */
+  private readonly capacity: number;
+  /** The word lists a worker starts with: the constructor's, as setWordList replaced them. */
+  private readonly wordLists: Record<string, WordListData> = {};
 
   constructor(options: SegmentPoolOptions = {}) {
-    const size = Math.max(1, options.size ?? availableParallelism());
-    const wordLists: Record<string, string[]> = {};
-    for (const [lang, list] of Object.entries(options.wordLists ?? {})) wordLists[keyOf(lang)] = list.words();
+    this.capacity = Math.max(1, options.size ?? availableParallelism());
+    for (const [lang, list] of Object.entries(options.wordLists ?? {})) this.wordLists[keyOf(lang)] = list.data();
+    this.spawn();
+  }
+
+  /**
+   * Starts one more worker. The pool starts with one and adds the others only when every
+   * worker already has a chunk: a small import (one chunk) never boots the second.
+   */
+  private spawn(): Slot {
     // From source (CLI, browser mode, tests) the workers boot through tsx's CommonJS hook: a
     // pool of two answered its first texts after 219–293 ms instead of 415–491 ms through the
     // ESM loader (its thread per worker gone; 0.4 s less CPU, ~25 MB less RSS).
-    for (let i = 0; i < size; i++) {
-      const client = new WorkerClient<PoolMessage, ChunkResult | null>(new URL('./segment.worker.ts', import.meta.url), {
-        workerData: { wordLists },
-        commonJs: true,
-      });
-      client.worker.unref();
-      this.slots.push({ client, running: 0 });
-    }
+    const client = new WorkerClient<PoolMessage, ChunkResult | null>(new URL('./segment.worker.ts', import.meta.url), {
+      workerData: { wordLists: this.wordLists },
+      commonJs: true,
+    });
+    client.worker.unref();
+    const slot = { client, running: 0 };
+    this.slots.push(slot);
+    return slot;
   }
 
-  get size(): number {
+  /** Workers started so far (one, until a batch has more chunks than the started workers take). */
+  get started(): number {
     return this.slots.length;
+  }
+
+  /** The most workers this pool runs at once. */
+  get size(): number {
+    return this.capacity;
   }
 
   /** Tokens of each item, in input order. */
@@ -121,7 +143,8 @@ export class SegmentPool {
 
   /** Replaces the word list of `lang` in every worker (for batches sent after this call). */
   setWordList(lang: string, list: WordList): void {
-    const message: PoolMessage = { type: 'words', lang: keyOf(lang), words: list.words() };
+    const message: PoolMessage = { type: 'words', lang: keyOf(lang), list: list.data() };
+    this.wordLists[message.lang] = message.list;
     for (const slot of this.slots) slot.client.run(message).catch((e: Error) => this.fail(e));
   }
 
@@ -134,7 +157,7 @@ export class SegmentPool {
 
   private runBatch(items: readonly SegmentItem[], job: Job): Promise<PreparedText[]> {
     if (this.closed) return Promise.reject(new Error('segment pool is closed'));
-    const chunk = Math.min(CHUNK_MAX, Math.max(1, Math.ceil(items.length / this.slots.length)));
+    const chunk = Math.min(CHUNK_MAX, Math.max(CHUNK_MIN, Math.ceil(items.length / this.capacity)));
     const parts: Promise<PreparedText[]>[] = [];
     for (let from = 0; from < items.length; from += chunk) parts.push(this.run(items.slice(from, from + chunk), job));
     const all = Promise.all(parts).then((lists) => lists.flat());
@@ -166,7 +189,8 @@ export class SegmentPool {
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      const slot = this.slots.reduce((a, b) => (b.running < a.running ? b : a));
+      let slot = this.slots.reduce((a, b) => (b.running < a.running ? b : a));
+      if (slot.running > 0 && this.slots.length < this.capacity) slot = this.spawn();
       if (slot.running >= IN_FLIGHT_PER_WORKER) return;
       const task = this.queue.shift()!;
       if (slot.running++ === 0) slot.client.worker.ref();

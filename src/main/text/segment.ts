@@ -1,14 +1,18 @@
 // Word segmentation of normalised text (normalizeText first). Tokens carry UTF-16 offsets
 // into that text and text.slice(start, end) === token.text always; tokens never hold
 // whitespace or U+200B ZERO WIDTH SPACE.
+//  - zh: the runs of Han characters by jieba (chinese-words.ts), everything between them
+//    (digits, Latin, punctuation) as in a space-delimited language (below);
 //  - th, lo, km, my, zh, ja: ICU word break (Intl.Segmenter, one per locale); word-like
 //    segments and punctuation become tokens, whitespace is dropped. Afterwards a number
 //    ICU cut at separators (26|/|02|/|2020) is joined again, as is a run of one repeated
-//    punctuation character (...).
+//    punctuation character (...), and a Thai or Lao abbreviation gets back its full stop.
 //  - other known languages: space-tokenizer.ts (whitespace and punctuation rules); a word
 //    there that holds Thai, Lao, Khmer, Myanmar or CJK characters goes through ICU.
 //  - unknown language codes: the script-based guess of lang.ts picks one of the above.
 //  - options.words: a WordList merging and splitting pieces (word-merge.ts).
+// All of this reads the text's spelling shadow (spelling-shadow.ts: Lao ຫນ read as ໜ, ...),
+// and the spans found there are mapped back to the text, which stays as it was written.
 // Long texts: Intl.Segmenter's time grows faster than linearly with the length of the string
 // it is given (an 87k-unit Lao line took 5 s, 20k units 0.03 s), and real files hold whole
 // documents on one line. So ICU sees pieces of at most MAX_PIECE code units, each with up to
@@ -25,8 +29,10 @@
 // The `...Into` and `...Offsets` forms produce flat spans for the pool and the store.
 import type { Token } from '../../shared/domain.ts';
 import { detectLang, resolveLang, usesIcu } from './lang.ts';
+import { chineseWordsInto } from './chinese-words.ts';
 import { decodeTokens } from './offsets.ts';
 import { spaceTokenize } from './space-tokenizer.ts';
+import { spellingShadow } from './spelling-shadow.ts';
 import { applyWordList } from './word-merge.ts';
 import type { WordList } from './word-list.ts';
 
@@ -177,13 +183,78 @@ function joinIcuPieces(text: string, spans: number[]): number[] {
   return out;
 }
 
-function spaceInto(text: string, out: number[], maxPiece: number): void {
-  const spans: number[] = [];
-  spaceTokenize(text, spans);
+/** Thai or Lao consonant letters only (ອ and ອ-like carriers included), as abbreviations are written. */
+const THAI_LAO_CONSONANTS = /^[\u0E01-\u0E2E\u0E81-\u0EAE\u0EDC-\u0EDF]{1,4}$/;
+/** Letters in dotted parts of one or two units (ก.พ, มี.ค, ສ.ປ.ປ, รศ.ดร). */
+const THAI_LAO_DOTTED = /^[\u0E00-\u0EFF]{1,2}(?:\.[\u0E00-\u0EFF]{1,2})+$/;
+/** Dotted parts of at most four units each, then a word (สปป.ลาว, พ.ต.ท.กุล): the abbreviation ends at the last stop. */
+const ABBREVIATION_THEN_WORD =
+  /^[\u0E00-\u0EFF]{1,4}(?:\.[\u0E00-\u0EFF]{1,4})*\.(?![\u0E01-\u0E2E\u0E81-\u0EAE\u0EDC-\u0EDF]{1,4}$)[\u0E00-\u0EFF]+$/;
+/** What may follow a sentence's last full stop. */
+const TEXT_END = /^[\s\u200B"'”’»)\]]*$/;
+
+/**
+ * Thai and Lao abbreviations, which ICU cuts from their final full stop or glues to the
+ * next word: a dotted piece gets its stop back (ก.พ|. → ก.พ., ສ.ປ.ປ|. → ສ.ປ.ປ.), as do up to
+ * four consonants without a vowel (สปป|. → สปป., ປອ|. → ປອ.) unless that stop ends the
+ * text, where it ends a Lao sentence; a word glued on after the last stop goes to a token
+ * of its own (สปป.ลาว → สปป.|ลาว; a consonant-only tail as in ม.ค stays: it is the
+ * abbreviation's last letter).
+ */
+function joinAbbreviationDots(text: string, spans: number[]): number[] {
+  if (!text.includes('.')) return spans;
+  const out: number[] = [];
   for (let i = 0; i < spans.length; i += 2) {
     const [start, end] = [spans[i], spans[i + 1]];
+    const dot = i + 2 < spans.length && spans[i + 2] === end && spans[i + 3] === end + 1 && text.charCodeAt(end) === 0x2e;
+    let inner = false;
+    for (let p = start + 1; p < end - 1 && !inner; p++) inner = text.charCodeAt(p) === 0x2e;
+    if (!dot && !inner) {
+      out.push(start, end);
+      continue;
+    }
+    const piece = text.slice(start, end);
+    if (dot && (THAI_LAO_DOTTED.test(piece) || (THAI_LAO_CONSONANTS.test(piece) && !TEXT_END.test(text.slice(end + 1))))) {
+      out.push(start, end + 1);
+      i += 2;
+    } else if (ABBREVIATION_THEN_WORD.test(piece)) {
+      const cut = start + piece.lastIndexOf('.') + 1;
+      out.push(start, cut, cut, end);
+    } else out.push(start, end);
+  }
+  return out;
+}
+
+const HAN_RUN = /\p{Script=Han}+/gu;
+
+/**
+ * Spans of text[from, to) in language `lang` (an ICU one). Chinese: the Han runs by jieba,
+ * what lies between them (digits, Latin, punctuation) as in a space-delimited language.
+ */
+function scriptInto(text: string, lang: string, out: number[], from: number, to: number, maxPiece: number): void {
+  if (lang !== 'zh') {
+    icuInto(text, lang, out, from, to, maxPiece);
+    return;
+  }
+  let at = from;
+  HAN_RUN.lastIndex = from;
+  for (let m = HAN_RUN.exec(text); m !== null && m.index < to; m = HAN_RUN.exec(text)) {
+    const end = Math.min(to, m.index + m[0].length);
+    if (m.index > at) spaceInto(text, out, maxPiece, at, m.index);
+    chineseWordsInto(text, out, m.index, end);
+    at = end;
+  }
+  if (at < to) spaceInto(text, out, maxPiece, at, to);
+}
+
+/** Spans of text[from, to) by the space tokenizer, its words in Thai, Lao, ... scripts by scriptInto. */
+function spaceInto(text: string, out: number[], maxPiece: number, from = 0, to = text.length): void {
+  const spans: number[] = [];
+  spaceTokenize(from === 0 && to === text.length ? text : text.slice(from, to), spans);
+  for (let i = 0; i < spans.length; i += 2) {
+    const [start, end] = [from + spans[i], from + spans[i + 1]];
     const word = text.slice(start, end);
-    if (ICU_SCRIPT.test(word)) icuInto(text, detectLang(word), out, start, end, maxPiece);
+    if (ICU_SCRIPT.test(word)) scriptInto(text, detectLang(word), out, start, end, maxPiece);
     else out.push(start, end);
   }
 }
@@ -192,17 +263,20 @@ function spaceInto(text: string, out: number[], maxPiece: number): void {
 export function segmentInto(text: string, lang: string, out: number[], options: SegmentOptions = {}): void {
   const code = resolveLang(lang, text);
   const maxPiece = options.maxPiece ?? MAX_PIECE;
+  const shadow = spellingShadow(text);
+  const read = shadow?.text ?? text;
   let spans: number[] = [];
   if (usesIcu(code)) {
-    icuInto(text, code, spans, 0, text.length, maxPiece);
-    spans = joinIcuPieces(text, spans);
+    scriptInto(read, code, spans, 0, read.length, maxPiece);
+    spans = joinAbbreviationDots(read, joinIcuPieces(read, spans));
   } else {
-    spaceInto(text, spans, maxPiece);
+    spaceInto(read, spans, maxPiece);
   }
   if (options.words && options.words.size > 0) {
-    spans = applyWordList(text, spans, options.words, code === 'zh' || code === 'ja' ? 1 : 2);
+    spans = applyWordList(read, spans, options.words, code === 'zh' || code === 'ja' ? 1 : 2);
   }
-  for (const x of spans) out.push(x);
+  if (shadow) for (const x of spans) out.push(shadow.origin[x]);
+  else for (const x of spans) out.push(x);
 }
 
 /** Tokens of normalised `text` in language `lang` (ISO 639-1/3 or BCP 47 code). */

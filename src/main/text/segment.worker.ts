@@ -12,8 +12,8 @@ import { pretokenizedInto, segmentInto } from './segment.ts';
 import { WordList } from './word-list.ts';
 
 const lists = new Map<string, WordList>();
-for (const [lang, words] of Object.entries((workerData as PoolWorkerData).wordLists)) {
-  lists.set(lang, WordList.fromWords(words));
+for (const [lang, data] of Object.entries((workerData as PoolWorkerData).wordLists)) {
+  lists.set(lang, WordList.fromData(data));
 }
 
 function tokenizeInto(text: string, lang: string, tokenization: Tokenization, out: number[]): void {
@@ -42,7 +42,7 @@ function runChunk(msg: PoolMessage & { type: 'chunk' }): ChunkResult {
 serveWorker<PoolMessage, ChunkResult | null>(
   (msg) => {
     if (msg.type === 'chunk') return runChunk(msg);
-    lists.set(msg.lang, WordList.fromWords(msg.words));
+    lists.set(msg.lang, WordList.fromData(msg.list));
     return null;
   },
   { transfer: (r) => (r ? [r.counts.buffer as ArrayBuffer, r.offsets.buffer as ArrayBuffer] : []) },

@@ -4,7 +4,7 @@
 // in whole NLP stacks. What stays whole:
 //  - URLs and e-mail addresses;
 //  - numbers with separators: 2,500.75, 26/02/2020, 10:30, 2020-02-26 (and a trailing %
-//    is its own token);
+//    is its own token); a number with letters after it is one word (18th, 3rd, 5km);
 //  - words with inner apostrophes or hyphens: don't, Smith's, e-mail, anak-anak;
 //  - initialisms with dots (U.S.A., e.g.) and known abbreviations with their period (Dr.,
 //    Mr., etc., Jl., TP.);
@@ -17,7 +17,7 @@ const TOKEN = new RegExp(
     String.raw`https?://[^\s\u200B]*[^\s\u200B.,;:!?)\]}'"»”’]`,
     String.raw`[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+`,
     String.raw`(?:\p{L}\.){2,}`,
-    String.raw`\p{Nd}+(?:[.,:/-]\p{Nd}+)*(?![\p{L}\p{M}])`,
+    String.raw`\p{Nd}+(?:[.,:/-]\p{Nd}+)*(?![\p{L}\p{M}\p{Nd}])`,
     String.raw`[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*`,
     String.raw`([^\s\u200B\p{L}\p{M}\p{N}])\1*`,
   ].join('|'),
@@ -71,7 +71,8 @@ const ABBREVIATIONS = new Set([
 ]);
 
 export function spaceTokenize(text: string, out: number[]): void {
-  const re = new RegExp(TOKEN);
+  const re = TOKEN;
+  re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     let end = m.index + m[0].length;
     if (text.charCodeAt(end) === 0x2e && ABBREVIATIONS.has(m[0].toLowerCase())) {

@@ -2,8 +2,10 @@
 // token in two, merge two neighbours, and re-index the links of an alignment to match.
 // Index conventions: `index` is the 0-based token index on the edited side; a split turns
 // token i into i and i+1 and shifts every later token up by one; a merge turns i and i+1
-// into i and shifts every later token down by one. Links of the edited token go to both
-// halves (split) or to the merged token (merge). Links that then coincide on (s, t) are
+// into i and shifts every later token down by one. Links of the edited token go to the
+// merged token (merge); on a split, a human link goes to both halves (the linguist linked
+// the whole word) and a model's link to neither: which half the model meant is not known,
+// and a copy on both halves would be a guess. Links that then coincide on (s, t) are
 // merged: sure beats possible, the score is the larger one (null only when both are null):
 // link-set.ts's merge rule. Link lists come back sorted by (s, t).
 import type { Token } from '../../shared/domain.ts';
@@ -55,14 +57,17 @@ function indexOn(link: Link, side: LinkSide): number {
   return side === 'src' ? link.s : link.t;
 }
 
-/** Links after token `index` of `side` was split into `index` and `index + 1`. */
-export function reindexLinksAfterSplit(links: readonly Link[], side: LinkSide, index: number): Link[] {
+/**
+ * Links after token `index` of `side` was split into `index` and `index + 1`; the split
+ * token's own links go to both halves, or (`halves: 'neither'`, a model's links) are dropped.
+ */
+export function reindexLinksAfterSplit(links: readonly Link[], side: LinkSide, index: number, halves: 'both' | 'neither' = 'both'): Link[] {
   const out: Link[] = [];
   for (const l of links) {
     const i = indexOn(l, side);
     if (i < index) out.push({ ...l });
     else if (i > index) out.push(moved(l, side, i + 1));
-    else out.push(moved(l, side, index), moved(l, side, index + 1));
+    else if (halves === 'both') out.push(moved(l, side, index), moved(l, side, index + 1));
   }
   return new LinkSet(out).sorted();
 }

@@ -33,10 +33,20 @@ export function identityMap(count: number): number[][] {
 /**
  * Links re-indexed through the two sides' maps: a link goes to every (new s, new t) its
  * tokens map to; links that then coincide are merged (link-set.ts's merge rule: sure beats possible,
- * the larger score). Every endpoint must have an image (check with remapTokens first).
+ * the larger score). Every endpoint must have an image (check with remapTokens first). With
+ * `split: 'drop'` (a model's links) a link of a token split in several is dropped, not copied
+ * onto every piece: which piece the model meant is not known.
  */
-export function remapLinks(links: readonly Link[], src: readonly (number[] | null)[], tgt: readonly (number[] | null)[]): Link[] {
+export function remapLinks(
+  links: readonly Link[],
+  src: readonly (number[] | null)[],
+  tgt: readonly (number[] | null)[],
+  split: 'copy' | 'drop' = 'copy',
+): Link[] {
   const out: Link[] = [];
-  for (const l of links) for (const s of src[l.s]!) for (const t of tgt[l.t]!) out.push({ ...l, s, t });
+  for (const l of links) {
+    if (split === 'drop' && (src[l.s]!.length > 1 || tgt[l.t]!.length > 1)) continue;
+    for (const s of src[l.s]!) for (const t of tgt[l.t]!) out.push({ ...l, s, t });
+  }
   return new LinkSet(out).sorted();
 }

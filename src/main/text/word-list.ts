@@ -9,14 +9,27 @@
 // number of siblings (a Lao syllable's first letters have dozens: with children kept as
 // linked lists, the bundled Lao dictionary's merges took 16% of ICU's time on the embassy
 // sentences, see docs/experiments.md).
-// Words are normalised (normalizeText) on the way in. A word may hold whitespace (Vietnamese
-// "sinh viên", "Hôm nay": syllables written apart): each inner run of whitespace or U+200B
-// is stored as one U+0020, and word-merge.ts steps that edge across the gap between two
-// pieces, so the merged token spans the gap.
+// Words are normalised (normalizeText), put in their spelling fold (the form segmentation
+// reads, spelling-shadow.ts) and lowercased on the way in, and step() lowercases each code
+// unit of the text, so a listed "hôm nay" merges "Hôm nay" while the text keeps its case.
+// A word may hold whitespace (Vietnamese "sinh viên", "Hôm nay": syllables written apart):
+// each inner run of whitespace or U+200B is stored as one U+0020, and word-merge.ts steps
+// that edge across the gap between two pieces, so the merged token spans the gap.
 import { readFile } from 'node:fs/promises';
 import { normalizeText } from './normalize.ts';
+import { foldSpelling } from './spelling-shadow.ts';
 
 const NO_NODE = -1;
+/** terminal[node]: no word ends here, a word that only merges, a word that also splits */
+const MERGES = 1;
+const SPLITS = 2;
+
+/** A word list as it crosses to a segmentation worker. */
+export interface WordListData {
+  words: string[];
+  /** the words of `words` that only merge pieces (WordList.add) */
+  mergeOnly: string[];
+}
 
 export class WordList {
   private readonly rootChild = new Int32Array(0x10000).fill(NO_NODE);
@@ -29,9 +42,15 @@ export class WordList {
   private edges = 0;
   private readonly all: string[] = [];
 
-  static fromWords(words: Iterable<string>): WordList {
+  static fromWords(words: Iterable<string>, use: 'split' | 'merge-only' = 'split'): WordList {
     const list = new WordList();
-    for (const w of words) list.add(w);
+    for (const w of words) list.add(w, use);
+    return list;
+  }
+
+  static fromData(data: WordListData): WordList {
+    const list = WordList.fromWords(data.mergeOnly, 'merge-only');
+    for (const w of data.words) list.add(w);
     return list;
   }
 
@@ -49,9 +68,15 @@ export class WordList {
     return this.all.length;
   }
 
-  /** Adds a word; returns false when it was empty or was already there. */
-  add(word: string): boolean {
-    const w = canonicalWord(word);
+  /**
+   * Adds a word; returns false when it was empty or was already there. A word a linguist
+   * fixed or listed ('split') both merges pieces and splits a piece into listed words; a
+   * dictionary headword ('merge-only') only merges: a dictionary holds the syllables of its
+   * compounds as words too, and cutting every piece ICU keeps whole into them cuts Lao
+   * ສຳນັກງານ into ສຳ|ນັກ|ງານ.
+   */
+  add(word: string, use: 'split' | 'merge-only' = 'split'): boolean {
+    const w = wordKey(word);
     if (w === '') return false;
     let node = 0;
     for (let i = 0; i < w.length; i++) {
@@ -59,21 +84,24 @@ export class WordList {
       const next = this.step(node, code);
       node = next === NO_NODE ? this.addChild(node, code) : next;
     }
-    if (this.terminal[node]) return false;
-    this.terminal[node] = 1;
-    this.all.push(w);
+    const was = this.terminal[node];
+    const now = use === 'split' ? SPLITS : MERGES;
+    if (was >= now) return false;
+    this.terminal[node] = now;
+    if (!was) this.all.push(canonicalWord(word));
     return true;
   }
 
   has(word: string): boolean {
-    const w = canonicalWord(word);
+    const w = wordKey(word);
     let node = 0;
     for (let i = 0; i < w.length && node !== NO_NODE; i++) node = this.step(node, w.charCodeAt(i));
     return node !== NO_NODE && this.isWord(node);
   }
 
-  /** The child of `node` (0 = root) on UTF-16 code unit `code`, or -1. */
-  step(node: number, code: number): number {
+  /** The child of `node` (0 = root) on UTF-16 code unit `code` (any case), or -1. */
+  step(node: number, unit: number): number {
+    const code = lowerUnit(unit);
     if (node === 0) return this.rootChild[code];
     const mask = this.edgeParent.length - 1;
     for (let h = slot(node, code) & mask; ; h = (h + 1) & mask) {
@@ -84,12 +112,29 @@ export class WordList {
   }
 
   isWord(node: number): boolean {
-    return this.terminal[node] === 1;
+    return this.terminal[node] !== 0;
   }
 
-  /** Every word in insertion order (to rebuild the list in a worker). */
+  /** Whether the word ending at `node` also splits pieces (see add). */
+  splits(node: number): boolean {
+    return this.terminal[node] === SPLITS;
+  }
+
+  /** Every word in insertion order, as first listed (canonicalWord: its case and spelling kept). */
   words(): string[] {
     return [...this.all];
+  }
+
+  /** The list as a worker rebuilds it (fromData). */
+  data(): WordListData {
+    return { words: this.all.filter((w) => !this.mergeOnly(w)), mergeOnly: this.all.filter((w) => this.mergeOnly(w)) };
+  }
+
+  private mergeOnly(word: string): boolean {
+    const key = wordKey(word);
+    let node = 0;
+    for (let i = 0; i < key.length; i++) node = this.step(node, key.charCodeAt(i));
+    return this.terminal[node] === MERGES;
   }
 
   private addChild(parent: number, code: number): number {
@@ -129,11 +174,42 @@ function slot(node: number, code: number): number {
   return (Math.imul(node, 0x9e3779b1) ^ Math.imul(code + 1, 0x85ebca77)) >>> 7;
 }
 
-/** A word as the trie holds it: normalised, trimmed, each inner gap one U+0020 (the edge word-merge.ts steps across a gap). */
+/**
+ * Per UTF-16 code unit, its lowercase where that is one code unit (the lowercasing
+ * searchFold does, unit by unit, so that a word and a text meet whatever their case).
+ * Filled a block of 256 units at a time on first use: the whole table takes 0.1–0.4 s.
+ */
+const LOWER = new Uint16Array(0x10000);
+const FILLED = new Uint8Array(0x100);
+
+function lowerUnit(unit: number): number {
+  const block = unit >> 8;
+  if (FILLED[block] === 0) {
+    const base = block << 8;
+    const units = Array.from({ length: 256 }, (_, k) => base + k);
+    const lower = String.fromCharCode(...units).toLowerCase();
+    for (const c of units) {
+      const one = lower.length === 256 ? lower[c - base] : String.fromCharCode(c).toLowerCase();
+      LOWER[c] = one.length === 1 ? one.charCodeAt(0) : c;
+    }
+    FILLED[block] = 1;
+  }
+  return LOWER[unit];
+}
+
+/** A word as listed: normalised, trimmed, each inner gap one U+0020 (the edge word-merge.ts steps across a gap). */
 export function canonicalWord(word: string): string {
   return normalizeText(word)
     .replace(/[\s\u200B]+/g, ' ')
     .trim();
+}
+
+/** A word as the trie holds it: canonical, in its spelling fold (spelling-shadow.ts), lowercase. */
+function wordKey(word: string): string {
+  const folded = foldSpelling(canonicalWord(word));
+  let key = '';
+  for (let i = 0; i < folded.length; i++) key += String.fromCharCode(lowerUnit(folded.charCodeAt(i)));
+  return key;
 }
 
 /** A copy of `old` twice as long, the new half zero. */

@@ -6,8 +6,9 @@
 //    so only words listed with a space merge across one, and the token spans the gap.
 //    Lao ເອກ|ອັກ|ຄະ|ຣາ|ຊະ|ທູດ → ເອກອັກຄະຣາຊະທູດ, Thai ประ|จำ → ประจำ, Vietnamese
 //    sinh|viên → "sinh viên" when "sinh viên" is listed.
-//  - Split: a piece that is not listed but is exactly a concatenation of listed words is
-//    cut into the fewest such words (Chinese 我是 → 我|是). Cuts fall only where a new
+//  - Split: a piece that is not listed but is exactly a concatenation of listed words that
+//    split (a linguist's words, not a dictionary's: WordList.add) is cut into the fewest such
+//    words (Chinese 我是 → 我|是). Cuts fall only where a new
 //    character starts (not before a combining mark, not inside a surrogate pair, not after
 //    a Thai/Lao leading vowel), and each part has at least `minPart` code units (1 for
 //    Han and kana, 2 elsewhere, so a Lao syllable never loses a one-letter listed word).
@@ -44,7 +45,7 @@ function canCut(text: string, q: number): boolean {
   return !MARK.test(text[q]);
 }
 
-/** Fewest-words cut of text[start, end) into listed words; null when there is none. */
+/** Fewest-words cut of text[start, end) into listed words that split; null when there is none. */
 function cutIntoWords(text: string, start: number, end: number, words: WordList, minPart: number): number[] | null {
   const len = end - start;
   const parts = new Array<number>(len + 1).fill(Infinity);
@@ -57,7 +58,7 @@ function cutIntoWords(text: string, start: number, end: number, words: WordList,
       node = words.step(node, text.charCodeAt(start + q));
       if (node < 0) break;
       const stop = q + 1;
-      if (stop - k < minPart || !words.isWord(node) || parts[k] + 1 >= parts[stop]) continue;
+      if (stop - k < minPart || !words.splits(node) || parts[k] + 1 >= parts[stop]) continue;
       parts[stop] = parts[k] + 1;
       from[stop] = k;
     }

@@ -1,6 +1,8 @@
 // The training set of a Models-page run, read from the project: every visible pair's
 // tokens (lowercased if asked); per pair, word-level supervision (the union of all
-// annotators' gold links for pairs not held out, else the links of a pseudo alignment
+// annotators' gold links for gold pairs not held out — a pair is a gold pair when it is In
+// review or Done, store/pair-corpus.ts; partial gold elsewhere is counted apart and not used
+// — else the links of a pseudo alignment
 // scoring at least the threshold, together with the one-to-one matches of the project's
 // attached dictionaries: align/dictionary-links.ts, as `--dict` supervises in the CLI,
 // method.ts) and rejected links as hard negatives. The held-out pairs (models/bilstm/held-out.ts,
@@ -12,10 +14,16 @@ import { alignedRefs, keySet, linkKey, type AlignedPair, type LinkRef } from '..
 import { UserError } from '../errors.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { alignmentExists } from '../store/alignments.ts';
-import { confidentLinksByPair, goldByPair, loadCorpus, type ProjectCorpus, rejectedByPair } from '../store/pair-corpus.ts';
+import {
+  confidentLinksByPair,
+  goldByPair,
+  loadCorpus,
+  partialGoldPairCount,
+  type ProjectCorpus,
+  rejectedByPair,
+} from '../store/pair-corpus.ts';
 import type { RunStats } from '../store/training-runs.ts';
-import { attachedDictionaryTexts } from '../store/dictionaries.ts';
-import { attachedEntries } from '../aligners/app-jobs.ts';
+import { projectDictionary } from '../aligners/app-jobs.ts';
 import { dictionaryIndex, dictionaryLinks } from '../align/dictionary-links.ts';
 import { HELD_OUT_SHARE, heldOutPairs } from '../models/bilstm/held-out.ts';
 
@@ -39,10 +47,10 @@ export function trainingSet(store: ProjectStore, o: TrainOptions): TrainingSet {
   const corpus = loadCorpus(store, o.lowercase);
   const trainable = corpus.src.filter((s, k) => s.length && corpus.tgt[k].length).length;
   if (!trainable) throw new UserError('the project has no sentence pairs to train on (import a corpus first)');
-  const gold = goldByPair(store, corpus.ids);
+  const gold = goldByPair(store, corpus.ids, 'counting');
   const pseudo = o.pseudoAlignmentId === undefined ? [] : confidentLinks(store, corpus.ids, o.pseudoAlignmentId, o.threshold);
   const rejected = o.useRejected ? rejectedByPair(store, corpus.ids) : [];
-  const entries = attachedEntries(attachedDictionaryTexts(store), o.lowercase);
+  const { entries } = projectDictionary(store, o.lowercase);
   const dictionary = entries.length ? dictionaryLinks(corpus.src, corpus.tgt, dictionaryIndex(entries)) : [];
   const set: TrainingSet = {
     corpus,
@@ -50,7 +58,14 @@ export function trainingSet(store: ProjectStore, o: TrainOptions): TrainingSet {
     rejected: new Array(corpus.ids.length),
     evalIndex: [],
     evalGold: [],
-    stats: { pairs: trainable, goldPairs: 0, pseudoPairs: 0, dictionaryPairs: 0, evalPairs: 0 },
+    stats: {
+      pairs: trainable,
+      goldPairs: 0,
+      partialGoldPairs: o.useGold ? partialGoldPairCount(store, corpus.ids) : 0,
+      pseudoPairs: 0,
+      dictionaryPairs: 0,
+      evalPairs: 0,
+    },
   };
   const held = heldOutPairs(
     gold.map((g) => g && alignedRefs(g)),

@@ -1,8 +1,9 @@
 // The Models page's Re-align job: aligns every pair of the project with one checkpoint of
 // a training run, by the run's family (its registry entry's run jobs, aligners/registry.ts:
 // a BiLSTM's extraction in train-job.ts, a fine-tuned encoder's in finetune-job.ts, each in
-// a worker thread), the pairs held out of training marked (models/bilstm/held-out.ts), keeps
-// the linguists' corrections (align/corrections.ts: every gold link kept with score 1, no rejected link proposed) and
+// a worker thread), the gold pairs held out of training marked (models/bilstm/held-out.ts; which
+// pairs count as gold: store/pair-corpus.ts), keeps the linguists' corrections
+// (align/corrections.ts: every gold link kept with score 1, partial gold too, no rejected link proposed) and
 // stores the result as a model alignment of that model and run (store/model-alignments.ts),
 // each link's confidence as its score, so the review queue ranks pairs by the model's
 // uncertainty. With enough held-out gold, the alignment records how reliable its scores
@@ -48,7 +49,7 @@ export async function realignRun(
   const options = JSON.parse(row.config) as TrainOptions;
   const corpus = loadCorpus(store, options.lowercase);
   const modelDir = checkpointDir(runDir(store.path, target.runId), target.epoch);
-  const gold = goldByPair(store, corpus.ids);
+  const gold = goldByPair(store, corpus.ids, 'counting');
   const held = heldOutPairs(
     gold.map((g) => g && alignedRefs(g)),
     HELD_OUT_SHARE,
@@ -59,6 +60,7 @@ export async function realignRun(
   const found = await jobs.alignCheckpoint({ modelDir, corpus, gold, held, options, sym: target.sym }, work);
   let links = found.links;
   const rejected = rejectedByPair(store, corpus.ids);
+  const corrections = goldByPair(store, corpus.ids, 'all');
   const fitted = fitCalibration(heldOutSamples(links, gold, held), target.calibrate ?? false);
   if (fitted?.summary.applied) links = links.map((ls) => ls.map((l) => ({ ...l, score: calibrate(fitted.map, l.score ?? 1) })));
   const name = `${options.method} run ${target.runId} · epoch ${target.epoch} + ${found.decidedBy}`;
@@ -66,7 +68,7 @@ export async function realignRun(
     store,
     { name, modelId: row.model_id, runId: target.runId, calibration: fitted?.summary },
     corpus.ids,
-    corpus.ids.map((_, k) => withCorrections(links[k] ?? [], goldAsLinks(gold[k]), rejected[k])),
+    corpus.ids.map((_, k) => withCorrections(links[k] ?? [], goldAsLinks(corrections[k]), rejected[k])),
     ctx.signal,
   );
   const ece = fitted ? `ECE ${fitted.summary.eceRaw.toFixed(3)} → ${fitted.summary.eceCalibrated.toFixed(3)}` : '';

@@ -42,7 +42,7 @@ function request(set: TrainingSet, o: TrainOptions, config: NeuralConfig, runFol
 
 function summary(store: ProjectStore, runId: number, o: TrainOptions, set: TrainingSet): string {
   const self = o.selfTrainEpochs ? ` + ${o.selfTrainEpochs} of self-training` : '';
-  return `trained ${o.method} run ${runId}: ${o.epochs} epochs${self} on ${set.stats.pairs} pairs (${set.stats.goldPairs} with gold)${bestDevAer(store, runId)}`;
+  return `trained ${o.method} run ${runId}: ${o.epochs} epochs${self} on ${set.stats.pairs} pairs (${set.stats.goldPairs} reviewed pairs with gold)${bestDevAer(store, runId)}`;
 }
 
 /** Trains a run created by createModelRun; returns a one-line summary. */

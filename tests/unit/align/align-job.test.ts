@@ -1,5 +1,6 @@
 // The app's Align job on a real project: a model alignment with posteriors is stored,
-// gold links are kept, rejected links are never proposed.
+// gold links are kept, rejected links are never proposed, and the summary names the
+// dictionaries used (attached ones, and the shipped ones of the project's languages).
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { alignProject } from '../../../src/main/align/project-align.ts';
@@ -9,6 +10,8 @@ import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignment
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { dbOf } from '../../../src/main/store/connection.ts';
+import { attachDictionary, setUsesShippedDictionaries } from '../../../src/main/store/dictionaries.ts';
+import { writeFileSync } from 'node:fs';
 
 const dir = tempDir();
 
@@ -34,5 +37,44 @@ test('aligns the sample, keeps gold, honours rejections, stores scores', async (
   expect(links).not.toContainEqual(expect.objectContaining({ s: 1, t: 1 }));
   for (const l of links) expect(l.score).toBeGreaterThanOrEqual(0);
   for (const l of links) expect(l.score).toBeLessThanOrEqual(1);
+  store.close();
+});
+
+test("the job's summary names the dictionaries it used, or says there was none", async () => {
+  const store = ProjectStore.create(join(dir, 'd.mekong'), { name: 'd', srcLang: 'lo', tgtLang: 'th' });
+  await runImport(store, sampleImport());
+  expect(await alignProject(store, { method: 'ibm1', sym: 'grow-diag-final-and' })).toMatch(
+    /^aligned 265 pairs with ibm1 \+ grow-diag-final-and, no dictionary: \d+ links$/,
+  );
+  attachDictionary(store, {
+    name: 'lo-th:embassy.tsv',
+    source: { dicts: ['lo-th:embassy.tsv'] },
+    text: 'ສະຖານທູດ\tสถานทูต\t1\n',
+    entries: 1,
+  });
+  attachDictionary(store, {
+    name: 'lo-en:bundled via en',
+    source: { dicts: ['lo-en:bundled', 'en-th:x'], via: 'en' },
+    text: 'ໄທ\tไทย\t1\n',
+    entries: 1,
+  });
+  expect(await alignProject(store, { method: 'ibm1', sym: 'gdfa' })).toMatch(
+    /^aligned 265 pairs with ibm1 \+ gdfa, dictionaries "lo-th:embassy\.tsv", "lo-en:bundled via en": \d+ links$/,
+  );
+  store.close();
+});
+
+test('a project uses the shipped dictionaries of its languages unless it switches them off', async () => {
+  const store = ProjectStore.create(join(dir, 'zh.mekong'), { name: 'zh', srcLang: 'zh', tgtLang: 'en' });
+  const file = join(dir, 'zh.tsv');
+  writeFileSync(file, '我 喜欢 猫\tI like cats\n猫 喝 水\tthe cat drinks water\n我 喝 茶\tI drink tea\n');
+  await runImport(store, { file, format: 'tsv', tokenization: 'pretokenized' });
+  expect(await alignProject(store, { method: 'ibm1', sym: 'gdfa' })).toMatch(
+    /^aligned 3 pairs with ibm1 \+ gdfa, dictionaries "Chinese–English, simplified \(CC-CEDICT, CC BY-SA 4\.0\) \(shipped\)", "Chinese–English, traditional \(CC-CEDICT, CC BY-SA 4\.0\) \(shipped\)": \d+ links$/,
+  );
+  setUsesShippedDictionaries(store, false);
+  expect(await alignProject(store, { method: 'ibm1', sym: 'gdfa' })).toMatch(
+    /^aligned 3 pairs with ibm1 \+ gdfa, no dictionary: \d+ links$/,
+  );
   store.close();
 });

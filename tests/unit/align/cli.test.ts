@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { expect, test } from 'vitest';
 import { register as registerAlign } from '../../../src/main/cli/align.ts';
 import { register as registerEval } from '../../../src/main/cli/eval.ts';
+import { runCommandLine } from '../../../src/main/cli/commands.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 const repo = join(import.meta.dirname, '../../..');
@@ -119,5 +120,50 @@ test('--dict is a prior of the statistical aligner; --dict-use is for the neural
   );
   await expect(mekong(...args, '--method', 'bilstm-ctl', '--dict', dict, '--dict-use', 'nope')).rejects.toThrow(
     /Allowed choices are prior, supervision, both/,
+  );
+});
+
+test('--src-lang/--tgt-lang add the shipped dictionaries of the two languages, which --no-default-dicts leaves out', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mekong-cli-'));
+  // Lao–English pairs of the MOPT dictionary's words, so that its entries change the links.
+  const lo = ['ແມວ ກິນ ປາ', 'ໝາ ກິນ ເຂົ້າ', 'ແມວ ນອນ', 'ປາ ລອຍ ນ້ຳ', 'ໝາ ນອນ ເຮືອນ', 'ເຂົ້າ ແລະ ປາ'];
+  const en = ['the cat eats fish', 'a dog eats rice', 'the cat sleeps', 'fish swim in water', 'the dog sleeps at home', 'rice and fish'];
+  writeFileSync(join(dir, 'lo'), lo.join('\n') + '\n');
+  writeFileSync(join(dir, 'en'), en.join('\n') + '\n');
+  // in this process, as `mekong` runs a command line (cli/commands.ts), with stderr kept
+  const run = async (out: string, ...more: string[]) => {
+    const err: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((s: string) => err.push(s) > 0) as typeof process.stderr.write;
+    try {
+      const argv = ['node', 'mekong', 'align', '--src', join(dir, 'lo'), '--tgt', join(dir, 'en'), '--out', join(dir, out), ...more];
+      const status = (await runCommandLine(argv, (line) => err.push(line))) ?? 0;
+      return { status, stderr: err.join('') };
+    } finally {
+      process.stderr.write = write;
+    }
+  };
+  const read = (out: string) => readFileSync(join(dir, out), 'utf8');
+
+  const shipped = await run('shipped', '--src-lang', 'lao', '--tgt-lang', 'en');
+  expect(shipped.status).toBe(0);
+  expect(shipped.stderr).toBe('dictionaries: shipped for lao–en: Lao–English (MOPT, MIT) (--no-default-dicts leaves them out)\n');
+  expect((await run('given', '--dict', 'lo-en:bundled')).status).toBe(0);
+  expect(read('shipped')).toBe(read('given'));
+
+  expect((await run('plain')).stderr).toBe('');
+  const off = await run('off', '--src-lang', 'lo', '--tgt-lang', 'en', '--no-default-dicts');
+  expect(off.stderr).toBe('');
+  expect(read('off')).toBe(read('plain'));
+  expect(read('plain')).not.toBe(read('given'));
+
+  expect((await run('th', '--src-lang', 'lo', '--tgt-lang', 'th')).stderr).toBe(
+    'dictionaries: none (no dictionary that ships with Mekong connects lo and th)\n',
+  );
+  expect((await run('x', '--src-lang', 'lo')).stderr).toBe(
+    'mekong: --src-lang and --tgt-lang go together: give the languages of both sides\n',
+  );
+  expect((await run('x', '--method', 'awesome', '--src-lang', 'lo', '--tgt-lang', 'en')).stderr).toBe(
+    'mekong: --src-lang is not read by awesome, which aligns with a pretrained encoder without training\n',
   );
 });

@@ -161,6 +161,6 @@ test('mekong align composes --dict A --via en --dict B as its prior', () => {
     '--dict',
     `en-th:${enTh}`,
   );
-  expect(r.err).toBe('');
+  expect(r.err).toBe(`dictionaries: --dict lo-en:${loEn} composed through en with --dict en-th:${enTh}\n`);
   expect(readFileSync(out, 'utf8')).toBe('0-1 1-0\n');
 });

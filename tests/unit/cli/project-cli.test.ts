@@ -61,7 +61,7 @@ test('odd paths and arguments: one line each, never a stack trace', () => {
     [['serve', '--port', 'abc'], /expected a port number from 0 to 65535, got "abc"$/],
     [
       ['project', 'create', join(dir, 'xx.mekong'), '--src-lang', 'xx', '--tgt-lang', 'th'],
-      /--src-lang xx: not a language code Mekong knows/,
+      /--src-lang: 'xx' is not a language code \(e\.g\. lo, th, zh\)$/,
     ],
     [['export', project, project, '--format', 'tsv'], /paths\.mekong is the project itself; choose another file to export to$/],
   ];

@@ -10,6 +10,7 @@ import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { goldAlignmentOf, linkInserter, createAlignment } from '../../../src/main/store/alignments.ts';
 import { CancelledError } from '../../../src/main/errors.ts';
 import { editorPair, setGold, setRejected } from '../../../src/main/review/editor.ts';
+import { setAdjudicated } from '../../../src/main/review/adjudication.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { dbOf } from '../../../src/main/store/connection.ts';
 
@@ -55,7 +56,16 @@ describe('import', () => {
     });
     const info = store.info();
     expect(info.alignments).toEqual([
-      { id: expect.any(Number), origin: 'import', name: links, annotator: null, links: 5, runId: null, calibration: null },
+      {
+        id: expect.any(Number),
+        origin: 'import',
+        name: links,
+        annotator: null,
+        links: 5,
+        runId: null,
+        calibration: null,
+        adjudicated: false,
+      },
     ]);
     const second = store.getPair(store.listPairs({}, 0, 2).pairs[1].id);
     expect(second.tgtTokens.map((t) => t.text)).toEqual(['chào', 'buổi', 'sáng']);
@@ -159,7 +169,7 @@ describe('import', () => {
 });
 
 describe('export', () => {
-  test('JSONL export → import → export is byte-identical, with marks, rejections and link tags', async () => {
+  test('JSONL export → import → export is byte-identical, with marks, rejections, link tags, adjudicated gold and own statuses', async () => {
     const store = fresh();
     await runImport(store, sampleOptions);
     const ids = store.listPairs({}, 0, 3).pairs.map((p) => p.id);
@@ -193,6 +203,9 @@ describe('export', () => {
       ],
     );
     setRejected(store, 'anna', ids[2], [{ s: 3, t: 2 }]);
+    // Blind double annotation: ben's own status of pair 1, and an adjudication of pair 2.
+    store.updatePair('ben', ids[0], { status: 'in-review' });
+    setAdjudicated(store, 'carl', ids[1], [{ s: 1, t: 1, kind: 'sure', score: null }], [{ side: 'src', index: 0 }]);
     const first = join(dir, 'first.jsonl');
     await runExport(store, { file: first, format: 'jsonl' });
     const again = fresh();
@@ -202,7 +215,7 @@ describe('export', () => {
     expect(readFileSync(second)).toEqual(readFileSync(first));
     const lines = readFileSync(first, 'utf8').split('\n');
     expect(lines[0]).toContain('"anna"');
-    expect(JSON.parse(lines[1]).alignments[0]).toEqual({
+    expect(JSON.parse(lines[1]).alignments[1]).toEqual({
       origin: 'gold',
       source: 'anna',
       links: [
@@ -212,6 +225,20 @@ describe('export', () => {
       untranslated: { src: [0], tgt: [3] },
     });
     expect(JSON.parse(lines[2]).rejected).toEqual([[3, 2, 'anna']]);
+    expect(JSON.parse(lines[0])).toMatchObject({
+      status: 'in-review',
+      reviews: [
+        { annotator: 'anna', status: 'done', note: 'checked "ambassador" — ok\nline two 🙂' },
+        { annotator: 'ben', status: 'in-review' },
+      ],
+    });
+    expect(JSON.parse(lines[1]).alignments[0]).toEqual({
+      origin: 'gold',
+      source: 'adjudicated',
+      adjudicated: true,
+      links: [[1, 1, 'sure', null]],
+      untranslated: { src: [0], tgt: [] },
+    });
     const [, b, c] = again.listPairs({}, 0, 3).pairs.map((p) => p.id);
     expect(editorPair(again, 'anna', b).untranslated).toEqual([
       { side: 'src', index: 0 },
@@ -219,6 +246,9 @@ describe('export', () => {
     ]);
     expect(editorPair(again, 'anna', c).rejected).toEqual([{ s: 3, t: 2 }]);
     expect(editorPair(again, 'anna', b).gold[1]).toEqual({ s: 2, t: 4, kind: 'possible', score: null, tag: 'grammatically inferred' });
+    const [a] = again.listPairs({}, 0, 1).pairs.map((p) => p.id);
+    expect(editorPair(again, 'anna', a)).toMatchObject({ status: 'done', note: 'checked "ambassador" — ok\nline two 🙂' });
+    expect(editorPair(again, 'ben', a)).toMatchObject({ status: 'in-review', note: '' });
     store.close();
     again.close();
   });

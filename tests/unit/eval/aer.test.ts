@@ -28,6 +28,28 @@ test('AER, precision, recall and F1 match a hand computation', () => {
   expect(s.pairs).toBe(2);
 });
 
+test('--ignore-possible: scored against the sure links alone (P = S), by hand', () => {
+  // The pairs above: |A| = 4, |S| = 3, |A∩S| = 2; the link 1-2 on a possible-only gold link now counts as wrong.
+  // precision 2/4, recall 2/3, AER = 1 − (2 + 2)/(4 + 3) = 3/7, F1 = 2·(1/2)(2/3)/(1/2 + 2/3) = 4/7 = 1 − AER.
+  const gold = parsePharaoh('0-0 1-1 1p2\n0-1\n', 0, 'gold');
+  const pred = [
+    [
+      [0, 0],
+      [1, 2],
+      [2, 2],
+    ],
+    [[0, 1]],
+  ] as [number, number][][];
+  const s = scoreAer(gold, pred, { ignorePossible: true });
+  expect(s.precision).toBeCloseTo(1 / 2, 12);
+  expect(s.recall).toBeCloseTo(2 / 3, 12);
+  expect(s.aer).toBeCloseTo(3 / 7, 12);
+  expect(s.f1).toBeCloseTo(4 / 7, 12);
+  // gold with no possible links scores the same either way
+  const sureOnly = parsePharaoh('0-0 1-1\n0-1\n', 0, 'gold');
+  expect(scoreAer(sureOnly, pred, { ignorePossible: true })).toEqual(scoreAer(sureOnly, pred));
+});
+
 test('possible links may be written i?j or ipj, 1-based files are shifted', () => {
   const p = alignedPair(parsePharaohLine('1-1 2?3 3p1', 1, 'g', 1));
   expect(p.sure).toEqual([[0, 0]]);

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { silentContext } from '../../../src/main/jobs/job-context.ts';
 import { cslsTranslations, neighbourhoods } from '../../../src/main/eval/csls.ts';
-import { distanceMargin, flaggingThreshold, minePairs, parallelismScores } from '../../../src/main/eval/margin.ts';
+import { distanceMargin, flaggingThreshold, minePairs, parallelismScores, ratioMargin } from '../../../src/main/eval/margin.ts';
 import { bestThreshold } from '../../../src/main/eval/threshold-search.ts';
 import { CancelledError } from '../../../src/main/errors.ts';
 
@@ -148,5 +148,34 @@ describe('threshold search', () => {
     const t = flaggingThreshold([1.2, 0.5, 1.1, 0.7, 0.95], [false, true, false, true, false]);
     expect(t.threshold).toBeCloseTo(0.825, 12);
     expect(t.f1).toBe(1);
+  });
+});
+
+describe('ratio margin (seed 001, BUCC)', () => {
+  test('s / ((r_x + r_y) / 2)', () => {
+    expect(ratioMargin(0.8, 0.6, 0.4)).toBeCloseTo(1.6, 12);
+  });
+
+  test('mining by the ratio, scores by hand', () => {
+    // x at 0°, 90°; y at 80°, 10°. k = 2 covers every candidate: r(x0) = (cos 10 + cos 80)/2 = r(x1) = r(y0) = r(y1).
+    const x = at(0, 90),
+      y = at(80, 10);
+    const r = (cos(10) + cos(80)) / 2;
+    const mined = minePairs({ x, y, dim: 2 }, -Infinity, { k: 2, margin: 'ratio' });
+    expect(mined.map((p) => [p.src, p.tgt])).toEqual(
+      expect.arrayContaining([
+        [0, 1],
+        [1, 0],
+      ]),
+    );
+    for (const p of mined) expect(p.score).toBeCloseTo(cos(10) / r, 5);
+    // the threshold keeps the pairs from it up
+    expect(minePairs({ x, y, dim: 2 }, cos(10) / r + 1e-3, { k: 2, margin: 'ratio' })).toEqual([]);
+  });
+
+  test('refused with an extra term in the pair score', () => {
+    expect(() => minePairs({ x: at(0), y: at(5), dim: 2, extra: () => -1 }, 0, { margin: 'ratio' })).toThrow(
+      /ratio margin needs a positive pair score/,
+    );
   });
 });

@@ -109,6 +109,34 @@ describe('editor keys', () => {
     expect(store.getPair(ids[1]).status).toBe('new');
   });
 
+  test('Home/End reach the ends; ↓ lands on the gold, else the suggested, else the nearest token; Shift+→ selects for a one-to-two link', async () => {
+    const { ed, ids, gold, m } = setUp();
+    await ed.open(ids[0]);
+    handleEditorKey(ed, key('End'));
+    expect(ed.cursor).toEqual({ side: 'src', index: 2 });
+    handleEditorKey(ed, key('Home'));
+    expect(ed.cursor).toEqual({ side: 'src', index: 0 });
+    handleEditorKey(ed, key('ArrowRight'));
+    handleEditorKey(ed, key('ArrowDown')); // no link, no model chosen: the token at the same position
+    expect(ed.cursor).toEqual({ side: 'tgt', index: 1 });
+    ed.modelId = m;
+    ed.cursor = { side: 'src', index: 0 };
+    await ed.editGold((layer) => ({ ...layer, links: [{ s: 0, t: 2, kind: 'sure', score: null }] }));
+    handleEditorKey(ed, key('ArrowDown')); // gold 0-2 beats the model's 0-0
+    expect(ed.cursor).toEqual({ side: 'tgt', index: 2 });
+    ed.cursor = { side: 'src', index: 2 };
+    handleEditorKey(ed, key('ArrowDown')); // the model's 2-2
+    expect(ed.cursor).toEqual({ side: 'tgt', index: 2 });
+    // One to two: Space, ↓, Shift+→, Space.
+    ed.cursor = { side: 'src', index: 1 };
+    for (const k of [key(' '), key('ArrowDown'), key('ArrowRight', { shiftKey: true }), key(' ')]) handleEditorKey(ed, k);
+    await settle(ed);
+    expect(gold()).toEqual(['0-2', '1-1', '1-2']);
+    ed.mode = 'matrix';
+    handleEditorKey(ed, key('End'));
+    expect(ed.cell).toEqual({ s: ed.cell.s, t: 2 });
+  });
+
   test('a selection left from earlier is cleared by any other command, so a later click cannot link it', async () => {
     const { ed, ids, gold } = setUp();
     await ed.open(ids[0]);

@@ -19,6 +19,7 @@ function run(id: number, over: Partial<RunInfo> & { dim?: number; seconds?: numb
     error: null,
     pairs: 1000,
     goldPairs: 0,
+    partialGoldPairs: 0,
     pseudoPairs: 0,
     dictionaryPairs: 0,
     evalPairs: 0,

@@ -7,7 +7,7 @@ import { editorPair, setGold, setRejected } from '../../../src/main/review/edito
 import { reviewQueue } from '../../../src/main/review/queue.ts';
 import { bulkFix, lexiconEntries, occurrences } from '../../../src/main/review/concordance.ts';
 import { agreementReport } from '../../../src/main/review/agreement.ts';
-import { adjudication } from '../../../src/main/review/adjudication.ts';
+import { adjudication, setAdjudicated } from '../../../src/main/review/adjudication.ts';
 import { mergeTokensEdit, splitTokenEdit } from '../../../src/main/review/segmentation-fixes.ts';
 import { setLinkTags } from '../../../src/main/store/project-link-tags.ts';
 import { setAnnotatorsShare } from '../../../src/main/store/annotation-mode.ts';
@@ -15,7 +15,7 @@ import { createAlignment, linkInserter, rejectedWithAnnotator } from '../../../s
 import { createModelRun, setRunSetup } from '../../../src/main/store/training-runs.ts';
 import { trainOptionsSchema } from '../../../src/shared/models-api.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { model, possible, project, sure } from './fixture.ts';
+import { markDone, model, possible, project, sure } from './fixture.ts';
 
 const dir = tempDir('mekong-editor-');
 const PAIRS: [string, string][] = [
@@ -163,17 +163,19 @@ describe('double annotation', () => {
 });
 
 describe('adjudication', () => {
-  test("reads two annotators' layers with their marks and the adjudicator's gold; refuses what is not two golds", () => {
+  test("reads two annotators' layers with their marks and the adjudicated gold; refuses what is not two annotators' golds", () => {
     const { store, ids } = project(dir, PAIRS);
     const m = model(store, ids, [[[0, 0, 0.9]], [], [], []]);
     const a = setGold(store, 'ann', ids[0], [sure(0, 0)], [{ side: 'tgt', index: 2 }]).goldId as number;
     const b = setGold(store, 'bob', ids[0], [possible(0, 1)], []).goldId as number;
-    const adj = adjudication(store, 'cur', ids[0], a, b);
+    const adj = adjudication(store, ids[0], a, b);
     expect(adj.left).toEqual({ annotator: 'ann', alignmentId: a, links: [sure(0, 0)], untranslated: [{ side: 'tgt', index: 2 }] });
     expect(adj.right).toMatchObject({ annotator: 'bob', links: [possible(0, 1)], untranslated: [] });
-    expect(adj.result).toEqual({ annotator: 'cur', alignmentId: null, links: [], untranslated: [] });
-    expect(() => adjudication(store, 'cur', ids[0], a, a)).toThrow(/two different/);
-    expect(() => adjudication(store, 'cur', ids[0], a, m)).toThrow(/not an annotator's gold/);
+    expect(adj.result).toEqual({ annotator: 'adjudicated', alignmentId: null, links: [], untranslated: [] });
+    expect(() => adjudication(store, ids[0], a, a)).toThrow(/two different/);
+    expect(() => adjudication(store, ids[0], a, m)).toThrow(/not an annotator's gold/);
+    const result = setAdjudicated(store, 'cur', ids[0], [sure(0, 0)], []);
+    expect(() => adjudication(store, ids[0], a, result.alignmentId as number)).toThrow(/not an annotator's gold/);
     store.close();
   });
 });
@@ -223,14 +225,14 @@ describe('lexicon', () => {
     const entries = lexiconEntries(store, 'ann', m, '', 10);
     expect(entries[0]).toEqual({ src: 'a', tgt: 'x', gold: 1, model: 3 });
     expect(occurrences(store, 'ann', 'A', 'x', m).map((o) => o.pairId)).toEqual([ids[0], ids[1], ids[2]]);
-    const preview = await bulkFix(store, 'ann', 'a', 'x', 'add', false);
+    const preview = await bulkFix(store, 'ann', 'a', 'x', 'add', false, m);
     expect(preview.map(({ pairId, add, remove, unmatched }) => ({ pairId, add, remove, unmatched }))).toEqual([
-      { pairId: ids[1], add: [{ s: 0, t: 0, score: null, by: 'position' }], remove: [], unmatched: { src: [], tgt: [] } },
-      { pairId: ids[2], add: [{ s: 1, t: 1, score: null, by: 'position' }], remove: [], unmatched: { src: [], tgt: [] } },
+      { pairId: ids[1], add: [{ s: 0, t: 0, score: 0.9, by: 'model' }], remove: [], unmatched: { src: [], tgt: [] } },
+      { pairId: ids[2], add: [{ s: 1, t: 1, score: 0.9, by: 'model' }], remove: [], unmatched: { src: [], tgt: [] } },
     ]);
     expect(preview[0].srcTokens.map((t) => t.text)).toEqual(store.getPair(ids[1]).srcTokens.map((t) => t.text));
     expect(editorPair(store, 'ann', ids[1]).gold).toEqual([]);
-    await bulkFix(store, 'ann', 'a', 'x', 'add', true);
+    await bulkFix(store, 'ann', 'a', 'x', 'add', true, m);
     expect(editorPair(store, 'ann', ids[2]).gold).toEqual([sure(1, 1)]);
     setGold(store, 'ann', ids[3], [sure(0, 0)], []);
     store.undo('ann');
@@ -245,22 +247,30 @@ describe('lexicon', () => {
     store.close();
   });
 
-  test('Link all pairs occurrences one to one: nearest by position, or by the model; only the kept links apply', async () => {
+  test('Link all pairs occurrences one to one along the model links; only the kept links apply', async () => {
     const { store, ids } = project(dir, [
-      ['ປະຈຳ ແຂວງ ປະຈຳ', 'ประจำ จังหวัด'], // two Lao occurrences, one Thai: one link, to the nearer
-      ['ປະຈຳ ກ ຂ ປະຈຳ', 'ประจำ ค ง ประจำ'], // 2×2: the non-crossing matching
-      ['ປະຈຳ ກ ປະຈຳ', 'ง ประจำ ค ประจำ'], // 2×2 where the model says otherwise for the first
+      ['ປະຈຳ ແຂວງ ປະຈຳ', 'ประจำ จังหวัด'], // two Lao occurrences, one Thai: the one the model links
+      ['ປະຈຳ ກ ຂ ປະຈຳ', 'ประจำ ค ง ประจำ'], // 2×2, both paired by the model
+      ['ປະຈຳ ກ ປະຈຳ', 'ง ประจำ ค ประจำ'], // 2×2 where the model pairs the first only: the other pairing is for review
       ['ປະຈຳ', 'ประจำ'],
     ]);
-    const m = model(store, ids, [[], [], [[0, 3, 0.95]], []]);
+    const m = model(store, ids, [
+      [[2, 0, 0.7]],
+      [
+        [0, 0, 0.9],
+        [3, 3, 0.9],
+      ],
+      [[0, 3, 0.95]],
+      [[0, 0, 0.9]],
+    ]);
     const plan = await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', false, m);
     const byPair = new Map(plan.map((c) => [c.pairId, c]));
-    expect(byPair.get(ids[0])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0']);
-    expect(byPair.get(ids[0])!.unmatched).toEqual({ src: [2], tgt: [] });
+    expect(byPair.get(ids[0])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['2-0']);
+    expect(byPair.get(ids[0])!.unmatched).toEqual({ src: [0], tgt: [] });
     expect(byPair.get(ids[1])!.add.map(({ s, t }) => `${s}-${t}`)).toEqual(['0-0', '3-3']);
     expect(byPair.get(ids[2])!.add).toEqual([
       { s: 0, t: 3, score: 0.95, by: 'model' },
-      { s: 2, t: 1, score: null, by: 'position' },
+      { s: 2, t: 1, score: null, by: 'unsupported', reason: 'no model link between these occurrences' },
     ]);
     for (const c of plan) {
       expect(new Set(c.add.map((l) => l.s)).size).toBe(c.add.length);
@@ -270,12 +280,12 @@ describe('lexicon', () => {
     const keep = plan
       .flatMap((c) => c.add.map((l) => ({ pairId: c.pairId, s: l.s, t: l.t })))
       .filter((l) => !(l.pairId === ids[1] && l.s === 3));
-    await expect(bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 2, t: 0 }])).rejects.toThrow(
+    await expect(bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, [...keep, { pairId: ids[0], s: 0, t: 0 }])).rejects.toThrow(
       /not one the preview proposed/,
     );
     await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'add', true, m, keep);
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.map((l) => `${l.s}-${l.t}`))).toEqual([
-      ['0-0'],
+      ['2-0'],
       ['0-0'],
       ['0-3', '2-1'],
       ['0-0'],
@@ -287,11 +297,11 @@ describe('lexicon', () => {
     store.undo('ann');
     expect(ids.map((id) => editorPair(store, 'ann', id).gold.length)).toEqual([0, 0, 0, 0]);
     // A wrong model link is rejected corpus-wide: never suggested again, and labelled so.
-    const reject = await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m);
+    const reject = await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m, [{ pairId: ids[2], s: 0, t: 3 }]);
     expect(reject.flatMap((c) => c.remove.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[2]}:0-3`]);
     expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([{ s: 0, t: 3 }]);
     expect(occurrences(store, 'ann', 'ປະຈຳ', 'ประจำ', m).find((o) => o.pairId === ids[2])!.rejected).toEqual([{ s: 0, t: 3 }]);
-    expect(await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).toEqual([]);
+    expect((await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).map((c) => c.pairId)).toEqual([ids[0], ids[1], ids[3]]);
     store.undo('ann');
     expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([]);
     store.close();
@@ -304,6 +314,7 @@ describe('agreement', () => {
     const a = setGold(store, 'ann', ids[0], [sure(0, 0), sure(1, 1)], []).goldId as number;
     setGold(store, 'ann', ids[1], [sure(0, 0), sure(1, 1)], []);
     store.updatePair('ann', ids[1], { split: 'dev' });
+    markDone(store, [ids[0], ids[1]]);
     const config = trainOptionsSchema.parse({ method: 'bilstm-ctl' });
     const untrained = model(store, ids, [[[0, 0, 0.9]], [[0, 1, 0.9]], [], []]);
     expect(agreementReport(store, a, untrained).trained).toBeUndefined();
@@ -338,6 +349,7 @@ describe('agreement', () => {
     const a = setGold(store, 'ann', ids[0], [sure(0, 0), possible(1, 1)], []).goldId as number;
     const b = setGold(store, 'bob', ids[0], [sure(0, 0)], []).goldId as number;
     setGold(store, 'bob', ids[1], [sure(0, 0)], []);
+    markDone(store, [ids[0], ids[1]]);
     const r = agreementReport(store, a, m);
     expect(r.overall).toMatchObject({ pairs: 1, precision: 0.5, recall: 1, reference: 2, candidate: 2, both: 1 });
     expect(r.overall.aer).toBeCloseTo(1 - 2 / 3);

@@ -13,6 +13,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  renameSync,
   statSync,
   writeFileSync,
   writeSync,
@@ -20,10 +21,11 @@ import {
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runImport } from '../../../src/main/corpus/import-pipeline.ts';
-import { backUp } from '../../../src/main/store/backup.ts';
-import { MIGRATIONS } from '../../../src/main/store/migrations.ts';
+import { backUp, backUpInWorker } from '../../../src/main/store/backup.ts';
+import { silentContext } from '../../../src/main/jobs/job-context.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { oldSchemaProject } from '../helpers/old-schema-project.ts';
 
 const dir = tempDir('mekong-backup-');
 const sh = (cmd: string, ...args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' });
@@ -34,20 +36,7 @@ const mekong = (...args: string[]) => {
 
 /** A project file of schema 10 (before job ownership), as an older Mekong left it, with `n` pairs. */
 function schema10Project(path: string, n: number): void {
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.exec('BEGIN');
-  for (const m of MIGRATIONS.slice(0, 10)) db.exec(m);
-  db.pragma('user_version = 10');
-  const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-  for (const [k, v] of [
-    ['name', 'old'],
-    ['src_lang', 'en'],
-    ['tgt_lang', 'vi'],
-    ['created_at', '2026-01-01T00:00:00Z'],
-  ])
-    put.run(k, v);
-  db.prepare(`INSERT INTO imports (id, file, format, state, pairs, started_at) VALUES (1, 'old.tsv', 'tsv', 'done', ?, 'now')`).run(n);
+  const db = oldSchemaProject(path, 10, 'old.tsv', n);
   const pair = db.prepare('INSERT INTO pairs (import_id, src_text, tgt_text, src_tokens, tgt_tokens) VALUES (1, ?, ?, ?, ?)');
   const blob = (...o: number[]) => Buffer.from(new Uint32Array(o).buffer);
   // "old i" / "cũ i": two tokens a side
@@ -135,6 +124,30 @@ test('an import of more than 10,000 pairs is backed up first; a smaller one make
     out: `${path}: no damage found\nlast good copy (automatic backup): ${path}.backup\n`,
     err: '',
   });
+});
+
+test('the copy before a large import is made on another thread, and never of a file that replaced the project', async () => {
+  const path = join(dir, 'threaded.mekong');
+  schema10Project(path, 20_000);
+  const store = ProjectStore.open(path);
+  try {
+    // The main thread keeps running while the copy is made (a copy on this thread lets no timer fire).
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    expect(await backUpInWorker(store, silentContext())).toBeNull();
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(0);
+    expect(pairTexts(`${path}.backup`)).toEqual(Array.from({ length: 20_000 }, (_, i) => `old ${i}`));
+
+    // Moved away and replaced by another file: refused, and the last good copy stays.
+    const good = readFileSync(`${path}.backup`);
+    renameSync(path, join(dir, 'threaded-moved.mekong'));
+    schema10Project(path, 5);
+    await expect(backUpInWorker(store, silentContext())).rejects.toThrow('the project file was deleted, moved or replaced');
+    expect(readFileSync(`${path}.backup`).equals(good)).toBe(true);
+  } finally {
+    store.close();
+  }
 });
 
 test('a damaged project is named with its backup, and never replaces the backup', () => {

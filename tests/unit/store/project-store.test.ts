@@ -69,6 +69,11 @@ describe('project file', () => {
       INSERT INTO rejected_links VALUES (${id}, 1, 1, 'ann', '2026-11-01T00:00:00Z');
       ALTER TABLE links DROP COLUMN tag;
       ALTER TABLE alignments DROP COLUMN calibration;
+      DROP TABLE pair_reviews;
+      DROP INDEX alignments_adjudicated;
+      DROP INDEX alignments_gold_annotator;
+      ALTER TABLE alignments DROP COLUMN adjudicated;
+      CREATE UNIQUE INDEX alignments_gold_annotator ON alignments(annotator) WHERE origin = 'gold';
       DROP INDEX pairs_visible;
       DROP TABLE dictionaries;
       DROP TABLE mine_proposals;

@@ -77,11 +77,30 @@ test('concurrent batches of mixed languages come back in order', async () => {
 
 test('setWordList reaches the workers; close() finishes outstanding work, then refuses', async () => {
   const own = new SegmentPool({ size: 1 });
-  const zh = { text: '我是學生。', lang: 'cmn' };
-  expect((await own.segmentBatch([zh]))[0].map((t) => t.text)).toEqual(['我是', '學生', '。']);
-  own.setWordList('zh', WordList.fromWords(['我', '是']));
+  const zh = { text: '這是我的書。', lang: 'cmn' };
+  expect((await own.segmentBatch([zh]))[0].map((t) => t.text)).toEqual(['這是', '我', '的', '書', '。']);
+  own.setWordList('zh', WordList.fromWords(['這', '是']));
   const pending = own.segmentBatch([zh]);
   await own.close();
-  expect((await pending)[0].map((t) => t.text)).toEqual(['我', '是', '學生', '。']);
+  expect((await pending)[0].map((t) => t.text)).toEqual(['這', '是', '我', '的', '書', '。']);
   await expect(own.segmentBatch([zh])).rejects.toThrow(/closed/);
+});
+
+test('a pool starts its second worker only for a batch large enough to share, with the word lists set meanwhile', async () => {
+  const lazy = new SegmentPool({ size: 2 });
+  try {
+    await lazy.segmentBatch(Array.from({ length: 400 }, () => ({ text: 'ສະບາຍດີ', lang: 'lo' })));
+    expect(lazy.started).toBe(1);
+    const text = 'ສະຖານທູດໄທປະຈຳລາວ';
+    const words = WordList.fromWords(['ສະຖານທູດໄທ']);
+    expect(segment(text, 'lo').map((t) => t.text)).not.toContain('ສະຖານທູດໄທ');
+    lazy.setWordList('lo', words);
+    const got = await lazy.segmentBatch(Array.from({ length: 1200 }, () => ({ text, lang: 'lo' })));
+    expect(lazy.started).toBe(2);
+    const want = JSON.stringify(segment(text, 'lo', { words }));
+    expect(want).toContain('ສະຖານທູດໄທ');
+    expect(got.every((t) => JSON.stringify(t) === want)).toBe(true);
+  } finally {
+    await lazy.close();
+  }
 });

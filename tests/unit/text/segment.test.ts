@@ -41,7 +41,7 @@ const fixtures: [lang: string, text: string, tokens: string[]][] = [
   ['tha', 'เหลือเวลาอีกกี่ชั่วโมง...', ['เหลือ', 'เวลา', 'อีก', 'กี่', 'ชั่วโมง', '...']],
   ['km', 'ថម គឺជា\u200Bអ្នក\u200Bគេង\u200Bស្កប់ស្កល់ ។', ['ថម', 'គឺជា', 'អ្នក', 'គេង', 'ស្កប់ស្កល់', '។']],
   ['vi', 'Hôm qua anh ấy đi ngủ hồi 11 giờ.', ['Hôm', 'qua', 'anh', 'ấy', 'đi', 'ngủ', 'hồi', '11', 'giờ', '.']],
-  ['zh', '我明天回來的時候會跟他們聯絡。', ['我', '明天', '回來', '的', '時候', '會跟', '他們', '聯絡', '。']],
+  ['zh', '我明天回來的時候會跟他們聯絡。', ['我', '明天', '回來', '的', '時候', '會', '跟', '他們', '聯絡', '。']],
   ['ja', '私は学生です。', ['私', 'は', '学生', 'です', '。']],
   ['my', 'မြန်မာစာ ကို လေ့လာ ပါ', ['မြန်မာ', 'စာ', 'ကို', 'လေ့လာ', 'ပါ']],
   ['id', 'Apakah kamu tidak tahu kalau tidak sopan?', ['Apakah', 'kamu', 'tidak', 'tahu', 'kalau', 'tidak', 'sopan', '?']],
@@ -80,7 +80,7 @@ const fixtures: [lang: string, text: string, tokens: string[]][] = [
     'Write to a.b@example.org or see https://example.org/x?y=1.',
     ['Write', 'to', 'a.b@example.org', 'or', 'see', 'https://example.org/x?y=1', '.'],
   ],
-  ['en', 'Tom met 王小明 in Vientiane.', ['Tom', 'met', '王', '小明', 'in', 'Vientiane', '.']],
+  ['en', 'Tom met 王小明 in Vientiane.', ['Tom', 'met', '王小明', 'in', 'Vientiane', '.']],
   ['xyz', 'Ông ấy sống trong một ngôi làng nhỏ.', ['Ông', 'ấy', 'sống', 'trong', 'một', 'ngôi', 'làng', 'nhỏ', '.']],
   ['qqq', 'ฉันชอบกินข้าว', ['ฉัน', 'ชอบ', 'กิน', 'ข้าว']],
 ];

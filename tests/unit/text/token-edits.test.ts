@@ -102,6 +102,15 @@ describe.each(['src', 'tgt'] as LinkSide[])('link re-indexing on side %s', (side
     }
   });
 
+  test("after a split: a model's links of the old token ('neither') go to no half, later ones shift up", () => {
+    for (const links of linkSets()) {
+      for (let i = 0; i < 3; i++) {
+        const want = pullBack(links, side, 4, (j) => (j < i ? [j] : j === i || j === i + 1 ? [] : [j - 1]));
+        expect(reindexLinksAfterSplit(links, side, i, 'neither')).toEqual(want);
+      }
+    }
+  });
+
   test('after a merge: links of both tokens go to the merged one, duplicates merged', () => {
     for (const links of linkSets()) {
       for (let i = 0; i < 2; i++) {

@@ -35,6 +35,17 @@ test('links follow their tokens; links that meet are merged (sure wins, larger s
   ]);
 });
 
+test("a model's links ('drop') of a token split in several go to none of the pieces; merged tokens keep theirs", () => {
+  const src = [[0], [0], [1, 2]];
+  const tgt = identityMap(2);
+  const links = [
+    { s: 1, t: 1, kind: 'sure' as const, score: 0.8 },
+    { s: 2, t: 0, kind: 'sure' as const, score: 0.9 },
+  ];
+  expect(remapLinks(links, src, tgt, 'drop')).toEqual([{ s: 0, t: 1, kind: 'sure', score: 0.8 }]);
+  expect(remapLinks(links, src, tgt, 'copy')).toHaveLength(3);
+});
+
 test('a link tag survives when its tokens are merged with another linked token', () => {
   const merged = remapLinks(
     [

@@ -13,7 +13,7 @@ import type { AppContext } from '../../../src/main/api/app-context.ts';
 import { HfEncoder } from '../../../src/main/models/transformer/hf-encoder.ts';
 import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
 import { checkpointDir, runDir } from '../../../src/main/train/run-files.ts';
-import { project, sure } from '../review/fixture.ts';
+import { markDone, project, sure } from '../review/fixture.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { samplePairs, writeTinyBert } from '../models/transformer/tiny-encoders.ts';
@@ -52,6 +52,10 @@ test('a fine-tuning run of the project encoder: curves, scored HF checkpoints, r
   const diag = (k: number) => Array.from({ length: Math.min(src[k].length, tgt[k].length, 4) }, (_, i) => sure(i, i));
   store.transaction(() => [0, 1, 2, 3, 12, 13, 14, 15].forEach((k) => insert(ids[k], diag(k))));
   dbOf(store).prepare(`UPDATE pairs SET split = 'dev' WHERE id >= ?`).run(ids[12]);
+  markDone(
+    store,
+    [0, 1, 2, 3, 12, 13, 14, 15].map((k) => ids[k]),
+  );
   dbOf(store)
     .prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 1, 0, 'anna', '2026-11-25T00:00:00Z')`)
     .run(ids[1]);

@@ -13,7 +13,7 @@ import { loadNeuralModel } from '../../../src/main/models/bilstm/bilstm-folder.t
 import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignments.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { checkpointDir, runDir } from '../../../src/main/train/run-files.ts';
-import { project, sure } from '../review/fixture.ts';
+import { markDone, project, sure } from '../review/fixture.ts';
 import { syntheticCorpus } from '../models/bilstm/synthetic.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { defaultSelfTrainEpochs } from '../../../src/shared/epochs.ts';
@@ -45,6 +45,10 @@ function setup(devGold = true, pairs = 16, dev = 4) {
   dbOf(store)
     .prepare(`UPDATE pairs SET split = 'dev' WHERE id >= ?`)
     .run(ids[pairs - dev]);
+  markDone(
+    store,
+    withGold.map((k) => ids[k]),
+  );
   const events: JobEvent[] = [];
   const ctx: AppContext = { ...createContext('browser', 'anna', dir), store };
   ctx.jobs.onEvent((e) => events.push(e));

@@ -8,7 +8,7 @@ import { goldAlignmentOf, linkInserter } from '../../../src/main/store/alignment
 import { trainingSet } from '../../../src/main/train/project-data.ts';
 import { attachDictionary } from '../../../src/main/store/dictionaries.ts';
 import { StepMeter } from '../../../src/main/train/step-meter.ts';
-import { model, possible, project, sure } from '../review/fixture.ts';
+import { markDone, model, possible, project, sure } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { dbOf } from '../../../src/main/store/connection.ts';
 
@@ -30,6 +30,7 @@ describe('training set', () => {
       insert(ids[3], [sure(0, 0)]);
     });
     dbOf(store).prepare(`UPDATE pairs SET split = 'test' WHERE id = ?`).run(ids[3]);
+    markDone(store, [ids[0], ids[3]]);
     const reject = dbOf(store).prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 0, 0, 'anna', 'now')`);
     reject.run(ids[1]);
     reject.run(ids[3]);
@@ -56,7 +57,7 @@ describe('training set', () => {
     expect(set.rejected).toEqual([undefined, [{ s: 0, t: 0 }], undefined, undefined]);
     expect(set.evalIndex).toEqual([3]);
     expect(set.evalGold).toEqual([{ sure: [[0, 0]], possible: [] }]);
-    expect(set.stats).toEqual({ pairs: 4, goldPairs: 1, pseudoPairs: 2, dictionaryPairs: 0, evalPairs: 1 });
+    expect(set.stats).toEqual({ pairs: 4, goldPairs: 1, partialGoldPairs: 0, pseudoPairs: 2, dictionaryPairs: 0, evalPairs: 1 });
     const noGold = trainingSet(store, trainOptionsSchema.parse({ useGold: false, useRejected: false, lowercase: false }));
     expect(noGold.corpus.src[0]).toEqual(['A', 'b']);
     expect(noGold.supervision.every((l) => l === undefined)).toBe(true);
@@ -71,6 +72,7 @@ describe('training set', () => {
       ['ເຂົ້າ ເຂົ້າ', 'rice'],
     ]);
     linkInserter(store, goldAlignmentOf(store, 'anna'))(ids[1], [sure(1, 1)]);
+    markDone(store, [ids[1]]);
     const pseudo = model(store, ids, [[[1, 1, 0.95]], [], []]);
     attachDictionary(store, {
       name: 'lo-en',

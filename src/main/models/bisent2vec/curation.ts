@@ -29,6 +29,7 @@ import {
 } from '../../eval/margin.ts';
 import type { ThresholdChoice } from '../../eval/threshold-search.ts';
 import { SentenceTranslation, trainSentenceTranslation } from '../../align/sentence-translation.ts';
+import type { SavedModel } from '../../align/statistical-model.ts';
 import { Rng } from '../../nn/init.ts';
 import { sentenceVectors } from './embed.ts';
 import { trainBisent2vec } from './parallel-train.ts';
@@ -79,9 +80,19 @@ export function sentenceSets(
   const sets: SentenceSets = { x: sentenceVectors(model, 0, src), y: sentenceVectors(model, 1, tgt), dim: model.config.dim };
   const w = model.config.lexicalWeight;
   if (use === 'flagging' || !model.lexicon || !w) return sets;
-  const lex = new SentenceTranslation(model.lexicon);
+  return { ...sets, extra: lexicalTerm(model.lexicon, w, src, tgt) };
+}
+
+/** Mining's extra term e(i, j) = weight · the IBM1 translation log-likelihood of src[i] and tgt[j] under `tables`. */
+export function lexicalTerm(
+  tables: SavedModel,
+  weight: number,
+  src: readonly string[][],
+  tgt: readonly string[][],
+): (i: number, j: number) => number {
+  const lex = new SentenceTranslation(tables);
   const [s, t] = [lex.encode(0, src), lex.encode(1, tgt)];
-  return { ...sets, extra: (i, j) => w * lex.score(s[i], t[j]) };
+  return (i, j) => weight * lex.score(s[i], t[j]);
 }
 
 /** A model for curation: Bi-Sent2Vec and, when config.lexicalWeight > 0, IBM1 tables on the same pairs. */

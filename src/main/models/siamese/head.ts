@@ -26,6 +26,7 @@ import { floats, type Tensor } from '../../nn/tensor.ts';
 import { Trainer } from '../../nn/trainer.ts';
 import { type JobContext, silentContext } from '../../jobs/job-context.ts';
 import { fit } from '../../train/fit-loop.ts';
+import { unitRows } from '../../eval/csls.ts';
 
 /** The head's training settings: its options (siameseOptionsSchema), defaults SIAMESE_DEFAULTS (shared/aligner-defaults.ts). */
 export type SiameseConfig = SiameseOptions;
@@ -37,25 +38,14 @@ export interface SiameseHead {
   bias: Float32Array;
 }
 
-/** Rows of x [n, d] scaled to unit length, in place; returns x. */
-function unit(x: Float32Array, d: number): Float32Array {
-  for (let o = 0; o < x.length; o += d) {
-    let s = 0;
-    for (let t = 0; t < d; t++) s += x[o + t] ** 2;
-    const f = s > 0 ? 1 / Math.sqrt(s) : 0;
-    for (let t = 0; t < d; t++) x[o + t] *= f;
-  }
-  return x;
-}
-
 /** unit, center, unit (a copy). */
 export function normalised(x: Float32Array, d: number): Float32Array {
-  const out = unit(Float32Array.from(x), d);
+  const out = unitRows(Float32Array.from(x), d);
   const n = out.length / d;
   const mean = new Float64Array(d);
   for (let o = 0; o < out.length; o += d) for (let t = 0; t < d; t++) mean[t] += out[o + t] / n;
   for (let o = 0; o < out.length; o += d) for (let t = 0; t < d; t++) out[o + t] -= mean[t];
-  return unit(out, d);
+  return unitRows(out, d);
 }
 
 /** The head applied to embeddings [n, d], then normalised unit/center/unit. */

@@ -6,10 +6,16 @@
 //   bisent2vec  Bi-Sent2Vec's sentence vectors (bisent2vec/embed.ts)
 //   bilstm      the BiLSTM aligner's pooled encoder states, the vectors its contrastive loss
 //               is trained on (bilstm/sentence-vectors.ts)
-//   encoder     a Hugging Face encoder's hidden layer (defaultAlignLayer, the layer word
-//               alignment reads), averaged over the subwords of the sentence's words
-//               (template tokens left out), with language 0/1 for the source/target side.
+//   encoder     a Hugging Face encoder, with language 0/1 for the source/target side, pooled
+//               as asked: 'mean' (default) the mean of hidden state `layer` (default
+//               defaultAlignLayer, the layer word alignment reads) over the subwords of the
+//               sentence's words, template tokens left out; 'cls' the first template token's
+//               ([CLS], <s>) state at `layer` (default the last layer), before any pooler —
+//               the sentence vector of seeds 000/001 (cls_before_pooler).
+// Pooling and layer are options of the encoder family only; the other families refuse them.
 import type { SentenceVectorFamily } from '../../../shared/methods.ts';
+import { UserError } from '../../errors.ts';
+import type { JobContext } from '../../jobs/job-context.ts';
 import { sentenceVectors } from '../bisent2vec/embed.ts';
 import { loadBisent2vec } from '../bisent2vec/bisent2vec-folder.ts';
 import { loadNeuralModel } from '../bilstm/bilstm-folder.ts';
@@ -22,27 +28,43 @@ export type Side = 0 | 1;
 
 export interface SentenceEncoder {
   readonly dim: number;
-  /** vectors [sentences, dim] of side 0 (source) or 1 (target) */
-  embed(side: Side, sentences: readonly string[][]): Promise<Float32Array>;
+  /** vectors [sentences, dim] of side 0 (source) or 1 (target); progress and cancel through `ctx` where the family runs batches */
+  embed(side: Side, sentences: readonly string[][], ctx?: JobContext): Promise<Float32Array>;
   release(): Promise<void>;
 }
 
-function hfEncoder(dir: string): SentenceEncoder {
-  const enc = HfEncoder.open(dir);
-  const layer = defaultAlignLayer(enc.config);
+/** A Hugging Face encoder's sentence vector: the mean of its words' subwords, or the [CLS] state. */
+export type SentencePooling = 'mean' | 'cls';
+
+export interface SentenceEncoderOptions {
+  /** default 'mean' */
+  pooling?: SentencePooling;
+  /** hidden state read (0 = embeddings); default: the last layer for 'cls', defaultAlignLayer for 'mean' */
+  layer?: number;
+  /** receives the line naming the execution provider (default console.info) */
+  log?: (line: string) => void;
+}
+
+function hfEncoder(dir: string, o: SentenceEncoderOptions): SentenceEncoder {
+  const enc = HfEncoder.open(dir, { log: o.log });
+  const pooling = o.pooling ?? 'mean';
+  const layer = o.layer ?? (pooling === 'cls' ? enc.config.layers : defaultAlignLayer(enc.config));
   const dim = enc.config.hidden;
+  if (pooling === 'cls' && enc.tokenizer.prefix.length === 0)
+    throw new UserError(`${dir}: its tokenizer puts no [CLS] (or <s>) before a sentence: use --pooling mean`);
   return {
     dim,
-    async embed(side, sentences) {
+    async embed(side, sentences, ctx) {
       const encoded = enc.encode(sentences);
       const [hidden] = await enc.hiddenStates(
         encoded,
         [layer],
-        undefined,
+        ctx,
         encoded.map(() => side),
       );
       const out = new Float32Array(sentences.length * dim);
       encoded.forEach((s, k) => {
+        if (pooling === 'cls') return out.set(hidden[k].subarray(0, dim), k * dim);
         const { rows } = wordSubwords(hidden[k], s, dim);
         const n = rows.length / dim;
         for (let r = 0; r < n; r++) for (let t = 0; t < dim; t++) out[k * dim + t] += rows[r * dim + t] / n;
@@ -55,7 +77,7 @@ function hfEncoder(dir: string): SentenceEncoder {
 
 const free = async () => {};
 
-const OPEN: Readonly<Record<SentenceVectorFamily, (dir: string) => SentenceEncoder>> = {
+const OPEN: Readonly<Record<SentenceVectorFamily, (dir: string, o: SentenceEncoderOptions) => SentenceEncoder>> = {
   bisent2vec: (dir) => {
     const m = loadBisent2vec(dir);
     return { dim: m.config.dim, embed: async (side, s) => sentenceVectors(m, side, s), release: free };
@@ -67,7 +89,9 @@ const OPEN: Readonly<Record<SentenceVectorFamily, (dir: string) => SentenceEncod
   encoder: hfEncoder,
 };
 
-/** Opens the saved model in `dir` of a family that gives sentence vectors. */
-export function openSentenceEncoder(family: SentenceVectorFamily, dir: string): SentenceEncoder {
-  return OPEN[family](dir);
+/** Opens the saved model in `dir` of a family that gives sentence vectors; pooling and layer only for the encoder family. */
+export function openSentenceEncoder(family: SentenceVectorFamily, dir: string, o: SentenceEncoderOptions = {}): SentenceEncoder {
+  if (family !== 'encoder' && (o.pooling !== undefined || o.layer !== undefined))
+    throw new UserError(`--pooling and --layer choose a Hugging Face encoder's sentence vector (hf:DIR); ${family} has its own`);
+  return OPEN[family](dir, o);
 }

@@ -1,9 +1,15 @@
 // Browser-mode transport: API calls as `POST /api/<channel>` with the per-run token in
 // a header, job events from the `/events` WebSocket (reconnected if it drops), raw file
 // uploads to `/upload` that return a path on the server machine, and the links exports
-// are downloaded from (`/download/…`).
+// are downloaded from (`/download/…`). On a team server the session cookie goes along by
+// itself and each POST carries the session's CSRF token instead; a 401 (the session expired,
+// the account was removed) forgets the account and reloads the page, which shows the login.
 import type { ApiErrorBody, Channel, ChannelInput, JobEvent, MekongApi, Results } from '../../../shared/api.ts';
 import { ApiError } from './api-error.ts';
+import { setTeamAccount } from './session-token.ts';
+
+/** How calls are authorised: the single-user server's per-run token, or a team session's CSRF token. */
+export type HttpAuth = { token: string } | { csrf: string };
 
 const RECONNECT_MS = 1000;
 
@@ -12,7 +18,24 @@ export class HttpApi implements MekongApi {
   private socket: WebSocket | null = null;
   private socketOpen: Promise<void> = Promise.resolve();
 
-  constructor(private readonly token: string) {}
+  constructor(private readonly auth: HttpAuth) {}
+
+  /** Logged in to a team server (not the single-user server's token). */
+  get team(): boolean {
+    return 'csrf' in this.auth;
+  }
+
+  /** Ends the team session and reloads the page, which shows the login. */
+  async logout(): Promise<void> {
+    await this.post('/auth/logout', 'application/json', '{}').catch(() => undefined);
+    setTeamAccount(null);
+    window.location.reload();
+  }
+
+  /** The query a link or the socket carries: the token; nothing on a team server (the cookie goes along). */
+  private tokenQuery(): string {
+    return 'token' in this.auth ? `?token=${encodeURIComponent(this.auth.token)}` : '';
+  }
 
   async invoke<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<Results[C]> {
     // Jobs report through the socket: make sure it listens before one can start.
@@ -29,7 +52,7 @@ export class HttpApi implements MekongApi {
 
   /** Where the browser fetches one file of an export written for download (the token in the query: a plain link). */
   downloadUrl(download: string, name: string): string {
-    return `/download/${encodeURIComponent(download)}/${encodeURIComponent(name)}?token=${encodeURIComponent(this.token)}`;
+    return `/download/${encodeURIComponent(download)}/${encodeURIComponent(name)}${this.tokenQuery()}`;
   }
 
   /** Sends a local file's bytes to the server; resolves to its path there. */
@@ -41,18 +64,24 @@ export class HttpApi implements MekongApi {
   private async post(path: string, type: string, body: BodyInit): Promise<Response> {
     let res: Response;
     try {
-      res = await fetch(path, { method: 'POST', headers: { 'content-type': type, 'x-mekong-token': this.token }, body });
+      const credential: Record<string, string> =
+        'token' in this.auth ? { 'x-mekong-token': this.auth.token } : { 'x-mekong-csrf': this.auth.csrf };
+      res = await fetch(path, { method: 'POST', headers: { 'content-type': type, ...credential }, body });
     } catch {
       // fetch rejects only when no answer came back at all ("Failed to fetch").
       throw new ApiError({ error: 'The Mekong server is not answering: it was stopped, or the connection dropped.', kind: 'unreachable' });
     }
     if (res.ok) return res;
+    if (res.status === 401 && this.team) {
+      setTeamAccount(null);
+      window.location.reload();
+    }
     const error = (await res.json().catch(() => null)) as ApiErrorBody | null;
     throw new ApiError(error ?? { error: `${res.status} ${res.statusText}`, kind: 'internal' });
   }
 
   private connect(): void {
-    const url = new URL(`/events?token=${encodeURIComponent(this.token)}`, window.location.href);
+    const url = new URL(`/events${this.tokenQuery()}`, window.location.href);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     const socket = new WebSocket(url);
     this.socket = socket;

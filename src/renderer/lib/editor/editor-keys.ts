@@ -1,12 +1,15 @@
 // The editor's keyboard: one table from key to command, read by the editor's keydown
 // handler. Arrows move the cursor (over tokens in the line view, over cells in the
-// matrix; the two cursors follow each other), Space links/unlinks, P flips sure/possible,
+// matrix; the two cursors follow each other; ↑ ↓ cross to the token aligned with the
+// cursor's in gold, else by the model, else the nearest by position; Shift+← → extend the selection; Home/End go
+// to the first/last token), Space links/unlinks, P flips sure/possible,
 // 1–9 tag the links at the cursor (0 untags), Delete removes, N marks "not translated",
 // A/R accept/reject suggestions, S/M split/merge, W wraps the line view, Enter marks done
 // and opens the next pair, Ctrl+Z / Ctrl+Shift+Z undo/redo, ? helps. In a read-only project
 // only the keys that look (move, view, zoom, next/previous pair, help) do anything.
 import type { EditorState } from '../state/editor.svelte.ts';
 import type { Link } from '../../../shared/domain.ts';
+import type { TokenSide } from '../../../shared/editor-api.ts';
 import { linksAt, removeLinks, toggleKind, toggleLinks, toggleTag, toggleUntranslated } from './link-ops.ts';
 
 export interface Shortcut {
@@ -15,7 +18,12 @@ export interface Shortcut {
 }
 
 export const SHORTCUTS: Shortcut[] = [
-  { keys: '← → ↑ ↓', does: 'move the cursor over tokens (↑ ↓ jump to a linked token, if any) or over cells (matrix)' },
+  {
+    keys: '← → ↑ ↓',
+    does: "move the cursor over tokens or over cells (matrix); ↑ ↓ go to the other side's token linked to this one, else the model's, else the nearest by position",
+  },
+  { keys: 'Home / End', does: 'the first / last token of the row (matrix: first / last cell of the row)' },
+  { keys: 'Shift+← →', does: 'extend the selection to the next token: Space, ↓, Shift+→, Space links one token to two' },
   {
     keys: 'Space',
     does: 'select the token; with tokens selected on the other side, link them to it (again: unlink). Matrix: link/unlink the cell',
@@ -33,7 +41,8 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: 'Enter', does: 'mark the pair done and open the next (a pair without links or with open suggestions asks for a second Enter)' },
   { keys: 'PgDn / PgUp', does: 'next / previous pair, without marking this one done' },
   { keys: 'Ctrl+Z / Ctrl+Shift+Z', does: 'undo / redo (from the edit log)' },
-  { keys: 'Esc', does: 'clear the selection' },
+  { keys: 'Esc', does: 'clear the selection; in the note or the suggestion list: back to the links' },
+  { keys: 'Tab', does: 'to the suggestion list, one stop (↑ ↓ choose, Enter or A accept, R or Delete reject), then the note' },
   { keys: '?', does: 'show these shortcuts' },
 ];
 
@@ -43,19 +52,60 @@ function sizes(ed: EditorState): { ns: number; nt: number } {
 
 const clamp = (x: number, n: number) => Math.max(0, Math.min(n - 1, x));
 
-function moveLine(ed: EditorState, key: string): void {
+/**
+ * The token of the other side that ↑ ↓ land on from token `index` of `side`: the first one
+ * linked to it in gold, else the model's best suggestion for it, else the token at the
+ * nearest relative position in its sentence (by character offsets).
+ */
+function acrossFrom(ed: EditorState, side: TokenSide, index: number): number {
+  const pair = ed.pair;
+  if (!pair) return 0;
+  const to = side === 'src' ? 't' : 's';
+  const linked = linksAt(ed.layer.links, side, index).map((l) => l[to]);
+  if (linked.length) return Math.min(...linked);
+  const suggested = linksAt(ed.suggestions, side, index)[0];
+  if (suggested) return suggested[to];
+  const [from, onto] = side === 'src' ? [pair.srcTokens, pair.tgtTokens] : [pair.tgtTokens, pair.srcTokens];
+  const at = (tokens: readonly { start: number; end: number }[], i: number) => {
+    const last = tokens[tokens.length - 1]?.end || 1;
+    return (tokens[i].start + tokens[i].end) / 2 / last;
+  };
+  const here = at(from, index);
+  let best = 0;
+  for (let i = 1; i < onto.length; i++) if (Math.abs(at(onto, i) - here) < Math.abs(at(onto, best) - here)) best = i;
+  return best;
+}
+
+function moveLine(ed: EditorState, key: string, shift: boolean): void {
   const { ns, nt } = sizes(ed);
   const { side, index } = ed.cursor;
   const n = side === 'src' ? ns : nt;
-  if (key === 'ArrowLeft' || key === 'ArrowRight') ed.cursor = { side, index: clamp(index + (key === 'ArrowLeft' ? -1 : 1), n) };
-  else {
+  if (key === 'ArrowLeft' || key === 'ArrowRight') {
+    const to = clamp(index + (key === 'ArrowLeft' ? -1 : 1), n);
+    // Shift extends the selection over the tokens passed, so that one Space links them all.
+    if (shift && !ed.readOnly) {
+      const own = ed.selected[side];
+      const more = [index, to].filter((i) => !own.includes(i));
+      ed.selected = { ...ed.selected, [side]: [...own, ...more] };
+    }
+    ed.cursor = { side, index: to };
+  } else {
     const to = key === 'ArrowUp' ? 'src' : 'tgt';
-    const m = to === 'src' ? ns : nt;
-    // To the other side: the first token linked to this one, else the same relative position.
-    const linked = linksAt(ed.layer.links, side, index).map((l) => (to === 'src' ? l.s : l.t));
-    const across = linked.length ? Math.min(...linked) : clamp(Math.round((index / Math.max(1, n - 1)) * (m - 1)), m);
-    ed.cursor = { side: to, index: to === side ? index : across };
+    ed.cursor = { side: to, index: to === side ? index : acrossFrom(ed, side, index) };
   }
+  syncCell(ed);
+}
+
+/** Home / End: the first or last token of the cursor's row (line view), or cell of the cursor's row (matrix). */
+function moveToEnd(ed: EditorState, key: 'Home' | 'End'): void {
+  const { ns, nt } = sizes(ed);
+  if (ed.mode === 'matrix') {
+    ed.cell = { ...ed.cell, t: key === 'Home' ? 0 : nt - 1 };
+    ed.cursor = { side: 'tgt', index: ed.cell.t };
+    return;
+  }
+  const n = ed.cursor.side === 'src' ? ns : nt;
+  ed.cursor = { side: ed.cursor.side, index: key === 'Home' ? 0 : n - 1 };
   syncCell(ed);
 }
 
@@ -152,7 +202,12 @@ export function handleEditorKey(ed: EditorState, event: KeyboardEvent): boolean 
   }
   if (event.altKey || !ed.pair) return false;
   if (event.key.startsWith('Arrow')) {
-    (ed.mode === 'matrix' ? moveCell : moveLine)(ed, event.key);
+    if (ed.mode === 'matrix') moveCell(ed, event.key);
+    else moveLine(ed, event.key, event.shiftKey);
+    return true;
+  }
+  if (event.key === 'Home' || event.key === 'End') {
+    moveToEnd(ed, event.key);
     return true;
   }
   return runCommand(ed, event.key, event.shiftKey);

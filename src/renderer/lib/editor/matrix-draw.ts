@@ -1,12 +1,13 @@
 // Draws the editor's matrix view with d3 into an <svg>: source tokens label the rows,
 // target tokens the columns (rotated); the model's link posteriors fill cells as a heat
-// map; gold links are marked (sure: filled square, possible: hollow square); rows and
+// map; gold links are marked (sure: filled square, possible: hollow square, not saved yet:
+// dashed outline); rows and
 // columns of tokens marked "not translated" are greyed; rejected cells crossed; the cursor
 // cell and its row and column are highlighted. Only cells with something to show become
 // elements (grid lines are one path), so a 120×120 pair stays a few hundred nodes. A click
 // anywhere on the grid is mapped to its cell and handed to `onCell`.
 import * as d3 from 'd3';
-import { linkName, type Link, type LinkRef } from '../../../shared/link-set.ts';
+import { linkKey, linkName, type Link, type LinkRef } from '../../../shared/link-set.ts';
 import { formatScore } from '../../../shared/link-score.ts';
 
 export interface MatrixData {
@@ -16,6 +17,8 @@ export interface MatrixData {
   tgtLang: string;
   model: readonly Link[];
   gold: readonly Link[];
+  /** Keys of gold links not saved yet (the server away): drawn dashed. */
+  pending: ReadonlySet<number>;
   rejected: readonly LinkRef[];
   untranslated: readonly { side: 'src' | 'tgt'; index: number }[];
   cell: LinkRef;
@@ -118,7 +121,7 @@ function cells(g: d3.Selection<SVGGElement, unknown, null, undefined>, d: Matrix
     .selectAll('rect')
     .data(d.gold)
     .join('rect')
-    .attr('class', (l) => `gold ${l.kind}`)
+    .attr('class', (l) => `gold ${l.kind}${d.pending.has(linkKey(l.s, l.t)) ? ' pending' : ''}`)
     .attr('x', (l) => l.t * s + m)
     .attr('y', (l) => l.s * s + m)
     .attr('width', s - 2 * m)

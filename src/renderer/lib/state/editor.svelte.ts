@@ -1,9 +1,11 @@
 // The alignment editor's state: the open pair (with the annotator's gold layer and the
 // model layers), the view (line or matrix), the keyboard cursor and the token selection,
 // the suggestion source and threshold. Every change goes to the Node side one at a time,
-// in order (each computed from the pair as the previous change left it); `saveState` is
-// 'saved' only once all of them were committed and answered. A project opened read-only
-// (`readOnly`) can be browsed here, and no change is sent.
+// in order; `saveState` is 'saved' only once all of them were committed and answered. A
+// gold edit is applied on screen at once, as the intended state of each link it changes
+// (lib/editor/pending-gold.ts): what the server has not committed yet is drawn as pending,
+// and what is sent is the layer the linguist sees. A project opened read-only (`readOnly`)
+// can be browsed here, and no change is sent.
 import type { AlignmentInfo, MekongApi } from '../../../shared/api.ts';
 import type { EditorPair, SegmentationFixSpec, TokenSide } from '../../../shared/editor-api.ts';
 import type { PairStatus } from '../../../shared/domain.ts';
@@ -11,15 +13,38 @@ import { keySet, linkKey, type Link, type LinkRef } from '../../../shared/link-s
 import { errorMessage, isUnreachable } from '../api/api-error.ts';
 import { addLinks, type GoldLayer } from '../editor/link-ops.ts';
 import { mergeSpec, splitSpec } from '../editor/fix-context.ts';
+import {
+  noPending,
+  pendingCount,
+  pendingKeys,
+  recordPending,
+  stillPending,
+  withPending,
+  type PendingGold,
+} from '../editor/pending-gold.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 
 export type EditorMode = 'line' | 'matrix';
 
 const RETRY_MS = 2000;
-const UNREACHABLE = 'The Mekong server is not answering. Your changes are kept here and sent again as soon as it is back.';
 export type SaveState = 'saved' | 'saving' | 'error';
 /** The pair after (step 1) or before (step −1) `pairId` in the order the editor was opened from, or null at an end. */
 export type NextPair = (pairId: number, step: 1 | -1) => Promise<number | null>;
+
+/** A split token's model links, waiting for the linguist: `index` and `index + 1` are its halves on `side`, `links` keep the other side's token. */
+export interface SplitReview {
+  side: TokenSide;
+  index: number;
+  text: string;
+  links: Link[];
+}
+
+/** A suggestion with the current texts of its two tokens, as the list shows it. */
+export interface SuggestionRow {
+  link: Link;
+  src: string;
+  tgt: string;
+}
 
 export interface Cursor {
   side: TokenSide;
@@ -45,28 +70,57 @@ export class EditorState {
   /** The line view wraps long pairs over several bands (else one row that scrolls sideways). */
   wrap = $state(true);
   help = $state(false);
-  /** A warning about the open pair that the next Enter confirms (no links yet, open suggestions). */
-  warning = $state<string | null>(null);
+  /** The server did not answer the last call: changes are kept and sent again until it does. */
+  offline = $state(false);
+  /** What the last Enter warned about: the key of the state it judged, and the text shown. */
+  private warned = $state<{ key: string; text: string } | null>(null);
+  /** The warning that the next Enter confirms; gone as soon as the pair is no longer in the state it was about. */
+  readonly warning: string | null = $derived(this.warned !== null && this.warned.key === this.doneCheck()?.key ? this.warned.text : null);
   /** The project is open read-only: the pair can be looked at, and every change is ignored. */
   readOnly = $state(false);
   /** The token whose split point is being picked. */
   splitting = $state<Cursor | null>(null);
   /** The merge or split just saved on the open pair: the editor offers to apply it to its other occurrences. */
   lastFix = $state<{ side: TokenSide; fix: SegmentationFixSpec } | null>(null);
+  /**
+   * The model's links of the token last split on the open pair, which went to neither half
+   * (which half the model meant is not known): listed for the linguist to link the right half.
+   */
+  splitReview = $state<SplitReview | null>(null);
 
-  readonly layer: GoldLayer = $derived({ links: this.pair?.gold ?? [], untranslated: this.pair?.untranslated ?? [] });
+  /** Gold edits per pair that the server has not committed yet (intended state per link and mark). */
+  private pendingGold = $state<ReadonlyMap<number, PendingGold>>(new Map());
+  /** The open pair's gold layer as the server committed it. */
+  private readonly savedLayer: GoldLayer = $derived({ links: this.pair?.gold ?? [], untranslated: this.pair?.untranslated ?? [] });
+  /** The open pair's gold layer as the linguist sees it: the committed one with the pending edits applied. */
+  readonly layer: GoldLayer = $derived(withPending(this.savedLayer, this.pair ? (this.pendingGold.get(this.pair.id) ?? null) : null));
+  /** The open pair's links whose state is not committed yet (drawn as pending). */
+  readonly pendingLinks: ReadonlySet<number> = $derived(pendingKeys(this.pair ? (this.pendingGold.get(this.pair.id) ?? null) : null));
+  /** Link and mark edits not committed yet, over every pair. */
+  readonly pendingEdits: number = $derived([...this.pendingGold.values()].reduce((n, p) => n + pendingCount(p), 0));
   readonly modelLinks: Link[] = $derived(this.pair?.alignments.find((a) => a.alignmentId === this.modelId)?.links ?? []);
   /** Model links not in gold, never rejected and not on a "not translated" token, most confident first. */
   readonly suggestions: Link[] = $derived.by(() => {
     const pair = this.pair;
     if (!pair) return [];
-    const skip = keySet([...pair.gold, ...pair.rejected]);
-    const mute = new Set(pair.untranslated.map((m) => `${m.side}:${m.index}`));
+    const skip = keySet([...this.layer.links, ...pair.rejected]);
+    const mute = new Set(this.layer.untranslated.map((m) => `${m.side}:${m.index}`));
     return this.modelLinks
       .filter((l) => !skip.has(linkKey(l.s, l.t)) && !mute.has(`src:${l.s}`) && !mute.has(`tgt:${l.t}`))
       .sort((a, b) => (b.score ?? 1) - (a.score ?? 1) || a.s - b.s || a.t - b.t);
   });
 
+  /** The open suggestions with the texts of their tokens as the pair has them now (after a split or merge too). */
+  readonly suggestionRows: SuggestionRow[] = $derived(
+    this.suggestions.map((link) => ({
+      link,
+      src: this.pair?.srcTokens[link.s]?.text ?? '?',
+      tgt: this.pair?.tgtTokens[link.t]?.text ?? '?',
+    })),
+  );
+
+  /** The layer on its way to the server, per pair, while the call is under way: it may be committed already. */
+  private readonly sending = new Map<number, GoldLayer>();
   /** The newest model alignment the editor has seen: a newer one becomes the suggestion source. */
   private newestModel = 0;
   private chain: Promise<void> = Promise.resolve();
@@ -84,8 +138,9 @@ export class EditorState {
     if (next) this.nextPair = next;
     if (this.pair?.id !== pairId) {
       this.threshold = LINK_THRESHOLD;
-      this.warning = null;
+      this.warned = null;
       this.lastFix = null;
+      this.splitReview = null;
     }
     await this.enqueue(() => this.api.invoke('editor.get', { pairId }));
     this.cursor = { side: 'src', index: 0 };
@@ -117,17 +172,21 @@ export class EditorState {
     this.selected = { src: [], tgt: [] };
   }
 
-  /** Changes the gold layer: `change` gets the layer as the previous change left it. */
+  /**
+   * Changes the gold layer: `change` gets the layer as the linguist sees it (pending edits
+   * included), and its result shows at once, pending until the server committed it.
+   */
   editGold(change: (layer: GoldLayer) => GoldLayer): Promise<void> {
-    return this.edit(async () => {
-      const pair = this.pair;
-      if (!pair) return null;
-      const next = change({ links: pair.gold, untranslated: pair.untranslated });
-      const saved = await this.api.invoke('editor.setGold', { pairId: pair.id, links: next.links, untranslated: next.untranslated });
-      // The annotator's first link created their gold alignment: the project's lists must show it.
-      if (pair.goldId === null && saved.goldId !== null) this.onEdited();
-      return saved;
-    });
+    const pair = this.pair;
+    if (!pair || this.readOnly) return Promise.resolve();
+    const before = this.layer;
+    const after = change(before);
+    const next = new Map(this.pendingGold);
+    // An edit that brings a link back to what the server holds (or is being sent) is dropped here.
+    const base = this.sending.get(pair.id) ?? this.savedLayer;
+    next.set(pair.id, recordPending(this.pendingGold.get(pair.id) ?? noPending(pair.id), base, before, after));
+    this.pendingGold = next;
+    return this.sendGold(pair.id);
   }
 
   accept(links: readonly Link[]): Promise<void> {
@@ -137,6 +196,15 @@ export class EditorState {
         links.map((l) => ({ s: l.s, t: l.t, kind: l.kind })),
       ),
     );
+  }
+
+  /** Links half `half` (0: left, 1: right) of the last split token as the model linked the whole token; the list is done. */
+  placeSplitLinks(half: 0 | 1): Promise<void> {
+    const review = this.splitReview;
+    if (!review) return Promise.resolve();
+    this.splitReview = null;
+    const at = review.index + half;
+    return this.accept(review.links.map((l) => (review.side === 'src' ? { ...l, s: at } : { ...l, t: at })));
   }
 
   acceptAbove(threshold: number): Promise<void> {
@@ -158,9 +226,13 @@ export class EditorState {
     return this.edit(async () => {
       const pair = this.pair;
       if (!pair) return null;
-      const fix = splitSpec(side === 'src' ? pair.srcTokens : pair.tgtTokens, index, at);
+      const tokens = side === 'src' ? pair.srcTokens : pair.tgtTokens;
+      const fix = splitSpec(tokens, index, at);
+      // The model's open links of the token: the split puts them on neither half.
+      const own = this.modelLinks.filter((l) => (side === 'src' ? l.s : l.t) === index);
       const saved = await this.api.invoke('tokens.split', { pairId: pair.id, side, index, at });
       if (fix) this.lastFix = { side, fix };
+      this.splitReview = own.length ? { side, index, text: tokens[index].text, links: own } : null;
       return saved;
     });
   }
@@ -173,6 +245,7 @@ export class EditorState {
       const fix = mergeSpec(side === 'src' ? pair.srcTokens : pair.tgtTokens, index);
       const saved = await this.api.invoke('tokens.merge', { pairId: pair.id, side, index });
       if (fix) this.lastFix = { side, fix };
+      this.splitReview = null;
       return saved;
     });
   }
@@ -223,24 +296,45 @@ export class EditorState {
   }
 
   /**
+   * Why the open pair should not be marked done without a second Enter (no links and no "not
+   * translated" mark, or suggestions still open), with the key of the exact state that was
+   * judged: the kind of warning, the pair, its links, marks and open suggestions.
+   */
+  private doneCheck(): { key: string; why: string } | null {
+    const pair = this.pair;
+    if (!pair) return null;
+    const { links, untranslated } = this.layer;
+    const open = this.suggestions;
+    const kind = links.length === 0 && untranslated.length === 0 ? 'empty' : open.length > 0 ? 'open' : null;
+    if (kind === null) return null;
+    const why =
+      kind === 'empty' ? 'This pair has no links yet.' : `${open.length} suggestion${open.length === 1 ? ' is' : 's are'} still open.`;
+    const cells = (ls: readonly { s: number; t: number }[]) =>
+      ls
+        .map((l) => linkKey(l.s, l.t))
+        .sort((a, b) => a - b)
+        .join(',');
+    const marks = untranslated
+      .map((m) => `${m.side}${m.index}`)
+      .sort()
+      .join(',');
+    return { key: `${kind}|${pair.id}|${cells(links)}|${marks}|${cells(open)}`, why };
+  }
+
+  /**
    * Marks the pair done and opens the next one (Enter). A pair with no links and no "not
    * translated" mark, or with suggestions still open, is not done at once: a warning says
-   * so, and Enter again confirms.
+   * so, and Enter again confirms — only while the pair is in the very state warned about.
    */
   async doneAndNext(): Promise<void> {
     const pair = this.pair;
     if (!pair || this.readOnly) return;
-    const why =
-      this.layer.links.length === 0 && this.layer.untranslated.length === 0
-        ? 'This pair has no links yet.'
-        : this.suggestions.length > 0
-          ? `${this.suggestions.length} suggestion${this.suggestions.length === 1 ? ' is' : 's are'} still open.`
-          : null;
-    if (why && this.warning === null) {
-      this.warning = `${why} Press Enter again to mark it done anyway.`;
+    const check = this.doneCheck();
+    if (check && this.warned?.key !== check.key) {
+      this.warned = { key: check.key, text: `${check.why} Press Enter again to mark it done anyway.` };
       return;
     }
-    this.warning = null;
+    this.warned = null;
     if (!(await this.setStatus('done'))) return;
     const next = await this.nextPair(pair.id, 1);
     if (next !== null) await this.open(next);
@@ -256,11 +350,51 @@ export class EditorState {
 
   /** Undo and redo act on the annotator's newest edit, which may be on another pair: that pair is shown. */
   private reverse(channel: 'edits.undo' | 'edits.redo'): Promise<void> {
+    this.splitReview = null;
     return this.edit(async () => {
       const { pair } = await this.api.invoke(channel, {});
       this.onEdited();
       return pair;
     });
+  }
+
+  /**
+   * Sends the layer the linguist sees for `pairId` (the committed one with every pending edit
+   * applied, read when the call is made, so a retry carries the edits made meanwhile), then
+   * keeps pending only what the answer does not hold. A refused change is dropped from the
+   * screen: the error says why.
+   */
+  private sendGold(pairId: number): Promise<void> {
+    return this.enqueue(async () => {
+      const pending = this.pendingGold.get(pairId);
+      if (!pending || pendingCount(pending) === 0) return null;
+      try {
+        const shown = this.pair?.id === pairId ? this.pair : await this.api.invoke('editor.get', { pairId });
+        const next = withPending({ links: shown.gold, untranslated: shown.untranslated }, pending);
+        this.sending.set(pairId, next);
+        const saved = await this.api
+          .invoke('editor.setGold', { pairId, links: next.links, untranslated: next.untranslated })
+          .finally(() => this.sending.delete(pairId));
+        this.settleGold(pairId, (p) => stillPending(p, { links: saved.gold, untranslated: saved.untranslated }));
+        // The annotator's first link created their gold alignment: the project's lists must show it.
+        if (shown.goldId === null && saved.goldId !== null) this.onEdited();
+        return this.pair?.id === pairId ? saved : null;
+      } catch (err) {
+        if (!isUnreachable(err)) this.settleGold(pairId, () => null);
+        throw err;
+      }
+    });
+  }
+
+  /** Replaces (or with null drops) the pending edits of one pair. */
+  private settleGold(pairId: number, update: (p: PendingGold) => PendingGold | null): void {
+    const current = this.pendingGold.get(pairId);
+    if (!current) return;
+    const next = new Map(this.pendingGold);
+    const kept = update(current);
+    if (kept && pendingCount(kept) > 0) next.set(pairId, kept);
+    else next.delete(pairId);
+    this.pendingGold = next;
   }
 
   /** A change: queued as every call is, or ignored when the project is read-only. */
@@ -280,11 +414,11 @@ export class EditorState {
       for (;;) {
         try {
           const pair = await work();
-          if (this.error === UNREACHABLE) this.error = null;
+          this.offline = false;
           return pair;
         } catch (err) {
-          if (!isUnreachable(err)) throw err;
-          this.error = UNREACHABLE;
+          this.offline = isUnreachable(err);
+          if (!this.offline) throw err;
           await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
         }
       }

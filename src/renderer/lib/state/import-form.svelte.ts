@@ -1,7 +1,7 @@
 // The import dialog's choices and their translation into the contract's import options
 // (uploading local files first in browser mode). Only options that apply to the chosen
-// format are sent. Errors naming an uploaded file's server-side path are given back the
-// name the user chose it by.
+// format are sent. The server names an uploaded file in its messages by the name the user
+// chose it by.
 import type { ImportOptions, importFormats } from '../../../shared/api.ts';
 import type { Uploader } from './app-state.svelte.ts';
 import { emptySource, isChosen, serverPath, type FileSource } from './file-source.ts';
@@ -20,7 +20,8 @@ export class ImportForm {
   file = $state<FileSource>(emptySource());
   tgtFile = $state<FileSource>(emptySource());
   /** Whether the first line is a header; null until the user says: then, as `mekong import` and
-   *  the reader decide it, a header exactly when a column is chosen by name. */
+   *  the reader decide it, a header when a column is chosen by name or when both its cells are
+   *  header words (the project's languages, "source", "target", …), which the import reports. */
   headerChoice = $state<boolean | null>(null);
   srcColumn = $state('');
   tgtColumn = $state('');
@@ -32,8 +33,6 @@ export class ImportForm {
   /** Import even when a side's script does not match the project's language. */
   anyScript = $state(false);
 
-  private readonly uploads = new Map<string, string>();
-
   readonly tabular = $derived(this.format === 'tsv' || this.format === 'csv');
   readonly header: boolean = $derived(
     this.headerChoice ?? (typeof column(this.srcColumn) === 'string' || typeof column(this.tgtColumn) === 'string'),
@@ -43,7 +42,7 @@ export class ImportForm {
   );
 
   async options(upload: Uploader | null): Promise<ImportOptions> {
-    const path = (source: FileSource) => this.serverPath(source, upload);
+    const path = (source: FileSource) => serverPath(source, upload);
     const options: ImportOptions = { format: this.format, file: await path(this.file), tokenization: this.tokenization };
     if (this.format === 'moses') options.tgtFile = await path(this.tgtFile);
     if (this.tabular) {
@@ -58,18 +57,5 @@ export class ImportForm {
     }
     if (this.anyScript) options.anyScript = true;
     return options;
-  }
-
-  /** An error message with uploaded files' server paths replaced by their local names. */
-  explain(message: string): string {
-    let text = message;
-    for (const [path, name] of this.uploads) text = text.replaceAll(path, name);
-    return text;
-  }
-
-  private async serverPath(source: FileSource, upload: Uploader | null): Promise<string> {
-    const path = await serverPath(source, upload);
-    if (source.mode === 'upload' && source.file) this.uploads.set(path, source.file.name);
-    return path;
   }
 }

@@ -1,7 +1,8 @@
-// The lexicon's state: the word pairs (counts over the annotator's gold and one model),
-// the chosen pair's concordance, and the bulk fix in two steps — a preview listing every
-// link it would add or remove, each with a checkbox (all checked at first), then applying
-// the checked ones as one undoable group.
+// The lexicon's state: the word pairs (counts over the annotator's gold and one model, less
+// rejected links), the chosen pair's concordance, and the bulk fix in two steps — a preview
+// listing every link it would add or remove, each with a checkbox (the supported ones checked
+// at first; a pairing nothing supports is listed unchecked, for review), then applying the
+// checked ones as one undoable group.
 import type { MekongApi } from '../../../shared/api.ts';
 import type { BulkChange, LexiconEntry, Occurrence } from '../../../shared/editor-api.ts';
 import { pairLinkKey } from '../../../shared/link-set.ts';
@@ -29,6 +30,10 @@ export class LexiconState {
       [...c.add, ...c.remove].map((l) => ({ key: pairLinkKey(c.pairId, l.s, l.t), change: c, link: l })),
     ),
   );
+  /** The preview's supported links (the model's, or the gold a removal takes): checked at first. */
+  readonly supportedLinks = $derived(this.previewLinks.filter((l) => l.link.by !== 'unsupported'));
+  /** How many of the preview's pairings no link supports: listed for review, unchecked at first. */
+  readonly reviewCount = $derived(this.previewLinks.length - this.supportedLinks.length);
   message = $state('');
   error = $state<string | null>(null);
 
@@ -74,7 +79,7 @@ export class LexiconState {
         ...(this.modelId !== null ? { modelId: this.modelId } : {}),
       });
       this.preview = { action, changes: res.changes };
-      this.kept = new Set(this.previewLinks.map((l) => l.key));
+      this.kept = new Set(this.supportedLinks.map((l) => l.key));
     });
   }
 
@@ -108,9 +113,10 @@ export class LexiconState {
     this.kept = next;
   }
 
-  /** Keeps every link of the preview, or none. */
+  /** Keeps every supported link of the preview (the ones listed for review stay as they are), or none. */
   keepAll(all: boolean): void {
-    this.kept = new Set(all ? this.previewLinks.map((l) => l.key) : []);
+    if (!all) this.kept = new Set();
+    else this.kept = new Set([...this.kept, ...this.supportedLinks.map((l) => l.key)]);
   }
 
   async undo(): Promise<void> {
