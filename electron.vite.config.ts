@@ -17,7 +17,7 @@ export default defineConfig({
     build: {
       externalizeDeps: true,
       rollupOptions: {
-        input: { index: resolve('src/main/electron/desktop-main.ts'), ...workerEntries },
+        input: { index: resolve('src/main/electron/desktop-main.ts'), cli: resolve('src/main/cli.ts'), ...workerEntries },
         output: { entryFileNames: '[name].js' },
       },
     },
