@@ -7,6 +7,7 @@
 // Team mode (`team`): accounts and sessions instead of the token (team/team-access.ts), each
 // call dispatched for its logged-in account, which the role table checks; the server may then
 // listen on another address than loopback, over TLS (node:https) or behind a reverse proxy.
+// Its event socket also carries presence and changes between the accounts (team/presence.ts).
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -27,6 +28,8 @@ import { UserError } from './errors.ts';
 import { mayCall } from './team/permissions.ts';
 import type { Caller } from './store/team-file.ts';
 import { TeamAccess, type TeamAccessOptions } from './team/team-access.ts';
+import { Presence } from './team/presence.ts';
+import { annotatorsShare } from './store/annotation-mode.ts';
 
 export interface ServerHandle {
   url: string;
@@ -189,6 +192,7 @@ export async function startServer(ctx: AppContext, options: ServerOptions = {}):
   if (exposure) throw new UserError(exposure);
   const host = options.host ?? '127.0.0.1';
   const team = options.team ? new TeamAccess({ ...options.team, behindProxy: options.behindProxy }) : null;
+  const presence = team ? new Presence(() => ctx.store !== null && !annotatorsShare(ctx.store)) : null;
   const token = team ? '' : (options.token ?? randomBytes(24).toString('base64url'));
   const root = rendererDir();
   removeStaleFolders();
@@ -255,7 +259,10 @@ export async function startServer(ctx: AppContext, options: ServerOptions = {}):
         ? receiveUpload(url, req, res, uploadDir, uploads)
         : readJson(req).then(async (input) => {
             const r = await dispatch(ctx, channel, input, caller);
-            if (r.ok && caller) team!.recordCall(caller, channel as Channel, input);
+            if (r.ok && caller) {
+              team!.recordCall(caller, channel as Channel, input);
+              presence?.changed(caller, channel as Channel, input, r.value);
+            }
             send(res, r.ok ? 200 : r.forbidden ? 403 : STATUS[r.error.kind], r.ok ? r.value : r.error);
           });
     work.catch((err: Error) => {
@@ -299,11 +306,19 @@ export async function startServer(ctx: AppContext, options: ServerOptions = {}):
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
     const url = requestUrl(req);
-    if (url === null || url.pathname !== '/events' || 'status' in admit(req, 'socket', url.searchParams.get('token')))
-      return void socket.destroy();
+    const admitted = url?.pathname === '/events' ? admit(req, 'socket', url.searchParams.get('token')) : null;
+    if (admitted === null || 'status' in admitted) return void socket.destroy();
     wss.handleUpgrade(req, socket, head, (ws) => {
       const off = ctx.jobs.onEvent((e) => ws.send(JSON.stringify(e)));
-      ws.on('close', off);
+      // a team page says which pair it has open; the others are told (team/presence.ts)
+      if (presence && admitted.caller) {
+        presence.join(ws, admitted.caller);
+        ws.on('message', (data) => presence.receive(ws, String(data)));
+      }
+      ws.on('close', () => {
+        off();
+        presence?.leave(ws);
+      });
     });
   });
 

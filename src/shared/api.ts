@@ -10,6 +10,7 @@ import type { Calibration } from './calibration-report.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
 import { dictionariesChannels, type DictionariesResults, type ShippedDictionary } from './dictionaries-api.ts';
 import { miningChannels, type MiningResults } from './mining-api.ts';
+import { teamChannels, type TeamResults, type TeamRole } from './team-api.ts';
 
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
 const split = z.enum(['train', 'dev', 'test']);
@@ -58,6 +59,8 @@ export const pairFilterSchema = z
     misaligned: z.boolean().optional(),
     /** Only excluded pairs (true) or only included ones (false). */
     excluded: z.boolean().optional(),
+    /** Only the pairs assigned to this annotator (store/assignments.ts). */
+    assignedTo: z.string().trim().min(1).max(100).optional(),
     /** List order: by id (default), or by parallelism score, lowest first (unscored pairs last). */
     order: z.enum(['id', 'parallelism']).optional(),
   })
@@ -132,7 +135,16 @@ export const channels = {
     .strict()
     .refine((x) => x.afterId === undefined || x.beforeId === undefined, 'afterId and beforeId exclude each other'),
   'pairs.get': z.object({ id }).strict(),
-  'pairs.update': z.object({ id, status: status.optional(), split: split.optional(), note: z.string().max(10_000).optional() }).strict(),
+  'pairs.update': z
+    .object({
+      id,
+      status: status.optional(),
+      split: split.optional(),
+      note: z.string().max(10_000).optional(),
+      // the note as the page last read it: a note changed by someone else since is not overwritten (store/project-store.ts)
+      noteBase: z.string().max(10_000).optional(),
+    })
+    .strict(),
   'tokens.split': z.object({ pairId: id, side, index: id, at: z.number().int().positive() }).strict(),
   'tokens.merge': z.object({ pairId: id, side, index: id }).strict(),
   'edits.undo': z.object({}).strict(),
@@ -164,8 +176,17 @@ export const channels = {
       side: z.enum(['src', 'tgt', 'both']).default('both'),
       dryRun: z.boolean().optional(),
       flagKept: z.boolean().optional(),
+      /** Lao, Thai and Chinese sides: learn recurring names and loans from the corpus and keep them whole (review/resegment-project.ts). */
+      learnWords: z.boolean().optional(),
+      /** Word list files to segment with (cli/word-list-options.ts): each for one side, or (no side) the side its script says; their words join the project's lists (not on a dry run). */
+      wordLists: z
+        .array(z.object({ path: z.string().trim().min(1).max(4096), side: z.enum(['src', 'tgt']).optional() }).strict())
+        .max(20)
+        .optional(),
     })
     .strict(),
+  /** Reads a word list file (without keeping it): how many words, and the side(s) they would go to. */
+  'wordList.read': z.object({ path: z.string().trim().min(1).max(4096), side: z.enum(['src', 'tgt']).optional() }).strict(),
   'jobs.cancel': z.object({ jobId: z.string().min(1).max(64) }).strict(),
   /** Native file dialogs: desktop app only (browser mode uploads files instead). */
   'dialog.openFile': z.object({ purpose: z.enum(['corpus', 'links', 'project']) }).strict(),
@@ -174,6 +195,7 @@ export const channels = {
   ...modelsChannels,
   ...dictionariesChannels,
   ...miningChannels,
+  ...teamChannels,
 } as const;
 
 export type Channel = keyof typeof channels;
@@ -240,10 +262,13 @@ export interface AppInfo {
   shippedDictionaries: ShippedDictionary[];
   /** Projects opened lately on this machine, newest first. */
   recentProjects: string[];
+  /** A team server's logged-in account's role, and the channels that role may call (team/permissions.ts); null in single-user modes, where every channel is offered. */
+  role: TeamRole | null;
+  channels: Channel[] | null;
 }
 
 /** What each channel resolves to. */
-export interface Results extends EditorResults, ModelsResults, DictionariesResults, MiningResults {
+export interface Results extends EditorResults, ModelsResults, DictionariesResults, MiningResults, TeamResults {
   'app.info': AppInfo;
   'project.create': ProjectInfo;
   'project.open': ProjectInfo;
@@ -270,15 +295,48 @@ export interface Results extends EditorResults, ModelsResults, DictionariesResul
   'export.downloads': { files: { name: string; bytes: number }[] };
   'align.start': { jobId: string };
   'resegment.start': { jobId: string };
+  'wordList.read': { words: number; sides: ('src' | 'tgt')[]; file: string };
   'jobs.cancel': null;
   'dialog.openFile': string | null;
   'dialog.saveFile': string | null;
 }
 
+/** One side of a pair whose tokens re-segmenting changes (or would change): its text, and the token offsets before and after. */
+export interface ResegmentSide {
+  side: 'src' | 'tgt';
+  text: string;
+  /** (start, end) offset pairs into `text`, as the store keeps them (text/offsets.ts). */
+  before: number[];
+  after: number[];
+}
+
+/** A pair whose tokens re-segmenting changes, as the Re-segment dialog shows it. */
+export interface ResegmentChange {
+  pairId: number;
+  sides: ResegmentSide[];
+}
+
+/** A training run's time, measured before it is made on a few of its steps (train/train-pace.ts). */
+export interface TrainPace {
+  secondsPerStep: number;
+  stepsPerEpoch: number;
+  /** The run's optimiser steps (its epochs and self-training epochs). */
+  steps: number;
+  /** Reading the pairs and building the training sessions, before the first step. */
+  setupSeconds: number;
+  /** The estimate: setup and every step at the measured pace. */
+  seconds: number;
+  /** How many steps the pace was measured on. */
+  measuredSteps: number;
+}
+
+/** What a job hands back besides its message, for the UI to show (by kind of job). */
+export type JobResult = { kind: 'resegment'; changes: ResegmentChange[]; changed: number } | ({ kind: 'trainPace' } & TrainPace);
+
 /** Pushed to the renderer: progress and ends of long work. */
 export type JobEvent =
   | { type: 'job.progress'; jobId: string; kind: string; done: number; total: number; message: string }
-  | { type: 'job.done'; jobId: string; kind: string; message: string }
+  | { type: 'job.done'; jobId: string; kind: string; message: string; result?: JobResult }
   | { type: 'job.failed'; jobId: string; kind: string; error: string }
   | { type: 'job.cancelled'; jobId: string; kind: string };
 

@@ -31,6 +31,8 @@ export const editorChannels = {
       versusId: id.optional(),
       status: z.array(status).max(4).optional(),
       annotator: z.string().max(100).optional(),
+      /** Only the pairs assigned to this annotator (store/assignments.ts). */
+      assignedTo: z.string().trim().min(1).max(100).optional(),
       text: z.string().max(500).optional(),
       offset: z.number().int().min(0),
       limit: z.number().int().min(1).max(500),
@@ -81,7 +83,12 @@ export const editorChannels = {
         .optional(),
     })
     .strict(),
-  'agreement.report': z.object({ reference: id, candidate: id }).strict(),
+  /** overlap: only the pairs assigned to both annotators of two gold layers (their double annotation). */
+  /** The pending segmentation fixes (merges and splits made in the editor, not yet applied corpus-wide nor dismissed) that still occur. */
+  'segmentation.pending': z.object({}).strict(),
+  /** Dismisses pending segmentation fix `id` (its words stay in the word lists). */
+  'segmentation.dismiss': z.object({ id }).strict(),
+  'agreement.report': z.object({ reference: id, candidate: id, overlap: z.boolean().optional() }).strict(),
   'adjudication.get': z.object({ pairId: id, left: id, right: id }).strict(),
   /** Writes the project's adjudicated gold of one pair (never an annotator's own gold). */
   'adjudication.save': z
@@ -89,6 +96,15 @@ export const editorChannels = {
       pairId: id,
       links: z.array(linkSchema).max(20_000),
       untranslated: z.array(z.object({ side, index: id }).strict()).max(2000),
+      // the adjudicated layer the page started from: only the cells changed since are written,
+      // so two adjudicators saving one pair both keep their changes (review/adjudication.ts)
+      base: z
+        .object({
+          links: z.array(linkSchema).max(20_000),
+          untranslated: z.array(z.object({ side, index: id }).strict()).max(2000),
+        })
+        .strict()
+        .optional(),
     })
     .strict(),
 } as const;
@@ -153,6 +169,20 @@ export interface BulkChange {
 /** A segmentation fix's spec, as 'tokens.bulkFix' takes it. */
 export type SegmentationFixSpec = z.infer<(typeof editorChannels)['tokens.bulkFix']>['fix'];
 
+/** A merge or split made in the editor, kept until applied to its other occurrences or dismissed (store/segmentation-offers.ts). */
+export interface PendingFix {
+  id: number;
+  side: TokenSide;
+  fix: SegmentationFixSpec;
+  /** The pair it was made on (null once that pair is deleted). */
+  pairId: number | null;
+  annotator: string;
+  /** When it was made (ISO time). */
+  at: string;
+  /** How many times it occurs in the corpus now. */
+  occurrences: number;
+}
+
 /** One occurrence of a segmentation fix: the token (the first of the two, for a merge) and its side's tokens as context. */
 export interface TokenFixOccurrence {
   pairId: number;
@@ -210,6 +240,8 @@ export interface EditorResults {
   'lexicon.occurrences': { occurrences: Occurrence[]; total: number };
   'lexicon.bulk': { changes: BulkChange[]; applied: boolean };
   'tokens.bulkFix': { occurrences: TokenFixOccurrence[]; applied: boolean };
+  'segmentation.pending': { fixes: PendingFix[] };
+  'segmentation.dismiss': null;
   'agreement.report': AgreementReport;
   'adjudication.get': Adjudication;
   'adjudication.save': GoldLayerOf;

@@ -1,6 +1,6 @@
 // Link identity and the link sets every part of Mekong computes with, for the Node side and
 // the renderer alike: the link types, the one key of a link, the one merge rule of two
-// links of one cell, a pair's links as a set (union, minus the rejected, plus the gold) and
+// links of one cell, the three-way merge of concurrent edits of one layer, a pair's links as a set (union, minus the rejected, plus the gold) and
 // its views: sorted links, the Pharaoh line, and the AER scorer's sure and possible sets.
 //
 // Key: linkKey(s, t) = s · 2^26 + t, a number, so that hot loops keep sets and maps of
@@ -82,6 +82,22 @@ export function compareLinks(a: LinkRef, b: LinkRef): number {
 /** A copy of `links` sorted by (s, t). */
 export function sortedLinks<L extends LinkRef>(links: readonly L[]): L[] {
   return [...links].sort(compareLinks);
+}
+
+/**
+ * A three-way merge of one layer of one pair, cell by cell: the changes from `base` to `next`
+ * (cells added, removed or changed) applied to `current`, every other cell left as `current`
+ * has it. Two people who edit one shared layer from the same start thus both keep their
+ * edits; where both changed the same cell, `next` (the later write) wins. `key` names a cell
+ * (linkKey for links); values are compared as JSON, so give them in one normal form.
+ */
+export function rebaseCells<T>(current: readonly T[], base: readonly T[], next: readonly T[], key: (x: T) => number | string): T[] {
+  const out = new Map(current.map((x) => [key(x), x]));
+  const before = new Map(base.map((x) => [key(x), x]));
+  const after = new Map(next.map((x) => [key(x), x]));
+  for (const k of before.keys()) if (!after.has(k)) out.delete(k);
+  for (const [k, x] of after) if (JSON.stringify(before.get(k)) !== JSON.stringify(x)) out.set(k, x);
+  return [...out.values()];
 }
 
 /** A link as messages and element attributes name it: Pharaoh's `i-j`, indices from `base`. */

@@ -106,9 +106,14 @@ export const METHODS = [
     name: 'bilstm-ctl',
     family: 'bilstm',
     summary: 'BiLSTM aligner with a contrastive loss that pulls translations together; trains on the pairs and your corrections',
-    label: 'bilstm-ctl (contrastive)',
+    label: 'Neural aligner trained on your corrections (bilstm-ctl)',
   },
-  { name: 'bilstm', family: 'bilstm', summary: 'the same BiLSTM aligner without the contrastive loss (λ = 0), the ablation baseline' },
+  {
+    name: 'bilstm',
+    family: 'bilstm',
+    summary: 'the same BiLSTM aligner without the contrastive loss (λ = 0), the ablation baseline',
+    label: 'The same neural aligner without the contrastive loss (bilstm)',
+  },
   {
     name: 'simalign-argmax',
     family: 'encoder',
@@ -136,7 +141,7 @@ export const METHODS = [
     family: 'finetune',
     summary:
       "fine-tunes the project's pretrained encoder on the pairs and your corrections (seed 000's TR, AWP, WTR; seed 001's RTL), then aligns with awesome-align's extraction",
-    label: "encoder-finetune (the project's encoder)",
+    label: "Fine-tune the project's pretrained encoder (encoder-finetune)",
   },
   {
     name: 'bisent2vec',

@@ -51,6 +51,8 @@ export type TrainOptions = z.infer<typeof trainOptionsSchema>;
 export const modelsChannels = {
   'models.list': z.object({}).strict(),
   'models.train': trainOptionsSchema,
+  /** Times a BiLSTM run with these options before it is made: a few of its steps on the project's data, as a job (train/train-pace.ts). */
+  'models.timeRun': trainOptionsSchema,
   'models.metrics': z.object({ runId: id }).strict(),
   'models.realign': z
     .object({
@@ -133,6 +135,7 @@ export interface MetricPoint {
 export interface ModelsResults {
   'models.list': { models: ModelInfo[]; methods: string[] };
   'models.train': { jobId: string; modelId: number; runId: number };
+  'models.timeRun': { jobId: string };
   'models.metrics': { runId: number; state: RunState; points: MetricPoint[] };
   'models.realign': { jobId: string };
   'models.delete': null;

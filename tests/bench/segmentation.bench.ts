@@ -13,6 +13,10 @@
 //  - Thai and Lao abbreviations: the dotted abbreviations and consonant abbreviations
 //    followed by a full stop in the bundled sample (resources/sample), and the share that
 //    come out as one token with their stop.
+//  - Words learned from the corpus (text/corpus-words.ts, `resegment --learn-words`): the
+//    Chinese scores again with the words learned from the test set's own sentences, and on
+//    the sample's Lao and Thai sides the words learned, the tokens merged, and the names of
+//    issue 43 that occur there, kept whole or not.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -20,7 +24,8 @@ import { sampleCorpusPath } from '../../src/main/corpus/sample.ts';
 import { laoEnglishDictionaryPath, loadLaoEnglishHeadwords } from '../../src/main/text/lao-dictionary.ts';
 import { normalizeText } from '../../src/main/text/normalize.ts';
 import { segment, segmentOffsets } from '../../src/main/text/segment.ts';
-import type { WordList } from '../../src/main/text/word-list.ts';
+import { CorpusWords } from '../../src/main/text/corpus-words.ts';
+import { WordList } from '../../src/main/text/word-list.ts';
 import { benchOptions, numberOption } from './bench-options.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data/std-gold-align');
@@ -49,10 +54,20 @@ function references(file: string): Reference[] {
   return out;
 }
 
-function wordScores(refs: Reference[], lang: string): string {
+/** `known` grown by the words learned from `texts` (segmented with `known`), and how many were learned. */
+function learnedList(texts: string[], lang: string, known?: WordList): { list: WordList; learned: number } {
+  const learner = new CorpusWords(lang);
+  for (const t of texts) learner.add(t, segmentOffsets(t, lang, { words: known }));
+  const { words } = learner.learn(known);
+  const list = WordList.fromData(known?.data() ?? { words: [], mergeOnly: [] });
+  for (const w of words) list.add(w.word, 'merge-only');
+  return { list, learned: words.length };
+}
+
+function wordScores(refs: Reference[], lang: string, words?: WordList): string {
   let [hits, predicted, reference, cutInside] = [0, 0, 0, 0];
   for (const r of refs) {
-    const o = segmentOffsets(r.text, lang);
+    const o = segmentOffsets(r.text, lang, { words });
     const spans = new Set<string>();
     const bounds = new Set<number>();
     for (let i = 0; i < o.length; i += 2) {
@@ -136,6 +151,35 @@ function abbreviations(dictionary: WordList): string {
   return `Thai and Lao abbreviations in the sample kept whole with their stop: ${whole} of ${found}`;
 }
 
+/** Words learned from the sample's Lao and Thai sides, and the issue's names found there. */
+function sampleLearned(dictionary: WordList): string[] {
+  const rows = parse(readFileSync(sampleCorpusPath(), 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
+  const names: Record<string, string[]> = {
+    lo: ['ສີນວນ', 'ເຢຣຶຊາເລມ', 'ອັບລາຫາມ', 'ເຢໂຫວາ', 'ໄບເບິນ', 'ຊາຕານ', 'ໂຈເຊັບ', 'ດາວິດ', 'ເປໂຕ', 'ໃຄ່ຄວນ', 'ອຸຣະວະດີ', 'ໜອງຄາຍ', 'ຂອນແກ່ນ'],
+    th: ['สีนวนทอง', 'เพียวัด', 'ใคร่ครวญ', 'อุรวดี', 'หนองคาย', 'ขอนแก่น'],
+  };
+  const out: string[] = [];
+  for (const [column, lang] of [
+    ['lao_sent', 'lo'],
+    ['thai_sent', 'th'],
+  ] as const) {
+    const known = lang === 'lo' ? dictionary : undefined;
+    const texts = rows.map((r) => normalizeText(r[column]));
+    const { list, learned } = learnedList(texts, lang, known);
+    const tokens = (words?: WordList) => texts.reduce((n, t) => n + segmentOffsets(t, lang, { words }).length / 2, 0);
+    const whole = (name: string, words?: WordList) =>
+      texts.reduce((n, t) => n + segment(t, lang, { words }).filter((x) => x.text === name).length, 0);
+    const found = names[lang]
+      .map((name) => [name, texts.reduce((n, t) => n + t.split(name).length - 1, 0)] as const)
+      .filter(([, n]) => n > 0)
+      .map(([name, n]) => `${name} ${whole(name, known)} → ${whole(name, list)} of ${n}`);
+    out.push(
+      `${lang} sample (${texts.length} sentences): ${learned} words learned, tokens ${tokens(known)} → ${tokens(list)}; names kept whole: ${found.join(', ')}`,
+    );
+  }
+  return out;
+}
+
 export default async function main(args: string[]): Promise<void> {
   const o = benchOptions('segmentation', args, { rounds: { type: 'string', default: '5' } });
   if (!o) return;
@@ -149,9 +193,17 @@ export default async function main(args: string[]): Promise<void> {
       console.log(
         `${file} (${lang}, ${refs.length} sentences): ${wordScores(refs, lang)} | ${sentencesPerSecond(refs, lang, rounds)} sentences per CPU second`,
       );
+      if (lang === 'zh') {
+        const { list, learned } = learnedList(
+          refs.map((r) => r.text),
+          lang,
+        );
+        console.log(`${file} (${lang}) with the ${learned} words learned from its own sentences: ${wordScores(refs, lang, list)}`);
+      }
     }
   } else console.log(`${DATA} is absent: the Chinese and Japanese figures are skipped`);
   const dictionary = await loadLaoEnglishHeadwords();
   for (const line of laoVariants(dictionary)) console.log(line);
   console.log(abbreviations(dictionary));
+  for (const line of sampleLearned(dictionary)) console.log(line);
 }

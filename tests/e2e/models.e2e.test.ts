@@ -56,7 +56,9 @@ describe('models page', () => {
     await page.getByRole('button', { name: 'Train…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Train a model' });
     await expect(dialog.getByLabel('Base').inputValue()).resolves.toBe('0.5');
-    // 265 pairs: the default for the size, 20,000 pair-passes (shared/epochs.ts)
+    // A first run is offered quick; unticked, the epochs are the default for 265 pairs, 20,000 pair-passes (shared/epochs.ts)
+    await expect(dialog.getByLabel(/Quick first run/).isChecked()).resolves.toBe(true);
+    await dialog.getByLabel(/Quick first run/).uncheck();
     await expect(dialog.getByLabel('Epochs', { exact: true }).inputValue()).resolves.toBe('75');
     await dialog.getByText('75 proposed for 265 pairs (fewer pairs, more epochs)').waitFor();
     await h.screenshot('20-models-train-defaults');
@@ -70,10 +72,10 @@ describe('models page', () => {
     await expect(dialog.getByLabel('Self-training epochs').inputValue()).resolves.toBe('10');
     await dialog.getByText('10 proposed for 265 pairs', { exact: false }).waitFor();
     await dialog.getByLabel('Dimension').fill('32');
-    await expect(dialog.getByLabel('Word dropout α').inputValue()).resolves.toBe('1');
-    await dialog.getByLabel('Word dropout α').fill('-1');
+    await expect(dialog.getByLabel('Word dropout (α)').inputValue()).resolves.toBe('1');
+    await dialog.getByLabel('Word dropout (α)').fill('-1');
     await dialog.getByTestId('field-error').filter({ hasText: 'at least 0' }).waitFor();
-    await dialog.getByLabel('Word dropout α').fill('0.5');
+    await dialog.getByLabel('Word dropout (α)').fill('0.5');
     await dialog.getByLabel(/lowercase both sides/).uncheck();
     await dialog.getByLabel('Model name').fill('tiny e2e model');
     // No GPU here: a forced CUDA run trains on the CPU and the run says so.
@@ -103,7 +105,7 @@ describe('models page', () => {
       .getByTestId('run-device')
       .filter({ hasText: 'trained on cpu (cuda requested: unavailable here)' })
       .waitFor({ timeout: 120_000 });
-  });
+  }, 300_000);
 
   it('draws the loss and evaluation curves live, lists checkpoints, and cancels', async () => {
     const live = page.locator('[data-testid="run-view"][data-state="running"]');

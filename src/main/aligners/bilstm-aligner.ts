@@ -8,12 +8,14 @@
 // without gold, those scoring at least --pseudo-threshold, LINK_THRESHOLD, supervise
 // training: seed 000's pseudo-labels), --self-train N (N epochs more on the model's own
 // links; by default shared/epochs.ts's, and 0 with --pseudo or --continue), --word-dropout
-// α, --device, --dict D with --dict-use prior|supervision|both (a prior of the extraction's
-// EM, its 1-to-1 matches in a pair as supervision (the default), or both: method.ts).
+// α, --lr, --batch, --seed, --negatives inter|inter+intra and --pooling mean|max (seed 003's
+// settings and Table V's ablation; --negatives only where the method has the contrastive
+// loss), --device, --dict D with --dict-use prior|supervision|both (a prior of the
+// extraction's EM, its 1-to-1 matches in a pair as supervision (the default), or both: method.ts).
 // The lexicon: t(t | s)·√t(s | t) of EM with agreement over the model's similarities times
 // √p(t | s) of agree's forward table on the same pairs (models/bilstm/word-translations.ts).
 import { readFileSync } from 'node:fs';
-import type { BilstmOptions } from '../../shared/aligner-options.ts';
+import { type BilstmOptions, hasContrastiveLoss } from '../../shared/aligner-options.ts';
 import type { Link, LinkRef } from '../../shared/link-set.ts';
 import { defaultSelfTrainEpochs } from '../../shared/epochs.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
@@ -21,11 +23,13 @@ import type { NeuralMethodName } from '../../shared/methods.ts';
 import type { DictEntry } from '../align/dictionary.ts';
 import { toArrays } from '../align/sentences.ts';
 import { parsePharaohText, readPharaoh } from '../corpus/pharaoh.ts';
+import { numberOption } from '../cli/number-option.ts';
 import { UserError } from '../errors.ts';
 import { embedPairs, extractLinks } from '../models/bilstm/aligner.ts';
 import { DICTIONARY_USE, type DictionaryUse, runNeuralMethod } from '../models/bilstm/method.ts';
 import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/bilstm-folder.ts';
 import type { NeuralConfig } from '../models/bilstm/bilstm-train.ts';
+import type { Negatives, Pooling } from '../models/bilstm/contrastive.ts';
 import { neuralLexicon } from '../models/bilstm/word-translations.ts';
 import { bilstmOverrides } from './bilstm-options.ts';
 import {
@@ -37,7 +41,7 @@ import {
   type TextAlignerFactory,
 } from './text-aligner.ts';
 
-/** The options of --epochs N, --weights base,awp,wtr and --word-dropout α, parsed (one-line errors naming the flag). */
+/** The options of --epochs N, --weights base,awp,wtr, --word-dropout α, --lr and --batch, parsed (one-line errors naming the flag). */
 function cliOptions(o: AlignerOptions): Partial<BilstmOptions> {
   const out: Partial<BilstmOptions> = {};
   out.epochs = epochsOption(o.epochs);
@@ -52,11 +56,39 @@ function cliOptions(o: AlignerOptions): Partial<BilstmOptions> {
     if (!(a >= 0 && a <= 100)) throw new UserError(`--word-dropout must be a number from 0 to 100, got "${o.wordDropout}"`);
     out.wordDropout = a;
   }
+  if (o.lr !== undefined) out.lr = numberOption('--lr', o.lr, (x) => x > 0 && x <= 1, 'a number in (0, 1]');
+  if (o.batch !== undefined)
+    out.batchSize = numberOption('--batch', o.batch, (x) => Number.isInteger(x) && x >= 1 && x <= 512, 'a whole number from 1 to 512');
+  return out;
+}
+
+const NEGATIVES: readonly Negatives[] = ['inter', 'inter+intra'];
+const POOLINGS: readonly Pooling[] = ['mean', 'max'];
+
+/** --seed, --negatives and --pooling: the network's settings outside the options schema (refused where the method has no contrastive loss to take negatives). */
+function networkOptions(method: NeuralMethodName, o: AlignerOptions): Partial<NeuralConfig> {
+  const out: Partial<NeuralConfig> = {};
+  if (o.seed !== undefined) out.seed = numberOption('--seed', o.seed, Number.isInteger, 'an integer');
+  if (o.negatives !== undefined) {
+    if (!hasContrastiveLoss(method))
+      throw new UserError(`--negatives is for the contrastive loss of bilstm-ctl; ${method} trains without it`);
+    if (!NEGATIVES.includes(o.negatives as Negatives))
+      throw new UserError(`--negatives must be one of ${NEGATIVES.join(', ')}, got "${o.negatives}"`);
+    out.negatives = o.negatives as Negatives;
+  }
+  if (o.pooling !== undefined) {
+    if (!POOLINGS.includes(o.pooling as Pooling))
+      throw new UserError(`--pooling must be one of ${POOLINGS.join(', ')}, got "${o.pooling}"`);
+    out.pooling = o.pooling as Pooling;
+  }
   return out;
 }
 
 /** The configuration overrides of the command line: its options and --device. */
-const overrides = (o: AlignerOptions): Partial<NeuralConfig> => bilstmOverrides({ ...cliOptions(o), device: o.device });
+const overrides = (method: NeuralMethodName, o: AlignerOptions): Partial<NeuralConfig> => ({
+  ...bilstmOverrides({ ...cliOptions(o), device: o.device }),
+  ...networkOptions(method, o),
+});
 
 /**
  * Self-training epochs: --self-train N (0 or more), else the default for the corpus size
@@ -145,7 +177,7 @@ async function alignBilstm(
   };
   // one bar over the training's steps, then the self-training's (the fit loop's line: epoch, loss, speed, ETA)
   const bar = display('training');
-  const r = await runNeuralMethod(method, data, overrides(o), { sym: o.sym, ctx: bar }, start).finally(bar.stop);
+  const r = await runNeuralMethod(method, data, overrides(method, o), { sym: o.sym, ctx: bar }, start).finally(bar.stop);
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;
 }
@@ -160,7 +192,7 @@ export const bilstmAligner: TextAlignerFactory = (name) => {
       const bar = display('training');
       const dict = neuralDictionary(o);
       const data = { src, tgt, selfTrainEpochs: selfTrain, ...dict };
-      const r = await runNeuralMethod(method, data, overrides(o), { ctx: bar }).finally(bar.stop);
+      const r = await runNeuralMethod(method, data, overrides(method, o), { ctx: bar }).finally(bar.stop);
       return neuralLexicon(
         src,
         tgt,

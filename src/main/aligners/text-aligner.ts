@@ -39,6 +39,12 @@ export interface AlignerOptions {
   gold?: string;
   weights?: string;
   wordDropout?: string;
+  /** the BiLSTM's learning rate, batch size, seed, contrastive negatives and pooling (seed 003's settings) */
+  lr?: string;
+  batch?: string;
+  seed?: string;
+  negatives?: string;
+  pooling?: string;
   heldOut?: string;
   continue?: string;
   pseudo?: string;

@@ -6,12 +6,14 @@ import { editorPair, setGold, setRejected } from '../review/editor.ts';
 import { reviewQueue } from '../review/queue.ts';
 import { bulkFix, defaultModelId, lexiconEntries, occurrences } from '../review/concordance.ts';
 import { agreementReport } from '../review/agreement.ts';
-import { bulkTokenFix } from '../review/segmentation-bulk.ts';
+import { bulkTokenFix, pendingFixes } from '../review/segmentation-bulk.ts';
+import { dismissOffer } from '../store/segmentation-offers.ts';
 import { adjudication, setAdjudicated } from '../review/adjudication.ts';
 import type { z } from 'zod';
 import type { editorChannels } from '../../shared/editor-api.ts';
 import { openProject, type AppContext } from './app-context.ts';
 import { reviewViewer } from '../store/pair-reviews.ts';
+import { UserError } from '../errors.ts';
 
 type Channel = keyof EditorResults;
 type Handler<C extends Channel> = (
@@ -47,7 +49,17 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
     occurrences: await bulkTokenFix(store(ctx), ctx.annotator, i.side, i.fix, i.apply, i.occurrences),
     applied: i.apply,
   }),
-  'agreement.report': (ctx, i) => agreementReport(store(ctx), i.reference, i.candidate),
+  'segmentation.pending': (ctx) => ({ fixes: pendingFixes(store(ctx)) }),
+  'segmentation.dismiss': (ctx, i) => {
+    dismissOffer(store(ctx), i.id);
+    return null;
+  },
+  'agreement.report': (ctx, i) => agreementReport(store(ctx), i.reference, i.candidate, { overlap: i.overlap }),
   'adjudication.get': (ctx, i) => adjudication(store(ctx), i.pairId, i.left, i.right),
-  'adjudication.save': (ctx, i) => setAdjudicated(store(ctx), ctx.annotator, i.pairId, i.links, i.untranslated),
+  // A team server merges adjudicators' saves of one pair: each names the layer it started from.
+  'adjudication.save': (ctx, i) => {
+    if (ctx.caller && !i.base)
+      throw new UserError('adjudication.save: on a team server the save names its base, the layer it started from');
+    return setAdjudicated(store(ctx), ctx.annotator, i.pairId, i.links, i.untranslated, i.base);
+  },
 };

@@ -30,6 +30,10 @@ import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
 import { dictionariesHandlers } from './dictionaries-handlers.ts';
 import { miningHandlers } from './mining-handlers.ts';
+import { teamHandlers } from './team-handlers.ts';
+import { callableChannels } from '../team/permissions.ts';
+import { readWordLists } from '../text/word-list-file.ts';
+import { basename } from 'node:path';
 
 type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
 type Handler<C extends Channel> = (ctx: AppContext, input: Input<C>) => Promise<Results[C]> | Results[C];
@@ -52,6 +56,17 @@ function replaceStore(ctx: AppContext, next: ProjectStore): void {
 }
 
 /** An undo or redo's result: the pair it changed, in the editor's view. */
+/** Word list files the app names (a path on this machine, or an upload, named by its file's name) read for the open project. */
+function appWordLists(ctx: AppContext, files: readonly { path: string; side?: 'src' | 'tgt' }[]) {
+  const named = files.map((f) => ({ ...f, name: ctx.uploads?.get(f.path) ?? basename(f.path) }));
+  try {
+    return readWordLists(named, store(ctx).meta(), 'choose the side its words are for');
+  } catch (err) {
+    if (err instanceof Error) err.message = withUploadNames(ctx, err.message);
+    throw err;
+  }
+}
+
 function editResult(ctx: AppContext, pair: { id: number } | null): { pair: ReturnType<typeof editorPair> | null } {
   return { pair: pair && editorPair(store(ctx), ctx.annotator, pair.id) };
 }
@@ -67,6 +82,8 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     shippedDictionaries: shippedDictionaries(),
     encoderMethods: [...ENCODER_ALIGN_METHODS],
     recentProjects: recentProjects(ctx.dataDir),
+    role: ctx.caller?.role ?? null,
+    channels: ctx.caller ? callableChannels(ctx.caller.role) : null,
   }),
   'project.create': (ctx, i) => {
     replaceStore(ctx, ProjectStore.create(i.path, { name: i.name, srcLang: i.srcLang, tgtLang: i.tgtLang }));
@@ -133,7 +150,12 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     ),
   }),
   'pairs.get': (ctx, i) => store(ctx).getPair(i.id, reviewViewer(store(ctx), ctx.annotator)),
-  'pairs.update': (ctx, i) => store(ctx).updatePair(ctx.annotator, i.id, { status: i.status, split: i.split, note: i.note }),
+  // A team server takes a note only with the note it replaces: no one's newer note is overwritten unseen.
+  'pairs.update': (ctx, i) => {
+    if (ctx.caller && i.note !== undefined && i.noteBase === undefined)
+      throw new UserError('pairs.update: on a team server a note is saved with noteBase, the note it replaces');
+    return store(ctx).updatePair(ctx.annotator, i.id, { status: i.status, split: i.split, note: i.note, noteBase: i.noteBase });
+  },
   // The editor's channels answer with the editor's view of the pair: one round trip per edit.
   'tokens.split': (ctx, i) =>
     editorPair(store(ctx), ctx.annotator, splitTokenEdit(store(ctx), ctx.annotator, i.pairId, i.side, i.index, i.at).id),
@@ -187,12 +209,24 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   'resegment.start': (ctx, i) => {
     const target = store(ctx);
     const sides = i.side === 'both' ? (['src', 'tgt'] as const) : ([i.side] as const);
-    const { jobId } = ctx.jobs.start('resegment', async (job) =>
-      formatResegmentReport(
-        await resegmentProject(target, { sides, annotator: ctx.annotator, dryRun: i.dryRun, flagKept: i.flagKept, ...job }),
-      ),
-    );
+    const words = appWordLists(ctx, i.wordLists ?? []) ?? undefined;
+    const { jobId } = ctx.jobs.start('resegment', async (job) => {
+      const report = await resegmentProject(target, {
+        sides,
+        annotator: ctx.annotator,
+        dryRun: i.dryRun,
+        flagKept: i.flagKept,
+        learnWords: i.learnWords,
+        words,
+        ...job,
+      });
+      return { message: formatResegmentReport(report), result: { kind: 'resegment', changes: report.changes, changed: report.changed } };
+    });
     return { jobId };
+  },
+  'wordList.read': (ctx, i) => {
+    const { files } = appWordLists(ctx, [i])!;
+    return { words: files[0].words, sides: files[0].sides, file: files[0].name };
   },
   'jobs.cancel': (ctx, i) => {
     ctx.jobs.cancel(i.jobId);
@@ -204,4 +238,5 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   ...modelsHandlers,
   ...dictionariesHandlers,
   ...miningHandlers,
+  ...teamHandlers,
 };

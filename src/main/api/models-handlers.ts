@@ -93,6 +93,22 @@ export const modelsHandlers: { [C in Channel]: Handler<C> } = {
     trackJob(s, runId, 'train', job);
     return { jobId: job.jobId, modelId, runId };
   },
+  'models.timeRun': (ctx, o) => {
+    const s = store(ctx);
+    if (!countPairs(s, {})) throw new UserError('the project has no sentence pairs to train on (import a corpus first)');
+    if (capabilitiesOf(o.method).pretrainedEncoder)
+      throw new UserError(`timing a run before it starts is for the BiLSTM methods, not ${o.method}`);
+    const { jobId } = ctx.jobs.start('train-pace', async (job) => {
+      // Loaded when used: the training worker's modules stay out of every other call.
+      const { measureTrainPace } = await import('../train/train-pace.ts');
+      const pace = await measureTrainPace(s, o, job);
+      return {
+        message: `${pace.secondsPerStep.toFixed(3)} s a step over ${pace.measuredSteps} steps`,
+        result: { kind: 'trainPace', ...pace },
+      };
+    });
+    return { jobId };
+  },
   'models.metrics': (ctx, i) => {
     const s = store(ctx);
     return { runId: i.runId, state: getRun(s, i.runId).state, points: metricsOf(s, i.runId) };

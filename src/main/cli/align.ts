@@ -4,6 +4,7 @@
 //                [--save-model DIR] [--model DIR] [--dict D]… [--via LANG [--max-fanout K]]
 //                [--src-lang L --tgt-lang L [--no-default-dicts]] [--by-character src|tgt|both] [--lowercase]
 //                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--word-dropout α]
+//                [--lr X] [--batch N] [--seed N] [--negatives inter|inter+intra] [--pooling mean|max]
 //                [--continue DIR] [--pseudo P] [--pseudo-threshold p] [--self-train N] [--device D]
 //                [--encoder DIR] [--layer L]
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
@@ -20,7 +21,7 @@ import { withSinks } from '../corpus/output.ts';
 import { HELD_OUT_SHARE, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../models/bilstm/held-out.ts';
 import { alignerOf, givenOptions } from '../aligners/registry.ts';
 import type { AlignerOptions } from '../aligners/text-aligner.ts';
-import { deviceOption, dictUseOption, wordDropoutOption } from './lexicon.ts';
+import { bilstmTrainingOptions, deviceOption, dictUseOption, wordDropoutOption } from './lexicon.ts';
 import { progressBar } from './progress-bar.ts';
 import { addLanguageOptions, collect, DICT_SPEC_HELP, reportDictionaries } from './dict.ts';
 
@@ -88,7 +89,7 @@ export function register(program: Command): void {
       'compose the two --dict dictionaries through this language (e.g. --dict lo-en:bundled --via en --dict zh-en:cedict)',
     )
     .option('--max-fanout <k>', 'with --via: ignore pivot words with more than k translations');
-  addLanguageOptions(command)
+  addLanguageOptions(bilstmTrainingOptions(command))
     .addOption(
       new Option(
         '--by-character <side>',

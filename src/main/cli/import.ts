@@ -1,10 +1,13 @@
 // `mekong import`: a corpus file (and optionally a links file) into a project, segmented
 // with the project's word lists and those given here (word-list-options.ts), which join the
-// project's lists once the import has succeeded.
+// project's lists once the import has succeeded. --learn-words then learns names and loans
+// from the whole project's corpus and segments it with them (`mekong resegment --learn-words`).
 import { Option, type Command } from 'commander';
 import { importOptionsSchema } from '../../shared/api.ts';
 import { UserError } from '../errors.ts';
 import { runImport } from '../corpus/import-pipeline.ts';
+import { loginName } from '../api/create-context.ts';
+import { formatResegmentReport, resegmentProject } from '../review/resegment-project.ts';
 import { detectFormat } from '../corpus/formats.ts';
 import { parseOptions, runProjectJob } from './project-job.ts';
 import { readWordListFlags, wordListOptions, type Side, type WordListFlags } from './word-list-options.ts';
@@ -23,6 +26,7 @@ interface ImportFlags extends WordListFlags {
   anyScript?: boolean;
   maxLineBytes?: number;
   maxFileBytes?: number;
+  learnWords?: boolean;
 }
 
 const column = (v: string | undefined) => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : v);
@@ -48,7 +52,11 @@ export function register(program: Command): void {
     .option('--any-script', "import even when a side's script does not match the project's language")
     .option('--max-line-bytes <n>', 'the longest line accepted (default 67108864: 64 MiB)', Number)
     .option('--max-file-bytes <n>', 'the largest file accepted (default 17179869184: 16 GiB)', Number)
-    .option('--links-one-based', 'link indices start at 1');
+    .option('--links-one-based', 'link indices start at 1')
+    .option(
+      '--learn-words',
+      "then learn Lao, Thai and Chinese words from the project's corpus (names, loans: runs of syllables that recur and hold together) and segment with them, as `mekong resegment --learn-words`",
+    );
   wordListOptions(command, '--word-list-side, else both when the languages are one, else the side whose script they are in')
     .addOption(new Option('--word-list-side <side>', 'the side --word-list files are for').choices(['src', 'tgt']))
     .action(async (projectFile: string, file: string, o: ImportFlags) => {
@@ -71,9 +79,14 @@ export function register(program: Command): void {
       });
       if (o.pretokenized && (o.wordList || o.srcWordList || o.tgtWordList))
         throw new UserError('--pretokenized keeps the given tokens: a word list has nothing to segment');
-      await runProjectJob(projectFile, 'import', (store, run) => {
+      if (o.pretokenized && o.learnWords)
+        throw new UserError('--pretokenized keeps the given tokens: --learn-words has nothing to segment');
+      await runProjectJob(projectFile, 'import', async (store, run) => {
         const words = readWordListFlags(o, store.meta(), o.wordListSide) ?? undefined;
-        return runImport(store, options, { ...run, words });
+        const imported = await runImport(store, options, { ...run, words });
+        if (!o.learnWords) return imported;
+        const report = await resegmentProject(store, { sides: ['src', 'tgt'], annotator: loginName(), learnWords: true, ...run });
+        return `${imported}\n${formatResegmentReport(report)}`;
       });
     });
 }

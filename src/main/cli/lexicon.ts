@@ -1,4 +1,4 @@
-// `mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lowercase] [--dict D… [--via LANG [--max-fanout K]] [--dict-use U]] [--src-lang L --tgt-lang L [--no-default-dicts]] [--device D]`:
+// `mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lr X] [--batch N] [--seed N] [--negatives inter|inter+intra] [--pooling mean|max] [--lowercase] [--dict D… [--via LANG [--max-fanout K]] [--dict-use U]] [--src-lang L --tgt-lang L [--no-default-dicts]] [--device D]`:
 // L gets each source word's best translations, src<TAB>tgt<TAB>score, up to 5 per word, best
 // first, from the method's family (aligners/registry.ts: the options each family reads; the
 // others are refused).
@@ -53,6 +53,22 @@ export function wordDropoutOption(): Option {
   );
 }
 
+/** --lr, --batch, --seed, --negatives and --pooling: the BiLSTM's training settings (seed 003's, and its Table V's ablation). */
+export function bilstmTrainingOptions(cmd: Command): Command {
+  return cmd
+    .option('--lr <x>', `neural methods: the learning rate (default ${BILSTM_DEFAULTS.lr}; seed 003: 2e-5)`)
+    .option('--batch <n>', `neural methods: pairs per step (default ${BILSTM_DEFAULTS.batchSize}; seed 003: 16)`)
+    .option('--seed <n>', 'neural methods: initialisation, shuffling and dropout seed (default 1; seed 003 averages seeds 0, 1, 2)')
+    .option(
+      '--negatives <kind>',
+      "bilstm-ctl: the contrastive loss's negatives, inter (other pairs' translations) or inter+intra (their reconstructions too; default)",
+    )
+    .option(
+      '--pooling <how>',
+      "neural methods: the sentence vector the contrastive loss and sentence retrieval read, mean (default) or max of the encoder's states",
+    );
+}
+
 /** `--dict-use`: how a neural method uses the dictionary of --dict. */
 export function dictUseOption(): Option {
   return new Option(
@@ -87,5 +103,5 @@ export function register(program: Command): void {
     )
     .option('--via <lang>', 'compose the two --dict dictionaries through this language')
     .option('--max-fanout <k>', 'with --via: ignore pivot words with more than k translations');
-  addLanguageOptions(command).addOption(dictUseOption()).addOption(deviceOption()).action(run);
+  addLanguageOptions(bilstmTrainingOptions(command)).addOption(dictUseOption()).addOption(deviceOption()).action(run);
 }

@@ -1,5 +1,6 @@
 // `mekong mine --src S --tgt T (--train-src A --train-tgt B | --model M) --out P [--threshold x]
-//              [--save-model DIR] [--epochs N] [--threads N] [--lowercase] [--ids]`
+//              [--save-model DIR] [--epochs N] [--dim D] [--lr X] [--negatives N] [--min-count N]
+//              [--subsample T] [--char-n N] [--bigrams] [--tfidf] [--seed N] [--threads N] [--lowercase] [--ids]`
 // `mekong mine --src S --tgt T --encoder KIND:DIR [--pooling cls|mean] [--layer L] [--head H]
 //              [--margin distance|ratio] (--train-src A --train-tgt B | --no-lexical) --out P [--threshold x]`
 // Parallel sentence mining (eval/margin.ts): S and T are monolingual, one pre-tokenised
@@ -9,7 +10,10 @@
 // Without --encoder, a Bi-Sent2Vec model with IBM1 tables (models/bisent2vec/curation.ts),
 // trained on the parallel corpus A/B or saved, scores the pairs by the distance margin; without
 // --threshold the threshold comes from held-out pairs of A/B (or from the saved model, which
-// keeps the one found when it was trained here).
+// keeps the one found when it was trained here). The training flags set seed 002's
+// hyper-parameters (its Table 7: 300 dimensions, min count 5–8, t = 10⁻⁵–5·10⁻⁶, bigrams);
+// --tfidf is kept in the saved model, so its sentence vectors (`mekong eval retrieval
+// --encoder bisent2vec:DIR`) are then the idf-weighted means of seed 002's Table 3.
 // With --encoder (seed 001's protocol: a sentence encoder's cosine, optionally with a siamese
 // head), the pair score is the cosine plus, unless --no-lexical, the IBM1 term of tables trained
 // on A/B; the margin is the distance (default) or the ratio (cosine alone), k = 4. Without
@@ -36,7 +40,7 @@ import {
 } from '../models/bisent2vec/curation.ts';
 import { loadBisent2vec, saveBisent2vec } from '../models/bisent2vec/bisent2vec-folder.ts';
 import { BISENT2VEC_DEFAULTS } from '../../shared/aligner-defaults.ts';
-import type { Bisent2vecModel } from '../models/bisent2vec/cbow-train.ts';
+import type { Bisent2vecConfig, Bisent2vecModel } from '../models/bisent2vec/cbow-train.ts';
 import { interruptSignal, progressBar } from './progress-bar.ts';
 
 interface MineOptions extends SentenceEncoderFlags {
@@ -49,6 +53,15 @@ interface MineOptions extends SentenceEncoderFlags {
   threshold?: string;
   saveModel?: string;
   epochs?: string;
+  dim?: string;
+  lr?: string;
+  negatives?: string;
+  minCount?: string;
+  subsample?: string;
+  charN?: string;
+  bigrams?: boolean;
+  tfidf?: boolean;
+  seed?: string;
   threads?: string;
   lowercase?: boolean;
   ids?: boolean;
@@ -75,6 +88,39 @@ function readSide(file: string, withIds: boolean, lower: Lower): { ids: string[]
   return { ids, sentences: lower(lines.map((line) => tokenize(line.slice(line.indexOf('\t') + 1)))) };
 }
 
+const isInteger = (lo: number) => (x: number) => Number.isInteger(x) && x >= lo;
+const isPositive = (x: number) => Number.isFinite(x) && x > 0;
+
+/** The Bi-Sent2Vec training flags: each one's option key, flag, check, and what the check asks for. */
+const TRAINING_FLAGS = [
+  ['epochs', '--epochs', isInteger(1), 'a positive integer'],
+  ['dim', '--dim', isInteger(1), 'a positive integer'],
+  ['lr', '--lr', isPositive, 'a positive number'],
+  ['negatives', '--negatives', isInteger(1), 'a positive integer'],
+  ['minCount', '--min-count', isInteger(1), 'a positive integer'],
+  ['subsample', '--subsample', (x: number) => x > 0 && x <= 1, 'a number in (0, 1]'],
+  ['charN', '--char-n', isInteger(0), 'a non-negative integer'],
+  ['seed', '--seed', Number.isInteger, 'an integer'],
+] as const satisfies readonly (readonly [keyof MineOptions & keyof Bisent2vecConfig, string, (x: number) => boolean, string])[];
+
+/** The training settings given on the command line (the others keep BISENT2VEC_DEFAULTS). */
+function trainingConfig(o: MineOptions): Partial<Bisent2vecConfig> {
+  const config: Partial<Bisent2vecConfig> = {};
+  for (const [key, flag, ok, what] of TRAINING_FLAGS) {
+    const v = o[key];
+    if (v !== undefined) config[key] = numberOption(flag, v, ok, what);
+  }
+  if (o.bigrams) config.bigrams = true;
+  if (o.tfidf) config.tfidf = true;
+  return config;
+}
+
+/** The training flags given, by their spelling on the command line (refused where nothing is trained). */
+function trainingFlagsGiven(o: MineOptions): string[] {
+  const given = TRAINING_FLAGS.filter(([key]) => o[key] !== undefined).map(([, flag]) => flag);
+  return [...given, ...(o.bigrams ? ['--bigrams'] : []), ...(o.tfidf ? ['--tfidf'] : [])];
+}
+
 /** The model and the threshold: trained on A/B (threshold from held-out pairs unless given) or loaded. */
 async function modelAndThreshold(
   o: MineOptions,
@@ -85,7 +131,8 @@ async function modelAndThreshold(
   if (o.model) {
     if (o.trainSrc || o.trainTgt)
       throw new UserError('--model mines with a saved model and --train-src/--train-tgt train one: give one of them');
-    if (o.epochs !== undefined) throw new UserError('--epochs is for training (--train-src/--train-tgt), not for a saved --model');
+    const flags = trainingFlagsGiven(o);
+    if (flags.length > 0) throw new UserError(`${flags[0]} is for training (--train-src/--train-tgt), not for a saved --model`);
     const model = loadBisent2vec(o.model);
     const threshold = given ?? model.thresholds?.mining;
     if (threshold === undefined)
@@ -96,10 +143,7 @@ async function modelAndThreshold(
     throw new UserError('give a parallel corpus to train on (--train-src and --train-tgt) or a saved --model');
   const text = readParallel(o.trainSrc, o.trainTgt);
   const train = { src: toArrays(text.src), tgt: toArrays(text.tgt) };
-  const epochs =
-    o.epochs === undefined
-      ? {}
-      : { epochs: numberOption('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') };
+  const config = trainingConfig(o);
   const bar = progressBar('training (bisent2vec)', signal);
   const threads =
     o.threads === undefined
@@ -108,8 +152,8 @@ async function modelAndThreshold(
   const work = { ctx: bar, threads };
   try {
     if (given !== undefined)
-      return { model: (await trainCurationModel(lower(train.src), lower(train.tgt), epochs, work)).model, threshold: given };
-    const t = await trainForCuration(lower(train.src), lower(train.tgt), epochs, work);
+      return { model: (await trainCurationModel(lower(train.src), lower(train.tgt), config, work)).model, threshold: given };
+    const t = await trainForCuration(lower(train.src), lower(train.tgt), config, work);
     bar.stop();
     process.stderr.write(
       `threshold ${t.mining.threshold.toFixed(4)} from ${t.heldOut} held-out pairs (F1 there ${t.mining.f1.toFixed(3)}, precision ${t.mining.precision.toFixed(3)}, recall ${t.mining.recall.toFixed(3)})\n`,
@@ -152,9 +196,14 @@ async function mineWithEncoder(
   lower: Lower,
   signal: AbortSignal,
 ): Promise<{ pairs: MinedPair[]; threshold: number }> {
-  const trained = { '--model': o.model, '--save-model': o.saveModel, '--epochs': o.epochs, '--threads': o.threads };
-  for (const [flag, v] of Object.entries(trained))
-    if (v !== undefined) throw new UserError(`${flag} is for the Bi-Sent2Vec model mine trains or loads, not for an --encoder`);
+  const trained = { '--model': o.model, '--save-model': o.saveModel, '--threads': o.threads };
+  const given = [
+    ...Object.entries(trained)
+      .filter(([, v]) => v !== undefined)
+      .map(([flag]) => flag),
+    ...trainingFlagsGiven(o),
+  ];
+  if (given.length > 0) throw new UserError(`${given[0]} is for the Bi-Sent2Vec model mine trains or loads, not for an --encoder`);
   const margin = o.margin ?? 'distance';
   if (margin === 'ratio' && o.lexical) throw new UserError('--margin ratio scores the cosine alone: add --no-lexical');
   const corpus = o.trainSrc !== undefined || o.trainTgt !== undefined;
@@ -219,6 +268,24 @@ export function register(program: Command): void {
     )
     .option('--save-model <dir>', 'save the trained model (with the threshold found) for later --model runs')
     .option('--epochs <n>', `training epochs (default ${BISENT2VEC_DEFAULTS.epochs})`)
+    .option('--dim <n>', `training: vector dimension (default ${BISENT2VEC_DEFAULTS.dim}; seed 002: 300)`)
+    .option('--lr <x>', `training: initial learning rate, decaying linearly to 0 (default ${BISENT2VEC_DEFAULTS.lr})`)
+    .option('--negatives <n>', `training: negative samples per target word (default ${BISENT2VEC_DEFAULTS.negatives})`)
+    .option(
+      '--min-count <n>',
+      `training: words and n-grams seen fewer times are left out (default ${BISENT2VEC_DEFAULTS.minCount}; seed 002: 5, 8 with bigrams)`,
+    )
+    .option(
+      '--subsample <t>',
+      `training: t of the subsampling probability min(1, √(t/f) + t/f) (default ${BISENT2VEC_DEFAULTS.subsample}; seed 002: 1e-5, 5e-6 with bigrams)`,
+    )
+    .option(
+      '--char-n <n>',
+      `training: length of the words' character n-grams in the contexts, 0 = none (default ${BISENT2VEC_DEFAULTS.charN}; seed 002: 0)`,
+    )
+    .option('--bigrams', "training: word bigrams in the contexts too (seed 002's uni. + bi.)")
+    .option('--tfidf', "training: the model's sentence vectors weight each n-gram by its idf (seed 002's sentence retrieval)")
+    .option('--seed <n>', `training: initialisation and sampling seed (default ${BISENT2VEC_DEFAULTS.seed})`)
     .option('--threads <n>', 'training threads (default: all cores); 1 makes a run repeatable')
     .option('--lowercase', 'lowercase all sentences');
   sentenceEncoderOptions(cmd)

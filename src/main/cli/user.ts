@@ -2,9 +2,17 @@
 // team file (`P.team`, store/team-file.ts). add and reset print a one-time password once (only
 // its hash is kept); the account's holder logs in with it. Changes take effect on a running
 // `mekong serve --team` at the account's next call, and are written to the audit log.
+// `mekong user assign|unassign|assignments P …`: which pairs each annotator is to work on
+// (review/assign-pairs.ts), kept in the project file.
 import { InvalidArgumentError, type Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { ROLES, TeamFile, type Role } from '../store/team-file.ts';
+import type { AssignmentHow, PairRange } from '../../shared/team-api.ts';
+import { UserError } from '../errors.ts';
+import { assignmentsReport, assignPairs, parseRanges, unassignPairs } from '../review/assign-pairs.ts';
+import { newestModelAlignment } from '../store/alignments.ts';
+import { ProjectStore } from '../store/project-store.ts';
+import { ROLES, TeamFile, teamFilePath, type Role } from '../store/team-file.ts';
 import { hashPassword, newPassword } from '../team/passwords.ts';
 
 function parseRole(v: string): Role {
@@ -36,6 +44,66 @@ function withTeamFile<T>(project: string, create: boolean, work: (file: TeamFile
   } finally {
     file.close();
   }
+}
+
+function withProject<T>(project: string, work: (store: ProjectStore) => T): T {
+  const store = ProjectStore.open(project);
+  try {
+    return work(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** Writes an assignment change to the audit log of a project served to a team. */
+function auditAssignment(project: string, detail: string): void {
+  if (existsSync(teamFilePath(project)))
+    withTeamFile(project, false, (file) => file.audit({ at: Date.now(), actor: operator(), event: 'assignment', detail }));
+}
+
+const rangesOption = (v: string): PairRange[] => {
+  try {
+    return parseRanges(v);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+};
+
+const countOption = (v: string): number => {
+  if (!/^[1-9]\d*$/.test(v)) throw new InvalidArgumentError(`expected a positive whole number, got "${v}"`);
+  return Number(v);
+};
+
+const fractionOption = (v: string): number => {
+  const x = Number(v);
+  if (!/^\s*\d*\.?\d+\s*$/.test(v) || !(x >= 0 && x <= 1))
+    throw new InvalidArgumentError(`expected a fraction from 0 to 1 (e.g. 0.2), got "${v}"`);
+  return x;
+};
+
+interface AssignOptions {
+  range?: PairRange[];
+  queue?: number;
+  model?: number;
+  share?: boolean;
+  overlap?: number;
+}
+
+/** What `mekong user assign`'s options ask for; a one-line error for a mix that means nothing. */
+function assignmentOf(store: ProjectStore, o: AssignOptions): AssignmentHow {
+  if (o.share) {
+    if (o.queue !== undefined) throw new UserError('--share deals pairs by id: give --range or nothing, not --queue');
+    return { kind: 'share', overlap: o.overlap ?? 0, ...(o.range ? { ranges: o.range } : {}) };
+  }
+  if (o.overlap !== undefined) throw new UserError('--overlap goes with --share (pairs dealt among the annotators)');
+  if (o.queue !== undefined) {
+    if (o.range) throw new UserError('give --range or --queue, not both');
+    const alignmentId = o.model ?? newestModelAlignment(store);
+    if (alignmentId === null) throw new UserError('--queue orders pairs by a model alignment: align the project first, or give --model');
+    return { kind: 'queue', alignmentId, count: o.queue };
+  }
+  if (o.range) return { kind: 'ranges', ranges: o.range };
+  throw new UserError('say which pairs: --range 1-500, --queue 200, or --share --overlap 0.2');
 }
 
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
@@ -92,6 +160,57 @@ export function register(program: Command): void {
       });
       console.log(`${name}${o.role ? ` (${o.role})` : ''}: new one-time password, shown only now: ${password}`);
     });
+  user
+    .command('assign <project> <names...>')
+    .description(
+      'give annotators pairs: --range (pair ids, to each name), --queue N (the next N unassigned pairs in the review queue order, to each in turn), or --share (the pairs, all or --range, dealt among the names; --overlap: the fraction also given to a second annotator; replaces what those pairs were assigned)',
+    )
+    .option('--range <ranges>', 'pair ids, e.g. 1-500 or 1-500,900-950', rangesOption)
+    .option('--queue <n>', 'the next n pairs nobody is assigned, most unsure first', countOption)
+    .option('--model <id>', '--queue: the model alignment ordering the queue (default: the newest)', countOption)
+    .option('--share', 'deal the pairs among the names in contiguous shares')
+    .option('--overlap <fraction>', '--share: the fraction of the pairs doubly annotated, e.g. 0.2', fractionOption)
+    .action((project: string, rawNames: string[], o: AssignOptions) => {
+      const names = rawNames.map(parseName);
+      const { added, lines } = withProject(project, (store) => {
+        const how = assignmentOf(store, o);
+        const added = assignPairs(store, names, how);
+        const report = assignmentsReport(store);
+        return {
+          added,
+          lines: report.annotators
+            .filter((a) => names.includes(a.annotator))
+            .map((a) => `${a.annotator}\t${a.assigned} pairs\t${a.shared} shared\t${a.ranges}`),
+        };
+      });
+      auditAssignment(project, `${names.join(', ')}: ${added} assigned`);
+      console.log(`${added} assignment${added === 1 ? '' : 's'} made.`);
+      for (const l of lines) console.log(l);
+    });
+  user
+    .command('unassign <project> <name>')
+    .description("take pairs (--range; without it, all) off an annotator's assignment")
+    .option('--range <ranges>', 'pair ids, e.g. 1-500', rangesOption)
+    .action((project: string, rawName: string, o: { range?: PairRange[] }) => {
+      const name = parseName(rawName);
+      const removed = withProject(project, (store) => unassignPairs(store, name, o.range));
+      auditAssignment(project, `${name}: ${removed} unassigned`);
+      console.log(`${removed} pair${removed === 1 ? '' : 's'} taken off ${name}'s assignment.`);
+    });
+  user
+    .command('assignments <project>')
+    .description("each annotator's assignment and progress, and the pairs two annotators share")
+    .action((project: string) =>
+      withProject(project, (store) => {
+        const r = assignmentsReport(store);
+        console.log(`${r.pairs} pairs, ${r.unassigned} unassigned`);
+        for (const a of r.annotators)
+          console.log(
+            `${a.annotator}\t${a.done}/${a.assigned} done\t${a.inReview} in review\t${a.linked} linked\t${a.shared} shared\t${a.ranges}`,
+          );
+        for (const x of r.overlaps) console.log(`${x.left} + ${x.right}\t${x.pairs} pairs shared\t${x.bothLinked} linked by both`);
+      }),
+    );
   user
     .command('audit <project>')
     .description('print the audit log: logins, failed logins, account and role changes, imports, exports, alignment and training runs')

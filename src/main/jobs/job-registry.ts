@@ -3,12 +3,12 @@
 // events reach every listener (the Electron window, WebSocket clients, the CLI's progress
 // bar) as JobEvents. Progress events are throttled so a fast loop cannot flood the transport.
 import { randomUUID } from 'node:crypto';
-import type { JobEvent } from '../../shared/api.ts';
+import type { JobEvent, JobResult } from '../../shared/api.ts';
 import { asUserError, CancelledError, UserError } from '../errors.ts';
 import type { JobContext, JobProgress } from './job-context.ts';
 
-/** A job: its work, given its context; resolves with a one-line summary. */
-export type JobBody = (ctx: JobContext) => Promise<string>;
+/** A job: its work, given its context; resolves with a one-line summary, or a summary and a result for the UI to show. */
+export type JobBody = (ctx: JobContext) => Promise<string | { message: string; result: JobResult }>;
 
 const THROTTLE_MS = 100;
 
@@ -70,8 +70,12 @@ export class JobRegistry {
       this.emit({ type: 'job.progress', jobId, kind, done, total, message });
     };
     try {
-      const message = await body({ progress, signal });
-      this.emit({ type: 'job.done', jobId, kind, message });
+      const outcome = await body({ progress, signal });
+      this.emit(
+        typeof outcome === 'string'
+          ? { type: 'job.done', jobId, kind, message: outcome }
+          : { type: 'job.done', jobId, kind, message: outcome.message, result: outcome.result },
+      );
     } catch (err) {
       if (err instanceof CancelledError || signal.aborted) this.emit({ type: 'job.cancelled', jobId, kind });
       else this.emit({ type: 'job.failed', jobId, kind, error: asUserError(err)?.message ?? String(err) });

@@ -6,7 +6,7 @@
 // comparing everyone's work is what adjudication is for.
 import type { Adjudication, GoldLayerOf } from '../../shared/editor-api.ts';
 import type { PairDetail } from '../../shared/domain.ts';
-import { linkKey, linkName, type Link } from '../../shared/link-set.ts';
+import { linkKey, linkName, rebaseCells, type Link } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
 import { ADJUDICATED, adjudicatedGoldOf, listAlignments } from '../store/alignments.ts';
 import { recordEdit, type UntranslatedMark } from '../store/edits.ts';
@@ -14,7 +14,7 @@ import { adjudicatedGoldId, untranslatedOf } from '../store/gold-layer.ts';
 import { linkTags } from '../store/project-link-tags.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { deferCheckpoint } from '../store/wal-checkpoints.ts';
-import { checkIndices, sortedMarks, uniqueLinks } from './editor.ts';
+import { checkIndices, markKey, sortedMarks, uniqueLinks } from './editor.ts';
 
 function layerOf(store: ProjectStore, pair: PairDetail, alignmentId: number | null, annotator: string): GoldLayerOf {
   if (alignmentId === null) return { annotator, alignmentId, links: [], untranslated: [] };
@@ -52,7 +52,10 @@ export function adjudication(store: ProjectStore, pairId: number, left: number, 
 /**
  * Writes the adjudicated gold of one pair (links and "not translated" marks), as one edit
  * logged under `adjudicator` (their undo reverses it). A tag must be one of the project's
- * or one a gold layer of the pair already gives that link. Returns the layer as stored.
+ * or one a gold layer of the pair already gives that link. With `base`, the layer the page
+ * started from, only the cells changed from it are written (rebaseCells): another
+ * adjudicator's save in between keeps its cells; without it the layer is replaced whole.
+ * Returns the layer as stored.
  */
 export function setAdjudicated(
   store: ProjectStore,
@@ -60,6 +63,7 @@ export function setAdjudicated(
   pairId: number,
   links: readonly Link[],
   marks: readonly UntranslatedMark[],
+  base?: { links: readonly Link[]; untranslated: readonly UntranslatedMark[] },
 ): GoldLayerOf {
   const pair = store.getPair(pairId);
   checkIndices(pair, links, marks);
@@ -75,8 +79,12 @@ export function setAdjudicated(
   const bad = links.find((l) => l.tag && !allowed.has(l.tag) && !tagged.has(`${linkKey(l.s, l.t)}:${l.tag}`));
   if (bad) throw new UserError(`pair ${pairId}: link ${linkName(bad)}: "${bad.tag}" is not one of the project's link tags`);
   const current = adjudicatedLayer(store, pair);
-  const nextLinks = uniqueLinks(links);
-  const nextMarks = sortedMarks(marks);
+  const nextLinks = base
+    ? uniqueLinks(rebaseCells(current.links, uniqueLinks(base.links), uniqueLinks(links), (l) => linkKey(l.s, l.t)))
+    : uniqueLinks(links);
+  const nextMarks = base
+    ? sortedMarks(rebaseCells(current.untranslated, sortedMarks(base.untranslated), sortedMarks(marks), markKey))
+    : sortedMarks(marks);
   if (JSON.stringify(nextLinks) === JSON.stringify(current.links) && JSON.stringify(nextMarks) === JSON.stringify(current.untranslated))
     return current;
   store.transaction(() => {

@@ -6,11 +6,14 @@
 // the gold pairs (In review or Done: the one rule, store/pair-corpus.ts); its partial gold
 // elsewhere is left out, and the report says how many pairs that is. When one layer comes
 // from a model trained on gold, the report says so and scores the held-out pairs apart.
+// With `overlap`, two annotators' gold is compared on their double annotation only: the pairs
+// assigned to both (store/assignments.ts), the pairs adjudication works on.
 import type { AgreementReport, AgreementScore } from '../../shared/editor-api.ts';
 import { alignedPair, linkKey, pairKeySet, type AlignedPair, type Link } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
 import { scoreAer } from '../eval/aer.ts';
-import { alignmentLayer } from '../store/alignments.ts';
+import { alignmentLayer, alignmentSources } from '../store/alignments.ts';
+import { sharedPairIds } from '../store/assignments.ts';
 import { goldCountingPairIds } from '../store/pair-corpus.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { trainSplitPairs } from '../store/pairs.ts';
@@ -34,15 +37,35 @@ function score(gold: AlignedPair[], pred: [number, number][][]): AgreementScore 
   return { precision, recall, aer, reference: ref, candidate: cand, both };
 }
 
-export function agreementReport(store: ProjectStore, referenceId: number, candidateId: number): AgreementReport {
+/** The pairs assigned to both annotators whose gold layers `a` and `b` are; an error for any other layer. */
+function overlapOf(store: ProjectStore, a: number, b: number): Set<number> {
+  const golds = new Map(
+    alignmentSources(store)
+      .filter((x) => x.origin === 'gold' && !x.adjudicated)
+      .map((x) => [x.id, x.source]),
+  );
+  const [left, right] = [golds.get(a), golds.get(b)];
+  if (left === undefined || right === undefined) throw new UserError("the assigned overlap is compared between two annotators' gold");
+  return new Set(sharedPairIds(store, left, right));
+}
+
+export function agreementReport(
+  store: ProjectStore,
+  referenceId: number,
+  candidateId: number,
+  options: { overlap?: boolean } = {},
+): AgreementReport {
   const ref = layer(store, referenceId);
   const cand = layer(store, candidateId);
+  const overlap = options.overlap ? overlapOf(store, referenceId, candidateId) : null;
   // With a gold layer compared, only the gold pairs count; the other pairs its links are on are partial gold.
   const golds = [ref, cand].filter((l) => l.origin === 'gold');
   const counting = golds.length ? goldCountingPairIds(store) : null;
   const partial = new Set(golds.flatMap((l) => [...l.links.keys()]).filter((id) => counting && !counting.has(id)));
   const bothGold = ref.origin === 'gold' && cand.origin === 'gold';
-  const ids = [...ref.links.keys()].filter((id) => !partial.has(id) && (!bothGold || cand.links.has(id))).sort((a, b) => a - b);
+  const ids = [...ref.links.keys()]
+    .filter((id) => !partial.has(id) && (!bothGold || cand.links.has(id)) && (!overlap || overlap.has(id)))
+    .sort((a, b) => a - b);
   const gold = ids.map((id) => alignedPair(ref.links.get(id) ?? []));
   const pred = ids.map((id) => (cand.links.get(id) ?? []).map((l): [number, number] => [l.s, l.t]));
   const report: AgreementReport = {

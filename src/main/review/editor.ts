@@ -70,8 +70,13 @@ export function uniqueLinks(links: readonly Link[]): Link[] {
   return sortedLinks([...unique.values()]);
 }
 
+/** The cell of a "not translated" mark: its side and token. */
+export function markKey(m: UntranslatedMark): string {
+  return `${m.side}:${m.index}`;
+}
+
 export function sortedMarks(marks: readonly UntranslatedMark[]): UntranslatedMark[] {
-  const unique = new Map(marks.map((m) => [`${m.side}:${m.index}`, { side: m.side, index: m.index }]));
+  const unique = new Map(marks.map((m) => [markKey(m), { side: m.side, index: m.index }]));
   return [...unique.values()].sort((a, b) => a.side.localeCompare(b.side) || a.index - b.index);
 }
 

@@ -21,6 +21,7 @@ export interface QueueQuery {
   versusId?: number;
   status?: PairStatus[];
   annotator?: string;
+  assignedTo?: string;
   text?: string;
   offset: number;
   limit: number;
@@ -52,19 +53,29 @@ export function disagreement(a: readonly ScoredLink[], b: readonly ScoredLink[])
   return union === 0 ? 0 : 1 - both / union;
 }
 
-/** The queue's page; statuses (and the status filter) are the ones `viewer` sees (store/pair-reviews.ts; the pairs' own when null). */
-export function reviewQueue(store: ProjectStore, q: QueueQuery, viewer: string | null = null): { total: number; items: QueueItem[] } {
+/** Every pair of the queue with its score, in the queue's order (most unsure or most disputed first). */
+export function queueOrder(
+  store: ProjectStore,
+  q: Omit<QueueQuery, 'offset' | 'limit'>,
+  viewer: string | null = null,
+): { id: number; score: number }[] {
   for (const id of [q.alignmentId, q.versusId]) {
     if (id !== undefined && !alignmentExists(store, id)) throw new UserError(`no alignment #${id} in this project`);
   }
-  const pool = queueCandidates(store, { status: q.status, text: q.text || undefined }, viewer, q.annotator || undefined);
+  const filter = { status: q.status, text: q.text || undefined, assignedTo: q.assignedTo || undefined };
+  const pool = queueCandidates(store, filter, viewer, q.annotator || undefined);
   const main = scoredLinksByPair(store, q.alignmentId);
   const versus = q.versusId === undefined ? null : scoredLinksByPair(store, q.versusId);
   const scored = pool.map((c) => ({
     id: c.id,
     score: versus ? disagreement(main.get(c.id) ?? [], versus.get(c.id) ?? []) : uncertainty(c, main.get(c.id) ?? []),
   }));
-  scored.sort((x, y) => y.score - x.score || x.id - y.id);
+  return scored.sort((x, y) => y.score - x.score || x.id - y.id);
+}
+
+/** The queue's page; statuses (and the status filter) are the ones `viewer` sees (store/pair-reviews.ts; the pairs' own when null). */
+export function reviewQueue(store: ProjectStore, q: QueueQuery, viewer: string | null = null): { total: number; items: QueueItem[] } {
+  const scored = queueOrder(store, q, viewer);
   const page = scored.slice(q.offset, q.offset + q.limit);
   const items = page.map(({ id, score }) => {
     const { srcTokens, tgtTokens, src, tgt, status } = summaryOf(getPairRow(store, id, viewer)!);

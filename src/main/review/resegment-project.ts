@@ -9,6 +9,10 @@
 // pair is read, checked and written in one of them. The word list file's words, if any, join
 // the project's lists once every pair is written. A cancel or a crash part-way leaves the
 // pairs written so far re-segmented, still one group that one undo reverses.
+// With learnWords, a Lao, Thai or Chinese side's words are also learned from the corpus
+// (text/corpus-words.ts): the first cut of every pair teaches them, the pairs that hold one
+// get its pieces merged, and they join the project's lists as learned words (store/word-lists.ts).
+import type { ResegmentChange } from '../../shared/api.ts';
 import type { Token } from '../../shared/domain.ts';
 import type { Link, LinkRef } from '../../shared/link-set.ts';
 import { checkCancelled, type JobContext } from '../jobs/job-context.ts';
@@ -18,10 +22,13 @@ import { groupWriter, type PairEdit, type PairPatch, type UntranslatedMark } fro
 import { marksOfPair } from '../store/gold-layer.ts';
 import { countPairs, getPairRow, iteratePairRows, offsetsOf, type PairRow } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
-import { addSideWords, projectWordLists, type SideWords } from '../store/word-lists.ts';
+import { addLearnedWords, addSideWords, projectWordLists, type SideWords } from '../store/word-lists.ts';
+import { CorpusWords, learnsWords, mergeLearned, type LearnedWord } from '../text/corpus-words.ts';
+import { canonicalLang } from '../text/lang.ts';
 import { decodeTokens } from '../text/offsets.ts';
 import { SegmentPool } from '../text/segment-pool.ts';
 import { identityMap, remapLinks, remapTokens } from '../text/token-remap.ts';
+import { WordList } from '../text/word-list.ts';
 
 type Side = 'src' | 'tgt';
 
@@ -38,6 +45,14 @@ export interface ResegmentOptions extends Partial<JobContext> {
   flagKept?: boolean;
   /** Segmentation pool of the caller's (its word lists must be the project's); else one is made and closed. */
   pool?: SegmentPool;
+  /** Also learn words from the corpus (Lao, Thai, Chinese sides) and cut with them (see the header). */
+  learnWords?: boolean;
+}
+
+/** Words learned from one language's side(s) of the corpus. */
+export interface LearnedWords {
+  lang: string;
+  words: LearnedWord[];
 }
 
 /** A pair that keeps its old tokens, and why. */
@@ -57,10 +72,15 @@ export interface ResegmentReport {
   moved: number;
   /** Kept pairs marked flagged (flagKept; 0 on a dry run). */
   flagged: number;
+  /** Words learned from the corpus, by language (learnWords; empty otherwise). */
+  learned: LearnedWords[];
   dryRun: boolean;
+  /** The first MAX_CHANGES changed pairs (the Re-segment dialog's preview), their changed sides' tokens before and after. */
+  changes: ResegmentChange[];
 }
 
 const BATCH = 2000;
+export const MAX_CHANGES = 500;
 
 interface SideChange {
   old: Uint32Array;
@@ -149,6 +169,19 @@ function pairEdit(
   return { pairId: row.id, before, after };
 }
 
+/** A changed pair as the report lists it: each changed side's text and offsets before and after. */
+function changeOf(row: PairRow, changes: Partial<Record<Side, SideChange>>): ResegmentChange {
+  return {
+    pairId: row.id,
+    sides: (['src', 'tgt'] as const).flatMap((side) => {
+      const change = changes[side];
+      return change
+        ? [{ side, text: side === 'src' ? row.src_text : row.tgt_text, before: Array.from(change.old), after: Array.from(change.next) }]
+        : [];
+    }),
+  };
+}
+
 /** The edit flagging a kept pair, its reason appended to the note. */
 function flagEdit(store: ProjectStore, k: KeptPair): PairEdit {
   const { status, note } = store.getPair(k.pairId);
@@ -156,39 +189,87 @@ function flagEdit(store: ProjectStore, k: KeptPair): PairEdit {
   return { pairId: k.pairId, before: { status, note }, after: { status: 'flagged', note: note ? `${note}\n${line}` : line } };
 }
 
+/** A corpus-words learner for one language, and the pair and side each sentence it was given came from. */
+interface Learner {
+  words: CorpusWords;
+  from: { pairId: number; side: Side }[];
+}
+
+/** The learners of `sides`' languages (one per language, both sides sharing it when the languages are one). */
+function learnersOf(meta: { srcLang: string; tgtLang: string }, sides: readonly Side[]): Map<string, Learner> {
+  const learners = new Map<string, Learner>();
+  for (const side of sides) {
+    const lang = side === 'src' ? meta.srcLang : meta.tgtLang;
+    const code = canonicalLang(lang) ?? lang;
+    if (learnsWords(code) && !learners.has(lang)) learners.set(lang, { words: new CorpusWords(code), from: [] });
+  }
+  return learners;
+}
+
 /** Re-segments every pair of the project on `options.sides` (see the header). */
 export async function resegmentProject(store: ProjectStore, options: ResegmentOptions): Promise<ResegmentReport> {
   const meta = store.meta();
-  const ownPool = options.pool ? null : new SegmentPool({ wordLists: await projectWordLists(store, options.words?.side) });
+  const langOf = (side: Side) => (side === 'src' ? meta.srcLang : meta.tgtLang);
+  const learners = options.learnWords ? learnersOf(meta, options.sides) : new Map<string, Learner>();
+  const lists = options.pool && learners.size === 0 ? {} : await projectWordLists(store, options.words?.side);
+  const ownPool = options.pool ? null : new SegmentPool({ wordLists: lists });
   const pool = (options.pool ?? ownPool)!;
   const total = countPairs(store, {});
-  const candidates: { pairId: number; changes: Partial<Record<Side, SideChange>> }[] = [];
+  const candidates = new Map<number, Partial<Record<Side, SideChange>>>();
+  const learned: LearnedWords[] = [];
+  /** Records the new spans of one side of a pair: a change when they differ from its tokens. */
+  const record = (row: PairRow, side: Side, fresh: Uint32Array) => {
+    const changes = candidates.get(row.id) ?? {};
+    const old = offsetsOf(side === 'src' ? row.src_tokens : row.tgt_tokens);
+    if (!sameSpans(old, fresh)) changes[side] = { old, next: fresh, map: remapTokens(old, fresh) };
+    else delete changes[side];
+    if (changes.src || changes.tgt) candidates.set(row.id, changes);
+    else candidates.delete(row.id);
+  };
   let done = 0;
   try {
     for (const rows of iteratePairRows(store, {}, BATCH)) {
       checkCancelled(options.signal);
-      const next: Partial<Record<Side, Uint32Array[]>> = {};
       for (const side of options.sides) {
-        const lang = side === 'src' ? meta.srcLang : meta.tgtLang;
-        next[side] = await pool.segmentBatchOffsets(rows.map((r) => ({ text: side === 'src' ? r.src_text : r.tgt_text, lang })));
+        const texts = rows.map((r) => (side === 'src' ? r.src_text : r.tgt_text));
+        const next = await pool.segmentBatchOffsets(texts.map((text) => ({ text, lang: langOf(side) })));
+        const learner = learners.get(langOf(side));
+        rows.forEach((row, k) => {
+          const fresh = Uint32Array.from(next[k]);
+          record(row, side, fresh);
+          if (learner) {
+            learner.words.add(texts[k], fresh);
+            learner.from.push({ pairId: row.id, side });
+          }
+        });
       }
-      rows.forEach((row, k) => {
-        const changes: Partial<Record<Side, SideChange>> = {};
-        for (const side of options.sides) {
-          const old = offsetsOf(side === 'src' ? row.src_tokens : row.tgt_tokens);
-          const fresh = Uint32Array.from(next[side]![k]);
-          if (!sameSpans(old, fresh)) changes[side] = { old, next: fresh, map: remapTokens(old, fresh) };
-        }
-        if (changes.src || changes.tgt) candidates.push({ pairId: row.id, changes });
-      });
       done += rows.length;
       options.progress?.({ done, total, message: 'resegmenting' });
+    }
+    // The pairs that hold a learned word get its pieces merged (text/corpus-words.ts mergeLearned).
+    for (const [lang, learner] of learners) {
+      checkCancelled(options.signal);
+      const { words, sentences } = learner.words.learn(lists[lang]);
+      if (words.length === 0) continue;
+      learned.push({ lang, words });
+      const list = WordList.fromWords(
+        words.map((w) => w.word),
+        'merge-only',
+      );
+      for (const at of sentences) {
+        const { pairId, side } = learner.from[at];
+        const row = getPairRow(store, pairId);
+        if (!row) continue;
+        const first = candidates.get(pairId)?.[side]?.next ?? offsetsOf(side === 'src' ? row.src_tokens : row.tgt_tokens);
+        record(row, side, Uint32Array.from(mergeLearned(side === 'src' ? row.src_text : row.tgt_text, first, list)));
+      }
     }
   } finally {
     await ownPool?.close();
   }
   checkCancelled(options.signal);
-  const message = options.dryRun ? 'checking links' : `saving ${candidates.length} changed pairs`;
+  const changedPairs = [...candidates].sort((a, b) => a[0] - b[0]).map(([pairId, changes]) => ({ pairId, changes }));
+  const message = options.dryRun ? 'checking links' : `saving ${changedPairs.length} changed pairs`;
   // Each pair's links, marks and rejected links are read, and its edit written, in one
   // transaction that holds the write lock from its start: an edit made meanwhile (the app
   // open on the project) is never overwritten by an edit planned on what the pair held before it.
@@ -200,10 +281,11 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
       .map((a) => a.id),
   );
   const kept: KeptPair[] = [];
+  const changes: ResegmentChange[] = [];
   let changed = 0;
   let moved = 0;
   let saved = 0;
-  const save = (c: (typeof candidates)[number]) => {
+  const save = (c: (typeof changedPairs)[number]) => {
     const row = getPairRow(store, c.pairId);
     const same = (side: Side) => {
       const change = c.changes[side];
@@ -218,20 +300,28 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
       } else {
         changed++;
         if (!options.dryRun) group.add(edit);
+        if (changes.length < MAX_CHANGES) changes.push(changeOf(row, c.changes));
       }
     }
     saved++;
   };
-  await writeInSlices(store, candidates, save, {
+  await writeInSlices(store, changedPairs, save, {
     signal: options.signal,
     readOnly: options.dryRun,
     onSlice: () => {
       group.checkNotUndone();
-      options.progress?.({ done: saved, total: candidates.length, message });
+      options.progress?.({ done: saved, total: changedPairs.length, message });
     },
   });
-  options.progress?.({ done: saved, total: candidates.length, message });
+  options.progress?.({ done: saved, total: changedPairs.length, message });
   const newWords = options.words && !options.dryRun ? addSideWords(store, options.words.side, options.words.from) : 0;
+  if (!options.dryRun)
+    for (const { lang, words } of learned)
+      addLearnedWords(
+        store,
+        lang,
+        words.map((w) => w.word),
+      );
   return {
     pairs: total,
     changed,
@@ -240,7 +330,9 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
     moved,
     newWords,
     flagged: options.flagKept && !options.dryRun ? kept.length : 0,
+    learned,
     dryRun: options.dryRun === true,
+    changes,
   };
 }
 
@@ -250,5 +342,14 @@ export function formatResegmentReport(r: ResegmentReport): string {
   const words = r.newWords > 0 ? `; ${r.newWords} new words in the project's word lists` : '';
   const moved = r.moved > 0 ? `; ${r.moved} edited meanwhile, left alone (run again)` : '';
   const lines = r.kept.map((k) => `  kept pair ${k.pairId}: ${k.reason}`);
-  return [head + words + moved, ...lines].join('\n');
+  const learned = r.learned.map(
+    (l) =>
+      `  learned ${l.words.length} ${l.lang} words from the corpus${r.dryRun ? '' : " (now in the project's word list)"}: ` +
+      l.words
+        .slice(0, 20)
+        .map((w) => w.word)
+        .join(' ') +
+      (l.words.length > 20 ? ' …' : ''),
+  );
+  return [head + words + moved, ...learned, ...lines].join('\n');
 }

@@ -5,18 +5,21 @@
 // group (one undo reverses it all; store/edits.ts), written in short transactions
 // (store/bounded-writes.ts) so that other edits go on meanwhile. Each pair is read again and
 // fixed in one of them: an occurrence that an edit made meanwhile took away is left out.
+// Applying a fix settles its pending offer (store/segmentation-offers.ts); the pending
+// offers are listed with how often each still occurs, counted in one pass over the corpus.
 // Each pair's fixes go through the editor's
 // own steps (segmentation-fixes.ts: links of every alignment, marks and rejected links follow
 // the tokens), right to left so the indices found stay valid; the words join the word list.
 // Texts are compared case-folded (toLowerCase), as the lexicon does. A merge matches
 // neighbours written together, or, when `spaced`, apart by whitespace only (Vietnamese
 // "sinh viên"); overlapping matches ("a a a" for a+a) take the leftmost first.
-import type { SegmentationFixSpec, TokenFixOccurrence, TokenSide } from '../../shared/editor-api.ts';
+import type { PendingFix, SegmentationFixSpec, TokenFixOccurrence, TokenSide } from '../../shared/editor-api.ts';
 import { UserError } from '../errors.ts';
 import { writeInSlices } from '../store/bounded-writes.ts';
 import { groupWriter } from '../store/edits.ts';
 import { iteratePairRows, tokensOf } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
+import { pendingOffers, resolveOffer } from '../store/segmentation-offers.ts';
 import { addWords, fixState, patchOf, stateOf, type TokenFix } from './segmentation-fixes.ts';
 import type { Token } from '../../shared/domain.ts';
 
@@ -42,23 +45,53 @@ function matches(text: string, tokens: readonly Token[], fix: SegmentationFixSpe
   return out;
 }
 
-/** Every occurrence of the fix on `side`, in pair order. */
-export function fixOccurrences(store: ProjectStore, side: TokenSide, fix: SegmentationFixSpec): TokenFixOccurrence[] {
+/** The words a text must hold (case-folded) for the fix to occur in it: a native string search before segmenting into tokens. */
+function needlesOf(fix: SegmentationFixSpec): string[] {
+  return (fix.kind === 'split' ? [fix.word] : [fix.left, fix.right]).map((w) => w.toLowerCase());
+}
+
+function checkFix(fix: SegmentationFixSpec): void {
   if (fix.kind === 'split' && fix.at >= fix.word.length)
     throw new UserError(`split offset ${fix.at} is not inside "${fix.word}" (1..${fix.word.length - 1})`);
-  // Only texts holding the word(s) are segmented into tokens (a native string search first).
-  const needles = (fix.kind === 'split' ? [fix.word] : [fix.left, fix.right]).map((w) => w.toLowerCase());
-  const out: TokenFixOccurrence[] = [];
+}
+
+/** Calls `found` with each fix's occurrences in each pair, in pair order (one pass over the corpus for all the fixes). */
+function scanOccurrences(
+  store: ProjectStore,
+  fixes: readonly { side: TokenSide; fix: SegmentationFixSpec }[],
+  found: (which: number, pairId: number, tokens: Token[], indices: number[]) => void,
+): void {
+  fixes.forEach(({ fix }) => checkFix(fix));
+  const needles = fixes.map(({ fix }) => needlesOf(fix));
   for (const rows of iteratePairRows(store, {}, 2000)) {
     for (const r of rows) {
-      const [text, blob] = side === 'src' ? [r.src_text, r.src_tokens] : [r.tgt_text, r.tgt_tokens];
-      const folded = text.toLowerCase();
-      if (!needles.every((w) => folded.includes(w))) continue;
-      const tokens = tokensOf(text, blob, r.id, side);
-      for (const index of matches(text, tokens, fix)) out.push({ pairId: r.id, side, index, tokens });
+      const folded = { src: r.src_text.toLowerCase(), tgt: r.tgt_text.toLowerCase() };
+      fixes.forEach(({ side, fix }, which) => {
+        if (!needles[which].every((w) => folded[side].includes(w))) return;
+        const [text, blob] = side === 'src' ? [r.src_text, r.src_tokens] : [r.tgt_text, r.tgt_tokens];
+        const tokens = tokensOf(text, blob, r.id, side);
+        const indices = matches(text, tokens, fix);
+        if (indices.length) found(which, r.id, tokens, indices);
+      });
     }
   }
+}
+
+/** Every occurrence of the fix on `side`, in pair order. */
+export function fixOccurrences(store: ProjectStore, side: TokenSide, fix: SegmentationFixSpec): TokenFixOccurrence[] {
+  const out: TokenFixOccurrence[] = [];
+  scanOccurrences(store, [{ side, fix }], (_, pairId, tokens, indices) => {
+    for (const index of indices) out.push({ pairId, side, index, tokens });
+  });
   return out;
+}
+
+/** The pending segmentation fixes that still occur in the corpus, each with how many times (those that occur nowhere are left out). */
+export function pendingFixes(store: ProjectStore): PendingFix[] {
+  const offers = pendingOffers(store);
+  const counts = offers.map(() => 0);
+  scanOccurrences(store, offers, (which, _, __, indices) => (counts[which] += indices.length));
+  return offers.map((o, i) => ({ ...o, occurrences: counts[i] })).filter((o) => o.occurrences > 0);
 }
 
 /**
@@ -121,5 +154,6 @@ async function applyFix(
     },
     { onSlice: () => group.checkNotUndone() },
   );
+  resolveOffer(store, side, fix);
   return applied;
 }

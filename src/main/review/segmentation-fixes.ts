@@ -1,7 +1,8 @@
 // Splitting and merging tokens of one pair (segmentation fixes in the editor): the
 // pair's token offsets change, the links of every alignment are re-indexed, the fixed
 // words join the project's word list, "not translated" marks and rejected links follow
-// their tokens (editor.ts), and the whole change is one undoable edit.
+// their tokens (editor.ts), and the whole change is one undoable edit. The fix is kept as a
+// pending offer to apply it to its other occurrences (store/segmentation-offers.ts).
 // (text/token-edits.ts holds the pure token arithmetic this applies to a stored pair.)
 // The same steps, folded over several fixes of one pair (fixState, patchOf), make the
 // corpus-wide application of a fix (segmentation-bulk.ts).
@@ -15,6 +16,8 @@ import { alignmentSources, rejectedWithAnnotator } from '../store/alignments.ts'
 import { marksOfPair } from '../store/gold-layer.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { addFixedWords } from '../store/word-lists.ts';
+import { keepOffer } from '../store/segmentation-offers.ts';
+import { mergeSpec, splitSpec } from '../../shared/fix-spec.ts';
 import { reindexAfterTokenEdit } from './editor.ts';
 
 type Side = 'src' | 'tgt';
@@ -117,8 +120,11 @@ export function addWords(store: ProjectStore, side: Side, words: string[], annot
 function edit(store: ProjectStore, annotator: string, pairId: number, fix: TokenFix): PairDetail {
   const before = stateOf(store, store.getPair(pairId));
   const after = fixState(before, fix);
+  const tokens = fix.side === 'src' ? before.srcTokens : before.tgtTokens;
+  const spec = fix.kind === 'split' ? splitSpec(tokens, fix.index, fix.at) : mergeSpec(tokens, fix.index);
   return store.transaction(() => {
     addWords(store, fix.side, after.words, annotator);
+    if (spec) keepOffer(store, fix.side, spec, pairId, annotator);
     return store.edit(annotator, pairId, `tokens.${fix.kind}`, patchOf(before, fix.side), patchOf(after.state, fix.side));
   }, 'immediate');
 }

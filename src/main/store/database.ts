@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { DamagedProjectError, UserError } from '../errors.ts';
 import { existingBackup } from './backup-path.ts';
 import { MIGRATIONS } from './migrations.ts';
-import { searchFold } from '../text/search-fold.ts';
+import { searchFold } from '../../shared/search-fold.ts';
 import { guardFileIdentity } from './file-identity.ts';
 
 export type Db = Database.Database;
@@ -38,7 +38,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   // With URI names on, a path that itself starts with "file:" must not read as one.
   const name = path.startsWith('file:') ? `./${path}` : path;
   const db = options.readonly ? openReadOnly(path, nativeBinding) : new Database(name, { nativeBinding });
-  // Pair search compares folded text (text/search-fold.ts).
+  // Pair search compares folded text (shared/search-fold.ts).
   db.function('mekong_fold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? searchFold(s) : s));
   try {
     if (!options.readonly) setJournal(db, path);

@@ -6,7 +6,10 @@
 //
 // Undo stacks are per annotator. An event is *active* until a later event undoes it.
 // Undo reverses the newest active event that is not itself an undo; redo reverses the
-// newest active undo, provided no plain edit came after it.
+// newest active undo, provided no plain edit came after it. A reversal takes back the
+// event's own changes only: links, marks and shared rejections cell by cell on the pair as
+// it is now, status and note only where no one changed them since (`reversal`), so an undo
+// never removes another person's later edit of a shared layer (adjudicated gold, a shared note).
 //
 // Groups: a bulk fix (one change over many pairs) is logged as one event per pair, all
 // carrying the same `group_id`. Undo and redo act on a whole group: every active member
@@ -20,12 +23,12 @@
 // Every edit transaction takes the write lock at its start (BEGIN IMMEDIATE): one that read
 // first and then found the lock taken would fail at once instead of waiting for it.
 import type { Link, PairStatus, Split } from '../../shared/domain.ts';
-import type { LinkRef, RejectedLink } from '../../shared/link-set.ts';
+import { linkKey, rebaseCells, sortedLinks, type LinkRef, type RejectedLink } from '../../shared/link-set.ts';
 import type { TokenSide } from '../../shared/editor-api.ts';
 import { UserError } from '../errors.ts';
 import type { Db } from './database.ts';
 import { blobOf } from './pairs.ts';
-import { replacePairLinks } from './alignments.ts';
+import { pairLinksReader, rejectedWithAnnotator, replacePairLinks } from './alignments.ts';
 import { putReview, type PairReview } from './pair-reviews.ts';
 import { dbOf, type Project } from './connection.ts';
 
@@ -241,16 +244,67 @@ function membersOf(h: { events: EventHead[]; undone: Set<number> }, target: Even
   return h.events.filter((e) => e.group_id === target.group_id && !h.undone.has(e.id) && (e.kind === 'undo') === isUndo).map((e) => e.id);
 }
 
+/**
+ * The patches that take a pair from the state an event left (`from`) back to `to`, leaving
+ * what others changed since: each layer's links, its "not translated" marks and the shared
+ * rejections are rebased cell by cell on the pair's present ones (rebaseCells), and the
+ * pair's status and note go back only when no one changed them since. Without a change by
+ * anyone else this is exactly `to`. `before` is the pair's present state of the same parts.
+ */
+function reversal(project: Project, pairId: number, from: PairPatch, to: PairPatch): { before: PairPatch; after: PairPatch } {
+  const db = dbOf(project);
+  const before: PairPatch = { ...from };
+  const after: PairPatch = { ...to };
+  const pairColumns = db.prepare('SELECT status, note FROM pairs WHERE id = ?').get(pairId) as Pick<PairPatch, 'status' | 'note'>;
+  for (const column of ['status', 'note'] as const) {
+    if (from[column] !== undefined && pairColumns[column] !== from[column]) {
+      delete before[column];
+      delete after[column];
+    }
+  }
+  if (to.links) {
+    const linksOf = pairLinksReader(project);
+    before.links = {};
+    after.links = {};
+    for (const [id, links] of Object.entries(to.links)) {
+      const present = linksOf(Number(id), pairId);
+      before.links[id] = present;
+      after.links[id] = sortedLinks(rebaseCells(present, from.links?.[id] ?? [], links, (l) => linkKey(l.s, l.t)));
+    }
+  }
+  if (to.untranslated) {
+    const marksOf = db.prepare('SELECT side, idx AS "index" FROM untranslated WHERE alignment_id = ? AND pair_id = ? ORDER BY side, idx');
+    before.untranslated = {};
+    after.untranslated = {};
+    for (const [id, marks] of Object.entries(to.untranslated)) {
+      const present = marksOf.all(Number(id), pairId) as UntranslatedMark[];
+      before.untranslated[id] = present;
+      after.untranslated[id] = rebaseCells(present, from.untranslated?.[id] ?? [], marks, (m) => `${m.side}:${m.index}`).sort(
+        (a, b) => a.side.localeCompare(b.side) || a.index - b.index,
+      );
+    }
+  }
+  if (to.rejectedAll) {
+    const present = rejectedWithAnnotator(project, pairId);
+    const cell = (r: RejectedLink) => `${linkKey(r.s, r.t)}:${r.annotator}`;
+    before.rejectedAll = present;
+    after.rejectedAll = sortedLinks(rebaseCells(present, from.rejectedAll ?? [], to.rejectedAll, cell));
+  }
+  return { before, after };
+}
+
 /** Reverses events (ids newest first) in one transaction; returns the first one's pair id. */
-function reverse(db: Db, annotator: string, ids: number[], kind: 'undo' | 'redo'): number | null {
+function reverse(project: Project, annotator: string, ids: number[], kind: 'undo' | 'redo'): number | null {
+  const db = dbOf(project);
   const get = db.prepare('SELECT * FROM edit_events WHERE id = ?');
   const targets = ids.map((id) => toEvent(get.get(id) as EventRow)).filter((e) => e.pairId !== null);
   if (targets.length === 0) return null;
   db.transaction(() => {
     const groupId = targets.length > 1 ? nextGroupId(db) : null;
     for (const t of targets) {
-      applyPatch(db, t.pairId as number, t.before, annotator);
-      append(db, { annotator, pairId: t.pairId, kind, before: t.after, after: t.before, undoes: t.id, groupId });
+      const { before, after } = reversal(project, t.pairId as number, t.after, t.before);
+      applyPatch(db, t.pairId as number, after, annotator);
+      append(db, { annotator, pairId: t.pairId, kind, before, after, undoes: t.id, groupId });
     }
   }).immediate();
   return targets[0].pairId;
@@ -261,7 +315,7 @@ export function undo(project: Project, annotator: string): number | null {
   const db = dbOf(project);
   const h = history(db, annotator);
   const target = h.events.find((e) => e.kind !== 'undo' && !h.undone.has(e.id));
-  return target ? reverse(db, annotator, membersOf(h, target), 'undo') : null;
+  return target ? reverse(project, annotator, membersOf(h, target), 'undo') : null;
 }
 
 /** Redoes the annotator's newest active undo (or undo group); returns its pair id, or null if none. */
@@ -270,7 +324,7 @@ export function redo(project: Project, annotator: string): number | null {
   const h = history(db, annotator);
   for (const e of h.events) {
     if (h.undone.has(e.id)) continue;
-    if (e.kind === 'undo') return reverse(db, annotator, membersOf(h, e), 'redo');
+    if (e.kind === 'undo') return reverse(project, annotator, membersOf(h, e), 'redo');
     if (e.kind !== 'redo') return null;
   }
   return null;

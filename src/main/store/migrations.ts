@@ -248,4 +248,25 @@ export const MIGRATIONS: readonly string[] = [
         AND (json_extract(x.payload, '$.after.status') IS NOT NULL OR json_extract(x.payload, '$.after.note') IS NOT NULL))
     WHERE p.status <> 'new' OR p.note <> '';
   `,
+  /* 13: assignments — which annotator is to work on which pair (store/assignments.ts); a pair given to two annotators is doubly annotated */ `
+  CREATE TABLE assignments (
+    pair_id   INTEGER NOT NULL REFERENCES pairs(id) ON DELETE CASCADE,
+    annotator TEXT NOT NULL,
+    PRIMARY KEY (pair_id, annotator)
+  ) WITHOUT ROWID;
+  CREATE INDEX assignments_annotator ON assignments(annotator, pair_id);
+  `,
+  /* 14: pending segmentation fixes — a merge or split made in the editor, offered for its other occurrences in the corpus until applied or dismissed (store/segmentation-offers.ts) */ `
+  CREATE TABLE segmentation_offers (
+    id        INTEGER PRIMARY KEY,
+    side      TEXT NOT NULL CHECK (side IN ('src', 'tgt')),
+    -- the fix as 'tokens.bulkFix' takes it, as canonical JSON (one row per fix and side)
+    fix       TEXT NOT NULL,
+    -- the pair it was made on, and by whom
+    pair_id   INTEGER REFERENCES pairs(id) ON DELETE SET NULL,
+    annotator TEXT NOT NULL,
+    at        TEXT NOT NULL,
+    UNIQUE (side, fix)
+  );
+  `,
 ];

@@ -52,7 +52,8 @@ export function modelAlignmentWriter(
 }
 
 /**
- * Stores a whole alignment, pair ids[k]'s links being links[k], staged as the header says;
+ * Stores a whole alignment, pair ids[k]'s links being linksOf(k) (made as each slice is
+ * written, so a caller's conversion does not hold the thread either), staged as the header says;
  * a failure or a cancel (`signal`, between two transactions) deletes what was written.
  * Returns how many links were stored.
  */
@@ -60,7 +61,7 @@ export async function storeModelAlignment(
   project: Project,
   a: Omit<NewModelAlignment, 'importId'>,
   ids: readonly number[],
-  links: readonly (readonly Link[])[],
+  linksOf: (k: number) => readonly Link[],
   signal?: AbortSignal,
 ): Promise<number> {
   const db = dbOf(project);
@@ -75,8 +76,9 @@ export async function storeModelAlignment(
       project,
       ids.keys(),
       (k) => {
-        write(ids[k], links[k]);
-        n += links[k].length;
+        const links = linksOf(k);
+        write(ids[k], links);
+        n += links.length;
       },
       { signal },
     );

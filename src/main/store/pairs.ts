@@ -6,7 +6,7 @@ import type { PairStatus, Split, Token } from '../../shared/domain.ts';
 import type { PairFilter } from '../../shared/api.ts';
 import type { PairSummary } from '../../shared/domain.ts';
 import { decodeTokens } from '../text/offsets.ts';
-import { searchFold } from '../text/search-fold.ts';
+import { searchFold } from '../../shared/search-fold.ts';
 import { dbOf, type Project } from './connection.ts';
 import { reviewColumns, reviewParams } from './pair-reviews.ts';
 
@@ -52,7 +52,8 @@ function scoredRow(viewer: string | null): string {
 }
 const SCORES_JOIN = 'LEFT JOIN pair_scores s ON s.pair_id = p.id';
 
-const VISIBLE = `p.import_id IN (SELECT id FROM imports WHERE state = 'done')`;
+/** SQL: pair `p` belongs to a finished import (an unfinished one's pairs are not seen). */
+export const VISIBLE = `p.import_id IN (SELECT id FROM imports WHERE state = 'done')`;
 
 export function blobOf(offsets: Uint32Array): Buffer {
   return Buffer.from(offsets.buffer, offsets.byteOffset, offsets.byteLength);
@@ -147,6 +148,11 @@ export function filterSql(filter: PairFilter, viewer: string | null = null): { w
   if (filter.alignmentId !== undefined) {
     clauses.push(`EXISTS (SELECT 1 FROM links l WHERE l.pair_id = p.id AND l.alignment_id = ?)`);
     params.push(filter.alignmentId);
+  }
+  if (filter.assignedTo !== undefined) {
+    // one annotator's assignment (store/assignments.ts)
+    clauses.push(`EXISTS (SELECT 1 FROM assignments asg WHERE asg.pair_id = p.id AND asg.annotator = ?)`);
+    params.push(filter.assignedTo);
   }
   // The named @viewer last (better-sqlite3 binds it wherever it stands; unused, it is ignored).
   params.push(...reviewParams(viewer));

@@ -85,6 +85,15 @@ export class ProjectStore {
     return store;
   }
 
+  /**
+   * A second, read-only connection to a project this process has open (a job's worker thread
+   * reading what the serving connection committed; in WAL mode it never blocks the writer):
+   * no migration and no clean-up, which belong to the connection that opened the project.
+   */
+  static openReader(path: string): ProjectStore {
+    return new ProjectStore(openDatabase(path, { readonly: true }), path);
+  }
+
   /** Opened read-only: the file, its folder or its mount cannot be written. */
   get readOnly(): boolean {
     return this.#db.readonly;
@@ -208,13 +217,23 @@ export class ProjectStore {
    * note is the annotator's own (pair-reviews.ts) and becomes the pair's too (the last one
    * set); the split is the pair's. Returns the pair as the annotator sees it.
    */
-  updatePair(annotator: string, id: number, change: { status?: PairStatus; split?: Split; note?: string }): PairDetail {
+  /**
+   * Sets a pair's status, split or note as one logged edit. `noteBase` is the note as the
+   * caller last read it: when the note the caller sees is no longer that one (someone else
+   * saved theirs since), the write is refused with a message to reload, so a newer note is
+   * never overwritten unseen.
+   */
+  updatePair(annotator: string, id: number, change: { status?: PairStatus; split?: Split; note?: string; noteBase?: string }): PairDetail {
     const viewer = reviewViewer(this, annotator);
     return this.transaction(() => {
       const current = this.getPair(id);
       const own = ownReview(this, id, annotator);
       // What the annotator sees: the pair's own when annotators share, else theirs.
       const seen = viewer === null ? current : (own ?? this.getPair(id, viewer));
+      if (change.note !== undefined && change.noteBase !== undefined && change.noteBase !== seen.note && change.note !== seen.note)
+        throw new UserError(
+          `pair ${id}: its note was changed by someone else since you opened it; your note was not saved: reload the pair`,
+        );
       const next: PairReview = { status: change.status ?? seen.status, note: change.note ?? seen.note };
       const reviewed = next.status !== seen.status || next.note !== seen.note;
       const before: PairPatch = {};

@@ -10,9 +10,9 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { UserError } from '../errors.ts';
+import type { TeamRole as Role } from '../../shared/team-api.ts';
 
-export const ROLES = ['annotator', 'adjudicator', 'manager'] as const;
-export type Role = (typeof ROLES)[number];
+export { TEAM_ROLES as ROLES, type TeamRole as Role } from '../../shared/team-api.ts';
 
 /** The logged-in account a call comes from. */
 export interface Caller {

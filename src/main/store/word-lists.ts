@@ -1,7 +1,8 @@
 // The word lists segmentation uses for a project ("segmentation that learns"): the words
 // its linguists fixed by splitting or merging tokens and those of word list files given to
-// `mekong import` or `mekong resegment` (table word_list, `added_by` saying which), plus, for
-// Lao, the bundled Lao–English dictionary's headwords (loaded once per process).
+// `mekong import` or `mekong resegment` (table word_list, `added_by` saying which), the words
+// learned from the corpus (added_by LEARNED; they only merge pieces, as the dictionary's do),
+// plus, for Lao, the bundled Lao–English dictionary's headwords (loaded once per process).
 import { canonicalLang } from '../text/lang.ts';
 import { loadLaoEnglishHeadwords } from '../text/lao-dictionary.ts';
 import { WordList } from '../text/word-list.ts';
@@ -9,6 +10,9 @@ import type { Db } from './database.ts';
 import { dbOf, type Project } from './connection.ts';
 
 let laoHeadwords: Promise<WordList> | null = null;
+
+/** added_by of the words learned from the corpus (text/corpus-words.ts). */
+export const LEARNED = 'learned from the corpus';
 
 /** The bundled dictionary's headwords for `lang` (they only merge pieces: WordList.add). */
 async function baseList(lang: string): Promise<string[]> {
@@ -33,9 +37,13 @@ export async function projectWordLists(store: ProjectLanguages, extra: SideWords
   const { srcLang, tgtLang } = store.meta();
   const lists: Record<string, WordList> = {};
   for (const lang of new Set([srcLang, tgtLang])) {
-    const fixed = (dbOf(store).prepare('SELECT word FROM word_list WHERE lang = ?').all(lang) as { word: string }[]).map((r) => r.word);
+    const rows = dbOf(store).prepare('SELECT word, added_by FROM word_list WHERE lang = ?').all(lang) as {
+      word: string;
+      added_by: string;
+    }[];
     const more = [...(lang === srcLang ? (extra.src ?? []) : []), ...(lang === tgtLang ? (extra.tgt ?? []) : [])];
-    const list = WordList.fromWords([...fixed, ...more]);
+    const list = WordList.fromWords([...rows.filter((r) => r.added_by !== LEARNED).map((r) => r.word), ...more]);
+    for (const r of rows) if (r.added_by === LEARNED) list.add(r.word, 'merge-only');
     for (const w of await baseList(lang)) list.add(w, 'merge-only');
     if (list.size) lists[lang] = list;
   }
@@ -47,6 +55,13 @@ export function addFixedWords(project: Project, lang: string, words: readonly st
   const db = dbOf(project);
   const put = db.prepare('INSERT OR IGNORE INTO word_list (lang, word, added_by) VALUES (?, ?, ?)');
   for (const w of words) if (w.trim()) put.run(lang, w, annotator);
+}
+
+/** Adds words learned from the corpus to the project's list for `lang`; returns how many were new. */
+export function addLearnedWords(store: Project, lang: string, words: readonly string[]): number {
+  const db = dbOf(store);
+  const put = db.prepare('INSERT OR IGNORE INTO word_list (lang, word, added_by) VALUES (?, ?, ?)');
+  return db.transaction(() => words.reduce((n, w) => n + put.run(lang, w, LEARNED).changes, 0))();
 }
 
 /** Adds a word list file's words to the list of each side's language (`from` goes to added_by); returns how many were new. */

@@ -45,6 +45,10 @@ export const PERMISSIONS = {
   'tokens.merge': EVERYONE,
   // a corpus-wide segmentation change
   'tokens.bulkFix': MANAGER,
+  // a word list file read for the Re-segment dialog (a manager's), nothing kept
+  'wordList.read': MANAGER,
+  'segmentation.pending': EVERYONE,
+  'segmentation.dismiss': MANAGER,
   'edits.undo': EVERYONE,
   'edits.redo': EVERYONE,
   'settings.setAnnotator': NOBODY,
@@ -72,6 +76,7 @@ export const PERMISSIONS = {
   'models.list': EVERYONE,
   'models.metrics': EVERYONE,
   'models.train': MANAGER,
+  'models.timeRun': MANAGER,
   'models.realign': MANAGER,
   'models.delete': MANAGER,
   'dictionaries.list': EVERYONE,
@@ -85,20 +90,37 @@ export const PERMISSIONS = {
   'mine.decide': MANAGER,
   'mine.addAccepted': MANAGER,
   'mine.deleteRun': MANAGER,
+  // everyone's assignments and progress; an annotator's answer holds their own only (team-handlers.ts)
+  'assignments.list': EVERYONE,
+  'assignments.assign': MANAGER,
+  'assignments.unassign': MANAGER,
 } as const satisfies Record<Channel, readonly Role[]>;
 
 export function mayCall(role: Role, channel: Channel): boolean {
   return (PERMISSIONS[channel] as readonly Role[]).includes(role);
 }
 
+/** The channels `role` may call: what the page offers that role (app.info), read from the one table. */
+export function callableChannels(role: Role): Channel[] {
+  return (Object.keys(PERMISSIONS) as Channel[]).filter((c) => mayCall(role, c));
+}
+
 /**
  * The input as the caller's call: an annotator's `annotator` field (the review queue's "edited
- * by" filter) is their own name whatever the page sent. Who an edit is by never comes from the
+ * by" filter) and `assignedTo` (a pair list's or queue's assignment filter, top level or in the
+ * filter) are their own name whatever the page sent. Who an edit is by never comes from the
  * input at all: dispatch gives handlers the caller's name as the context's annotator.
  */
 export function asCallerInput(caller: Caller, input: unknown): unknown {
-  if (caller.role !== 'annotator' || typeof input !== 'object' || input === null || !('annotator' in input)) return input;
-  return { ...input, annotator: caller.name };
+  if (caller.role !== 'annotator' || typeof input !== 'object' || input === null) return input;
+  const own = <T extends object>(o: T): T => ({
+    ...o,
+    ...('annotator' in o ? { annotator: caller.name } : {}),
+    ...('assignedTo' in o ? { assignedTo: caller.name } : {}),
+  });
+  const call = own(input);
+  const filter = (call as { filter?: unknown }).filter;
+  return typeof filter === 'object' && filter !== null && !Array.isArray(filter) ? { ...call, filter: own(filter) } : call;
 }
 
 /** Input fields that name an alignment a call reads (a review queue's, a concordance's model, an agreement's pair). */

@@ -36,6 +36,8 @@ const AUDITED: Partial<Record<Channel, string>> = {
   'project.setAnnotatorsShare': 'blind-mode',
   'dictionaries.attach': 'dictionary',
   'dictionaries.detach': 'dictionary',
+  'assignments.assign': 'assignment',
+  'assignments.unassign': 'assignment',
 };
 
 /** An answer for server.ts to send as JSON. */

@@ -68,7 +68,7 @@ export async function realignRun(
     store,
     { name, modelId: row.model_id, runId: target.runId, calibration: fitted?.summary },
     corpus.ids,
-    corpus.ids.map((_, k) => withCorrections(links[k] ?? [], goldAsLinks(corrections[k]), rejected[k])),
+    (k) => withCorrections(links[k] ?? [], goldAsLinks(corrections[k]), rejected[k]),
     ctx.signal,
   );
   const ece = fitted ? `ECE ${fitted.summary.eceRaw.toFixed(3)} → ${fitted.summary.eceCalibrated.toFixed(3)}` : '';

@@ -22,7 +22,8 @@ import type { NeuralAlignResult, NeuralReport, NeuralTask, TrainRequest } from '
 import { trainingSet, type TrainingSet } from './project-data.ts';
 import { checkpointDir, runDir } from './run-files.ts';
 
-function request(set: TrainingSet, o: TrainOptions, config: NeuralConfig, runFolder: string, startDir?: string): TrainRequest {
+/** The worker's training task for run options `o` on `set` (a run, and the pace measured before one, train-pace.ts). */
+export function trainRequest(set: TrainingSet, o: TrainOptions, config: NeuralConfig, runFolder: string, startDir?: string): TrainRequest {
   const { src, tgt } = set.corpus;
   // self-training always has word-level signal (its pseudo-labels): the supervised weights unless the user set some
   const selfTrain = o.selfTrainEpochs
@@ -68,7 +69,7 @@ function trainBilstmRun(store: ProjectStore, runId: number, o: TrainOptions, ctx
     const from = o.startFrom && checkpointDir(runDir(store.path, o.startFrom.runId), o.startFrom.epoch);
     await runInWorker<NeuralTask, null, NeuralReport>(
       new URL('./neural.worker.ts', import.meta.url),
-      request(set, o, config, folder, from),
+      trainRequest(set, o, config, folder, from),
       ctx,
       {
         onReport,

@@ -3,7 +3,10 @@
 // an encoder, which has no dimension of its own to choose) gives the pace (its training
 // time over its optimiser steps, session builds included) and the steps an epoch takes
 // per pair (its length buckets included); the new run's steps follow from its epochs and
-// pairs. Without such a run there is no measured step to go by, and the estimate says so.
+// pairs. Without such a run, a few steps of the run itself are timed on the project's data
+// ('models.timeRun'): that pace, taken for the same options, gives the estimate
+// (estimateFromPace) for any number of epochs.
+import type { TrainPace } from '../../shared/api.ts';
 import type { ModelInfo, RunInfo } from '../../shared/models-api.ts';
 
 export interface RunPlan {
@@ -50,4 +53,15 @@ export function estimateRun(models: readonly ModelInfo[], plan: RunPlan): RunEst
     return { seconds: steps * p.secondsPerStep, steps, secondsPerStep: p.secondsPerStep, fromRun: run.id };
   }
   return null;
+}
+
+/** The options a timed pace holds for: another method, size or casing steps at another pace. */
+export function paceKey(o: { method: string; dim?: number; batchSize?: number; lowercase?: boolean }): string {
+  return JSON.stringify([o.method, o.dim ?? null, o.batchSize ?? null, o.lowercase ?? true]);
+}
+
+/** The time of a run of `epochs` epochs (self-training included) at a pace timed before it: the setup, then each step at the pace. */
+export function estimateFromPace(pace: TrainPace, epochs: number): { seconds: number; steps: number } {
+  const steps = Math.max(1, Math.round(pace.stepsPerEpoch * epochs));
+  return { seconds: pace.setupSeconds + steps * pace.secondsPerStep, steps };
 }

@@ -9,6 +9,7 @@ import { expect, test } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
 import { syntheticCorpus } from '../models/bilstm/synthetic.ts';
+import { loadBisent2vec } from '../../../src/main/models/bisent2vec/bisent2vec-folder.ts';
 
 const dir = tempDir();
 const corpus = syntheticCorpus(1320, 60, 11);
@@ -81,6 +82,93 @@ test('mine: train on A/B with the held-out threshold, save the model, mine again
   expect(readFileSync(none, 'utf8')).toBe('');
 }, 60_000);
 
+test("mine: seed 002's training flags reach the saved model (dimension, seed, counts, n-grams, tf-idf)", () => {
+  const train = (name: string, ...flags: string[]) => {
+    const model = join(dir, name);
+    const t = mekong(
+      'mine',
+      '--src',
+      S,
+      '--tgt',
+      T,
+      '--train-src',
+      A,
+      '--train-tgt',
+      B,
+      '--out',
+      join(dir, `${name}.tsv`),
+      '--save-model',
+      model,
+      '--threshold',
+      '0',
+      '--threads',
+      '1',
+      '--epochs',
+      '1',
+      ...flags,
+    );
+    expect(t.code, t.err).toBe(0);
+    return loadBisent2vec(model);
+  };
+  const a = train(
+    'flags-a',
+    '--dim',
+    '16',
+    '--seed',
+    '2',
+    '--min-count',
+    '2',
+    '--char-n',
+    '0',
+    '--bigrams',
+    '--tfidf',
+    '--subsample',
+    '1e-3',
+    '--negatives',
+    '3',
+    '--lr',
+    '0.1',
+  );
+  expect(a.config).toMatchObject({
+    dim: 16,
+    seed: 2,
+    minCount: 2,
+    charN: 0,
+    bigrams: true,
+    tfidf: true,
+    subsample: 1e-3,
+    negatives: 3,
+    lr: 0.1,
+    epochs: 1,
+  });
+  expect(a.V.length).toBe(a.index.rows * 16);
+  expect(a.index.rows).toBeGreaterThan(a.index.wordRows); // the bigrams' rows follow the words'
+  const b = train(
+    'flags-b',
+    '--dim',
+    '16',
+    '--seed',
+    '3',
+    '--min-count',
+    '2',
+    '--char-n',
+    '0',
+    '--bigrams',
+    '--tfidf',
+    '--subsample',
+    '1e-3',
+    '--negatives',
+    '3',
+    '--lr',
+    '0.1',
+  );
+  expect(b.index.rows).toBe(a.index.rows);
+  expect(b.V).not.toEqual(a.V);
+  const plain = train('flags-c', '--dim', '16', '--seed', '2', '--min-count', '2', '--char-n', '0');
+  expect(plain.index.rows).toBe(plain.index.wordRows);
+  expect(plain.config.tfidf).toBe(false);
+}, 120_000);
+
 test('mine: bad arguments are one-line errors', () => {
   const out = join(dir, 'x.tsv');
   for (const [args, message] of [
@@ -92,13 +180,22 @@ test('mine: bad arguments are one-line errors', () => {
     ],
     [['--src', S, '--tgt', T, '--out', out, '--train-src', A, '--train-tgt', S], /has 80 lines but .* has 1200/],
     [['--src', join(dir, 'missing'), '--tgt', T, '--out', out, '--model', dir], /missing: cannot read/],
+    [['--src', S, '--tgt', T, '--out', out, '--train-src', A, '--train-tgt', B, '--dim', '0'], /--dim must be a positive integer, got "0"/],
+    [
+      ['--src', S, '--tgt', T, '--out', out, '--model', dir, '--tfidf'],
+      /--tfidf is for training \(--train-src\/--train-tgt\), not for a saved --model/,
+    ],
+    [
+      ['--src', S, '--tgt', T, '--out', out, '--encoder', `bisent2vec:${dir}`, '--no-lexical', '--seed', '2'],
+      /--seed is for the Bi-Sent2Vec model mine trains or loads, not for an --encoder/,
+    ],
   ] as const) {
     const r = mekong('mine', ...args);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(message);
     expect(r.err.trim().split('\n')).toHaveLength(1);
   }
-});
+}, 120_000);
 
 test('lexicon --method bisent2vec feeds eval p1; align --method bisent2vec is refused in one line', () => {
   const lexicon = join(dir, 'lexicon.tsv'),

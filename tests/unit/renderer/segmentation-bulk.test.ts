@@ -3,7 +3,8 @@
 // occurrences in context; applying the kept ones fixes them; Ctrl+Z's undo reverses them all.
 import { expect, test } from 'vitest';
 import { createContext } from '../../../src/main/api/create-context.ts';
-import { fixLabel, mergeSpec, occurrenceContext, splitSpec } from '../../../src/renderer/lib/editor/fix-context.ts';
+import { fixLabel, occurrenceContext } from '../../../src/renderer/lib/editor/fix-context.ts';
+import { mergeSpec, splitSpec } from '../../../src/shared/fix-spec.ts';
 import { EditorState } from '../../../src/renderer/lib/state/editor.svelte.ts';
 import { SegmentationBulkState } from '../../../src/renderer/lib/state/segmentation-bulk.svelte.ts';
 import { project } from '../review/fixture.ts';

@@ -2,7 +2,7 @@
 // the corpus's token boundaries, Lao and Thai marks kept distinct; "#N" goes to pair N.
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { searchFold } from '../../../src/main/text/search-fold.ts';
+import { searchFold } from '../../../src/shared/search-fold.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
 import { project } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

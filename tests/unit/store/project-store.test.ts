@@ -70,6 +70,8 @@ describe('project file', () => {
       ALTER TABLE links DROP COLUMN tag;
       ALTER TABLE alignments DROP COLUMN calibration;
       DROP TABLE pair_reviews;
+      DROP TABLE assignments;
+      DROP TABLE segmentation_offers;
       DROP INDEX alignments_adjudicated;
       DROP INDEX alignments_gold_annotator;
       ALTER TABLE alignments DROP COLUMN adjudicated;

@@ -4,9 +4,12 @@
 // are downloaded from (`/download/…`). On a team server the session cookie goes along by
 // itself and each POST carries the session's CSRF token instead; a 401 (the session expired,
 // the account was removed) forgets the account and reloads the page, which shows the login.
+// A team page also tells the socket which pair it has open and hears who else has which pair
+// open and which open pair someone changed (shared/team-events.ts).
 import type { ApiErrorBody, Channel, ChannelInput, JobEvent, MekongApi, Results } from '../../../shared/api.ts';
 import { ApiError } from './api-error.ts';
 import { setTeamAccount } from './session-token.ts';
+import { isTeamEvent, type OpenPairMessage, type TeamEvent } from '../../../shared/team-events.ts';
 
 /** How calls are authorised: the single-user server's per-run token, or a team session's CSRF token. */
 export type HttpAuth = { token: string } | { csrf: string };
@@ -15,6 +18,9 @@ const RECONNECT_MS = 1000;
 
 export class HttpApi implements MekongApi {
   private readonly listeners = new Set<(event: JobEvent) => void>();
+  private readonly teamListeners = new Set<(event: TeamEvent) => void>();
+  /** The pair this page has open, told again whenever the socket (re)connects. */
+  private openPairId: number | null = null;
   private socket: WebSocket | null = null;
   private socketOpen: Promise<void> = Promise.resolve();
 
@@ -48,6 +54,24 @@ export class HttpApi implements MekongApi {
     this.listeners.add(listener);
     if (!this.socket) this.connect();
     return () => this.listeners.delete(listener);
+  }
+
+  /** A team server's presence and change events. */
+  onTeamEvent(listener: (event: TeamEvent) => void): () => void {
+    this.teamListeners.add(listener);
+    if (!this.socket) this.connect();
+    return () => this.teamListeners.delete(listener);
+  }
+
+  /** Tells the team server which pair this page has open (null: none). */
+  openPair(pairId: number | null): void {
+    this.openPairId = pairId;
+    this.sendOpenPair();
+  }
+
+  private sendOpenPair(): void {
+    const message: OpenPairMessage = { type: 'open', pairId: this.openPairId };
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
 
   /** Where the browser fetches one file of an export written for download (the token in the query: a plain link). */
@@ -86,16 +110,24 @@ export class HttpApi implements MekongApi {
     const socket = new WebSocket(url);
     this.socket = socket;
     this.socketOpen = new Promise<void>((resolve) => {
-      socket.addEventListener('open', () => resolve(), { once: true });
+      socket.addEventListener(
+        'open',
+        () => {
+          resolve();
+          if (this.openPairId !== null) this.sendOpenPair();
+        },
+        { once: true },
+      );
       socket.addEventListener('close', () => resolve(), { once: true });
     });
     socket.addEventListener('message', (msg) => {
-      const event = JSON.parse(String(msg.data)) as JobEvent;
-      for (const listener of this.listeners) listener(event);
+      const event = JSON.parse(String(msg.data)) as JobEvent | TeamEvent;
+      if (isTeamEvent(event)) for (const listener of this.teamListeners) listener(event);
+      else for (const listener of this.listeners) listener(event);
     });
     socket.addEventListener('close', () => {
       this.socket = null;
-      if (this.listeners.size) setTimeout(() => !this.socket && this.connect(), RECONNECT_MS);
+      if (this.listeners.size || this.teamListeners.size) setTimeout(() => !this.socket && this.connect(), RECONNECT_MS);
     });
   }
 }

@@ -1,21 +1,7 @@
-// The renderer's side of applying a segmentation fix corpus-wide ('tokens.bulkFix'): the fix
-// spec a merge or split in the editor makes (from the tokens before it), and an occurrence's
-// context as the preview shows it: a few tokens either side of the tokens the fix changes.
-import type { Token } from '../../../shared/domain.ts';
+// The renderer's side of applying a segmentation fix corpus-wide ('tokens.bulkFix'): how a
+// fix is named, and an occurrence's context as the preview shows it: a few tokens either side
+// of the tokens the fix changes. The fix spec itself is made by shared/fix-spec.ts.
 import type { SegmentationFixSpec, TokenFixOccurrence } from '../../../shared/editor-api.ts';
-
-/** The spec of merging tokens `index` and `index + 1`: their texts, and whether whitespace was between them. */
-export function mergeSpec(tokens: readonly Token[], index: number): SegmentationFixSpec | null {
-  const [a, b] = [tokens[index], tokens[index + 1]];
-  if (!a || !b) return null;
-  return { kind: 'merge', left: a.text, right: b.text, spaced: a.end !== b.start };
-}
-
-/** The spec of splitting token `index` at character `at`. */
-export function splitSpec(tokens: readonly Token[], index: number, at: number): SegmentationFixSpec | null {
-  const t = tokens[index];
-  return t && at > 0 && at < t.text.length ? { kind: 'split', word: t.text, at } : null;
-}
 
 /** How the preview names a fix: "sinh + viên → sinh viên", "ประจำ → ประ | จำ". */
 export function fixLabel(fix: SegmentationFixSpec): string {

@@ -2,8 +2,11 @@
 // project (with its counts by status). Screens call its actions; a failed action leaves
 // its message in `error` for the screen to show. Any call refused because the project file
 // was deleted, moved or replaced while open (error kind 'gone') sets `fileGone`, and the
-// project screen then offers to save a copy.
-import type { AppInfo, ChannelInput, MekongApi, ProjectInfo } from '../../../shared/api.ts';
+// project screen then offers to save a copy. On a team server it knows the account's role and
+// the channels that role may call (app.info, read from the server's one role table): `may`
+// is what every screen asks before offering an action.
+import type { AppInfo, Channel, ChannelInput, MekongApi, ProjectInfo } from '../../../shared/api.ts';
+import type { TeamRole } from '../../../shared/team-api.ts';
 import { ApiError, errorMessage } from '../api/api-error.ts';
 
 export type Uploader = (file: File) => Promise<string>;
@@ -38,6 +41,17 @@ export class AppState {
       },
       onEvent: (listener) => api.onEvent(listener),
     };
+  }
+
+  /** A team server's account role; null in single-user modes. */
+  get role(): TeamRole | null {
+    return this.info?.role ?? null;
+  }
+
+  /** Whether the caller may call `channel`: always in single-user modes; on a team server, as the role table says. */
+  may(channel: Channel): boolean {
+    const allowed = this.info?.channels;
+    return !allowed || allowed.includes(channel);
   }
 
   /** The open project's file was deleted, moved or replaced: edits are refused until a copy is saved. */

@@ -12,7 +12,7 @@ import type { PairStatus } from '../../../shared/domain.ts';
 import { keySet, linkKey, type Link, type LinkRef } from '../../../shared/link-set.ts';
 import { errorMessage, isUnreachable } from '../api/api-error.ts';
 import { addLinks, type GoldLayer } from '../editor/link-ops.ts';
-import { mergeSpec, splitSpec } from '../editor/fix-context.ts';
+import { mergeSpec, splitSpec } from '../../../shared/fix-spec.ts';
 import {
   noPending,
   pendingCount,
@@ -289,7 +289,12 @@ export class EditorState {
     const pair = this.pair;
     if (!pair || note === pair.note || this.readOnly) return;
     await this.edit(async () => {
-      await this.api.invoke('pairs.update', { id: pair.id, note });
+      // The note it replaces goes along: a note someone else saved since is not overwritten;
+      // the server says so, and the pair is read again to show theirs.
+      await this.api.invoke('pairs.update', { id: pair.id, note, noteBase: pair.note }).catch((err: unknown) => {
+        if (isUnreachable(err)) throw err;
+        this.error = errorMessage(err);
+      });
       return this.api.invoke('editor.get', { pairId: pair.id });
     });
     this.onEdited();

@@ -2,7 +2,7 @@
 // through a channel that answers with a job id (or already running, then followed by its id),
 // then driven by that job's pushed events.
 // Events that arrive before the id does (a job can fail at once) are kept and replayed.
-import type { JobEvent, MekongApi } from '../../../shared/api.ts';
+import type { JobEvent, JobResult, MekongApi } from '../../../shared/api.ts';
 import { errorMessage } from '../api/api-error.ts';
 
 export type JobPhase = 'idle' | 'starting' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -12,6 +12,8 @@ export class JobState {
   done = $state(0);
   total = $state(0);
   message = $state('');
+  /** What the job handed back besides its message (a re-segment's changed pairs), once done. */
+  result = $state<JobResult | null>(null);
   error = $state<string | null>(null);
   /** A cancel was asked for and the job has not ended yet (a training run stops at its next step). */
   cancelling = $state(false);
@@ -80,6 +82,7 @@ export class JobState {
     } else if (e.type === 'job.done') {
       this.done = this.total;
       this.message = e.message;
+      this.result = e.result ?? null;
       this.finish('done', null);
     } else {
       this.finish(e.type === 'job.failed' ? 'failed' : 'cancelled', e.type === 'job.failed' ? e.error : null);
@@ -101,6 +104,7 @@ export class JobState {
     this.done = 0;
     this.total = 0;
     this.message = '';
+    this.result = null;
     this.error = null;
     this.cancelling = false;
   }

@@ -1,5 +1,5 @@
-// The pair list's data: the filter (statuses, text, misaligned or excluded pairs; id or
-// parallelism order), the matching total, and the pairs
+// The pair list's data: the filter (statuses, text, misaligned or excluded pairs, one
+// annotator's assignment; id or parallelism order), the matching total, and the pairs
 // themselves fetched in pages of PAGE_SIZE as the view asks for row ranges. Only pages
 // near the view are kept, so a list of a million pairs costs a few hundred rows of memory.
 // A generation counter drops answers to requests made under an older filter.
@@ -21,6 +21,8 @@ export class PairListState {
   byParallelism = $state(false);
   /** Only the pairs excluded from training and export. */
   excludedOnly = $state(false);
+  /** Only the pairs assigned to this annotator ("My assignment"), or null for every pair. */
+  assignedTo = $state<string | null>(null);
   total = $state(0);
   /** True once the current filter's first answer arrived. */
   ready = $state(false);
@@ -33,6 +35,7 @@ export class PairListState {
     ...(this.misalignedOnly ? { misaligned: true } : {}),
     ...(this.byParallelism ? { order: 'parallelism' as const } : {}),
     ...(this.excludedOnly ? { excluded: true } : {}),
+    ...(this.assignedTo !== null ? { assignedTo: this.assignedTo } : {}),
   });
   readonly selected = $derived(this.selectedIndex >= 0 ? this.row(this.selectedIndex) : undefined);
 
@@ -60,6 +63,11 @@ export class PairListState {
     if (o.misalignedOnly !== undefined) this.misalignedOnly = o.misalignedOnly;
     if (o.byParallelism !== undefined) this.byParallelism = o.byParallelism;
     if (o.excludedOnly !== undefined) this.excludedOnly = o.excludedOnly;
+    this.reload();
+  }
+
+  setAssignedTo(annotator: string | null): void {
+    this.assignedTo = annotator;
     this.reload();
   }
 

@@ -1,5 +1,6 @@
 // The review queue's state: which model alignment orders it (by uncertainty, or by
-// disagreement with a second one), its filters (status, annotator, text), and the first
+// disagreement with a second one), its filters (status, annotator, one annotator's
+// assignment, text), and the first
 // QUEUE_SIZE pairs in that order.
 import type { MekongApi } from '../../../shared/api.ts';
 import type { QueueItem } from '../../../shared/editor-api.ts';
@@ -14,6 +15,8 @@ export class QueueState {
   /** Done pairs are left out until the user asks for them. */
   statuses = $state<PairStatus[]>(['new', 'in-review', 'flagged']);
   annotator = $state('');
+  /** Only the pairs assigned to this annotator ("My assignment"), or null for every pair. */
+  assignedTo = $state<string | null>(null);
   text = $state('');
   items = $state<QueueItem[]>([]);
   total = $state(0);
@@ -31,6 +34,7 @@ export class QueueState {
         ...(this.versusId !== null ? { versusId: this.versusId } : {}),
         ...(this.statuses.length ? { status: [...this.statuses] } : {}),
         ...(this.annotator.trim() ? { annotator: this.annotator.trim() } : {}),
+        ...(this.assignedTo !== null ? { assignedTo: this.assignedTo } : {}),
         ...(this.text ? { text: this.text } : {}),
         offset: 0,
         limit: QUEUE_SIZE,

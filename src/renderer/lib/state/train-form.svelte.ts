@@ -6,7 +6,8 @@
 // or, to continue a run from one of its checkpoints, with that run's settings (and no
 // self-training unless asked) — and its validation. Limits come from the contract's schema
 // (one source of truth); its issues are turned into one short message per field, shown
-// beside that field.
+// beside that field. A quick first run (QUICK_RUN_EPOCHS epochs, no self-training) swaps in
+// for the proposed epochs while chosen.
 import type { z } from 'zod';
 import { BILSTM_DEFAULTS, BILSTM_SUPERVISED_WEIGHTS, ENCODER_FINETUNE_DEFAULTS } from '../../../shared/aligner-defaults.ts';
 import {
@@ -89,8 +90,14 @@ function describe(issue: z.core.$ZodIssue): string {
   }
 }
 
+/** The epochs of a quick first run: a first model in a few minutes on a sample-sized project, to see how it aligns. */
+export const QUICK_RUN_EPOCHS = 5;
+
 export class TrainFormState {
   name = $state('');
+  #quick = $state(false);
+  /** The self-training epochs proposed for the project's size. */
+  #selfTrainEpochs: number | null = TRAIN_DEFAULTS.selfTrainEpochs;
   #method = $state<TrainableMethodName>(TRAINABLE_METHODS[0]);
   values = $state<Record<NumberField, number | null>>({ ...TRAIN_DEFAULTS });
   /** encoder-finetune's objectives. */
@@ -117,7 +124,18 @@ export class TrainFormState {
   constructor(pairs?: number) {
     if (pairs === undefined) return;
     this.#bilstmEpochs = this.values.epochs = defaultEpochs(pairs);
-    this.values.selfTrainEpochs = defaultSelfTrainEpochs(pairs);
+    this.#selfTrainEpochs = this.values.selfTrainEpochs = defaultSelfTrainEpochs(pairs);
+  }
+
+  /** A quick first run: QUICK_RUN_EPOCHS epochs and no self-training; turned off, the epochs proposed for the project's size again. */
+  get quick(): boolean {
+    return this.#quick;
+  }
+
+  set quick(on: boolean) {
+    this.#quick = on;
+    this.values.epochs = on ? QUICK_RUN_EPOCHS : this.#bilstmEpochs;
+    this.values.selfTrainEpochs = on ? 0 : this.#selfTrainEpochs;
   }
 
   get method(): TrainableMethodName {
@@ -129,7 +147,7 @@ export class TrainFormState {
     const wasFinetune = this.finetune;
     this.#method = m;
     if (this.finetune === wasFinetune) return;
-    this.values.epochs = this.finetune ? ENCODER_FINETUNE_DEFAULTS.epochs : this.#bilstmEpochs;
+    this.values.epochs = this.finetune ? ENCODER_FINETUNE_DEFAULTS.epochs : this.#quick ? QUICK_RUN_EPOCHS : this.#bilstmEpochs;
     this.values.lr = this.finetune ? ENCODER_FINETUNE_DEFAULTS.lr : BILSTM_DEFAULTS.lr;
   }
 

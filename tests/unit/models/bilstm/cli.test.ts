@@ -182,6 +182,21 @@ test('--self-train N: N epochs more from the trained model, on its own links sco
   expect(loadNeuralModel(join(dir, 'self-default')).config.selfTrainEpochs).toBe(defaultSelfTrainEpochs(160));
 }, 120_000);
 
+test("seed 003's settings reach the training: --lr, --batch, --seed, --negatives, --pooling (saved config); another seed trains other weights", () => {
+  const train = (name: string, seed: string) => {
+    const common = ['--epochs', '1', '--self-train', '0', '--lr', '0.01', '--batch', '8', '--negatives', 'inter', '--pooling', 'max'];
+    const r = alignBilstm(join(dir, `${name}.txt`), ...common, '--seed', seed, '--save-model', join(dir, name));
+    expect(r.code, r.err).toBe(0);
+    return loadNeuralModel(join(dir, name));
+  };
+  const a = train('settings-a', '3');
+  expect(a.config).toMatchObject({ lr: 0.01, batchSize: 8, seed: 3, negatives: 'inter', pooling: 'max' });
+  const b = train('settings-b', '4');
+  expect(b.config.seed).toBe(4);
+  const [name, first] = [...a.params][0];
+  expect(b.params.get(name)?.data).not.toEqual(first.data);
+}, 120_000);
+
 test.each([
   [['--epochs', 'zero'], /--epochs must be a positive integer/],
   [['--pseudo', G, '--pseudo-threshold', '2'], /--pseudo-threshold must be a number in \[0, 1\]/],
@@ -193,6 +208,13 @@ test.each([
   [['--weights', '0.8,0.1'], /--weights must be three numbers/],
   [['--word-dropout', '-1'], /--word-dropout must be a number from 0 to 100/],
   [['--continue', 'a', '--model', 'b'], /give one of them/],
+  [['--lr', '0'], /--lr must be a number in \(0, 1\], got "0"/],
+  [['--batch', '8.5'], /--batch must be a whole number from 1 to 512/],
+  [['--seed', 'x'], /--seed must be an integer, got "x"/],
+  [['--negatives', 'intra'], /--negatives must be one of inter, inter\+intra, got "intra"/],
+  [['--pooling', 'cls'], /--pooling must be one of mean, max, got "cls"/],
+  [['--method', 'bilstm', '--negatives', 'inter'], /--negatives is for the contrastive loss of bilstm-ctl; bilstm trains without it/],
+  [['--method', 'agree', '--seed', '2'], /--seed is for /],
 ])('a bad option is a one-line error: %s', (opt, message) => {
   const r = alignBilstm(join(dir, 'x'), ...opt);
   expect(r.code).toBe(1);
