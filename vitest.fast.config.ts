@@ -73,6 +73,8 @@ export const HEAVY = [
   'tests/unit/aligners/encoder-align-job.test.ts', // 4.4
   // a file added since, measured alone at load 17–20: imports and aligns the 265-pair sample
   'tests/unit/editor/split-model-links.test.ts', // 45.6
+  // a file added since, measured alone at load 15–20: three Align jobs and two agree runs on the sample
+  'tests/unit/align/posterior-decode.test.ts', // 177.6
 ];
 
 export default mergeConfig(

@@ -8,6 +8,8 @@
 // call dispatched for its logged-in account, which the role table checks; the server may then
 // listen on another address than loopback, over TLS (node:https) or behind a reverse proxy.
 // Its event socket also carries presence and changes between the accounts (team/presence.ts).
+// A call with a request id (REQUEST_ID_HEADER) that comes again, sent anew after its answer
+// was lost, is answered with the first answer and runs once (api/call-replies.ts).
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -21,7 +23,7 @@ import { WebSocketServer } from 'ws';
 import type { AppContext } from './api/app-context.ts';
 import { dispatch } from './api/dispatch.ts';
 import { CONTENT_SECURITY_POLICY } from '../shared/csp.ts';
-import type { ApiErrorBody, Channel } from '../shared/api.ts';
+import { REQUEST_ID_HEADER, type ApiErrorBody, type Channel } from '../shared/api.ts';
 import { rendererDir } from './paths.ts';
 import { downloadPath } from './export-downloads.ts';
 import { UserError } from './errors.ts';
@@ -30,6 +32,7 @@ import type { Caller } from './store/team-file.ts';
 import { TeamAccess, type TeamAccessOptions } from './team/team-access.ts';
 import { Presence } from './team/presence.ts';
 import { annotatorsShare } from './store/annotation-mode.ts';
+import { CallReplies, isRequestId } from './api/call-replies.ts';
 
 export interface ServerHandle {
   url: string;
@@ -200,6 +203,7 @@ export async function startServer(ctx: AppContext, options: ServerOptions = {}):
   const downloadDir = mkdtempSync(join(tmpdir(), 'mekong-download-'));
   ctx.downloadDir = downloadDir;
   const uploads = (ctx.uploads = new Map());
+  const replies = new CallReplies();
   let origin = '';
 
   /**
@@ -251,6 +255,9 @@ export async function startServer(ctx: AppContext, options: ServerOptions = {}):
     const { caller } = admitted;
     const channel = decodePath(url.pathname.slice(5));
     if (channel === null) return send(res, 400, { error: 'malformed channel name', kind: 'input' });
+    const requestId = req.headers[REQUEST_ID_HEADER];
+    if (requestId !== undefined && (typeof requestId !== 'string' || !isRequestId(requestId)))
+      return send(res, 400, { error: `${REQUEST_ID_HEADER}: expected 1 to 100 letters, digits or _.:-`, kind: 'input' });
     // an upload is the first step of an import (or a dictionary, or a mining run): a manager's
     if (url.pathname === '/upload' && caller && !mayCall(caller.role, 'import.start'))
       return send(res, 403, { error: `uploads are for the manager role; ${caller.name}'s role is ${caller.role}`, kind: 'input' });
@@ -258,11 +265,18 @@ export async function startServer(ctx: AppContext, options: ServerOptions = {}):
       url.pathname === '/upload'
         ? receiveUpload(url, req, res, uploadDir, uploads)
         : readJson(req).then(async (input) => {
-            const r = await dispatch(ctx, channel, input, caller);
-            if (r.ok && caller) {
-              team!.recordCall(caller, channel as Channel, input);
-              presence?.changed(caller, channel as Channel, input, r.value);
-            }
+            const run = async () => {
+              const r = await dispatch(ctx, channel, input, caller);
+              if (r.ok && caller) {
+                team!.recordCall(caller, channel as Channel, input);
+                presence?.changed(caller, channel as Channel, input, r.value);
+              }
+              return r;
+            };
+            // a re-send is known by its id within the project and the account that sent it
+            const r = requestId
+              ? await replies.once(`${ctx.store?.path ?? ''}\n${caller?.name ?? ''}`, `${channel}\n${requestId}`, run)
+              : await run();
             send(res, r.ok ? 200 : r.forbidden ? 403 : STATUS[r.error.kind], r.ok ? r.value : r.error);
           });
     work.catch((err: Error) => {

@@ -82,6 +82,8 @@ export const BILSTM_SUPERVISED_WEIGHTS = { base: 0.5, awp: 0.25, wtr: 0.25 };
  * the [CLS] state and its similarity cos/0.05 (seed 000's contrastive temperature); RTL's head
  * starts from the last 2 layers and reconstructs the target; AWP masks 4 copies of each
  * sentence a step; pairs without gold learn from awesome-align's links of probability ≥ 0.9.
+ * Under `tr,rtl` alone TR weighs 1 (defaultTrWeight). No cap on the subwords of a sentence
+ * but the encoder's positions and no step count but the epochs', unless asked.
  */
 export const ENCODER_FINETUNE_DEFAULTS = {
   objectives: ['tr', 'awp', 'wtr'] as const,
@@ -102,4 +104,19 @@ export const ENCODER_FINETUNE_DEFAULTS = {
   threshold: 0.9,
   freezeEmbeddings: false,
   seed: 1,
+  /** dropout during training at the rates the encoder's config.json gives (hidden_dropout_prob, attention_probs_dropout_prob), as transformers trains */
+  dropout: true,
+  /** micro-batches of `batch` pairs whose gradients make one optimiser step */
+  accumulate: 1,
+  /** how a run's checkpoints are ranked: dev AER (lower is better) or dev retrieval P@1 (higher) */
+  selectBy: 'aer' as 'aer' | 'retrieval',
 };
+
+/**
+ * TR's weight α when the run does not give one: seed 001's eq. 7 (L = L_TR + L_RTL) when the
+ * objectives are exactly TR and RTL, seed 000's 0.8 otherwise.
+ */
+export function defaultTrWeight(objectives: readonly string[]): number {
+  const dap = objectives.length === 2 && objectives.includes('tr') && objectives.includes('rtl');
+  return dap ? 1 : ENCODER_FINETUNE_DEFAULTS.alpha;
+}

@@ -181,6 +181,16 @@ export const finetuneOptionsSchema = z.object({
     .min(0)
     .max(2 ** 31 - 1)
     .default(ENCODER_FINETUNE_DEFAULTS.seed),
+  /** subwords kept of each sentence, its [CLS]/[SEP] included (the papers' 32; absent: the encoder's positions) */
+  maxLength: z.number().int().min(3).max(100_000).optional(),
+  /** optimiser steps of the run (absent: the epochs'); with it the epochs default to as many as the steps need */
+  maxSteps: z.number().int().min(1).max(10_000_000).optional(),
+  /** micro-batches of `batch` pairs whose gradients make one step: the effective batch is batch × accumulate */
+  accumulate: z.number().int().min(1).max(4096).default(ENCODER_FINETUNE_DEFAULTS.accumulate),
+  /** dropout in training at the encoder's config.json rates (off in evaluation either way) */
+  dropout: z.boolean().default(ENCODER_FINETUNE_DEFAULTS.dropout),
+  /** checkpoints ranked by dev AER or by dev retrieval P@1 (the mean of both directions) */
+  selectBy: z.enum(['aer', 'retrieval']).default(ENCODER_FINETUNE_DEFAULTS.selectBy),
 });
 export type EncoderFinetuneOptions = z.infer<typeof finetuneOptionsSchema>;
 

@@ -7,6 +7,7 @@ import type { AlignmentOrigin, Link, PairDetail, PairStatus, PairSummary, Split,
 import { editorChannels, type EditorPair, type EditorResults } from './editor-api.ts';
 import { linkTagSet } from './link-tags.ts';
 import type { Calibration } from './calibration-report.ts';
+import type { LinkCountCurve } from './link-count-curve.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
 import { dictionariesChannels, type DictionariesResults, type ShippedDictionary } from './dictionaries-api.ts';
 import { miningChannels, type MiningResults } from './mining-api.ts';
@@ -160,6 +161,8 @@ export const channels = {
       lowercase: z.boolean().optional(),
       /** Align the project's Chinese side(s) by character (the LDC convention), links mapped back to its words. */
       byCharacter: z.boolean().optional(),
+      /** Statistical methods, decoding `post`: the mean posterior a link needs (default STATISTICAL_DEFAULTS.threshold). */
+      threshold: z.number().min(0).max(1).optional(),
       /** Encoder methods: the hidden state to read (0 = embeddings; default: the encoder's, encoderOptionsSchema). */
       layer: encoderOptionsSchema.shape.layer,
     })
@@ -187,6 +190,17 @@ export const channels = {
     .strict(),
   /** Reads a word list file (without keeping it): how many words, and the side(s) they would go to. */
   'wordList.read': z.object({ path: z.string().trim().min(1).max(4096), side: z.enum(['src', 'tgt']).optional() }).strict(),
+  /** The project's own word list (fixed, read from files, learned), optionally only the learned words. */
+  'wordList.list': z.object({ learned: z.boolean().optional() }).strict(),
+  /** Takes words off the project's word list; tokens cut with them keep their cut until the next re-segment. */
+  'wordList.remove': z
+    .object({
+      words: z
+        .array(z.object({ lang: z.string().min(1).max(35), word: z.string().min(1).max(200) }).strict())
+        .min(1)
+        .max(10_000),
+    })
+    .strict(),
   'jobs.cancel': z.object({ jobId: z.string().min(1).max(64) }).strict(),
   /** Native file dialogs: desktop app only (browser mode uploads files instead). */
   'dialog.openFile': z.object({ purpose: z.enum(['corpus', 'links', 'project']) }).strict(),
@@ -228,6 +242,13 @@ export interface ProjectInfo {
   readOnly: boolean;
 }
 
+/** One word of a project's word list: its language, and who added it (an annotator, a word list file, or "learned from the corpus"). */
+export interface WordListEntry {
+  lang: string;
+  word: string;
+  addedBy: string;
+}
+
 export interface AlignmentInfo {
   id: number;
   origin: AlignmentOrigin;
@@ -240,6 +261,8 @@ export interface AlignmentInfo {
   calibration: Calibration | null;
   /** The project's adjudicated gold (origin 'gold'): written by adjudication, preferred by training and merged-gold exports. */
   adjudicated: boolean;
+  /** A statistical Align job's alignment decoded by posterior threshold: its links counted by score (the Align… dialog's estimate). */
+  linkCurve: LinkCountCurve | null;
 }
 
 export interface EditResult {
@@ -296,6 +319,8 @@ export interface Results extends EditorResults, ModelsResults, DictionariesResul
   'align.start': { jobId: string };
   'resegment.start': { jobId: string };
   'wordList.read': { words: number; sides: ('src' | 'tgt')[]; file: string };
+  'wordList.list': { words: WordListEntry[] };
+  'wordList.remove': { removed: number };
   'jobs.cancel': null;
   'dialog.openFile': string | null;
   'dialog.saveFile': string | null;
@@ -350,8 +375,20 @@ export interface ApiErrorBody {
   kind: 'input' | 'internal' | 'unreachable' | 'gone' | 'full';
 }
 
+/**
+ * The header carrying a change's request id over HTTP: a call sent again with the same id
+ * (its answer was lost with the connection) gets the first answer and runs once
+ * (main/api/call-replies.ts).
+ */
+export const REQUEST_ID_HEADER = 'x-mekong-request';
+
+/** How a call is sent: `requestId` makes a re-send of it run once (browser mode; IPC never loses an answer). */
+export interface CallOptions {
+  requestId?: string;
+}
+
 /** The transport-independent client interface the renderer codes against. */
 export interface MekongApi {
-  invoke<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<Results[C]>;
+  invoke<C extends Channel>(channel: C, input: ChannelInput<C>, options?: CallOptions): Promise<Results[C]>;
   onEvent(listener: (event: JobEvent) => void): () => void;
 }

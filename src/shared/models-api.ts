@@ -79,6 +79,8 @@ export interface CheckpointInfo {
   aer: number | null;
   precision: number | null;
   recall: number | null;
+  /** Sentence retrieval P@1 on the same held-out pairs, the mean of both directions (an encoder fine-tuning's checkpoints); null otherwise. */
+  retrieval: number | null;
 }
 
 export interface RunInfo {

@@ -55,6 +55,22 @@ export function parsePairRanges(text: string): { ranges: PairRange[] } | { error
   return { ranges };
 }
 
+/** How many pair ids lie in both `a` and `b` (each a list of ranges that may overlap among themselves). */
+export function idsInBoth(a: readonly PairRange[], b: readonly PairRange[]): number {
+  const merged = (rs: readonly PairRange[]) =>
+    [...rs]
+      .sort((x, y) => x.from - y.from)
+      .reduce<PairRange[]>((out, r) => {
+        const last = out.at(-1);
+        if (last && r.from <= last.to + 1) last.to = Math.max(last.to, r.to);
+        else out.push({ ...r });
+        return out;
+      }, []);
+  let n = 0;
+  for (const x of merged(a)) for (const y of merged(b)) n += Math.max(0, Math.min(x.to, y.to) - Math.max(x.from, y.from) + 1);
+  return n;
+}
+
 /** One annotator's assignment and how far they are with it (their own statuses and gold). */
 export interface AssignmentProgress {
   annotator: string;
@@ -89,6 +105,8 @@ export interface AssignmentsReport {
   unassigned: number;
   annotators: AssignmentProgress[];
   overlaps: AssignmentOverlap[];
+  /** Doubly annotated pairs two annotators both linked that are not adjudicated yet; null in an annotator's own report. */
+  awaitingAdjudication: number | null;
   /** A team server's annotator accounts (whom a manager may assign); null without a team file. */
   accounts: string[] | null;
 }

@@ -30,11 +30,11 @@ import type { Sentences } from '../../src/main/align/sentences.ts';
 import { lineSentences } from '../../src/main/align/text-io.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data');
-const GOLD = join(DATA, 'std-gold-align');
+export const GOLD = join(DATA, 'std-gold-align');
 const CORPORA = join(DATA, 'bench-corpora');
 const OUT = join(tmpdir(), 'mekong-bench-dup100k.pharaoh');
 
-interface GoldSet {
+export interface GoldSet {
   name: string;
   text: string;
   gold: string;
@@ -43,7 +43,7 @@ interface GoldSet {
   ref: { fast_align: number; eflomal: number; mgiza: number };
 }
 
-const SETS: GoldSet[] = [
+export const SETS: GoldSet[] = [
   { name: 'de-en 508', text: 'test.de-en', gold: 'deen.talp', base: 1, ref: { fast_align: 0.493, eflomal: 0.377, mgiza: 0.451 } },
   { name: 'en-fr 447', text: 'test.en-fr', gold: 'enfr.talp', base: 1, ref: { fast_align: 0.298, eflomal: 0.179, mgiza: 0.263 } },
   {
@@ -69,7 +69,7 @@ const lines = (file: string) =>
     .split('\n')
     .filter((l, i, a) => l.length > 0 || i < a.length - 1);
 
-function loadSet(s: GoldSet): { src: string[][]; tgt: string[][]; n: number } {
+export function loadSet(s: GoldSet): { src: string[][]; tgt: string[][]; n: number } {
   const pairs = lines(join(GOLD, s.text)).map((l) => l.split('|||'));
   const src = pairs.map((p) => tokens(p[0]));
   const tgt = pairs.map((p) => tokens(p[1] ?? ''));

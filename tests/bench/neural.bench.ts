@@ -48,7 +48,7 @@ import type { DictEntry } from '../../src/main/align/dictionary.ts';
 import { neuralLexicon, type LexiconEntry } from '../../src/main/models/bilstm/word-translations.ts';
 import { embedPairs, extractLinks, type NeuralAlignResult } from '../../src/main/models/bilstm/aligner.ts';
 import { lexiconOf } from '../../src/main/aligners/registry.ts';
-import { progressBar } from '../../src/main/cli/progress-bar.ts';
+import { withProgressBar } from '../../src/main/cli/progress-bar.ts';
 import { scoreAer } from '../../src/main/eval/aer.ts';
 import { calibrate, expectedCalibrationError, fitCalibration, reliability, type Sample } from '../../src/main/eval/calibration.ts';
 import { parseDictionary, scoreP1 } from '../../src/main/eval/p1.ts';
@@ -200,8 +200,8 @@ async function p1DictRow(lang: string, corpus: { src: string[][]; tgt: string[][
   const epochs = o.epochs ?? defaultEpochs(corpus.src.length);
   const { given, entries, held } = splitDictionary(lang);
   const score = (lex: LexiconEntry[]) => scoreP1(best(lex), held, corpus);
-  const agree = score(await (await lexiconOf('agree', new Set()))(corpus.src, corpus.tgt, {}, progressBar));
-  const agreeDict = score(await (await lexiconOf('agree', new Set()))(corpus.src, corpus.tgt, { dict: [given] }, progressBar));
+  const agree = score(await (await lexiconOf('agree', new Set()))(corpus.src, corpus.tgt, {}, withProgressBar));
+  const agreeDict = score(await (await lexiconOf('agree', new Set()))(corpus.src, corpus.tgt, { dict: [given] }, withProgressBar));
   const head = `P@1 ${lang}-en (${corpus.src.length} pairs, ${agree.evaluated} held-out dictionary words, ${entries.length} entries given)`;
   console.log(`${head}: agree ${agree.p1.toFixed(3)} · agree + dict ${agreeDict.p1.toFixed(3)}`);
   const rows = new Map<string, number[]>([['bilstm-ctl', []], ...o.dictUses.map((u): [string, number[]] => [`+ dict ${u}`, []])]);
@@ -236,7 +236,7 @@ async function p1Row(lang: string, corpus: { src: string[][]; tgt: string[][] },
   const epochs = o.epochs ?? defaultEpochs(corpus.src.length);
   const dict = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
   const statP1 = async (method: string) =>
-    scoreP1(best(await (await lexiconOf(method, new Set()))(corpus.src, corpus.tgt, {}, progressBar)), dict, corpus);
+    scoreP1(best(await (await lexiconOf(method, new Set()))(corpus.src, corpus.tgt, {}, withProgressBar)), dict, corpus);
   const stat = await statP1('agree');
   const seed003: string[] = [];
   for (const m of SEED_003_BASELINES) seed003.push(`${m} ${(await statP1(m)).p1.toFixed(3)}`);

@@ -28,7 +28,7 @@ import { dictionaryIndex, dictionaryLinks } from '../../src/main/align/dictionar
 import { keySet, linkKey, type LinkRef } from '../../src/shared/link-set.ts';
 import { symmetriser } from '../../src/main/align/symmetrise.ts';
 import { alignerOf } from '../../src/main/aligners/registry.ts';
-import { progressBar } from '../../src/main/cli/progress-bar.ts';
+import { withProgressBar } from '../../src/main/cli/progress-bar.ts';
 import { parsePharaohText } from '../../src/main/corpus/pharaoh.ts';
 import { tatoeba } from './neural.bench.ts';
 
@@ -36,7 +36,7 @@ const DATA = join(import.meta.dirname, '../../../shared/data');
 const CODES: Record<string, string> = { tha: 'th', ind: 'id', cmn: 'zh', vie: 'vi' };
 
 /** The MUSE x–en and en–x files read as x → en entries (lowercased). */
-function museEntries(code: string): DictEntry[] {
+export function museEntries(code: string): DictEntry[] {
   const out: DictEntry[] = [];
   const read = (file: string, flip: boolean) => {
     const path = join(DATA, 'muse-dicts', file);
@@ -52,7 +52,7 @@ function museEntries(code: string): DictEntry[] {
 }
 
 /** eflomal's two directions, symmetrised by grow-diag-final-and. */
-function eflomal(script: string, src: string[][], tgt: string[][]): Link[][] {
+export function eflomal(script: string, src: string[][], tgt: string[][]): Link[][] {
   const dir = mkdtempSync(join(tmpdir(), 'mekong-eflomal-'));
   try {
     const f = (n: string) => join(dir, n);
@@ -79,7 +79,7 @@ function eflomal(script: string, src: string[][], tgt: string[][]): Link[][] {
 }
 
 /** `links` with no more than `max` links over the corpus: the lowest-scoring dropped (ties: later pairs first). */
-function capLinks(links: Link[][], max: number): Link[][] {
+export function capLinks(links: Link[][], max: number): Link[][] {
   const total = links.reduce((n, l) => n + l.length, 0);
   if (total <= max) return links;
   const all = links.flatMap((ls, k) => ls.map((l) => ({ k, l })));
@@ -96,7 +96,7 @@ interface Row {
   precision: number;
 }
 
-function score(links: Link[][], gold: LinkRef[][]): Row {
+export function score(links: Link[][], gold: LinkRef[][]): Row {
   let hit = 0,
     goldN = 0,
     fromGoldWord = 0,
@@ -153,7 +153,7 @@ export default async function bench(args: string[]): Promise<void> {
     if (script) results.set('eflomal', eflomal(script, src, tgt));
     for (const m of methods) {
       const [name, sym, threshold] = m.split(':');
-      results.set(m, [...(await (await alignerOf(name, new Set()))(src, tgt, { sym, threshold }, progressBar))]);
+      results.set(m, [...(await (await alignerOf(name, new Set()))(src, tgt, { sym, threshold }, withProgressBar))]);
     }
     const cap = results.get('eflomal')?.reduce((n, l) => n + l.length, 0);
     console.log(

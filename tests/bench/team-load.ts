@@ -6,8 +6,8 @@
 //   move through their own range of pairs (telling the server which pair they have open, then
 //   reading it), toggle gold links and undo for D seconds, while the manager runs an Align job;
 //   then the server is stopped and the database read back.
-// A call whose connection closed before any answer is sent again after a second, as the
-// editor does (a link toggle sends the whole layer, so twice is harmless); an undo is not.
+// A call whose connection closed before any answer is sent again after a second with the
+// same request id, as the editor does, so the server runs it once (an undo too).
 // Reports edit → acknowledged latencies (link toggles and undos, from the first send), pair moves, errors, the
 // server's peak resident memory (VmHWM of its process tree) and the acknowledged edits lost:
 // for every pair an annotator touched, the cells where the gold the database holds differs
@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import WebSocket from 'ws';
 import type { Link } from '../../src/shared/link-set.ts';
+import { REQUEST_ID_HEADER } from '../../src/shared/api.ts';
 import { ProjectStore } from '../../src/main/store/project-store.ts';
 import { runImport } from '../../src/main/corpus/import-pipeline.ts';
 import { TeamFile } from '../../src/main/store/team-file.ts';
@@ -202,13 +203,18 @@ class Session {
     this.socket = ws;
   }
 
-  /** A call's answer, or throws with the server's message. */
-  async call<T>(channel: string, input: unknown): Promise<T> {
+  /** A call's answer, or throws with the server's message; `requestId`: the same on each send of one change. */
+  async call<T>(channel: string, input: unknown, requestId?: string): Promise<T> {
     let res: Response;
     try {
       res = await fetch(`${this.base}/api/${channel}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: this.cookie, 'x-mekong-csrf': this.csrf },
+        headers: {
+          'content-type': 'application/json',
+          cookie: this.cookie,
+          'x-mekong-csrf': this.csrf,
+          ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
+        },
         body: JSON.stringify(input),
       });
     } catch (e) {
@@ -245,7 +251,7 @@ interface AnnotatorLog {
   undos: number;
   moves: number[];
   errors: string[];
-  /** Calls sent again after getting no answer (as the editor does: each sets a whole layer, or reads). */
+  /** Calls sent again after getting no answer (as the editor does, with the same request id). */
   retries: number;
   acknowledged: Map<number, string[]>;
 }
@@ -253,16 +259,18 @@ interface AnnotatorLog {
 async function annotate(session: Session, pairIds: number[], until: number, random: () => number, thinkMs: number): Promise<AnnotatorLog> {
   const log: AnnotatorLog = { name: session.name, edits: [], undos: 0, moves: [], errors: [], retries: 0, acknowledged: new Map() };
   const pause = () => sleep(thinkMs * (0.5 + random()));
-  /** A call's answer and its time from the first send; `resend`: sent again while unanswered (an undo is not: it is not idempotent). */
-  const timed = async <T>(into: number[], work: () => Promise<T>, resend: boolean): Promise<T | null> => {
+  let calls = 0;
+  /** A call's answer and its time from the first send; sent again while unanswered, with the same request id. */
+  const timed = async <T>(into: number[], work: (requestId: string) => Promise<T>): Promise<T | null> => {
     const t0 = performance.now();
+    const requestId = `${session.name}-${++calls}`;
     for (let attempt = 0; ; attempt++) {
       try {
-        const value = await work();
+        const value = await work(requestId);
         into.push(performance.now() - t0);
         return value;
       } catch (e) {
-        if (resend && e instanceof Unreachable && attempt < 30) {
+        if (e instanceof Unreachable && attempt < 30) {
           log.retries++;
           await sleep(RETRY_MS);
           continue;
@@ -275,14 +283,14 @@ async function annotate(session: Session, pairIds: number[], until: number, rand
   for (let next = 0; performance.now() < until; next++) {
     const pairId = pairIds[next % pairIds.length];
     session.openPair(pairId);
-    const opened = await timed(log.moves, () => session.call<EditorView>('editor.get', { pairId }), true);
+    const opened = await timed(log.moves, () => session.call<EditorView>('editor.get', { pairId }));
     if (!opened) continue;
     let view: EditorView = opened;
     const actions = 1 + Math.floor(random() * 4);
     for (let a = 0; a < actions && performance.now() < until; a++) {
       await pause();
       if (random() < 0.15) {
-        const undone = await timed(log.edits, () => session.call<{ pair: EditorView | null }>('edits.undo', {}), false);
+        const undone = await timed(log.edits, (id) => session.call<{ pair: EditorView | null }>('edits.undo', {}, id));
         if (undone?.pair) {
           log.undos++;
           log.acknowledged.set(undone.pair.id, cells(undone.pair.gold));
@@ -294,10 +302,8 @@ async function annotate(session: Session, pairIds: number[], until: number, rand
       const t = Math.floor(random() * view.tgtTokens.length);
       const had = view.gold.some((l) => l.s === s && l.t === t);
       const links = had ? view.gold.filter((l) => l.s !== s || l.t !== t) : [...view.gold, { s, t, kind: 'sure' as const, score: null }];
-      const saved: EditorView | null = await timed(
-        log.edits,
-        () => session.call<EditorView>('editor.setGold', { pairId, links, untranslated: [] }),
-        true,
+      const saved: EditorView | null = await timed(log.edits, (id) =>
+        session.call<EditorView>('editor.setGold', { pairId, links, untranslated: [] }, id),
       );
       if (saved) {
         view = saved;

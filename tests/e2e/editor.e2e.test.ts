@@ -189,6 +189,16 @@ describe('alignment editor', () => {
       .filter({ hasText: /still open\. Press Enter again/ })
       .waitFor();
     expect(h.ctx.store!.getPair(pairId).status).not.toBe('done');
+    // Closing the warning withdraws it: the next Enter warns again instead of marking the pair done unseen.
+    await page.getByTestId('editor-warning').getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByTestId('editor-warning').waitFor({ state: 'detached' });
+    await page.getByTestId('editor').locator('[role="grid"]').focus();
+    await press('Enter');
+    await page
+      .getByTestId('editor-warning')
+      .filter({ hasText: /still open\. Press Enter again/ })
+      .waitFor();
+    expect(h.ctx.store!.getPair(pairId).status).not.toBe('done');
     await press('Enter');
     await page
       .getByTestId('editor-pair')

@@ -2,7 +2,8 @@
 // a merge made in the editor stays in the Re-segment dialog's "Pending segmentation fixes"
 // after the page is reloaded, and is applied (or dismissed) from there; a word list file is
 // added from the dialog (its word count shown) and the preview lists the pairs it would
-// change, tokens before and after.
+// change, tokens before and after; the words a run learned from the corpus are listed there
+// and one is removed.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +137,37 @@ describe('segmentation fixes kept and word lists from the app', () => {
     await h.screenshot('72-resegment-preview-pairs');
     // A preview keeps nothing: the word is not in the project's lists yet.
     expect(dbOf(store).prepare('SELECT count(*) FROM word_list WHERE word = ?').pluck().get(word)).toBe(0);
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('"Keep recurring names whole": the learned words are listed in the dialog, and one is removed from the word list', async () => {
+    const store = h.ctx.store!;
+    const learned = () =>
+      dbOf(store).prepare("SELECT word FROM word_list WHERE added_by = 'learned from the corpus' ORDER BY word").pluck().all() as string[];
+    expect(learned()).toEqual([]);
+    await page.getByRole('button', { name: 'Re-segment…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Re-segment the project' });
+    await expect(dialog.getByTestId('learned-words').count()).resolves.toBe(0);
+    await dialog.getByLabel('Keep recurring names whole (learn words from the corpus)').check();
+    await dialog.getByRole('button', { name: 'Re-segment', exact: true }).click();
+    await expect.poll(() => learned().length, { timeout: 120_000 }).toBeGreaterThan(0);
+    const words = learned();
+    // The run's end may close the dialog (the project is read again): open it again to see the list.
+    await page.getByRole('button', { name: 'Re-segment…' }).waitFor();
+    if (!(await dialog.isVisible())) await page.getByRole('button', { name: 'Re-segment…' }).click();
+    const list = dialog.getByTestId('learned-words');
+    await list.locator('summary').click();
+    await expect.poll(() => list.getByTestId('learned-word').count()).toBe(words.length);
+    await expect(list.locator('summary').textContent()).resolves.toBe(`Words learned from the corpus (${words.length})`);
+    const gone = (await list.getByTestId('learned-word').first().locator('.word').textContent())!;
+    await list.getByRole('button', { name: `Remove ${gone}` }).click();
+    await expect.poll(() => learned()).toEqual(words.filter((w) => w !== gone));
+    await expect(list.getByTestId('learned-removed').textContent()).resolves.toMatch(
+      new RegExp(`Removed ${gone}: pairs keep these tokens whole`),
+    );
+    expect(await list.getByTestId('learned-word').count()).toBe(words.length - 1);
+    await h.screenshot('73-learned-words');
     await dialog.getByRole('button', { name: 'Close' }).last().click();
     expect(h.pageErrors).toEqual([]);
   });

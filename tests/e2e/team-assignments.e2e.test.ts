@@ -3,7 +3,10 @@
 // Agreement page's panel; each of two annotators finds their assignment in the Pairs list
 // ("My assignment", on by default), links one pair of the overlap blind (neither sees the
 // other's links) and sets it Done, and sees no manager's buttons; the adjudicator compares the
-// two on their overlap and writes the adjudicated gold. Every check reads what the store holds.
+// two on their overlap and writes the adjudicated gold. The header counts each one's assignment
+// (an annotator's own: assigned, done, left; everyone's and the pairs awaiting adjudication for
+// the adjudicator). The manager takes pairs back from the panel, after confirming how many.
+// Every check reads what the store holds.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,6 +140,10 @@ describe('a team: assignments, blind double annotation, adjudication', () => {
       await expect.poll(() => filter.locator('input').isChecked()).toBe(true);
       await expect.poll(() => page.getByTestId('match-count').textContent()).toBe('12 pairs match');
       await expect.poll(() => filter.getByTestId('assignment-progress').textContent()).toMatch(/^0\/12 done/);
+      const header = page.getByTestId('header-assignment');
+      await expect.poll(() => header.getByTestId('mine-assigned').textContent()).toBe('12');
+      expect(await header.getByTestId('mine-left').textContent()).toBe('12');
+      expect(await page.getByTestId('header-assignments').count()).toBe(0);
       for (const name of ['Import…', 'Align…', 'Re-segment…', 'Export…', 'Close project'])
         expect(await page.getByRole('button', { name, exact: true }).count(), `${who}: ${name}`).toBe(0);
       for (const tab of ['Agreement', 'Mining']) expect(await page.getByRole('tab', { name: tab }).count(), `${who}: ${tab}`).toBe(0);
@@ -176,6 +183,8 @@ describe('a team: assignments, blind double annotation, adjudication', () => {
     await pages.ann.getByRole('tab', { name: 'Pairs' }).click();
     await pages.ann.getByLabel('Search source and target text').fill('');
     await expect.poll(() => pages.ann.getByTestId('assignment-progress').first().textContent()).toMatch(/^1\/12 done/);
+    await expect.poll(() => pages.ann.getByTestId('mine-done').textContent()).toBe('1');
+    expect(await pages.ann.getByTestId('mine-left').textContent()).toBe('11');
     await shot('ann', 'team-annotator-pairs-progress');
   });
 
@@ -186,6 +195,12 @@ describe('a team: assignments, blind double annotation, adjudication', () => {
     await expect.poll(() => progress.locator('tr[data-annotator="ann"]').textContent()).toMatch(/1 \/ 12/);
     await expect.poll(() => progress.locator('tr[data-overlap="ann+bob"]').textContent()).toMatch(/4\s*1/);
     expect(await page.getByRole('button', { name: 'Assign pairs…' }).count()).toBe(0);
+    // the header: Done of assigned per annotator, and the overlap pair both finished, not adjudicated yet
+    const header = page.getByTestId('header-assignments');
+    await expect.poll(() => header.locator('[data-annotator="ann"]').textContent()).toMatch(/^ann\s*1\/12$/);
+    expect(await header.locator('[data-annotator="bob"]').textContent()).toMatch(/^bob\s*1\/12$/);
+    await expect.poll(() => header.getByTestId('awaiting-adjudication').textContent()).toBe('1');
+    expect(await page.getByTestId('header-assignment').count()).toBe(0);
     expect(await page.getByText("Annotators see each other's gold and rejections").count()).toBe(0);
     await shot('adi', 'team-agreement-progress');
     await progress.locator('tr[data-overlap="ann+bob"]').getByRole('button', { name: 'Compare overlap' }).click();
@@ -198,6 +213,7 @@ describe('a team: assignments, blind double annotation, adjudication', () => {
     await adjudication.getByRole('button', { name: 'Agreed only' }).click();
     await adjudication.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => adjudication.getByTestId('adjudication-state').textContent()).toBe('Saved');
+    await expect.poll(() => header.getByTestId('awaiting-adjudication').textContent()).toBe('0');
     expect(adjudicatedGoldId(store())).not.toBeNull();
     const written = adjudicationOf(store(), overlapPair, goldIdOf(store(), 'ann')!, goldIdOf(store(), 'bob')!).result;
     expect(written.links.map((l) => `${l.s}-${l.t}`)).toEqual(['0-0']);
@@ -219,6 +235,46 @@ describe('a team: assignments, blind double annotation, adjudication', () => {
       .poll(() => pages.max.getByTestId('assignment-progress-table').locator('tr[data-annotator="bob"]').textContent())
       .toMatch(/1 \/ 12/);
     await shot('max', 'team-agreement-manager');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('the manager takes pairs back: some of one annotator’s, then all of another’s, each after confirming', async () => {
+    const page = pages.max;
+    await page.getByRole('button', { name: 'Assign pairs…' }).click();
+    const panel = page.getByRole('dialog', { name: 'Assign pairs' });
+    const assigned = (who: string) => assignmentsReport(store()).annotators.find((a) => a.annotator === who)?.assigned ?? 0;
+    // bob's first two pairs of his share, which nobody else has
+    await panel.getByRole('checkbox', { name: 'bob', exact: true }).check();
+    await panel.getByRole('textbox', { name: 'Pairs to take back' }).fill(`${first + 10}-${first + 11}`);
+    await panel.getByRole('button', { name: 'Unassign…' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Unassign pairs' });
+    await expect.poll(() => confirm.textContent()).toContain(`Take 2 pairs from bob of pairs ${first + 10}-${first + 11}?`);
+    await shot('max', 'team-unassign-confirm');
+    await confirm.getByRole('button', { name: 'Unassign', exact: true }).click();
+    await expect.poll(() => panel.getByRole('status').textContent()).toBe('2 assignments removed.');
+    expect(assigned('bob')).toBe(10);
+    // ann's whole assignment: asked first, and Cancel keeps it
+    await panel.getByRole('checkbox', { name: 'bob', exact: true }).uncheck();
+    await panel.getByRole('checkbox', { name: 'ann', exact: true }).check();
+    await panel.getByRole('textbox', { name: 'Pairs to take back' }).fill('');
+    await panel.getByRole('button', { name: 'Unassign…' }).click();
+    await expect.poll(() => confirm.textContent()).toContain('Take 12 pairs from ann?');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(assigned('ann')).toBe(12);
+    await panel.getByRole('button', { name: 'Unassign…' }).click();
+    await confirm.getByRole('button', { name: 'Unassign', exact: true }).click();
+    await expect.poll(() => panel.getByRole('status').textContent()).toBe('12 assignments removed.');
+    expect(assigned('ann')).toBe(0);
+    // nothing left of ann's to take: said so, nothing asked
+    await panel.getByRole('button', { name: 'Unassign…' }).click();
+    await expect.poll(() => panel.getByRole('alert').first().textContent()).toContain('ann: no assigned pair to take back');
+    await panel.getByRole('button', { name: 'Close', exact: true }).last().click();
+    // the header and the progress table follow; bob's own header too
+    await expect.poll(() => page.getByTestId('header-assignments').locator('[data-annotator]').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('assignment-progress-table').locator('tr[data-annotator]').count()).toBe(1);
+    await pages.bob.reload();
+    await expect.poll(() => pages.bob.getByTestId('mine-assigned').textContent()).toBe('10');
     expect(pageErrors).toEqual([]);
   });
 });

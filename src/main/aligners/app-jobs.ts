@@ -25,6 +25,8 @@ export interface ProjectAlignOptions {
   lowercase?: boolean;
   /** statistical methods: align the Chinese side(s) by character */
   byCharacter?: boolean;
+  /** statistical methods, decoding `post`: the mean posterior a link needs */
+  threshold?: number;
   /** encoder methods: the hidden state to align with (default the encoder's) */
   layer?: number;
   /** encoder methods: where the encoder's sessions run */

@@ -176,8 +176,7 @@ async function alignBilstm(
     ...neuralDictionary(o),
   };
   // one bar over the training's steps, then the self-training's (the fit loop's line: epoch, loss, speed, ETA)
-  const bar = display('training');
-  const r = await runNeuralMethod(method, data, overrides(method, o), { sym: o.sym, ctx: bar }, start).finally(bar.stop);
+  const r = await display('training', (ctx) => runNeuralMethod(method, data, overrides(method, o), { sym: o.sym, ctx }, start));
   if (o.saveModel) saveNeuralModel(o.saveModel, r.model);
   return r.links;
 }
@@ -189,10 +188,9 @@ export const bilstmAligner: TextAlignerFactory = (name) => {
     async lexicon(srcSide, tgtSide, o, display) {
       const [src, tgt] = [toArrays(srcSide), toArrays(tgtSide)];
       const selfTrain = selfTrainEpochs(o, src.length);
-      const bar = display('training');
       const dict = neuralDictionary(o);
       const data = { src, tgt, selfTrainEpochs: selfTrain, ...dict };
-      const r = await runNeuralMethod(method, data, overrides(method, o), { ctx: bar }).finally(bar.stop);
+      const r = await display('training', (ctx) => runNeuralMethod(method, data, overrides(method, o), { ctx }));
       return neuralLexicon(
         src,
         tgt,

@@ -10,16 +10,10 @@ import { epochsOption, PER_WORD, type TextAlignerFactory } from './text-aligner.
 
 export const bisent2vecAligner: TextAlignerFactory = () => ({
   async lexicon(src, tgt, o, display) {
-    const bar = display('training (bisent2vec)');
-    try {
-      const epochs = epochsOption(o.epochs);
-      const { model } = await trainBisent2vec(toArrays(src), toArrays(tgt), epochs ? { epochs } : {}, {
-        ctx: bar,
-        threads: availableParallelism(),
-      });
-      return bisent2vecLexicon(model, PER_WORD);
-    } finally {
-      bar.stop();
-    }
+    const epochs = epochsOption(o.epochs);
+    const { model } = await display('training (bisent2vec)', (ctx) =>
+      trainBisent2vec(toArrays(src), toArrays(tgt), epochs ? { epochs } : {}, { ctx, threads: availableParallelism() }),
+    );
+    return bisent2vecLexicon(model, PER_WORD);
   },
 });

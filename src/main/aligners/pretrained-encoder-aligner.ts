@@ -38,11 +38,11 @@ export const pretrainedEncoderAligner: TextAlignerFactory = (name) => {
       console.info(
         `encoder: ${o.encoder} (${encoder.config.modelType}, ${encoder.config.layers} layers, ${encoder.backend === 'onnx' ? 'model.onnx' : 'model.safetensors'}), hidden state ${layer}`,
       );
-      const bar = display(`aligning (${method}, layer ${layer})`);
       try {
-        return await alignWithEncoder(encoder, method, src, tgt, { layer, threshold, ctx: bar });
+        return await display(`aligning (${method}, layer ${layer})`, (ctx) =>
+          alignWithEncoder(encoder, method, src, tgt, { layer, threshold, ctx }),
+        );
       } finally {
-        bar.stop();
         await encoder.release();
       }
     },

@@ -4,11 +4,15 @@
 // dictionaries attached to the project (store/dictionaries.ts) act as a lexical prior, as
 // `--dict` does in the CLI, and the model row and the job's summary name them. With `byCharacter`, the Chinese
 // side(s) are aligned by character and the links mapped back to the project's words
-// (align/by-character.ts).
+// (align/by-character.ts). Decoded by posterior threshold (`post`), the links are decoded
+// once at a low floor and cut to the threshold asked for, and their counts by score go into
+// the model row (align/posterior-decode.ts), for the dialog's estimate of the next run.
 import { alignCorpusByCharacter } from '../align/by-character.ts';
 import { alignCorpus } from '../align/engine.ts';
+import { cutToThreshold, decodeThreshold, isThresholdDecoding } from '../align/posterior-decode.ts';
 import { symmetriser } from '../align/symmetrise.ts';
 import { methodPlan } from '../align/train-plans.ts';
+import { STATISTICAL_DEFAULTS } from '../../shared/aligner-defaults.ts';
 import { UserError } from '../errors.ts';
 import { withMessage } from '../jobs/job-context.ts';
 import { projectChineseSides, projectDictionary, type ProjectAligner } from './app-jobs.ts';
@@ -24,11 +28,20 @@ export const statisticalAlignJob: ProjectAligner = {
     if (o.layer !== undefined) throw new UserError(`a hidden layer is for the encoder methods, not ${o.method}`);
     methodPlan(o.method);
     symmetriser(o.sym);
+    if (o.threshold !== undefined && !isThresholdDecoding(o.sym))
+      throw new UserError(`a threshold is for the posterior decoding (post), not ${o.sym}`);
     if (o.byCharacter) projectChineseSides(store);
   },
   align: async (store, o, { corpus, gold, rejected }, ctx) => {
     const { entries, names: dictionaries } = projectDictionary(store, o.lowercase);
-    const options = { method: o.method, sym: o.sym, lowercase: o.lowercase, dictionary: entries.length > 0 ? entries : undefined };
+    const post = isThresholdDecoding(o.sym);
+    const options = {
+      method: o.method,
+      sym: o.sym,
+      threshold: post ? decodeThreshold(o.threshold) : undefined,
+      lowercase: o.lowercase,
+      dictionary: entries.length > 0 ? entries : undefined,
+    };
     const hooks = {
       gold,
       rejected,
@@ -38,17 +51,20 @@ export const statisticalAlignJob: ProjectAligner = {
     const result = await (o.byCharacter
       ? alignCorpusByCharacter(src, tgt, projectChineseSides(store), options, hooks)
       : alignCorpus(src, tgt, options, hooks));
-    const settings = { method: o.method, sym: o.sym, lowercase: o.lowercase, byCharacter: o.byCharacter };
+    const cut = post ? cutToThreshold(result.links, o.threshold) : null;
+    const threshold = post ? (o.threshold ?? STATISTICAL_DEFAULTS.threshold) : undefined;
+    const settings = { method: o.method, sym: o.sym, threshold, lowercase: o.lowercase, byCharacter: o.byCharacter, linkCurve: cut?.curve };
     const by = o.byCharacter ? ' by character' : '';
+    const sym = post ? `${o.sym} ≥ ${threshold}` : o.sym;
     return {
-      links: result.links,
-      label: `${o.method} + ${o.sym}${by}`,
+      links: cut?.links ?? result.links,
+      label: `${o.method} + ${sym}${by}`,
       model: {
-        name: `${o.method} ${o.sym}${by}`,
+        name: `${o.method} ${sym}${by}`,
         kind: 'statistical',
         config: dictionaries.length > 0 ? { ...settings, dictionaries } : settings,
       },
-      summary: `${o.method} + ${o.sym}${by}, ${usedDictionaries(dictionaries)}`,
+      summary: `${o.method} + ${sym}${by}, ${usedDictionaries(dictionaries)}`,
     };
   },
 };

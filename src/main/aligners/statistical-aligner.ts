@@ -26,12 +26,10 @@ export const statisticalAligner: TextAlignerFactory = (method) => ({
     const lowercase = model ? model.lowercase : (o.lowercase ?? false);
     const dictionary = cliDictionary(o, lowercase);
     const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
-    const bar = display(`aligning (${method})`);
     const options = { method, sym: o.sym, threshold, lowercase, dictionary, model };
-    const hooks = { ctx: bar };
-    const r = await (
-      o.byCharacter ? alignCorpusByCharacter(src, tgt, o.byCharacter, options, hooks) : alignCorpusStreamed(src, tgt, options, hooks)
-    ).finally(bar.stop);
+    const r = await display(`aligning (${method})`, (ctx) =>
+      o.byCharacter ? alignCorpusByCharacter(src, tgt, o.byCharacter, options, { ctx }) : alignCorpusStreamed(src, tgt, options, { ctx }),
+    );
     if (o.saveModel) folders!.saveModel(o.saveModel, r.model);
     return r.links;
   },

@@ -55,8 +55,8 @@ export interface AlignerOptions {
   layer?: string;
 }
 
-/** A progress display for one phase (the CLI's terminal bar): the phase's context, and `stop` when the phase ends. */
-export type ProgressDisplay = (label: string) => JobContext & { readonly stop: () => void };
+/** A progress display (the CLI's terminal bar, cli/progress-bar.ts withProgressBar): runs one phase labelled `label` with its context, cleared when the phase ends. */
+export type ProgressDisplay = <T>(label: string, work: (ctx: JobContext) => Promise<T>) => Promise<T>;
 
 /** What a family does with a text; a command its capabilities lack is refused by the registry before it loads. */
 export interface TextAligner {

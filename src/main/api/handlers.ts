@@ -33,6 +33,7 @@ import { miningHandlers } from './mining-handlers.ts';
 import { teamHandlers } from './team-handlers.ts';
 import { callableChannels } from '../team/permissions.ts';
 import { readWordLists } from '../text/word-list-file.ts';
+import { listWords, removeWords } from '../store/word-lists.ts';
 import { basename } from 'node:path';
 
 type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
@@ -227,6 +228,14 @@ export const handlers: { [C in Channel]: Handler<C> } = {
   'wordList.read': (ctx, i) => {
     const { files } = appWordLists(ctx, [i])!;
     return { words: files[0].words, sides: files[0].sides, file: files[0].name };
+  },
+  'wordList.list': (ctx, i) => ({ words: listWords(store(ctx), { learned: i.learned }) }),
+  'wordList.remove': (ctx, i) => {
+    const project = store(ctx);
+    const removed = project.transaction(() =>
+      i.words.reduce((n, w) => n + removeWords(project, { lang: w.lang, words: [w.word] }).length, 0),
+    );
+    return { removed };
   },
   'jobs.cancel': (ctx, i) => {
     ctx.jobs.cancel(i.jobId);

@@ -22,7 +22,7 @@ import { HELD_OUT_SHARE, MIN_GOLD_PAIRS_TO_HOLD_OUT } from '../models/bilstm/hel
 import { alignerOf, givenOptions } from '../aligners/registry.ts';
 import type { AlignerOptions } from '../aligners/text-aligner.ts';
 import { bilstmTrainingOptions, deviceOption, dictUseOption, wordDropoutOption } from './lexicon.ts';
-import { progressBar } from './progress-bar.ts';
+import { withProgressBar } from './progress-bar.ts';
 import { addLanguageOptions, collect, DICT_SPEC_HELP, reportDictionaries } from './dict.ts';
 
 interface AlignCliOptions extends AlignerOptions {
@@ -51,7 +51,7 @@ async function run(o: AlignCliOptions, command: Command): Promise<void> {
   );
   reportDictionaries(rest);
   const { src, tgt } = readParallel(s, t);
-  const links = await align(src, tgt, rest, progressBar);
+  const links = await align(src, tgt, rest, withProgressBar);
   // streamed (no second copy of the whole text in memory), both files in one pass, atomically
   await withSinks(scores ? [out, scores] : [out], async ([lines, scored]) => {
     for (const l of links) {

@@ -24,6 +24,7 @@ export const COMMANDS: Readonly<Record<string, Loader>> = {
   eval: () => import('./eval.ts'),
   lexicon: () => import('./lexicon.ts'),
   resegment: () => import('./resegment.ts'),
+  words: () => import('./words.ts'),
   dict: () => import('./dict.ts'),
   mine: () => import('./mine.ts'),
   finetune: () => import('./finetune.ts'),

@@ -19,7 +19,7 @@ import { InputError, UserError } from '../errors.ts';
 import { retrievalAccuracy } from '../eval/retrieval.ts';
 import { fitMiningThreshold, parseGoldPairs, parseMinedPairs, scoreMining } from '../eval/mining-score.ts';
 import { numberOption } from './number-option.ts';
-import { interruptSignal, progressBar } from './progress-bar.ts';
+import { interruptSignal, withProgressBar } from './progress-bar.ts';
 import { embedBothSides, type SentenceEncoderFlags, sentenceEncoderOptions } from './sentence-encoder-options.ts';
 
 function read(file: string): string {
@@ -87,9 +87,7 @@ async function retrieval(o: RetrievalOptions): Promise<void> {
   if (src.length === 0) throw new InputError(o.src, 0, 'no sentences');
   const signal = interruptSignal();
   const encoder = await embedBothSides(o, src, tgt, signal);
-  const near = progressBar('nearest neighbours', signal);
-  const r = retrievalAccuracy(encoder.x, encoder.y, encoder.dim, [1, 5], near);
-  near.stop();
+  const r = await withProgressBar('nearest neighbours', (ctx) => retrievalAccuracy(encoder.x, encoder.y, encoder.dim, [1, 5], ctx), signal);
   const f3 = (v: number) => v.toFixed(3);
   process.stdout.write(
     o.json

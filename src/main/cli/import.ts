@@ -1,7 +1,8 @@
 // `mekong import`: a corpus file (and optionally a links file) into a project, segmented
 // with the project's word lists and those given here (word-list-options.ts), which join the
 // project's lists once the import has succeeded. --learn-words then learns names and loans
-// from the whole project's corpus and segments it with them (`mekong resegment --learn-words`).
+// from the whole project's corpus and segments it with them (`mekong resegment --learn-words`),
+// learning from the tokens the import just wrote rather than cutting its pairs a second time.
 import { Option, type Command } from 'commander';
 import { importOptionsSchema } from '../../shared/api.ts';
 import { UserError } from '../errors.ts';
@@ -9,6 +10,7 @@ import { runImport } from '../corpus/import-pipeline.ts';
 import { loginName } from '../api/create-context.ts';
 import { formatResegmentReport, resegmentProject } from '../review/resegment-project.ts';
 import { detectFormat } from '../corpus/formats.ts';
+import { nextPairId } from '../store/pairs.ts';
 import { parseOptions, runProjectJob } from './project-job.ts';
 import { readWordListFlags, wordListOptions, type Side, type WordListFlags } from './word-list-options.ts';
 
@@ -83,9 +85,17 @@ export function register(program: Command): void {
         throw new UserError('--pretokenized keeps the given tokens: --learn-words has nothing to segment');
       await runProjectJob(projectFile, 'import', async (store, run) => {
         const words = readWordListFlags(o, store.meta(), o.wordListSide) ?? undefined;
+        const segmentedFrom = nextPairId(store);
         const imported = await runImport(store, options, { ...run, words });
         if (!o.learnWords) return imported;
-        const report = await resegmentProject(store, { sides: ['src', 'tgt'], annotator: loginName(), learnWords: true, ...run });
+        // the imported pairs were just cut with the lists the learning cuts with: their tokens teach it as they are
+        const report = await resegmentProject(store, {
+          sides: ['src', 'tgt'],
+          annotator: loginName(),
+          learnWords: true,
+          segmentedFrom,
+          ...run,
+        });
         return `${imported}\n${formatResegmentReport(report)}`;
       });
     });

@@ -14,7 +14,7 @@ import { readParallel } from '../align/text-io.ts';
 import { givenOptions, lexiconOf } from '../aligners/registry.ts';
 import type { AlignerOptions } from '../aligners/text-aligner.ts';
 import { addLanguageOptions, collect, DICT_SPEC_HELP, reportDictionaries } from './dict.ts';
-import { progressBar } from './progress-bar.ts';
+import { withProgressBar } from './progress-bar.ts';
 
 interface LexiconCliOptions extends AlignerOptions {
   src: string;
@@ -33,7 +33,7 @@ async function run(o: LexiconCliOptions, command: Command): Promise<void> {
   reportDictionaries(rest);
   const read = readParallel(s, t);
   const lower = (side: Sentences) => (lowercase ? lowercased(side) : side);
-  const entries = await lexicon(lower(read.src), lower(read.tgt), rest, progressBar);
+  const entries = await lexicon(lower(read.src), lower(read.tgt), rest, withProgressBar);
   writeFileSync(out, entries.map((e) => `${e.src}\t${e.tgt}\t${e.score.toPrecision(6)}\n`).join(''));
 }
 

@@ -41,7 +41,7 @@ import {
 import { loadBisent2vec, saveBisent2vec } from '../models/bisent2vec/bisent2vec-folder.ts';
 import { BISENT2VEC_DEFAULTS } from '../../shared/aligner-defaults.ts';
 import type { Bisent2vecConfig, Bisent2vecModel } from '../models/bisent2vec/cbow-train.ts';
-import { interruptSignal, progressBar } from './progress-bar.ts';
+import { interruptSignal, withProgressBar } from './progress-bar.ts';
 
 interface MineOptions extends SentenceEncoderFlags {
   src: string;
@@ -121,6 +121,44 @@ function trainingFlagsGiven(o: MineOptions): string[] {
   return [...given, ...(o.bigrams ? ['--bigrams'] : []), ...(o.tfidf ? ['--tfidf'] : [])];
 }
 
+/** Mining with a sentence encoder (--encoder, or a --head on one) rather than a Bi-Sent2Vec model. */
+const withEncoder = (o: MineOptions): boolean => o.encoder !== undefined || o.head !== undefined;
+
+/** Refuses, in one line, flags that do not go together in the way `o` mines (before any file is read for training). */
+function refuseFlagMismatch(o: MineOptions): void {
+  const corpus = o.trainSrc !== undefined || o.trainTgt !== undefined;
+  if (withEncoder(o)) {
+    const trained = { '--model': o.model, '--save-model': o.saveModel, '--threads': o.threads };
+    const given = [
+      ...Object.entries(trained)
+        .filter(([, v]) => v !== undefined)
+        .map(([flag]) => flag),
+      ...trainingFlagsGiven(o),
+    ];
+    if (given.length > 0) throw new UserError(`${given[0]} is for the Bi-Sent2Vec model mine trains or loads, not for an --encoder`);
+    if (o.margin === 'ratio' && o.lexical) throw new UserError('--margin ratio scores the cosine alone: add --no-lexical');
+    if (o.lexical && !(o.trainSrc && o.trainTgt))
+      throw new UserError(
+        'the lexical term needs IBM1 tables: give the parallel corpus to train them on (--train-src and --train-tgt), or --no-lexical',
+      );
+    if (!o.lexical && corpus) throw new UserError('--train-src/--train-tgt train the lexical term, which --no-lexical leaves out');
+    return;
+  }
+  if (o.pooling !== undefined || o.layer !== undefined)
+    throw new UserError('--pooling and --layer choose the sentence vector of an --encoder hf:DIR');
+  if (o.margin !== undefined || !o.lexical)
+    throw new UserError(
+      '--margin and --no-lexical are options of mining with an --encoder (a Bi-Sent2Vec model: --encoder bisent2vec:DIR)',
+    );
+  if (o.model) {
+    if (o.trainSrc || o.trainTgt)
+      throw new UserError('--model mines with a saved model and --train-src/--train-tgt train one: give one of them');
+    const flags = trainingFlagsGiven(o);
+    if (flags.length > 0) throw new UserError(`${flags[0]} is for training (--train-src/--train-tgt), not for a saved --model`);
+  } else if (!o.trainSrc || !o.trainTgt)
+    throw new UserError('give a parallel corpus to train on (--train-src and --train-tgt) or a saved --model');
+}
+
 /** The model and the threshold: trained on A/B (threshold from held-out pairs unless given) or loaded. */
 async function modelAndThreshold(
   o: MineOptions,
@@ -129,39 +167,36 @@ async function modelAndThreshold(
 ): Promise<{ model: Bisent2vecModel; threshold: number }> {
   const given = o.threshold === undefined ? undefined : numberOption('--threshold', o.threshold, Number.isFinite, 'a number');
   if (o.model) {
-    if (o.trainSrc || o.trainTgt)
-      throw new UserError('--model mines with a saved model and --train-src/--train-tgt train one: give one of them');
-    const flags = trainingFlagsGiven(o);
-    if (flags.length > 0) throw new UserError(`${flags[0]} is for training (--train-src/--train-tgt), not for a saved --model`);
     const model = loadBisent2vec(o.model);
     const threshold = given ?? model.thresholds?.mining;
     if (threshold === undefined)
       throw new UserError(`${o.model} keeps no mining threshold (it was not trained by \`mine\`): give --threshold`);
     return { model, threshold };
   }
-  if (!o.trainSrc || !o.trainTgt)
-    throw new UserError('give a parallel corpus to train on (--train-src and --train-tgt) or a saved --model');
-  const text = readParallel(o.trainSrc, o.trainTgt);
-  const train = { src: toArrays(text.src), tgt: toArrays(text.tgt) };
+  const text = readParallel(o.trainSrc!, o.trainTgt!);
+  const train = { src: lower(toArrays(text.src)), tgt: lower(toArrays(text.tgt)) };
   const config = trainingConfig(o);
-  const bar = progressBar('training (bisent2vec)', signal);
   const threads =
     o.threads === undefined
       ? availableParallelism()
       : numberOption('--threads', o.threads, (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
-  const work = { ctx: bar, threads };
-  try {
-    if (given !== undefined)
-      return { model: (await trainCurationModel(lower(train.src), lower(train.tgt), config, work)).model, threshold: given };
-    const t = await trainForCuration(lower(train.src), lower(train.tgt), config, work);
-    bar.stop();
-    process.stderr.write(
-      `threshold ${t.mining.threshold.toFixed(4)} from ${t.heldOut} held-out pairs (F1 there ${t.mining.f1.toFixed(3)}, precision ${t.mining.precision.toFixed(3)}, recall ${t.mining.recall.toFixed(3)})\n`,
+  if (given !== undefined) {
+    const trained = await withProgressBar(
+      'training (bisent2vec)',
+      (ctx) => trainCurationModel(train.src, train.tgt, config, { ctx, threads }),
+      signal,
     );
-    return { model: t.model, threshold: t.mining.threshold };
-  } finally {
-    bar.stop();
+    return { model: trained.model, threshold: given };
   }
+  const t = await withProgressBar(
+    'training (bisent2vec)',
+    (ctx) => trainForCuration(train.src, train.tgt, config, { ctx, threads }),
+    signal,
+  );
+  process.stderr.write(
+    `threshold ${t.mining.threshold.toFixed(4)} from ${t.heldOut} held-out pairs (F1 there ${t.mining.f1.toFixed(3)}, precision ${t.mining.precision.toFixed(3)}, recall ${t.mining.recall.toFixed(3)})\n`,
+  );
+  return { model: t.model, threshold: t.mining.threshold };
 }
 
 /** Pairs mined by the Bi-Sent2Vec model with IBM1 tables, trained or loaded (the distance margin). */
@@ -172,20 +207,9 @@ async function mineWithBisent2vec(
   lower: Lower,
   signal: AbortSignal,
 ): Promise<{ pairs: MinedPair[]; threshold: number }> {
-  if (o.pooling !== undefined || o.layer !== undefined)
-    throw new UserError('--pooling and --layer choose the sentence vector of an --encoder hf:DIR');
-  if (o.margin !== undefined || !o.lexical)
-    throw new UserError(
-      '--margin and --no-lexical are options of mining with an --encoder (a Bi-Sent2Vec model: --encoder bisent2vec:DIR)',
-    );
   const { model, threshold } = await modelAndThreshold(o, lower, signal);
   if (o.saveModel) saveBisent2vec(o.saveModel, model);
-  const bar = progressBar('scoring', signal);
-  try {
-    return { pairs: mineSentences(model, src, tgt, threshold, bar), threshold };
-  } finally {
-    bar.stop();
-  }
+  return { pairs: await withProgressBar('scoring', (ctx) => mineSentences(model, src, tgt, threshold, ctx), signal), threshold };
 }
 
 /** Pairs mined with a sentence encoder's cosine (and its head), plus the IBM1 term of tables trained on --train-src/--train-tgt unless --no-lexical. */
@@ -196,49 +220,32 @@ async function mineWithEncoder(
   lower: Lower,
   signal: AbortSignal,
 ): Promise<{ pairs: MinedPair[]; threshold: number }> {
-  const trained = { '--model': o.model, '--save-model': o.saveModel, '--threads': o.threads };
-  const given = [
-    ...Object.entries(trained)
-      .filter(([, v]) => v !== undefined)
-      .map(([flag]) => flag),
-    ...trainingFlagsGiven(o),
-  ];
-  if (given.length > 0) throw new UserError(`${given[0]} is for the Bi-Sent2Vec model mine trains or loads, not for an --encoder`);
   const margin = o.margin ?? 'distance';
-  if (margin === 'ratio' && o.lexical) throw new UserError('--margin ratio scores the cosine alone: add --no-lexical');
-  const corpus = o.trainSrc !== undefined || o.trainTgt !== undefined;
-  if (o.lexical && !(o.trainSrc && o.trainTgt))
-    throw new UserError(
-      'the lexical term needs IBM1 tables: give the parallel corpus to train them on (--train-src and --train-tgt), or --no-lexical',
-    );
-  if (!o.lexical && corpus) throw new UserError('--train-src/--train-tgt train the lexical term, which --no-lexical leaves out');
   const threshold = o.threshold === undefined ? -Infinity : numberOption('--threshold', o.threshold, Number.isFinite, 'a number');
   const { x, y, dim } = await embedBothSides(o, src, tgt, signal);
   let extra: ((i: number, j: number) => number) | undefined;
   if (o.lexical) {
     const text = readParallel(o.trainSrc!, o.trainTgt!);
-    const bar = progressBar('lexical tables', signal);
-    try {
-      const tables = await trainSentenceTranslation(lower(toArrays(text.src)), lower(toArrays(text.tgt)), bar);
-      extra = lexicalTerm(tables, BISENT2VEC_DEFAULTS.lexicalWeight, src, tgt);
-    } finally {
-      bar.stop();
-    }
+    const tables = await withProgressBar(
+      'lexical tables',
+      (ctx) => trainSentenceTranslation(lower(toArrays(text.src)), lower(toArrays(text.tgt)), ctx),
+      signal,
+    );
+    extra = lexicalTerm(tables, BISENT2VEC_DEFAULTS.lexicalWeight, src, tgt);
   }
-  const bar = progressBar('scoring', signal);
-  try {
-    return { pairs: minePairs({ x, y, dim, extra }, threshold, { margin }, bar), threshold };
-  } finally {
-    bar.stop();
-  }
+  return {
+    pairs: await withProgressBar('scoring', (ctx) => minePairs({ x, y, dim, extra }, threshold, { margin }, ctx), signal),
+    threshold,
+  };
 }
 
 async function run(o: MineOptions): Promise<void> {
   const lower: Lower = (side) => (o.lowercase ? side.map((x) => x.map((w) => w.toLowerCase())) : side);
   const src = readSide(o.src, o.ids ?? false, lower),
     tgt = readSide(o.tgt, o.ids ?? false, lower);
+  refuseFlagMismatch(o);
   const signal = interruptSignal();
-  const mine = o.encoder !== undefined || o.head !== undefined ? mineWithEncoder : mineWithBisent2vec;
+  const mine = withEncoder(o) ? mineWithEncoder : mineWithBisent2vec;
   const { pairs, threshold } = await mine(o, src.sentences, tgt.sentences, lower, signal);
   pairs.sort((a, b) => a.src - b.src);
   writeFileSync(o.out, pairs.map((p) => `${src.ids[p.src]}\t${tgt.ids[p.tgt]}\t${p.score.toFixed(4)}\n`).join(''));

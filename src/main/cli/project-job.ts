@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { UserError } from '../errors.ts';
 import type { JobContext } from '../jobs/job-context.ts';
 import { ProjectStore } from '../store/project-store.ts';
-import { interruptSignal, progressBar } from './progress-bar.ts';
+import { interruptSignal, withProgressBar } from './progress-bar.ts';
 
 export function parseOptions<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value);
@@ -19,11 +19,9 @@ export async function runProjectJob(
   work: (store: ProjectStore, run: JobContext) => Promise<string>,
 ): Promise<void> {
   const store = ProjectStore.open(projectFile);
-  const bar = progressBar(label, interruptSignal());
   try {
-    console.log(await work(store, bar));
+    console.log(await withProgressBar(label, (bar) => work(store, bar), interruptSignal()));
   } finally {
-    bar.stop();
     store.close();
   }
 }

@@ -15,7 +15,7 @@ import type { SentencePooling, Side } from '../models/siamese/sentence-encoders.
 import { loadSiameseHead } from '../models/siamese/siamese-folder.ts';
 import { UserError } from '../errors.ts';
 import { numberOption } from './number-option.ts';
-import { progressBar } from './progress-bar.ts';
+import { withProgressBar } from './progress-bar.ts';
 
 export interface SentenceEncoderFlags {
   encoder?: string;
@@ -89,11 +89,13 @@ export async function embedBothSides(
   signal: AbortSignal,
 ): Promise<{ x: Float32Array; y: Float32Array; dim: number; spec: string }> {
   const encoder = await openUnitSentenceVectors(o);
-  const embedding = progressBar('embedding', signal);
   try {
-    return { x: await encoder.embed(0, src, embedding), y: await encoder.embed(1, tgt, embedding), dim: encoder.dim, spec: encoder.spec };
+    return await withProgressBar(
+      'embedding',
+      async (bar) => ({ x: await encoder.embed(0, src, bar), y: await encoder.embed(1, tgt, bar), dim: encoder.dim, spec: encoder.spec }),
+      signal,
+    );
   } finally {
-    embedding.stop();
     await encoder.release();
   }
 }

@@ -20,7 +20,7 @@ import { saveSiameseHead } from '../models/siamese/siamese-folder.ts';
 import { Rng } from '../nn/init.ts';
 import { loadCorpus } from '../store/pair-corpus.ts';
 import { ProjectStore } from '../store/project-store.ts';
-import { interruptSignal, progressBar } from './progress-bar.ts';
+import { interruptSignal, withProgressBar } from './progress-bar.ts';
 
 interface SiameseOptions {
   encoder: string;
@@ -101,7 +101,6 @@ async function run(o: SiameseOptions): Promise<void> {
   const encoder = siamese.openEncoder(family, dir);
   const { train, test } = trainAndTest(o);
   const d = encoder.dim;
-  const bar = progressBar('siamese head');
   try {
     const [x, y, tx, ty] = [
       await encoder.embed(0, train.src),
@@ -110,8 +109,7 @@ async function run(o: SiameseOptions): Promise<void> {
       await encoder.embed(1, test.tgt),
     ];
     // Ctrl+C cancels the training; before it (embedding), it ends the command
-    const { head, losses } = await siamese.train(x, y, d, config, { ...bar, signal: interruptSignal() });
-    bar.stop();
+    const { head, losses } = await withProgressBar('siamese head', (ctx) => siamese.train(x, y, d, config, ctx), interruptSignal());
     const line = (what: string, r: ReturnType<typeof retrievalAccuracy>) =>
       `${what}: src→tgt P@1 ${f3(r.forward[1])} P@5 ${f3(r.forward[5])}, tgt→src P@1 ${f3(r.backward[1])} P@5 ${f3(r.backward[5])}\n`;
     process.stdout.write(
@@ -121,7 +119,6 @@ async function run(o: SiameseOptions): Promise<void> {
     );
     saveSiameseHead(o.out, { head, encoder: o.encoder, config });
   } finally {
-    bar.stop();
     await encoder.release();
   }
 }

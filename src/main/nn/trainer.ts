@@ -1,7 +1,11 @@
 // The training step: one ONNX session computes the loss and the gradients of every
 // trainable parameter (and, with optimizer 'graph', the AdamW update too); the Trainer
 // feeds parameters, optimiser state and a batch, and keeps their values between steps.
-// Parameters are graph inputs, so one session serves the whole run.
+// Parameters are graph inputs, so one session serves the whole run. A step may take several
+// micro-batches (gradient accumulation): the session runs once per micro-batch, their
+// gradients are summed with the caller's weights (a micro-batch's share of the step's
+// examples, so that a mean loss over the whole batch has exactly the summed gradient), and
+// one clipped AdamW update follows, as one step over all of them would make.
 import { grad, gradientRows } from './autodiff.ts';
 import type { DeviceName, DeviceSetting } from './devices.ts';
 import { matmulFlops } from './flops.ts';
@@ -44,6 +48,12 @@ export interface TrainerOptions extends AdamWConfig {
   log?: (line: string) => void;
   /** Scalars computed alongside the loss (e.g. each term of a weighted sum), read after each step from `reported`. */
   report?: Readonly<Record<string, Value>>;
+}
+
+/** One micro-batch of an accumulated step and its weight in the step's loss. */
+export interface WeightedFeeds {
+  feeds: Feeds;
+  weight: number;
 }
 
 /** Everything a checkpoint needs to resume a run exactly. */
@@ -128,20 +138,34 @@ export class Trainer {
     return matmulFlops(this.graph, this.outputs, batch);
   }
 
-  /** One optimisation step on a batch; returns the loss before the update. */
-  async step(batch: Feeds): Promise<number> {
+  /**
+   * One optimisation step on a batch, or on micro-batches whose weighted gradients are summed
+   * (host optimiser only); returns the loss before the update (the weighted sum over micro-batches).
+   */
+  async step(batch: Feeds | readonly WeightedFeeds[]): Promise<number> {
     const s = this.state;
     const t = s.step + 1;
     const lr = this.schedule(s.step);
-    const feeds: Record<string, Tensor> = { ...batch, ...Object.fromEntries(s.params) };
     const graphMode = (this.o.optimizer ?? DEFAULT_OPTIMIZER) === 'graph';
-    if (graphMode) this.addOptimizerFeeds(feeds, lr, t);
-    const out = await this.prog.run(feeds);
-    this.reported = Object.fromEntries(Object.keys(this.o.report ?? {}).map((n) => [n, Number(out[`report.${n}`].data[0])]));
-    if (graphMode) this.takeGraphUpdate(out);
-    else this.hostUpdate(out, lr, t);
+    const parts: readonly WeightedFeeds[] = Array.isArray(batch) ? batch : [{ feeds: batch as Feeds, weight: 1 }];
+    if (!parts.length) throw new Error('trainer: a step needs at least one batch');
+    if (graphMode && parts.length > 1) throw new Error('trainer: gradient accumulation needs the host optimiser');
+    const reportNames = Object.keys(this.o.report ?? {});
+    this.reported = Object.fromEntries(reportNames.map((n) => [n, 0]));
+    let loss = 0;
+    let grads: Gradient[] | null = null;
+    for (const { feeds: micro, weight } of parts) {
+      const feeds: Record<string, Tensor> = { ...micro, ...Object.fromEntries(s.params) };
+      if (graphMode) this.addOptimizerFeeds(feeds, lr, t);
+      const out = await this.prog.run(feeds);
+      for (const n of reportNames) this.reported[n] += weight * Number(out[`report.${n}`].data[0]);
+      loss += weight * Number(out.loss.data[0]);
+      if (graphMode) this.takeGraphUpdate(out);
+      else grads = addGradients(grads, this.gradients(out), weight);
+    }
+    if (!graphMode) this.hostUpdate(grads!, lr, t);
     s.step = t;
-    return Number(out.loss.data[0]);
+    return loss;
   }
 
   private addOptimizerFeeds(feeds: Record<string, Tensor>, lr: number, t: number): void {
@@ -164,8 +188,9 @@ export class Trainer {
     }
   }
 
-  private hostUpdate(out: Record<string, Tensor>, lr: number, t: number): void {
-    const grads = this.trainable.map((n): Gradient => {
+  /** The gradient of every trainable parameter in a session's outputs (dense, or a table's rows). */
+  private gradients(out: Record<string, Tensor>): Gradient[] {
+    return this.trainable.map((n): Gradient => {
       const dense = out[`grad.${n}`];
       if (dense) return dense.data as Floats;
       const rows: GradientRows[] = [];
@@ -173,6 +198,9 @@ export class Trainer {
         rows.push({ idx: out[`grad.${n}.idx.${k}`].data as BigInt64Array, rows: out[`grad.${n}.rows.${k}`].data as Floats });
       return rows;
     });
+  }
+
+  private hostUpdate(grads: Gradient[], lr: number, t: number): void {
     const kernel = this.kernel();
     if (kernel) {
       kernel.adopt(this.state);
@@ -212,4 +240,24 @@ export class Trainer {
     kernels.delete(this.state.params);
     await this.prog.release();
   }
+}
+
+/** `acc` + `weight` · `g` per parameter (`g`'s arrays, fresh from a session run, are scaled in place); `g` scaled when `acc` is null. */
+function addGradients(acc: Gradient[] | null, g: Gradient[], weight: number): Gradient[] {
+  const scale = (x: Floats) => {
+    if (weight !== 1) for (let j = 0; j < x.length; j++) x[j] *= weight;
+    return x;
+  };
+  return g.map((gi, i) => {
+    const a = acc?.[i];
+    if (Array.isArray(gi)) {
+      const rows = gi.map((r) => ({ idx: r.idx, rows: scale(r.rows) }));
+      return a ? [...(a as GradientRows[]), ...rows] : rows;
+    }
+    const dense = scale(gi as Floats);
+    if (!a) return dense;
+    const sum = a as Floats;
+    for (let j = 0; j < sum.length; j++) sum[j] += dense[j];
+    return sum;
+  });
 }

@@ -15,6 +15,7 @@ import {
   assignedPairIds,
   assignmentOverlaps,
   assignmentProgress,
+  awaitingAdjudication,
   pairIdsInRange,
   removeAssignments,
   visiblePairIds,
@@ -134,6 +135,7 @@ export function assignmentsReport(store: ProjectStore, only: string | null = nul
     unassigned: pairs.filter((id) => !assigned.has(id)).length,
     annotators: assignmentProgress(store, only),
     overlaps: only === null ? assignmentOverlaps(store) : [],
+    awaitingAdjudication: only === null ? awaitingAdjudication(store) : null,
     accounts: only === null ? annotatorAccounts(store.path) : null,
   };
 }

@@ -47,6 +47,12 @@ export interface ResegmentOptions extends Partial<JobContext> {
   pool?: SegmentPool;
   /** Also learn words from the corpus (Lao, Thai, Chinese sides) and cut with them (see the header). */
   learnWords?: boolean;
+  /**
+   * Pairs from this id on hold the cut the project's lists give now (an import has just
+   * segmented them with these lists): they are not cut again, their tokens are the first cut
+   * that teaches the learned words.
+   */
+  segmentedFrom?: number;
 }
 
 /** Words learned from one language's side(s) of the corpus. */
@@ -212,8 +218,10 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
   const langOf = (side: Side) => (side === 'src' ? meta.srcLang : meta.tgtLang);
   const learners = options.learnWords ? learnersOf(meta, options.sides) : new Map<string, Learner>();
   const lists = options.pool && learners.size === 0 ? {} : await projectWordLists(store, options.words?.side);
-  const ownPool = options.pool ? null : new SegmentPool({ wordLists: lists });
-  const pool = (options.pool ?? ownPool)!;
+  // made when a pair needs cutting: an import's own pairs (segmentedFrom) need none
+  let ownPool: SegmentPool | null = null;
+  const pool = () => options.pool ?? (ownPool ??= new SegmentPool({ wordLists: lists }));
+  const cutBefore = options.segmentedFrom ?? Infinity;
   const total = countPairs(store, {});
   const candidates = new Map<number, Partial<Record<Side, SideChange>>>();
   const learned: LearnedWords[] = [];
@@ -230,18 +238,23 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
   try {
     for (const rows of iteratePairRows(store, {}, BATCH)) {
       checkCancelled(options.signal);
+      const toCut = rows.filter((r) => r.id < cutBefore);
       for (const side of options.sides) {
-        const texts = rows.map((r) => (side === 'src' ? r.src_text : r.tgt_text));
-        const next = await pool.segmentBatchOffsets(texts.map((text) => ({ text, lang: langOf(side) })));
+        const textOf = (r: PairRow) => (side === 'src' ? r.src_text : r.tgt_text);
+        const next = toCut.length ? await pool().segmentBatchOffsets(toCut.map((r) => ({ text: textOf(r), lang: langOf(side) }))) : [];
         const learner = learners.get(langOf(side));
-        rows.forEach((row, k) => {
-          const fresh = Uint32Array.from(next[k]);
-          record(row, side, fresh);
+        let cut = 0;
+        for (const row of rows) {
+          let first: Uint32Array;
+          if (row.id < cutBefore) {
+            first = Uint32Array.from(next[cut++]);
+            record(row, side, first);
+          } else first = offsetsOf(side === 'src' ? row.src_tokens : row.tgt_tokens);
           if (learner) {
-            learner.words.add(texts[k], fresh);
+            learner.words.add(textOf(row), first);
             learner.from.push({ pairId: row.id, side });
           }
-        });
+        }
       }
       done += rows.length;
       options.progress?.({ done, total, message: 'resegmenting' });
@@ -265,7 +278,7 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
       }
     }
   } finally {
-    await ownPool?.close();
+    await (ownPool as SegmentPool | null)?.close();
   }
   checkCancelled(options.signal);
   const changedPairs = [...candidates].sort((a, b) => a[0] - b[0]).map(([pairId, changes]) => ({ pairId, changes }));

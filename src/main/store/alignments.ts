@@ -9,6 +9,7 @@ import type { AlignmentOrigin, Link } from '../../shared/domain.ts';
 import type { LinkRef, RejectedLink } from '../../shared/link-set.ts';
 import type { AlignmentInfo } from '../../shared/api.ts';
 import type { Calibration } from '../../shared/calibration-report.ts';
+import type { LinkCountCurve } from '../../shared/link-count-curve.ts';
 import type { Db } from './database.ts';
 import { dbOf, type Project } from './connection.ts';
 
@@ -78,14 +79,20 @@ export function listAlignments(project: Project): AlignmentInfo[] {
   const rows = db
     .prepare(
       `SELECT a.id, a.origin, a.name, a.annotator, a.run_id AS runId, a.calibration, a.adjudicated,
-      (SELECT count(*) FROM links l WHERE l.alignment_id = a.id) AS links
+      (SELECT count(*) FROM links l WHERE l.alignment_id = a.id) AS links,
+      (SELECT json_extract(m.config, '$.linkCurve') FROM models m WHERE m.id = a.model_id) AS linkCurve
     FROM alignments a WHERE ${SEEN} ORDER BY a.id`,
     )
-    .all() as (Omit<AlignmentInfo, 'calibration' | 'adjudicated'> & { calibration: string | null; adjudicated: 0 | 1 })[];
+    .all() as (Omit<AlignmentInfo, 'calibration' | 'adjudicated' | 'linkCurve'> & {
+    calibration: string | null;
+    adjudicated: 0 | 1;
+    linkCurve: string | null;
+  })[];
   return rows.map((r) => ({
     ...r,
     adjudicated: r.adjudicated === 1,
     calibration: r.calibration === null ? null : (JSON.parse(r.calibration) as Calibration),
+    linkCurve: r.linkCurve === null ? null : (JSON.parse(r.linkCurve) as LinkCountCurve),
   }));
 }
 

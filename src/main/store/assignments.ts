@@ -116,6 +116,29 @@ export function assignmentProgress(project: Project, only: string | null = null)
   });
 }
 
+/**
+ * Doubly annotated pairs awaiting adjudication: pairs that two or more of their assigned
+ * annotators put gold links on (as an overlap's "linked by both") and that the adjudicated
+ * gold holds nothing of yet (no link, no "not translated" mark).
+ */
+export function awaitingAdjudication(project: Project): number {
+  const adjudicated = `(SELECT id FROM alignments WHERE adjudicated = 1)`;
+  return dbOf(project)
+    .prepare(
+      `SELECT count(*) FROM (
+        SELECT a.pair_id FROM assignments a
+        JOIN alignments g ON g.origin = 'gold' AND g.adjudicated = 0 AND g.annotator = a.annotator
+        WHERE EXISTS (SELECT 1 FROM links l WHERE l.alignment_id = g.id AND l.pair_id = a.pair_id)
+        GROUP BY a.pair_id HAVING count(*) >= 2
+      ) d JOIN pairs p ON p.id = d.pair_id
+      WHERE ${VISIBLE}
+        AND NOT EXISTS (SELECT 1 FROM links l WHERE l.alignment_id IN ${adjudicated} AND l.pair_id = p.id)
+        AND NOT EXISTS (SELECT 1 FROM untranslated u WHERE u.alignment_id IN ${adjudicated} AND u.pair_id = p.id)`,
+    )
+    .pluck()
+    .get() as number;
+}
+
 /** Every two annotators who share assigned pairs: how many, and on how many both put gold links. */
 export function assignmentOverlaps(project: Project): AssignmentOverlap[] {
   const db = dbOf(project);

@@ -181,6 +181,11 @@ export function reviewedStatusShift(project: Project, viewer: string): Map<PairS
   return shift;
 }
 
+/** The id the next pair written gets at the least: one above every pair's, whatever its import's state. */
+export function nextPairId(project: Project): number {
+  return (dbOf(project).prepare(`SELECT coalesce(max(id), 0) + 1 AS n FROM pairs`).get() as { n: number }).n;
+}
+
 export function countPairs(project: Project, filter: PairFilter, viewer: string | null = null): number {
   const db = dbOf(project);
   const { where, params } = filterSql(filter, viewer);

@@ -186,7 +186,8 @@ export function checkpointsOf(project: Project, runId: number): CheckpointInfo[]
       (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'epoch_loss') AS loss,
       (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'aer') AS aer,
       (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'precision') AS precision,
-      (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'recall') AS recall
+      (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'recall') AS recall,
+      (SELECT value FROM metrics m WHERE m.run_id = c.run_id AND m.step = c.step AND m.name = 'retrieval_p1') AS retrieval
     FROM run_checkpoints c WHERE c.run_id = ? ORDER BY c.epoch`,
     )
     .all(runId) as (CheckpointInfo & { loss: number | null })[];

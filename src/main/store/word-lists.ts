@@ -3,6 +3,7 @@
 // `mekong import` or `mekong resegment` (table word_list, `added_by` saying which), the words
 // learned from the corpus (added_by LEARNED; they only merge pieces, as the dictionary's do),
 // plus, for Lao, the bundled Lao–English dictionary's headwords (loaded once per process).
+import type { WordListEntry } from '../../shared/api.ts';
 import { canonicalLang } from '../text/lang.ts';
 import { loadLaoEnglishHeadwords } from '../text/lao-dictionary.ts';
 import { WordList } from '../text/word-list.ts';
@@ -74,6 +75,55 @@ export function addSideWords(store: ProjectLanguages, words: SideWords, from: st
     addFixedWords(store, srcLang, words.src ?? [], from);
     addFixedWords(store, tgtLang, words.tgt ?? [], from);
     return count() - before;
+  })();
+}
+
+/** Which of a project's words to list or remove: one language's, only the learned ones, only these words. */
+export interface WordListFilter {
+  lang?: string;
+  learned?: boolean;
+  words?: readonly string[];
+}
+
+function whereOf(filter: WordListFilter): { sql: string; args: string[] } {
+  const terms: string[] = [];
+  const args: string[] = [];
+  if (filter.lang !== undefined) {
+    terms.push('lang = ?');
+    args.push(filter.lang);
+  }
+  if (filter.learned) {
+    terms.push('added_by = ?');
+    args.push(LEARNED);
+  }
+  if (filter.words !== undefined) {
+    terms.push(`word IN (SELECT value FROM json_each(?))`);
+    args.push(JSON.stringify(filter.words));
+  }
+  return { sql: terms.length ? `WHERE ${terms.join(' AND ')}` : '', args };
+}
+
+/** The project's own words (not the bundled dictionary's), by language and word. */
+export function listWords(project: Project, filter: WordListFilter = {}): WordListEntry[] {
+  const { sql, args } = whereOf(filter);
+  return dbOf(project)
+    .prepare(`SELECT lang, word, added_by AS addedBy FROM word_list ${sql} ORDER BY lang, word`)
+    .all(...args) as WordListEntry[];
+}
+
+/**
+ * Takes words off the project's list (a learned name that is no word, a fix made by
+ * mistake); returns the entries removed. Tokens already segmented with them stay as they
+ * are until the project is re-segmented.
+ */
+export function removeWords(project: Project, filter: WordListFilter): WordListEntry[] {
+  if (filter.words === undefined && !filter.learned) throw new Error('removeWords: name the words, or the learned ones');
+  const db = dbOf(project);
+  return db.transaction(() => {
+    const gone = listWords(project, filter);
+    const { sql, args } = whereOf(filter);
+    db.prepare(`DELETE FROM word_list ${sql}`).run(...args);
+    return gone;
   })();
 }
 

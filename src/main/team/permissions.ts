@@ -47,6 +47,8 @@ export const PERMISSIONS = {
   'tokens.bulkFix': MANAGER,
   // a word list file read for the Re-segment dialog (a manager's), nothing kept
   'wordList.read': MANAGER,
+  'wordList.list': EVERYONE,
+  'wordList.remove': MANAGER,
   'segmentation.pending': EVERYONE,
   'segmentation.dismiss': MANAGER,
   'edits.undo': EVERYONE,

@@ -9,7 +9,9 @@
 //   mean loss, the speed and the ETA: step-meter.ts; the step's loss in `metrics`);
 // - cancel: checked before every step and after every epoch (CancelledError); a checkpoint
 //   saved as the cancel came is kept but not scored, and every earlier one stays;
-// - events (onEvent): 'step' after each step, 'epoch' after each epoch with its checkpoint.
+// - events (onEvent): 'step' after each step, 'epoch' after each epoch with its checkpoint;
+// - a step cap (maxSteps) ends the run inside an epoch: that epoch counts as the last (its
+//   checkpoint saved and scored), its mean loss over the steps it ran.
 import { CancelledError } from '../errors.ts';
 import { checkCancelled, type JobContext } from '../jobs/job-context.ts';
 import { StepMeter } from './step-meter.ts';
@@ -35,6 +37,8 @@ export interface FitFamily<M> {
   readonly epochs: number;
   /** optimiser steps of every epoch */
   readonly stepsPerEpoch: number;
+  /** stop after this many steps of the fit, mid-epoch if need be (default: every epoch's) */
+  readonly maxSteps?: number;
   /** before an epoch's steps (0-based): draws its batches or order */
   beginEpoch?(epoch: number): void | Promise<void>;
   /** one step; `step` counts the fit's steps from 0; returns its loss */
@@ -94,7 +98,8 @@ export function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 export async function fit<M>(family: FitFamily<M>, ctx: JobContext, o: FitOptions<M> = {}): Promise<FitResult> {
   const { epochs, stepsPerEpoch } = family;
   const firstStep = o.phase?.firstStep ?? 0;
-  const meter = new StepMeter(stepsPerEpoch, epochs, { firstStep, label: o.phase?.label });
+  const limit = Math.min(family.maxSteps ?? Infinity, epochs * stepsPerEpoch);
+  const meter = new StepMeter(stepsPerEpoch, epochs, { firstStep, label: o.phase?.label, steps: limit });
   const total = o.phase?.runSteps ?? meter.total;
   const every = o.checkpoints?.every;
   const losses: number[] = [];
@@ -105,18 +110,21 @@ export async function fit<M>(family: FitFamily<M>, ctx: JobContext, o: FitOption
     checkCancelled(ctx.signal);
     await family.beginEpoch?.(epoch);
     let sum = 0;
-    for (let index = 0; index < stepsPerEpoch; index++) {
+    let ran = 0;
+    for (let index = 0; index < stepsPerEpoch && step < limit; index++) {
       checkCancelled(ctx.signal);
       const loss = await family.step({ epoch, index, step });
       sum += loss;
       step++;
+      ran++;
       await o.onEvent?.({ type: 'step', epoch: epoch + 1, step, loss });
       ctx.progress({ done: firstStep + step, total, message: meter.step(firstStep + step, loss), metrics: { loss } });
     }
-    const loss = sum / Math.max(1, stepsPerEpoch);
+    const loss = sum / Math.max(1, ran);
+    const last = epoch + 1 === epochs || (family.maxSteps !== undefined && step >= family.maxSteps);
     losses.push(loss);
     const metrics = (await family.endEpoch?.(epoch, loss)) ?? {};
-    const saved = every !== undefined && ((epoch + 1) % every === 0 || epoch + 1 === epochs);
+    const saved = every !== undefined && ((epoch + 1) % every === 0 || last);
     if (saved) await o.checkpoints!.save(epoch + 1, family.model());
     const score = saved && !ctx.signal.aborted ? ((await o.checkpoints!.score?.(epoch + 1, family.model())) ?? null) : null;
     const isBest = !!score && (!best || score.value < best.score.value);
@@ -124,8 +132,8 @@ export async function fit<M>(family: FitFamily<M>, ctx: JobContext, o: FitOption
     else if (score) sinceBest++;
     await o.onEvent?.({ type: 'epoch', epoch: epoch + 1, step, loss, metrics, saved, score, best: isBest });
     checkCancelled(ctx.signal);
-    if (o.patience !== undefined && sinceBest >= o.patience)
-      return { epochs: epoch + 1, steps: step, losses, best, stoppedEarly: epoch + 1 < epochs };
+    if (o.patience !== undefined && sinceBest >= o.patience) return { epochs: epoch + 1, steps: step, losses, best, stoppedEarly: !last };
+    if (last) return { epochs: epoch + 1, steps: step, losses, best, stoppedEarly: false };
   }
   return { epochs, steps: step, losses, best, stoppedEarly: false };
 }

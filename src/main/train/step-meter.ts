@@ -10,6 +10,8 @@ const WINDOW = 20;
 export interface MeterPhase {
   firstStep?: number;
   label?: string;
+  /** the phase's steps when a step cap ends it before its epochs' */
+  steps?: number;
 }
 
 export class StepMeter {
@@ -18,6 +20,7 @@ export class StepMeter {
   private epochSteps = 0;
   private readonly firstStep: number;
   private readonly label: string;
+  private readonly steps: number;
 
   constructor(
     readonly stepsPerEpoch: number,
@@ -27,11 +30,12 @@ export class StepMeter {
   ) {
     this.firstStep = phase.firstStep ?? 0;
     this.label = phase.label ?? 'epoch';
+    this.steps = Math.min(phase.steps ?? Infinity, stepsPerEpoch * epochs);
   }
 
   /** The run's step count at the end of this phase. */
   get total(): number {
-    return this.firstStep + this.stepsPerEpoch * this.epochs;
+    return this.firstStep + this.steps;
   }
 
   /** Records step `step` (1-based, counted over the run) and returns the progress line. */

@@ -22,7 +22,7 @@ import {
   SIAMESE_HEAD,
   sentenceEncoderOf,
 } from '../../../src/main/aligners/registry.ts';
-import type { AlignerOptions } from '../../../src/main/aligners/text-aligner.ts';
+import type { AlignerOptions, ProgressDisplay } from '../../../src/main/aligners/text-aligner.ts';
 import { silentContext } from '../../../src/main/jobs/job-context.ts';
 import type { AppContext } from '../../../src/main/api/app-context.ts';
 import { STATISTICAL_PLANS } from '../../../src/main/align/train-plans.ts';
@@ -55,7 +55,7 @@ import {
 import { channels } from '../../../src/shared/api.ts';
 import { trainOptionsSchema } from '../../../src/shared/models-api.ts';
 
-const silent = () => ({ ...silentContext(), stop: () => {} });
+const silent: ProgressDisplay = (_label, work) => work(silentContext());
 const none = new Set<keyof AlignerOptions>();
 
 describe('names', () => {
@@ -267,7 +267,7 @@ test('`mekong align` on a statistical method loads neither onnxruntime, zod nor 
     const { alignerOf } = await import(${src('aligners/registry.ts')});
     const { readParallel } = await import(${src('align/text-io.ts')});
     const { src, tgt } = readParallel(${JSON.stringify(s)}, ${JSON.stringify(t)});
-    const links = [...(await (await alignerOf('agree', new Set()))(src, tgt, {}, () => ({ progress() {}, stop() {} })))];
+    const links = [...(await (await alignerOf('agree', new Set()))(src, tgt, {}, (label, work) => work({ progress() {}, signal: new AbortController().signal })))];
     await new Promise((r) => setTimeout(r, 200));
     const loaded = process.report.getReport().sharedObjects.filter((f) => /onnxruntime/.test(f));
     // CommonJS loads (nn/tensor.ts takes onnxruntime-common through createRequire) pass no resolve hook

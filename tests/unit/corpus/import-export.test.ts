@@ -65,6 +65,7 @@ describe('import', () => {
         runId: null,
         calibration: null,
         adjudicated: false,
+        linkCurve: null,
       },
     ]);
     const second = store.getPair(store.listPairs({}, 0, 2).pairs[1].id);

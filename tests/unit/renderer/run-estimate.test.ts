@@ -25,7 +25,9 @@ function run(id: number, over: Partial<RunInfo> & { dim?: number; seconds?: numb
     evalPairs: 0,
     newWords: null,
     device: null,
-    checkpoints: [{ epoch: over.epochs ?? 10, step: over.steps ?? 400, loss: 1, aer: null, precision: null, recall: null }],
+    checkpoints: [
+      { epoch: over.epochs ?? 10, step: over.steps ?? 400, loss: 1, aer: null, precision: null, recall: null, retrieval: null },
+    ],
     bestEpoch: 10,
     alignmentIds: [],
     jobId: null,

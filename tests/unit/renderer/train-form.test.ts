@@ -73,3 +73,17 @@ test("continuing a run: its configuration is prefilled, its length is the projec
   expect(form.checked.options).toMatchObject({ method: 'bilstm', startFrom: { runId: 7, epoch: 2 }, dim: 64, epochs: 75 });
   expect(form.checked.options!.ctlWeight).toBeUndefined();
 });
+
+test("encoder-finetune: TR's weight follows the chosen objectives' default (1 under exactly TR + RTL, seed 001) until the linguist sets it", () => {
+  const form = new TrainFormState(100);
+  form.method = 'encoder-finetune';
+  expect(form.values.alpha).toBe(0.8);
+  form.objectives = ['tr', 'rtl'];
+  expect(form.values.alpha).toBe(1);
+  expect(form.checked.options?.finetune).toMatchObject({ objectives: ['tr', 'rtl'], alpha: 1 });
+  form.objectives = ['tr', 'awp', 'rtl'];
+  expect(form.values.alpha).toBe(0.8);
+  form.values.alpha = 0.5;
+  form.objectives = ['tr', 'rtl'];
+  expect(form.values.alpha).toBe(0.5);
+});

@@ -7,9 +7,11 @@ import { runCommandLine } from '../../../src/main/cli/commands.ts';
 import { agreementReport } from '../../../src/main/review/agreement.ts';
 import { assignmentsReport, assignPairs, dealShare, parseRanges, unassignPairs } from '../../../src/main/review/assign-pairs.ts';
 import { setGold } from '../../../src/main/review/editor.ts';
+import { setAdjudicated } from '../../../src/main/review/adjudication.ts';
 import { reviewQueue } from '../../../src/main/review/queue.ts';
 import { goldIdOf } from '../../../src/main/store/gold-layer.ts';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
+import { idsInBoth } from '../../../src/shared/team-api.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { model, project, sure } from '../review/fixture.ts';
 import { loggedIn, teamServer, type Client, type TeamServer } from './team-fixture.ts';
@@ -67,6 +69,9 @@ describe('dealing pairs', () => {
     ]);
     expect(() => parseRanges('1-x')).toThrow('"1-x" is not a pair id range');
     expect(() => parseRanges('9-3')).toThrow('a range starts at or before its end');
+    // how many of an assignment's pairs ("1-10, 15, 20") ranges given to take back hold, overlapping ranges counted once
+    expect(idsInBoth(parseRanges('1-10, 15, 20'), parseRanges('9-15,12-16'))).toBe(3);
+    expect(idsInBoth(parseRanges('1-10'), parseRanges('11-20'))).toBe(0);
   });
 });
 
@@ -119,6 +124,24 @@ describe('assignments in a project', () => {
     expect(unassignPairs(store, 'bob', [{ from: p, to: p }])).toBe(1);
     expect(agreementReport(store, goldIdOf(store, 'ann')!, goldIdOf(store, 'bob')!, { overlap: true }).pairs).toEqual([]);
     expect(() => agreementReport(store, goldIdOf(store, 'ann')!, goldIdOf(store, 'ann')!, { overlap: true })).not.toThrow();
+    store.close();
+  });
+
+  test('doubly annotated pairs awaiting adjudication: linked by two of their annotators, nothing adjudicated yet', () => {
+    const { store, ids } = corpus(4);
+    const [p, q, r] = ids;
+    assignPairs(store, ['ann', 'bob'], { kind: 'ranges', ranges: [{ from: p, to: ids[3] }] });
+    expect(assignmentsReport(store).awaitingAdjudication).toBe(0);
+    for (const id of [p, q]) for (const who of ['ann', 'bob']) setGold(store, who, id, [sure(0, 0)], []);
+    setGold(store, 'ann', r, [sure(0, 0)], []);
+    expect(assignmentsReport(store).awaitingAdjudication).toBe(2);
+    setAdjudicated(store, 'adi', p, [sure(0, 0)], []);
+    expect(assignmentsReport(store).awaitingAdjudication).toBe(1);
+    // an adjudication that keeps only a "not translated" mark counts as done too
+    setAdjudicated(store, 'adi', q, [], [{ side: 'src', index: 1 }]);
+    expect(assignmentsReport(store).awaitingAdjudication).toBe(0);
+    // an annotator's own report does not tell
+    expect(assignmentsReport(store, 'ann').awaitingAdjudication).toBeNull();
     store.close();
   });
 

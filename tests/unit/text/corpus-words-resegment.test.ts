@@ -2,7 +2,7 @@
 // --learn-words`, issue 43 item 10), on a real project file: the recurring name comes out
 // whole in every pair that holds it, a gold link on one of its syllables follows to the whole
 // name, the texts stay as written, the words join the project's list as learned words that
-// only merge, and a dry run stores nothing.
+// only merge, and a dry run stores nothing; the app lists the learned words and removes one.
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
@@ -117,4 +117,31 @@ test("the app's Re-segment (resegment.start) learns the words when asked, and on
   expect(srcTokens(store, ids[2]).slice(0, 2)).toEqual(['ເຢໂຫ', 'ວາ']);
   await run(true);
   expect(srcTokens(store, ids[2])).toContain('ເຢໂຫວາ');
+});
+
+test("the app lists the learned words ('wordList.list') and removes one ('wordList.remove'); the next re-segment cuts it again", async () => {
+  const { store, ids } = await project();
+  const ctx = { ...createContext('browser', 'anna', dir), store };
+  const resegment = async (learnWords: boolean) => {
+    const end = new Promise<JobEvent>((resolve) => {
+      const off = ctx.jobs.onEvent((e) => {
+        if (e.type === 'job.progress') return;
+        off();
+        resolve(e);
+      });
+    });
+    expect(await dispatch(ctx, 'resegment.start', { side: 'both', learnWords })).toMatchObject({ ok: true });
+    expect(await end).toMatchObject({ type: 'job.done' });
+  };
+  await resegment(true);
+  const listed = await dispatch(ctx, 'wordList.list', { learned: true });
+  expect(listed).toMatchObject({ ok: true });
+  const words = (listed as { ok: true; value: { words: { lang: string; word: string; addedBy: string }[] } }).value.words;
+  expect(words).toContainEqual({ lang: 'lo', word: 'ເຢໂຫວາ', addedBy: LEARNED });
+  expect(words.every((w) => w.addedBy === LEARNED)).toBe(true);
+  expect(await dispatch(ctx, 'wordList.remove', { words: [{ lang: 'lo', word: 'ເຢໂຫວາ' }] })).toEqual({ ok: true, value: { removed: 1 } });
+  expect(await dispatch(ctx, 'wordList.remove', { words: [{ lang: 'lo', word: 'ເຢໂຫວາ' }] })).toEqual({ ok: true, value: { removed: 0 } });
+  expect(srcTokens(store, ids[2])).toContain('ເຢໂຫວາ');
+  await resegment(false);
+  expect(srcTokens(store, ids[2]).slice(0, 2)).toEqual(['ເຢໂຫ', 'ວາ']);
 });

@@ -1,7 +1,7 @@
 // Fine-tuning the project's encoder from the Models page, through the real dispatch on a real
 // project file with a tiny BERT-shaped folder (real ONNX training): the run records step and
 // epoch losses, a checkpoint per epoch (a Hugging Face folder that reopens) scored on the
-// dev pairs' gold, the device that ran it; re-aligning with a checkpoint stores a model
+// dev pairs' gold and by their sentence retrieval P@1, the device that ran it; re-aligning with a checkpoint stores a model
 // alignment of that run that keeps the gold links and drops rejected ones; without an
 // encoder folder, or continuing a run, it is a one-line error at once.
 import { existsSync } from 'node:fs';
@@ -85,6 +85,10 @@ test('a fine-tuning run of the project encoder: curves, scored HF checkpoints, r
   for (const c of run.checkpoints) {
     expect(c.aer).toBeGreaterThanOrEqual(0);
     expect(c.aer).toBeLessThanOrEqual(1);
+    // the dev pairs' sentence retrieval P@1 (mean of both ways), a multiple of 1/8 on 4 pairs
+    expect(c.retrieval).toBeGreaterThanOrEqual(0);
+    expect(c.retrieval).toBeLessThanOrEqual(1);
+    expect((c.retrieval! * 8) % 1).toBe(0);
     expect(c.loss).toBeGreaterThan(0);
   }
   const points = (await api.invoke('models.metrics', { runId: run.id })).points;

@@ -3,12 +3,18 @@
 // (gold, else our aligner's confident links: finetune-supervision.ts), then the encoder
 // trains in the one training stack (nn/Trainer, AdamW with linear warm-up over the first 10%
 // of steps and linear decay, the seeds' lr 5e-5, gradient norm clipped at 1) on the device
-// asked for, and the result is saved as a Hugging Face folder (hf-checkpoint.ts). The epochs
+// asked for, and the result is saved as a Hugging Face folder (hf-checkpoint.ts). The papers'
+// settings: sentences cut to `maxLength` subwords (whole words kept, [CLS]/[SEP] counted), a
+// run of `maxSteps` optimiser steps, `accumulate` micro-batches of `batch` pairs per step (the
+// Trainer sums their gradients, each weighted by its share of the step's pairs, so the
+// per-pair terms AWP, WTR and RTL get exactly the gradient of one batch of batch × accumulate;
+// TR's in-batch negatives stay those of its micro-batch), and dropout at the config's rates
+// in training only (checkpoints are evaluated by graphs without it). The epochs
 // run in the fit loop (train/fit-loop.ts), which reports progress, saves the caller's
 // checkpoints and the last epoch's folder (`out`), and stops between steps on cancel
 // (CancelledError), leaving no `out` folder behind.
 import type { Link, LinkRef } from '../../../shared/link-set.ts';
-import { ENCODER_FINETUNE_DEFAULTS } from '../../../shared/aligner-defaults.ts';
+import { defaultTrWeight, ENCODER_FINETUNE_DEFAULTS } from '../../../shared/aligner-defaults.ts';
 import { ENCODER_ALIGN_METHODS, type EncoderMethodName } from '../../../shared/methods.ts';
 import { sentences, type Side } from '../../align/sentences.ts';
 import { InputError, UserError } from '../../errors.ts';
@@ -52,7 +58,16 @@ export interface FinetuneOptions {
   delta?: number;
   epochs?: number;
   lr?: number;
+  /** pairs per micro-batch (per step without accumulation) */
   batch?: number;
+  /** subwords kept of a sentence, specials included (absent: the encoder's positions) */
+  maxLength?: number;
+  /** optimiser steps of the run; the epochs default to as many as they need */
+  maxSteps?: number;
+  /** micro-batches per optimiser step */
+  accumulate?: number;
+  /** dropout in training at the config's rates */
+  dropout?: boolean;
   /** hidden state TR and WTR train (default: the last, as the seeds) */
   layer?: number;
   sentence?: 'cls' | 'mean';
@@ -91,6 +106,8 @@ export interface FinetuneResult {
   steps: number;
   epochs: EpochLosses[];
   pairs: { gold: number; model: number; links: number; rejected: number };
+  /** sentences fed: the most subwords of one (specials included) and how many lost words to the cap (maxLength, else the encoder's positions) */
+  subwords: { longest: number; truncated: number };
   /** the trained encoder weights (transformers' names), as saved */
   weights: Map<string, Tensor>;
 }
@@ -107,7 +124,7 @@ export function checkFinetuneOptions(o: FinetuneOptions): void {
     if (!(OBJECTIVES as readonly string[]).includes(x)) throw new UserError(`unknown objective "${x}" (${OBJECTIVES.join(', ')})`);
   if (o.objectives && !o.objectives.length) throw new UserError(`give at least one objective (${OBJECTIVES.join(', ')})`);
   for (const k of ['alpha', 'beta', 'gamma', 'delta'] as const) positive(k, o[k], false, true);
-  for (const k of ['epochs', 'batch', 'rtlLayers', 'awpMasks'] as const) positive(k, o[k], true);
+  for (const k of ['epochs', 'batch', 'rtlLayers', 'awpMasks', 'maxSteps', 'accumulate', 'maxLength'] as const) positive(k, o[k], true);
   positive('lr', o.lr, false);
   positive('temperature', o.temperature, false);
   if (o.threshold !== undefined && !(o.threshold >= 0 && o.threshold <= 1))
@@ -151,12 +168,16 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
   const rtlLayers = o.rtlLayers ?? OBJECTIVE_DEFAULTS.rtlLayers;
   if (objectives.includes('rtl') && rtlLayers > config.layers)
     throw new UserError(`RTL's head starts from the encoder's last ${rtlLayers} layers, but ${o.encoder} has ${config.layers}`);
-  const epochs = o.epochs ?? ENCODER_FINETUNE_DEFAULTS.epochs;
   const B = o.batch ?? ENCODER_FINETUNE_DEFAULTS.batch;
+  const K = o.accumulate ?? ENCODER_FINETUNE_DEFAULTS.accumulate;
   const log = o.log ?? console.info;
 
   const tokenizer = new SubwordTokenizer(o.encoder);
   checkTokenizerFits(tokenizer, config);
+  const specials = tokenizer.prefix.length + tokenizer.suffix.length;
+  if (o.maxLength !== undefined && o.maxLength <= specials)
+    throw new UserError(`max length ${o.maxLength} leaves no room for a word beside the ${specials} special tokens of ${o.encoder}`);
+  const cap = Math.min(o.maxLength ?? Infinity, maxTokens(config));
   const needsMask = objectives.includes('awp') || objectives.includes('rtl');
   if (needsMask && tokenizer.maskId === null) throw new UserError(`${tokenizer.file}: no [MASK] or <mask> token, which AWP and RTL need`);
   ctx.progress({ done: 0, total: S.length, message: 'finding supervision links' });
@@ -173,11 +194,18 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
     },
   );
   const examples: FinetuneExample[] = pairs.map((p, k) => ({
-    src: tokenizer.encodeWords(S.tokens(k), maxTokens(config)),
-    tgt: tokenizer.encodeWords(T.tokens(k), maxTokens(config)),
+    src: tokenizer.encodeWords(S.tokens(k), cap),
+    tgt: tokenizer.encodeWords(T.tokens(k), cap),
     links: p.links,
     rejected: p.rejected,
   }));
+  const subwords = { longest: 0, truncated: 0 };
+  for (const e of examples)
+    for (const x of [e.src, e.tgt]) {
+      subwords.longest = Math.max(subwords.longest, x.ids.length);
+      if (x.cut) subwords.truncated++;
+    }
+  if (subwords.truncated && o.maxLength !== undefined) log(`fine-tuning: ${subwords.truncated} sentences cut to ${cap} subwords`);
 
   const read = readStored(o.encoder);
   const stored = read.stored;
@@ -197,15 +225,24 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
   const cfg = {
     ...OBJECTIVE_DEFAULTS,
     objectives,
+    alpha: defaultTrWeight(objectives),
     layer,
     rtlLayers,
+    dropout:
+      (o.dropout ?? ENCODER_FINETUNE_DEFAULTS.dropout)
+        ? { hidden: config.hiddenDropout, attention: config.attentionDropout, seed: (o.seed ?? ENCODER_FINETUNE_DEFAULTS.seed) + 2 }
+        : undefined,
     ...Object.fromEntries(
       (['alpha', 'beta', 'gamma', 'delta', 'sentence', 'temperature'] as const).filter((k) => o[k] !== undefined).map((k) => [k, o[k]]),
     ),
   };
   const built = buildObjectiveGraph(config, weights, cfg, head);
-  const perEpoch = Math.ceil(examples.length / B);
-  const steps = perEpoch * epochs;
+  const perEpoch = Math.ceil(examples.length / (B * K));
+  const epochs =
+    o.maxSteps === undefined
+      ? (o.epochs ?? ENCODER_FINETUNE_DEFAULTS.epochs)
+      : Math.min(o.epochs ?? Infinity, Math.ceil(o.maxSteps / perEpoch));
+  const steps = Math.min(perEpoch * epochs, o.maxSteps ?? Infinity);
   const trainer = await Trainer.create(built.graph, built.loss, {
     schedule: { base: o.lr ?? ENCODER_FINETUNE_DEFAULTS.lr, warmup: Math.max(1, Math.round(steps / 10)), total: steps, decay: 'linear' },
     clipNorm: 1,
@@ -250,6 +287,9 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
     epochs,
     lr: o.lr ?? ENCODER_FINETUNE_DEFAULTS.lr,
     batch: B,
+    accumulate: K,
+    maxLength: o.maxLength ?? null,
+    dropout: cfg.dropout ? { hidden: cfg.dropout.hidden, attention: cfg.dropout.attention } : null,
     steps,
     seed: o.seed ?? ENCODER_FINETUNE_DEFAULTS.seed,
     supervision: {
@@ -269,13 +309,15 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
       {
         epochs,
         stepsPerEpoch: perEpoch,
+        maxSteps: o.maxSteps,
         beginEpoch() {
           order = rng.shuffle(examples.map((_, k) => k));
           terms = {};
         },
         async step({ index }) {
-          const batch = order.slice(index * B, (index + 1) * B).map((k) => examples[k]);
-          const loss = await trainer.step(batchFeeds(batch, batchOptions));
+          const batch = order.slice(index * B * K, (index + 1) * B * K).map((k) => examples[k]);
+          const micro = Array.from({ length: Math.ceil(batch.length / B) }, (_, j) => batch.slice(j * B, (j + 1) * B));
+          const loss = await trainer.step(micro.map((m) => ({ feeds: batchFeeds(m, batchOptions), weight: m.length / batch.length })));
           for (const [k, v] of Object.entries(trainer.reported)) terms[k as Objective] = (terms[k as Objective] ?? 0) + v / perEpoch;
           return loss;
         },
@@ -305,5 +347,5 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
   } finally {
     await trainer.release();
   }
-  return { out: o.out, device: trainer.device, steps, epochs: history, pairs: counts, weights: result };
+  return { out: o.out, device: trainer.device, steps, epochs: history, pairs: counts, subwords, weights: result };
 }

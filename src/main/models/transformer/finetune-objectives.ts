@@ -18,7 +18,9 @@
 //       each embedded as the encoder embeds a [MASK] at y's position); K post-LN layers
 //       initialised from the encoder's last K (§4.2, K = 2), then the vocabulary head;
 //       L_RTL = 1/N Σ_i 1/S_yi Σ_u CE(g_u, y_u).
-//   L = α·L_TR + β·L_AWP + γ·L_WTR + δ·L_RTL  (WACSE eq. 11: 0.8/0.1/0.1; DAP eq. 7 adds RTL at 1).
+//   L = α·L_TR + β·L_AWP + γ·L_WTR + δ·L_RTL  (WACSE eq. 11: 0.8/0.1/0.1; DAP eq. 7: α = δ = 1).
+// With `dropout`, the encoder and RTL's head drop as BertModel does in training
+// (encoder-graph.ts EncoderDropout); without, the graph is deterministic.
 // τ: the seeds write e^φ with φ the bare cosine; with cosines in [−1, 1] such a softmax keeps
 // every negative within e² of the positive and barely trains, so φ is divided by τ (default
 // 0.05 as nn/blocks/losses.ts infoNce and SimCSE/LaBSE-style training); τ = 1 is the literal
@@ -54,7 +56,15 @@ import {
 } from '../../nn/ops/all-ops.ts';
 import { type Tensor } from '../../nn/tensor.ts';
 import { constantInit, normalInit, Rng } from '../../nn/init.ts';
-import { buildEncoderGraph, embeddingsOutput, encoderLayer, type EncoderGraph } from './encoder-graph.ts';
+import {
+  buildEncoderGraph,
+  type DropSite,
+  dropSites,
+  embeddingsOutput,
+  type EncoderDropout,
+  encoderLayer,
+  type EncoderGraph,
+} from './encoder-graph.ts';
 import type { EncoderConfig } from './hf-config.ts';
 import { LANGUAGE_EMBEDDINGS } from './hf-weights.ts';
 import { ENCODER_FINETUNE_DEFAULTS } from '../../../shared/aligner-defaults.ts';
@@ -78,6 +88,8 @@ export interface ObjectiveConfig {
   temperature: number;
   /** RTL head layers (K) */
   rtlLayers: number;
+  /** training dropout (absent: none) */
+  dropout?: EncoderDropout;
 }
 
 export const OBJECTIVE_DEFAULTS: Omit<ObjectiveConfig, 'layer'> = {
@@ -197,7 +209,8 @@ export function buildObjectiveGraph(
   o: ObjectiveConfig,
   head: ReadonlyMap<string, Tensor> = new Map(),
 ): ObjectiveGraph {
-  const enc = buildEncoderGraph(c, weights);
+  const drop = dropSites(o.dropout);
+  const enc = buildEncoderGraph(c, weights, drop);
   const g: Graph = enc.graph;
   const rng = new Rng(17);
   const D = c.hidden;
@@ -230,7 +243,7 @@ export function buildObjectiveGraph(
     const at = gather(last, int(INPUT.awpAt, ['p']));
     terms.awp = weightedCrossEntropy(mlmLogits(c, p, at), int(INPUT.awpTarget, ['p']), float(INPUT.awpWeight, ['p']));
   }
-  if (on.has('rtl')) terms.rtl = rtlLoss(c, weights, o.rtlLayers, enc, p, last);
+  if (on.has('rtl')) terms.rtl = rtlLoss(c, weights, o.rtlLayers, enc, p, last, drop);
   const weight: Record<Objective, number> = { tr: o.alpha, awp: o.beta, wtr: o.gamma, rtl: o.delta };
   const parts = (Object.entries(terms) as [Objective, Value][]).map(([k, v]) => mul(v, weight[k]));
   if (!parts.length) throw new Error('fine-tuning: no objective');
@@ -246,6 +259,7 @@ function rtlLoss(
   enc: EncoderGraph,
   p: (name: string) => Value,
   last: Value,
+  drop: DropSite,
 ): Value {
   const g = enc.graph;
   const from = c.layers - K;
@@ -264,10 +278,11 @@ function rtlLoss(
     g.input(INPUT.rtlSlotIds, 'int64', ['slots']),
     g.input(INPUT.rtlSlotPos, 'int64', ['slots']),
     slotLanguages,
+    drop,
   );
   let x = gather(concat([last, slots], 0), g.input(INPUT.rtlIndex, 'int64', ['pairs', 'rtllen']));
   const mask = cast(g.input(INPUT.rtlMask, 'int64', ['pairs', 'rtllen']), 'float32');
-  for (let k = 0; k < K; k++) x = encoderLayer(c, rp, `rtl.layer.${k}`, x, mask);
+  for (let k = 0; k < K; k++) x = encoderLayer(c, rp, `rtl.layer.${k}`, x, mask, drop);
   const at = gather(flatRows(x, c.hidden), g.input(INPUT.rtlAt, 'int64', ['pr']));
   return weightedCrossEntropy(mlmLogits(c, p, at), g.input(INPUT.rtlTarget, 'int64', ['pr']), g.input(INPUT.rtlWeight, 'float32', ['pr']));
 }

@@ -25,6 +25,9 @@ export interface EncoderConfig {
   layerNormEps: number;
   padId: number;
   activation: 'gelu' | 'relu';
+  /** training dropout rates: hidden_dropout_prob (embeddings, attention and feed-forward outputs) and attention_probs_dropout_prob (transformers' default 0.1 each) */
+  hiddenDropout: number;
+  attentionDropout: number;
 }
 
 const FAMILY: Readonly<Record<string, EncoderFamily>> = { bert: 'bert', 'xlm-roberta': 'roberta', roberta: 'roberta' };
@@ -60,6 +63,12 @@ export function parseEncoderConfig(raw: Record<string, unknown>, file: string): 
     throw new UserError(`${file}: hidden_size ${hidden} is not a multiple of num_attention_heads ${heads}`);
   const eps = raw.layer_norm_eps ?? 1e-12;
   if (typeof eps !== 'number' || !(eps > 0)) throw new UserError(`${file}: layer_norm_eps must be a positive number`);
+  const rate = (key: string): number => {
+    const v = raw[key] ?? 0.1;
+    if (typeof v !== 'number' || !(v >= 0 && v < 1))
+      throw new UserError(`${file}: ${key} must be a number in [0, 1), got ${JSON.stringify(v)}`);
+    return v;
+  };
   return {
     modelType: type,
     family,
@@ -73,6 +82,8 @@ export function parseEncoderConfig(raw: Record<string, unknown>, file: string): 
     layerNormEps: eps,
     padId: int('pad_token_id', family === 'roberta' ? 1 : 0),
     activation: act as EncoderConfig['activation'],
+    hiddenDropout: rate('hidden_dropout_prob'),
+    attentionDropout: rate('attention_probs_dropout_prob'),
   };
 }
 

@@ -26,6 +26,8 @@ export interface EncodedSentence {
   end: Int32Array;
   /** per subword position, its word (−1 for the template's special tokens) */
   wordOf: Int32Array;
+  /** whether words were left out to keep within the cap */
+  cut?: boolean;
 }
 
 function readJson(file: string, optional: boolean): Record<string, unknown> | null {
@@ -128,6 +130,6 @@ export class SubwordTokenizer {
       ids.push(id);
       wordOf.push(-1);
     }
-    return { ids, start, end, wordOf: Int32Array.from(wordOf) };
+    return { ids, start, end, wordOf: Int32Array.from(wordOf), cut };
   }
 }

@@ -1,7 +1,8 @@
 // Multi-head self-attention and a pre-LN Transformer encoder layer.
 // Math, for x [B, T, D], h heads of width d = D/h, key mask m [B, T] (1 = token):
 //   Q, K, V = x·Wq, x·Wk, x·Wv reshaped to [B, h, T, d]
-//   A = softmax(Q·Kᵀ/√d + (m − 1)·1e9) over keys;  out = concat_heads(A·V)·Wo
+//   A = softmax(Q·Kᵀ/√d + (m − 1)·1e9) over keys;  out = concat_heads(Drop(A)·V)·Wo
+//   (Drop: the caller's dropout of the attention probabilities in training, else none)
 // The projections default to our linear layers (W [in, out], named q/k/v/o under the scope);
 // a model loaded from elsewhere passes its own (models/transformer: transformers' [out, in]).
 // Encoder layer (pre-LN): x ← x + Drop(MHA(LN(x)));  x ← x + Drop(W₂·act(W₁·LN(x))), act = gelu
@@ -23,6 +24,7 @@ export function multiHeadAttention(
   mask: Value,
   numHeads: number,
   project: AttentionProjection = (role, y, width) => linear(s.sub(role), y, width),
+  dropProbs: (a: Value) => Value = (a) => a,
 ): Value {
   const width = x.dim(-1) as number;
   if (width % numHeads !== 0) throw new Error(`attention: width ${width} not divisible by ${numHeads} heads`);
@@ -32,7 +34,7 @@ export function multiHeadAttention(
   const v = heads(project('v', x, width), numHeads, d);
   const bias = mul(sub(unsqueeze(mask, [1, 2]), 1), 1e9);
   const a = softmax(add(mul(matmul(q, transposeLast(k)), 1 / Math.sqrt(d)), bias), -1);
-  const merged = reshape(transpose(matmul(a, v), [0, 2, 1, 3]), [0, 0, width]);
+  const merged = reshape(transpose(matmul(dropProbs(a), v), [0, 2, 1, 3]), [0, 0, width]);
   return project('o', merged, width);
 }
 

@@ -6,7 +6,17 @@
 // the account was removed) forgets the account and reloads the page, which shows the login.
 // A team page also tells the socket which pair it has open and hears who else has which pair
 // open and which open pair someone changed (shared/team-events.ts).
-import type { ApiErrorBody, Channel, ChannelInput, JobEvent, MekongApi, Results } from '../../../shared/api.ts';
+// A call given a request id carries it in a header, so that the server runs a re-send once.
+import {
+  REQUEST_ID_HEADER,
+  type ApiErrorBody,
+  type CallOptions,
+  type Channel,
+  type ChannelInput,
+  type JobEvent,
+  type MekongApi,
+  type Results,
+} from '../../../shared/api.ts';
 import { ApiError } from './api-error.ts';
 import { setTeamAccount } from './session-token.ts';
 import { isTeamEvent, type OpenPairMessage, type TeamEvent } from '../../../shared/team-events.ts';
@@ -43,10 +53,11 @@ export class HttpApi implements MekongApi {
     return 'token' in this.auth ? `?token=${encodeURIComponent(this.auth.token)}` : '';
   }
 
-  async invoke<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<Results[C]> {
+  async invoke<C extends Channel>(channel: C, input: ChannelInput<C>, options: CallOptions = {}): Promise<Results[C]> {
     // Jobs report through the socket: make sure it listens before one can start.
     await this.socketOpen;
-    const res = await this.post(`/api/${channel}`, 'application/json', JSON.stringify(input));
+    const id: Record<string, string> = options.requestId ? { [REQUEST_ID_HEADER]: options.requestId } : {};
+    const res = await this.post(`/api/${channel}`, 'application/json', JSON.stringify(input), id);
     return (await res.json()) as Results[C];
   }
 
@@ -85,12 +96,12 @@ export class HttpApi implements MekongApi {
     return ((await res.json()) as { path: string }).path;
   }
 
-  private async post(path: string, type: string, body: BodyInit): Promise<Response> {
+  private async post(path: string, type: string, body: BodyInit, headers: Record<string, string> = {}): Promise<Response> {
     let res: Response;
     try {
       const credential: Record<string, string> =
         'token' in this.auth ? { 'x-mekong-token': this.auth.token } : { 'x-mekong-csrf': this.auth.csrf };
-      res = await fetch(path, { method: 'POST', headers: { 'content-type': type, ...credential }, body });
+      res = await fetch(path, { method: 'POST', headers: { 'content-type': type, ...credential, ...headers }, body });
     } catch {
       // fetch rejects only when no answer came back at all ("Failed to fetch").
       throw new ApiError({ error: 'The Mekong server is not answering: it was stopped, or the connection dropped.', kind: 'unreachable' });

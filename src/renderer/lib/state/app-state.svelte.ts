@@ -31,9 +31,9 @@ export class AppState {
     readonly downloadUrl: DownloadUrl | null = null,
   ) {
     this.api = {
-      invoke: async (channel, input) => {
+      invoke: async (channel, input, options) => {
         try {
-          return await api.invoke(channel, input);
+          return await api.invoke(channel, input, options);
         } catch (err) {
           if (err instanceof ApiError && err.kind === 'gone') this.goneNoticed = true;
           throw err;

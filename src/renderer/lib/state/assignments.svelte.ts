@@ -43,12 +43,24 @@ export class AssignmentsState {
     }
   }
 
-  async unassign(annotator: string, ranges?: PairRange[]): Promise<void> {
+  /**
+   * Takes the pairs of `ranges` (absent: all) off each annotator's assignment, one after the
+   * other; resolves to how many assignments were removed, or null when one was refused (the
+   * message is in `error`; those before it stay removed, as the report shows).
+   */
+  async unassign(annotators: string[], ranges?: PairRange[]): Promise<number | null> {
+    let removed = 0;
     try {
-      this.report = (await this.api.invoke('assignments.unassign', { annotator, ...(ranges ? { ranges } : {}) })).report;
+      for (const annotator of annotators) {
+        const answer = await this.api.invoke('assignments.unassign', { annotator, ...(ranges ? { ranges } : {}) });
+        this.report = answer.report;
+        removed += answer.removed;
+      }
       this.error = null;
+      return removed;
     } catch (err) {
       this.error = errorMessage(err);
+      return null;
     }
   }
 }

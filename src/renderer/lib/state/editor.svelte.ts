@@ -5,8 +5,10 @@
 // gold edit is applied on screen at once, as the intended state of each link it changes
 // (lib/editor/pending-gold.ts): what the server has not committed yet is drawn as pending,
 // and what is sent is the layer the linguist sees. A project opened read-only (`readOnly`)
-// can be browsed here, and no change is sent.
-import type { AlignmentInfo, MekongApi } from '../../../shared/api.ts';
+// can be browsed here, and no change is sent. Each call that changes something carries a
+// request id, the same every time the change is sent again after a lost answer, so the
+// server runs it once (an undo sent twice would take back two edits).
+import type { AlignmentInfo, CallOptions, MekongApi } from '../../../shared/api.ts';
 import type { EditorPair, SegmentationFixSpec, TokenSide } from '../../../shared/editor-api.ts';
 import type { PairStatus } from '../../../shared/domain.ts';
 import { keySet, linkKey, type Link, type LinkRef } from '../../../shared/link-set.ts';
@@ -27,6 +29,10 @@ import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 export type EditorMode = 'line' | 'matrix';
 
 const RETRY_MS = 2000;
+/** This page's prefix of request ids: random, so that two pages' ids never meet. */
+const PAGE_ID = Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('');
+/** The request id of a change's next call (`.0`, `.1`, … in the order the change makes them, the same on every attempt). */
+type NextRequest = () => CallOptions;
 export type SaveState = 'saved' | 'saving' | 'error';
 /** The pair after (step 1) or before (step −1) `pairId` in the order the editor was opened from, or null at an end. */
 export type NextPair = (pairId: number, step: 1 | -1) => Promise<number | null>;
@@ -125,6 +131,8 @@ export class EditorState {
   private newestModel = 0;
   private chain: Promise<void> = Promise.resolve();
   private pending = 0;
+  /** Changes queued so far: each one's number is its part of the request ids. */
+  private changes = 0;
   private failed = false;
   private nextPair: NextPair = async () => null;
 
@@ -212,25 +220,26 @@ export class EditorState {
   }
 
   reject(links: readonly LinkRef[]): Promise<void> {
-    return this.edit(async () => {
+    return this.edit(async (request) => {
       const pair = this.pair;
       if (!pair || links.length === 0) return null;
-      return this.api.invoke('editor.setRejected', {
-        pairId: pair.id,
-        rejected: [...pair.rejected, ...links.map(({ s, t }) => ({ s, t }))],
-      });
+      return this.api.invoke(
+        'editor.setRejected',
+        { pairId: pair.id, rejected: [...pair.rejected, ...links.map(({ s, t }) => ({ s, t }))] },
+        request(),
+      );
     });
   }
 
   split(side: TokenSide, index: number, at: number): Promise<void> {
-    return this.edit(async () => {
+    return this.edit(async (request) => {
       const pair = this.pair;
       if (!pair) return null;
       const tokens = side === 'src' ? pair.srcTokens : pair.tgtTokens;
       const fix = splitSpec(tokens, index, at);
       // The model's open links of the token: the split puts them on neither half.
       const own = this.modelLinks.filter((l) => (side === 'src' ? l.s : l.t) === index);
-      const saved = await this.api.invoke('tokens.split', { pairId: pair.id, side, index, at });
+      const saved = await this.api.invoke('tokens.split', { pairId: pair.id, side, index, at }, request());
       if (fix) this.lastFix = { side, fix };
       this.splitReview = own.length ? { side, index, text: tokens[index].text, links: own } : null;
       return saved;
@@ -238,12 +247,12 @@ export class EditorState {
   }
 
   merge(side: TokenSide, index: number): Promise<void> {
-    return this.edit(async () => {
+    return this.edit(async (request) => {
       const pair = this.pair;
       const count = side === 'src' ? pair?.srcTokens.length : pair?.tgtTokens.length;
       if (!pair || count === undefined || index + 1 >= count) return null;
       const fix = mergeSpec(side === 'src' ? pair.srcTokens : pair.tgtTokens, index);
-      const saved = await this.api.invoke('tokens.merge', { pairId: pair.id, side, index });
+      const saved = await this.api.invoke('tokens.merge', { pairId: pair.id, side, index }, request());
       if (fix) this.lastFix = { side, fix };
       this.splitReview = null;
       return saved;
@@ -273,8 +282,8 @@ export class EditorState {
     const pair = this.pair;
     if (!pair || this.readOnly) return false;
     let ok = true;
-    await this.edit(async () => {
-      await this.api.invoke('pairs.update', { id: pair.id, status }).catch((err: unknown) => {
+    await this.edit(async (request) => {
+      await this.api.invoke('pairs.update', { id: pair.id, status }, request()).catch((err: unknown) => {
         ok = false;
         throw err;
       });
@@ -288,10 +297,10 @@ export class EditorState {
   async setNote(note: string): Promise<void> {
     const pair = this.pair;
     if (!pair || note === pair.note || this.readOnly) return;
-    await this.edit(async () => {
+    await this.edit(async (request) => {
       // The note it replaces goes along: a note someone else saved since is not overwritten;
       // the server says so, and the pair is read again to show theirs.
-      await this.api.invoke('pairs.update', { id: pair.id, note, noteBase: pair.note }).catch((err: unknown) => {
+      await this.api.invoke('pairs.update', { id: pair.id, note, noteBase: pair.note }, request()).catch((err: unknown) => {
         if (isUnreachable(err)) throw err;
         this.error = errorMessage(err);
       });
@@ -345,6 +354,14 @@ export class EditorState {
     if (next !== null) await this.open(next);
   }
 
+  /**
+   * The linguist closed the Enter warning: it no longer stands as asked-and-answered, so the
+   * next Enter warns again instead of marking the pair done unseen.
+   */
+  dismissWarning(): void {
+    this.warned = null;
+  }
+
   /** Opens the next (1) or previous (−1) pair without changing this one's status (PgDn / PgUp). */
   async go(step: 1 | -1): Promise<void> {
     const pair = this.pair;
@@ -356,8 +373,8 @@ export class EditorState {
   /** Undo and redo act on the annotator's newest edit, which may be on another pair: that pair is shown. */
   private reverse(channel: 'edits.undo' | 'edits.redo'): Promise<void> {
     this.splitReview = null;
-    return this.edit(async () => {
-      const { pair } = await this.api.invoke(channel, {});
+    return this.edit(async (request) => {
+      const { pair } = await this.api.invoke(channel, {}, request());
       this.onEdited();
       return pair;
     });
@@ -370,7 +387,7 @@ export class EditorState {
    * screen: the error says why.
    */
   private sendGold(pairId: number): Promise<void> {
-    return this.enqueue(async () => {
+    return this.enqueue(async (request) => {
       const pending = this.pendingGold.get(pairId);
       if (!pending || pendingCount(pending) === 0) return null;
       try {
@@ -378,7 +395,7 @@ export class EditorState {
         const next = withPending({ links: shown.gold, untranslated: shown.untranslated }, pending);
         this.sending.set(pairId, next);
         const saved = await this.api
-          .invoke('editor.setGold', { pairId, links: next.links, untranslated: next.untranslated })
+          .invoke('editor.setGold', { pairId, links: next.links, untranslated: next.untranslated }, request())
           .finally(() => this.sending.delete(pairId));
         this.settleGold(pairId, (p) => stillPending(p, { links: saved.gold, untranslated: saved.untranslated }));
         // The annotator's first link created their gold alignment: the project's lists must show it.
@@ -403,22 +420,25 @@ export class EditorState {
   }
 
   /** A change: queued as every call is, or ignored when the project is read-only. */
-  private edit(work: () => Promise<EditorPair | null>): Promise<void> {
+  private edit(work: (request: NextRequest) => Promise<EditorPair | null>): Promise<void> {
     return this.readOnly ? Promise.resolve() : this.enqueue(work);
   }
 
   /**
    * Runs `work` after every change before it. While the server cannot be reached the change
-   * is kept and sent again every RETRY_MS (each change sets a whole layer, so sending it twice
-   * is harmless), the editor saying so; changes after it wait their turn.
+   * is kept and sent again every RETRY_MS, the editor saying so; changes after it wait their
+   * turn. Every attempt numbers the change's calls alike (`request`), so a call the server ran
+   * but whose answer was lost is answered again, not run again.
    */
-  private enqueue(work: () => Promise<EditorPair | null>): Promise<void> {
+  private enqueue(work: (request: NextRequest) => Promise<EditorPair | null>): Promise<void> {
     this.pending++;
     this.saveState = 'saving';
+    const change = `${PAGE_ID}-${++this.changes}`;
     const persistent = async (): Promise<EditorPair | null> => {
       for (;;) {
+        let calls = 0;
         try {
-          const pair = await work();
+          const pair = await work(() => ({ requestId: `${change}.${calls++}` }));
           this.offline = false;
           return pair;
         } catch (err) {

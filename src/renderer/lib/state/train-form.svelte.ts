@@ -9,7 +9,12 @@
 // beside that field. A quick first run (QUICK_RUN_EPOCHS epochs, no self-training) swaps in
 // for the proposed epochs while chosen.
 import type { z } from 'zod';
-import { BILSTM_DEFAULTS, BILSTM_SUPERVISED_WEIGHTS, ENCODER_FINETUNE_DEFAULTS } from '../../../shared/aligner-defaults.ts';
+import {
+  BILSTM_DEFAULTS,
+  BILSTM_SUPERVISED_WEIGHTS,
+  defaultTrWeight,
+  ENCODER_FINETUNE_DEFAULTS,
+} from '../../../shared/aligner-defaults.ts';
 import {
   CONTRASTIVE_OPTIONS,
   FINETUNE_OBJECTIVES,
@@ -100,8 +105,7 @@ export class TrainFormState {
   #selfTrainEpochs: number | null = TRAIN_DEFAULTS.selfTrainEpochs;
   #method = $state<TrainableMethodName>(TRAINABLE_METHODS[0]);
   values = $state<Record<NumberField, number | null>>({ ...TRAIN_DEFAULTS });
-  /** encoder-finetune's objectives. */
-  objectives = $state<FinetuneObjective[]>([...ENCODER_FINETUNE_DEFAULTS.objectives]);
+  #objectives = $state<FinetuneObjective[]>([...ENCODER_FINETUNE_DEFAULTS.objectives]);
   /** encoder-finetune: seed 000 §6.1's language embeddings. */
   languageEmbeddings = $state(false);
   /** The epochs proposed for the project's size (BiLSTM runs). */
@@ -125,6 +129,20 @@ export class TrainFormState {
     if (pairs === undefined) return;
     this.#bilstmEpochs = this.values.epochs = defaultEpochs(pairs);
     this.#selfTrainEpochs = this.values.selfTrainEpochs = defaultSelfTrainEpochs(pairs);
+  }
+
+  /** encoder-finetune's objectives. */
+  get objectives(): FinetuneObjective[] {
+    return this.#objectives;
+  }
+
+  /**
+   * TR's weight follows the default of the chosen set while it is left at the default: 1 under
+   * exactly TR + RTL (seed 001's eq. 7), 0.8 otherwise (seed 000).
+   */
+  set objectives(next: FinetuneObjective[]) {
+    if (this.values.alpha === defaultTrWeight(this.#objectives)) this.values.alpha = defaultTrWeight(next);
+    this.#objectives = next;
   }
 
   /** A quick first run: QUICK_RUN_EPOCHS epochs and no self-training; turned off, the epochs proposed for the project's size again. */

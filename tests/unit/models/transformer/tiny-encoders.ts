@@ -42,6 +42,8 @@ export interface TinyOptions {
   seed?: number;
   /** rows of the word embedding matrix (default: the tokenizer's vocabulary size) */
   vocabRows?: number;
+  /** config.json's hidden_dropout_prob and attention_probs_dropout_prob (default: left out, transformers' 0.1) */
+  dropout?: { hidden: number; attention: number };
 }
 
 const added = (tokens: string[]) =>
@@ -141,6 +143,7 @@ function writeFolder(dir: string, modelType: string, tokenizer: { json: object; 
     layer_norm_eps: 1e-12,
     pad_token_id: modelType === 'bert' ? 0 : 1,
     position_embedding_type: 'absolute',
+    ...(o.dropout ? { hidden_dropout_prob: o.dropout.hidden, attention_probs_dropout_prob: o.dropout.attention } : {}),
   };
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config, null, 2));
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tokenizer.json));
