@@ -1,8 +1,11 @@
-// `npm run bench -- align [--methods m1,m2] [--speed-method m] [--runs N] [--skip-aer] [--skip-speed] [--fast-align DIR]`
+// `npm run bench -- align [--methods m1,m2] [--speed-method m] [--runs N] [--pairs N1,N2,…] [--skip-aer] [--skip-speed] [--fast-align DIR]`
 // AER of each statistical aligner on every ../shared/data/std-gold-align set (each set
 // aligned on its own sentences, lowercased; en-fr also with bench-corpora/m30k added),
 // and pairs/s on dup100k (uniq39k cycled to 100,000 lines, both sides alike, lowercased:
-// bench-corpora/SOURCE.md) against fast_align built with OpenMP (both directions side by side,
+// bench-corpora/SOURCE.md), or on each size of --pairs (uniq39k cycled to N lines the same
+// way; default 100000), with the time per pair and the peak RSS of each size against the
+// first's (issue 41: time linear in the pairs, peak ≤ 1.15× the first size's),
+// against fast_align built with OpenMP (both directions side by side,
 // then atools: 20.8 s on this machine kind the day issue 20 was filed). Each run of ours is
 // `mekong align` in its own process under /usr/bin/time (wall, peak RSS, CPU), as a user
 // runs it; then one alignment inside the bench process gives the time and memory of each
@@ -101,15 +104,17 @@ async function aerTable(methods: string[]): Promise<void> {
   }
 }
 
-/** dup100k's lines of one side, lowercased. */
-function dup100kLines(side: string): string[] {
-  const uniq = lines(join(CORPORA, `uniq39k.${side}`)).map((l) => l.toLowerCase());
-  return [...uniq.slice(0, 39000), ...uniq.slice(0, 39000), ...uniq.slice(0, 22000)];
+/** uniq39k's first 39,000 lines of one side, lowercased, cycled to `pairs` lines (100,000: dup100k). */
+function cycledLines(side: string, pairs: number): string[] {
+  const uniq = lines(join(CORPORA, `uniq39k.${side}`))
+    .slice(0, 39000)
+    .map((l) => l.toLowerCase());
+  return Array.from({ length: pairs }, (_, k) => uniq[k % uniq.length]);
 }
 
 /** dup100k's side as the CLI reads it: lines kept, each tokenised when the aligner asks. */
 function dup100k(side: string): Sentences {
-  return lineSentences(dup100kLines(side));
+  return lineSentences(cycledLines(side, 100_000));
 }
 
 const FAST_ALIGN_OMP_S = 20.8;
@@ -230,58 +235,86 @@ async function phases(method: string): Promise<void> {
   clock.print();
 }
 
-async function speed(method: string, runs: number, fastAlignDir: string | undefined): Promise<void> {
-  console.log(`\ndup100k en-de (100,000 pairs, read from files), method ${method}, gdfa, slices of the pairs in worker threads`);
-  const [en, de] = [dup100kLines('en'), dup100kLines('de')];
-  const [enFile, deFile] = [join(tmpdir(), 'mekong-bench-dup100k.en'), join(tmpdir(), 'mekong-bench-dup100k.de')];
-  writeFileSync(enFile, en.join('\n') + '\n');
-  writeFileSync(deFile, de.join('\n') + '\n');
-  let faInput: string | undefined;
-  if (fastAlignDir) {
-    faInput = join(tmpdir(), 'mekong-bench-dup100k.fa');
-    writeFileSync(faInput, en.map((l, k) => `${l} ||| ${de[k]}`).join('\n') + '\n');
-    console.log(`same-run baseline: fast_align in ${fastAlignDir}, run before each run of ours (target ${RATIO}x it)`);
-  }
-  console.log(
-    `each run of ours: \`mekong align --src dup100k.en --tgt dup100k.de --out O --method ${method}\` in its own process under /usr/bin/time`,
-  );
-  console.log(
-    `run  seconds  pairs/s  vs fast_align OpenMP (${FAST_ALIGN_OMP_S} s)  target (${TARGET_S.toFixed(1)} s)  peak RSS (≤ ${PEAK_MB} MB)  CPU s  load avg`,
-  );
+/** Issue 41: the peak RSS at every size at most this many times the first size's. */
+const PEAK_GROWTH = 1.15;
+/** Issue 41: this many times fast_align's speed at every size. */
+const SIZE_RATIO = 2;
+
+async function speed(method: string, runs: number, fastAlignDir: string | undefined, sizes: number[]): Promise<void> {
   const cli = join(import.meta.dirname, '../../bin/mekong.js');
-  for (let r = 1; r <= runs; r++) {
-    const baseline = fastAlignDir && faInput ? await fastAlignBest(fastAlignDir, faInput) : undefined;
-    const load = loadavg()[0].toFixed(1);
-    const ours = await timed(
-      process.execPath,
-      [cli, 'align', '--src', enFile, '--tgt', deFile, '--out', OUT, '--method', method],
-      '/dev/null',
-      process.env,
+  let first: { perPair: number; peakMb: number } | undefined;
+  for (const pairs of sizes) {
+    const name = pairs === 100_000 ? 'dup100k' : `cycled${pairs}`;
+    console.log(
+      `\n${name} en-de (${pairs.toLocaleString('en')} pairs: uniq39k cycled, lowercased, read from files), method ${method}, gdfa`,
     );
-    const lines = readFileSync(OUT, 'utf8').split('\n').length - 1;
-    if (lines !== en.length) throw new Error(`mekong align wrote ${lines} lines for ${en.length} pairs`);
-    const s = ours.seconds;
-    const cols = [
-      `${r}   `,
-      s.toFixed(1).padStart(7),
-      Math.round(en.length / s)
-        .toString()
-        .padStart(7),
-      `${(FAST_ALIGN_OMP_S / s).toFixed(2).padStart(27)}x`,
-      (s <= TARGET_S ? 'met' : 'missed').padStart(15),
-      `${ours.peakMb.toFixed(0)} MB ${ours.peakMb <= PEAK_MB ? 'met' : 'missed'}`.padStart(20),
-      ours.cpuSeconds.toFixed(1).padStart(5),
-      load.padStart(8),
-    ];
-    console.log(cols.join('  '));
-    if (baseline) {
-      const ratio = baseline.seconds / s;
+    const [en, de] = [cycledLines('en', pairs), cycledLines('de', pairs)];
+    const [enFile, deFile] = [join(tmpdir(), `mekong-bench-${name}.en`), join(tmpdir(), `mekong-bench-${name}.de`)];
+    writeFileSync(enFile, en.join('\n') + '\n');
+    writeFileSync(deFile, de.join('\n') + '\n');
+    let faInput: string | undefined;
+    if (fastAlignDir) {
+      faInput = join(tmpdir(), `mekong-bench-${name}.fa`);
+      writeFileSync(faInput, en.map((l, k) => `${l} ||| ${de[k]}`).join('\n') + '\n');
+      console.log(`same-run baseline: fast_align in ${fastAlignDir}, run before each run of ours (target ${SIZE_RATIO}x it)`);
+    }
+    console.log(
+      `each run of ours: \`mekong align --src ${name}.en --tgt ${name}.de --out O --method ${method}\` in its own process under /usr/bin/time`,
+    );
+    if (pairs === 100_000) {
       console.log(
-        `     same run: fast_align ${baseline.seconds.toFixed(1)} s, ${baseline.peakMb.toFixed(0)} MB; ours ${ratio.toFixed(2)}x its speed (target ${RATIO}x: ${ratio >= RATIO ? 'met' : 'missed'}), ${(ours.peakMb / baseline.peakMb).toFixed(2)}x its memory`,
+        `run  seconds  pairs/s  vs fast_align OpenMP (${FAST_ALIGN_OMP_S} s)  target (${TARGET_S.toFixed(1)} s)  peak RSS (≤ ${PEAK_MB} MB)  CPU s  load avg`,
       );
+    } else console.log('run  seconds  pairs/s  peak RSS  CPU s  load avg');
+    const { length } = en;
+    en.length = de.length = 0;
+    for (let r = 1; r <= runs; r++) {
+      const baseline = fastAlignDir && faInput ? await fastAlignBest(fastAlignDir, faInput) : undefined;
+      const load = loadavg()[0].toFixed(1);
+      const ours = await timed(
+        process.execPath,
+        [cli, 'align', '--src', enFile, '--tgt', deFile, '--out', OUT, '--method', method],
+        '/dev/null',
+        process.env,
+      );
+      const written = readFileSync(OUT, 'utf8').split('\n').length - 1;
+      if (written !== length) throw new Error(`mekong align wrote ${written} lines for ${length} pairs`);
+      const s = ours.seconds;
+      const dup100kCols =
+        pairs === 100_000
+          ? [
+              `${(FAST_ALIGN_OMP_S / s).toFixed(2).padStart(27)}x`,
+              (s <= TARGET_S ? 'met' : 'missed').padStart(15),
+              `${ours.peakMb.toFixed(0)} MB ${ours.peakMb <= PEAK_MB ? 'met' : 'missed'}`.padStart(20),
+            ]
+          : [`${ours.peakMb.toFixed(0)} MB`.padStart(8)];
+      const cols = [
+        `${r}   `,
+        s.toFixed(1).padStart(7),
+        Math.round(length / s)
+          .toString()
+          .padStart(7),
+        ...dup100kCols,
+        ours.cpuSeconds.toFixed(1).padStart(5),
+        load.padStart(8),
+      ];
+      console.log(cols.join('  '));
+      if (baseline) {
+        const ratio = baseline.seconds / s;
+        console.log(
+          `     same run: fast_align ${baseline.seconds.toFixed(1)} s, ${baseline.peakMb.toFixed(0)} MB; ours ${ratio.toFixed(2)}x its speed (target ${SIZE_RATIO}x: ${ratio >= SIZE_RATIO ? 'met' : 'missed'}), ${(ours.peakMb / baseline.peakMb).toFixed(2)}x its memory`,
+        );
+      }
+      first ??= { perPair: s / length, peakMb: ours.peakMb };
+      if (sizes.length > 1) {
+        const growth = ours.peakMb / first.peakMb;
+        console.log(
+          `     against the first size: ${(s / length / first.perPair).toFixed(2)}x its time per pair, ${growth.toFixed(2)}x its peak RSS (target ≤ ${PEAK_GROWTH}x: ${growth <= PEAK_GROWTH ? 'met' : 'missed'})`,
+        );
+      }
     }
   }
-  await phases(method);
+  if (sizes.includes(100_000)) await phases(method);
 }
 
 export default async function bench(args: string[]): Promise<void> {
@@ -293,12 +326,14 @@ export default async function bench(args: string[]): Promise<void> {
     methods: { type: 'string', default: Object.keys(STATISTICAL_PLANS).join(',') },
     'speed-method': { type: 'string', default: DEFAULT_METHOD },
     runs: { type: 'string', default: '2' },
+    pairs: { type: 'string', default: '100000' },
     'skip-aer': { type: 'boolean', default: false },
     'skip-speed': { type: 'boolean', default: false },
     'fast-align': { type: 'string' },
   });
   if (!o) return;
   const methods = listOption(o.methods);
-  if (!o['skip-speed']) await speed(o['speed-method'], numberOption('runs', o.runs)!, o['fast-align']);
+  const sizes = listOption(o.pairs).map((n) => numberOption('pairs', n)!);
+  if (!o['skip-speed']) await speed(o['speed-method'], numberOption('runs', o.runs)!, o['fast-align'], sizes);
   if (!o['skip-aer']) await aerTable(methods);
 }

@@ -10,12 +10,14 @@
 // A pair's gold and rejected links shaped its posteriors (constraints.ts) but are not put
 // into or taken out of its links here: a caller that stores or shows them applies the
 // linguist's corrections the one way (corrections.ts withCorrections).
-// Pairs decode one at a time, in the E-step that produced their posteriors, into flat
-// arrays (cheap to send from a worker thread); linksOf turns them into the domain's Link
-// objects.
+// Pairs decode one at a time, in the E-step that produced their posteriors, into a
+// temporary file per slice of pairs (LinkWriter); linksOf reads them back as the domain's
+// Link objects, pair by pair.
+import { closeSync, openSync } from 'node:fs';
 import type { Link } from '../../shared/domain.ts';
 import { Q, type PairPosteriors } from './pair-posteriors.ts';
 import { symmetriser } from './symmetrise.ts';
+import { readAll, writeAll } from './typed-io.ts';
 
 /** Mean posterior a MAP link needs to enter a two-direction heuristic. */
 const AGREE = 0.5;
@@ -28,13 +30,11 @@ export interface DecodeOptions {
   agreed?: boolean;
 }
 
-/** Links of pairs k0..k1-1 (all sure): pair k0+x owns entries off[x] .. off[x+1] of s, t, score. */
-export interface FlatLinks {
+/** The links of pairs k0..k1-1 (all sure), in a temporary file (LinkWriter's format). */
+export interface LinkFile {
   k0: number;
-  off: Int32Array;
-  s: Int32Array;
-  t: Int32Array;
-  score: Float32Array;
+  k1: number;
+  file: string;
 }
 
 /** MAP links of one direction into `out` (I×J source-major); fwd: obs = target. */
@@ -71,77 +71,115 @@ export function decodePair(p: PairPosteriors, o: DecodeOptions): { a: Uint8Array
   return { a, mean };
 }
 
-/** Collects the decoded links of pairs k0..k1-1, given in order (pairs without links may be left out). */
+/** Pairs whose links a LinkWriter buffers before writing them out. */
+const CHUNK_PAIRS = 4096;
+
+/**
+ * Writes the decoded links of pairs k0..k1-1, given in order (pairs without links may be left
+ * out), to a file in chunks of CHUNK_PAIRS pairs: [pairs m, links n] (Int32), the links of
+ * each pair (Int32 × m), then the n links' source positions, target positions (Int32) and
+ * scores (Float32). Nothing per pair stays in memory: dup100k's 1.25M links would take 15 MB.
+ * The file is open only while a chunk is written (a thread terminated by a cancel leaves no
+ * descriptor open on it).
+ */
 export class LinkWriter {
-  private f: FlatLinks;
+  /** the next pair without its count */
+  private next: number;
+  private m = 0;
   private n = 0;
-  /** pairs k0 .. k0+done-1 have their offsets */
-  private done = 0;
+  private readonly count = new Int32Array(CHUNK_PAIRS);
+  private s = new Int32Array(1 << 10);
+  private t = new Int32Array(1 << 10);
+  private score = new Float32Array(1 << 10);
 
   constructor(
     private readonly k0: number,
     private readonly k1: number,
+    private readonly file: string,
   ) {
-    // about 12.5 links per pair at dup100k; the arrays grow when a slice needs more
-    this.f = { k0, off: new Int32Array(k1 - k0 + 1), ...linkArrays(16 * (k1 - k0) + 16) };
+    closeSync(openSync(file, 'w'));
+    this.next = k0;
   }
 
-  private closeBefore(k: number): void {
-    while (this.done < k - this.k0) this.f.off[++this.done] = this.n;
+  private close1(links: number): void {
+    this.count[this.m++] = links;
+    this.next++;
+    if (this.m === CHUNK_PAIRS) this.flush();
+  }
+
+  private flush(): void {
+    if (this.m === 0) return;
+    const { m, n } = this;
+    const fd = openSync(this.file, 'a');
+    try {
+      writeAll(fd, Int32Array.of(m, n), 2);
+      writeAll(fd, this.count, m);
+      writeAll(fd, this.s, n);
+      writeAll(fd, this.t, n);
+      writeAll(fd, this.score, n);
+    } finally {
+      closeSync(fd);
+    }
+    this.m = this.n = 0;
   }
 
   private grow(need: number): void {
-    const f = this.f;
-    if (need <= f.s.length) return;
-    const more = linkArrays(Math.max(need, Math.ceil(1.5 * f.s.length)));
-    more.s.set(f.s);
-    more.t.set(f.t);
-    more.score.set(f.score);
-    this.f = { ...f, ...more };
+    if (need <= this.s.length) return;
+    const size = Math.max(need, 2 * this.s.length);
+    const more = <A extends Int32Array | Float32Array>(a: A, b: A): A => (b.set(a), b);
+    this.s = more(this.s, new Int32Array(size));
+    this.t = more(this.t, new Int32Array(size));
+    this.score = more(this.score, new Float32Array(size));
   }
 
   /** The links of pair k (J target words), sorted by source, then target position. */
   add(k: number, J: number, { a, mean }: { a: Uint8Array; mean: Float32Array }): void {
-    this.closeBefore(k);
+    while (this.next < k) this.close1(0);
     this.grow(this.n + a.length);
-    const f = this.f;
     let n = this.n;
     for (let x = 0; x < a.length; x++) {
       if (!a[x]) continue;
-      f.s[n] = Math.floor(x / J);
-      f.t[n] = x % J;
-      f.score[n++] = mean[x];
+      this.s[n] = Math.floor(x / J);
+      this.t[n] = x % J;
+      this.score[n++] = mean[x];
     }
+    const links = n - this.n;
     this.n = n;
-    this.f.off[++this.done] = n;
+    this.close1(links);
   }
 
-  finish(): FlatLinks {
-    this.closeBefore(this.k1);
-    const { f, n } = this;
-    return { ...f, s: f.s.slice(0, n), t: f.t.slice(0, n), score: f.score.slice(0, n) };
+  /** Writes out what is left. */
+  finish(): LinkFile {
+    while (this.next < this.k1) this.close1(0);
+    this.flush();
+    return { k0: this.k0, k1: this.k1, file: this.file };
   }
 }
 
-function linkArrays(n: number): Pick<FlatLinks, 's' | 't' | 'score'> {
-  return { s: new Int32Array(n), t: new Int32Array(n), score: new Float32Array(n) };
-}
-
-/** The buffers of `f`, to transfer rather than copy to another thread. */
-export function linkBuffers(f: FlatLinks): ArrayBuffer[] {
-  return [f.off, f.s, f.t, f.score].map((a) => a.buffer as ArrayBuffer);
-}
-
-/** The Link list of pair k0 + x of `f`; scores rounded to 4 decimals. */
-function pairLinks(f: FlatLinks, x: number): Link[] {
-  const links: Link[] = [];
-  for (let y = f.off[x]; y < f.off[x + 1]; y++) {
-    links.push({ s: f.s[y], t: f.t[y], kind: 'sure', score: Math.round(f.score[y] * 1e4) / 1e4 });
+/** The Link lists of the pairs of `files` (slices in pair order), each made as it is read, chunk by chunk; scores rounded to 4 decimals. */
+export function* linksOf(files: readonly LinkFile[]): Generator<Link[]> {
+  for (const f of files) {
+    const fd = openSync(f.file, 'r');
+    try {
+      const head = new Int32Array(2);
+      for (let at = 0, k = f.k0; k < f.k1;) {
+        at = readAll(fd, head, 2, at);
+        const [m, n] = head;
+        const count = new Int32Array(m),
+          s = new Int32Array(n),
+          t = new Int32Array(n),
+          score = new Float32Array(n);
+        for (const a of [count, s, t, score]) at = readAll(fd, a, a.length, at);
+        for (let x = 0, y = 0; x < m; x++, k++) {
+          const links: Link[] = [];
+          for (const end = y + count[x]; y < end; y++) {
+            links.push({ s: s[y], t: t[y], kind: 'sure', score: Math.round(score[y] * 1e4) / 1e4 });
+          }
+          yield links;
+        }
+      }
+    } finally {
+      closeSync(fd);
+    }
   }
-  return links;
-}
-
-/** The Link lists of `flat`'s pairs (slices in pair order), each made as it is read. */
-export function* linksOf(flat: readonly FlatLinks[]): Generator<Link[]> {
-  for (const f of flat) for (let x = 0; x + 1 < f.off.length; x++) yield pairLinks(f, x);
 }

@@ -20,12 +20,22 @@
 // pair by pair (the CLI): each pair's Link objects are made as it is read, so dup100k's 1.25M
 // link objects (~80 MB of heap, the peak of `mekong align` as they were made all at once)
 // never exist together.
+// Memory: the corpus is read once, in order, and kept in a temporary folder (corpus-file.ts:
+// word ids and cells, block by block), which the training threads read back every
+// iteration; the links go to files there too (decode.ts) and are read back pair by pair.
+// What stays in memory grows with the vocabularies and the word pairs (translation tables,
+// counts, pair ids), not with the number of pairs. The folder is removed once the links are
+// read, or on a failure or cancel (and at the latest when the process exits; a killed
+// process's folder goes with the next alignment a day later).
 import type { Link } from '../../shared/domain.ts';
 import { UserError } from '../errors.ts';
 import { newBarrierState } from './barrier.ts';
 import { buildConstraints, type ConstraintLinks, type Constraints } from './constraints.ts';
-import { bitextArrays, buildBitext, type Bitext } from './corpus.ts';
-import { linksOf, type DecodeOptions, type FlatLinks } from './decode.ts';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sliceBounds, writeCorpusFile, type CorpusFile } from './corpus-file.ts';
+import { linksOf, type DecodeOptions, type LinkFile } from './decode.ts';
 import type { DictEntry } from './dictionary.ts';
 import type { SliceJob } from './em-slice.ts';
 import { EmTrainer } from './em-trainer.ts';
@@ -94,42 +104,28 @@ export function checkLinks(name: string, sets: ConstraintLinks | undefined, src:
   });
 }
 
-/** Boundaries of `parts` slices with about equal numbers of cells (the E-step's work). */
-function sliceBounds(b: Bitext, parts: number): number[] {
-  const bounds = [0];
-  for (let i = 1, k = 0; i < parts; i++) {
-    const target = (b.cellOff[b.n] * i) / parts;
-    while (k < b.n && b.cellOff[k] < target) k++;
-    bounds.push(k);
-  }
-  bounds.push(b.n);
-  return bounds;
-}
-
 function makeJobs(
-  b: Bitext,
+  c: CorpusFile,
   plan: TrainPlan,
   constraints: Constraints,
   o: AlignOptions,
   decode: DecodeOptions,
   parts: number,
+  dir: string,
 ): { jobs: SliceJob[]; tables: LexTables } {
-  const dict = o.dictionary ? dictionaryPrior(b, o.dictionary) : null;
+  const dict = o.dictionary ? dictionaryPrior(c, o.dictionary) : null;
   const idw = o.identity ?? STATISTICAL_DEFAULTS.identity;
-  const pseudo = idw > 0 && !o.model ? identityPrior(b, dict ?? new Map(), idw) : dict;
+  const pseudo = idw > 0 && !o.model ? identityPrior(c, dict ?? new Map(), idw) : dict;
   const prior = pseudo ? sparsePrior(pseudo) : null;
-  const arrays = bitextArrays(b);
-  const [srcTypes, tgtTypes] = [b.srcVocab.length, b.tgtVocab.length];
-  const fwd = makeView(arrays, 'fwd', srcTypes, tgtTypes),
-    rev = makeView(arrays, 'rev', srcTypes, tgtTypes);
-  const tables = newLexTables(fwd, rev, o.model ? mapLexicons(o.model, b) : undefined);
+  const { srcVocab: _s, tgtVocab: _t, ...corpus } = c;
+  const fwd = makeView(corpus, 'fwd'),
+    rev = makeView(corpus, 'rev');
+  const tables = newLexTables(fwd, rev, o.model ? mapLexicons(o.model, c) : undefined);
   const counts = Array.from({ length: parts }, () => newLexCounts(fwd, rev, plan.agreement));
   const barrier = newBarrierState();
-  const bounds = sliceBounds(b, parts);
+  const bounds = sliceBounds(corpus, parts);
   const jobs = counts.map((_, index) => ({
-    arrays,
-    srcTypes,
-    tgtTypes,
+    corpus,
     k0: bounds[index],
     k1: bounds[index + 1],
     index,
@@ -140,6 +136,7 @@ function makeJobs(
     agreement: plan.agreement,
     decode,
     barrier,
+    linksFile: join(dir, `links-${index}`),
   }));
   return { jobs, tables };
 }
@@ -159,9 +156,42 @@ function cellCount(src: Sentences, tgt: Sentences): number {
   return n;
 }
 
+const FOLDER_PREFIX = 'mekong-align-';
+
+/** Folders of alignments whose process was killed (no exit handler ran): removed after a day. */
+function removeStaleFolders(): void {
+  const dayAgo = Date.now() - 86_400_000;
+  for (const d of readdirSync(tmpdir())) {
+    if (!d.startsWith(FOLDER_PREFIX)) continue;
+    try {
+      const path = join(tmpdir(), d);
+      if (statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // another process removed it first
+    }
+  }
+}
+
+/** A temporary folder for one alignment, removed by remove() or when the process exits. */
+class TempFolder {
+  readonly path: string;
+  private readonly onExit = () => this.remove();
+
+  constructor() {
+    removeStaleFolders();
+    this.path = mkdtempSync(join(tmpdir(), FOLDER_PREFIX));
+    process.once('exit', this.onExit);
+  }
+
+  remove(): void {
+    process.off('exit', this.onExit);
+    rmSync(this.path, { recursive: true, force: true });
+  }
+}
+
 export async function alignCorpus(srcSide: Side, tgtSide: Side, o: AlignOptions = {}, hooks: AlignHooks = {}): Promise<AlignResult> {
-  const { flat, model } = await trainAndDecode(srcSide, tgtSide, o, hooks);
-  const links = [...linksOf(flat)];
+  const { links: read, model } = await trainAndDecode(srcSide, tgtSide, o, hooks);
+  const links = [...read];
   hooks.onPhase?.('links');
   return { links, model };
 }
@@ -173,61 +203,76 @@ export async function alignCorpusStreamed(
   o: AlignOptions = {},
   hooks: AlignHooks = {},
 ): Promise<StreamedAlignResult> {
-  const { flat, model } = await trainAndDecode(srcSide, tgtSide, o, hooks);
-  return { links: linksOf(flat), model };
+  return trainAndDecode(srcSide, tgtSide, o, hooks);
 }
 
-async function trainAndDecode(
-  srcSide: Side,
-  tgtSide: Side,
-  o: AlignOptions,
-  hooks: AlignHooks,
-): Promise<{ flat: FlatLinks[]; model: SavedModel }> {
+/** The links of `files`, pair by pair; the folder goes once they are read (or the reader stops). */
+function* readLinks(files: readonly LinkFile[], folder: TempFolder): Generator<Link[]> {
+  try {
+    yield* linksOf(files);
+  } finally {
+    folder.remove();
+  }
+}
+
+async function trainAndDecode(srcSide: Side, tgtSide: Side, o: AlignOptions, hooks: AlignHooks): Promise<StreamedAlignResult> {
   const src = sentences(srcSide),
     tgt = sentences(tgtSide);
   if (src.length !== tgt.length) throw new UserError(`source has ${src.length} sentences but target has ${tgt.length}`);
   checkLinks('gold', hooks.gold, src, tgt);
   checkLinks('rejected', hooks.rejected, src, tgt);
   const workers = (o.workers ?? cellCount(src, tgt) > IN_THREAD_CELLS) ? startWorkers(WORKER_THREADS) : null;
-  let trained: { flat: FlatLinks[]; model: SavedModel };
+  const folder = new TempFolder();
+  let trained: { files: LinkFile[]; model: SavedModel };
   try {
-    trained = await train(src, tgt, o, hooks, workers);
-  } finally {
-    if (workers) await stopWorkers(workers);
+    try {
+      trained = await train(src, tgt, o, hooks, workers, folder.path);
+    } finally {
+      if (workers) await stopWorkers(workers);
+    }
+  } catch (err) {
+    folder.remove();
+    throw err;
   }
   hooks.onPhase?.('trained');
-  return trained;
+  return { links: readLinks(trained.files, folder), model: trained.model };
 }
 
-/** Trains on the corpus and decodes it; the bitext's arrays are garbage once this returns. */
+/** Trains on the corpus (kept in `dir` while it runs) and decodes it into link files in `dir`. */
 async function train(
   src: Sentences,
   tgt: Sentences,
   o: AlignOptions,
   hooks: AlignHooks,
   workers: SliceWorker[] | null,
-): Promise<{ flat: FlatLinks[]; model: SavedModel }> {
+  dir: string,
+): Promise<{ files: LinkFile[]; model: SavedModel }> {
   const lower = o.model ? o.model.lowercase : (o.lowercase ?? false);
   const norm = (side: Sentences) => (lower ? lowercased(side) : side);
   const { name, plan } = planFor(o);
   const decode: DecodeOptions = { sym: o.sym ?? STATISTICAL_DEFAULTS.sym, threshold: o.threshold, agreed: plan.agreement };
   symmetriser(decode.sym);
-  const b = buildBitext(norm(src), norm(tgt));
-  const constraints = buildConstraints(b.n, hooks.gold, hooks.rejected);
-  hooks.onPhase?.('bitext');
-  const { jobs, tables } = makeJobs(b, plan, constraints, o, decode, workers ? workers.length : 1);
-  const trainer = new EmTrainer(plan, o.model ? { fwd: o.model.fwd.params, rev: o.model.rev.params } : {});
-  const flat = await (workers ? runInWorkers(workers, jobs, trainer, hooks) : runInThread(jobs[0], trainer, hooks));
-  const params = trainer.params();
-  const model: SavedModel = {
-    method: name,
-    lowercase: lower,
-    srcVocab: b.srcVocab,
-    tgtVocab: b.tgtVocab,
-    pairSrc: b.pairSrc,
-    pairTgt: b.pairTgt,
-    fwd: { lex: toLexicon(tables, 'fwd'), params: params.fwd },
-    rev: { lex: toLexicon(tables, 'rev'), params: params.rev },
-  };
-  return { flat, model };
+  const c = writeCorpusFile(norm(src), norm(tgt), dir);
+  try {
+    const constraints = buildConstraints(c.n, hooks.gold, hooks.rejected);
+    hooks.onPhase?.('bitext');
+    const { jobs, tables } = makeJobs(c, plan, constraints, o, decode, workers ? workers.length : 1, dir);
+    const trainer = new EmTrainer(plan, o.model ? { fwd: o.model.fwd.params, rev: o.model.rev.params } : {});
+    const files = await (workers ? runInWorkers(workers, jobs, trainer, hooks) : runInThread(jobs[0], trainer, hooks));
+    const params = trainer.params();
+    const model: SavedModel = {
+      method: name,
+      lowercase: lower,
+      srcVocab: c.srcVocab,
+      tgtVocab: c.tgtVocab,
+      pairSrc: c.pairSrc,
+      pairTgt: c.pairTgt,
+      fwd: { lex: toLexicon(tables, 'fwd'), params: params.fwd },
+      rev: { lex: toLexicon(tables, 'rev'), params: params.rev },
+    };
+    return { files, model };
+  } finally {
+    rmSync(c.idsFile, { force: true });
+    rmSync(c.cellsFile, { force: true });
+  }
 }

@@ -43,11 +43,12 @@ export class PairEStep {
     this.p = { I: 0, J: 0, fwd: new Uint16Array(size), rev: new Uint16Array(size) };
   }
 
-  /** Posteriors of pair k (null when a side is empty: no links, no counts), counted as `counting` says. */
+  /** Posteriors of pair k, in the views' shown block (null when a side is empty: no links, no counts), counted as `counting` says. */
   run(k: number, models: Record<Direction, DirectionalModel>, learn: boolean, counting: Counting): PairPosteriors | null {
     const { fwd } = this.d.views;
-    const I = fwd.genOff[k + 1] - fwd.genOff[k],
-      J = fwd.obsOff[k + 1] - fwd.obsOff[k];
+    const x = k - fwd.first;
+    const I = fwd.genOff[x + 1] - fwd.genOff[x],
+      J = fwd.obsOff[x + 1] - fwd.obsOff[x];
     if (I === 0 || J === 0) return null;
     this.p.I = I;
     this.p.J = J;
@@ -60,8 +61,9 @@ export class PairEStep {
 
   private direction(dir: Direction, k: number, model: DirectionalModel, learn: boolean, count: boolean): void {
     const v = this.d.views[dir];
-    const I = v.genOff[k + 1] - v.genOff[k],
-      J = v.obsOff[k + 1] - v.obsOff[k];
+    const x = k - v.first;
+    const I = v.genOff[x + 1] - v.genOff[x],
+      J = v.obsOff[x + 1] - v.obsOff[x];
     const con = this.d.constraints.get(k);
     if (con) applyConstraints(con, dir, this.em[dir], I, J);
     model.posteriors(this.em[dir], I, J, this.post, learn);
@@ -79,7 +81,7 @@ export class PairEStep {
     const t = this.d.tables.t,
       views = this.d.views,
       { cellLo, cellHi } = views.fwd,
-      base = views.fwd.cellOff[k];
+      base = views.fwd.cellOff[k - views.fwd.first];
     for (let s = 0; s < I; s++) {
       for (let j = 0, x = s * J; j < J; j++, x++) {
         const p = 2 * (cellLo[base + x] | (cellHi[base + x] << 16));
@@ -94,7 +96,7 @@ export class PairEStep {
   /** em[I*J + b] = tNull(o_b) for the J obs words of pair k in direction v.dir. */
   private nullRow(v: View, k: number, em: Float64Array, I: number, J: number): void {
     const tNull = this.d.tables.tNull[v.dir],
-      o0 = v.obsOff[k];
+      o0 = v.obsOff[k - v.first];
     for (let b = 0; b < J; b++) em[I * J + b] = tNull[v.obsIds[o0 + b]];
   }
 
@@ -116,7 +118,7 @@ export class PairEStep {
         }
       } else for (let b = 0; b < J; b++) P[lg + b * so] = post[row + b] * Q + 0.5;
     }
-    const o0 = v.obsOff[k],
+    const o0 = v.obsOff[k - v.first],
       nullRow = I * J,
       cNull = this.d.counts.cNull[v.dir];
     for (let b = 0; b < J; b++) {
@@ -131,7 +133,7 @@ export class PairEStep {
     const { views, counts } = this.d;
     const c = counts.c.fwd,
       { cellLo, cellHi } = views.fwd,
-      base = views.fwd.cellOff[k];
+      base = views.fwd.cellOff[k - views.fwd.first];
     for (let x = 0; x < I * J; x++) c[cellLo[base + x] | (cellHi[base + x] << 16)] += pf[x] * pr[x] * QQ;
     this.nullCounts(views.fwd, k, pf, J);
     this.nullCounts(views.rev, k, pr, I);
@@ -140,7 +142,7 @@ export class PairEStep {
   /** c(null, o_b) += P(null, b)² for the n obs words of pair k in direction v.dir. */
   private nullCounts(v: View, k: number, P: Uint16Array, n: number): void {
     const cNull = this.d.counts.cNull[v.dir],
-      o0 = v.obsOff[k],
+      o0 = v.obsOff[k - v.first],
       cells = this.p.I * this.p.J;
     for (let b = 0; b < n; b++) cNull[v.obsIds[o0 + b]] += P[cells + b] * P[cells + b] * QQ;
   }

@@ -1,4 +1,4 @@
-// Lexical prior pseudo-counts π(s, t) per lexical pair of a Bitext (see lexicon.ts), added
+// Lexical prior pseudo-counts π(s, t) per lexical pair of a corpus (see lexicon.ts), added
 // to the expected counts of both directions in every M-step. Sources: a bilingual
 // dictionary (each entry adds weight·w_entry, matched in either orientation, since a
 // dictionary may list the pair's sides the other way round), and identity: a source and a
@@ -6,7 +6,7 @@
 // CJK full stops, commas and quotes count as their Latin forms).
 // Few pairs have one, so the prior is kept sparse: dup100k's identity prior has 6.8k of its
 // 3.0M pairs, where a Float32 per pair took 12 MB. Sums are rounded to float32 as they grow.
-import type { Bitext } from './corpus.ts';
+import type { Vocabularies } from './corpus.ts';
 import type { DictEntry } from './dictionary.ts';
 import { PairTable } from './pair-table.ts';
 
@@ -28,14 +28,14 @@ export function sparsePrior(prior: PriorCounts): Prior {
   return { ids, w: Float32Array.from(ids, (p) => prior.get(p)!) };
 }
 
-function pairIndex(b: Bitext): PairTable {
+function pairIndex(b: Vocabularies): PairTable {
   const t = new PairTable();
   for (let p = 0; p < b.pairSrc.length; p++) t.intern(b.pairSrc[p], b.pairTgt[p]);
   return t;
 }
 
 /** Dictionary pseudo-counts, or null when no entry meets a co-occurring pair. */
-export function dictionaryPrior(b: Bitext, entries: readonly DictEntry[], weight = 2): PriorCounts | null {
+export function dictionaryPrior(b: Vocabularies, entries: readonly DictEntry[], weight = 2): PriorCounts | null {
   if (entries.length === 0) return null;
   const src = new Map(b.srcVocab.map((w, i) => [w, i]));
   const tgt = new Map(b.tgtVocab.map((w, i) => [w, i]));
@@ -69,7 +69,7 @@ const PUNCT_FOLD: Record<string, string> = {
 };
 
 /** Adds `weight` to every pair whose two words have the same NFKC form; returns `prior`. */
-export function identityPrior(b: Bitext, prior: PriorCounts, weight: number): PriorCounts {
+export function identityPrior(b: Vocabularies, prior: PriorCounts, weight: number): PriorCounts {
   const key = (w: string) => PUNCT_FOLD[w] ?? w.normalize('NFKC');
   const src = b.srcVocab.map(key),
     tgt = b.tgtVocab.map(key);

@@ -6,7 +6,7 @@
 import { CancelledError } from '../errors.ts';
 import { checkCancelled, type JobContext } from '../jobs/job-context.ts';
 import { WorkerClient } from '../jobs/worker-host.ts';
-import type { FlatLinks } from './decode.ts';
+import type { LinkFile } from './decode.ts';
 import { EmSlice, type EmStep, type SliceJob, type SliceStepResult } from './em-slice.ts';
 import type { EmTrainer } from './em-trainer.ts';
 
@@ -26,8 +26,8 @@ export type SliceMessage = { type: 'start'; job: SliceJob } | { type: 'step'; st
 /** Runs one message on every slice. */
 type Slices = (m: SliceMessage) => Promise<(SliceStepResult | null)[]>;
 
-async function train(trainer: EmTrainer, slices: Slices, hooks: RunHooks): Promise<FlatLinks[]> {
-  let links: FlatLinks[] = [];
+async function train(trainer: EmTrainer, slices: Slices, hooks: RunHooks): Promise<LinkFile[]> {
+  let links: LinkFile[] = [];
   for (let it = 0; it < trainer.total; it++) {
     checkCancelled(hooks.ctx?.signal);
     const results = (await slices({ type: 'step', step: trainer.step(it) })) as SliceStepResult[];
@@ -43,7 +43,7 @@ async function train(trainer: EmTrainer, slices: Slices, hooks: RunHooks): Promi
 }
 
 /** One slice of all pairs in this thread, yielding to the event loop between iterations (cancel). */
-export function runInThread(job: SliceJob, trainer: EmTrainer, hooks: RunHooks = {}): Promise<FlatLinks[]> {
+export function runInThread(job: SliceJob, trainer: EmTrainer, hooks: RunHooks = {}): Promise<LinkFile[]> {
   const slice = new EmSlice(job);
   return train(
     trainer,
@@ -90,7 +90,7 @@ export function runInWorkers(
   jobs: readonly SliceJob[],
   trainer: EmTrainer,
   hooks: RunHooks = {},
-): Promise<FlatLinks[]> {
+): Promise<LinkFile[]> {
   let fail: (err: unknown) => void = () => {};
   const failed = new Promise<never>((_, reject) => (fail = reject));
   const onAbort = () => fail(new CancelledError());

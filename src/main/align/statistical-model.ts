@@ -1,9 +1,9 @@
 // A statistical model's trained parameters of both directions, keyed by word strings so they
-// can align any new corpus (engine.ts's `model` option), and their mapping onto a new Bitext's
+// can align any new corpus (engine.ts's `model` option), and their mapping onto a new corpus's
 // lexical pairs. Saving and loading them as a model folder is saved-model.ts, which a run that
 // neither saves nor loads a model never imports (it brings the ONNX serialiser and
 // onnxruntime's Tensor class: about 20 MB of a statistical `mekong align`'s peak).
-import type { Bitext } from './corpus.ts';
+import type { Vocabularies } from './corpus.ts';
 import type { ModelParams } from './directional-model.ts';
 import type { Lexicon } from './translation-table.ts';
 import { PairTable } from './pair-table.ts';
@@ -35,7 +35,7 @@ function idMap(from: string[], to: string[]): Int32Array {
 }
 
 /** The saved lexicons of both directions re-indexed by `b`'s lexical pairs and vocabularies. */
-export function mapLexicons(m: SavedModel, b: Bitext): { fwd: Lexicon; rev: Lexicon } {
+export function mapLexicons(m: SavedModel, b: Vocabularies): { fwd: Lexicon; rev: Lexicon } {
   const sMap = idMap(b.srcVocab, m.srcVocab),
     tMap = idMap(b.tgtVocab, m.tgtVocab);
   const table = new PairTable();

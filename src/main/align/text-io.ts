@@ -1,9 +1,11 @@
 // Reading the aligner's plain-text inputs: one sentence per line, tokens separated by
 // spaces, used as they are (runs of spaces and a trailing \r are tolerated). The final
-// empty line after a trailing newline is not a sentence. A parallel text is kept as its
-// files' UTF-8 bytes, each line decoded and tokenised on demand (sentences.ts): dup100k's
-// two sides take 17 MB so, where their lines as strings took 43 MB.
-import { readFileSync } from 'node:fs';
+// empty line after a trailing newline is not a sentence. A parallel text is read from its
+// files as it is asked for, each line decoded and tokenised on demand (sentences.ts): what
+// stays in memory is where each line starts (8 bytes a line) and a window of the file around
+// the last line read, so a corpus read in order (the aligner's one pass) costs no more memory
+// at 4M pairs than at 100k; dup100k's bytes (17 MB) were held whole before.
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { InputError } from '../errors.ts';
 import type { Sentences } from './sentences.ts';
 
@@ -44,31 +46,103 @@ export function lineSentences(lines: readonly string[]): Sentences {
   return { length: lines.length, tokens: (k) => tokenize(lines[k]), size: (k) => tokenCount(lines[k]) };
 }
 
-/** A file's lines as Sentences over its bytes: line k is bytes [start[k], end[k]) without \n or a final \r. */
-function byteSentences(buf: Buffer): Sentences {
-  let n = 0;
-  for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) n++;
-  if (buf.length > 0 && buf[buf.length - 1] !== 10) n++;
-  const start = new Int32Array(n),
-    end = new Int32Array(n);
-  for (let k = 0, i = 0; k < n; k++) {
-    const nl = buf.indexOf(10, i);
-    const e = nl < 0 ? buf.length : nl;
-    start[k] = i;
-    end[k] = e > i && buf[e - 1] === 13 ? e - 1 : e;
-    i = e + 1;
+/** Bytes of a file read at a time, into the window a line is read from. */
+const WINDOW = 1 << 20;
+
+function openFile(file: string): number {
+  try {
+    return openSync(file, 'r');
+  } catch (err) {
+    throw new InputError(file, 0, `cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
+}
+
+/** Reads length bytes from `at` of an open file into buf; returns the bytes read. */
+function readAt(fd: number, buf: Buffer, length: number, at: number): number {
+  let done = 0;
+  while (done < length) {
+    const got = readSync(fd, buf, done, length - done, at + done);
+    if (got === 0) break;
+    done += got;
+  }
+  return done;
+}
+
+/**
+ * Where each line of a file starts, from one pass over it in windows: line k is bytes
+ * start[k] .. start[k+1] - 1 (its \n excluded; a final line without one ends at the file's end).
+ */
+function lineStarts(file: string): { start: Float64Array; n: number } {
+  let start = new Float64Array(1 << 12);
+  let n = 0;
+  const add = (at: number) => {
+    if (n === start.length) {
+      const more = new Float64Array(2 * start.length);
+      more.set(start);
+      start = more;
+    }
+    start[n++] = at;
+  };
+  add(0);
+  const fd = openFile(file);
+  const buf = Buffer.allocUnsafe(WINDOW);
+  let size = 0;
+  try {
+    for (;;) {
+      const got = readAt(fd, buf, WINDOW, size);
+      for (let i = buf.indexOf(10); i >= 0 && i < got; i = buf.indexOf(10, i + 1)) add(size + i + 1);
+      size += got;
+      if (got < WINDOW) break;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  // a last line without \n ends at the file's end, as if it had one
+  if (start[n - 1] < size) add(size + 1);
+  return { start, n: n - 1 };
+}
+
+/** A file's lines as Sentences, read from the file in windows as they are asked for. */
+function fileSentences(file: string): Sentences {
+  const { start, n } = lineStarts(file);
+  let store = Buffer.alloc(0),
+    window = store,
+    from = 0;
+  /** The window holding line k's bytes (read from the file if it does not), and where the line is in it. */
+  const bytesOf = (k: number): [Buffer, number, number] => {
+    const s = start[k],
+      e = start[k + 1] - 1;
+    if (s < from || e > from + window.length) {
+      const size = Math.max(WINDOW, e - s);
+      if (store.length < size) store = Buffer.allocUnsafe(size);
+      const fd = openFile(file);
+      try {
+        window = store.subarray(0, readAt(fd, store, size, s));
+      } finally {
+        closeSync(fd);
+      }
+      from = s;
+    }
+    const end = e > s && window[e - 1 - from] === 13 ? e - 1 : e;
+    return [window, s - from, end - from];
+  };
   return {
     length: n,
-    tokens: (k) => tokenize(buf.toString('utf8', start[k], end[k])),
-    size: (k) => tokenCount(buf, start[k], end[k]),
+    tokens: (k) => {
+      const [buf, s, e] = bytesOf(k);
+      return tokenize(buf.toString('utf8', s, e));
+    },
+    size: (k) => {
+      const [buf, s, e] = bytesOf(k);
+      return tokenCount(buf, s, e);
+    },
   };
 }
 
 /** Both sides of a parallel text; their line counts must agree. */
 export function readParallel(srcFile: string, tgtFile: string): { src: Sentences; tgt: Sentences } {
-  const s = byteSentences(readBytes(srcFile)),
-    t = byteSentences(readBytes(tgtFile));
+  const s = fileSentences(srcFile),
+    t = fileSentences(tgtFile);
   if (s.length !== t.length) {
     throw new InputError(
       tgtFile,

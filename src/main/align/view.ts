@@ -1,18 +1,45 @@
-// One direction of a Bitext, as the directional aligners see it. The "gen" side is the one
+// One direction of a corpus, as the directional aligners see it. The "gen" side is the one
 // whose words generate (conditioning side, length I, positions a), the "obs" side the one
 // whose every word picks one gen position or null (length J, positions b).
 //   fwd: gen = source, obs = target  — models p(target | source), like fast_align's default
 //   rev: gen = target, obs = source
-// The cell of (a, b) in pair k is cellOff[k] + a*sg + b*so, where for fwd sg = J, so = 1 and
-// for rev sg = 1, so = I (the gen length = target length); i.e. always source-major
-// (i*Jtgt + j), so both directions' per-cell arrays line up.
-import type { BitextArrays } from './corpus.ts';
+// A view holds what is per vocabulary (the lexical pairs' gen words, the numbers of types,
+// the longest sentences) and shows one block of pairs at a time (corpus-file.ts reads the
+// blocks; an in-memory Bitext is one block): pair k of the corpus is the block's pair
+// k - first. The cell of (a, b) in pair k is cellOff[k - first] + a*sg + b*so, where for fwd
+// sg = J, so = 1 and for rev sg = 1, so = I (the gen length = target length); i.e. always
+// source-major (i*Jtgt + j), so both directions' per-cell arrays line up.
 
 export type Direction = 'fwd' | 'rev';
 
+/** Pairs first .. first+n-1 of a corpus (index conventions in corpus.ts, offsets from the block's start). */
+export interface Block {
+  first: number;
+  n: number;
+  srcOff: Int32Array;
+  srcIds: Int32Array;
+  tgtOff: Int32Array;
+  tgtIds: Int32Array;
+  cellOff: Int32Array;
+  cellLo: Uint16Array;
+  cellHi: Uint8Array | Uint16Array;
+}
+
+/** What a corpus's views share whatever block they show. */
+export interface CorpusShape {
+  srcTypes: number;
+  tgtTypes: number;
+  /** longest source / target sentence */
+  maxSrc: number;
+  maxTgt: number;
+  pairSrc: Int32Array;
+  pairTgt: Int32Array;
+}
+
 export interface View {
   dir: Direction;
-  n: number;
+  /** corpus index of the shown block's first pair */
+  first: number;
   genOff: Int32Array;
   genIds: Int32Array;
   obsOff: Int32Array;
@@ -31,45 +58,44 @@ export interface View {
   genTypes: number;
 }
 
-function maxLen(off: Int32Array): number {
-  let m = 0;
-  for (let k = 0; k + 1 < off.length; k++) m = Math.max(m, off[k + 1] - off[k]);
-  return m;
-}
+const NONE = new Int32Array(1);
 
-function types(ids: Int32Array): number {
-  let m = -1;
-  for (let x = 0; x < ids.length; x++) if (ids[x] > m) m = ids[x];
-  return m + 1;
-}
-
-export function makeView(b: BitextArrays, dir: Direction, srcTypes?: number, tgtTypes?: number): View {
+/** Direction `dir` of a corpus, showing no block yet. */
+export function makeView(shape: CorpusShape, dir: Direction): View {
   const fwd = dir === 'fwd';
-  const genOff = fwd ? b.srcOff : b.tgtOff;
-  const obsOff = fwd ? b.tgtOff : b.srcOff;
-  const genIds = fwd ? b.srcIds : b.tgtIds;
-  const obsIds = fwd ? b.tgtIds : b.srcIds;
-  const st = srcTypes ?? types(b.srcIds);
-  const tt = tgtTypes ?? types(b.tgtIds);
   return {
     dir,
-    n: b.n,
-    genOff,
-    genIds,
-    obsOff,
-    obsIds,
-    cellOff: b.cellOff,
-    cellLo: b.cellLo,
-    cellHi: b.cellHi,
-    pairGen: fwd ? b.pairSrc : b.pairTgt,
-    maxI: maxLen(genOff),
-    maxJ: maxLen(obsOff),
-    obsTypes: fwd ? tt : st,
-    genTypes: fwd ? st : tt,
+    first: 0,
+    genOff: NONE,
+    genIds: NONE,
+    obsOff: NONE,
+    obsIds: NONE,
+    cellOff: NONE,
+    cellLo: new Uint16Array(0),
+    cellHi: new Uint8Array(0),
+    pairGen: fwd ? shape.pairSrc : shape.pairTgt,
+    maxI: fwd ? shape.maxSrc : shape.maxTgt,
+    maxJ: fwd ? shape.maxTgt : shape.maxSrc,
+    obsTypes: fwd ? shape.tgtTypes : shape.srcTypes,
+    genTypes: fwd ? shape.srcTypes : shape.tgtTypes,
   };
 }
 
-/** First cell of pair k and the strides of gen and obs positions (gen length I, obs J). */
+/** Points the view at block `b`. */
+export function showBlock(v: View, b: Block): void {
+  const fwd = v.dir === 'fwd';
+  v.first = b.first;
+  v.genOff = fwd ? b.srcOff : b.tgtOff;
+  v.genIds = fwd ? b.srcIds : b.tgtIds;
+  v.obsOff = fwd ? b.tgtOff : b.srcOff;
+  v.obsIds = fwd ? b.tgtIds : b.srcIds;
+  v.cellOff = b.cellOff;
+  v.cellLo = b.cellLo;
+  v.cellHi = b.cellHi;
+}
+
+/** First cell of corpus pair k (in the shown block) and the strides of gen and obs positions (gen length I, obs J). */
 export function cellLayout(v: View, k: number, I: number, J: number): { base: number; sg: number; so: number } {
-  return v.dir === 'fwd' ? { base: v.cellOff[k], sg: J, so: 1 } : { base: v.cellOff[k], sg: 1, so: I };
+  const base = v.cellOff[k - v.first];
+  return v.dir === 'fwd' ? { base, sg: J, so: 1 } : { base, sg: 1, so: I };
 }
