@@ -9,7 +9,8 @@
 // listen on another address than loopback, over TLS (node:https) or behind a reverse proxy.
 // Its event socket also carries presence and changes between the accounts (team/presence.ts).
 // A call with a request id (REQUEST_ID_HEADER) that comes again, sent anew after its answer
-// was lost, is answered with the first answer and runs once (api/call-replies.ts).
+// was lost, is answered with the first answer and runs once, also after a restart: the id is
+// kept in the project file with the change it made (api/call-replies.ts).
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -274,9 +275,7 @@ export async function startServer(ctx: AppContext, options: ServerOptions = {}):
               return r;
             };
             // a re-send is known by its id within the project and the account that sent it
-            const r = requestId
-              ? await replies.once(`${ctx.store?.path ?? ''}\n${caller?.name ?? ''}`, `${channel}\n${requestId}`, run)
-              : await run();
+            const r = requestId ? await replies.once(ctx.store, { account: caller?.name ?? '', channel, id: requestId }, run) : await run();
             send(res, r.ok ? 200 : r.forbidden ? 403 : STATUS[r.error.kind], r.ok ? r.value : r.error);
           });
     work.catch((err: Error) => {

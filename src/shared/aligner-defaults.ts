@@ -23,6 +23,16 @@ export const ENCODER_DEFAULTS = {
   threshold: 1e-3,
   /** SimAlign's word vectors: the mean of their subwords' */
   pooling: 'mean' as const,
+  /**
+   * SimAlign: similarities between words (their subwords averaged first) rather than between
+   * subwords as SimAlign's own default (`bpe`): no pretrained encoder here to measure which
+   * aligns better (docs/experiments.md, 2026-11-28), so the behaviour stays as it was
+   */
+  tokenType: 'word' as 'bpe' | 'word',
+  /** SimAlign's null-align share: 1 removes no link */
+  nullAlign: 1,
+  /** SimAlign's distortion: 0 leaves the similarities as they are */
+  distortion: 0,
 };
 
 /**
@@ -46,8 +56,20 @@ export const BISENT2VEC_DEFAULTS = {
   lexicalWeight: 0.1,
 };
 
-/** The siamese head's (seed 004). */
-export const SIAMESE_DEFAULTS = { dropout: 0.2, margin: 1, lr: 1e-4, epochs: 10, batch: 64, seed: 1 };
+/**
+ * The siamese head's (seed 004). `negatives`: each positive's mismatch is a random other
+ * target, or the batch's hardest (seed 004's "worst", Table 13); measured on Tatoeba vie–eng:
+ * docs/experiments.md.
+ */
+export const SIAMESE_DEFAULTS = {
+  dropout: 0.2,
+  margin: 1,
+  lr: 1e-4,
+  epochs: 10,
+  batch: 64,
+  seed: 1,
+  negatives: 'hard' as 'random' | 'hard',
+};
 
 /**
  * The BiLSTM methods' (seed 003). `epochs` and `selfTrainEpochs` are for callers that spell
@@ -110,6 +132,8 @@ export const ENCODER_FINETUNE_DEFAULTS = {
   accumulate: 1,
   /** how a run's checkpoints are ranked: dev AER (lower is better) or dev retrieval P@1 (higher) */
   selectBy: 'aer' as 'aer' | 'retrieval',
+  /** the aligner's links of pairs without gold: found once before training, or again with the current weights before each step (awesome-align's self-training) */
+  soLabels: 'fixed' as 'fixed' | 'recomputed',
 };
 
 /**
@@ -119,4 +143,22 @@ export const ENCODER_FINETUNE_DEFAULTS = {
 export function defaultTrWeight(objectives: readonly string[]): number {
   const dap = objectives.length === 2 && objectives.includes('tr') && objectives.includes('rtl');
   return dap ? 1 : ENCODER_FINETUNE_DEFAULTS.alpha;
+}
+
+/**
+ * How long a fine-tuning of `pairs` pairs runs: an epoch is a step per `batch` × `accumulate`
+ * pairs; without `maxSteps`, `epochs` of them; with it, as many as the steps need (at most
+ * `epochs` when given), the last one cut where the steps end.
+ */
+export function finetuneEpochs(
+  pairs: number,
+  o: { epochs?: number; maxSteps?: number; batch?: number; accumulate?: number },
+): { epochs: number; stepsPerEpoch: number } {
+  const batch = o.batch ?? ENCODER_FINETUNE_DEFAULTS.batch;
+  const stepsPerEpoch = Math.ceil(pairs / (batch * (o.accumulate ?? ENCODER_FINETUNE_DEFAULTS.accumulate)));
+  const epochs =
+    o.maxSteps === undefined
+      ? (o.epochs ?? ENCODER_FINETUNE_DEFAULTS.epochs)
+      : Math.min(o.epochs ?? Infinity, Math.ceil(o.maxSteps / stepsPerEpoch));
+  return { epochs, stepsPerEpoch };
 }

@@ -37,17 +37,25 @@ export type StatisticalOptions = z.infer<typeof statisticalOptionsSchema>;
 /** How a word's vector comes from its subwords' (the encoder methods but awesome). */
 export const WORD_POOLINGS = ['mean', 'first', 'max'] as const;
 
+/** SimAlign's units of similarity: subwords (links mapped to their words) or words pooled from them. */
+export const TOKEN_TYPES = ['bpe', 'word'] as const;
+
 /**
  * The encoder methods' options (SimAlign, awesome-align, PMI-Align over a pretrained
  * encoder's folder). `layer` counts as transformers' hidden_states do (0 = the embeddings'
  * output); left out, the encoder's own default (models/transformer/hf-config.ts
- * defaultAlignLayer). `threshold` is awesome's. `device`: where the sessions run (left out:
- * MEKONG_NN_DEVICE, else auto).
+ * defaultAlignLayer). `threshold` is awesome's. `tokenType`, `nullAlign` and `distortion` are
+ * SimAlign's (models/transformer/similarity-extraction.ts; distortion at most 1 keeps every
+ * similarity ≥ 0, which null-align's entropies need). `device`: where the sessions run (left
+ * out: MEKONG_NN_DEVICE, else auto).
  */
 export const encoderOptionsSchema = z.object({
   layer: z.number().int().min(0).max(200).optional(),
   threshold: z.number().gt(0).lt(1).default(ENCODER_DEFAULTS.threshold),
   pooling: z.enum(WORD_POOLINGS).default(ENCODER_DEFAULTS.pooling),
+  tokenType: z.enum(TOKEN_TYPES).default(ENCODER_DEFAULTS.tokenType),
+  nullAlign: z.number().min(0).max(1).default(ENCODER_DEFAULTS.nullAlign),
+  distortion: z.number().min(0).max(1).default(ENCODER_DEFAULTS.distortion),
   device: z.enum(DEVICE_SETTINGS).optional(),
 });
 export type EncoderOptions = z.infer<typeof encoderOptionsSchema>;
@@ -62,6 +70,8 @@ export const bisent2vecOptionsSchema = z.object({
   negatives: z.number().int().min(1).max(100).default(BISENT2VEC_DEFAULTS.negatives),
   /** n-grams seen fewer times are left out */
   minCount: z.number().int().min(1).default(BISENT2VEC_DEFAULTS.minCount),
+  /** each language keeps at most this many words, the most frequent (absent: no cap; seed 002: 750k) */
+  maxVocab: z.number().int().min(1).optional(),
   bigrams: z.boolean().default(BISENT2VEC_DEFAULTS.bigrams),
   /** length of the words' character n-grams in the contexts (ngram-vocab.ts), 0 = none */
   charN: z.number().int().min(0).max(10).default(BISENT2VEC_DEFAULTS.charN),
@@ -75,6 +85,9 @@ export const bisent2vecOptionsSchema = z.object({
 });
 export type Bisent2vecOptions = z.infer<typeof bisent2vecOptionsSchema>;
 
+/** How the siamese head's training picks each positive's mismatch. */
+export const SIAMESE_NEGATIVES = ['random', 'hard'] as const;
+
 /** The siamese head's options (seed 004, models/siamese/head.ts), whichever family's sentence vectors it sits on. */
 export const siameseOptionsSchema = z.object({
   /** dropout after the head, in training */
@@ -85,6 +98,8 @@ export const siameseOptionsSchema = z.object({
   epochs: z.number().int().min(1).max(1000).default(SIAMESE_DEFAULTS.epochs),
   batch: z.number().int().min(1).max(4096).default(SIAMESE_DEFAULTS.batch),
   seed: z.number().int().default(SIAMESE_DEFAULTS.seed),
+  /** each positive's mismatch: a random other target, or the batch's target nearest under the current head (seed 004's "worst") */
+  negatives: z.enum(SIAMESE_NEGATIVES).default(SIAMESE_DEFAULTS.negatives),
 });
 export type SiameseOptions = z.infer<typeof siameseOptionsSchema>;
 
@@ -191,6 +206,8 @@ export const finetuneOptionsSchema = z.object({
   dropout: z.boolean().default(ENCODER_FINETUNE_DEFAULTS.dropout),
   /** checkpoints ranked by dev AER or by dev retrieval P@1 (the mean of both directions) */
   selectBy: z.enum(['aer', 'retrieval']).default(ENCODER_FINETUNE_DEFAULTS.selectBy),
+  /** the aligner's links of pairs without gold: found once, or again before each step with the current weights (awesome-align's self-training) */
+  soLabels: z.enum(['fixed', 'recomputed']).default(ENCODER_FINETUNE_DEFAULTS.soLabels),
 });
 export type EncoderFinetuneOptions = z.infer<typeof finetuneOptionsSchema>;
 

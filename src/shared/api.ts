@@ -87,6 +87,8 @@ export const importOptionsSchema = z
     linksOneBased: z.boolean().optional(),
     /** Import even when a side's script does not match the project's language. */
     anyScript: z.boolean().optional(),
+    /** Then learn words from the corpus (review/resegment-project.ts learnAfterImport): unset, on Lao and Thai sides; false, not at all. */
+    learnWords: z.boolean().optional(),
     /** The longest line and the largest file accepted, in bytes (defaults: 64 MiB, 16 GiB). */
     maxLineBytes: z.number().int().min(1024).optional(),
     maxFileBytes: z.number().int().min(1024).optional(),

@@ -21,6 +21,8 @@ export const mineStartSchema = z
     threshold: z.number().finite().optional(),
     /** Accept sides in another script than the project's languages. */
     anyScript: z.boolean().optional(),
+    /** A siamese head folder saved by `mekong siamese` (seed 004), on the machine running Mekong: its encoder's sentence vectors through the head replace Bi-Sent2Vec. */
+    head: path.optional(),
   })
   .strict();
 

@@ -7,6 +7,7 @@ import { DEVICE_SETTINGS, type DeviceUse } from './device-settings.ts';
 import { LINK_THRESHOLD } from './link-score.ts';
 import { BILSTM_CONFIG_OPTIONS, bilstmOptionsSchema, finetuneOptionsSchema, symSchema, withoutDefaults } from './aligner-options.ts';
 import { TRAINABLE_METHODS } from './methods.ts';
+import { ENCODER_FINETUNE_DEFAULTS } from './aligner-defaults.ts';
 
 const id = z.number().int().nonnegative();
 
@@ -31,10 +32,22 @@ export const trainOptionsSchema = z
     lowercase: z.boolean().default(true),
     /** Where the training runs: a GPU provider when one works here, else the CPU (the provider that ran is recorded per run). */
     device: z.enum(DEVICE_SETTINGS).default('auto'),
-    /** encoder-finetune: the seeds' objectives and their weights (α TR, β AWP, γ WTR, δ RTL), pairs per step, language embeddings (finetuneOptionsSchema; absent: its defaults). */
+    /** encoder-finetune: the seeds' objectives and their weights (α TR, β AWP, γ WTR, δ RTL), pairs per step, language embeddings, the papers' length cap, step count and gradient accumulation, and what ranks the checkpoints (finetuneOptionsSchema; absent: its defaults). With `maxSteps`, `epochs` absent means as many as the steps need. */
     finetune: z
       .object(
-        withoutDefaults(finetuneOptionsSchema.shape, ['objectives', 'alpha', 'beta', 'gamma', 'delta', 'batch', 'languageEmbeddings']),
+        withoutDefaults(finetuneOptionsSchema.shape, [
+          'objectives',
+          'alpha',
+          'beta',
+          'gamma',
+          'delta',
+          'batch',
+          'languageEmbeddings',
+          'maxLength',
+          'maxSteps',
+          'accumulate',
+          'selectBy',
+        ]),
       )
       .strict()
       .optional(),
@@ -48,6 +61,14 @@ export const trainOptionsSchema = z
 
 export type TrainOptions = z.infer<typeof trainOptionsSchema>;
 
+/** What ranks checkpoints: dev AER (lower is better) or dev sentence retrieval P@1 (higher). */
+export type SelectBy = NonNullable<NonNullable<TrainOptions['finetune']>['selectBy']>;
+
+/** What ranks a run's checkpoints: its fine-tuning's selectBy; dev AER for every other run. */
+export function checkpointRanking(config: TrainOptions): SelectBy {
+  return config.finetune?.selectBy ?? ENCODER_FINETUNE_DEFAULTS.selectBy;
+}
+
 export const modelsChannels = {
   'models.list': z.object({}).strict(),
   'models.train': trainOptionsSchema,
@@ -57,7 +78,7 @@ export const modelsChannels = {
   'models.realign': z
     .object({
       runId: id,
-      /** The checkpoint's epoch; defaults to the run's best (lowest dev AER, else last). */
+      /** The checkpoint's epoch; defaults to the run's best (bestCheckpoint: by its selectBy, else the last). */
       epoch: z.number().int().min(1).optional(),
       sym: symSchema,
       /** Store scores calibrated on the held-out gold (when that lowers their cross-fitted error); the reliability is measured either way. */
@@ -109,7 +130,7 @@ export interface RunInfo {
   /** The device asked for and the provider that ran the training (null until its first session opened). */
   device: DeviceUse | null;
   checkpoints: CheckpointInfo[];
-  /** The checkpoint used by default: lowest dev AER, else the last; null while there is none. */
+  /** The checkpoint used by default: the best by the run's selectBy (lowest dev AER, or highest dev retrieval P@1), else the last; null while there is none. */
   bestEpoch: number | null;
   /** Model alignments produced by re-aligning with this run's checkpoints. */
   alignmentIds: number[];

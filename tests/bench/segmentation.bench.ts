@@ -17,6 +17,18 @@
 //    Chinese scores again with the words learned from the test set's own sentences, and on
 //    the sample's Lao and Thai sides the words learned, the tokens merged, and the names of
 //    issue 43 that occur there, kept whole or not.
+//  - Words learned from the parallel side (a run of pieces that aligns to one word of the
+//    other side): Chinese scored as above with the words learned, corpus-level only and with
+//    the parallel side, from the test set's 450 pairs and Tatoeba's 1,000 cmn–eng pairs;
+//    Tatoeba tha–eng's learned words, and how many of the Thai forms of its English names
+//    (THAI_NAMES, read by hand) come out whole; and a proxy reference for Lao, the headwords
+//    of the Lao–English dictionary found in the Lao side of the embassy corpus (both files):
+//    every second headword is held out of the list the corpus is cut with (an unknown word,
+//    as a name is), and its occurrences that no longer headword occurrence contains and none
+//    overlaps in part are the reference; the figures are the share with a token boundary inside
+//    ("cut inside") and the share a token that is no headword runs across ("glued across"),
+//    with the first cut, then with the words learned each way (VARIANTS; the Thai side as the
+//    parallel side).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -24,7 +36,7 @@ import { sampleCorpusPath } from '../../src/main/corpus/sample.ts';
 import { laoEnglishDictionaryPath, loadLaoEnglishHeadwords } from '../../src/main/text/lao-dictionary.ts';
 import { normalizeText } from '../../src/main/text/normalize.ts';
 import { segment, segmentOffsets } from '../../src/main/text/segment.ts';
-import { CorpusWords } from '../../src/main/text/corpus-words.ts';
+import { CorpusWords, type LearnOptions, type LearnedWord } from '../../src/main/text/corpus-words.ts';
 import { WordList } from '../../src/main/text/word-list.ts';
 import { benchOptions, numberOption } from './bench-options.ts';
 
@@ -34,13 +46,16 @@ const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/;
 interface Reference {
   text: string;
   words: [number, number][];
+  /** the pair's English side, as written in the file */
+  english: string;
 }
 
 /** The hand-segmented source side of a std-gold-align test file. */
 function references(file: string): Reference[] {
   const out: Reference[] = [];
   for (const line of readFileSync(join(DATA, file), 'utf8').split('\n')) {
-    const tokens = line.split(' ||| ')[0].trim().split(/\s+/).filter(Boolean);
+    const [side, english = ''] = line.split(' ||| ');
+    const tokens = side.trim().split(/\s+/).filter(Boolean);
     if (tokens.length === 0) continue;
     let text = '';
     const words: [number, number][] = [];
@@ -49,19 +64,32 @@ function references(file: string): Reference[] {
       words.push([text.length, text.length + t.length]);
       text += t;
     });
-    if (normalizeText(text) === text) out.push({ text, words });
+    if (normalizeText(text) === text) out.push({ text, words, english: english.trim() });
   }
   return out;
 }
 
-/** `known` grown by the words learned from `texts` (segmented with `known`), and how many were learned. */
-function learnedList(texts: string[], lang: string, known?: WordList): { list: WordList; learned: number } {
+/**
+ * `known` grown by the words learned from `texts` (segmented with `known`), how many were
+ * learned, and them. With `others` (each text's other side and its language), also from the
+ * parallel side; `parallel: false` learns corpus-level words only.
+ */
+function learnedList(
+  texts: string[],
+  lang: string,
+  known?: WordList,
+  others?: { texts: string[]; lang: string; words?: WordList },
+  options: LearnOptions = {},
+): { list: WordList; learned: number; words: LearnedWord[] } {
   const learner = new CorpusWords(lang);
-  for (const t of texts) learner.add(t, segmentOffsets(t, lang, { words: known }));
-  const { words } = learner.learn(known);
+  texts.forEach((t, i) => {
+    const other = others && { text: others.texts[i], spans: segmentOffsets(others.texts[i], others.lang, { words: others.words }) };
+    learner.add(t, segmentOffsets(t, lang, { words: known }), other);
+  });
+  const { words } = learner.learn(known, options);
   const list = WordList.fromData(known?.data() ?? { words: [], mergeOnly: [] });
   for (const w of words) list.add(w.word, 'merge-only');
-  return { list, learned: words.length };
+  return { list, learned: words.length, words };
 }
 
 function wordScores(refs: Reference[], lang: string, words?: WordList): string {
@@ -180,6 +208,180 @@ function sampleLearned(dictionary: WordList): string[] {
   return out;
 }
 
+const TATOEBA = join(import.meta.dirname, '../../../shared/data/tatoeba-v1');
+const EMBASSY = join(import.meta.dirname, '../../../shared/data/thai-lao-embassy');
+
+/** The lines of a Tatoeba pair (`tatoeba.<pair>.<side>`), normalised. */
+function tatoeba(pair: string, side: string): string[] {
+  return readFileSync(join(TATOEBA, `tatoeba.${pair}.${side}`), 'utf8')
+    .split('\n')
+    .map(normalizeText);
+}
+
+/** The ways of learning compared: a name, whether the parallel side is given, and whether runs aligned to one of its words are learned. */
+const VARIANTS: [string, boolean, boolean][] = [
+  ['corpus-level only', false, false],
+  ['corpus-level, the parallel side keeping its words apart', true, false],
+  ['and the runs aligned to one word of the parallel side', true, true],
+];
+
+const shown = (words: LearnedWord[]) => words.map((w) => (w.aligned ? `${w.word}=${w.aligned}` : w.word)).join(' ');
+
+/** Chinese scores with the words learned from the test set and Tatoeba, corpus-level only and with the parallel side. */
+function parallelChinese(refs: Reference[]): string[] {
+  const zh = tatoeba('cmn-eng', 'cmn');
+  const en = tatoeba('cmn-eng', 'eng');
+  const n = Math.min(zh.length, en.length, 1000);
+  const texts = [...refs.map((r) => r.text), ...zh.slice(0, n)];
+  const english = [...refs.map((r) => r.english), ...en.slice(0, n)];
+  return VARIANTS.map(([name, withOther, parallel]) => {
+    const { list, words } = learnedList(texts, 'zh', undefined, withOther ? { texts: english, lang: 'en' } : undefined, { parallel });
+    return `test.ch-en (zh) with the ${words.length} words learned from its pairs and Tatoeba cmn–eng's ${n}, ${name}: ${wordScores(refs, 'zh', list)}: ${shown(words)}`;
+  });
+}
+
+/**
+ * English names of Tatoeba tha–eng and their Thai forms in its sentences (read by hand; a
+ * name that occurs only sentence-initially is listed too). A pair counts when its English
+ * side holds the name and its Thai side the form.
+ */
+const THAI_NAMES: [string, string][] = [
+  ['Tom', 'ทอม'],
+  ['Mary', 'แมรี่'],
+  ['Mary', 'แมรี'],
+  ['John', 'จอห์น'],
+  ['Bob', 'บ๊อบ'],
+  ['Charlie', 'ชาร์ลี'],
+  ['Helen', 'เฮเลน'],
+  ['Keller', 'เคลเลอร์'],
+  ['Meredith', 'เมเรดิธ'],
+  ['Jesus', 'เยซู'],
+  ['Christ', 'คริสต์'],
+  ['Santa', 'ซานต้า'],
+  ['America', 'อเมริกา'],
+  ['Rome', 'โรม'],
+  ['Budapest', 'บูดาเปส'],
+  ['Aomori', 'อาโอโมริ'],
+  ['Tokyo', 'โตเกียว'],
+  ['Kyoto', 'เกียวโต'],
+  ['Boston', 'บอสตัน'],
+  ['Chicago', 'ชิคาโก้'],
+  ['Kunming', 'คุนหมิง'],
+  ['Russia', 'รัสเซีย'],
+  ['Pluto', 'พลูโต'],
+  ['Palestine', 'ปาเลสไตน์'],
+  ['Jerusalem', 'เยรูซาเล็ม'],
+  ['Asia', 'เอเชีย'],
+  ['Europe', 'ยุโรป'],
+  ['Australia', 'ออสเตรเลีย'],
+  ['Soviet', 'โซเวียต'],
+  ['York', 'นิวยอร์ก'],
+  ['Times', 'ไทมส์'],
+  ['Khalifa', 'เคาะลีฟะฮ์'],
+  ['Japan', 'ญี่ปุ่น'],
+  ['China', 'จีน'],
+  ['German', 'เยอรมัน'],
+  ['French', 'ฝรั่งเศส'],
+  ['English', 'อังกฤษ'],
+  ['Vietnam', 'เวียดนาม'],
+  ['Christian', 'คริสเตียน'],
+  ['Burmese', 'พม่า'],
+  ['Thailand', 'ประเทศไทย'],
+];
+
+/** Tatoeba tha–eng: the words learned, and the Thai forms of its English names kept whole before → after. */
+function tatoebaThai(): string[] {
+  const th = tatoeba('tha-eng', 'tha');
+  const en = tatoeba('tha-eng', 'eng');
+  const n = Math.min(th.length, en.length, 1000);
+  const [texts, english] = [th.slice(0, n), en.slice(0, n)];
+  const whole = (words?: WordList) => {
+    let [found, kept] = [0, 0];
+    texts.forEach((text, i) => {
+      const tokens = segment(text, 'th', { words }).map((t) => t.text);
+      for (const [name, form] of THAI_NAMES) {
+        if (!new RegExp(`\\b${name}`).test(english[i])) continue;
+        const places = text.split(form).length - 1;
+        found += places;
+        kept += Math.min(places, tokens.filter((t) => t === form).length);
+      }
+    });
+    return `${kept} of ${found}`;
+  };
+  const out: string[] = [];
+  for (const [name, withOther, parallel] of VARIANTS) {
+    const { list, words } = learnedList(texts, 'th', undefined, withOther ? { texts: english, lang: 'en' } : undefined, { parallel });
+    out.push(
+      `Tatoeba tha–eng (${n} pairs), ${name}: ${words.length} words learned: ${shown(words)}; Thai forms of English names whole ${whole()} → ${whole(list)}`,
+    );
+  }
+  return out;
+}
+
+/** Headword occurrences in `text` that no longer occurrence contains and none overlaps in part (the proxy reference). */
+function headwordPlaces(text: string, headwords: Set<string>, longest: number): [number, number][] {
+  const found: [number, number][] = [];
+  for (let a = 0; a < text.length; a++)
+    for (let b = a + 2; b <= Math.min(text.length, a + longest); b++) if (headwords.has(text.slice(a, b))) found.push([a, b]);
+  const inside = (a: number, b: number, c: number, d: number) => c <= a && d >= b && d - c > b - a;
+  const overlaps = (a: number, b: number, c: number, d: number) => (c < a && d > a && d < b) || (c > a && c < b && d > b);
+  return found.filter(([a, b]) => found.every(([c, d]) => !inside(a, b, c, d) && !overlaps(a, b, c, d)));
+}
+
+/** The share of `places` with a token boundary strictly inside, and the share a token that is no headword runs across. */
+function proxyScores(texts: string[], places: [number, number][][], headwords: Set<string>, lang: string, words?: WordList): string {
+  let [all, inside, across] = [0, 0, 0];
+  texts.forEach((text, i) => {
+    const o = segmentOffsets(text, lang, { words });
+    for (const [a, b] of places[i]) {
+      all++;
+      let [cut, glued] = [false, false];
+      for (let k = 0; k < o.length; k += 2) {
+        if ((o[k] > a && o[k] < b) || (o[k + 1] > a && o[k + 1] < b)) cut = true;
+        const runsAcross = (o[k] < a && o[k + 1] > a) || (o[k] < b && o[k + 1] > b);
+        if (runsAcross && !headwords.has(text.slice(o[k], o[k + 1]))) glued = true;
+      }
+      if (cut) inside++;
+      if (glued) across++;
+    }
+  });
+  const pct = (x: number) => `${((100 * x) / all).toFixed(2)}%`;
+  return `cut inside ${pct(inside)}, glued across ${pct(across)} of ${all}`;
+}
+
+/**
+ * The Lao proxy reference on the embassy corpus. Every second headword (in code-unit order)
+ * is held out of the word list the corpus is cut with, so that it is a word the segmenter does
+ * not know, as a name or loan is; the reference is the held-out headwords' occurrences of two
+ * syllables or more (three letters or more). Figures: the first cut, with the corpus-level
+ * words, and with those of the Thai side as well.
+ */
+async function laoProxy(): Promise<string[]> {
+  const rows = ['vientiane-thaiembassy-sent.csv', 'vientiane-thaiembassy.csv'].flatMap(
+    (file) => parse(readFileSync(join(EMBASSY, file), 'utf8'), { bom: true, columns: true }) as Record<string, string>[],
+  );
+  const lao = rows.map((r) => normalizeText(r.lao_sent ?? r.lao));
+  const thai = rows.map((r) => normalizeText(r.thai_sent ?? r.thai));
+  const dict = parse(readFileSync(laoEnglishDictionaryPath(), 'utf8'), { bom: true, columns: true }) as { LaoWord: string }[];
+  const headwords = [...new Set(dict.map((r) => normalizeText(r.LaoWord.trim())).filter((w) => w.length >= 2 && !/\s/.test(w)))].sort();
+  const all = new Set(headwords);
+  const kept = WordList.fromWords(
+    headwords.filter((_, i) => i % 2 === 0),
+    'merge-only',
+  );
+  const heldOut = new Set(headwords.filter((w, i) => i % 2 === 1 && w.length >= 3));
+  const longest = Math.max(...headwords.map((w) => w.length));
+  const places = lao.map((t) => headwordPlaces(t, all, longest).filter(([a, b]) => heldOut.has(t.slice(a, b))));
+  const out = [
+    `Lao proxy (held-out dictionary headwords in the embassy corpus's ${lao.length} Lao texts), first cut: ${proxyScores(lao, places, all, 'lo', kept)}`,
+  ];
+  for (const [name, withOther, parallel] of VARIANTS) {
+    const { list, words } = learnedList(lao, 'lo', kept, withOther ? { texts: thai, lang: 'th' } : undefined, { parallel });
+    out.push(`  with the ${words.length} words learned, ${name} (Thai): ${proxyScores(lao, places, all, 'lo', list)}; ${shown(words)}`);
+  }
+  return out;
+}
+
 export default async function main(args: string[]): Promise<void> {
   const o = benchOptions('segmentation', args, { rounds: { type: 'string', default: '5' } });
   if (!o) return;
@@ -199,6 +401,7 @@ export default async function main(args: string[]): Promise<void> {
           lang,
         );
         console.log(`${file} (${lang}) with the ${learned} words learned from its own sentences: ${wordScores(refs, lang, list)}`);
+        if (existsSync(TATOEBA)) for (const line of parallelChinese(refs)) console.log(line);
       }
     }
   } else console.log(`${DATA} is absent: the Chinese and Japanese figures are skipped`);
@@ -206,4 +409,6 @@ export default async function main(args: string[]): Promise<void> {
   for (const line of laoVariants(dictionary)) console.log(line);
   console.log(abbreviations(dictionary));
   for (const line of sampleLearned(dictionary)) console.log(line);
+  if (existsSync(TATOEBA)) for (const line of tatoebaThai()) console.log(line);
+  if (existsSync(EMBASSY)) for (const line of await laoProxy()) console.log(line);
 }

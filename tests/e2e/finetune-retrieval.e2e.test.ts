@@ -3,41 +3,18 @@
 // encoder, fine-tuned for two epochs (real ONNX training in the encoder worker); the run's
 // evaluation chart draws the checkpoints' dev retrieval P@1 beside their AER, and the
 // checkpoint table lists it, each figure the one the run recorded.
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { dispatch } from '../../src/main/api/dispatch.ts';
 import { listModels, metricsOf } from '../../src/main/store/training-runs.ts';
-import { writeTinyBert } from '../unit/models/transformer/tiny-encoders.ts';
 import { startHarness, type Harness } from './harness.ts';
+import { call, DEV_PAIRS, openFinetuneProject } from './finetune-fixture.ts';
 
 let h: Harness;
 let page: Page;
-const DEV_PAIRS = [1, 2, 3];
-const TRAIN_GOLD_PAIRS = [4, 5];
-
-async function call(channel: string, input: unknown): Promise<unknown> {
-  const r = await dispatch(h.ctx, channel, input);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.error}`);
-  return r.value;
-}
-
 beforeAll(async () => {
   h = await startHarness('noy');
   page = h.page;
-  await page.getByRole('button', { name: 'Open sample project' }).click();
-  await page.getByTestId('project-name').waitFor();
-  for (const pairId of [...DEV_PAIRS, ...TRAIN_GOLD_PAIRS]) {
-    const pair = h.ctx.store!.getPair(pairId);
-    const n = Math.min(6, pair.srcTokens.length, pair.tgtTokens.length);
-    const links = Array.from({ length: n }, (_, i) => ({ s: i, t: i, kind: 'sure' as const, score: null }));
-    await call('editor.setGold', { pairId, links, untranslated: [] });
-    await call('pairs.update', { id: pairId, status: 'done' });
-  }
-  for (const id of DEV_PAIRS) await call('pairs.update', { id, split: 'dev' });
-  const encoder = join(h.dir, 'tiny-bert');
-  writeTinyBert(encoder);
-  await call('project.setEncoder', { dir: encoder });
+  await openFinetuneProject(h);
 });
 
 afterAll(async () => {
@@ -45,7 +22,7 @@ afterAll(async () => {
 });
 
 it("draws a fine-tuned encoder's dev retrieval P@1 beside its AER curve and lists it per checkpoint", async () => {
-  await call('models.train', { method: 'encoder-finetune', epochs: 2 });
+  await call(h, 'models.train', { method: 'encoder-finetune', epochs: 2 });
   await page.getByRole('tab', { name: 'Models' }).click();
   const done = page.locator('[data-testid="run-view"][data-state="done"]');
   await done.waitFor({ timeout: 420_000 });

@@ -21,7 +21,8 @@ export interface Vocabularies {
   pairTgt: Int32Array;
 }
 
-export interface Bitext extends Vocabularies {
+/** n pairs' word ids and cells, offsets from the first of them (the conventions above). */
+export interface CorpusArrays {
   n: number;
   srcOff: Int32Array;
   srcIds: Int32Array;
@@ -31,6 +32,9 @@ export interface Bitext extends Vocabularies {
   cellLo: Uint16Array;
   cellHi: Uint8Array | Uint16Array;
 }
+
+/** A whole corpus in memory: its vocabularies and all its pairs as one block. */
+export interface Bitext extends Vocabularies, CorpusArrays {}
 
 /** Word ids of one side, in order of first occurrence. */
 export class Vocabulary {

@@ -10,19 +10,13 @@
 // sg = J, so = 1 and for rev sg = 1, so = I (the gen length = target length); i.e. always
 // source-major (i*Jtgt + j), so both directions' per-cell arrays line up.
 
+import type { CorpusArrays } from './corpus.ts';
+
 export type Direction = 'fwd' | 'rev';
 
 /** Pairs first .. first+n-1 of a corpus (index conventions in corpus.ts, offsets from the block's start). */
-export interface Block {
+export interface Block extends CorpusArrays {
   first: number;
-  n: number;
-  srcOff: Int32Array;
-  srcIds: Int32Array;
-  tgtOff: Int32Array;
-  tgtIds: Int32Array;
-  cellOff: Int32Array;
-  cellLo: Uint16Array;
-  cellHi: Uint8Array | Uint16Array;
 }
 
 /** What a corpus's views share whatever block they show. */

@@ -12,8 +12,10 @@
 // settings and Table V's ablation; --negatives only where the method has the contrastive
 // loss), --device, --dict D with --dict-use prior|supervision|both (a prior of the
 // extraction's EM, its 1-to-1 matches in a pair as supervision (the default), or both: method.ts).
-// The lexicon: t(t | s)·√t(s | t) of EM with agreement over the model's similarities times
-// √p(t | s) of agree's forward table on the same pairs (models/bilstm/word-translations.ts).
+// --heads shared|separate: one projection head of the contrastive loss or seed 003's g_q and g_k.
+// The lexicon (--extraction, models/bilstm/word-translations.ts): em (default), t(t | s)·√t(s | t)
+// of EM with agreement over the model's similarities times √p(t | s) of agree's forward table
+// on the same pairs; csls or nn, the nearest words of the whole target vocabulary (seed 003's P@1).
 import { readFileSync } from 'node:fs';
 import { type BilstmOptions, hasContrastiveLoss } from '../../shared/aligner-options.ts';
 import type { Link, LinkRef } from '../../shared/link-set.ts';
@@ -29,13 +31,14 @@ import { embedPairs, extractLinks } from '../models/bilstm/aligner.ts';
 import { DICTIONARY_USE, type DictionaryUse, runNeuralMethod } from '../models/bilstm/method.ts';
 import { loadNeuralModel, saveNeuralModel } from '../models/bilstm/bilstm-folder.ts';
 import type { NeuralConfig } from '../models/bilstm/bilstm-train.ts';
-import type { Negatives, Pooling } from '../models/bilstm/contrastive.ts';
-import { neuralLexicon } from '../models/bilstm/word-translations.ts';
+import { type Negatives, type Pooling, PROJECTION_HEADS, type ProjectionHeads } from '../models/bilstm/contrastive.ts';
+import { BILSTM_EXTRACTIONS, neuralLexicon, vocabularyLexicon } from '../models/bilstm/word-translations.ts';
 import { bilstmOverrides } from './bilstm-options.ts';
 import {
   type AlignerOptions,
   cliDictionary,
   epochsOption,
+  extractionOption,
   PER_WORD,
   type ProgressDisplay,
   type TextAlignerFactory,
@@ -65,7 +68,7 @@ function cliOptions(o: AlignerOptions): Partial<BilstmOptions> {
 const NEGATIVES: readonly Negatives[] = ['inter', 'inter+intra'];
 const POOLINGS: readonly Pooling[] = ['mean', 'max'];
 
-/** --seed, --negatives and --pooling: the network's settings outside the options schema (refused where the method has no contrastive loss to take negatives). */
+/** --seed, --negatives, --pooling and --heads: the network's settings outside the options schema (refused where the method has no contrastive loss to take negatives or heads). */
 function networkOptions(method: NeuralMethodName, o: AlignerOptions): Partial<NeuralConfig> {
   const out: Partial<NeuralConfig> = {};
   if (o.seed !== undefined) out.seed = numberOption('--seed', o.seed, Number.isInteger, 'an integer');
@@ -80,6 +83,12 @@ function networkOptions(method: NeuralMethodName, o: AlignerOptions): Partial<Ne
     if (!POOLINGS.includes(o.pooling as Pooling))
       throw new UserError(`--pooling must be one of ${POOLINGS.join(', ')}, got "${o.pooling}"`);
     out.pooling = o.pooling as Pooling;
+  }
+  if (o.heads !== undefined) {
+    if (!hasContrastiveLoss(method)) throw new UserError(`--heads is for the contrastive loss of bilstm-ctl; ${method} trains without it`);
+    if (!PROJECTION_HEADS.includes(o.heads as ProjectionHeads))
+      throw new UserError(`--heads must be one of ${PROJECTION_HEADS.join(', ')}, got "${o.heads}"`);
+    out.heads = o.heads as ProjectionHeads;
   }
   return out;
 }
@@ -187,10 +196,17 @@ export const bilstmAligner: TextAlignerFactory = (name) => {
     align: (src, tgt, o, display) => alignBilstm(method, toArrays(src), toArrays(tgt), o, display),
     async lexicon(srcSide, tgtSide, o, display) {
       const [src, tgt] = [toArrays(srcSide), toArrays(tgtSide)];
+      const extraction = extractionOption(o.extraction, method, BILSTM_EXTRACTIONS);
       const selfTrain = selfTrainEpochs(o, src.length);
       const dict = neuralDictionary(o);
+      if (extraction !== 'em' && dict.dictionaryUse !== undefined && dict.dictionaryUse !== 'supervision')
+        throw new UserError(
+          `--dict-use ${dict.dictionaryUse} makes the dictionary a prior of the em extraction; --extraction ${extraction} has none`,
+        );
       const data = { src, tgt, selfTrainEpochs: selfTrain, ...dict };
       const r = await display('training', (ctx) => runNeuralMethod(method, data, overrides(method, o), { ctx }));
+      if (extraction !== 'em')
+        return display('word translations', async (ctx) => vocabularyLexicon(src, tgt, r.embeddings, extraction, PER_WORD, ctx));
       return neuralLexicon(
         src,
         tgt,

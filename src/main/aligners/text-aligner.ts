@@ -45,6 +45,10 @@ export interface AlignerOptions {
   seed?: string;
   negatives?: string;
   pooling?: string;
+  /** the contrastive loss's projection heads: shared, or separate g_q and g_k (seed 003 eq. 11) */
+  heads?: string;
+  /** `lexicon`: how translations are read from the trained model (the family's default, csls or nn over the whole vocabularies) */
+  extraction?: string;
   heldOut?: string;
   continue?: string;
   pseudo?: string;
@@ -53,6 +57,10 @@ export interface AlignerOptions {
   device?: DeviceSetting;
   encoder?: string;
   layer?: string;
+  /** SimAlign's --token-type, --null-align and --distortion (encoder family) */
+  tokenType?: string;
+  nullAlign?: string;
+  distortion?: string;
 }
 
 /** A progress display (the CLI's terminal bar, cli/progress-bar.ts withProgressBar): runs one phase labelled `label` with its context, cleared when the phase ends. */
@@ -100,6 +108,13 @@ export function cliDictionary(o: AlignerOptions, lowercase: boolean): DictEntry[
   const entries = shipped.length ? mergedEntries(given ?? [], shipped, lowercase) : given;
   known.set(lowercase, entries);
   return entries;
+}
+
+/** --extraction: one of a family's extractions (the first when not given); another value is a one-line error listing them. */
+export function extractionOption<T extends string>(v: string | undefined, method: string, known: readonly T[]): T {
+  if (v === undefined) return known[0];
+  if (!known.includes(v as T)) throw new UserError(`--extraction of ${method} must be one of ${known.join(', ')}, got "${v}"`);
+  return v as T;
 }
 
 /** --epochs: a positive whole number, or undefined when not given. */

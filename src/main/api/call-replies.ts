@@ -2,64 +2,68 @@
 // call but before its answer arrived sends the call again; a change that is not a whole
 // layer (an undo or redo, a token merge or split, a note saved over the one it replaced)
 // must not run twice. So each change the editor sends carries a request id (the header
-// REQUEST_ID_HEADER), the same on every re-send, and the server keeps each id's answer per
-// project and account: a repeat is answered with the first answer (once that is ready, when
-// the first call is still running) and runs nothing. Kept in memory, the newest
-// REPLIES_PER_SCOPE answers of each project and account for REPLY_TTL_MS: a page re-sends
-// every two seconds until answered, so its one unanswered call is among its account's newest.
-// The edits path keeps no request log in the project file, so a restarted server does not
-// know the ids its predecessor answered.
+// REQUEST_ID_HEADER), the same on every re-send, and a repeat of an id from the same account
+// is answered with the first answer and runs nothing:
+// - while the first call still runs, the repeat waits for its answer (kept here, in memory,
+//   only as long as the call runs);
+// - once it has run, from the project file (store/answered-requests.ts): the id was written
+//   in the transaction of the change it made and its answer saved as it returned, so a
+//   server started after the first one stopped knows it too.
 
-/** How long an answer is kept for a re-send (a page re-sends while it stays open). */
-export const REPLY_TTL_MS = 60 * 60_000;
-/** Answers kept per project and account (a page has one call under way at a time; a few tabs, a few each). */
-export const REPLIES_PER_SCOPE = 64;
+import type { ApiErrorBody } from '../../shared/api.ts';
+import { inRequest, saveAnswer, savedAnswer, type CallRequest } from '../store/answered-requests.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import type { DispatchResult } from './dispatch.ts';
 
 /** A request id as a page makes one: letters, digits and `_.:-`, at most 100 of them. */
 export function isRequestId(id: string): boolean {
   return /^[\w.:-]{1,100}$/.test(id);
 }
 
-interface Reply {
-  at: number;
-  answer: Promise<unknown>;
-}
+/** The answer to a repeat of a change whose first answer the server never saved (it stopped as it ran). */
+const LOST: { ok: false; error: ApiErrorBody } = {
+  ok: false,
+  error: {
+    error: 'this change was saved, but the server stopped before answering it: reload the pair to see it',
+    kind: 'input',
+  },
+};
 
 export class CallReplies {
-  /** Per scope (project and account), its answers by key, oldest first. */
-  private readonly scopes = new Map<string, Map<string, Reply>>();
-
-  constructor(
-    private readonly ttlMs = REPLY_TTL_MS,
-    private readonly perScope = REPLIES_PER_SCOPE,
-    private readonly now: () => number = Date.now,
-  ) {}
+  /** The calls with a request id still running, by project, account, channel and id. */
+  private readonly running = new Map<string, Promise<DispatchResult>>();
 
   /**
-   * `run`'s answer, run once per `key` in `scope`: a later call with the same key gets the
-   * first call's answer (a failed call's failure too: it was the answer the page missed).
+   * `run`'s answer, run once per request in `project` (null: none open, then only repeats
+   * while it runs are known): a repeat gets the first call's answer, a failure too (it was
+   * the answer the page missed).
    */
-  once<T>(scope: string, key: string, run: () => Promise<T>): Promise<T> {
-    const at = this.now();
-    this.expire(at);
-    let replies = this.scopes.get(scope);
-    const kept = replies?.get(key);
-    if (kept) return kept.answer as Promise<T>;
-    if (!replies) this.scopes.set(scope, (replies = new Map()));
-    const answer = run();
-    replies.set(key, { at, answer });
-    if (replies.size > this.perScope) replies.delete(replies.keys().next().value!);
+  once(project: ProjectStore | null, request: CallRequest, run: () => Promise<DispatchResult>): Promise<DispatchResult> {
+    const key = [project?.path ?? '', request.account, request.channel, request.id].join('\n');
+    const running = this.running.get(key);
+    if (running) return running;
+    const saved = project ? savedAnswer(project, request) : undefined;
+    if (saved !== undefined) return Promise.resolve(saved === null ? LOST : (JSON.parse(saved) as DispatchResult));
+    const answer = this.runAndSave(project, request, run).finally(() => this.running.delete(key));
+    this.running.set(key, answer);
     return answer;
   }
 
-  /** Drops the answers older than the time they are kept for, and scopes left empty. */
-  private expire(now: number): void {
-    for (const [scope, replies] of this.scopes) {
-      for (const [key, reply] of replies) {
-        if (now - reply.at < this.ttlMs) break;
-        replies.delete(key);
+  private async runAndSave(
+    project: ProjectStore | null,
+    request: CallRequest,
+    run: () => Promise<DispatchResult>,
+  ): Promise<DispatchResult> {
+    if (!project) return run();
+    const answer = await inRequest(project, request, run);
+    if (project.isOpen() && !project.readOnly) {
+      try {
+        saveAnswer(project, request, JSON.stringify(answer));
+      } catch {
+        // the project cannot be written now (its disk full, its file gone): the page still
+        // gets this answer; a repeat after a restart finds the id of a change without it (LOST)
       }
-      if (!replies.size) this.scopes.delete(scope);
     }
+    return answer;
   }
 }

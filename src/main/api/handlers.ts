@@ -8,7 +8,8 @@ import { UserError } from '../errors.ts';
 import { ProjectStore } from '../store/project-store.ts';
 import { editorPair } from '../review/editor.ts';
 import { mergeTokensEdit, splitTokenEdit } from '../review/segmentation-fixes.ts';
-import { formatResegmentReport, resegmentProject } from '../review/resegment-project.ts';
+import { formatResegmentReport, learnAfterImport, resegmentProject } from '../review/resegment-project.ts';
+import { nextPairId } from '../store/pairs.ts';
 import { runImport } from '../corpus/import-pipeline.ts';
 import { runExport } from '../corpus/export-pipeline.ts';
 import { openOrCreateSample } from '../corpus/sample.ts';
@@ -173,7 +174,11 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     const target = store(ctx);
     const { jobId } = ctx.jobs.start('import', async (job) => {
       try {
-        return withUploadNames(ctx, await runImport(target, i, { ...job, surface: 'app' }));
+        const segmentedFrom = nextPairId(target);
+        const imported = await runImport(target, i, { ...job, surface: 'app' });
+        const learnWords = i.tokenization === 'pretokenized' ? false : i.learnWords;
+        const report = await learnAfterImport(target, { learnWords, segmentedFrom, annotator: ctx.annotator, ...job });
+        return withUploadNames(ctx, report ? `${imported}\n${formatResegmentReport(report)}` : imported);
       } catch (err) {
         if (err instanceof Error) err.message = withUploadNames(ctx, err.message);
         throw err;

@@ -1,9 +1,11 @@
-// The mining API handlers (spread into handlers.ts): start a Mine job (train/mine-job.ts),
+// The mining API handlers (spread into handlers.ts): start a Mine job (train/mine-job.ts; a
+// siamese head it is given is checked first, models/siamese/head-mining.ts),
 // list runs and pages of proposals, record the linguist's decisions, add the accepted
 // proposals to the corpus as one import, delete a run (store/mined-pairs.ts).
 import type { z } from 'zod';
 import type { miningChannels, MiningResults } from '../../shared/mining-api.ts';
 import { addAcceptedToCorpus, decideProposals, deleteMineRun, listMineRuns, listProposals, mineRun } from '../store/mined-pairs.ts';
+import { checkSavedHead } from '../models/siamese/head-mining.ts';
 import { mineIntoProject } from '../train/mine-job.ts';
 import { openProject, type AppContext } from './app-context.ts';
 
@@ -16,6 +18,7 @@ type Handler<C extends Channel> = (
 export const miningHandlers: { [C in Channel]: Handler<C> } = {
   'mine.start': (ctx, i) => {
     const target = openProject(ctx);
+    if (i.head !== undefined) checkSavedHead(i.head);
     return { jobId: ctx.jobs.start('mine', (job) => mineIntoProject(target, i, job)).jobId };
   },
   'mine.runs': (ctx) => listMineRuns(openProject(ctx)),

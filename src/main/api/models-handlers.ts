@@ -13,7 +13,7 @@ import { UserError } from '../errors.ts';
 import { countPairs } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import {
-  bestCheckpoint,
+  bestCheckpointOfRun,
   checkpointsOf,
   createModelRun,
   createRun,
@@ -41,7 +41,7 @@ const store = openProject;
 function checkpoint(s: ProjectStore, runId: number, epoch: number | undefined): CheckpointInfo {
   getRun(s, runId);
   const checkpoints = checkpointsOf(s, runId);
-  const chosen = epoch === undefined ? bestCheckpoint(checkpoints) : checkpoints.find((c) => c.epoch === epoch);
+  const chosen = epoch === undefined ? bestCheckpointOfRun(s, runId) : checkpoints.find((c) => c.epoch === epoch);
   if (!chosen) {
     const have = checkpoints.map((c) => c.epoch).join(', ') || 'none yet';
     throw new UserError(`run ${runId} has no checkpoint${epoch === undefined ? '' : ` at epoch ${epoch}`} (saved epochs: ${have})`);

@@ -6,7 +6,7 @@
 //                [--epochs N] [--gold G] [--held-out F] [--weights B,A,W] [--word-dropout α]
 //                [--lr X] [--batch N] [--seed N] [--negatives inter|inter+intra] [--pooling mean|max]
 //                [--continue DIR] [--pseudo P] [--pseudo-threshold p] [--self-train N] [--device D]
-//                [--encoder DIR] [--layer L]
+//                [--encoder DIR] [--layer L] [--token-type bpe|word] [--null-align p] [--distortion k]
 // O gets one Pharaoh line per pair (0-based i-j; empty where a side is empty), O2 the same
 // links as i-j:p with their posterior probability.
 import { Command, Option } from 'commander';
@@ -14,6 +14,8 @@ import { BILSTM_SUPERVISED_WEIGHTS, DEFAULT_SYM, ENCODER_DEFAULTS, STATISTICAL_D
 import { DEFAULT_EPOCHS_RULE, DEFAULT_SELF_TRAIN_RULE } from '../../shared/epochs.ts';
 import { LINK_THRESHOLD } from '../../shared/link-score.ts';
 import { pharaohLine, type LinkRef } from '../../shared/link-set.ts';
+// type only: a statistical run loads no zod
+import type { EncoderOptions } from '../../shared/aligner-options.ts';
 import { DEFAULT_METHOD, methodNames } from '../../shared/methods.ts';
 import { SYMMETRISATIONS } from '../align/symmetrise.ts';
 import { readParallel } from '../align/text-io.ts';
@@ -132,6 +134,20 @@ export function register(program: Command): void {
     .option(
       '--layer <n>',
       "encoder methods: the hidden state to align with, 0 = the embeddings' output … L = the last layer (default 8 of 12 layers, round(2/3·L) otherwise)",
+    )
+    .addOption(
+      new Option(
+        '--token-type <unit>',
+        `SimAlign methods: similarities between subwords, a word pair linked when any of its subwords are (bpe, SimAlign's default), or between words averaged from their subwords (word; default ${ENCODER_DEFAULTS.tokenType})`,
+      ).choices(['bpe', 'word'] satisfies EncoderOptions['tokenType'][]),
+    )
+    .option(
+      '--null-align <p>',
+      "SimAlign methods: remove the links whose row or column is flattest (normalised entropy), keeping those at or below the corpus's p-quantile of it (default 1: none removed)",
+    )
+    .option(
+      '--distortion <k>',
+      'SimAlign methods: similarities times 1 − k·(relative position difference)², favouring links near the diagonal; k in [0, 1] (default 0)',
     )
     .addOption(deviceOption())
     .action(run);

@@ -1,7 +1,9 @@
 // `mekong eval …`: evaluation commands. This file owns the `eval` group.
 //   mekong eval aer --gold G --pred P [--gold-one-based] [--pred-one-based] [--ignore-possible]
 //       predicted word alignments against gold (sure/possible; eval/aer.ts)
-//   mekong eval p1 --lexicon L --dict D [--src S --tgt T]   (word-translation P@1, eval/p1.ts)
+//   mekong eval p1 --lexicon L --dict D [--src S --tgt T]   (word-translation P@1, eval/p1.ts;
+//       with S and T, seeds 002/003's protocol: the words of S in the dictionary with a
+//       translation occurring in T)
 //   mekong eval retrieval --src S --tgt T --encoder KIND:DIR [--pooling cls|mean] [--layer L] [--head H]
 //       sentence retrieval P@1 and P@5 both ways, Tatoeba's protocol: line i of S and of T are
 //       each other's answer, candidates ranked by cosine (eval/retrieval.ts)
@@ -151,8 +153,11 @@ export function register(program: Command): void {
     .description('word-translation precision at 1 of a lexicon against a dictionary')
     .requiredOption('--lexicon <file>', 'src<TAB>tgt<TAB>score lines')
     .requiredOption('--dict <file>', 'src<TAB>tgt lines, several per word allowed')
-    .option('--src <file>', 'source sentences: evaluate only their words')
-    .option('--tgt <file>', 'target sentences: with a translation occurring here')
+    .option(
+      '--src <file>',
+      "source sentences: evaluate only their words (seeds 002/003's protocol: the source vocabulary's dictionary words with a translation in --tgt)",
+    )
+    .option('--tgt <file>', 'target sentences: evaluate only words with a dictionary translation occurring here')
     .action(p1);
   sentenceEncoderOptions(
     group

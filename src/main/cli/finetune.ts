@@ -5,7 +5,9 @@
 // objectives (models/transformer/encoder-finetune.ts) and writes the result as a Hugging Face folder
 // that `mekong align --encoder` (and transformers) open. G and R are Pharaoh files, one line
 // per pair: gold links (pairs with an empty line get our aligner's links of probability
-// ≥ 0.9) and links rejected by a reviewer (never positives; negatives of WTR).
+// ≥ 0.9) and links rejected by a reviewer (never positives; negatives of WTR); with
+// --so-labels recomputed the aligner's links are found again before each step by the encoder
+// being trained (awesome-align's self-training).
 // The papers' settings: --max-length (subwords per sentence), --max-steps, --accumulate
 // (effective batch = batch × accumulate), dropout at the config's rates (--no-dropout);
 // with --dev-src/--dev-tgt (and --dev-gold) a checkpoint every --checkpoint-every epochs is
@@ -54,6 +56,7 @@ interface FinetuneCliOptions {
   awpMasks?: string;
   aligner?: EncoderMethodName;
   threshold?: string;
+  soLabels?: 'fixed' | 'recomputed';
   freezeEmbeddings?: boolean;
   languageEmbeddings?: boolean;
   device?: string;
@@ -141,6 +144,7 @@ async function run(o: FinetuneCliOptions): Promise<void> {
     awpMasks: num('--awp-masks', o.awpMasks),
     supervisionMethod: o.aligner,
     threshold: num('--threshold', o.threshold),
+    soLabels: o.soLabels,
     freezeEmbeddings: o.freezeEmbeddings,
     seed: num('--seed', o.seed),
     maxLength: num('--max-length', o.maxLength),
@@ -200,6 +204,10 @@ async function run(o: FinetuneCliOptions): Promise<void> {
       interruptSignal(),
     );
     const last = r.epochs[r.epochs.length - 1];
+    if (r.labels.recomputed)
+      process.stderr.write(
+        `self-training: the aligner's links found again ${r.labels.recomputed} times for a pair, ${r.labels.changed} of them different from the pair's links before\n`,
+      );
     process.stderr.write(
       `${r.out}: ${r.steps} steps on ${r.device}, final epoch loss ${last.loss.toFixed(4)}; links from gold for ${r.pairs.gold} pairs, from the aligner for ${r.pairs.model} (${r.pairs.links} links, ${r.pairs.rejected} rejected)\n`,
     );
@@ -258,6 +266,12 @@ export function register(program: Command): void {
       new Option('--aligner <method>', `aligner of the pairs without gold (default ${D.supervisionMethod})`).choices(ENCODER_ALIGN_METHODS),
     )
     .option('--threshold <p>', `probability the aligner's links need (default ${D.threshold})`)
+    .addOption(
+      new Option(
+        '--so-labels <when>',
+        `the aligner's links: found once before training (fixed), or again before each step by the encoder being trained (recomputed, awesome-align's self-training; default ${D.soLabels})`,
+      ).choices(['fixed', 'recomputed']),
+    )
     .option(
       '--language-embeddings',
       "add seed 000 §6.1's language embeddings (one for --src's side, one for --tgt's; helped its low-resource languages), saved beside the model",

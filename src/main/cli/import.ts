@@ -1,14 +1,17 @@
 // `mekong import`: a corpus file (and optionally a links file) into a project, segmented
 // with the project's word lists and those given here (word-list-options.ts), which join the
-// project's lists once the import has succeeded. --learn-words then learns names and loans
-// from the whole project's corpus and segments it with them (`mekong resegment --learn-words`),
-// learning from the tokens the import just wrote rather than cutting its pairs a second time.
+// project's lists once the import has succeeded. Then names and loans are learned from the
+// whole project's corpus and it is segmented with them (review/resegment-project.ts
+// learnAfterImport), learning from the tokens the import just wrote rather than cutting its
+// pairs a second time: by default on Lao and Thai sides from runs that recur; --learn-words
+// also on Chinese sides and from runs aligned to one word of the other side
+// (`mekong resegment --learn-words`); --no-learn-words not at all.
 import { Option, type Command } from 'commander';
 import { importOptionsSchema } from '../../shared/api.ts';
 import { UserError } from '../errors.ts';
 import { runImport } from '../corpus/import-pipeline.ts';
 import { loginName } from '../api/create-context.ts';
-import { formatResegmentReport, resegmentProject } from '../review/resegment-project.ts';
+import { formatResegmentReport, learnAfterImport } from '../review/resegment-project.ts';
 import { detectFormat } from '../corpus/formats.ts';
 import { nextPairId } from '../store/pairs.ts';
 import { parseOptions, runProjectJob } from './project-job.ts';
@@ -57,8 +60,9 @@ export function register(program: Command): void {
     .option('--links-one-based', 'link indices start at 1')
     .option(
       '--learn-words',
-      "then learn Lao, Thai and Chinese words from the project's corpus (names, loans: runs of syllables that recur and hold together) and segment with them, as `mekong resegment --learn-words`",
-    );
+      "then learn Lao, Thai and Chinese words from the project's corpus (names, loans: runs of syllables that recur and hold together, or that align to one word of the other side) and segment with them, as `mekong resegment --learn-words` (default: Lao and Thai sides, runs that recur only)",
+    )
+    .option('--no-learn-words', "learn no words from the project's corpus");
   wordListOptions(command, '--word-list-side, else both when the languages are one, else the side whose script they are in')
     .addOption(new Option('--word-list-side <side>', 'the side --word-list files are for').choices(['src', 'tgt']))
     .action(async (projectFile: string, file: string, o: ImportFlags) => {
@@ -81,22 +85,20 @@ export function register(program: Command): void {
       });
       if (o.pretokenized && (o.wordList || o.srcWordList || o.tgtWordList))
         throw new UserError('--pretokenized keeps the given tokens: a word list has nothing to segment');
-      if (o.pretokenized && o.learnWords)
+      if (o.pretokenized && o.learnWords === true)
         throw new UserError('--pretokenized keeps the given tokens: --learn-words has nothing to segment');
       await runProjectJob(projectFile, 'import', async (store, run) => {
         const words = readWordListFlags(o, store.meta(), o.wordListSide) ?? undefined;
         const segmentedFrom = nextPairId(store);
         const imported = await runImport(store, options, { ...run, words });
-        if (!o.learnWords) return imported;
         // the imported pairs were just cut with the lists the learning cuts with: their tokens teach it as they are
-        const report = await resegmentProject(store, {
-          sides: ['src', 'tgt'],
-          annotator: loginName(),
-          learnWords: true,
+        const report = await learnAfterImport(store, {
+          learnWords: o.pretokenized ? false : o.learnWords,
           segmentedFrom,
+          annotator: loginName(),
           ...run,
         });
-        return `${imported}\n${formatResegmentReport(report)}`;
+        return report ? `${imported}\n${formatResegmentReport(report)}` : imported;
       });
     });
 }

@@ -1,7 +1,8 @@
-// `mekong lexicon --src S --tgt T --out L [--method M] [--epochs N] [--word-dropout α] [--self-train N] [--lr X] [--batch N] [--seed N] [--negatives inter|inter+intra] [--pooling mean|max] [--lowercase] [--dict D… [--via LANG [--max-fanout K]] [--dict-use U]] [--src-lang L --tgt-lang L [--no-default-dicts]] [--device D]`:
+// `mekong lexicon --src S --tgt T --out L [--method M] [--extraction E] [--epochs N] [--word-dropout α] [--self-train N] [--lr X] [--batch N] [--seed N] [--negatives inter|inter+intra] [--pooling mean|max] [--heads shared|separate] [--lowercase] [--dict D… [--via LANG [--max-fanout K]] [--dict-use U]] [--src-lang L --tgt-lang L [--no-default-dicts]] [--device D]`:
 // L gets each source word's best translations, src<TAB>tgt<TAB>score, up to 5 per word, best
 // first, from the method's family (aligners/registry.ts: the options each family reads; the
-// others are refused).
+// others are refused). --extraction: the BiLSTM's em (default), csls or nn
+// (models/bilstm/word-translations.ts), Bi-Sent2Vec's csls (default) or nn.
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { BILSTM_DEFAULTS, BISENT2VEC_DEFAULTS } from '../../shared/aligner-defaults.ts';
@@ -53,7 +54,7 @@ export function wordDropoutOption(): Option {
   );
 }
 
-/** --lr, --batch, --seed, --negatives and --pooling: the BiLSTM's training settings (seed 003's, and its Table V's ablation). */
+/** --lr, --batch, --seed, --negatives, --pooling and --heads: the BiLSTM's training settings (seed 003's, and its Table V's ablation). */
 export function bilstmTrainingOptions(cmd: Command): Command {
   return cmd
     .option('--lr <x>', `neural methods: the learning rate (default ${BILSTM_DEFAULTS.lr}; seed 003: 2e-5)`)
@@ -66,6 +67,10 @@ export function bilstmTrainingOptions(cmd: Command): Command {
     .option(
       '--pooling <how>',
       "neural methods: the sentence vector the contrastive loss and sentence retrieval read, mean (default) or max of the encoder's states",
+    )
+    .option(
+      '--heads <kind>',
+      "bilstm-ctl: the contrastive loss's projection heads, shared (one for queries and keys; default) or separate (seed 003's g_q and g_k)",
     );
 }
 
@@ -85,6 +90,12 @@ export function register(program: Command): void {
     .requiredOption('--tgt <file>', 'target sentences')
     .requiredOption('--out <file>', 'lexicon file')
     .option('--method <name>', methodNames(), DEFAULT_LEXICON_METHOD)
+    .option(
+      '--extraction <how>',
+      "how translations are read off the model: neural methods em (the model's similarities in co-occurring pairs, by EM, times agree's table; default), " +
+        "csls (seed 003: the nearest words of the whole target vocabulary by CSLS, K = 3, each word's contextual vectors averaged) or nn (the same by cosine); " +
+        'bisent2vec csls (K = 10; default) or nn',
+    )
     .option(
       '--epochs <n>',
       `training epochs (neural methods: default ${DEFAULT_EPOCHS_RULE}; bisent2vec: default ${BISENT2VEC_DEFAULTS.epochs})`,

@@ -1,6 +1,6 @@
 // `mekong mine --src S --tgt T (--train-src A --train-tgt B | --model M) --out P [--threshold x]
 //              [--save-model DIR] [--epochs N] [--dim D] [--lr X] [--negatives N] [--min-count N]
-//              [--subsample T] [--char-n N] [--bigrams] [--tfidf] [--seed N] [--threads N] [--lowercase] [--ids]`
+//              [--max-vocab N] [--subsample T] [--char-n N] [--bigrams] [--tfidf] [--seed N] [--threads N] [--lowercase] [--ids]`
 // `mekong mine --src S --tgt T --encoder KIND:DIR [--pooling cls|mean] [--layer L] [--head H]
 //              [--margin distance|ratio] (--train-src A --train-tgt B | --no-lexical) --out P [--threshold x]`
 // Parallel sentence mining (eval/margin.ts): S and T are monolingual, one pre-tokenised
@@ -11,7 +11,8 @@
 // trained on the parallel corpus A/B or saved, scores the pairs by the distance margin; without
 // --threshold the threshold comes from held-out pairs of A/B (or from the saved model, which
 // keeps the one found when it was trained here). The training flags set seed 002's
-// hyper-parameters (its Table 7: 300 dimensions, min count 5–8, t = 10⁻⁵–5·10⁻⁶, bigrams);
+// hyper-parameters (its Table 7: 300 dimensions, min count 5–8, a vocabulary of at most 750k
+// words, t = 10⁻⁵–5·10⁻⁶, bigrams);
 // --tfidf is kept in the saved model, so its sentence vectors (`mekong eval retrieval
 // --encoder bisent2vec:DIR`) are then the idf-weighted means of seed 002's Table 3.
 // With --encoder (seed 001's protocol: a sentence encoder's cosine, optionally with a siamese
@@ -57,6 +58,7 @@ interface MineOptions extends SentenceEncoderFlags {
   lr?: string;
   negatives?: string;
   minCount?: string;
+  maxVocab?: string;
   subsample?: string;
   charN?: string;
   bigrams?: boolean;
@@ -98,6 +100,7 @@ const TRAINING_FLAGS = [
   ['lr', '--lr', isPositive, 'a positive number'],
   ['negatives', '--negatives', isInteger(1), 'a positive integer'],
   ['minCount', '--min-count', isInteger(1), 'a positive integer'],
+  ['maxVocab', '--max-vocab', isInteger(1), 'a positive integer'],
   ['subsample', '--subsample', (x: number) => x > 0 && x <= 1, 'a number in (0, 1]'],
   ['charN', '--char-n', isInteger(0), 'a non-negative integer'],
   ['seed', '--seed', Number.isInteger, 'an integer'],
@@ -282,6 +285,7 @@ export function register(program: Command): void {
       '--min-count <n>',
       `training: words and n-grams seen fewer times are left out (default ${BISENT2VEC_DEFAULTS.minCount}; seed 002: 5, 8 with bigrams)`,
     )
+    .option('--max-vocab <n>', 'training: each language keeps at most its n most frequent words (default: no cap; seed 002: 750,000)')
     .option(
       '--subsample <t>',
       `training: t of the subsampling probability min(1, √(t/f) + t/f) (default ${BISENT2VEC_DEFAULTS.subsample}; seed 002: 1e-5, 5e-6 with bigrams)`,

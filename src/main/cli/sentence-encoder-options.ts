@@ -1,19 +1,14 @@
-// The options by which `mekong eval retrieval` and `mekong mine` name a sentence encoder, and
-// the vectors they give. --encoder KIND:DIR is a saved model of a family whose capabilities
-// give sentence vectors (the registry's SIAMESE_HEAD lists the kinds); --pooling and --layer
-// choose a Hugging Face encoder's sentence vector (models/siamese/sentence-encoders.ts);
-// --head applies a saved siamese head on top (seed 004), whose folder names the encoder it was
-// trained on, so --encoder may then be left out. The vectors are unit rows, so that a dot
-// product is a cosine: the head's output, normalised unit/center/unit as it was trained
-// (head.ts applyHead), or the encoder's own vectors scaled to unit length.
+// The options by which `mekong eval retrieval`, `mekong mine` and `mekong siamese` name a
+// sentence encoder, and the vectors they give. --encoder KIND:DIR is a saved model of a family
+// whose capabilities give sentence vectors (the registry's SIAMESE_HEAD lists the kinds);
+// --pooling and --layer choose a Hugging Face encoder's sentence vector
+// (models/siamese/sentence-encoders.ts); --head applies a saved siamese head on top (seed 004),
+// whose folder names the encoder, pooling and layer it was trained on, so they may then be left
+// out (models/siamese/headed-encoder.ts, which the app's Mine job uses too).
 import { type Command, Option } from 'commander';
-import { SIAMESE_HEAD, sentenceEncoderOf, sentenceEncoderSpecs } from '../aligners/registry.ts';
-import { unitRows } from '../eval/csls.ts';
-import type { JobContext } from '../jobs/job-context.ts';
-import { applyHead } from '../models/siamese/head.ts';
-import type { SentencePooling, Side } from '../models/siamese/sentence-encoders.ts';
-import { loadSiameseHead } from '../models/siamese/siamese-folder.ts';
-import { UserError } from '../errors.ts';
+import { sentenceEncoderSpecs } from '../aligners/registry.ts';
+import { openUnitSentenceVectors } from '../models/siamese/headed-encoder.ts';
+import type { SentencePooling } from '../models/siamese/sentence-encoders.ts';
 import { numberOption } from './number-option.ts';
 import { withProgressBar } from './progress-bar.ts';
 
@@ -24,9 +19,12 @@ export interface SentenceEncoderFlags {
   head?: string;
 }
 
-/** Adds --encoder, --pooling, --layer and --head to a command. */
-export function sentenceEncoderOptions(cmd: Command): Command {
-  return cmd
+/**
+ * Adds --encoder, --pooling, --layer and (unless `head` is false) --head to a command;
+ * `meanLayer` says the default layer of mean pooling in the help.
+ */
+export function sentenceEncoderOptions(cmd: Command, o: { head?: boolean; meanLayer?: string } = {}): Command {
+  cmd
     .option(
       '--encoder <kind:dir>',
       `the sentence encoder, a saved model of a family that gives sentence vectors: ${sentenceEncoderSpecs()} (hf: a Hugging Face encoder folder)`,
@@ -37,49 +35,21 @@ export function sentenceEncoderOptions(cmd: Command): Command {
         "hf: the sentence vector: the mean of the words' subwords at --layer (default), or the [CLS] state before any pooler",
       ).choices(['mean', 'cls']),
     )
-    .option('--layer <n>', 'hf: the hidden state read (0 = embeddings; default: the last for cls, two thirds of the layers for mean)')
-    .option('--head <dir>', 'a siamese head saved by `mekong siamese`, applied to the vectors (--encoder defaults to its encoder)');
+    .option(
+      '--layer <n>',
+      `hf: the hidden state read (0 = embeddings; default: the last for cls, ${o.meanLayer ?? 'two thirds of the layers'} for mean${o.head === false ? '' : ", or the head's"})`,
+    );
+  return o.head === false
+    ? cmd
+    : cmd.option(
+        '--head <dir>',
+        'a siamese head saved by `mekong siamese`, applied to the vectors (--encoder, --pooling and --layer default to those it was trained on)',
+      );
 }
 
-/** An encoder ready to embed: unit vectors [sentences, dim] of one side. */
-export interface UnitSentenceVectors {
-  /** the encoder spec used (kind:DIR) */
-  readonly spec: string;
-  readonly dim: number;
-  embed(side: Side, sentences: readonly string[][], ctx?: JobContext): Promise<Float32Array>;
-  release(): Promise<void>;
-}
-
-/** The encoder named by the flags, with its head when one is given; a bad combination is a one-line error. */
-async function openUnitSentenceVectors(o: SentenceEncoderFlags): Promise<UnitSentenceVectors> {
-  const saved = o.head === undefined ? null : loadSiameseHead(o.head);
-  const spec = o.encoder ?? saved?.encoder;
-  if (spec === undefined)
-    throw new UserError(`give the sentence encoder: --encoder ${sentenceEncoderSpecs()} (or a --head trained on one)`);
-  if (saved && o.encoder !== undefined && o.encoder !== saved.encoder)
-    process.stderr.write(`note: the head in ${o.head} was trained on ${saved.encoder}, applied here to ${o.encoder}\n`);
-  const { family, dir } = sentenceEncoderOf(spec);
-  const layer =
-    o.layer === undefined ? undefined : numberOption('--layer', o.layer, (x) => Number.isInteger(x) && x >= 0, 'a layer number');
-  const encoder = (await SIAMESE_HEAD.load()).openEncoder(family, dir, {
-    pooling: o.pooling,
-    layer,
-    log: (line) => process.stderr.write(`${line}\n`),
-  });
-  if (saved && saved.head.dim !== encoder.dim) {
-    await encoder.release();
-    throw new UserError(`${o.head}: the head takes ${saved.head.dim}-dimensional vectors but ${spec} gives ${encoder.dim}`);
-  }
-  return {
-    spec,
-    dim: encoder.dim,
-    async embed(side, sentences, ctx) {
-      const v = await encoder.embed(side, sentences, ctx);
-      return saved ? applyHead(saved.head, v) : unitRows(v, encoder.dim);
-    },
-    release: () => encoder.release(),
-  };
-}
+/** --layer as a number (undefined when not given); anything but a layer number is a one-line error. */
+export const layerOption = (layer: string | undefined): number | undefined =>
+  layer === undefined ? undefined : numberOption('--layer', layer, (x) => Number.isInteger(x) && x >= 0, 'a layer number');
 
 /** Both sides' unit vectors by the encoder the flags name, with an "embedding" bar; the encoder is released after. */
 export async function embedBothSides(
@@ -88,7 +58,7 @@ export async function embedBothSides(
   tgt: readonly string[][],
   signal: AbortSignal,
 ): Promise<{ x: Float32Array; y: Float32Array; dim: number; spec: string }> {
-  const encoder = await openUnitSentenceVectors(o);
+  const encoder = await openUnitSentenceVectors({ ...o, layer: layerOption(o.layer) }, (line) => process.stderr.write(`${line}\n`));
   try {
     return await withProgressBar(
       'embedding',

@@ -1,29 +1,37 @@
-// `mekong siamese --encoder bisent2vec:DIR|bilstm:DIR|hf:DIR (--src A --tgt B | --project P)
-//                 [--test-src C --test-tgt D | --held-out 0.1] --out M [--epochs N] [--lr x] [--lowercase]`
+// `mekong siamese --encoder bisent2vec:DIR|bilstm:DIR|hf:DIR [--pooling cls|mean] [--layer L]
+//                 (--src A --tgt B | --project P) [--test-src C --test-tgt D | --held-out 0.1] --out M
+//                 [--negatives random|hard] [--epochs N] [--lr x] [--seed N] [--lowercase]`
 // Seed 004's siamese head (models/siamese/head.ts) on a frozen sentence encoder
-// (models/siamese/sentence-encoders.ts): trained on the pairs A/B (one pre-tokenised sentence
-// per line) or on a project's pairs (its tokens; excluded pairs left out, its dev and test
-// split pairs, when there are some, the test pairs), evaluated on the test pairs (C/D, the
-// project's held-out split, or a random share of the training pairs held out of training)
-// by sentence retrieval P@1 and P@5 in both directions (eval/retrieval.ts), before the head
-// (the encoder's vectors, normalised unit/center/unit) and after it; the head is saved as a
-// model folder (models/siamese/siamese-folder.ts).
-import type { Command } from 'commander';
+// (models/siamese/sentence-encoders.ts; a Hugging Face encoder's vector by default the mean of
+// seed 004's layer, 7 of 12): trained on the pairs A/B (one pre-tokenised sentence per line) or
+// on a project's pairs (its tokens; excluded pairs left out, its dev and test split pairs, when
+// there are some, the test pairs), evaluated on the test pairs (C/D, the project's held-out
+// split, or a random share of the training pairs held out of training) by sentence retrieval
+// P@1 and P@5 in both directions (eval/retrieval.ts): the raw encoder (cosine on its vectors as
+// they are, the paper's baseline), the encoder's vectors normalised unit/center/unit, and the
+// head's; the head is saved as a model folder (models/siamese/siamese-folder.ts) with the
+// encoder's absolute folder, pooling and layer, which `eval retrieval --head`, `mine --head`
+// and the app's Mine dialog read.
+import { resolve } from 'node:path';
+import { type Command, Option } from 'commander';
 import { toArrays } from '../align/sentences.ts';
 import { readParallel } from '../align/text-io.ts';
 import { UserError } from '../errors.ts';
 import { SIAMESE_HEAD, sentenceEncoderOf, sentenceEncoderSpecs } from '../aligners/registry.ts';
 import { numberOption } from './number-option.ts';
+import { unitRows } from '../eval/csls.ts';
 import { retrievalAccuracy } from '../eval/retrieval.ts';
 import { applyHead, normalised } from '../models/siamese/head.ts';
+import { seed004Layer } from '../models/siamese/sentence-encoders.ts';
+import { SIAMESE_NEGATIVES } from '../../shared/aligner-options.ts';
 import { saveSiameseHead } from '../models/siamese/siamese-folder.ts';
 import { Rng } from '../nn/init.ts';
 import { loadCorpus } from '../store/pair-corpus.ts';
 import { ProjectStore } from '../store/project-store.ts';
 import { interruptSignal, withProgressBar } from './progress-bar.ts';
+import { layerOption, type SentenceEncoderFlags, sentenceEncoderOptions } from './sentence-encoder-options.ts';
 
-interface SiameseOptions {
-  encoder: string;
+interface SiameseOptions extends SentenceEncoderFlags {
   src?: string;
   tgt?: string;
   project?: string;
@@ -34,6 +42,8 @@ interface SiameseOptions {
   out: string;
   epochs?: string;
   lr?: string;
+  seed?: string;
+  negatives?: (typeof SIAMESE_NEGATIVES)[number];
 }
 
 interface Pairs {
@@ -89,6 +99,7 @@ function trainAndTest(o: SiameseOptions): { train: Pairs; test: Pairs } {
 const f3 = (x: number) => x.toFixed(3);
 
 async function run(o: SiameseOptions): Promise<void> {
+  if (o.encoder === undefined) throw new UserError(`give the frozen encoder: --encoder ${sentenceEncoderSpecs()}`);
   if ((o.project === undefined) === (o.src === undefined || o.tgt === undefined))
     throw new UserError('give the training pairs as --src and --tgt, or as --project, one of the two');
   const { family, dir } = sentenceEncoderOf(o.encoder);
@@ -97,9 +108,16 @@ async function run(o: SiameseOptions): Promise<void> {
     epochs:
       o.epochs === undefined ? undefined : numberOption('--epochs', o.epochs, (x) => Number.isInteger(x) && x >= 1, 'a positive integer'),
     lr: o.lr === undefined ? undefined : numberOption('--lr', o.lr, (x) => x > 0, 'a positive number'),
+    seed: o.seed === undefined ? undefined : numberOption('--seed', o.seed, Number.isInteger, 'an integer'),
+    negatives: o.negatives,
   });
-  const encoder = siamese.openEncoder(family, dir);
   const { train, test } = trainAndTest(o);
+  const encoder = siamese.openEncoder(family, dir, {
+    pooling: o.pooling,
+    layer: layerOption(o.layer),
+    meanLayer: seed004Layer,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
   const d = encoder.dim;
   try {
     const [x, y, tx, ty] = [
@@ -111,28 +129,32 @@ async function run(o: SiameseOptions): Promise<void> {
     // Ctrl+C cancels the training; before it (embedding), it ends the command
     const { head, losses } = await withProgressBar('siamese head', (ctx) => siamese.train(x, y, d, config, ctx), interruptSignal());
     const line = (what: string, r: ReturnType<typeof retrievalAccuracy>) =>
-      `${what}: src→tgt P@1 ${f3(r.forward[1])} P@5 ${f3(r.forward[5])}, tgt→src P@1 ${f3(r.backward[1])} P@5 ${f3(r.backward[5])}\n`;
+      `${what.padEnd(26)}: src→tgt P@1 ${f3(r.forward[1])} P@5 ${f3(r.forward[5])}, tgt→src P@1 ${f3(r.backward[1])} P@5 ${f3(r.backward[5])}\n`;
+    const reading = encoder.reading ? `, ${encoder.reading.pooling} of layer ${encoder.reading.layer}` : '';
     process.stdout.write(
-      `${train.src.length} training pairs, ${test.src.length} test pairs, ${config.epochs} epochs, loss ${f3(losses[0])} → ${f3(losses.at(-1)!)}\n` +
-        line('before the head', retrievalAccuracy(normalised(tx, d), normalised(ty, d), d)) +
-        line('after the head ', retrievalAccuracy(applyHead(head, tx), applyHead(head, ty), d)),
+      `${train.src.length} training pairs, ${test.src.length} test pairs, ${config.epochs} epochs, ${config.negatives} negatives${reading}, loss ${f3(losses[0])} → ${f3(losses.at(-1)!)}\n` +
+        line('raw encoder (cosine)', retrievalAccuracy(unitRows(Float32Array.from(tx), d), unitRows(Float32Array.from(ty), d), d)) +
+        line('normalised (unit/ctr/unit)', retrievalAccuracy(normalised(tx, d), normalised(ty, d), d)) +
+        line('after the head', retrievalAccuracy(applyHead(head, tx), applyHead(head, ty), d)),
     );
-    saveSiameseHead(o.out, { head, encoder: o.encoder, config });
+    saveSiameseHead(o.out, {
+      head,
+      encoder: `${o.encoder.slice(0, o.encoder.indexOf(':'))}:${resolve(dir)}`,
+      vectors: encoder.reading,
+      config,
+    });
   } finally {
     await encoder.release();
   }
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('siamese')
     .description(
-      "train seed 004's siamese head on a frozen sentence encoder's vectors of parallel pairs; prints test retrieval P@1/P@5 both ways, before and after",
-    )
-    .requiredOption(
-      '--encoder <kind:dir>',
-      `the frozen encoder, a saved model of a family that gives sentence vectors: ${sentenceEncoderSpecs()} (hf: a Hugging Face encoder folder)`,
-    )
+      "train seed 004's siamese head on a frozen sentence encoder's vectors of parallel pairs; prints test retrieval P@1/P@5 both ways: the raw encoder's, normalised, and the head's",
+    );
+  sentenceEncoderOptions(cmd, { head: false, meanLayer: "seed 004's 7 of 12 layers (the same share of other depths)" })
     .option('--src <file>', 'source side of the training pairs, one pre-tokenised sentence per line')
     .option('--tgt <file>', 'target side of the training pairs')
     .option('--project <file>', "train on a project's pairs instead (excluded ones left out); its dev and test pairs are the test pairs")
@@ -141,7 +163,14 @@ export function register(program: Command): void {
     .option('--test-src <file>', 'source side of the test pairs')
     .option('--test-tgt <file>', 'target side of the test pairs')
     .option('--held-out <share>', 'without test files: the share of the training pairs held out to test on (default 0.1)')
+    .addOption(
+      new Option(
+        '--negatives <how>',
+        `each positive's mismatch: a random other target, or the batch's nearest one under the head as it trains (seed 004's "worst"; default ${SIAMESE_HEAD.defaults.negatives})`,
+      ).choices([...SIAMESE_NEGATIVES]),
+    )
     .option('--epochs <n>', `training epochs (default ${SIAMESE_HEAD.defaults.epochs})`)
     .option('--lr <x>', `learning rate (default ${SIAMESE_HEAD.defaults.lr})`)
+    .option('--seed <n>', `initialisation, dropout and sampling seed (default ${SIAMESE_HEAD.defaults.seed})`)
     .action(run);
 }

@@ -1,6 +1,7 @@
 // Cross-domain similarity local scaling (seed 003 eq. 17, Conneau et al. 2018): extraction
-// within a sentence pair (models/bilstm), word translation over whole vocabularies
-// (models/bisent2vec), and the k-nearest-neighbour means the margin score shares (margin.ts).
+// within a sentence pair (models/bilstm), word translation over whole vocabularies by CSLS or
+// by the plain nearest neighbour (the lexicons of models/bilstm and models/bisent2vec), and
+// the k-nearest-neighbour means the margin score shares (margin.ts).
 // Index conventions: X [I, D], Y [J, D] L2-normalised rows; C_ij = cos(x_i, y_j);
 //   r_T(i) = mean of the K largest C_i·  (x_i's K nearest target words),
 //   r_S(j) = mean of the K largest C_·j (y_j's K nearest source words),
@@ -142,10 +143,34 @@ export function rowDot(x: Float32Array, i: number, y: Float32Array, j: number, d
   return s;
 }
 
+/** For each of I rows, the `n` indices j < J of highest score(i, j), best first (one pass over the J candidates per row). */
+function bestPerRow(
+  I: number,
+  J: number,
+  n: number,
+  score: (i: number, j: number) => number,
+  ctx: JobContext,
+): { index: number; score: number }[][] {
+  const near = new Int32Array(n),
+    sim = new Float32Array(n);
+  const out: { index: number; score: number }[][] = [];
+  for (let i = 0; i < I; i++) {
+    if ((i & 255) === 0) checkCancelled(ctx.signal);
+    near.fill(-1);
+    sim.fill(-Infinity);
+    for (let j = 0; j < J; j++) keep(near, sim, 0, n, j, score(i, j));
+    const row: { index: number; score: number }[] = [];
+    for (let r = 0; r < n && near[r] >= 0; r++) row.push({ index: near[r], score: sim[r] });
+    out.push(row);
+  }
+  return out;
+}
+
 /**
- * Word translation by CSLS over whole vocabularies (Conneau et al. 2018, seed 002's word
- * retrieval): for each x_i the `n` rows of y with the highest 2·cos − r_T(i) − r_S(j), best
- * first, with K-neighbourhood means from `neighbourhoods` (a second pass over the cosines).
+ * Word translation by CSLS over whole vocabularies (Conneau et al. 2018; seed 002's word
+ * retrieval, seed 003's P@1 with K = 3): for each x_i the `n` rows of y with the highest
+ * 2·cos − r_T(i) − r_S(j), best first, with K-neighbourhood means from `neighbourhoods` (a
+ * second pass over the cosines).
  */
 export function cslsTranslations(
   x: Float32Array,
@@ -156,19 +181,31 @@ export function cslsTranslations(
   ctx: JobContext = silentContext(),
 ): { index: number; score: number }[][] {
   const nb = neighbourhoods(x, y, d, K, ctx);
-  const I = x.length / d,
-    J = y.length / d;
-  const near = new Int32Array(n),
-    sim = new Float32Array(n);
-  const out: { index: number; score: number }[][] = [];
-  for (let i = 0; i < I; i++) {
-    if ((i & 255) === 0) checkCancelled(ctx.signal);
-    near.fill(-1);
-    sim.fill(-Infinity);
-    for (let j = 0; j < J; j++) keep(near, sim, 0, n, j, 2 * rowDot(x, i, y, j, d) - nb.xMean[i] - nb.yMean[j]);
-    const row: { index: number; score: number }[] = [];
-    for (let r = 0; r < n && near[r] >= 0; r++) row.push({ index: near[r], score: sim[r] });
-    out.push(row);
-  }
-  return out;
+  return bestPerRow(x.length / d, y.length / d, n, (i, j) => 2 * rowDot(x, i, y, j, d) - nb.xMean[i] - nb.yMean[j], ctx);
+}
+
+/** Word translation by plain nearest neighbour (seed 002's NN rows): for each x_i the `n` rows of y of highest cosine, best first. */
+export function nearestTranslations(
+  x: Float32Array,
+  y: Float32Array,
+  d: number,
+  n: number,
+  ctx: JobContext = silentContext(),
+): { index: number; score: number }[][] {
+  return bestPerRow(x.length / d, y.length / d, n, (i, j) => rowDot(x, i, y, j, d), ctx);
+}
+
+/** How word translations are read off two vocabularies' unit vectors: CSLS with its K, or the plain nearest neighbour. */
+export type VocabularyExtraction = { kind: 'csls'; K: number } | { kind: 'nn' };
+
+/** cslsTranslations or nearestTranslations, as `how` says; the score is the CSLS value or the cosine. */
+export function vocabularyTranslations(
+  x: Float32Array,
+  y: Float32Array,
+  d: number,
+  how: VocabularyExtraction,
+  n: number,
+  ctx: JobContext = silentContext(),
+): { index: number; score: number }[][] {
+  return how.kind === 'csls' ? cslsTranslations(x, y, d, how.K, n, ctx) : nearestTranslations(x, y, d, n, ctx);
 }

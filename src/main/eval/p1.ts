@@ -1,8 +1,13 @@
 // Word-translation precision at 1 (P@1) of a lexicon against a reference dictionary.
 //   P@1 = hits / evaluated, where a word is a hit when its best-scored lexicon translation
-//   is one of its dictionary translations. Evaluated words: every dictionary headword, or,
-//   given a corpus (S, T), the source words of S that are dictionary headwords with at least
-//   one dictionary translation occurring in T. A word missing from the lexicon is wrong.
+//   is one of its dictionary translations (any of them: the dictionaries list polysemy).
+//   Evaluated words: every dictionary headword, or, given a corpus (S, T), the protocol of
+//   seeds 002 and 003: the source words of S (the source vocabulary) that are dictionary
+//   headwords with at least one dictionary translation occurring in T (the target vocabulary
+//   the nearest word is taken from), as MUSE's evaluation drops dictionary pairs outside the
+//   two vocabularies. Seed 003 states only "the nearest word from the whole target vocabulary
+//   ... listed as translations in the dictionary"; a word no translation of which is in T can
+//   never be a hit, so it is left out. A word missing from the lexicon is wrong.
 // Lexicon lines: src<TAB>tgt<TAB>score; dictionary lines: src<TAB>tgt (several per word).
 import { InputError } from '../errors.ts';
 

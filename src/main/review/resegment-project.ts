@@ -10,8 +10,10 @@
 // the project's lists once every pair is written. A cancel or a crash part-way leaves the
 // pairs written so far re-segmented, still one group that one undo reverses.
 // With learnWords, a Lao, Thai or Chinese side's words are also learned from the corpus
-// (text/corpus-words.ts): the first cut of every pair teaches them, the pairs that hold one
-// get its pieces merged, and they join the project's lists as learned words (store/word-lists.ts).
+// (text/corpus-words.ts): the first cut of every pair teaches them, with the pair's other side
+// (its first cut too), when written with spaces, as the parallel side; the pairs
+// that hold one get its pieces merged, and they join the project's lists as learned words
+// (store/word-lists.ts).
 import type { ResegmentChange } from '../../shared/api.ts';
 import type { Token } from '../../shared/domain.ts';
 import type { Link, LinkRef } from '../../shared/link-set.ts';
@@ -23,8 +25,8 @@ import { marksOfPair } from '../store/gold-layer.ts';
 import { countPairs, getPairRow, iteratePairRows, offsetsOf, type PairRow } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { addLearnedWords, addSideWords, projectWordLists, type SideWords } from '../store/word-lists.ts';
-import { CorpusWords, learnsWords, mergeLearned, type LearnedWord } from '../text/corpus-words.ts';
-import { canonicalLang } from '../text/lang.ts';
+import { CorpusWords, learnsByDefault, learnsWords, mergeLearned, type LearnedWord } from '../text/corpus-words.ts';
+import { canonicalLang, usesIcu } from '../text/lang.ts';
 import { decodeTokens } from '../text/offsets.ts';
 import { SegmentPool } from '../text/segment-pool.ts';
 import { identityMap, remapLinks, remapTokens } from '../text/token-remap.ts';
@@ -45,8 +47,13 @@ export interface ResegmentOptions extends Partial<JobContext> {
   flagKept?: boolean;
   /** Segmentation pool of the caller's (its word lists must be the project's); else one is made and closed. */
   pool?: SegmentPool;
-  /** Also learn words from the corpus (Lao, Thai, Chinese sides) and cut with them (see the header). */
-  learnWords?: boolean;
+  /**
+   * Also learn words from the corpus and cut with them (see the header): true, on Lao, Thai and
+   * Chinese sides, from runs that recur and from runs aligned to one word of the other side;
+   * 'default', as an import does unless told not to: on Lao and Thai sides, from runs that
+   * recur only (text/corpus-words.ts learnsByDefault).
+   */
+  learnWords?: boolean | 'default';
   /**
    * Pairs from this id on hold the cut the project's lists give now (an import has just
    * segmented them with these lists): they are not cut again, their tokens are the first cut
@@ -202,21 +209,28 @@ interface Learner {
 }
 
 /** The learners of `sides`' languages (one per language, both sides sharing it when the languages are one). */
-function learnersOf(meta: { srcLang: string; tgtLang: string }, sides: readonly Side[]): Map<string, Learner> {
+function learnersOf(meta: { srcLang: string; tgtLang: string }, sides: readonly Side[], mode: true | 'default'): Map<string, Learner> {
   const learners = new Map<string, Learner>();
+  const learns = mode === 'default' ? learnsByDefault : learnsWords;
   for (const side of sides) {
     const lang = side === 'src' ? meta.srcLang : meta.tgtLang;
     const code = canonicalLang(lang) ?? lang;
-    if (learnsWords(code) && !learners.has(lang)) learners.set(lang, { words: new CorpusWords(code), from: [] });
+    if (learns(code) && !learners.has(lang)) learners.set(lang, { words: new CorpusWords(code), from: [] });
   }
   return learners;
+}
+
+/** Whether an import of a project in these languages learns words unless told not to (learnWords 'default'). */
+export function learnsOnImport(meta: { srcLang: string; tgtLang: string }): boolean {
+  return learnersOf(meta, ['src', 'tgt'], 'default').size > 0;
 }
 
 /** Re-segments every pair of the project on `options.sides` (see the header). */
 export async function resegmentProject(store: ProjectStore, options: ResegmentOptions): Promise<ResegmentReport> {
   const meta = store.meta();
   const langOf = (side: Side) => (side === 'src' ? meta.srcLang : meta.tgtLang);
-  const learners = options.learnWords ? learnersOf(meta, options.sides) : new Map<string, Learner>();
+  const textOf = (row: PairRow, side: Side) => (side === 'src' ? row.src_text : row.tgt_text);
+  const learners = options.learnWords ? learnersOf(meta, options.sides, options.learnWords) : new Map<string, Learner>();
   const lists = options.pool && learners.size === 0 ? {} : await projectWordLists(store, options.words?.side);
   // made when a pair needs cutting: an import's own pairs (segmentedFrom) need none
   let ownPool: SegmentPool | null = null;
@@ -239,22 +253,38 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
     for (const rows of iteratePairRows(store, {}, BATCH)) {
       checkCancelled(options.signal);
       const toCut = rows.filter((r) => r.id < cutBefore);
+      // each row's first cut by side: cut now, or (a side not re-segmented, an import's own pair) its tokens
+      const firsts: Record<Side, Uint32Array[]> = {
+        src: rows.map((r) => offsetsOf(r.src_tokens)),
+        tgt: rows.map((r) => offsetsOf(r.tgt_tokens)),
+      };
       for (const side of options.sides) {
-        const textOf = (r: PairRow) => (side === 'src' ? r.src_text : r.tgt_text);
-        const next = toCut.length ? await pool().segmentBatchOffsets(toCut.map((r) => ({ text: textOf(r), lang: langOf(side) }))) : [];
-        const learner = learners.get(langOf(side));
+        const next = toCut.length
+          ? await pool().segmentBatchOffsets(toCut.map((r) => ({ text: textOf(r, side), lang: langOf(side) })))
+          : [];
         let cut = 0;
-        for (const row of rows) {
-          let first: Uint32Array;
-          if (row.id < cutBefore) {
-            first = Uint32Array.from(next[cut++]);
-            record(row, side, first);
-          } else first = offsetsOf(side === 'src' ? row.src_tokens : row.tgt_tokens);
-          if (learner) {
-            learner.words.add(textOf(row), first);
-            learner.from.push({ pairId: row.id, side });
-          }
-        }
+        rows.forEach((row, i) => {
+          if (row.id >= cutBefore) return;
+          firsts[side][i] = Uint32Array.from(next[cut++]);
+          record(row, side, firsts[side][i]);
+        });
+      }
+      // the learners learn from each side's first cut, with the pair's other side as its parallel
+      // side where that is cut into words (written with spaces: a Thai side cut by ICU into
+      // syllables would keep the syllables of a Lao word apart)
+      for (const side of options.sides) {
+        const learner = learners.get(langOf(side));
+        if (!learner) continue;
+        const other: Side = side === 'src' ? 'tgt' : 'src';
+        const parallel = !usesIcu(canonicalLang(langOf(other)) ?? '');
+        rows.forEach((row, i) => {
+          learner.words.add(
+            textOf(row, side),
+            firsts[side][i],
+            parallel ? { text: textOf(row, other), spans: firsts[other][i] } : undefined,
+          );
+          learner.from.push({ pairId: row.id, side });
+        });
       }
       done += rows.length;
       options.progress?.({ done, total, message: 'resegmenting' });
@@ -262,7 +292,7 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
     // The pairs that hold a learned word get its pieces merged (text/corpus-words.ts mergeLearned).
     for (const [lang, learner] of learners) {
       checkCancelled(options.signal);
-      const { words, sentences } = learner.words.learn(lists[lang]);
+      const { words, sentences } = learner.words.learn(lists[lang], { parallel: options.learnWords === true });
       if (words.length === 0) continue;
       learned.push({ lang, words });
       const list = WordList.fromWords(
@@ -347,6 +377,28 @@ export async function resegmentProject(store: ProjectStore, options: ResegmentOp
     dryRun: options.dryRun === true,
     changes,
   };
+}
+
+/**
+ * After an import (the CLI's and the app's): learns words from the project's corpus and cuts
+ * with them, as `learnWords` says (unset: 'default', which learns only where a side's language
+ * learns by default); the import's own pairs, from id `segmentedFrom` on, are not cut again.
+ * Null when nothing is learned.
+ */
+export async function learnAfterImport(
+  store: ProjectStore,
+  options: { learnWords?: boolean; segmentedFrom: number; annotator: string } & Partial<JobContext>,
+): Promise<ResegmentReport | null> {
+  const mode = options.learnWords ?? 'default';
+  if (mode === false || (mode === 'default' && !learnsOnImport(store.meta()))) return null;
+  return resegmentProject(store, {
+    sides: ['src', 'tgt'],
+    annotator: options.annotator,
+    learnWords: mode,
+    segmentedFrom: options.segmentedFrom,
+    signal: options.signal,
+    progress: options.progress,
+  });
 }
 
 /** The report as the CLI prints it: counts, then one line per kept pair. */

@@ -3,6 +3,8 @@
 // before and after (only the parts that changed), so undo re-applies `before` and redo
 // re-applies `after`, each as a new event pointing at the one it reverses (`undoes`).
 // The log is never rewritten: it is the audit trail and the basis of agreement reports.
+// An edit made by a call sent with a request id records that id in its transaction
+// (answered-requests.ts), so a re-sent call is known to have run, even after a restart.
 //
 // Undo stacks are per annotator. An event is *active* until a later event undoes it.
 // Undo reverses the newest active event that is not itself an undo; redo reverses the
@@ -31,6 +33,7 @@ import { blobOf } from './pairs.ts';
 import { pairLinksReader, rejectedWithAnnotator, replacePairLinks } from './alignments.ts';
 import { putReview, type PairReview } from './pair-reviews.ts';
 import { dbOf, type Project } from './connection.ts';
+import { recordRequestOfEdit } from './answered-requests.ts';
 
 /** A token marked "not translated" in one alignment. */
 export interface UntranslatedMark {
@@ -133,7 +136,9 @@ function applyPatch(db: Db, pairId: number, patch: PairPatch, annotator: string)
   if (patch.review !== undefined) putReview(db, pairId, annotator, patch.review);
 }
 
+/** Appends an event to the log, with the request id of the call that made it (answered-requests.ts): in the edit's transaction. */
 function append(db: Db, e: Omit<EditEvent, 'id' | 'at'>): number {
+  recordRequestOfEdit(db);
   const r = db
     .prepare(`INSERT INTO edit_events (at, annotator, pair_id, kind, payload, undoes, group_id) VALUES (?, ?, ?, ?, ?, ?, ?)`)
     .run(

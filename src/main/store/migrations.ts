@@ -269,4 +269,19 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (side, fix)
   );
   `,
+  /* 15: answered requests — the request ids of changes the server answered, so that a call sent again after a restart runs once (store/answered-requests.ts) */ `
+  CREATE TABLE answered_requests (
+    id         INTEGER PRIMARY KEY,
+    -- the account that sent it ('' on a single-user server), the channel and the page's id
+    account    TEXT NOT NULL,
+    channel    TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    -- milliseconds since 1970: when its change was committed (or, for a call that changed nothing, answered)
+    at         INTEGER NOT NULL,
+    -- the answer as JSON; NULL from the commit of the change until the answer is saved
+    answer     TEXT,
+    UNIQUE (account, channel, request_id)
+  );
+  CREATE INDEX answered_requests_at ON answered_requests(at);
+  `,
 ];

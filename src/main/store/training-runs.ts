@@ -3,7 +3,16 @@
 // training job makes as it goes. Step metrics arrive many per second, so they are buffered
 // and written in one transaction per flush.
 import type { DeviceUse } from '../../shared/device-settings.ts';
-import type { CheckpointInfo, MetricPoint, ModelInfo, RunInfo, RunState, TrainOptions } from '../../shared/models-api.ts';
+import {
+  checkpointRanking,
+  type CheckpointInfo,
+  type MetricPoint,
+  type ModelInfo,
+  type RunInfo,
+  type RunState,
+  type SelectBy,
+  type TrainOptions,
+} from '../../shared/models-api.ts';
 import { TRAINABLE_METHODS } from '../../shared/methods.ts';
 import { UserError } from '../errors.ts';
 import type { Db } from './database.ts';
@@ -194,11 +203,26 @@ export function checkpointsOf(project: Project, runId: number): CheckpointInfo[]
   return rows.map((r) => ({ ...r, loss: r.loss ?? Number.NaN }));
 }
 
-/** The checkpoint to use by default: lowest dev AER, else the last one; null when the run saved none. */
-export function bestCheckpoint(checkpoints: readonly CheckpointInfo[]): CheckpointInfo | null {
-  const scored = checkpoints.filter((c) => c.aer !== null);
-  if (scored.length) return scored.reduce((a, b) => (b.aer! < a.aer! ? b : a));
-  return checkpoints.at(-1) ?? null;
+/**
+ * The checkpoint to use by default, as the run ranked them (`by`, checkpointRanking): the
+ * lowest dev AER or the highest dev retrieval P@1 — the other when no checkpoint has the one
+ * (as the fine-tuning's own scoring does: encoder-checkpoint-score.ts) — else the last one;
+ * null when the run saved none.
+ */
+export function bestCheckpoint(checkpoints: readonly CheckpointInfo[], by: SelectBy): CheckpointInfo | null {
+  const withAer = checkpoints.filter((c) => c.aer !== null);
+  const withRetrieval = checkpoints.filter((c) => c.retrieval !== null);
+  const lowestAer = withAer.length ? withAer.reduce((a, b) => (b.aer! < a.aer! ? b : a)) : null;
+  const highestRetrieval = withRetrieval.length ? withRetrieval.reduce((a, b) => (b.retrieval! > a.retrieval! ? b : a)) : null;
+  const [first, second] = by === 'retrieval' ? [highestRetrieval, lowestAer] : [lowestAer, highestRetrieval];
+  return first ?? second ?? checkpoints.at(-1) ?? null;
+}
+
+/** Run `runId`'s checkpoint to use by default (bestCheckpoint, as its options rank them: `by`). */
+export function bestCheckpointOfRun(project: Project, runId: number): (CheckpointInfo & { by: SelectBy }) | null {
+  const by = checkpointRanking(JSON.parse(getRun(project, runId).config) as TrainOptions);
+  const best = bestCheckpoint(checkpointsOf(project, runId), by);
+  return best && { ...best, by };
 }
 
 /** The jobs at work on a run right now (train/active-jobs.ts), by kind. */
@@ -209,11 +233,12 @@ function runInfo(project: Project, r: RunRow, jobOf: RunJobs): RunInfo {
   const stats: Partial<RunStats> = JSON.parse(r.stats);
   const alignments = db.prepare(`SELECT a.id FROM alignments a WHERE a.run_id = ? AND ${SEEN} ORDER BY a.id`).all(r.id) as { id: number }[];
   const checkpoints = checkpointsOf(project, r.id);
+  const config = JSON.parse(r.config) as TrainOptions;
   return {
     id: r.id,
     modelId: r.model_id,
     state: r.state,
-    config: JSON.parse(r.config) as TrainOptions,
+    config,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
     error: r.error,
@@ -226,7 +251,7 @@ function runInfo(project: Project, r: RunRow, jobOf: RunJobs): RunInfo {
     newWords: stats.newWords ?? null,
     device: stats.device ?? null,
     checkpoints,
-    bestEpoch: bestCheckpoint(checkpoints)?.epoch ?? null,
+    bestEpoch: bestCheckpoint(checkpoints, checkpointRanking(config))?.epoch ?? null,
     alignmentIds: alignments.map((a) => a.id),
     jobId: r.state === 'running' ? jobOf(r.id, 'train') : null,
     realignJobId: jobOf(r.id, 'realign'),

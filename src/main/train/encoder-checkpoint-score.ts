@@ -19,9 +19,9 @@ import { alignWithEncoder } from '../models/transformer/encoder-aligner.ts';
 import { defaultAlignLayer, readEncoderConfig } from '../models/transformer/hf-config.ts';
 import { HfEncoder } from '../models/transformer/hf-encoder.ts';
 import type { FitScore } from './fit-loop.ts';
+import type { SelectBy } from '../../shared/models-api.ts';
 
-/** What ranks a run's checkpoints. */
-export type SelectBy = 'aer' | 'retrieval';
+export type { SelectBy } from '../../shared/models-api.ts';
 
 /** The held-out pairs a checkpoint is scored on. */
 export interface DevPairs {

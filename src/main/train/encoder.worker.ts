@@ -3,16 +3,21 @@
 // (the Align job of the encoder methods, re-alignment with a fine-tuned checkpoint), and
 // fine-tuning the project's encoder (finetune-job.ts), each checkpoint scored on the
 // evaluation pairs (AER, precision, recall of the extraction the job names, and sentence
-// retrieval P@1 both ways: encoder-checkpoint-score.ts), ranked as the run selects. The job
-// keeps the project: it sends plain data, and stores what this thread reports.
+// retrieval P@1 both ways: encoder-checkpoint-score.ts), ranked as the run selects. A
+// fine-tuning reads its training set from the project file itself, so that the server's
+// thread neither reads nor copies it; the job stores what this thread reports.
 import { ENCODER_FINETUNE_DEFAULTS } from '../../shared/aligner-defaults.ts';
 import type { DeviceSetting } from '../../shared/device-settings.ts';
-import type { AlignedPair, Link } from '../../shared/domain.ts';
+import type { Link } from '../../shared/domain.ts';
 import type { EncoderMethodName } from '../../shared/methods.ts';
 import { serveWorker, type WorkerContext } from '../jobs/serve-worker.ts';
-import { finetuneEncoder, type FinetuneOptions } from '../models/transformer/encoder-finetune.ts';
+import { finetuneEncoder } from '../models/transformer/encoder-finetune.ts';
+import type { TrainOptions } from '../../shared/models-api.ts';
+import { ProjectStore } from '../store/project-store.ts';
+import type { RunStats } from '../store/training-runs.ts';
+import { finetuneRunSetup, type FinetuneRunSetup } from './finetune-run-setup.ts';
 import type { DeviceName } from '../nn/devices.ts';
-import { alignWithFolder, type SelectBy, scoreEncoderCheckpoint } from './encoder-checkpoint-score.ts';
+import { alignWithFolder, scoreEncoderCheckpoint } from './encoder-checkpoint-score.ts';
 import type { FitEvent } from './fit-loop.ts';
 import { checkpointDir } from './run-files.ts';
 
@@ -37,15 +42,16 @@ export interface EncoderAlignResult {
 
 export interface FinetuneTask {
   type: 'finetune';
-  /** finetuneEncoder's options, without the callbacks and checkpoints this thread supplies */
-  options: Omit<FinetuneOptions, 'checkpoints' | 'onEvent'>;
-  /** the run's folder: checkpoint of epoch n in its epoch-<n>/ (the last one is `options.out`) */
+  /** the project file: this thread reads the training set from it (finetune-run-setup.ts) on a read-only connection of its own */
+  projectPath: string;
+  /** the run's options as the Train form sent them */
+  options: TrainOptions;
+  /** the encoder folder fine-tuned */
+  encoder: string;
+  /** the run's folder: checkpoint of epoch n in its epoch-<n>/ */
   runFolder: string;
-  checkpointEvery: number;
-  /** pairs each checkpoint is scored on, their gold, and the extraction that aligns them */
-  eval: { src: string[][]; tgt: string[][]; gold: AlignedPair[]; method: EncoderMethodName };
-  /** what ranks the checkpoints (default AER) */
-  selectBy?: SelectBy;
+  /** the extraction each checkpoint is scored with */
+  method: EncoderMethodName;
 }
 
 export interface FinetuneTaskResult {
@@ -56,8 +62,21 @@ export interface FinetuneTaskResult {
 
 export type EncoderTask = EncoderAlignTask | FinetuneTask;
 export type EncoderTaskResult = EncoderAlignResult | FinetuneTaskResult;
-/** A fine-tuning's step and epoch events (the fit loop's), in order. */
-export type EncoderReport = FitEvent;
+/** A fine-tuning's events in order: first, once the training set is read, the options as the run uses them and the set's counts; then the fit loop's step and epoch events. */
+export type EncoderReport = { type: 'setup'; options: TrainOptions; stats: RunStats } | FitEvent;
+
+/** The run's setup, read from the project on a connection of this thread's own (reported before it trains). */
+function setupOf(t: FinetuneTask, ctx: WorkerContext<EncoderReport>): FinetuneRunSetup {
+  ctx.progress({ done: 0, total: 0, message: 'reading the pairs' });
+  const store = ProjectStore.openReader(t.projectPath);
+  try {
+    const setup = finetuneRunSetup(store, t.options, t.encoder, t.runFolder, t.method);
+    ctx.report({ type: 'setup', options: setup.options, stats: setup.stats });
+    return setup;
+  } finally {
+    store.close();
+  }
+}
 
 /** The align task: links of the pairs with the encoder folder it names. */
 function alignTask(t: EncoderAlignTask, ctx: WorkerContext<EncoderReport>): Promise<EncoderAlignResult> {
@@ -65,23 +84,25 @@ function alignTask(t: EncoderAlignTask, ctx: WorkerContext<EncoderReport>): Prom
 }
 
 async function finetune(t: FinetuneTask, ctx: WorkerContext<EncoderReport>): Promise<FinetuneTaskResult> {
-  const epochs = t.options.epochs!;
-  const dirOf = (epoch: number) => (epoch === epochs ? t.options.out : checkpointDir(t.runFolder, epoch));
+  const setup = setupOf(t, ctx);
+  const options = setup.finetune;
+  const epochs = options.epochs!;
+  const dirOf = (epoch: number) => (epoch === epochs ? options.out : checkpointDir(t.runFolder, epoch));
   const result = await finetuneEncoder(
     {
-      ...t.options,
+      ...options,
       checkpoints: {
-        every: t.checkpointEvery,
+        every: setup.options.checkpointEvery,
         save: (epoch, m) => m.save(dirOf(epoch)),
         score: (epoch) =>
           scoreEncoderCheckpoint(
             dirOf(epoch),
-            t.eval,
+            setup.eval,
             {
-              selectBy: t.selectBy ?? 'aer',
-              sentence: t.options.sentence ?? ENCODER_FINETUNE_DEFAULTS.sentence,
-              layer: t.options.layer,
-              device: t.options.device,
+              selectBy: setup.selectBy,
+              sentence: options.sentence ?? ENCODER_FINETUNE_DEFAULTS.sentence,
+              layer: options.layer,
+              device: options.device,
             },
             epoch,
             ctx,

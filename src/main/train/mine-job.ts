@@ -6,17 +6,21 @@
 // left out), a tenth held out to find the margin threshold of best F1 unless one is given;
 // pairs are proposed by the margin score of the sentence vectors' cosine plus the weighted
 // IBM1 log-likelihood (seed 001 appendix B, each line in at most one pair:
-// models/bisent2vec/curation.ts, eval/margin.ts); the run and its proposals are stored
+// models/bisent2vec/curation.ts, eval/margin.ts). With a saved siamese head (seed 004), its
+// encoder's vectors through the head replace Bi-Sent2Vec and the IBM1 term, nothing is
+// trained, and the threshold is found on the project's dev and test pairs (all its pairs
+// when it has too few of them: models/siamese/head-mining.ts); the run and its proposals are stored
 // (store/mined-pairs.ts) for review. Nothing enters the corpus until the linguist adds
 // the accepted proposals. Reading and segmenting the files run here (segmentation on its
-// pool's threads); the training and scoring in a worker thread (curation.worker.ts).
+// pool's threads); reading the project's pairs, the training and the scoring in a worker
+// thread (curation.worker.ts).
 import type { MineStartOptions } from '../../shared/mining-api.ts';
 import { ByteProgress, readLineBatches } from '../corpus/input.ts';
 import { InputError, UserError } from '../errors.ts';
 import { checkCancelled, type JobContext, withMessage } from '../jobs/job-context.ts';
 import { runInWorker } from '../jobs/worker-host.ts';
 import { HELD_OUT_MIN, HELD_OUT_SHARE } from '../models/bisent2vec/curation.ts';
-import { loadCorpus, tokenTexts } from '../store/pair-corpus.ts';
+import { tokenTexts } from '../store/pair-corpus.ts';
 import { saveMineRun } from '../store/mined-pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { projectWordLists } from '../store/word-lists.ts';
@@ -80,11 +84,11 @@ function checkScript(file: string, lang: string, texts: readonly string[]): void
 /** Runs the job; returns a one-line summary. */
 export async function mineIntoProject(store: ProjectStore, o: MineStartOptions, ctx: JobContext): Promise<string> {
   const meta = store.meta();
-  const corpus = loadCorpus(store, true);
+  const pairs = store.countPairs({ excluded: false });
   const needed = o.threshold === undefined ? Math.ceil(HELD_OUT_MIN / HELD_OUT_SHARE) : 2;
-  if (corpus.ids.length < needed)
+  if (o.head === undefined && pairs < needed)
     throw new UserError(
-      `mining learns sentence vectors from the project's pairs: ${needed} are needed${o.threshold === undefined ? ' to hold some out for the threshold (or give a threshold)' : ''}, this project has ${corpus.ids.length}`,
+      `mining learns sentence vectors from the project's pairs: ${needed} are needed${o.threshold === undefined ? ' to hold some out for the threshold (or give a threshold)' : ''}, this project has ${pairs}`,
     );
   const [[srcLines, srcRaw], [tgtLines, tgtRaw]] = await readSides([o.srcFile, o.tgtFile], ctx);
   if (!o.anyScript) {
@@ -103,10 +107,11 @@ export async function mineIntoProject(store: ProjectStore, o: MineStartOptions, 
   const words = (side: SideText) => side.texts.map((p) => tokenTexts(p.text, p.offsets, true));
   const task: CurationTask = {
     type: 'mine',
-    corpus: { src: corpus.src, tgt: corpus.tgt },
+    projectPath: store.path,
     src: words(src),
     tgt: words(tgt),
     threshold: o.threshold,
+    ...(o.head !== undefined ? { head: o.head } : {}),
   };
   const { mined, threshold, thresholdSource } = await runInWorker<CurationTask, MineResult>(
     new URL('./curation.worker.ts', import.meta.url),

@@ -1,28 +1,30 @@
 // The tasks of the Models page's BiLSTM worker thread (neural.worker.ts), which trains a run
 // or aligns with a saved checkpoint, as the job protocol carries them (jobs/worker-protocol.ts):
-// the task's input, the records it reports as it trains, and an alignment's result. Progress
+// the task's input, the records it reports as it trains, and an alignment's result. A
+// training reads its own training set from the project file, so that the server's thread,
+// which answers the linguists' edits meanwhile, neither reads it (seconds at 100k pairs) nor
+// copies it to the worker. Progress
 // and cancel are the protocol's (JobProgress, the task's AbortSignal).
 import type { Link } from '../../shared/domain.ts';
-import type { NeuralConfig, TrainData } from '../models/bilstm/bilstm-train.ts';
+import type { NeuralConfig } from '../models/bilstm/bilstm-train.ts';
+import type { TrainOptions } from '../../shared/models-api.ts';
+import type { RunStats } from '../store/training-runs.ts';
 import type { FitEvent } from './fit-loop.ts';
-import type { AlignedPair, LinkRef } from '../../shared/link-set.ts';
+import type { LinkRef } from '../../shared/link-set.ts';
 import type { DeviceSetting, DeviceUse } from '../../shared/device-settings.ts';
 
 export interface TrainRequest {
   type: 'train';
-  data: TrainData;
-  config: NeuralConfig;
-  /** pairs scored at each checkpoint (aligner.ts extraction, gdfa, against their gold) */
-  eval: { src: string[][]; tgt: string[][]; gold: AlignedPair[] };
+  /** the project file: the worker reads the training set from it (project-data.ts) on a read-only connection of its own */
+  projectPath: string;
+  /** the run's options as the Train form sent them; the worker completes them (bilstm-options.ts) and reports them */
+  options: TrainOptions;
   /** the run's folder: checkpoints go to its epoch-<n>/ */
   runFolder: string;
-  checkpointEvery: number;
   /** a checkpoint to continue from (its vocabulary and parameters); absent: from scratch */
   startDir?: string;
-  /** after the training, `selfTrain.config.epochs` more of self-training (method.ts): the
-   *  model's own links at or above `threshold` supervise the pairs without gold, except
-   *  those of `skip` (the evaluation pairs) */
-  selfTrain?: { config: NeuralConfig; threshold: number; skip: number[] };
+  /** the epochs alone, no self-training after them (a run timed before it is made, train-pace.ts) */
+  withoutSelfTraining?: boolean;
 }
 
 export interface AlignRequest {
@@ -49,6 +51,8 @@ export interface NeuralAlignResult {
 
 /** What a training reports for its job to record; the fit loop's events with steps and epochs numbered over the run (self-training after training). */
 export type NeuralReport =
+  /** first, once the training set is read: the options completed as the run uses them, its configuration and the set's counts */
+  | { type: 'setup'; options: TrainOptions; config: NeuralConfig; stats: RunStats }
   /** before each phase of a training: the first training (firstEpoch 0), then any self-training (firstEpoch = the first training's epochs) */
   | { type: 'plan'; stepsPerEpoch: number; epochs: number; firstEpoch: number }
   /** a continued training: the words of the data its checkpoint lacked, now in its vocabulary */

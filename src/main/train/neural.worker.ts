@@ -1,9 +1,10 @@
 // Worker thread of the Models page's BiLSTM jobs (ONNX sessions block their thread): given
-// one task (neural-protocol.ts) it either trains a run, from scratch or continuing from a
-// checkpoint (whose vocabulary gains the data's new words, their count reported) — in the
-// fit loop (train-and-self-train.ts, train/fit-loop.ts), reporting every step, saving a checkpoint every
-// `checkpointEvery` epochs and at the last, scoring each checkpoint on the evaluation pairs
-// (aligner.ts extraction over those pairs, their gold unseen, gdfa), then, if asked,
+// one task (neural-protocol.ts) it either trains a run — reading the training set from the
+// project itself (bilstm-run-setup.ts), from scratch or continuing from a checkpoint (whose
+// vocabulary gains the data's new words, their count reported), in the fit loop
+// (train-and-self-train.ts, train/fit-loop.ts), reporting every step, saving a checkpoint
+// every `checkpointEvery` epochs and at the last, scoring each checkpoint on the evaluation
+// pairs (aligner.ts extraction over those pairs, their gold unseen, gdfa), then, if asked,
 // self-training (the trained model aligns the training pairs and trains on, its confident
 // links as pseudo-labels) — or aligns pairs with a saved checkpoint (the project's gold
 // links counted by the extraction's EM; the link decision learned from the gold of the
@@ -23,10 +24,12 @@ import { Embedder } from '../models/bilstm/embedder.ts';
 import { checkpointDir } from './run-files.ts';
 import { grownVocab } from '../models/bilstm/vocab-growth.ts';
 import { trainAndSelfTrain } from '../models/bilstm/train-and-self-train.ts';
+import { ProjectStore } from '../store/project-store.ts';
+import { bilstmRunSetup, type BilstmRunSetup } from './bilstm-run-setup.ts';
 
 type Ctx = WorkerContext<NeuralReport>;
 
-async function score(embedder: Embedder, model: NeuralModel, ev: TrainRequest['eval']): Promise<FitScore | null> {
+async function score(embedder: Embedder, model: NeuralModel, ev: BilstmRunSetup['eval']): Promise<FitScore | null> {
   if (!ev.src.length) return null;
   const links = extractLinks(ev.src, ev.tgt, await embedder.embed(model, ev.src, ev.tgt), { sym: DEFAULT_SYM });
   const s = scoreAer(
@@ -36,13 +39,27 @@ async function score(embedder: Embedder, model: NeuralModel, ev: TrainRequest['e
   return { value: s.aer, metrics: { aer: s.aer, precision: s.precision, recall: s.recall } };
 }
 
+/** The run's setup, read from the project on a connection of this thread's own (reported to the job before it trains). */
+function setupOf(r: TrainRequest, ctx: Ctx): BilstmRunSetup {
+  ctx.progress({ done: 0, total: 0, message: 'reading the pairs' });
+  const store = ProjectStore.openReader(r.projectPath);
+  try {
+    const setup = bilstmRunSetup(store, r.options, r.withoutSelfTraining);
+    ctx.report({ type: 'setup', options: setup.options, config: setup.config, stats: setup.stats });
+    return setup;
+  } finally {
+    store.close();
+  }
+}
+
 /** Trains the run's epochs, then any self-training (train-and-self-train.ts); checkpoints and steps are numbered over both. */
 async function train(r: TrainRequest, ctx: Ctx): Promise<null> {
+  const setup = setupOf(r, ctx);
   const start = r.startDir ? loadNeuralModel(r.startDir) : undefined;
   const embedder = new Embedder();
   try {
     if (start) {
-      const grown = grownVocab(start.vocab, r.data.src, r.data.tgt);
+      const grown = grownVocab(start.vocab, setup.data.src, setup.data.tgt);
       ctx.report({
         type: 'vocabulary',
         src: grown.src.ids.size - start.vocab.src.ids.size,
@@ -50,14 +67,14 @@ async function train(r: TrainRequest, ctx: Ctx): Promise<null> {
       });
     }
     await trainAndSelfTrain(
-      { data: r.data, config: r.config, selfTrain: r.selfTrain, heldOut: r.selfTrain?.skip, start },
+      { data: setup.data, config: setup.config, selfTrain: setup.selfTrain, heldOut: setup.selfTrain?.skip, start },
       {
         ctx,
         embedder,
         checkpoints: {
-          every: r.checkpointEvery,
+          every: setup.options.checkpointEvery,
           save: (epoch, model) => saveNeuralModel(checkpointDir(r.runFolder, epoch), model),
-          score: (_, model) => score(embedder, model, r.eval),
+          score: (_, model) => score(embedder, model, setup.eval),
         },
         onEvent: (e) => ctx.report(e),
         onPlan: (p) => ctx.report({ type: 'plan', ...p }),

@@ -6,7 +6,14 @@
 // events the same way (recordFitEvent).
 import { CancelledError } from '../errors.ts';
 import type { ProjectStore } from '../store/project-store.ts';
-import { bestCheckpoint, checkpointsOf, finishRun, metricWriter, type MetricWriter, recordCheckpoint } from '../store/training-runs.ts';
+import {
+  bestCheckpointOfRun,
+  checkpointsOf,
+  finishRun,
+  metricWriter,
+  type MetricWriter,
+  recordCheckpoint,
+} from '../store/training-runs.ts';
 import type { FitEvent } from './fit-loop.ts';
 import { pruneCheckpoints, runDir } from './run-files.ts';
 
@@ -60,8 +67,11 @@ export function recordFitEvent(store: ProjectStore, runId: number, metrics: Metr
   if (e.saved) recordCheckpoint(store, runId, e.epoch, e.step);
 }
 
-/** ", best dev AER x at epoch e" for a run summary, or "" when no checkpoint was scored. */
-export function bestDevAer(store: ProjectStore, runId: number): string {
-  const best = bestCheckpoint(checkpointsOf(store, runId));
-  return best?.aer != null ? `, best dev AER ${best.aer.toFixed(3)} at epoch ${best.epoch}` : '';
+/** ", best dev AER x at epoch e" for a run summary (its retrieval P@1 first when it ranks by it), or "" when no checkpoint was scored. */
+export function bestDevScore(store: ProjectStore, runId: number): string {
+  const best = bestCheckpointOfRun(store, runId);
+  const aer = best?.aer != null ? `dev AER ${best.aer.toFixed(3)}` : null;
+  const p1 = best?.retrieval != null ? `dev retrieval P@1 ${best.retrieval.toFixed(3)}` : null;
+  const [lead, other] = best?.by === 'retrieval' ? [p1 ?? aer, p1 && aer] : [aer ?? p1, aer && p1];
+  return lead ? `, best ${lead} at epoch ${best!.epoch}${other ? ` (${other})` : ''}` : '';
 }

@@ -5,32 +5,22 @@
 // appendix B; the cosine of the sentence vectors) with the best other candidate, and stores
 // them (store/pair-scores.ts): pairs under the threshold are flagged as misaligned, for the
 // pair list to filter and sort by and the linguist to exclude. Excluded pairs are scored too,
-// so that including one again shows its score. The training and scoring run in a worker
-// thread (curation.worker.ts), so the server keeps answering meanwhile.
-import { UserError } from '../errors.ts';
+// so that including one again shows its score. Reading the pairs, the training and the
+// scoring run in a worker thread (curation.worker.ts), so the server keeps answering meanwhile.
 import type { JobContext } from '../jobs/job-context.ts';
 import { runInWorker } from '../jobs/worker-host.ts';
-import { HELD_OUT_MIN, HELD_OUT_SHARE } from '../models/bisent2vec/curation.ts';
 import { saveParallelism } from '../store/pair-scores.ts';
 import type { ProjectStore } from '../store/project-store.ts';
-import { loadCorpus } from '../store/pair-corpus.ts';
 import type { CurationTask, ScoreResult } from './curation.worker.ts';
-
-/** Pairs a project needs before its pairs can be scored (enough to hold some out for the threshold). */
-export const MIN_PAIRS_TO_SCORE = Math.ceil(HELD_OUT_MIN / HELD_OUT_SHARE);
 
 /** Runs the job; returns a one-line summary. */
 export async function scoreProjectPairs(store: ProjectStore, ctx: JobContext): Promise<string> {
-  const { ids, src, tgt } = loadCorpus(store, true, { withExcluded: true });
-  if (ids.length < MIN_PAIRS_TO_SCORE)
-    throw new UserError(
-      `scoring needs at least ${MIN_PAIRS_TO_SCORE} pairs (a tenth is held out to find the threshold); this project has ${ids.length}`,
-    );
   const r = await runInWorker<CurationTask, ScoreResult>(
     new URL('./curation.worker.ts', import.meta.url),
-    { type: 'score', src, tgt },
+    { type: 'score', projectPath: store.path },
     ctx,
   );
+  const { ids } = r;
   saveParallelism(
     store,
     r.scores.map((s, k) => ({

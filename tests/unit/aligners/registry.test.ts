@@ -122,7 +122,7 @@ describe('capabilities match the implementations', () => {
     expect(refusal('awesome', new Set(['epochs']))).toBe(
       '--epochs is not read by awesome, which aligns with a pretrained encoder without training',
     );
-    expect(refusal('bisent2vec', new Set(['device']))).toBe('--device is not an option of bisent2vec (it reads --epochs)');
+    expect(refusal('bisent2vec', new Set(['device']))).toBe('--device is not an option of bisent2vec (it reads --epochs and --extraction)');
     expect(refusal('bilstm', new Set(['gold', 'pseudo', 'device']))).toBeNull();
   });
 
@@ -180,7 +180,7 @@ describe('option schemas', () => {
     expect(statisticalOptionsSchema.parse({})).toEqual(STATISTICAL_DEFAULTS);
     expect(STATISTICAL_DEFAULTS).toEqual({ sym: 'gdfa', threshold: 0.5, lowercase: false, byCharacter: false, identity: 1 });
     expect(encoderOptionsSchema.parse({})).toEqual(ENCODER_DEFAULTS);
-    expect(ENCODER_DEFAULTS).toEqual({ threshold: 1e-3, pooling: 'mean' });
+    expect(ENCODER_DEFAULTS).toEqual({ threshold: 1e-3, pooling: 'mean', tokenType: 'word', nullAlign: 1, distortion: 0 });
     expect(bisent2vecOptionsSchema.parse({})).toEqual(BISENT2VEC_DEFAULTS);
     expect(BISENT2VEC_DEFAULTS).toEqual({
       dim: 100,
@@ -196,7 +196,7 @@ describe('option schemas', () => {
       lexicalWeight: 0.1,
     });
     expect(siameseOptionsSchema.parse({})).toEqual(SIAMESE_DEFAULTS);
-    expect(SIAMESE_DEFAULTS).toEqual({ dropout: 0.2, margin: 1, lr: 1e-4, epochs: 10, batch: 64, seed: 1 });
+    expect(SIAMESE_DEFAULTS).toEqual({ dropout: 0.2, margin: 1, lr: 1e-4, epochs: 10, batch: 64, seed: 1, negatives: 'hard' });
   });
 
   test("the API's contracts take the schemas' fields", () => {

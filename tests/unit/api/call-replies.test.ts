@@ -1,13 +1,18 @@
 // A call sent again with its request id (its answer was lost with the connection) runs once
 // and gets the first answer: on a real team server with a real project file, an undo sent
 // twice — one after the other, or both at once — takes back one edit; a merge sent twice
-// joins two tokens, not three; the same id from another account is that account's own call. The memory itself: bounded per project
-// and account, and forgotten after its time.
+// joins two tokens, not three; the same id from another account is that account's own call;
+// an undo sent again to a server started after the first one stopped is answered from the
+// project file, not run again; a change whose answer the server never saved is not run again.
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { REQUEST_ID_HEADER } from '../../../src/shared/api.ts';
 import { CallReplies } from '../../../src/main/api/call-replies.ts';
-import { editorPair } from '../../../src/main/review/editor.ts';
-import { sure } from '../review/fixture.ts';
+import { createContext } from '../../../src/main/api/create-context.ts';
+import { editorPair, setGold } from '../../../src/main/review/editor.ts';
+import { startServer } from '../../../src/main/server.ts';
+import { ProjectStore } from '../../../src/main/store/project-store.ts';
+import { project, sure } from '../review/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { loggedIn, teamServer, type Client, type TeamServer } from '../team/team-fixture.ts';
 
@@ -91,24 +96,52 @@ describe('a call sent again with its request id', () => {
   });
 });
 
-describe('CallReplies', () => {
-  test('keeps the newest answers per scope for their time', async () => {
-    let now = 0;
+describe('a change sent again to a restarted server', () => {
+  test('an undo answered before the server stopped is answered again, not run again', async () => {
+    const first = await teamServer(dir);
+    const pairId = first.pairIds[0];
+    let ann = await loggedIn(first.base, 'annotator');
+    for (const links of [[sure(0, 0)], [sure(0, 0), sure(1, 1)], [sure(0, 0), sure(1, 1), sure(2, 2)]])
+      await json(ann.call('editor.setGold', { pairId, links, untranslated: [] }));
+    const answered = await json<{ pair: { gold: unknown[] } }>(once(ann, 'edits.undo', {}, 'page3-4.0'));
+    expect(answered.pair.gold).toHaveLength(2);
+    await first.close();
+
+    // a new server process's state: a new context, the project opened again from its file
+    const ctx = createContext('browser', 'nobody', join(dir, 'data-2'));
+    ctx.store = ProjectStore.open(first.projectPath);
+    const server = await startServer(ctx, { team: { projectPath: first.projectPath } });
+    try {
+      ann = await loggedIn(server.url.replace(/\/$/, ''), 'annotator');
+      const again = await json<{ pair: { gold: unknown[] } }>(once(ann, 'edits.undo', {}, 'page3-4.0'));
+      expect(again).toEqual(answered);
+      expect(editorPair(ctx.store, 'ann', pairId).gold).toHaveLength(2);
+      // a new id is a new undo
+      await json(once(ann, 'edits.undo', {}, 'page3-5.0'));
+      expect(editorPair(ctx.store, 'ann', pairId).gold).toHaveLength(1);
+    } finally {
+      await server.close();
+      ctx.store.close();
+    }
+  });
+
+  test('a change committed whose answer was never saved is not run again: the repeat says to reload', async () => {
+    const { store, ids } = project(dir, [['a b', 'x y']]);
+    const request = { account: 'ann', channel: 'editor.setGold', id: 'page4-1.0' };
+    // the server stops between the change's commit and its answer
+    await expect(
+      new CallReplies().once(store, request, async () => {
+        setGold(store, 'ann', ids[0], [sure(0, 0)], []);
+        throw new Error('the process ends here');
+      }),
+    ).rejects.toThrow('the process ends here');
     let runs = 0;
-    const replies = new CallReplies(1000, 2, () => now);
-    const run = async () => ++runs;
-    expect(await replies.once('p\nann', 'a', run)).toBe(1);
-    expect(await replies.once('p\nann', 'a', run)).toBe(1);
-    expect(await replies.once('p\nbob', 'a', run)).toBe(2);
-    // a third answer in ann's scope pushes out her oldest
-    await replies.once('p\nann', 'b', run);
-    await replies.once('p\nann', 'c', run);
-    expect(await replies.once('p\nann', 'b', run)).toBe(3);
-    expect(await replies.once('p\nann', 'a', run)).toBe(5);
-    // bob's answer is forgotten after its time
-    now = 999;
-    expect(await replies.once('p\nbob', 'a', run)).toBe(2);
-    now = 1000;
-    expect(await replies.once('p\nbob', 'a', run)).toBe(6);
+    const repeat = await new CallReplies().once(store, request, async () => ({ ok: true, value: ++runs }));
+    expect(runs).toBe(0);
+    expect(repeat).toEqual({
+      ok: false,
+      error: { error: 'this change was saved, but the server stopped before answering it: reload the pair to see it', kind: 'input' },
+    });
+    store.close();
   });
 });

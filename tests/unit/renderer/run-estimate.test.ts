@@ -65,4 +65,21 @@ describe('run estimate', () => {
     expect(estimateRun(models([run(1, {}), ft(2, 8)]), plan)).toBeNull();
     expect(estimateRun(models([ft(2, 8), ft(3, 16)]), plan)).toEqual({ seconds: 180, steps: 60, secondsPerStep: 3, fromRun: 3 });
   });
+
+  test('a fine-tuning with a step count: at most its steps, or just them when they decide the epochs; from runs that accumulate alike', () => {
+    const ft = (id: number, accumulate?: number) =>
+      run(id, {
+        config: trainOptionsSchema.parse({ method: 'encoder-finetune', finetune: { batch: 16, ...(accumulate ? { accumulate } : {}) } }),
+        seconds: 90,
+        steps: 30,
+        epochs: 1,
+      });
+    const plan = { method: 'encoder-finetune', dim: null, batchSize: 16, epochs: 2, pairs: 1000 };
+    expect(estimateRun(models([ft(1)]), { ...plan, maxSteps: 45 })).toEqual({ seconds: 135, steps: 45, secondsPerStep: 3, fromRun: 1 });
+    expect(estimateRun(models([ft(1)]), { ...plan, epochs: null, maxSteps: 500 })?.steps).toBe(500);
+    expect(estimateRun(models([ft(1)]), { ...plan, epochs: null })).toBeNull();
+    // four batches a step are slower steps: only a run that accumulated four times paces it
+    expect(estimateRun(models([ft(1)]), { ...plan, accumulate: 4 })).toBeNull();
+    expect(estimateRun(models([ft(1), ft(2, 4)]), { ...plan, accumulate: 4 })?.fromRun).toBe(2);
+  });
 });

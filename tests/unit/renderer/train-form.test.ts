@@ -1,7 +1,8 @@
 // The Train… form's state between the BiLSTM methods and encoder-finetune: choosing a family
 // swaps in its epochs and learning rate (and back), only that family's fields are sent and
-// validated, the fine-tuning objectives carry their own weights, and the options it sends
-// pass the API's schema.
+// validated, the fine-tuning objectives carry their own weights, the papers' settings (length
+// cap, step count, accumulation, what ranks checkpoints) are sent when given, and the options
+// it sends pass the API's schema.
 import { expect, test } from 'vitest';
 import { TrainFormState } from '../../../src/renderer/lib/state/train-form.svelte.ts';
 import { type RunInfo, trainOptionsSchema } from '../../../src/shared/models-api.ts';
@@ -86,4 +87,32 @@ test("encoder-finetune: TR's weight follows the chosen objectives' default (1 un
   form.values.alpha = 0.5;
   form.objectives = ['tr', 'rtl'];
   expect(form.values.alpha).toBe(0.5);
+});
+
+test("encoder-finetune: the papers' settings — sent when given, a step count deciding the epochs, each checked", () => {
+  const form = new TrainFormState(100);
+  form.method = 'encoder-finetune';
+  // by default: one micro-batch a step, ranked by AER, no length cap or step count
+  expect(form.checked.options).toMatchObject({ epochs: 1, finetune: { accumulate: 1, selectBy: 'aer' } });
+  expect(form.checked.options!.finetune!.maxLength).toBeUndefined();
+  expect(form.checked.options!.finetune!.maxSteps).toBeUndefined();
+
+  Object.assign(form.values, { maxLength: 32, maxSteps: 10_000, accumulate: 64 });
+  form.selectBy = 'retrieval';
+  const o = form.checked.options!;
+  expect(o.finetune).toMatchObject({ batch: 16, accumulate: 64, maxLength: 32, maxSteps: 10_000, selectBy: 'retrieval' });
+  // the steps decide the epochs: none sent, and an empty epochs field is no error
+  expect(form.uses('epochs')).toBe(false);
+  expect(o.epochs).toBeUndefined();
+  form.values.epochs = null;
+  expect(form.checked.errors).toBeNull();
+  expect(trainOptionsSchema.parse(form.checked.options)).toEqual(form.checked.options);
+
+  form.values.maxLength = 2;
+  form.values.accumulate = 0;
+  form.values.maxSteps = 1.5;
+  expect(form.errors).toMatchObject({ maxLength: 'at least 3', accumulate: 'at least 1', maxSteps: 'a whole number' });
+  // without a step count the epochs count again
+  form.values.maxSteps = null;
+  expect(form.errors.epochs).toBe('required');
 });

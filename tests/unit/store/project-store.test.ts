@@ -72,6 +72,7 @@ describe('project file', () => {
       DROP TABLE pair_reviews;
       DROP TABLE assignments;
       DROP TABLE segmentation_offers;
+      DROP TABLE answered_requests;
       DROP INDEX alignments_adjudicated;
       DROP INDEX alignments_gold_annotator;
       ALTER TABLE alignments DROP COLUMN adjudicated;

@@ -3,8 +3,10 @@
 // epoch losses, a checkpoint per epoch (a Hugging Face folder that reopens) scored on the
 // dev pairs' gold and by their sentence retrieval P@1, the device that ran it; re-aligning with a checkpoint stores a model
 // alignment of that run that keeps the gold links and drops rejected ones; without an
-// encoder folder, or continuing a run, it is a one-line error at once.
-import { existsSync } from 'node:fs';
+// encoder folder, or continuing a run, it is a one-line error at once. The papers' settings
+// the Train… form sends (a length cap, a step count, gradient accumulation, checkpoints
+// ranked by retrieval) reach the training and are stored with the run.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import type { JobEvent } from '../../../src/shared/api.ts';
@@ -21,6 +23,33 @@ import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir('mekong-finetune-run-');
 
+/** A project of 16 sample pairs, and its API as `annotator`. */
+function sampleProject(annotator: string) {
+  const { src, tgt } = samplePairs(16);
+  const { store, ids } = project(
+    dir,
+    src.map((s, k) => [s.join(' '), tgt[k].join(' ')]),
+  );
+  const events: JobEvent[] = [];
+  const ctx: AppContext = { ...createContext('browser', annotator, dir), store };
+  ctx.jobs.onEvent((e) => events.push(e));
+  return { store, ids, src, tgt, events, api: dispatchApi(ctx) };
+}
+
+/** The tiny BERT as the project's encoder, `annotator`'s gold on pairs 0–3 and on the dev pairs 12–15 (all Done). */
+async function withEncoderAndGold({ store, ids, src, tgt, api }: ReturnType<typeof sampleProject>, annotator: string) {
+  const bert = join(dir, `tiny-bert-${annotator}`);
+  writeTinyBert(bert);
+  await api.invoke('project.setEncoder', { dir: bert });
+  const insert = linkInserter(store, goldAlignmentOf(store, annotator));
+  store.transaction(() => [0, 1, 2, 3, 12, 13, 14, 15].forEach((k) => insert(ids[k], diagonal(src, tgt, k))));
+  dbOf(store).prepare(`UPDATE pairs SET split = 'dev' WHERE id >= ?`).run(ids[12]);
+  markDone(
+    store,
+    [0, 1, 2, 3, 12, 13, 14, 15].map((k) => ids[k]),
+  );
+}
+
 async function outcome(events: JobEvent[], jobId: string): Promise<JobEvent> {
   for (;;) {
     const e = events.find((x) => x.jobId === jobId && x.type !== 'job.progress');
@@ -29,33 +58,25 @@ async function outcome(events: JobEvent[], jobId: string): Promise<JobEvent> {
   }
 }
 
+/** Pair k's diagonal links, as withEncoderAndGold gives its gold pairs. */
+const diagonal = (src: string[][], tgt: string[][], k: number) =>
+  Array.from({ length: Math.min(src[k].length, tgt[k].length, 4) }, (_, i) => sure(i, i));
+
+/** sampleProject with its encoder and gold. */
+async function encoderProject(annotator: string) {
+  const p = sampleProject(annotator);
+  await withEncoderAndGold(p, annotator);
+  return p;
+}
+
 test('a fine-tuning run of the project encoder: curves, scored HF checkpoints, re-align with corrections', async () => {
-  const { src, tgt } = samplePairs(16);
-  const { store, ids } = project(
-    dir,
-    src.map((s, k) => [s.join(' '), tgt[k].join(' ')]),
-  );
-  const events: JobEvent[] = [];
-  const ctx: AppContext = { ...createContext('browser', 'anna', dir), store };
-  ctx.jobs.onEvent((e) => events.push(e));
-  const api = dispatchApi(ctx);
+  const p = sampleProject('anna');
+  const { store, ids, events, api } = p;
   await expect(api.invoke('models.train', { method: 'encoder-finetune', epochs: 2 })).rejects.toThrow(
     'this project names no encoder folder',
   );
-
-  const bert = join(dir, 'tiny-bert');
-  writeTinyBert(bert);
-  await api.invoke('project.setEncoder', { dir: bert });
-  // gold on train pairs 0–3 and on the dev pairs 12–15; pair 0's first link is rejected too
-  const gold = goldAlignmentOf(store, 'anna');
-  const insert = linkInserter(store, gold);
-  const diag = (k: number) => Array.from({ length: Math.min(src[k].length, tgt[k].length, 4) }, (_, i) => sure(i, i));
-  store.transaction(() => [0, 1, 2, 3, 12, 13, 14, 15].forEach((k) => insert(ids[k], diag(k))));
-  dbOf(store).prepare(`UPDATE pairs SET split = 'dev' WHERE id >= ?`).run(ids[12]);
-  markDone(
-    store,
-    [0, 1, 2, 3, 12, 13, 14, 15].map((k) => ids[k]),
-  );
+  // gold on train pairs 0–3 and on the dev pairs 12–15; pair 1's link 1–0 is rejected too
+  await withEncoderAndGold(p, 'anna');
   dbOf(store)
     .prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 1, 0, 'anna', '2026-11-25T00:00:00Z')`)
     .run(ids[1]);
@@ -70,7 +91,7 @@ test('a fine-tuning run of the project encoder: curves, scored HF checkpoints, r
   const done = await outcome(events, started.jobId);
   expect(done).toMatchObject({
     type: 'job.done',
-    message: expect.stringMatching(/^fine-tuned .*tiny-bert \(run \d+\): 2 epochs, 8 steps on cpu; .*best dev AER/),
+    message: expect.stringMatching(/^fine-tuned .*tiny-bert-anna \(run \d+\): 2 epochs, 8 steps on cpu; .*best dev AER/),
   });
 
   const { models } = await api.invoke('models.list', {});
@@ -113,11 +134,35 @@ test('a fine-tuning run of the project encoder: curves, scored HF checkpoints, r
       t: number;
       score: number;
     }[];
-  for (const l of diag(0)) expect(linksOf(0)).toContainEqual({ s: l.s, t: l.t, score: 1 });
+  for (const l of diagonal(p.src, p.tgt, 0)) expect(linksOf(0)).toContainEqual({ s: l.s, t: l.t, score: 1 });
   expect(linksOf(1).some((l) => l.s === 1 && l.t === 0)).toBe(false);
 
   await expect(
     api.invoke('models.train', { method: 'encoder-finetune', epochs: 1, startFrom: { runId: run.id, epoch: 1 } }),
   ).rejects.toThrow('a fine-tuning run starts from the project encoder');
+  store.close();
+}, 300_000);
+
+test("the papers' settings from the Train… form: a length cap, a step count, accumulation, the best checkpoint by retrieval", async () => {
+  const { store, events, api } = await encoderProject('bo');
+  const finetune = { objectives: ['tr' as const], batch: 2, accumulate: 2, maxLength: 6, maxSteps: 6, selectBy: 'retrieval' as const };
+  // no epochs: with a step count, as many as the steps need — 16 pairs at 2 × 2 a step are 4 steps an epoch, so 2 epochs
+  const started = await api.invoke('models.train', { method: 'encoder-finetune', lr: 1e-3, finetune });
+  expect(await outcome(events, started.jobId)).toMatchObject({
+    type: 'job.done',
+    message: expect.stringMatching(/: 2 epochs, 6 steps on cpu; .*best dev retrieval P@1 [\d.]+ at epoch [12] \(dev AER [\d.]+\)$/),
+  });
+  const run = (await api.invoke('models.list', {})).models.find((m) => m.id === started.modelId)!.runs[0];
+  expect(run.config).toMatchObject({ epochs: 2, finetune });
+  expect(run.checkpoints.map((c) => [c.epoch, c.step])).toEqual([
+    [1, 4],
+    [2, 6],
+  ]);
+  // the best is the highest retrieval P@1 (the earlier on a tie), whatever the AER says
+  const [first, second] = run.checkpoints;
+  expect(run.bestEpoch).toBe(second.retrieval! > first.retrieval! ? 2 : 1);
+  // the last checkpoint records the settings it was trained with
+  const made = JSON.parse(readFileSync(join(checkpointDir(runDir(store.path, run.id), 2), 'mekong-finetune.json'), 'utf8'));
+  expect(made).toMatchObject({ batch: 2, accumulate: 2, maxLength: 6, steps: 6, epochs: 2 });
   store.close();
 }, 300_000);

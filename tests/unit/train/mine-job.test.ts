@@ -14,6 +14,7 @@ import { Rng } from '../../../src/main/nn/init.ts';
 import { normalizeText } from '../../../src/main/text/normalize.ts';
 import { project } from '../review/fixture.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
+import { jobOutcome } from '../helpers/job-outcome.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { dbOf } from '../../../src/main/store/connection.ts';
 
@@ -22,16 +23,6 @@ const dir = tempDir('mekong-mine-');
 const TRAIN = 2000,
   HIDDEN = 150,
   LONE = 250;
-
-function jobOutcome(ctx: AppContext): Promise<string> {
-  return new Promise((resolve, reject) =>
-    ctx.jobs.onEvent((e) => {
-      if (e.type === 'job.done') resolve(e.message ?? '');
-      if (e.type === 'job.failed') reject(new Error(e.error));
-      if (e.type === 'job.cancelled') reject(new Error('cancelled'));
-    }),
-  );
-}
 
 test.runIf(existsSync(join(CORPORA, 'uniq39k.en')))(
   'proposes pairs from two monolingual files, keeps decisions, adds the accepted ones with provenance',

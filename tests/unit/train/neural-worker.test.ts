@@ -1,5 +1,6 @@
 // The Models page's BiLSTM worker thread (neural.worker.ts) as its jobs drive it through the
-// job protocol (jobs/worker-host.ts), on a real ONNX training run: a cancel given before the
+// job protocol (jobs/worker-host.ts), on a real ONNX training run of a real project file
+// (the worker reads the training set itself and reports it first): a cancel given before the
 // first step (while the sessions are being built) ends the run as cancelled once the worker
 // stops by itself; a report the job cannot take stops the worker the same way and fails the
 // run with that error. Neither tears the thread down inside onnxruntime (which would abort
@@ -15,6 +16,8 @@ import { runInWorker } from '../../../src/main/jobs/worker-host.ts';
 import { saveNeuralModel } from '../../../src/main/models/bilstm/bilstm-folder.ts';
 import { DEFAULT_CONFIG, trainNeural } from '../../../src/main/models/bilstm/bilstm-train.ts';
 import type { NeuralAlignResult, NeuralReport, NeuralTask, TrainRequest } from '../../../src/main/train/neural-protocol.ts';
+import { type TrainOptions, trainOptionsSchema } from '../../../src/shared/models-api.ts';
+import { project } from '../review/fixture.ts';
 import { syntheticCorpus } from '../models/bilstm/synthetic.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -48,22 +51,44 @@ async function drive(task: NeuralTask, stop: (e: Seen, abort: () => void) => voi
   }
 }
 
-const request = (name: string): TrainRequest => ({
+/** A project holding `pairs`, closed again: the worker reads it on a connection of its own. */
+function projectFile(pairs: { src: string[][]; tgt: string[][] }): string {
+  const { store } = project(
+    dir,
+    pairs.src.map((s, k) => [s.join(' '), pairs.tgt[k].join(' ')]),
+  );
+  store.close();
+  return store.path;
+}
+
+const request = (name: string, options: Partial<TrainOptions> = {}, pairs: { src: string[][]; tgt: string[][] } = c): TrainRequest => ({
   type: 'train',
-  data: { src: c.src, tgt: c.tgt },
-  config: { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 500 },
-  eval: { src: [], tgt: [], gold: [] },
+  projectPath: projectFile(pairs),
+  options: trainOptionsSchema.parse({
+    method: 'bilstm',
+    dim: 16,
+    batchSize: 8,
+    epochs: 500,
+    checkpointEvery: 1000,
+    selfTrainEpochs: 0,
+    ...options,
+  }),
   runFolder: `${dir}/${name}`,
-  checkpointEvery: 1000,
 });
 
 /** The phases of the extraction's progress lines (a line's trailing "done/total" left out). */
 const phasesOf = (seen: Seen[], test: (message: string) => boolean) =>
   seen.flatMap((e) => (e.type === 'progress' && e.message && test(e.message) ? [e.message.replace(/ \d+\/\d+$/, '')] : []));
 
-test('a cancel before the first step ends as cancelled, with no step taken', async () => {
+test('the worker reads the training set from the project and reports it first; a cancel before the first step ends as cancelled, with no step taken', async () => {
   const { outcome, seen } = await drive(request('cancel'), (e, abort) => {
     if (e.type === 'plan') abort();
+  });
+  expect(seen.find((e) => e.type !== 'progress')).toMatchObject({
+    type: 'setup',
+    options: { method: 'bilstm', epochs: 500, dim: 16, selfTrainEpochs: 0 },
+    config: { epochs: 500, dim: 16, batchSize: 8 },
+    stats: { pairs: 16, goldPairs: 0, evalPairs: 0 },
   });
   expect(outcome).toBe('cancelled');
   expect(seen.filter((e) => e.type === 'epoch')).toEqual([]);
@@ -128,13 +153,7 @@ test('a cancel during the EM of the extraction ends the alignment as cancelled, 
 }, 120_000);
 
 test('self-training: after the epochs the worker aligns the pairs, plans a second phase and numbers its epochs on', async () => {
-  const config = { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 2 };
-  const { outcome, seen } = await drive({
-    ...request('self-training'),
-    config,
-    checkpointEvery: 1,
-    selfTrain: { config, threshold: 0, skip: [] },
-  });
+  const { outcome, seen } = await drive(request('self-training', { epochs: 2, selfTrainEpochs: 2, checkpointEvery: 1, threshold: 0 }));
   expect(outcome).toBe('done');
   const plans = seen.flatMap((e) => (e.type === 'plan' ? [e] : []));
   expect(plans.map((p) => p.firstEpoch)).toEqual([0, 2]);
@@ -154,13 +173,9 @@ test('self-training: after the epochs the worker aligns the pairs, plans a secon
 }, 120_000);
 
 test('a cancel while self-training aligns the pairs ends the run as cancelled, before its second phase', async () => {
-  const config = { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 };
-  const { outcome, seen } = await drive(
-    { ...request('self-training-cancel'), config, selfTrain: { config, threshold: 0, skip: [] } },
-    (e, abort) => {
-      if (e.type === 'progress' && e.message?.startsWith('self-training:')) abort();
-    },
-  );
+  const { outcome, seen } = await drive(request('self-training-cancel', { epochs: 1, selfTrainEpochs: 1, threshold: 0 }), (e, abort) => {
+    if (e.type === 'progress' && e.message?.startsWith('self-training:')) abort();
+  });
   expect(outcome).toBe('cancelled');
   expect(seen.filter((e) => e.type === 'plan')).toHaveLength(1);
   expect(seen.flatMap((e) => (e.type === 'epoch' ? [e.epoch] : []))).toEqual([1]);
@@ -170,12 +185,7 @@ test('continuing a checkpoint on pairs with words it lacks reports how many join
   const startDir = `${dir}/start`;
   saveNeuralModel(startDir, await trainNeural({ src: c.src, tgt: c.tgt }, { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 }));
   const more = { src: [...c.src, ['novel', 's1'], ['novel', 'unseen']], tgt: [...c.tgt, ['t1', 'fresh'], ['fresh', 't2']] };
-  const { outcome, seen } = await drive({
-    ...request('continue-new-words'),
-    data: more,
-    config: { ...DEFAULT_CONFIG, dim: 16, batchSize: 8, epochs: 1 },
-    startDir,
-  });
+  const { outcome, seen } = await drive({ ...request('continue-new-words', { epochs: 1 }, more), startDir });
   expect(outcome).toBe('done');
   expect(seen.filter((e) => e.type === 'vocabulary')).toEqual([{ type: 'vocabulary', src: 2, tgt: 1 }]);
   expect(seen.findIndex((e) => e.type === 'vocabulary')).toBeLessThan(seen.findIndex((e) => e.type === 'plan'));

@@ -78,3 +78,16 @@ test.runIf(existsSync(join(CORPORA, 'uniq39k.en')))(
   },
   300_000,
 );
+
+test('a project too small to hold pairs out for the threshold is refused with the count, nothing stored', async () => {
+  const { store } = project(
+    dir,
+    Array.from({ length: 30 }, (_, k): [string, string] => [`w${k} x`, `v${k} y`]),
+  );
+  const ctx: AppContext = { mode: 'browser', version: 't', store, annotator: 'a', jobs: new JobRegistry(), dataDir: dir };
+  const failed = new Promise<string>((resolve) => ctx.jobs.onEvent((e) => e.type === 'job.failed' && resolve(e.error)));
+  await dispatchApi(ctx).invoke('curation.score', {});
+  expect(await failed).toMatch(/^scoring needs at least \d+ pairs .*; this project has 30$/);
+  expect(store.info().parallelismThreshold).toBeNull();
+  store.close();
+}, 60_000);

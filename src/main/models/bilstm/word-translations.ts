@@ -1,5 +1,6 @@
-// A word-translation lexicon from the neural aligner: each source word's co-occurring target
-// words scored t(t | s)·√t(s | t)·√p(t | s), the first two the tables of EM with agreement
+// A word-translation lexicon from the neural aligner, read off the trained model one of three
+// ways (`mekong lexicon --extraction`):
+//   em    (the default) each source word's co-occurring target words scored t(t | s)·√t(s | t)·√p(t | s), the first two the tables of EM with agreement
 // over the model's per-pair similarities (agreement-em.ts), the third the statistical
 // aligner's (agree, align/: IBM-1 and HMM in agreement) forward table on the same pairs, best
 // first. The two err differently (the statistical tables read word order and are sure of
@@ -11,10 +12,27 @@
 // The square root of t(s | t): the full product t(t|s)·t(s|t) marks down frequent target
 // words that other source words share ("but" for 但是), t(t|s) alone marks down nothing;
 // the square root scores best of the three on all four Tatoeba languages (docs/experiments.md).
+//   csls  seed 003's P@1 extraction: each source word's nearest words of the whole target
+//         vocabulary by CSLS with K = 3 (eq. 17), co-occurring or not;
+//   nn    the same by plain cosine.
+// For csls and nn a word's vector is its contextual vectors averaged over all its occurrences
+// in the corpus (the token vectors the aligner extracts with, embedder.ts: the encoder state
+// with the eq. 10 embedding beside it), made unit length. Seed 003 does not say how it gets one
+// vector per word from its contextual model; the average keeps eq. 17 on the vectors its
+// alignment compares.
 import type { PairEmbeddings } from './embedder.ts';
 import { AgreementEm } from './agreement-em.ts';
 import type { DictEntry } from '../../align/dictionary.ts';
 import { alignCorpus } from '../../align/engine.ts';
+import { unitRows, vocabularyTranslations } from '../../eval/csls.ts';
+import { type JobContext, silentContext } from '../../jobs/job-context.ts';
+
+/** The lexicon's extractions, the default first. */
+export const BILSTM_EXTRACTIONS = ['em', 'csls', 'nn'] as const;
+export type BilstmExtraction = (typeof BILSTM_EXTRACTIONS)[number];
+
+/** K of the CSLS neighbourhoods over the vocabularies (seed 003 §IV.C). */
+export const VOCABULARY_CSLS_K = 3;
 
 /** The power of the statistical aligner's p(t | s) in the score (0: the neural tables alone). */
 export const STATISTICAL_WEIGHT = 0.5;
@@ -52,5 +70,40 @@ export async function neuralLexicon(
       .sort((a, b) => b.score - a.score)
       .slice(0, top)
       .map((t) => ({ src: w.src, tgt: t.word, score: t.score })),
+  );
+}
+
+/** One side's word types, in order of first occurrence, with their contextual vectors [words, dim] averaged over every occurrence and made unit length. */
+export function typeVectors(
+  sentences: readonly string[][],
+  rows: readonly Float32Array[],
+  dim: number,
+): { words: string[]; vectors: Float32Array } {
+  const id = new Map<string, number>();
+  for (const s of sentences) for (const w of s) if (!id.has(w)) id.set(w, id.size);
+  const vectors = new Float32Array(id.size * dim);
+  sentences.forEach((s, k) =>
+    s.forEach((w, p) => {
+      const at = id.get(w)! * dim;
+      for (let t = 0; t < dim; t++) vectors[at + t] += rows[k][p * dim + t];
+    }),
+  );
+  return { words: [...id.keys()], vectors: unitRows(vectors, dim) };
+}
+
+/** Up to `top` translations per source word from the whole target vocabulary, by CSLS (K = VOCABULARY_CSLS_K) or by cosine, best first. */
+export function vocabularyLexicon(
+  src: readonly string[][],
+  tgt: readonly string[][],
+  e: PairEmbeddings,
+  extraction: Exclude<BilstmExtraction, 'em'>,
+  top = 5,
+  ctx: JobContext = silentContext(),
+): LexiconEntry[] {
+  const x = typeVectors(src, e.src, e.dim),
+    y = typeVectors(tgt, e.tgt, e.dim);
+  const how = extraction === 'csls' ? { kind: 'csls' as const, K: VOCABULARY_CSLS_K } : { kind: 'nn' as const };
+  return vocabularyTranslations(x.vectors, y.vectors, e.dim, how, top, ctx).flatMap((row, i) =>
+    row.map((t) => ({ src: x.words[i], tgt: y.words[t.index], score: t.score })),
   );
 }

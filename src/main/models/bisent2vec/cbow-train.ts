@@ -183,7 +183,7 @@ function keepProbabilities(index: VocabIndex, t: number): Float32Array {
 
 /** A new model over the corpus' vocabulary: V uniform in ±1/dim, U zero (as fastText). */
 export function initModel(src: readonly string[][], tgt: readonly string[][], config: Bisent2vecConfig): Bisent2vecModel {
-  const index = indexVocab(buildVocab([src, tgt], config.minCount, config.bigrams, config.charN));
+  const index = indexVocab(buildVocab([src, tgt], config.minCount, config.bigrams, config.charN, config.maxVocab));
   const rng = new Rng(config.seed);
   const V = new Float32Array(index.rows * config.dim);
   for (let i = 0; i < V.length; i++) V[i] = (rng.next() * 2 - 1) / config.dim;

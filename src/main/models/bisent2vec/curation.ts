@@ -107,6 +107,20 @@ export async function trainCurationModel(
   return { model, stats };
 }
 
+/**
+ * Seed 001 appendix B's mining case from held-out pairs: the first third kept as pairs, the
+ * sources of the second third and the targets of the last third as lone sentences; `gold`
+ * the kept pairs (as indices of the two sides returned).
+ */
+export function miningCase<T>(src: readonly T[], tgt: readonly T[]): { src: T[]; tgt: T[]; gold: { src: number; tgt: number }[] } {
+  const third = Math.floor(src.length / 3);
+  return {
+    src: src.slice(0, 2 * third),
+    tgt: [...tgt.slice(0, third), ...tgt.slice(2 * third, 3 * third)],
+    gold: Array.from({ length: third }, (_, k) => ({ src: k, tgt: k })),
+  };
+}
+
 /** The threshold cases of seed 001 appendix B built from held-out pairs, and the thresholds found there. */
 function heldOutThresholds(
   model: Bisent2vecModel,
@@ -115,10 +129,8 @@ function heldOutThresholds(
   rng: Rng,
   ctx: JobContext = silentContext(),
 ): { mining: ThresholdChoice; flagging: ThresholdChoice } {
-  const third = Math.floor(src.length / 3);
-  const lone = sentenceSets(model, src.slice(0, 2 * third), [...tgt.slice(0, third), ...tgt.slice(2 * third, 3 * third)], 'mining');
-  const gold = Array.from({ length: third }, (_, k) => ({ src: k, tgt: k }));
-  const mining = miningThreshold(lone, gold, {}, ctx);
+  const c = miningCase(src, tgt);
+  const mining = miningThreshold(sentenceSets(model, c.src, c.tgt, 'mining'), c.gold, {}, ctx);
   const shuffled = shuffleTargets(tgt, SHUFFLED_SHARE, rng);
   const scores = parallelismScores(sentenceSets(model, src, shuffled.tgt, 'flagging'), 0, {}, ctx);
   const flagging = flaggingThreshold(

@@ -1,5 +1,7 @@
 // The n-gram vocabulary of a Bi-Sent2Vec model (seed 002): the words of each language seen at
-// least `minCount` times; with bigrams on, the adjacent word pairs seen that often; with
+// least `minCount` times, at most `maxVocab` of them per language (the most frequent; seed
+// 002's vocabulary cap, which sent2vec applies to its one dictionary of both languages' words);
+// with bigrams on, the adjacent word pairs seen that often; with
 // character n-grams on (charN > 0), the charN-grams of those words written <word> (fastText's
 // subword units), so that a word unseen in training still brings its pieces. Each entry has
 // its corpus count and its document frequency (sentences containing it, for tf-idf).
@@ -61,8 +63,14 @@ interface Stat {
   last: number;
 }
 
-/** Counts the n-grams of both sides of a parallel corpus and keeps those seen `minCount` times. */
-export function buildVocab(sides: Pair<readonly string[][]>, minCount: number, bigrams: boolean, charN = 0): NgramVocab {
+/** Counts the n-grams of both sides of a parallel corpus and keeps those seen `minCount` times (the words: the `maxVocab` most frequent of each side, the first seen first among equal counts). */
+export function buildVocab(
+  sides: Pair<readonly string[][]>,
+  minCount: number,
+  bigrams: boolean,
+  charN = 0,
+  maxVocab = Infinity,
+): NgramVocab {
   const kept: Record<Kind, Pair<[string, Stat][]>> = { words: [[], []], bigrams: [[], []], chars: [[], []] };
   for (const side of [0, 1] as const) {
     const maps: Record<Kind, Map<string, Stat>> = { words: new Map(), bigrams: new Map(), chars: new Map() };
@@ -79,7 +87,7 @@ export function buildVocab(sides: Pair<readonly string[][]>, minCount: number, b
     });
     // Most frequent first: ids then follow frequency, which keeps the output readable.
     const frequent = (m: Map<string, Stat>) => [...m].filter(([, e]) => e.count >= minCount).sort((x, y) => y[1].count - x[1].count);
-    kept.words[side] = frequent(maps.words);
+    kept.words[side] = frequent(maps.words).slice(0, maxVocab);
     kept.bigrams[side] = frequent(maps.bigrams);
     // Character n-grams of the kept words, counted as often as their words occur.
     if (charN > 0) {

@@ -2,9 +2,15 @@
 // frozen sentence embeddings, with dropout after it in training, trained with the
 // contrastive margin loss of Hadsell et al. on the Euclidean distance D = ‖E_x − E_y‖:
 //   L = ½(1 − l)·D² + ½·l·max(0, m − D)²,  m the margin
-// where l = 0 for a project pair (x_i, y_i) and l = 1 for a mismatch (x_i, y_π(i)), one per
-// positive, drawn afresh each epoch. Embeddings in and out are normalised unit, center,
-// unit (length 1, minus the mean of their language, length 1 again), as the paper does.
+// where l = 0 for a project pair (x_i, y_i) and l = 1 for a mismatch (x_i, y_j), one per
+// positive in each batch. The mismatch is, by `negatives`, a random other pair's target, or
+// (seed 004's "worst" negative, its Table 13: 63.1 P@1 against 58.6 for random) the target
+// of another pair of the same batch that is nearest to x_i under the head as it stands at
+// that step (Euclidean distance between the head's outputs without dropout, the loss's
+// distance), so it tracks the head as it trains rather than the frozen encoder's space; a
+// target equal to y_i (a repeated translation) is never taken as its mismatch. Embeddings
+// in and out are normalised unit, center, unit (length 1, minus the mean of their
+// language, length 1 again), as the paper does.
 // Inputs: the sentence vectors of any family that gives them (the registry's SIAMESE_HEAD,
 // sentence-encoders.ts: Bi-Sent2Vec, the BiLSTM's pooled encoder states, a transformer's
 // mean-pooled layer; `mekong siamese`); the encoder stays frozen. The weight starts at the
@@ -90,9 +96,61 @@ export interface SiameseTraining {
   losses: number[];
 }
 
+/** Rows `idx` of x [n, d] through the head: x·W + b, [idx.length, d]. */
+function headRows(x: Float32Array, idx: readonly number[], d: number, W: Float32Array, b: Float32Array): Float32Array {
+  const out = new Float32Array(idx.length * d);
+  idx.forEach((i, k) => {
+    const o = k * d;
+    out.set(b, o);
+    for (let t = 0; t < d; t++) {
+      const v = x[i * d + t];
+      if (v === 0) continue;
+      const w = t * d;
+      for (let j = 0; j < d; j++) out[o + j] += v * W[w + j];
+    }
+  });
+  return out;
+}
+
+const squaredDistance = (a: Float32Array, ao: number, b: Float32Array, bo: number, d: number): number => {
+  let s = 0;
+  for (let t = 0; t < d; t++) {
+    const e = a[ao + t] - b[bo + t];
+    s += e * e;
+  }
+  return s;
+};
+
+/**
+ * For each pair of the batch `idx`, the pair whose target is its hardest mismatch: among the
+ * batch's other targets, the one nearest its source under the head (W, b); -1 when there
+ * is none (a batch of one, or only repeats of its own target).
+ */
+export function hardestMismatches(
+  x: Float32Array,
+  y: Float32Array,
+  idx: readonly number[],
+  d: number,
+  W: Float32Array,
+  b: Float32Array,
+): number[] {
+  const ex = headRows(x, idx, d, W, b),
+    ey = headRows(y, idx, d, W, b);
+  return idx.map((_, k) => {
+    let best = -1,
+      bestD = Infinity;
+    idx.forEach((j, m) => {
+      if (m === k || squaredDistance(ey, m * d, ey, k * d, d) < 1e-12) return;
+      const dist = squaredDistance(ex, k * d, ey, m * d, d);
+      if (dist < bestD) [best, bestD] = [j, dist];
+    });
+    return best;
+  });
+}
+
 /**
  * Trains the head on pairs (x_i, y_i) of frozen embeddings [n, d] (normalised here first),
- * each batch half positives and half mismatches.
+ * each batch half positives and half mismatches (config.negatives says which).
  */
 export async function trainSiameseHead(
   xRaw: Float32Array,
@@ -130,9 +188,14 @@ export async function trainSiameseHead(
           const xb = new Float32Array(B * d),
             yb = new Float32Array(B * d),
             lb = new Float32Array(B);
+          const p = trainer.state.params;
+          const hard =
+            c.negatives === 'hard'
+              ? hardestMismatches(x, y, idx, d, p.get('head.weight')!.data as Float32Array, p.get('head.bias')!.data as Float32Array)
+              : null;
           idx.forEach((i, k) => {
-            // a mismatch: another pair's target (never the pair's own)
-            const j = (i + 1 + rng.int(n - 1)) % n;
+            // a mismatch: the batch's hardest target, or (random, or none in the batch) another pair's target, never the pair's own
+            const j = hard && hard[k] >= 0 ? hard[k] : (i + 1 + rng.int(n - 1)) % n;
             xb.set(x.subarray(i * d, (i + 1) * d), k * d);
             yb.set(y.subarray(i * d, (i + 1) * d), k * d);
             xb.set(x.subarray(i * d, (i + 1) * d), (idx.length + k) * d);

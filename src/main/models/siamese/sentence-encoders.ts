@@ -11,7 +11,9 @@
 //               defaultAlignLayer, the layer word alignment reads) over the subwords of the
 //               sentence's words, template tokens left out; 'cls' the first template token's
 //               ([CLS], <s>) state at `layer` (default the last layer), before any pooler —
-//               the sentence vector of seeds 000/001 (cls_before_pooler).
+//               the sentence vector of seeds 000/001 (cls_before_pooler). A caller may set
+//               its own default layer for 'mean': `mekong siamese` takes seed004Layer, the
+//               paper's layer 7 of mBERT's 12 (its Table 8), scaled to the encoder's depth.
 // Pooling and layer are options of the encoder family only; the other families refuse them.
 import type { SentenceVectorFamily } from '../../../shared/methods.ts';
 import { UserError } from '../../errors.ts';
@@ -26,8 +28,16 @@ import { wordSubwords } from '../transformer/word-pooling.ts';
 
 export type Side = 0 | 1;
 
+/** How a Hugging Face encoder's sentence vectors are read: its pooling and hidden state. */
+export interface SentenceReading {
+  pooling: SentencePooling;
+  layer: number;
+}
+
 export interface SentenceEncoder {
   readonly dim: number;
+  /** the encoder family's pooling and layer, as resolved (absent for the other families) */
+  readonly reading?: SentenceReading;
   /** vectors [sentences, dim] of side 0 (source) or 1 (target); progress and cancel through `ctx` where the family runs batches */
   embed(side: Side, sentences: readonly string[][], ctx?: JobContext): Promise<Float32Array>;
   release(): Promise<void>;
@@ -39,21 +49,28 @@ export type SentencePooling = 'mean' | 'cls';
 export interface SentenceEncoderOptions {
   /** default 'mean' */
   pooling?: SentencePooling;
-  /** hidden state read (0 = embeddings); default: the last layer for 'cls', defaultAlignLayer for 'mean' */
+  /** hidden state read (0 = embeddings); default: the last layer for 'cls', meanLayer (default defaultAlignLayer) for 'mean' */
   layer?: number;
+  /** the default layer for 'mean' given the encoder's number of layers */
+  meanLayer?: (layers: number) => number;
   /** receives the line naming the execution provider (default console.info) */
   log?: (line: string) => void;
 }
 
+/** Seed 004's layer for mean pooling: its 7 of mBERT's 12 (Table 8's best), the same depth share of `layers`. */
+export const seed004Layer = (layers: number): number => Math.max(1, Math.round((layers * 7) / 12));
+
 function hfEncoder(dir: string, o: SentenceEncoderOptions): SentenceEncoder {
   const enc = HfEncoder.open(dir, { log: o.log });
   const pooling = o.pooling ?? 'mean';
-  const layer = o.layer ?? (pooling === 'cls' ? enc.config.layers : defaultAlignLayer(enc.config));
+  const layer =
+    o.layer ?? (pooling === 'cls' ? enc.config.layers : o.meanLayer ? o.meanLayer(enc.config.layers) : defaultAlignLayer(enc.config));
   const dim = enc.config.hidden;
   if (pooling === 'cls' && enc.tokenizer.prefix.length === 0)
     throw new UserError(`${dir}: its tokenizer puts no [CLS] (or <s>) before a sentence: use --pooling mean`);
   return {
     dim,
+    reading: { pooling, layer },
     async embed(side, sentences, ctx) {
       const encoded = enc.encode(sentences);
       const [hidden] = await enc.hiddenStates(

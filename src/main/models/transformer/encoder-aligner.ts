@@ -1,19 +1,27 @@
 // Word alignment with a pretrained encoder and no training: each sentence is encoded alone
 // (its tokenizer's template around its words' subwords), hidden state `layer` is read, and
-// each pair's links are extracted from the similarities of its words (similarity-extraction.ts):
-//   simalign-argmax | simalign-itermax | simalign-match  word vectors = mean of their subwords
-//     (WordPooling), similarity (cos + 1)/2 as SimAlign's word level;
-//   awesome   dot products of the subwords (template tokens left out), both softmaxes above
-//     the threshold (ENCODER_DEFAULTS), a word pair linked when any of its subword pairs is, as
-//     awesome-align does; its probability is the largest of its subword pairs';
+// each pair's links are extracted from a similarity matrix (similarity-extraction.ts) over
+// units that are either the words (their vectors pooled from their subwords, WordPooling) or
+// the subwords themselves (template tokens left out), a word pair then linked when any of its
+// subword pairs is:
+//   simalign-argmax | simalign-itermax | simalign-match  similarity (cos + 1)/2 as SimAlign's,
+//     over words (tokenType word) or subwords (bpe, SimAlign's own default); SimAlign's
+//     distortion reshapes the matrix first and its null-align removes, after extraction, the
+//     links of the flattest rows and columns over the whole corpus (so links are final only
+//     once every pair is encoded);
+//   awesome   dot products of the subwords, both softmaxes above the threshold
+//     (ENCODER_DEFAULTS), as awesome-align does;
 //   awesome-entmax  the same with entmax15 in place of softmax (links where both are non-zero);
 //   pmi-align  PMI of the word vectors' dot products, then ArgMax.
 // Each link's score is its probability (similarity-extraction.ts linkProbabilities) over the
-// matrix the method read. The layer counts as transformers' hidden_states do (0 = embeddings'
-// output, L = last layer); default 8 for 12-layer models (SimAlign's and awesome-align's
-// choice), round(2/3·L) otherwise. Pairs are encoded a chunk at a time, so memory stays flat.
+// units' dot products; a word pair linked through several subword pairs takes the largest.
+// The layer counts as transformers' hidden_states do (0 = embeddings' output, L = last layer);
+// default 8 for 12-layer models (SimAlign's and awesome-align's choice), round(2/3·L)
+// otherwise. Pairs are encoded a chunk at a time, so memory stays flat.
 import { ENCODER_DEFAULTS } from '../../../shared/aligner-defaults.ts';
+import type { EncoderOptions } from '../../../shared/aligner-options.ts';
 import type { Link } from '../../../shared/domain.ts';
+import { linkKey } from '../../../shared/link-set.ts';
 import type { EncoderMethodName } from '../../../shared/methods.ts';
 import { sentences, type Side } from '../../align/sentences.ts';
 import { UserError } from '../../errors.ts';
@@ -29,18 +37,28 @@ import {
   linkProbabilities,
   matchLinks,
   type Matrix,
+  nullAlignScores,
+  nullAlignThreshold,
   pmiMatrix,
   softmaxLinks,
+  withDistortion,
 } from './similarity-extraction.ts';
+import type { EncodedSentence } from './subword-tokenizer.ts';
 import { poolWords, type WordPooling, wordSubwords } from './word-pooling.ts';
 
 export interface EncoderAlignOptions {
   /** hidden state to read (default: defaultAlignLayer) */
   layer?: number;
-  /** how a word's vector comes from its subwords (SimAlign and PMI methods; default ENCODER_DEFAULTS.pooling) */
+  /** how a word's vector comes from its subwords (SimAlign over words and PMI-Align; default ENCODER_DEFAULTS.pooling) */
   pooling?: WordPooling;
   /** awesome: the softmax threshold (default ENCODER_DEFAULTS.threshold) */
   threshold?: number;
+  /** SimAlign: similarities between subwords or between words (default ENCODER_DEFAULTS.tokenType) */
+  tokenType?: EncoderOptions['tokenType'];
+  /** SimAlign: the null-align share p in [0, 1] (default 1: no link removed) */
+  nullAlign?: number;
+  /** SimAlign: the distortion k in [0, 1] (default 0: none) */
+  distortion?: number;
   /** progress (pairs done of all) after each batch of sentences encoded, and cancel; default silent */
   ctx?: JobContext;
 }
@@ -59,68 +77,86 @@ function normalised(v: Float32Array, dim: number): Float32Array {
   return out;
 }
 
-/** The rows of `v` ([n × dim]) at `keep`. */
-function rowsAt(v: Float32Array, keep: readonly number[], dim: number): Float32Array {
-  const out = new Float32Array(keep.length * dim);
-  keep.forEach((k, i) => out.set(v.subarray(k * dim, (k + 1) * dim), i * dim));
-  return out;
-}
+type SimAlignMethod = 'simalign-argmax' | 'simalign-itermax' | 'simalign-match';
 
-const EXTRACT: Readonly<
-  Record<Exclude<EncoderMethodName, 'awesome' | 'awesome-entmax'>, (sim: Matrix, I: number, J: number) => Uint8Array>
-> = {
+const SIMALIGN: Readonly<Record<SimAlignMethod, (sim: Matrix, I: number, J: number) => Uint8Array>> = {
   'simalign-argmax': argmaxLinks,
   'simalign-itermax': (s, I, J) => iterMaxLinks(s, I, J),
   'simalign-match': matchLinks,
-  'pmi-align': (s, I, J) => argmaxLinks(pmiMatrix(s, I, J), I, J),
 };
 
-/** Links of one pair from its hidden states (rows of the encoded sentences). */
-function pairLinks(
+const isSimAlign = (m: EncoderMethodName): m is SimAlignMethod => Object.hasOwn(SIMALIGN, m);
+
+/** The rows a method compares in one sentence (each [dim]) and the word each row stands for. */
+function units(
+  h: Float32Array,
+  e: EncodedSentence,
+  dim: number,
+  bySubword: boolean,
+  pooling: WordPooling,
+): { rows: Float32Array; wordOf: ArrayLike<number> } {
+  if (bySubword) return wordSubwords(h, e, dim);
+  const w = poolWords(h, e, dim, pooling);
+  const keep = [...w.has.keys()].filter((k) => w.has[k]);
+  const rows = new Float32Array(keep.length * dim);
+  keep.forEach((k, i) => rows.set(w.vectors.subarray(k * dim, (k + 1) * dim), i * dim));
+  return { rows, wordOf: keep };
+}
+
+/** One linked cell of a pair's matrix: its words, its probability, its null-align score (NaN: none). */
+interface CellLink {
+  s: number;
+  t: number;
+  score: number;
+  nul: number;
+}
+
+/** The linked cells of one pair from its hidden states (rows of the encoded sentences). */
+function pairCells(
   method: EncoderMethodName,
   hs: Float32Array,
   ht: Float32Array,
-  es: Parameters<typeof poolWords>[1],
-  et: Parameters<typeof poolWords>[1],
+  es: EncodedSentence,
+  et: EncodedSentence,
   dim: number,
   o: EncoderAlignOptions,
-): Link[] {
+): CellLink[] {
+  const simAlign = isSimAlign(method);
+  const bySubword =
+    method === 'awesome' || method === 'awesome-entmax' || (simAlign && (o.tokenType ?? ENCODER_DEFAULTS.tokenType) === 'bpe');
+  const pooling = o.pooling ?? ENCODER_DEFAULTS.pooling;
+  const a = units(hs, es, dim, bySubword, pooling),
+    b = units(ht, et, dim, bySubword, pooling);
+  const I = a.wordOf.length,
+    J = b.wordOf.length;
+  if (!I || !J) return [];
+  const dots = cosines(a.rows, b.rows, dim);
+  let on: Uint8Array;
+  let nul: Float64Array | null = null;
+  if (simAlign) {
+    const cos01 = cosines(normalised(a.rows, dim), normalised(b.rows, dim), dim).map((c) => (c + 1) / 2);
+    const sim = withDistortion(cos01, I, J, o.distortion ?? ENCODER_DEFAULTS.distortion);
+    on = SIMALIGN[method](sim, I, J);
+    if ((o.nullAlign ?? ENCODER_DEFAULTS.nullAlign) < 1) nul = nullAlignScores(sim, I, J);
+  } else if (method === 'pmi-align') on = argmaxLinks(pmiMatrix(dots, I, J), I, J);
+  else if (method === 'awesome') on = softmaxLinks(dots, I, J, o.threshold ?? ENCODER_DEFAULTS.threshold);
+  else on = entmaxLinks(dots, I, J);
+  const prob = linkProbabilities(dots, I, J);
+  const out: CellLink[] = [];
+  on.forEach((x, c) => {
+    if (x) out.push({ s: a.wordOf[Math.floor(c / J)], t: b.wordOf[c % J], score: prob[c], nul: nul ? nul[c] : NaN });
+  });
+  return out;
+}
+
+/** A pair's word links from its linked cells, those whose null-align score is above `threshold` left out; each word pair scored by its best cell. */
+function wordLinks(cells: readonly CellLink[], threshold: number): Link[] {
   const links = new Map<number, Link>();
-  if (method === 'awesome' || method === 'awesome-entmax') {
-    const a = wordSubwords(hs, es, dim),
-      b = wordSubwords(ht, et, dim);
-    const I = a.wordOf.length,
-      J = b.wordOf.length;
-    if (!I || !J) return [];
-    const scores = cosines(a.rows, b.rows, dim);
-    const on = method === 'awesome' ? softmaxLinks(scores, I, J, o.threshold ?? ENCODER_DEFAULTS.threshold) : entmaxLinks(scores, I, J);
-    const prob = linkProbabilities(scores, I, J);
-    const Jw = et.start.length;
-    on.forEach((x, c) => {
-      if (!x) return;
-      const s = a.wordOf[Math.floor(c / J)],
-        t = b.wordOf[c % J];
-      const old = links.get(s * Jw + t);
-      if (!old || old.score! < prob[c]) links.set(s * Jw + t, { s, t, kind: 'sure', score: prob[c] });
-    });
-  } else {
-    const pooling = o.pooling ?? ENCODER_DEFAULTS.pooling;
-    const ws = poolWords(hs, es, dim, pooling),
-      wt = poolWords(ht, et, dim, pooling);
-    const ks = [...ws.has.keys()].filter((k) => ws.has[k]),
-      kt = [...wt.has.keys()].filter((k) => wt.has[k]);
-    const I = ks.length,
-      J = kt.length;
-    if (!I || !J) return [];
-    const xs = rowsAt(ws.vectors, ks, dim),
-      xt = rowsAt(wt.vectors, kt, dim);
-    const dots = cosines(xs, xt, dim);
-    const sim = method === 'pmi-align' ? dots : cosines(normalised(xs, dim), normalised(xt, dim), dim).map((c) => (c + 1) / 2);
-    const on = EXTRACT[method](sim, I, J);
-    const prob = linkProbabilities(dots, I, J);
-    on.forEach((x, c) => {
-      if (x) links.set(c, { s: ks[Math.floor(c / J)], t: kt[c % J], kind: 'sure', score: prob[c] });
-    });
+  for (const c of cells) {
+    if (c.nul > threshold) continue;
+    const key = linkKey(c.s, c.t);
+    const old = links.get(key);
+    if (!old || old.score! < c.score) links.set(key, { s: c.s, t: c.t, kind: 'sure', score: c.score });
   }
   return [...links.values()].sort((p, q) => p.s - q.s || p.t - q.t);
 }
@@ -139,6 +175,9 @@ export async function alignWithEncoder(
   const layer = o.layer ?? defaultAlignLayer(encoder.config);
   const dim = encoder.config.hidden;
   const out: Link[][] = [];
+  // with null-align, each pair's linked cells wait for the threshold of the whole corpus
+  const nullAlign = isSimAlign(method) && (o.nullAlign ?? ENCODER_DEFAULTS.nullAlign) < 1;
+  const held: CellLink[][] = [];
   const ctx = o.ctx ?? silentContext();
   const progress = (done: number) => {
     checkCancelled(ctx.signal);
@@ -153,8 +192,17 @@ export async function alignWithEncoder(
     const sides = [...s.map(() => 0), ...t.map(() => 1)];
     const batches = { progress: (p: JobProgress) => progress(at + Math.floor(p.done / 2)), signal: ctx.signal };
     const [h] = await encoder.hiddenStates([...s, ...t], [layer], batches, sides);
-    s.forEach((es, k) => out.push(pairLinks(method, h[k], h[s.length + k], es, t[k], dim, o)));
-    progress(out.length);
+    s.forEach((es, k) => {
+      const cells = pairCells(method, h[k], h[s.length + k], es, t[k], dim, o);
+      if (nullAlign) held.push(cells);
+      else out.push(wordLinks(cells, Infinity));
+    });
+    progress(at + ks.length);
   }
-  return out;
+  if (!nullAlign) return out;
+  const threshold = nullAlignThreshold(
+    held.flatMap((cells) => cells.map((c) => c.nul)),
+    o.nullAlign!,
+  );
+  return held.map((cells) => wordLinks(cells, threshold));
 }

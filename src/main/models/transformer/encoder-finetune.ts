@@ -1,6 +1,8 @@
 // Fine-tuning a pretrained encoder (a Hugging Face folder, hf-encoder.ts) on a parallel text
 // with the seeds' objectives (finetune-objectives.ts): the supervision links are found first
-// (gold, else our aligner's confident links: finetune-supervision.ts), then the encoder
+// (gold, else our aligner's confident links: finetune-supervision.ts; with soLabels
+// 'recomputed' the aligner's are found again before each step by the encoder being trained,
+// as awesome-align's self-training does, HfEncoder.over its current weights), then the encoder
 // trains in the one training stack (nn/Trainer, AdamW with linear warm-up over the first 10%
 // of steps and linear decay, the seeds' lr 5e-5, gradient norm clipped at 1) on the device
 // asked for, and the result is saved as a Hugging Face folder (hf-checkpoint.ts). The papers'
@@ -13,8 +15,8 @@
 // run in the fit loop (train/fit-loop.ts), which reports progress, saves the caller's
 // checkpoints and the last epoch's folder (`out`), and stops between steps on cancel
 // (CancelledError), leaving no `out` folder behind.
-import type { Link, LinkRef } from '../../../shared/link-set.ts';
-import { defaultTrWeight, ENCODER_FINETUNE_DEFAULTS } from '../../../shared/aligner-defaults.ts';
+import { keySet, type Link, linkKey, type LinkRef } from '../../../shared/link-set.ts';
+import { defaultTrWeight, ENCODER_FINETUNE_DEFAULTS, finetuneEpochs } from '../../../shared/aligner-defaults.ts';
 import { ENCODER_ALIGN_METHODS, type EncoderMethodName } from '../../../shared/methods.ts';
 import { sentences, type Side } from '../../align/sentences.ts';
 import { InputError, UserError } from '../../errors.ts';
@@ -26,7 +28,7 @@ import { Trainer } from '../../nn/trainer.ts';
 import type { Tensor } from '../../nn/tensor.ts';
 import { batchFeeds, type FinetuneExample } from './finetune-batch.ts';
 import { buildObjectiveGraph, MLM_HEAD_NAMES, type Objective, OBJECTIVE_DEFAULTS, OBJECTIVES } from './finetune-objectives.ts';
-import { fineTuningLinks } from './finetune-supervision.ts';
+import { fineTuningLinks, recomputedLinks } from './finetune-supervision.ts';
 import { checkOutputFolder, FINETUNE_FILE, poolerTensors, saveHfEncoder } from './hf-checkpoint.ts';
 import { maxTokens, readEncoderConfig } from './hf-config.ts';
 import { checkTokenizerFits, HfEncoder } from './hf-encoder.ts';
@@ -79,6 +81,10 @@ export interface FinetuneOptions {
   /** aligner proposing the links of pairs without gold, and the probability they need */
   supervisionMethod?: EncoderMethodName;
   threshold?: number;
+  /** those links found once before training ('fixed'), or again before each step by the encoder as it is then, for the step's pairs ('recomputed': awesome-align's self-training) */
+  soLabels?: 'fixed' | 'recomputed';
+  /** with recomputed labels, after they are found for a step (0-based): each of its pairs that learns from the aligner and its new links */
+  onLabels?: (step: number, links: ReadonlyMap<number, readonly LinkRef[]>) => void;
   /** add seed 000 §6.1's language embeddings (source side, target side; N(0, 0.02) at the start) unless the encoder has them already; saved beside the bare model (hf-weights.ts LANGUAGE_FILE) */
   languageEmbeddings?: boolean;
   /** keep the word embeddings as they are (for XLM-R base 192M of its 278M parameters: no gradient, no AdamW moments for them) */
@@ -106,6 +112,8 @@ export interface FinetuneResult {
   steps: number;
   epochs: EpochLosses[];
   pairs: { gold: number; model: number; links: number; rejected: number };
+  /** recomputed labels: how many times a pair's links were found again, and how many of those differed from its links before */
+  labels: { recomputed: number; changed: number };
   /** sentences fed: the most subwords of one (specials included) and how many lost words to the cap (maxLength, else the encoder's positions) */
   subwords: { longest: number; truncated: number };
   /** the trained encoder weights (transformers' names), as saved */
@@ -181,17 +189,17 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
   const needsMask = objectives.includes('awp') || objectives.includes('rtl');
   if (needsMask && tokenizer.maskId === null) throw new UserError(`${tokenizer.file}: no [MASK] or <mask> token, which AWP and RTL need`);
   ctx.progress({ done: 0, total: S.length, message: 'finding supervision links' });
+  const supervision = {
+    method: o.supervisionMethod ?? ENCODER_FINETUNE_DEFAULTS.supervisionMethod,
+    threshold: o.threshold ?? ENCODER_FINETUNE_DEFAULTS.threshold,
+  };
   const pairs = await fineTuningLinks(
     () => HfEncoder.open(o.encoder, { backend: 'graph', device: o.device, threads: o.threads, log }),
     S,
     T,
     o.gold,
     o.rejected,
-    {
-      method: o.supervisionMethod ?? ENCODER_FINETUNE_DEFAULTS.supervisionMethod,
-      threshold: o.threshold ?? ENCODER_FINETUNE_DEFAULTS.threshold,
-      ctx: withMessage(ctx, 'finding supervision links'),
-    },
+    { ...supervision, ctx: withMessage(ctx, 'finding supervision links') },
   );
   const examples: FinetuneExample[] = pairs.map((p, k) => ({
     src: tokenizer.encodeWords(S.tokens(k), cap),
@@ -237,11 +245,7 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
     ),
   };
   const built = buildObjectiveGraph(config, weights, cfg, head);
-  const perEpoch = Math.ceil(examples.length / (B * K));
-  const epochs =
-    o.maxSteps === undefined
-      ? (o.epochs ?? ENCODER_FINETUNE_DEFAULTS.epochs)
-      : Math.min(o.epochs ?? Infinity, Math.ceil(o.maxSteps / perEpoch));
+  const { epochs, stepsPerEpoch: perEpoch } = finetuneEpochs(examples.length, { ...o, batch: B, accumulate: K });
   const steps = Math.min(perEpoch * epochs, o.maxSteps ?? Infinity);
   const trainer = await Trainer.create(built.graph, built.loss, {
     schedule: { base: o.lr ?? ENCODER_FINETUNE_DEFAULTS.lr, warmup: Math.max(1, Math.round(steps / 10)), total: steps, decay: 'linear' },
@@ -292,15 +296,28 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
     dropout: cfg.dropout ? { hidden: cfg.dropout.hidden, attention: cfg.dropout.attention } : null,
     steps,
     seed: o.seed ?? ENCODER_FINETUNE_DEFAULTS.seed,
-    supervision: {
-      method: o.supervisionMethod ?? ENCODER_FINETUNE_DEFAULTS.supervisionMethod,
-      threshold: o.threshold ?? ENCODER_FINETUNE_DEFAULTS.threshold,
-      ...counts,
-    },
+    supervision: { ...supervision, labels: o.soLabels ?? ENCODER_FINETUNE_DEFAULTS.soLabels, ...counts },
     device: trainer.device,
     losses: history,
   });
   const save = (dir: string) => saveHfEncoder(dir, o.encoder, config, trained(), pooler, record());
+  // recomputed labels: the encoder over the weights being trained (read at each run), at the aligner's own layer
+  const soLabels = o.soLabels ?? ENCODER_FINETUNE_DEFAULTS.soLabels;
+  const live =
+    soLabels === 'recomputed' && counts.model
+      ? HfEncoder.over(o.encoder, trained, { device: o.device, threads: o.threads, log: () => {} })
+      : null;
+  const labels = { recomputed: 0, changed: 0 };
+  const relabel = async (step: number, ks: readonly number[]) => {
+    const found = await recomputedLinks(live!, S, T, pairs, ks, { ...supervision, ctx: silentContext(ctx.signal) });
+    for (const [k, links] of found) {
+      const before = keySet(examples[k].links);
+      labels.recomputed++;
+      if (links.length !== before.size || links.some((l) => !before.has(linkKey(l.s, l.t)))) labels.changed++;
+      examples[k].links = links;
+    }
+    o.onLabels?.(step, found);
+  };
   let order: number[] = [];
   let terms: Partial<Record<Objective, number>> = {};
   let result: Map<string, Tensor>;
@@ -314,8 +331,10 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
           order = rng.shuffle(examples.map((_, k) => k));
           terms = {};
         },
-        async step({ index }) {
-          const batch = order.slice(index * B * K, (index + 1) * B * K).map((k) => examples[k]);
+        async step({ index, step }) {
+          const ks = order.slice(index * B * K, (index + 1) * B * K);
+          if (live) await relabel(step, ks);
+          const batch = ks.map((k) => examples[k]);
           const micro = Array.from({ length: Math.ceil(batch.length / B) }, (_, j) => batch.slice(j * B, (j + 1) * B));
           const loss = await trainer.step(micro.map((m) => ({ feeds: batchFeeds(m, batchOptions), weight: m.length / batch.length })));
           for (const [k, v] of Object.entries(trainer.reported)) terms[k as Objective] = (terms[k as Objective] ?? 0) + v / perEpoch;
@@ -345,7 +364,8 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
     );
     result = trained();
   } finally {
+    await live?.release();
     await trainer.release();
   }
-  return { out: o.out, device: trainer.device, steps, epochs: history, pairs: counts, subwords, weights: result };
+  return { out: o.out, device: trainer.device, steps, epochs: history, pairs: counts, labels, subwords, weights: result };
 }

@@ -8,6 +8,8 @@
 // fed by name (input_ids, attention_mask, and position_ids / token_type_ids / language_ids
 // when it has them). Each sentence may say which side of a pair it is (0 source, 1 target):
 // an encoder fine-tuned with language embeddings reads that; every other ignores it.
+// An encoder may also run over weights held in memory that change between runs (a model being
+// fine-tuned: HfEncoder.over), read again at every run.
 // Sessions open through nn/devices.ts: the chosen provider, with CPU fallback, is logged and
 // kept in `device`. Sentences are run in batches of similar length, padded on the right.
 // The graph's weights are fed at each run rather than baked in: no slower (docs/experiments.md)
@@ -103,7 +105,8 @@ export class HfEncoder {
     readonly config: EncoderConfig,
     readonly tokenizer: SubwordTokenizer,
     readonly backend: 'graph' | 'onnx',
-    private readonly weights: Map<string, Tensor> | null,
+    /** the graph's weights, read at every run (null: model.onnx) */
+    private readonly weights: (() => ReadonlyMap<string, Tensor>) | null,
     private readonly o: OpenEncoderOptions,
   ) {}
 
@@ -125,7 +128,15 @@ export class HfEncoder {
     if (backend === 'onnx' && !existsSync(join(dir, ONNX_FILE))) throw new UserError(`${join(dir, ONNX_FILE)}: missing`);
     const weights = backend === 'graph' ? readEncoderWeights(dir, config) : null;
     checkTokenizerFits(tokenizer, config);
-    return new HfEncoder(dir, config, tokenizer, backend, weights, o);
+    return new HfEncoder(dir, config, tokenizer, backend, weights && (() => weights), o);
+  }
+
+  /** The encoder of `dir`'s config and tokenizer over the weights `weights()` gives at each run (e.g. those of a model being trained). */
+  static over(dir: string, weights: () => ReadonlyMap<string, Tensor>, o: OpenEncoderOptions = {}): HfEncoder {
+    const config = readEncoderConfig(dir);
+    const tokenizer = new SubwordTokenizer(dir);
+    checkTokenizerFits(tokenizer, config);
+    return new HfEncoder(dir, config, tokenizer, 'graph', weights, o);
   }
 
   /** Subword form of sentences (our words), cut to the model's positions. */
@@ -143,12 +154,16 @@ export class HfEncoder {
     let r = this.runners.get(key);
     if (r) return r;
     if (this.backend === 'graph') {
-      const { graph, hidden } = buildEncoderGraph(this.config, this.weights!);
+      const weights = this.weights!;
+      const { graph, hidden } = buildEncoderGraph(this.config, weights());
       const outputs = Object.fromEntries(layers.map((l) => [hiddenStateName(l), hidden[l]]));
       const program = await Program.compile(graph, outputs, { device: this.o.device, threads: this.o.threads, log: this.o.log });
       this.device = program.device;
-      const params = Object.fromEntries(this.weights!);
-      r = { run: (feeds) => program.run({ ...feeds, ...params }), inputNames: program.inputNames, release: () => program.release() };
+      r = {
+        run: (feeds) => program.run({ ...feeds, ...Object.fromEntries(weights()) }),
+        inputNames: program.inputNames,
+        release: () => program.release(),
+      };
     } else {
       const file = join(this.dir, ONNX_FILE);
       const { session, device } = await openSession(new Uint8Array(readFileSync(file)), {

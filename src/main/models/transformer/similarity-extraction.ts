@@ -18,6 +18,14 @@
 //     PMI = log p(i, j) − log p(i) − log p(j) with the marginals of p; then ArgMax.
 //   Link probability (for --scores): awesome-align's heuristic, the harmonic mean of the two
 //     directional softmaxes of S scaled by 1/√(length of the other side).
+//   SimAlign's two adjustments (its scripts/align_files.py), on the matrix its extraction reads:
+//     distortion k — each cell times 1 − k·(j/(J−1) − i/(I−1))², pulling links toward the
+//       diagonal (k = 0, or a side of one unit: unchanged);
+//     null-align p — each cell scores the smaller of its row's and its column's normalised
+//       entropy (the L1-normalised row's entropy over log J, the column's over log I; none when a
+//       side has two units or fewer); over the whole corpus the links' positive scores are
+//       sorted and those above the one at share p are removed (p = 1: none), so the links in the
+//       flattest rows and columns — words with no clear counterpart — go.
 import munkres from 'munkres';
 
 export type Matrix = Float32Array | Float64Array;
@@ -160,4 +168,38 @@ export function pmiMatrix(scores: Matrix, I: number, J: number): Float64Array {
       col[j] += p[i * J + j];
     }
   return Float64Array.from({ length: I * J }, (_, x) => Math.log(p[x]) - Math.log(row[Math.floor(x / J)]) - Math.log(col[x % J]));
+}
+
+/** SimAlign's distortion: each cell times 1 − k·(j/(J−1) − i/(I−1))²; k = 0 or a side of one unit leaves `sim` as it is. */
+export function withDistortion(sim: Matrix, I: number, J: number, k: number): Matrix {
+  if (I < 2 || J < 2 || k === 0) return sim;
+  return Float64Array.from({ length: I * J }, (_, x) => sim[x] * (1 - k * ((x % J) / (J - 1) - Math.floor(x / J) / (I - 1)) ** 2));
+}
+
+/** Entropy of the values at `at(0…n−1)`, L1-normalised, over log n (NaN when they sum to 0). */
+function normalisedEntropy(n: number, at: (k: number) => number): number {
+  let z = 0;
+  for (let k = 0; k < n; k++) z += Math.abs(at(k));
+  let h = 0;
+  for (let k = 0; k < n; k++) {
+    const p = Math.abs(at(k)) / z;
+    if (p > 0) h -= p * Math.log(p);
+  }
+  return z > 0 ? h / Math.log(n) : NaN;
+}
+
+/** SimAlign's null-align score of each cell: min(row i's, column j's normalised entropy); null when a side has two units or fewer. */
+export function nullAlignScores(sim: Matrix, I: number, J: number): Float64Array | null {
+  if (Math.min(I, J) <= 2) return null;
+  const row = Float64Array.from({ length: I }, (_, i) => normalisedEntropy(J, (j) => sim[i * J + j]));
+  const col = Float64Array.from({ length: J }, (_, j) => normalisedEntropy(I, (i) => sim[i * J + j]));
+  // Math.min would turn a NaN row into NaN too, as numpy's minimum does: such a cell is never removed
+  return Float64Array.from({ length: I * J }, (_, x) => Math.min(row[Math.floor(x / J)], col[x % J]));
+}
+
+/** SimAlign's null-align threshold: of the links' positive scores, sorted, the one at index ⌊p·n⌋; Infinity (nothing removed) for p ≥ 1 or no score. */
+export function nullAlignThreshold(scores: Iterable<number>, p: number): number {
+  if (p >= 1) return Infinity;
+  const kept = Float64Array.from([...scores].filter((v) => v > 0)).sort();
+  return kept.length ? kept[Math.floor(p * kept.length)] : Infinity;
 }

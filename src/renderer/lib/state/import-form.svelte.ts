@@ -32,6 +32,8 @@ export class ImportForm {
   linksOneBased = $state(false);
   /** Import even when a side's script does not match the project's language. */
   anyScript = $state(false);
+  /** Then keep recurring Lao and Thai names whole (learn words from the corpus; on by default). */
+  learnWords = $state(true);
 
   readonly tabular = $derived(this.format === 'tsv' || this.format === 'csv');
   readonly header: boolean = $derived(
@@ -56,6 +58,7 @@ export class ImportForm {
       options.linksOneBased = this.linksOneBased;
     }
     if (this.anyScript) options.anyScript = true;
+    if (!this.learnWords || this.tokenization === 'pretokenized') options.learnWords = false;
     return options;
   }
 }

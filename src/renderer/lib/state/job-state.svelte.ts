@@ -89,6 +89,13 @@ export class JobState {
     }
   }
 
+  /** Withdraws a failed start's error once the form it named has changed (the next start may well succeed). */
+  forgetFailure(): void {
+    if (this.phase !== 'failed') return;
+    this.phase = 'idle';
+    this.error = null;
+  }
+
   private finish(phase: 'done' | 'failed' | 'cancelled', error: string | null): void {
     this.phase = phase;
     this.cancelling = false;

@@ -7,7 +7,10 @@
 // self-training unless asked) — and its validation. Limits come from the contract's schema
 // (one source of truth); its issues are turned into one short message per field, shown
 // beside that field. A quick first run (QUICK_RUN_EPOCHS epochs, no self-training) swaps in
-// for the proposed epochs while chosen.
+// for the proposed epochs while chosen. A fine-tuning takes the papers' settings too: a
+// length cap and a step count (both optional: empty, the encoder's limit and the epochs
+// decide; with a step count the epochs are as many as the steps need), gradient
+// accumulation, and what ranks its checkpoints.
 import type { z } from 'zod';
 import {
   BILSTM_DEFAULTS,
@@ -23,7 +26,7 @@ import {
   OBJECTIVE_WEIGHT,
 } from '../../../shared/aligner-options.ts';
 import { defaultEpochs, defaultSelfTrainEpochs } from '../../../shared/epochs.ts';
-import { type RunInfo, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
+import { type RunInfo, type SelectBy, trainOptionsSchema, type TrainOptions } from '../../../shared/models-api.ts';
 import { capabilitiesOf, TRAINABLE_METHODS, type TrainableMethodName } from '../../../shared/methods.ts';
 import { LINK_THRESHOLD } from '../../../shared/link-score.ts';
 import type { DeviceSetting } from '../../../shared/device-settings.ts';
@@ -46,7 +49,10 @@ export type NumberField =
   | 'beta'
   | 'gamma'
   | 'delta'
-  | 'pairsPerStep';
+  | 'pairsPerStep'
+  | 'maxLength'
+  | 'maxSteps'
+  | 'accumulate';
 export type FieldErrors = Partial<Record<NumberField | 'name' | 'weights', string>>;
 
 /** The BiLSTM options' numbers as the schema defaults them (the objective weights those of a run with gold links). */
@@ -58,8 +64,8 @@ const bilstmNumbers = Object.fromEntries(Object.entries(BILSTM_DEFAULTS).filter(
 const WEIGHT_FIELDS = ['base', 'awp', 'wtr'] as const;
 const OBJECTIVE_FIELDS = Object.values(OBJECTIVE_WEIGHT);
 
-/** Every field's default, the family schemas' (shared/aligner-defaults.ts). */
-export const TRAIN_DEFAULTS: Record<NumberField, number> = {
+/** Every field's default, the family schemas' (shared/aligner-defaults.ts); null: left out (OPTIONAL_FIELDS). */
+export const TRAIN_DEFAULTS: Record<NumberField, number | null> = {
   ...bilstmNumbers,
   ...BILSTM_SUPERVISED_WEIGHTS,
   threshold: LINK_THRESHOLD,
@@ -68,14 +74,20 @@ export const TRAIN_DEFAULTS: Record<NumberField, number> = {
     number
   >),
   pairsPerStep: ENCODER_FINETUNE_DEFAULTS.batch,
+  accumulate: ENCODER_FINETUNE_DEFAULTS.accumulate,
+  maxLength: null,
+  maxSteps: null,
 };
+
+/** Fields that may stay empty: then not sent (the encoder's own length limit; the epochs decide the steps). */
+const OPTIONAL_FIELDS: readonly NumberField[] = ['maxLength', 'maxSteps'];
 
 /** Fields only the BiLSTM methods read (their options but those of every run: its length, rate and checkpoints), and only encoder-finetune reads. */
 const BILSTM_ONLY: readonly NumberField[] = [
   ...WEIGHT_FIELDS,
   ...(Object.keys(bilstmNumbers) as BilstmNumber[]).filter((k) => !['epochs', 'lr', 'checkpointEvery'].includes(k)),
 ];
-const FINETUNE_ONLY: readonly NumberField[] = [...OBJECTIVE_FIELDS, 'pairsPerStep'];
+const FINETUNE_ONLY: readonly NumberField[] = [...OBJECTIVE_FIELDS, 'pairsPerStep', 'accumulate', ...OPTIONAL_FIELDS];
 /** What a continued run keeps of its run's options: its configuration, not its length. */
 const KEPT_WHEN_CONTINUED = (Object.keys(bilstmNumbers) as BilstmNumber[]).filter((k) => k !== 'epochs' && k !== 'selfTrainEpochs');
 
@@ -108,6 +120,8 @@ export class TrainFormState {
   #objectives = $state<FinetuneObjective[]>([...ENCODER_FINETUNE_DEFAULTS.objectives]);
   /** encoder-finetune: seed 000 §6.1's language embeddings. */
   languageEmbeddings = $state(false);
+  /** encoder-finetune: what ranks the checkpoints, and so which one the run keeps as its best. */
+  selectBy = $state<SelectBy>(ENCODER_FINETUNE_DEFAULTS.selectBy);
   /** The epochs proposed for the project's size (BiLSTM runs). */
   #bilstmEpochs: number = BILSTM_DEFAULTS.epochs;
   useGold = $state(true);
@@ -193,10 +207,11 @@ export class TrainFormState {
     return f;
   }
 
-  /** Whether a field counts: each method's own, the contrastive ones with bilstm-ctl, an objective's weight with that objective, the threshold with pseudo-labels or self-training (and always when fine-tuning: the encoder's own links at or above it supervise pairs without gold). */
+  /** Whether a field counts: each method's own, the contrastive ones with bilstm-ctl, an objective's weight with that objective, the threshold with pseudo-labels or self-training (and always when fine-tuning: the encoder's own links at or above it supervise pairs without gold), a fine-tuning's epochs unless a step count decides them. */
   uses(field: NumberField): boolean {
     if (this.finetune) {
       if (BILSTM_ONLY.includes(field)) return false;
+      if (field === 'epochs') return this.values.maxSteps === null;
       const objective = FINETUNE_OBJECTIVES.find((o) => OBJECTIVE_WEIGHT[o] === field);
       return objective === undefined || this.objectives.includes(objective);
     }
@@ -210,7 +225,7 @@ export class TrainFormState {
     const errors: FieldErrors = {};
     const v = this.values;
     for (const [field, value] of Object.entries(v) as [NumberField, number | null][]) {
-      if (this.uses(field) && (value === null || !Number.isFinite(value))) errors[field] = 'required';
+      if (this.uses(field) && (value === null ? !OPTIONAL_FIELDS.includes(field) : !Number.isFinite(value))) errors[field] = 'required';
     }
     const n = (field: NumberField) => v[field] ?? Number.NaN;
     const parsed = trainOptionsSchema.safeParse(this.finetune ? this.finetuneOptions(n, errors) : this.bilstmOptions(n, errors));
@@ -226,10 +241,11 @@ export class TrainFormState {
     const chosen = FINETUNE_OBJECTIVES.filter((o) => this.objectives.includes(o));
     if (!chosen.some((o) => this.values[OBJECTIVE_WEIGHT[o]] !== 0)) errors.weights = 'choose an objective with a weight above 0';
     const weights = Object.fromEntries(chosen.map((o) => [OBJECTIVE_WEIGHT[o], n(OBJECTIVE_WEIGHT[o])]));
+    const given = Object.fromEntries(OPTIONAL_FIELDS.filter((f) => this.values[f] !== null).map((f) => [f, n(f)]));
     return {
       ...(this.name.trim() ? { name: this.name.trim() } : {}),
       method: this.method,
-      epochs: n('epochs'),
+      ...(this.uses('epochs') ? { epochs: n('epochs') } : {}),
       lr: n('lr'),
       useGold: this.useGold,
       useRejected: this.useRejected,
@@ -238,7 +254,15 @@ export class TrainFormState {
       ...(this.pseudoAlignmentId !== null ? { pseudoAlignmentId: this.pseudoAlignmentId } : {}),
       threshold: n('threshold'),
       checkpointEvery: n('checkpointEvery'),
-      finetune: { objectives: chosen, ...weights, batch: n('pairsPerStep'), languageEmbeddings: this.languageEmbeddings },
+      finetune: {
+        objectives: chosen,
+        ...weights,
+        batch: n('pairsPerStep'),
+        accumulate: n('accumulate'),
+        ...given,
+        selectBy: this.selectBy,
+        languageEmbeddings: this.languageEmbeddings,
+      },
     };
   }
 

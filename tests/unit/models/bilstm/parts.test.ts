@@ -137,6 +137,42 @@ describe('contrastive loss (eq. 12)', () => {
     };
     expect(await run('inter+intra')).toBeGreaterThan(await run('inter'));
   });
+
+  test('separate heads (eq. 11): queries through g_q, keys through g_k; eq. 14 + 15 by hand on the heads’ initial weights', async () => {
+    const g = new Graph();
+    const s = new Scope(g, new Rng(5));
+    const views = Object.fromEntries(['encS', 'encT', 'decS', 'decT'].map((n) => [n, g.input(n, 'float32', ['B', 3])]));
+    const loss = contrastiveLoss(s, views as never, { temperature: 0.5, negatives: 'inter+intra', pooling: 'mean', heads: 'separate' });
+    const prog = await Program.compile(g, { loss }, { device: 'cpu' });
+    // the first layers' biases set to 1, so that ReLU leaves every projection non-zero (its cosine defined)
+    const given: Record<string, number[]> = { 'ctl.q.g1.b': [1, 1, 1], 'ctl.k.g1.b': [1, 1, 1] };
+    const param = (name: string) => given[name] ?? Array.from(g.params.get(name)!.init.data as Float32Array);
+    expect([...g.params.keys()].filter((n) => n.startsWith('ctl.')).sort()).toEqual(
+      ['ctl.k.g1.b', 'ctl.k.g1.w', 'ctl.k.g2.b', 'ctl.k.g2.w', 'ctl.q.g1.b', 'ctl.q.g1.w', 'ctl.q.g2.b', 'ctl.q.g2.w'].sort(),
+    );
+    // g(x) = relu(x·W1 + b1)·W2 + b2, W [in, out] row-major
+    const layer = (x: number[], w: number[], b: number[]) => b.map((bj, j) => bj + x.reduce((a, xi, i) => a + xi * w[i * 3 + j], 0));
+    const head = (name: string) => (x: number[]) =>
+      layer(
+        layer(x, param(`${name}.g1.w`), param(`${name}.g1.b`)).map((v) => Math.max(0, v)),
+        param(`${name}.g2.w`),
+        param(`${name}.g2.b`),
+      );
+    const [gq, gk] = [head('ctl.q'), head('ctl.k')];
+    const [qs, qt, ks, kt] = [q.map(gq), k.map(gq), k.map(gk), q.map(gk)];
+    const byHand =
+      0.5 * (infoNceByHand(qs, kt, true, 0.5) + infoNceByHand(qt, ks, true, 0.5)) +
+      0.5 * (infoNceByHand(qs, ks, false, 0.5) + infoNceByHand(qt, kt, false, 0.5));
+    const feeds = {
+      encS: floats(q.flat(), [4, 3]),
+      encT: floats(k.flat(), [4, 3]),
+      decS: floats(k.flat(), [4, 3]),
+      decT: floats(q.flat(), [4, 3]),
+    };
+    const params = Object.fromEntries([...g.params].map(([n, p]) => [n, given[n] ? floats(given[n], [3]) : p.init]));
+    expect(Number((await prog.run({ ...feeds, ...params })).loss.data[0])).toBeCloseTo(byHand, 4);
+    await prog.release();
+  });
 });
 
 describe('P@1', () => {

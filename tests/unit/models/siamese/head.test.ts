@@ -1,10 +1,17 @@
 // Seed 004's siamese head: the margin loss of a batch against a hand computation, the
-// unit/center/unit normalisation, and training on embeddings where half the dimensions are
+// unit/center/unit normalisation, the hard ("worst") mismatch of each pair of a batch by hand
+// under a given head (not the frozen space), and training on embeddings where half the dimensions are
 // each language's own noise: the shared layer learns to drop them, and retrieval P@1 rises.
 import { expect, test } from 'vitest';
 import { retrievalAccuracy } from '../../../../src/main/eval/retrieval.ts';
 import { SIAMESE_DEFAULTS } from '../../../../src/shared/aligner-defaults.ts';
-import { applyHead, normalised, siameseTrainingGraph, trainSiameseHead } from '../../../../src/main/models/siamese/head.ts';
+import {
+  applyHead,
+  hardestMismatches,
+  normalised,
+  siameseTrainingGraph,
+  trainSiameseHead,
+} from '../../../../src/main/models/siamese/head.ts';
 import { Rng } from '../../../../src/main/nn/init.ts';
 import { Program } from '../../../../src/main/nn/session.ts';
 import { floats } from '../../../../src/main/nn/tensor.ts';
@@ -34,6 +41,28 @@ test('unit, center, unit: rows of length 1 whose mean is near 0', () => {
   const n = normalised(x, 2);
   for (let r = 0; r < 4; r++) expect(Math.hypot(n[2 * r], n[2 * r + 1])).toBeCloseTo(1, 5);
   expect(Array.from(x)).toEqual([3, 4, 1, 0, 0, 2, 5, 5]);
+});
+
+test("hard negatives by hand: each pair's nearest other target of the batch under the head, never a repeat of its own", () => {
+  const d = 2;
+  // targets y0..y3; y3 repeats y0 (a second translation of the same sentence)
+  const x = Float32Array.from([1, 0, 0, 1, 0.9, 0.2, 5, 5]);
+  const y = Float32Array.from([1, 0.1, 0, 1, 1, -0.1, 1, 0.1]);
+  const eye = Float32Array.from([1, 0, 0, 1]),
+    zero = new Float32Array(2);
+  // identity head: x0 (1,0) is nearest y2 (1,−0.1) among y1, y2 (y3 repeats its own target); x1 (0,1) nearest y0 (1,0.1);
+  // x2 (0.9,0.2) nearest y0, which y3 repeats, is also other than its own; x3 nearest y1 … but y0 repeats y3, so y0 is skipped
+  expect(hardestMismatches(x, y, [0, 1, 2, 3], d, eye, zero)).toEqual([2, 0, 0, 1]);
+  // the batch is a subset: candidates are its own targets only
+  expect(hardestMismatches(x, y, [1, 2], d, eye, zero)).toEqual([2, 1]);
+  // under the head, not the frozen space: x0 = (1,0) is nearest (0.8,0.6) as it is (d² 0.4 against 1.25), but a head
+  // keeping the second dimension alone maps x0 to (0,0), nearer (0,−0.5) (d² 0.25) than (0,0.6) (0.36)
+  const [hx, hy] = [Float32Array.from([1, 0, 0, 0, 0, 0]), Float32Array.from([1, 0, 0.8, 0.6, 0, -0.5])];
+  expect(hardestMismatches(hx, hy, [0, 1, 2], d, eye, zero)[0]).toBe(1);
+  expect(hardestMismatches(hx, hy, [0, 1, 2], d, Float32Array.from([0, 0, 0, 1]), zero)[0]).toBe(2);
+  // a batch of one, or of repeats only: none
+  expect(hardestMismatches(x, y, [0], d, eye, zero)).toEqual([-1]);
+  expect(hardestMismatches(x, y, [0, 3], d, eye, zero)).toEqual([-1, -1]);
 });
 
 test('training drops the dimensions that are each language alone, and retrieval improves', async () => {
