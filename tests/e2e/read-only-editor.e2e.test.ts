@@ -98,8 +98,10 @@ describe.skipIf(!canMount)('the editor on a read-only project', () => {
 
     await page.getByRole('button', { name: 'Matrix' }).click();
     const matrix = page.getByTestId('matrix-view');
-    await matrix.locator('rect.hit').waitFor();
-    const box = (await matrix.locator('rect.hit').boundingBox())!;
+    // the matrix may draw again as the page settles: its hit area's box once it stays laid out
+    let hit: { x: number; y: number; width: number; height: number } | null = null;
+    await expect.poll(async () => (hit = await matrix.locator('rect.hit').boundingBox())).not.toBeNull();
+    const box = hit!;
     const size = box.height / committed(h.ctx, pairId).srcTokens.length;
     await page.mouse.click(box.x + size * 2.5, box.y + size * 2.5);
     await editor.locator('[role="grid"]').focus();
