@@ -99,7 +99,7 @@ export const BILSTM_SUPERVISED_WEIGHTS = { base: 0.5, awp: 0.25, wtr: 0.25 };
 
 /**
  * encoder-finetune's: seed 000's objectives and weights α / β / γ (its eq. 11: 0.8 / 0.1 /
- * 0.1), seed 001's RTL weight δ = 1 when RTL is chosen; one epoch at a peak rate of 5e-5 with
+ * 0.1), seed 001's RTL weight δ = 1 when RTL is chosen, awesome-align's SO weight ε = 1; one epoch at a peak rate of 5e-5 with
  * 16 pairs a step, the seeds' and awesome-align's fine-tuning settings. TR's sentence vector is
  * the [CLS] state and its similarity cos/0.05 (seed 000's contrastive temperature); RTL's head
  * starts from the last 2 layers and reconstructs the target; AWP masks 4 copies of each
@@ -113,6 +113,8 @@ export const ENCODER_FINETUNE_DEFAULTS = {
   beta: 0.1,
   gamma: 0.1,
   delta: 1,
+  /** SO's weight (awesome-align adds it at 1 beside its other objectives) */
+  epsilon: 1,
   batch: 16,
   languageEmbeddings: false,
   epochs: 1,

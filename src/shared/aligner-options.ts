@@ -151,8 +151,8 @@ export function hasContrastiveLoss(method: string): boolean {
   return Object.hasOwn(BILSTM_PRESETS, method) && BILSTM_PRESETS[method as keyof typeof BILSTM_PRESETS].ctlWeight !== 0;
 }
 
-/** Seed 000's TR, AWP, WTR and seed 001's RTL (models/transformer/finetune-objectives.ts). */
-export const FINETUNE_OBJECTIVES = ['tr', 'awp', 'wtr', 'rtl'] as const;
+/** Seed 000's TR, AWP, WTR, seed 001's RTL and awesome-align's self-training SO (models/transformer/finetune-objectives.ts). */
+export const FINETUNE_OBJECTIVES = ['tr', 'awp', 'wtr', 'rtl', 'so'] as const;
 export type FinetuneObjective = (typeof FINETUNE_OBJECTIVES)[number];
 
 /** encoder-finetune's options. */
@@ -160,12 +160,13 @@ export const finetuneOptionsSchema = z.object({
   objectives: z
     .array(z.enum(FINETUNE_OBJECTIVES))
     .min(1)
-    .max(4)
+    .max(FINETUNE_OBJECTIVES.length)
     .default(() => [...ENCODER_FINETUNE_DEFAULTS.objectives]),
   alpha: weight.default(ENCODER_FINETUNE_DEFAULTS.alpha),
   beta: weight.default(ENCODER_FINETUNE_DEFAULTS.beta),
   gamma: weight.default(ENCODER_FINETUNE_DEFAULTS.gamma),
   delta: weight.default(ENCODER_FINETUNE_DEFAULTS.delta),
+  epsilon: weight.default(ENCODER_FINETUNE_DEFAULTS.epsilon),
   /** pairs per step */
   batch: z.number().int().min(1).max(256).default(ENCODER_FINETUNE_DEFAULTS.batch),
   /** seed 000 §6.1's language embeddings, one for each side of the pairs */
@@ -211,8 +212,8 @@ export const finetuneOptionsSchema = z.object({
 });
 export type EncoderFinetuneOptions = z.infer<typeof finetuneOptionsSchema>;
 
-/** Each fine-tuning objective's weight option (α TR, β AWP, γ WTR, δ RTL). */
-export const OBJECTIVE_WEIGHT = { tr: 'alpha', awp: 'beta', wtr: 'gamma', rtl: 'delta' } as const satisfies Record<
+/** Each fine-tuning objective's weight option (α TR, β AWP, γ WTR, δ RTL, ε SO). */
+export const OBJECTIVE_WEIGHT = { tr: 'alpha', awp: 'beta', wtr: 'gamma', rtl: 'delta', so: 'epsilon' } as const satisfies Record<
   FinetuneObjective,
   keyof EncoderFinetuneOptions
 >;

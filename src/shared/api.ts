@@ -167,6 +167,10 @@ export const channels = {
       threshold: z.number().min(0).max(1).optional(),
       /** Encoder methods: the hidden state to read (0 = embeddings; default: the encoder's, encoderOptionsSchema). */
       layer: encoderOptionsSchema.shape.layer,
+      /** SimAlign methods: similarities between subwords or words, the null-align share and the distortion (defaults: encoderOptionsSchema's). */
+      tokenType: encoderOptionsSchema.shape.tokenType.unwrap().optional(),
+      nullAlign: encoderOptionsSchema.shape.nullAlign.unwrap().optional(),
+      distortion: encoderOptionsSchema.shape.distortion.unwrap().optional(),
     })
     .strict(),
   /** Scores every pair's parallelism (Bi-Sent2Vec margin scores), as a job; pairs under the threshold are flagged misaligned. */

@@ -32,7 +32,7 @@ export const trainOptionsSchema = z
     lowercase: z.boolean().default(true),
     /** Where the training runs: a GPU provider when one works here, else the CPU (the provider that ran is recorded per run). */
     device: z.enum(DEVICE_SETTINGS).default('auto'),
-    /** encoder-finetune: the seeds' objectives and their weights (α TR, β AWP, γ WTR, δ RTL), pairs per step, language embeddings, the papers' length cap, step count and gradient accumulation, and what ranks the checkpoints (finetuneOptionsSchema; absent: its defaults). With `maxSteps`, `epochs` absent means as many as the steps need. */
+    /** encoder-finetune: the seeds' objectives and their weights (α TR, β AWP, γ WTR, δ RTL, ε SO), pairs per step, language embeddings, the papers' length cap, step count and gradient accumulation, and what ranks the checkpoints (finetuneOptionsSchema; absent: its defaults). With `maxSteps`, `epochs` absent means as many as the steps need. */
     finetune: z
       .object(
         withoutDefaults(finetuneOptionsSchema.shape, [
@@ -41,12 +41,14 @@ export const trainOptionsSchema = z
           'beta',
           'gamma',
           'delta',
+          'epsilon',
           'batch',
           'languageEmbeddings',
           'maxLength',
           'maxSteps',
           'accumulate',
           'selectBy',
+          'soLabels',
         ]),
       )
       .strict()

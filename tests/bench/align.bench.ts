@@ -19,6 +19,7 @@
 // the two is the baseline of that run's ratio.
 import { benchOptions, listOption, numberOption } from './bench-options.ts';
 import { spawn } from 'node:child_process';
+import { freshBuild } from '../../bin/fresh-build.js';
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,10 +32,9 @@ import { scoreAer } from '../../src/main/eval/aer.ts';
 import { parsePharaohText } from '../../src/main/corpus/pharaoh.ts';
 import type { Sentences } from '../../src/main/align/sentences.ts';
 import { lineSentences } from '../../src/main/align/text-io.ts';
+import { CORPORA, cycledLines, DATA, lines } from './bench-corpora.ts';
 
-const DATA = join(import.meta.dirname, '../../../shared/data');
 export const GOLD = join(DATA, 'std-gold-align');
-const CORPORA = join(DATA, 'bench-corpora');
 const OUT = join(tmpdir(), 'mekong-bench-dup100k.pharaoh');
 
 export interface GoldSet {
@@ -67,10 +67,6 @@ const tokens = (line: string) =>
     .toLowerCase()
     .split(/\s+/)
     .filter((w) => w.length > 0);
-const lines = (file: string) =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l, i, a) => l.length > 0 || i < a.length - 1);
 
 export function loadSet(s: GoldSet): { src: string[][]; tgt: string[][]; n: number } {
   const pairs = lines(join(GOLD, s.text)).map((l) => l.split('|||'));
@@ -102,14 +98,6 @@ async function aerTable(methods: string[]): Promise<void> {
     row.push(...[s.ref.fast_align, s.ref.eflomal, s.ref.mgiza].map((x) => x.toFixed(3)));
     console.log([row[0].padEnd(18), ...row.slice(1).map((c) => c.padEnd(12))].join(''));
   }
-}
-
-/** uniq39k's first 39,000 lines of one side, lowercased, cycled to `pairs` lines (100,000: dup100k). */
-function cycledLines(side: string, pairs: number): string[] {
-  const uniq = lines(join(CORPORA, `uniq39k.${side}`))
-    .slice(0, 39000)
-    .map((l) => l.toLowerCase());
-  return Array.from({ length: pairs }, (_, k) => uniq[k % uniq.length]);
 }
 
 /** dup100k's side as the CLI reads it: lines kept, each tokenised when the aligner asks. */
@@ -242,6 +230,11 @@ const SIZE_RATIO = 2;
 
 async function speed(method: string, runs: number, fastAlignDir: string | undefined, sizes: number[]): Promise<void> {
   const cli = join(import.meta.dirname, '../../bin/mekong.js');
+  console.log(
+    freshBuild()
+      ? "mekong runs from the app's build (out/main/cli.js)"
+      : 'mekong runs from the sources through tsx (no build, or one older than a source file: about 2 s of CPU more a run; `npm run build` first for what the app runs)',
+  );
   let first: { perPair: number; peakMb: number } | undefined;
   for (const pairs of sizes) {
     const name = pairs === 100_000 ? 'dup100k' : `cycled${pairs}`;

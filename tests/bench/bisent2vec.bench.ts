@@ -67,8 +67,8 @@ function readSide(file: string): string[][] {
   return lines.map((l) => l.split(' ').filter((w) => w.length > 0));
 }
 
-function p1(x: Float32Array, y: Float32Array, dim: number): [number, number] {
-  const nb = neighbourhoods(x, y, dim, 1);
+async function p1(x: Float32Array, y: Float32Array, dim: number): Promise<[number, number]> {
+  const nb = await neighbourhoods(x, y, dim, 1);
   let fwd = 0,
     bwd = 0;
   for (let i = 0; i < TEST; i++) ((fwd += +(nb.xNear[i] === i)), (bwd += +(nb.yNear[i] === i)));
@@ -146,8 +146,8 @@ async function siameseLine(
     siamese,
   );
   const [x, y] = [sentenceVectors(m, 0, test.src), sentenceVectors(m, 1, test.tgt)];
-  const before = retrievalAccuracy(normalised(x, d), normalised(y, d), d);
-  const after = retrievalAccuracy(applyHead(head, x), applyHead(head, y), d);
+  const before = await retrievalAccuracy(normalised(x, d), normalised(y, d), d);
+  const after = await retrievalAccuracy(applyHead(head, x), applyHead(head, y), d);
   const pn = (r: typeof before) => `P@1 ${f3(r.forward[1])} / ${f3(r.backward[1])}, P@5 ${f3(r.forward[5])} / ${f3(r.backward[5])}`;
   console.log(
     `  siamese head (seed 004; ${n} pairs, ${losses.length} epochs, loss ${f3(losses[0])} → ${f3(losses.at(-1)!)}, ${((performance.now() - started) / 1000).toFixed(1)} s): ` +
@@ -181,7 +181,7 @@ async function tatoebaRetrieval(lang: string, config: Partial<Bisent2vecConfig>,
       { threads },
     );
     const d = model.config.dim;
-    const r = retrievalAccuracy(
+    const r = await retrievalAccuracy(
       normalised(sentenceVectors(model, 0, src.slice(a, b)), d),
       normalised(sentenceVectors(model, 1, tgt.slice(a, b)), d),
       d,
@@ -227,12 +227,12 @@ async function runSet(
       `${m.config.bigrams ? ' +bigrams' : ''}${m.config.charN ? ` +char ${m.config.charN}-grams` : ''}${m.config.tfidf ? ' tf-idf' : ''}, IBM1 weight ${m.config.lexicalWeight}: ${Math.round(t.stats.wordsPerSecond)} words/s on ${threads} thread(s) ` +
       `(${epochSeconds.toFixed(1)} s an epoch, ${Math.round(t.stats.steps / m.config.epochs)} steps), ${seconds.toFixed(1)} s with the threshold search`,
   );
-  const [fwd, bwd] = p1(sentenceVectors(m, 0, test.src), sentenceVectors(m, 1, test.tgt), d);
+  const [fwd, bwd] = await p1(sentenceVectors(m, 0, test.src), sentenceVectors(m, 1, test.tgt), d);
   console.log(`  retrieval P@1 ${name.replace('-', '→')} ${f3(fwd)}, back ${f3(bwd)} (${TEST} test pairs)`);
   await siameseLine(siamese, m, src.slice(from, to), tgt.slice(from, to), test);
 
   const shuffled = shuffleTargets(test.tgt, 0.1, new Rng(5));
-  const scores = scoreCorpusPairs(m, test.src, shuffled.tgt, m.thresholds!.flagging);
+  const scores = await scoreCorpusPairs(m, test.src, shuffled.tgt, m.thresholds!.flagging);
   const flagged = scores.filter((s) => s.flagged).length;
   const hits = scores.filter((s, i) => s.flagged && shuffled.bad[i]).length;
   const bad = shuffled.bad.filter(Boolean).length;
@@ -248,12 +248,12 @@ async function runSet(
   const xs = [...test.src, ...loneSrc],
     ys = [...loneTgt, ...test.tgt];
   const gold = new Set(test.src.map((_, i) => `${i} ${lone + i}`));
-  const mined = mineSentences(m, xs, ys, m.thresholds!.mining);
+  const mined = await mineSentences(m, xs, ys, m.thresholds!.mining);
   const tp = mined.filter((p) => gold.has(`${p.src} ${p.tgt}`)).length;
   const precision = mined.length ? tp / mined.length : 0,
     recall = tp / TEST;
   const mf1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
-  const best = miningThreshold(
+  const best = await miningThreshold(
     sentenceSets(m, xs, ys, 'mining'),
     test.src.map((_, i) => ({ src: i, tgt: lone + i })),
   );

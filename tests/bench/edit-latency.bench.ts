@@ -8,12 +8,13 @@
 // Prints the resegment's time, the edits made during it, how many failed, their p50 / p99 /
 // max latency, and the longest lock hold. `--mekong` runs another tree's CLI for every
 // process (the project, serve, resegment), e.g. an older checkout for a before figure.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { benchOptions, numberOption } from './bench-options.ts';
+import { exited, GoldEdits, runMekong as run, serveProject as serve } from './served-project.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SAMPLE = join(ROOT, 'resources/sample/vientiane-thaiembassy-sent.csv');
@@ -43,36 +44,6 @@ while (open) {
 }
 console.log(Math.round(longest));`;
 
-function run(mekong: string, ...args: string[]): string {
-  const r = spawnSync(process.execPath, [mekong, ...args], { cwd: dirname(dirname(mekong)), encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`mekong ${args.join(' ')}: ${r.stderr || r.stdout}`);
-  return r.stdout.trim();
-}
-
-/** `mekong serve` on a project: its process, base URL and token. */
-function serve(mekong: string, project: string): Promise<{ proc: ChildProcess; base: string; token: string }> {
-  const proc = spawn(process.execPath, [mekong, 'serve', '--project', project, '--port', '0', '--annotator', 'bench'], {
-    cwd: dirname(dirname(mekong)),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Mekong is at (http:\/\/[^/]+)\/\?token=(\S+)/.exec(out);
-      if (m) resolve({ proc, base: m[1], token: m[2] });
-    });
-    proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    proc.on('exit', (code) => reject(new Error(`serve exited (${code}): ${out.slice(-500)}`)));
-  });
-}
-
-function exited(proc: ChildProcess): Promise<number | null> {
-  return proc.exitCode !== null ? Promise.resolve(proc.exitCode) : new Promise((r) => proc.once('exit', (code) => r(code)));
-}
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-
 export default async function main(args: string[]): Promise<void> {
   const o = benchOptions('edit-latency', args, {
     pairs: { type: 'string', default: '120000' },
@@ -99,37 +70,10 @@ export default async function main(args: string[]): Promise<void> {
     let probeOut = '';
     probe.stdout!.on('data', (d: Buffer) => (probeOut += d.toString()));
 
-    const latencies: number[] = [];
-    const failures = new Map<string, number>();
-    let resegmenting = false;
-    let editing = true;
-    const edits = (async () => {
-      for (let k = 0; editing; k++) {
-        const started = performance.now();
-        const pairId = 1 + ((k * 7919) % pairs);
-        let failure: string | null = null;
-        try {
-          const r = await fetch(`${server.base}/api/editor.setGold`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-mekong-token': server.token },
-            body: JSON.stringify({ pairId, links: [{ s: 0, t: 0, kind: 'sure', score: null }], untranslated: [] }),
-          });
-          const body = (await r.json()) as { error?: string; message?: string };
-          if (!r.ok) failure = `${r.status} ${body.message ?? body.error ?? ''}`.trim();
-        } catch (err) {
-          failure = (err as Error).message;
-        }
-        const ms = performance.now() - started;
-        if (resegmenting) {
-          latencies.push(ms);
-          if (failure) failures.set(failure, (failures.get(failure) ?? 0) + 1);
-        }
-        await sleep(Math.max(0, interval - ms));
-      }
-    })();
+    const edits = new GoldEdits(server, pairs, interval);
 
     await sleep(2000);
-    resegmenting = true;
+    edits.recording = true;
     const r0 = performance.now();
     const reseg = spawn(process.execPath, [mekong, 'resegment', project, '--annotator', 'bench-resegment'], {
       cwd: dirname(dirname(mekong)),
@@ -140,22 +84,20 @@ export default async function main(args: string[]): Promise<void> {
     reseg.stderr!.on('data', (d: Buffer) => (resegOut += d.toString()));
     const code = await exited(reseg);
     const resegSeconds = (performance.now() - r0) / 1000;
-    resegmenting = false;
-    editing = false;
-    await edits;
+    edits.recording = false;
+    await edits.stop();
     probe.stdin!.end();
     await exited(probe);
     server.proc.kill('SIGTERM');
     await exited(server.proc);
 
-    const sorted = [...latencies].sort((a, b) => a - b);
-    const failed = [...failures.values()].reduce((a, b) => a + b, 0);
+    const e = edits.summary();
     console.log(`resegment: exit ${code} in ${resegSeconds.toFixed(1)} s: ${resegOut.trim().split('\n')[0]}`);
     console.log(
-      `edits during it: ${latencies.length}, failed ${failed}; latency p50 ${quantile(sorted, 0.5).toFixed(0)} ms, ` +
-        `p99 ${quantile(sorted, 0.99).toFixed(0)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(0)} ms`,
+      `edits during it: ${e.edits}, failed ${e.failed}; latency p50 ${e.p50.toFixed(0)} ms, ` +
+        `p99 ${e.p99.toFixed(0)} ms, max ${e.max.toFixed(0)} ms`,
     );
-    for (const [why, n] of failures) console.log(`  ${n}× ${why}`);
+    for (const [why, n] of edits.failures) console.log(`  ${n}× ${why}`);
     console.log(`longest write-lock hold seen by the probe: ${probeOut.trim()} ms`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

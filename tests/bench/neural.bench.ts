@@ -61,7 +61,7 @@ import { gflops, interleaved, matmulJob } from './nn.bench.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data');
 const GOLD = join(DATA, 'std-gold-align');
-const P1_LANGS: Record<string, string> = { vie: 'vi', ind: 'id', cmn: 'zh', tha: 'th' };
+const P1_LANGS: Record<string, string> = { vie: 'vi', ind: 'id', cmn: 'zh', tha: 'th', zsm: 'ms' };
 /** The statistical aligners seed 003 compared with, as our methods: fast_align (a reparameterised IBM-2) and GIZA++ (IBM-1 → HMM → …). */
 const SEED_003_BASELINES = ['ibm2', 'hmm'];
 const SETS: Record<string, { text: string; gold: string; base: 0 | 1 }> = {
@@ -180,7 +180,7 @@ async function p1Table(langs: string[], sizes: number[], o: P1Options): Promise<
  * is given to the aligners as a dictionary (written to a file, as a user passes --dict), the
  * other half scores P@1, so that no evaluated word's answer was handed to the model.
  */
-function splitDictionary(lang: string): { given: string; entries: DictEntry[]; held: Map<string, Set<string>> } {
+export function splitDictionary(lang: string): { given: string; entries: DictEntry[]; held: Map<string, Set<string>> } {
   const full = parseDictionary(readFileSync(join(DATA, 'muse-dicts', `${P1_LANGS[lang]}-en.txt`), 'utf8'), lang);
   const words = [...full.keys()].sort();
   const held = new Map(words.filter((_, i) => i % 2 === 1).map((w) => [w, full.get(w)!]));

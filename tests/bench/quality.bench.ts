@@ -5,8 +5,9 @@
 //                                   aligned on its own sentences): AER and sure-link recall
 //   zh-en-char                      zh-en with Chinese cut into characters, each gold link
 //                                   (word i, j) becoming one link per character of word i
-//   tha ind cmn                     Tatoeba x–eng with the MUSE dictionaries' 1-to-1 matches as
-//                                   partial gold (partial-gold.bench.ts): recall only
+//   tha ind cmn vie zsm             Tatoeba x–eng (every cell with a MUSE dictionary) with the MUSE
+//                                   dictionaries' 1-to-1 matches as partial gold
+//                                   (partial-gold.bench.ts): recall only
 // ja-en and zh-en-char are the development set of item 4: unspaced source text, human gold.
 // Rows (--rows, each NAME[:SYM[:THRESHOLD]]): `default` is DEFAULT_METHOD with its default
 // decoding and the shipped dictionaries of the corpus's languages (as `mekong align
@@ -16,7 +17,11 @@
 // is, then cut to the baseline's link count × --cap by dropping its lowest-scoring links
 // ("recall at equal link count"). The baseline is eflomal (--eflomal: its eflomal-align
 // script, both directions joined by our grow-diag-final-and), else agree with
-// grow-diag-final-and. --quick: zh-en, ja-en and zh-en-char, one seed.
+// grow-diag-final-and. --quick: zh-en, ja-en and zh-en-char, one seed. --dict-use prior|
+// supervision|both: how the trained rows use their dictionaries, on corpora that have one.
+// --muse-half: every row of a Tatoeba cell is given half of its MUSE dictionary (--dict) and
+// scored on the other half's matches (issue 42 item 2: the methods with a dictionary where
+// none ships).
 import { benchOptions, listOption, numberList, numberOption } from './bench-options.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +37,8 @@ import { parsePharaohText } from '../../src/main/corpus/pharaoh.ts';
 import { scoreAer } from '../../src/main/eval/aer.ts';
 import { GOLD, loadSet, SETS } from './align.bench.ts';
 import { capLinks, eflomal, museEntries, score as partialScore } from './partial-gold.bench.ts';
-import { tatoeba } from './neural.bench.ts';
+import { splitDictionary, tatoeba } from './neural.bench.ts';
+import type { DictionaryUse } from '../../src/main/models/bilstm/method.ts';
 
 const DATA = join(import.meta.dirname, '../../../shared/data');
 
@@ -42,6 +48,8 @@ interface Corpus {
   tgtLang: string;
   src: string[][];
   tgt: string[][];
+  /** a dictionary file every row is given (--muse-half), besides the shipped ones */
+  dict?: string;
   /** full gold (AER and sure recall) or partial gold (recall of its links) */
   gold: { full: AlignedPair[] } | { partial: { s: number; t: number }[][] };
 }
@@ -53,7 +61,13 @@ const PUBLIC: Record<string, [text: string, src: string, tgt: string]> = {
   'zh-en': ['test.ch-en', 'zh', 'en'],
   'ja-en': ['test.ja-en', 'ja', 'en'],
 };
-const TATOEBA: Record<string, [code: string, src: string]> = { tha: ['th', 'th'], ind: ['id', 'id'], cmn: ['zh', 'zh'] };
+const TATOEBA: Record<string, [code: string, src: string]> = {
+  tha: ['th', 'th'],
+  ind: ['id', 'id'],
+  cmn: ['zh', 'zh'],
+  vie: ['vi', 'vi'],
+  zsm: ['ms', 'ms'],
+};
 const ALL_SETS = [...Object.keys(PUBLIC), 'zh-en-char', ...Object.keys(TATOEBA)];
 
 function publicSet(name: string): Corpus {
@@ -84,18 +98,43 @@ function chineseByCharacter(): Corpus {
   return { ...words, name: `zh-en-char ${src.length}`, src, gold: { full: gold } };
 }
 
-function tatoebaSet(lang: string): Corpus | null {
+/**
+ * A Tatoeba cell with its MUSE matches as partial gold; with `museHalf`, half of the MUSE
+ * dictionary's headwords (neural.bench.ts's split) is given to every row as --dict and only
+ * the other half's matches are gold, so that no scored link was handed to an aligner.
+ */
+function tatoebaSet(lang: string, museHalf: boolean): Corpus | null {
   const [code, srcLang] = TATOEBA[lang];
   if (!existsSync(join(DATA, 'tatoeba-v1', `tatoeba.${lang}-eng.${lang}`))) return null;
   const { src, tgt } = tatoeba(lang, code);
-  const partial = dictionaryLinks(src, tgt, dictionaryIndex(museEntries(code)));
-  return { name: `${lang}-eng ${src.length} (MUSE)`, srcLang, tgtLang: 'en', src, tgt, gold: { partial } };
+  const name = `${lang}-eng ${src.length}`;
+  if (!museHalf)
+    return {
+      name: `${name} (MUSE)`,
+      srcLang,
+      tgtLang: 'en',
+      src,
+      tgt,
+      gold: { partial: dictionaryLinks(src, tgt, dictionaryIndex(museEntries(code))) },
+    };
+  const { given, entries, held } = splitDictionary(lang);
+  const heldEntries = [...held].flatMap(([s, ts]) => [...ts].map((t) => ({ src: s, tgt: t, weight: 1 })));
+  const partial = dictionaryLinks(src, tgt, dictionaryIndex(heldEntries));
+  return {
+    name: `${name} (half of MUSE given: ${entries.length} entries; gold from the other half)`,
+    srcLang,
+    tgtLang: 'en',
+    src,
+    tgt,
+    dict: given,
+    gold: { partial },
+  };
 }
 
-function corpus(name: string): Corpus | null {
+function corpus(name: string, museHalf: boolean): Corpus | null {
   if (name === 'zh-en-char') return chineseByCharacter();
   if (PUBLIC[name]) return publicSet(name);
-  if (TATOEBA[name]) return tatoebaSet(name);
+  if (TATOEBA[name]) return tatoebaSet(name, museHalf);
   throw new Error(`--sets: unknown set "${name}" (one of: ${ALL_SETS.join(', ')})`);
 }
 
@@ -119,16 +158,21 @@ function scoreRun(c: Corpus, links: Link[][], cap: number): Scored {
 }
 
 /** A row's runs: NAME[:SYM[:THRESHOLD]], `default` and `default-nodict` as in the header. */
-async function runRow(c: Corpus, row: string, seed: number | undefined): Promise<Link[][]> {
+async function runRow(c: Corpus, row: string, seed: number | undefined, dictUse?: DictionaryUse): Promise<Link[][]> {
   const nodict = row === 'default-nodict';
   const [name, sym, threshold] = row === 'default' || nodict ? [DEFAULT_METHOD] : row.split(':');
   const o: AlignerOptions = { srcLang: c.srcLang, tgtLang: c.tgtLang, ...(nodict ? { defaultDicts: false } : {}) };
   if (sym) o.sym = sym;
   if (threshold) o.threshold = threshold;
   if (seed !== undefined) o.seed = String(seed);
+  if (c.dict) o.dict = [c.dict];
+  if (dictUse && trained(row) && (c.dict || defaultDictionaries(c.srcLang, c.tgtLang).length)) o.dictUse = dictUse;
   const given = new Set(Object.keys(o) as (keyof AlignerOptions)[]);
   return [...(await (await alignerOf(name, given as never))(c.src, c.tgt, o, withProgressBar))];
 }
+
+/** --dict-use: how the trained rows use the shipped dictionaries (where any applies); their default when not given. */
+const USES: readonly DictionaryUse[] = ['prior', 'supervision', 'both'];
 
 const trained = (row: string) => !['default', 'default-nodict'].includes(row) && methodInfo(row.split(':')[0])?.family !== 'statistical';
 
@@ -145,6 +189,8 @@ export default async function bench(args: string[]): Promise<void> {
     seeds: { type: 'string' },
     eflomal: { type: 'string' },
     cap: { type: 'string', default: '1' },
+    'dict-use': { type: 'string' },
+    'muse-half': { type: 'boolean', default: false },
   });
   if (!o) return;
   if (!existsSync(GOLD)) {
@@ -156,8 +202,10 @@ export default async function bench(args: string[]): Promise<void> {
   const seeds = o.seeds !== undefined ? numberList('seeds', o.seeds) : o.quick ? [1] : [1, 2, 3];
   const rows = listOption(o.rows);
   const ratio = numberOption('cap', o.cap)!;
+  const dictUse = o['dict-use'] as DictionaryUse | undefined;
+  if (dictUse !== undefined && !USES.includes(dictUse)) throw new Error(`--dict-use must be one of ${USES.join(', ')}, got "${dictUse}"`);
   for (const name of sets) {
-    const c = corpus(name);
+    const c = corpus(name, o['muse-half']);
     if (!c) {
       console.log(`\n${name}: no data here`);
       continue;
@@ -184,8 +232,9 @@ export default async function bench(args: string[]): Promise<void> {
     print(base.name, [scoreRun(c, base.links, cap)]);
     for (const row of rows) {
       const runs: Scored[] = [];
-      for (const seed of trained(row) ? seeds : [undefined]) runs.push(scoreRun(c, await runRow(c, row, seed), cap));
-      print(row + (trained(row) && seeds.length > 1 ? ` (${seeds.length} seeds)` : ''), runs);
+      for (const seed of trained(row) ? seeds : [undefined]) runs.push(scoreRun(c, await runRow(c, row, seed, dictUse), cap));
+      const label = row + (dictUse && trained(row) && (c.dict || dicts.length) ? ` ${dictUse}` : '');
+      print(label + (trained(row) && seeds.length > 1 ? ` (${seeds.length} seeds)` : ''), runs);
     }
   }
 }

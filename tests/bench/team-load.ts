@@ -13,7 +13,8 @@
 // for every pair an annotator touched, the cells where the gold the database holds differs
 // from the last state the server acknowledged (its answer to the last toggle or undo).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import WebSocket from 'ws';
@@ -25,6 +26,7 @@ import { TeamFile } from '../../src/main/store/team-file.ts';
 import { hashPassword } from '../../src/main/team/passwords.ts';
 import { goldIdOf } from '../../src/main/store/gold-layer.ts';
 import { pairLinksReader } from '../../src/main/store/alignments.ts';
+import { exited, peakRssMb, quantile } from './served-project.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SAMPLE = join(ROOT, 'resources/sample/vientiane-thaiembassy-sent.csv');
@@ -111,7 +113,6 @@ export function seeded(seed: number): () => number {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 /** `mekong serve --team` on the project: its process and base URL. */
 function serve(project: string): Promise<{ proc: ChildProcess; base: string }> {
@@ -129,41 +130,6 @@ function serve(project: string): Promise<{ proc: ChildProcess; base: string }> {
     proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     proc.on('exit', (code) => reject(new Error(`serve exited (${code}): ${out.slice(-500)}`)));
   });
-}
-
-/** A process and its descendants (Linux /proc). */
-function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${d}/status`, 'utf8'))?.[1]);
-      (children.get(ppid) ?? children.set(ppid, []).get(ppid)!).push(Number(d));
-    } catch {
-      // the process ended while being read
-    }
-  }
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
-  return tree;
-}
-
-/** The largest peak resident size (VmHWM, MB) among a process and its descendants. */
-function peakRssMb(pid: number): number {
-  let peak = 0;
-  for (const p of processTree(pid)) {
-    try {
-      const kb = Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
-      peak = Math.max(peak, kb / 1024);
-    } catch {
-      // ended
-    }
-  }
-  return peak;
-}
-
-function exited(proc: ChildProcess): Promise<void> {
-  return proc.exitCode !== null ? Promise.resolve() : new Promise((r) => proc.once('exit', () => r()));
 }
 
 /** A call that got no answer at all (the connection closed under it): the page sends it again. */
@@ -260,10 +226,14 @@ async function annotate(session: Session, pairIds: number[], until: number, rand
   const log: AnnotatorLog = { name: session.name, edits: [], undos: 0, moves: [], errors: [], retries: 0, acknowledged: new Map() };
   const pause = () => sleep(thinkMs * (0.5 + random()));
   let calls = 0;
+  // a prefix of this annotator's request ids, random as the editor's page id is: the project file
+  // keeps answered ids across server restarts, so ids numbered from 1 again in a later run of the
+  // same accounts would be answered with that run's answers and run nothing
+  const page = randomBytes(6).toString('hex');
   /** A call's answer and its time from the first send; sent again while unanswered, with the same request id. */
   const timed = async <T>(into: number[], work: (requestId: string) => Promise<T>): Promise<T | null> => {
     const t0 = performance.now();
-    const requestId = `${session.name}-${++calls}`;
+    const requestId = `${session.name}-${page}-${++calls}`;
     for (let attempt = 0; ; attempt++) {
       try {
         const value = await work(requestId);

@@ -4,14 +4,18 @@
 // through English into a Lao–Thai prior (Align waits, disabled, while it attaches), the
 // project is aligned with it, the result names it, and the dictionary is removed again. Encoders: a folder without a model is refused, a tiny
 // BERT folder (built by the test) brings the encoder methods, which align the project at a
-// chosen hidden layer; the Train… form then offers encoder-finetune on that folder, with
-// the seeds' objectives in place of the BiLSTM's fields, and the run fine-tunes it into
+// chosen hidden layer (SimAlign's with the unit compared, null-align and distortion, shown
+// for the SimAlign methods only and recorded on the model); the Train… form then offers encoder-finetune on that folder, with
+// the seeds' objectives in place of the BiLSTM's fields (and the encoder's own links
+// recomputed during training on request), and the run fine-tunes it into
 // a Hugging Face checkpoint folder. Every check reads the store.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { listDictionaries } from '../../src/main/store/dictionaries.ts';
+import { dbOf } from '../../src/main/store/connection.ts';
+import { ENCODER_DEFAULTS } from '../../src/shared/aligner-defaults.ts';
 import { listModels } from '../../src/main/store/training-runs.ts';
 import { checkpointDir, runDir } from '../../src/main/train/run-files.ts';
 import { LANGUAGE_FILE } from '../../src/main/models/transformer/hf-weights.ts';
@@ -120,7 +124,17 @@ describe('Align dialog', () => {
     await dialog.getByRole('button', { name: 'Use folder' }).click();
     await expect.poll(() => method.locator('option').allTextContents()).toContain('simalign-argmax');
     expect(h.ctx.store!.info().encoderDir).toBe(bert);
+    // SimAlign's settings are awesome-align's to ignore: shown for the SimAlign methods only, at their defaults
+    await method.selectOption('awesome');
+    expect(await dialog.getByLabel('Distortion').count()).toBe(0);
     await method.selectOption('simalign-argmax');
+    await expect(dialog.getByLabel('Compare').inputValue()).resolves.toBe(ENCODER_DEFAULTS.tokenType);
+    await expect(dialog.getByLabel('Null-align share').inputValue()).resolves.toBe(String(ENCODER_DEFAULTS.nullAlign));
+    await expect(dialog.getByLabel('Distortion').inputValue()).resolves.toBe(String(ENCODER_DEFAULTS.distortion));
+    await dialog.getByLabel('Compare').selectOption('bpe');
+    await dialog.getByLabel('Null-align share').fill('0.9');
+    await dialog.getByLabel('Distortion').fill('0.5');
+    await dialog.getByText('(distortion): 0.50').waitFor();
     await dialog.getByLabel('Hidden layer').fill('2');
     expect(await dialog.getByLabel('Symmetrisation').count()).toBe(0);
     await h.screenshot('23-align-encoder');
@@ -128,6 +142,14 @@ describe('Align dialog', () => {
     await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor({ timeout: 90_000 });
     const made = h.ctx.store!.info().alignments.find((a) => a.name.startsWith('simalign-argmax (layer 2)'));
     expect(made?.links).toBeGreaterThan(265);
+    const model = dbOf(h.ctx.store!).prepare(`SELECT config FROM models WHERE kind = 'encoder'`).get() as { config: string };
+    expect(JSON.parse(model.config)).toMatchObject({
+      method: 'simalign-argmax',
+      layer: 2,
+      tokenType: 'bpe',
+      nullAlign: 0.9,
+      distortion: 0.5,
+    });
   });
 
   it('fine-tunes the project encoder from the Train… form', async () => {
@@ -143,6 +165,9 @@ describe('Align dialog', () => {
     expect(await dialog.getByLabel('Objective TR').isChecked()).toBe(true);
     expect(await dialog.getByLabel('Objective RTL').isChecked()).toBe(false);
     expect(await dialog.getByLabel('Weight of RTL').isDisabled()).toBe(true);
+    // awesome-align's self-training objective is offered, off by default, at weight 1
+    expect(await dialog.getByLabel('Objective SO').isChecked()).toBe(false);
+    await expect(dialog.getByLabel('Weight of SO').inputValue()).resolves.toBe('1');
     for (const o of ['TR', 'AWP', 'WTR']) await dialog.getByLabel(`Objective ${o}`).uncheck();
     await dialog.getByTestId('field-error').filter({ hasText: 'choose an objective' }).waitFor();
     expect(await dialog.getByRole('button', { name: 'Start training' }).isDisabled()).toBe(true);
@@ -152,6 +177,10 @@ describe('Align dialog', () => {
     await expect(dialog.getByLabel('Learning rate').inputValue()).resolves.toBe('0.00005');
     await dialog.getByLabel('Pairs per step').fill('32');
     await dialog.getByLabel(/language embeddings/).check();
+    await expect(dialog.getByLabel("Encoder's own links").inputValue()).resolves.toBe('fixed');
+    await dialog.getByLabel("Encoder's own links").selectOption('recomputed');
+    await dialog.getByLabel("Encoder's own links").scrollIntoViewIfNeeded();
+    await h.screenshot('26b-models-finetune-own-links');
     await dialog.getByLabel('Epochs', { exact: true }).fill('2');
     await h.screenshot('26-models-finetune-form');
     await dialog.getByRole('button', { name: 'Start training' }).click();
@@ -166,7 +195,7 @@ describe('Align dialog', () => {
       method: 'encoder-finetune',
       epochs: 2,
       lr: 5e-5,
-      finetune: { objectives: ['tr', 'wtr'], batch: 32, languageEmbeddings: true },
+      finetune: { objectives: ['tr', 'wtr'], batch: 32, languageEmbeddings: true, soLabels: 'recomputed' },
     });
     expect(r.checkpoints.map((c) => c.epoch)).toEqual([1, 2]);
     expect(r.device?.used).toBe('cpu');

@@ -1,10 +1,10 @@
 // The e2e harness: a browser-mode server started in-process on a free port with a fresh
 // AppContext (temp data folder), and a headless Debian Chromium page opened on its
 // tokenised URL. Screenshots go to tests/e2e/screenshots/ (gitignored) for a human look.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import type { AppContext } from '../../src/main/api/app-context.ts';
 import { JobRegistry } from '../../src/main/jobs/job-registry.ts';
 import { startServer, type ServerHandle } from '../../src/main/server.ts';
@@ -22,6 +22,11 @@ export interface Harness {
   /** Problems the page reported (console errors, uncaught exceptions). */
   pageErrors: string[];
   screenshot(name: string): Promise<string>;
+  /**
+   * Writes `text` to `name` in the scratch folder and opens the Import dialog on it as an upload
+   * in `format`; returns the dialog, its Import button not yet clicked.
+   */
+  openUploadImport(name: string, text: string, format: string): Promise<Locator>;
   close(): Promise<void>;
 }
 
@@ -66,6 +71,16 @@ export async function startHarness(annotator = 'e2e-linguist'): Promise<Harness>
       const path = join(SCREENSHOTS, `${name}.png`);
       await page.screenshot({ path });
       return path;
+    },
+    async openUploadImport(name, text, format) {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      await page.getByRole('button', { name: 'Import…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import a corpus' });
+      await dialog.getByLabel('Format').selectOption(format);
+      await dialog.getByLabel('Upload from this computer').first().check();
+      await dialog.getByLabel('Corpus file: file to upload').setInputFiles(file);
+      return dialog;
     },
     async close() {
       await browser.close();

@@ -3,7 +3,7 @@
 // the dialog says so, naming the file as chosen (never the server's upload path); an empty
 // file is refused with one line; a Pharaoh export downloads as one zip (links and tokenised
 // sentences), and a Parquet export downloads the JSONL's records with the pairs' ids.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { parquetReadObjects } from 'hyparquet';
@@ -25,13 +25,7 @@ afterAll(async () => {
 });
 
 async function upload(name: string, text: string): Promise<void> {
-  const file = join(h.dir, name);
-  writeFileSync(file, text);
-  await page.getByRole('button', { name: 'Import…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Import a corpus' });
-  await dialog.getByLabel('Format').selectOption('csv');
-  await dialog.getByLabel('Upload from this computer').first().check();
-  await dialog.getByLabel('Corpus file: file to upload').setInputFiles(file);
+  const dialog = await h.openUploadImport(name, text, 'csv');
   await dialog.getByRole('button', { name: 'Import', exact: true }).click();
 }
 

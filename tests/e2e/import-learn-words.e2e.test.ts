@@ -1,11 +1,11 @@
 // The import dialog's "Keep recurring Lao and Thai names whole" checkbox (issue 43 item 10),
 // in browser mode: on by default, a Lao–Thai import learns the recurring name and says so; with
 // it unticked, a second import of the same file learns nothing.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startHarness, type Harness } from './harness.ts';
+import { LAO_NAME, LAO_THAI_NAME_CORPUS } from '../unit/helpers/lao-thai-names.ts';
 
 let h: Harness;
 let page: Page;
@@ -19,22 +19,9 @@ afterAll(async () => {
   await h?.close();
 });
 
-const CORPUS = [
-  'ເຢໂຫວາເປັນພະເຈົ້າ\tพระยะโฮวาเป็นพระเจ้า',
-  'ພວກເຮົານະມັດສະການເຢໂຫວາ\tเรานมัสการพระยะโฮวา',
-  'ເຢໂຫວາຮັກພວກເຮົາ\tพระยะโฮวารักเรา',
-  'ຄຳພີໄບເບິນບອກວ່າເຢໂຫວາຊົງຮັກ\tคัมภีร์ไบเบิลบอกว่าพระยะโฮวาทรงรัก',
-].join('\n');
-
 /** Imports the corpus through the dialog, the checkbox as `learn`; returns the job's message. */
 async function importCorpus(learn: boolean, shot: string): Promise<string> {
-  const file = join(h.dir, 'lo-th.tsv');
-  writeFileSync(file, CORPUS);
-  await page.getByRole('button', { name: 'Import…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Import a corpus' });
-  await dialog.getByLabel('Format').selectOption('tsv');
-  await dialog.getByLabel('Upload from this computer').first().check();
-  await dialog.getByLabel('Corpus file: file to upload').setInputFiles(file);
+  const dialog = await h.openUploadImport('lo-th.tsv', LAO_THAI_NAME_CORPUS, 'tsv');
   const box = dialog.getByLabel('Keep recurring Lao and Thai names whole (learn words from the corpus)');
   expect(await box.isChecked()).toBe(true);
   if (!learn) await box.uncheck();
@@ -59,9 +46,9 @@ describe('import learning words', () => {
 
     const learned = await importCorpus(true, '45-import-learns-words');
     expect(learned).toMatch(/^imported 4 pairs from lo-th\.tsv/);
-    expect(learned).toContain('ເຢໂຫວາ');
+    expect(learned).toContain(LAO_NAME);
     const store = h.ctx.store!;
-    expect(store.getPair(3).srcTokens[0].text).toBe('ເຢໂຫວາ');
+    expect(store.getPair(3).srcTokens[0].text).toBe(LAO_NAME);
 
     const unticked = await importCorpus(false, '46-import-learns-nothing');
     expect(unticked).toMatch(/^imported 4 pairs from lo-th\.tsv/);

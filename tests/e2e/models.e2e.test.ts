@@ -56,6 +56,8 @@ describe('models page', () => {
     await page.getByRole('button', { name: 'Train…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Train a model' });
     await expect(dialog.getByLabel('Base').inputValue()).resolves.toBe('0.5');
+    await expect(dialog.getByLabel('Word prediction (AWP)').inputValue()).resolves.toBe('0.25');
+    await expect(dialog.getByLabel('Linked words closer (WTR)').inputValue()).resolves.toBe('0.25');
     // A first run is offered quick; unticked, the epochs are the default for 265 pairs, 20,000 pair-passes (shared/epochs.ts)
     await expect(dialog.getByLabel(/Quick first run/).isChecked()).resolves.toBe(true);
     await dialog.getByLabel(/Quick first run/).uncheck();

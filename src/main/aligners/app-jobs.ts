@@ -4,6 +4,7 @@
 // entry up and calls these, never branching on a family. Also the project-side readings
 // those implementations share: the attached dictionaries' entries, the Chinese sides, the
 // project's encoder folder.
+import type { EncoderOptions } from '../../shared/aligner-options.ts';
 import type { AlignedPair, Link } from '../../shared/domain.ts';
 import type { DeviceSetting } from '../../shared/device-settings.ts';
 import type { TrainOptions } from '../../shared/models-api.ts';
@@ -29,6 +30,10 @@ export interface ProjectAlignOptions {
   threshold?: number;
   /** encoder methods: the hidden state to align with (default the encoder's) */
   layer?: number;
+  /** SimAlign methods: similarities between subwords or words, null-align share, distortion (defaults ENCODER_DEFAULTS) */
+  tokenType?: EncoderOptions['tokenType'];
+  nullAlign?: number;
+  distortion?: number;
   /** encoder methods: where the encoder's sessions run */
   device?: DeviceSetting;
 }

@@ -206,7 +206,7 @@ export const bilstmAligner: TextAlignerFactory = (name) => {
       const data = { src, tgt, selfTrainEpochs: selfTrain, ...dict };
       const r = await display('training', (ctx) => runNeuralMethod(method, data, overrides(method, o), { ctx }));
       if (extraction !== 'em')
-        return display('word translations', async (ctx) => vocabularyLexicon(src, tgt, r.embeddings, extraction, PER_WORD, ctx));
+        return display('word translations', (ctx) => vocabularyLexicon(src, tgt, r.embeddings, extraction, PER_WORD, ctx));
       return neuralLexicon(
         src,
         tgt,

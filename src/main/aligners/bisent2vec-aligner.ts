@@ -15,6 +15,6 @@ export const bisent2vecAligner: TextAlignerFactory = (method) => ({
     const { model } = await display('training (bisent2vec)', (ctx) =>
       trainBisent2vec(toArrays(src), toArrays(tgt), epochs ? { epochs } : {}, { ctx, threads: availableParallelism() }),
     );
-    return display('word translations', async (ctx) => bisent2vecLexicon(model, PER_WORD, extraction, ctx));
+    return display('word translations', (ctx) => bisent2vecLexicon(model, PER_WORD, extraction, ctx));
   },
 });

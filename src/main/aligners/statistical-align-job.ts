@@ -26,6 +26,8 @@ function usedDictionaries(names: string[]): string {
 export const statisticalAlignJob: ProjectAligner = {
   check(store, o) {
     if (o.layer !== undefined) throw new UserError(`a hidden layer is for the encoder methods, not ${o.method}`);
+    if (o.tokenType !== undefined || o.nullAlign !== undefined || o.distortion !== undefined)
+      throw new UserError(`the token type, null-align share and distortion are for the SimAlign methods, not ${o.method}`);
     methodPlan(o.method);
     symmetriser(o.sym);
     if (o.threshold !== undefined && !isThresholdDecoding(o.sym))

@@ -35,8 +35,7 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
   },
   'lexicon.occurrences': (ctx, i) => {
     const s = store(ctx);
-    const all = occurrences(s, ctx.annotator, i.src, i.tgt, i.modelId ?? defaultModelId(s));
-    return { occurrences: all.slice(0, i.limit), total: all.length };
+    return occurrences(s, ctx.annotator, i.src, i.tgt, i.modelId ?? defaultModelId(s), i.limit);
   },
   'lexicon.bulk': async (ctx, i) => {
     const s = store(ctx);

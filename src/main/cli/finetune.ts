@@ -1,5 +1,5 @@
 // `mekong finetune --encoder DIR --src S --tgt T --out DIR [--gold G] [--rejected R]
-//                  [--objectives tr,awp,wtr,rtl] [--alpha a --beta b --gamma c --delta d]
+//                  [--objectives tr,awp,wtr,rtl,so] [--alpha a --beta b --gamma c --delta d --epsilon e]
 //                  [--epochs N] [--lr x] [--batch B] [--layer L] [--device D] …`
 // Fine-tunes a pretrained encoder (a Hugging Face folder) on a parallel text with the seeds'
 // objectives (models/transformer/encoder-finetune.ts) and writes the result as a Hugging Face folder
@@ -7,7 +7,7 @@
 // per pair: gold links (pairs with an empty line get our aligner's links of probability
 // ≥ 0.9) and links rejected by a reviewer (never positives; negatives of WTR); with
 // --so-labels recomputed the aligner's links are found again before each step by the encoder
-// being trained (awesome-align's self-training).
+// being trained (awesome-align's self-training; its objective is `so`).
 // The papers' settings: --max-length (subwords per sentence), --max-steps, --accumulate
 // (effective batch = batch × accumulate), dropout at the config's rates (--no-dropout);
 // with --dev-src/--dev-tgt (and --dev-gold) a checkpoint every --checkpoint-every epochs is
@@ -45,6 +45,7 @@ interface FinetuneCliOptions {
   beta?: string;
   gamma?: string;
   delta?: string;
+  epsilon?: string;
   epochs?: string;
   lr?: string;
   batch?: string;
@@ -132,6 +133,7 @@ async function run(o: FinetuneCliOptions): Promise<void> {
     beta: num('--beta', o.beta),
     gamma: num('--gamma', o.gamma),
     delta: num('--delta', o.delta),
+    epsilon: num('--epsilon', o.epsilon),
     epochs: num('--epochs', o.epochs),
     lr: num('--lr', o.lr),
     batch: num('--batch', o.batch),
@@ -248,6 +250,7 @@ export function register(program: Command): void {
     .option('--beta <b>', `weight of AWP (default ${D.beta})`)
     .option('--gamma <c>', `weight of WTR (default ${D.gamma})`)
     .option('--delta <d>', `weight of RTL (default ${D.delta})`)
+    .option('--epsilon <e>', `weight of SO, awesome-align's self-training objective (default ${D.epsilon})`)
     .option('--epochs <n>', `passes over the pairs (default ${D.epochs})`)
     .option('--lr <x>', `peak learning rate of AdamW (default ${D.lr})`)
     .option('--batch <n>', `pairs per step (default ${D.batch})`)

@@ -20,7 +20,7 @@ import { UserError } from '../errors.ts';
 import { SIAMESE_HEAD, sentenceEncoderOf, sentenceEncoderSpecs } from '../aligners/registry.ts';
 import { numberOption } from './number-option.ts';
 import { unitRows } from '../eval/csls.ts';
-import { retrievalAccuracy } from '../eval/retrieval.ts';
+import { type Retrieval, retrievalAccuracy } from '../eval/retrieval.ts';
 import { applyHead, normalised } from '../models/siamese/head.ts';
 import { seed004Layer } from '../models/siamese/sentence-encoders.ts';
 import { SIAMESE_NEGATIVES } from '../../shared/aligner-options.ts';
@@ -128,14 +128,14 @@ async function run(o: SiameseOptions): Promise<void> {
     ];
     // Ctrl+C cancels the training; before it (embedding), it ends the command
     const { head, losses } = await withProgressBar('siamese head', (ctx) => siamese.train(x, y, d, config, ctx), interruptSignal());
-    const line = (what: string, r: ReturnType<typeof retrievalAccuracy>) =>
+    const line = (what: string, r: Retrieval) =>
       `${what.padEnd(26)}: src→tgt P@1 ${f3(r.forward[1])} P@5 ${f3(r.forward[5])}, tgt→src P@1 ${f3(r.backward[1])} P@5 ${f3(r.backward[5])}\n`;
     const reading = encoder.reading ? `, ${encoder.reading.pooling} of layer ${encoder.reading.layer}` : '';
     process.stdout.write(
       `${train.src.length} training pairs, ${test.src.length} test pairs, ${config.epochs} epochs, ${config.negatives} negatives${reading}, loss ${f3(losses[0])} → ${f3(losses.at(-1)!)}\n` +
-        line('raw encoder (cosine)', retrievalAccuracy(unitRows(Float32Array.from(tx), d), unitRows(Float32Array.from(ty), d), d)) +
-        line('normalised (unit/ctr/unit)', retrievalAccuracy(normalised(tx, d), normalised(ty, d), d)) +
-        line('after the head', retrievalAccuracy(applyHead(head, tx), applyHead(head, ty), d)),
+        line('raw encoder (cosine)', await retrievalAccuracy(unitRows(Float32Array.from(tx), d), unitRows(Float32Array.from(ty), d), d)) +
+        line('normalised (unit/ctr/unit)', await retrievalAccuracy(normalised(tx, d), normalised(ty, d), d)) +
+        line('after the head', await retrievalAccuracy(applyHead(head, tx), applyHead(head, ty), d)),
     );
     saveSiameseHead(o.out, {
       head,

@@ -16,9 +16,9 @@ import type { ExportOptions } from '../../shared/api.ts';
 import { LinkSet } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
 import { checkCancelled, type JobContext } from '../jobs/job-context.ts';
-import { alignmentSources, pairLinksReader, rejectedWithAnnotator } from '../store/alignments.ts';
-import { untranslatedOf } from '../store/gold-layer.ts';
-import { reviewsOfPair } from '../store/pair-reviews.ts';
+import { alignmentSources, linksOfPairs, rejectedWithAnnotatorOf } from '../store/alignments.ts';
+import { untranslatedOfPairs } from '../store/gold-layer.ts';
+import { reviewsOfPairs } from '../store/pair-reviews.ts';
 import type { UntranslatedMark } from '../store/edits.ts';
 import { countPairs, iteratePairRows, tokensOf } from '../store/pairs.ts';
 import type { ProjectStore } from '../store/project-store.ts';
@@ -66,25 +66,29 @@ async function* recordsOf(
   // Pairs the linguist excluded (sentence-level curation) never leave the project.
   const filter = { status: options.status, split: options.split, excluded: false };
   const total = countPairs(store, filter);
-  const linksOf = pairLinksReader(store);
   const { srcLang, tgtLang } = store.meta();
   const sides = options.byCharacter ? chineseSides(srcLang, tgtLang) : null;
   let done = 0;
   for (const rows of iteratePairRows(store, filter)) {
     checkCancelled(run.signal);
+    // each table read once for the batch's pairs, not once a pair
+    const ids = rows.map((r) => r.id);
+    const layers = chosen.map((a) => ({ a, links: linksOfPairs(store, a.id, ids), marks: untranslatedOfPairs(store, a.id, ids) }));
+    const rejectedIn = rejectedWithAnnotatorOf(store, ids);
+    const reviewsIn = reviewsOfPairs(store, ids);
     for (const row of rows) {
-      const alignments = chosen
-        .map((a): AlignmentRecord => {
-          const marks = untranslatedOf(store, a.id, row.id);
+      const alignments = layers
+        .map(({ a, links, marks: marksIn }): AlignmentRecord => {
+          const marks = marksIn.get(row.id) ?? [];
           const rec: AlignmentRecord = a.adjudicated
-            ? { origin: a.origin, source: a.source, adjudicated: true, links: linksOf(a.id, row.id) }
-            : { origin: a.origin, source: a.source, links: linksOf(a.id, row.id) };
+            ? { origin: a.origin, source: a.source, adjudicated: true, links: links.get(row.id) ?? [] }
+            : { origin: a.origin, source: a.source, links: links.get(row.id) ?? [] };
           if (marks.length) rec.untranslated = { src: indicesOn(marks, 'src'), tgt: indicesOn(marks, 'tgt') };
           return rec;
         })
         .filter((a) => a.links.length > 0 || a.untranslated);
-      const rejected = rejectedWithAnnotator(store, row.id);
-      const reviews = reviewsOfPair(store, row.id);
+      const rejected = rejectedIn.get(row.id) ?? [];
+      const reviews = reviewsIn.get(row.id) ?? [];
       const record: PairRecord = {
         line: 0,
         id: row.id,

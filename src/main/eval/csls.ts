@@ -7,9 +7,17 @@
 //   r_S(j) = mean of the K largest C_·j (y_j's K nearest source words),
 //   CSLS_ij = 2·C_ij − r_T(i) − r_S(j).
 // K is capped by the number of candidates. agreement-em.ts turns CSLS into alignment priors.
-// Hand-written loops: the matrices are small (a sentence pair) or are scanned once row by row
-// so that no I×J matrix is held (a 30k-sentence corpus would need 3.6 GB).
+// Within a sentence pair the matrices are small and hand-written loops do. Whole vocabularies
+// and corpora (tens of thousands of rows each) go through blocked matrix products in
+// onnxruntime instead (scan()): a block of x's rows times all of y, the k largest of each row
+// and of each column picked in the same session run (TopK: equal values in index order, as a
+// scan from the lowest index keeps them), so no I×J matrix is held (a 30k-sentence corpus
+// would need 3.6 GB) and the products run at MatMul's speed rather than a JS loop's.
 import { checkCancelled, type JobContext, silentContext } from '../jobs/job-context.ts';
+import { Graph, type Value } from '../nn/graph.ts';
+import { largestK, matmul, mul, sub, transposeLast } from '../nn/ops/all-ops.ts';
+import { Program } from '../nn/session.ts';
+import { Tensor } from '../nn/tensor.ts';
 
 /** K within a sentence pair (eq. 17's neighbourhood). */
 export const PAIR_CSLS_K = 3;
@@ -82,9 +90,9 @@ export interface Neighbourhoods {
   yMean: Float32Array;
 }
 
-/** Inserts (index, value) into the sorted top list at [at, at+k) when it beats the last kept. */
-function keep(near: Int32Array, sim: Float32Array, at: number, k: number, index: number, value: number): void {
-  if (value <= sim[at + k - 1]) return;
+/** Inserts (index, value) into the sorted top list at [at, at+k) when it beats the last kept; false when it does not. */
+function keep(near: Int32Array, sim: Float32Array, at: number, k: number, index: number, value: number): boolean {
+  if (value <= sim[at + k - 1]) return false;
   let p = at + k - 1;
   while (p > at && sim[p - 1] < value) {
     sim[p] = sim[p - 1];
@@ -93,6 +101,7 @@ function keep(near: Int32Array, sim: Float32Array, at: number, k: number, index:
   }
   sim[p] = value;
   near[p] = index;
+  return true;
 }
 
 function means(near: Int32Array, sim: Float32Array, n: number, k: number): Float32Array {
@@ -106,34 +115,164 @@ function means(near: Int32Array, sim: Float32Array, n: number, k: number): Float
   return out;
 }
 
+/** Cells of one block's score matrix [rows, J] (32 MB; the session holds a few temporaries of that size). */
+const BLOCK_CELLS = 1 << 23;
+
+/** Rows of x per block (absent: as many as keep a block's scores within BLOCK_CELLS; tests ask for small blocks). */
+export interface BlockSize {
+  blockRows?: number;
+}
+
+/** What scan() picks from the scores S = scale·X·Yᵀ − r_i − c_j of each block: the k largest of each row and of each column (0: none). */
+interface ScanPlan {
+  rowK: number;
+  colK: number;
+  /** CSLS's 2 and its r_T(i), r_S(j); absent: the bare products */
+  shift?: { scale: number; row: Float32Array; col: Float32Array };
+}
+
+/** One block's picks: `rows` [B, rowK] and `cols` [colK, J] (values and their indices; a column's indices count from the block's first row). */
+interface BlockPicks {
+  start: number;
+  size: number;
+  rowValues: Float32Array;
+  rowIndices: BigInt64Array;
+  colValues: Float32Array;
+  colIndices: BigInt64Array;
+}
+
 /**
- * Neighbourhoods for sets too large for an I×J matrix (a vocabulary, a corpus' sentences):
- * x [I, D] and y [J, D] with unit rows; one pass over the cosines, row by row, reporting
- * progress (rows of x done) and stopping with CancelledError when `ctx.signal` fires.
+ * Blocked scores of x [I, D] against y [J, D]: x's rows in blocks of B (the last padded with
+ * rows scored −∞, which no pick keeps) times all of y in one onnxruntime session on the CPU,
+ * each block's picks handed to `onBlock` in the order of the rows. Progress counts x's rows;
+ * cancel is checked between blocks.
  */
-export function neighbourhoods(x: Float32Array, y: Float32Array, d: number, k: number, ctx: JobContext = silentContext()): Neighbourhoods {
+async function scan(
+  x: Float32Array,
+  y: Float32Array,
+  d: number,
+  plan: ScanPlan,
+  onBlock: (b: BlockPicks) => void,
+  ctx: JobContext,
+  size: BlockSize,
+): Promise<void> {
   const I = x.length / d,
     J = y.length / d;
-  const xNear = new Int32Array(I * k).fill(-1),
-    yNear = new Int32Array(J * k).fill(-1);
-  const xSim = new Float32Array(I * k).fill(-Infinity),
-    ySim = new Float32Array(J * k).fill(-Infinity);
-  for (let i = 0; i < I; i++) {
-    if ((i & 255) === 0) {
-      checkCancelled(ctx.signal);
-      ctx.progress({ done: i, total: I });
-    }
-    const xo = i * d;
-    for (let j = 0; j < J; j++) {
-      const yo = j * d;
-      let s = 0;
-      for (let t = 0; t < d; t++) s += x[xo + t] * y[yo + t];
-      keep(xNear, xSim, i * k, k, j, s);
-      keep(yNear, ySim, j * k, k, i, s);
-    }
+  if (!I || !J) return;
+  const blocks = Math.ceil(I / Math.min(I, Math.max(1, size.blockRows ?? Math.floor(BLOCK_CELLS / J))));
+  const B = Math.ceil(I / blocks);
+  const rowK = Math.min(plan.rowK, J),
+    colK = Math.min(plan.colK, B);
+  const g = new Graph();
+  const xb = g.input('x', 'float32', [B, d]);
+  const yv = g.input('y', 'float32', [J, d]);
+  const rowShift = g.input('row_shift', 'float32', [B, 1]);
+  let scores = matmul(xb, transposeLast(yv));
+  if (plan.shift) scores = sub(mul(scores, plan.shift.scale), g.input('col_shift', 'float32', [1, J]));
+  scores = sub(scores, rowShift);
+  const outputs: Record<string, Value> = {};
+  if (rowK) {
+    const top = largestK(scores, rowK, 1);
+    outputs.rowValues = top.values;
+    outputs.rowIndices = top.indices;
   }
-  ctx.progress({ done: I, total: I });
-  return { k, xNear, xSim, xMean: means(xNear, xSim, I, k), yNear, ySim, yMean: means(yNear, ySim, J, k) };
+  if (colK) {
+    const top = largestK(scores, colK, 0);
+    outputs.colValues = top.values;
+    outputs.colIndices = top.indices;
+  }
+  const program = await Program.compile(g, outputs, { device: 'cpu', log: () => {} });
+  try {
+    const yFeed = new Tensor('float32', y, [J, d]);
+    const colFeed: Record<string, Tensor> = plan.shift ? { col_shift: new Tensor('float32', plan.shift.col, [1, J]) } : {};
+    for (let start = 0; start < I; start += B) {
+      checkCancelled(ctx.signal);
+      ctx.progress({ done: start, total: I });
+      const count = Math.min(B, I - start);
+      const rows = new Float32Array(B * d);
+      rows.set(x.subarray(start * d, (start + count) * d));
+      const shifts = new Float32Array(B).fill(Infinity);
+      for (let r = 0; r < count; r++) shifts[r] = plan.shift ? plan.shift.row[start + r] : 0;
+      const out = await program.run({
+        x: new Tensor('float32', rows, [B, d]),
+        y: yFeed,
+        row_shift: new Tensor('float32', shifts, [B, 1]),
+        ...colFeed,
+      });
+      onBlock({
+        start,
+        size: count,
+        rowValues: (out.rowValues?.data as Float32Array | undefined) ?? new Float32Array(0),
+        rowIndices: (out.rowIndices?.data as BigInt64Array | undefined) ?? new BigInt64Array(0),
+        colValues: (out.colValues?.data as Float32Array | undefined) ?? new Float32Array(0),
+        colIndices: (out.colIndices?.data as BigInt64Array | undefined) ?? new BigInt64Array(0),
+      });
+    }
+    ctx.progress({ done: I, total: I });
+  } finally {
+    await program.release();
+  }
+}
+
+/** Best-first lists of n slots per row (index −1 and −∞ where fewer candidates exist). */
+function emptyLists(rows: number, n: number): { near: Int32Array; sim: Float32Array } {
+  return { near: new Int32Array(rows * n).fill(-1), sim: new Float32Array(rows * n).fill(-Infinity) };
+}
+
+/** Copies a block's row picks [B, kk] into best-first lists of n slots (kk ≤ n). */
+function takeRows(b: BlockPicks, kk: number, n: number, near: Int32Array, sim: Float32Array): void {
+  for (let r = 0; r < b.size; r++)
+    for (let q = 0; q < kk; q++) {
+      near[(b.start + r) * n + q] = Number(b.rowIndices[r * kk + q]);
+      sim[(b.start + r) * n + q] = b.rowValues[r * kk + q];
+    }
+}
+
+/**
+ * Neighbourhoods for sets too large for an I×J matrix (a vocabulary, a corpus' sentences):
+ * x [I, D] and y [J, D] with unit rows; blocked products (scan()), each block's column picks
+ * merged into y's lists in the order of x's rows, so equal cosines keep the lower index first
+ * on both sides. Progress counts x's rows; cancel stops it with CancelledError.
+ */
+export async function neighbourhoods(
+  x: Float32Array,
+  y: Float32Array,
+  d: number,
+  k: number,
+  ctx: JobContext = silentContext(),
+  size: BlockSize = {},
+): Promise<Neighbourhoods> {
+  const I = x.length / d,
+    J = y.length / d;
+  const xs = emptyLists(I, k),
+    ys = emptyLists(J, k);
+  await scan(
+    x,
+    y,
+    d,
+    { rowK: k, colK: k },
+    (b) => {
+      takeRows(b, Math.min(k, J), k, xs.near, xs.sim);
+      const kk = b.colValues.length / J;
+      for (let j = 0; j < J; j++)
+        for (let q = 0; q < kk; q++) {
+          const v = b.colValues[q * J + j];
+          // a column's picks are best first: once one is not kept, neither is the rest
+          if (v === -Infinity || !keep(ys.near, ys.sim, j * k, k, b.start + Number(b.colIndices[q * J + j]), v)) break;
+        }
+    },
+    ctx,
+    size,
+  );
+  return {
+    k,
+    xNear: xs.near,
+    xSim: xs.sim,
+    xMean: means(xs.near, xs.sim, I, k),
+    yNear: ys.near,
+    ySim: ys.sim,
+    yMean: means(ys.near, ys.sim, J, k),
+  };
 }
 
 /** The dot product of row i of x and row j of y. */
@@ -143,26 +282,32 @@ export function rowDot(x: Float32Array, i: number, y: Float32Array, j: number, d
   return s;
 }
 
-/** For each of I rows, the `n` indices j < J of highest score(i, j), best first (one pass over the J candidates per row). */
-function bestPerRow(
-  I: number,
-  J: number,
+/** For each row of x, the `n` rows of y of highest score (scan()'s S), best first, with their scores. */
+async function bestPerRow(
+  x: Float32Array,
+  y: Float32Array,
+  d: number,
   n: number,
-  score: (i: number, j: number) => number,
+  shift: ScanPlan['shift'],
   ctx: JobContext,
-): { index: number; score: number }[][] {
-  const near = new Int32Array(n),
-    sim = new Float32Array(n);
-  const out: { index: number; score: number }[][] = [];
-  for (let i = 0; i < I; i++) {
-    if ((i & 255) === 0) checkCancelled(ctx.signal);
-    near.fill(-1);
-    sim.fill(-Infinity);
-    for (let j = 0; j < J; j++) keep(near, sim, 0, n, j, score(i, j));
-    const row: { index: number; score: number }[] = [];
-    for (let r = 0; r < n && near[r] >= 0; r++) row.push({ index: near[r], score: sim[r] });
-    out.push(row);
-  }
+  size: BlockSize,
+): Promise<{ index: number; score: number }[][]> {
+  const I = x.length / d,
+    J = y.length / d;
+  const kk = Math.min(n, J);
+  const out: { index: number; score: number }[][] = Array.from({ length: I }, () => []);
+  await scan(
+    x,
+    y,
+    d,
+    { rowK: n, colK: 0, shift },
+    (b) => {
+      for (let r = 0; r < b.size; r++)
+        for (let q = 0; q < kk; q++) out[b.start + r].push({ index: Number(b.rowIndices[r * kk + q]), score: b.rowValues[r * kk + q] });
+    },
+    ctx,
+    size,
+  );
   return out;
 }
 
@@ -170,18 +315,19 @@ function bestPerRow(
  * Word translation by CSLS over whole vocabularies (Conneau et al. 2018; seed 002's word
  * retrieval, seed 003's P@1 with K = 3): for each x_i the `n` rows of y with the highest
  * 2·cos − r_T(i) − r_S(j), best first, with K-neighbourhood means from `neighbourhoods` (a
- * second pass over the cosines).
+ * second pass over the products).
  */
-export function cslsTranslations(
+export async function cslsTranslations(
   x: Float32Array,
   y: Float32Array,
   d: number,
   K: number,
   n: number,
   ctx: JobContext = silentContext(),
-): { index: number; score: number }[][] {
-  const nb = neighbourhoods(x, y, d, K, ctx);
-  return bestPerRow(x.length / d, y.length / d, n, (i, j) => 2 * rowDot(x, i, y, j, d) - nb.xMean[i] - nb.yMean[j], ctx);
+  size: BlockSize = {},
+): Promise<{ index: number; score: number }[][]> {
+  const nb = await neighbourhoods(x, y, d, K, ctx, size);
+  return bestPerRow(x, y, d, n, { scale: 2, row: nb.xMean, col: nb.yMean }, ctx, size);
 }
 
 /** Word translation by plain nearest neighbour (seed 002's NN rows): for each x_i the `n` rows of y of highest cosine, best first. */
@@ -191,8 +337,9 @@ export function nearestTranslations(
   d: number,
   n: number,
   ctx: JobContext = silentContext(),
-): { index: number; score: number }[][] {
-  return bestPerRow(x.length / d, y.length / d, n, (i, j) => rowDot(x, i, y, j, d), ctx);
+  size: BlockSize = {},
+): Promise<{ index: number; score: number }[][]> {
+  return bestPerRow(x, y, d, n, undefined, ctx, size);
 }
 
 /** How word translations are read off two vocabularies' unit vectors: CSLS with its K, or the plain nearest neighbour. */
@@ -206,6 +353,6 @@ export function vocabularyTranslations(
   how: VocabularyExtraction,
   n: number,
   ctx: JobContext = silentContext(),
-): { index: number; score: number }[][] {
+): Promise<{ index: number; score: number }[][]> {
   return how.kind === 'csls' ? cslsTranslations(x, y, d, how.K, n, ctx) : nearestTranslations(x, y, d, n, ctx);
 }

@@ -105,9 +105,9 @@ function rescore(
   return { score, mean };
 }
 
-function scoredNeighbourhoods(p: SentenceSets, k: number, ctx: JobContext): Scored {
+async function scoredNeighbourhoods(p: SentenceSets, k: number, ctx: JobContext): Promise<Scored> {
   const extra = p.extra;
-  const nb = neighbourhoods(p.x, p.y, p.dim, extra ? Math.max(k, MARGIN_CANDIDATES) : k, ctx);
+  const nb = await neighbourhoods(p.x, p.y, p.dim, extra ? Math.max(k, MARGIN_CANDIDATES) : k, ctx);
   if (!extra) return { c: k, xNear: nb.xNear, xScore: nb.xSim, xMean: nb.xMean, yNear: nb.yNear, yScore: nb.ySim, yMean: nb.yMean };
   const xs = rescore(nb.xNear, nb.xSim, nb.k, k, (i, j, cos) => cos + extra(i, j));
   const ys = rescore(nb.yNear, nb.ySim, nb.k, k, (j, i, cos) => cos + extra(i, j));
@@ -153,16 +153,16 @@ function rivalOf(nb: Scored, i: number, margin: Margin): Rival | null {
 }
 
 /** Margin of every pair (x_i, y_i); flagged when under `threshold`. */
-export function parallelismScores(
+export async function parallelismScores(
   p: SentenceSets,
   threshold: number,
   o: MarginOptions = {},
   ctx: JobContext = silentContext(),
-): PairScore[] {
+): Promise<PairScore[]> {
   const n = p.x.length / p.dim;
   if (p.y.length / p.dim !== n) throw new Error(`parallelismScores: ${n} source and ${p.y.length / p.dim} target vectors`);
   const margin = marginOf(p, o);
-  const nb = scoredNeighbourhoods(p, o.k ?? MARGIN_K, ctx);
+  const nb = await scoredNeighbourhoods(p, o.k ?? MARGIN_K, ctx);
   const out: PairScore[] = [];
   for (let i = 0; i < n; i++) {
     const score = margin(pairScore(p, i, i), nb.xMean[i], nb.yMean[i]);
@@ -203,11 +203,16 @@ function candidates(nb: Scored, I: number, J: number, margin: Margin): MinedPair
 }
 
 /** Proposed pairs (src line, tgt line, margin), best first, each sentence in at most one, from `threshold` up. */
-export function minePairs(p: SentenceSets, threshold: number, o: MarginOptions = {}, ctx: JobContext = silentContext()): MinedPair[] {
+export async function minePairs(
+  p: SentenceSets,
+  threshold: number,
+  o: MarginOptions = {},
+  ctx: JobContext = silentContext(),
+): Promise<MinedPair[]> {
   const I = p.x.length / p.dim,
     J = p.y.length / p.dim;
   const margin = marginOf(p, o);
-  const nb = scoredNeighbourhoods(p, o.k ?? MARGIN_K, ctx);
+  const nb = await scoredNeighbourhoods(p, o.k ?? MARGIN_K, ctx);
   const usedSrc = new Uint8Array(I),
     usedTgt = new Uint8Array(J);
   const out: MinedPair[] = [];
@@ -224,15 +229,15 @@ export function minePairs(p: SentenceSets, threshold: number, o: MarginOptions =
  * The mining threshold of best F1 on a case with known answers: `gold` pairs (src, tgt) among
  * p's x and y, the other sentences having no partner (seed 001's threshold search).
  */
-export function miningThreshold(
+export async function miningThreshold(
   p: SentenceSets,
   gold: readonly { src: number; tgt: number }[],
   o: MarginOptions = {},
   ctx: JobContext = silentContext(),
-): ThresholdChoice {
+): Promise<ThresholdChoice> {
   const J = p.y.length / p.dim;
   const truth = new Set(gold.map((g) => g.src * J + g.tgt));
-  const scored: ScoredCandidate[] = minePairs(p, -Infinity, o, ctx).map((m) => ({
+  const scored: ScoredCandidate[] = (await minePairs(p, -Infinity, o, ctx)).map((m) => ({
     score: m.score,
     correct: truth.has(m.src * J + m.tgt),
   }));

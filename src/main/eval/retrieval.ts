@@ -11,16 +11,16 @@ export interface Retrieval {
   backward: Record<number, number>;
 }
 
-export function retrievalAccuracy(
+export async function retrievalAccuracy(
   x: Float32Array,
   y: Float32Array,
   d: number,
   ns: readonly number[] = [1, 5],
   ctx?: JobContext,
-): Retrieval {
+): Promise<Retrieval> {
   const n = x.length / d;
   const k = Math.max(...ns);
-  const nb = neighbourhoods(x, y, d, k, ctx);
+  const nb = await neighbourhoods(x, y, d, k, ctx);
   const share = (near: Int32Array, N: number) => {
     let hits = 0;
     for (let i = 0; i < n; i++) for (let r = 0; r < N; r++) if (near[i * k + r] === i) hits++;

@@ -8,7 +8,7 @@ import type { Adjudication, GoldLayerOf } from '../../shared/editor-api.ts';
 import type { PairDetail } from '../../shared/domain.ts';
 import { linkKey, linkName, rebaseCells, type Link } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
-import { ADJUDICATED, adjudicatedGoldOf, listAlignments } from '../store/alignments.ts';
+import { ADJUDICATED, adjudicatedGoldOf, goldLayers } from '../store/alignments.ts';
 import { recordEdit, type UntranslatedMark } from '../store/edits.ts';
 import { adjudicatedGoldId, untranslatedOf } from '../store/gold-layer.ts';
 import { linkTags } from '../store/project-link-tags.ts';
@@ -35,9 +35,9 @@ function adjudicatedLayer(store: ProjectStore, pair: PairDetail): GoldLayerOf {
 export function adjudication(store: ProjectStore, pairId: number, left: number, right: number): Adjudication {
   if (left === right) throw new UserError('adjudication compares two different annotators');
   const golds = new Map(
-    listAlignments(store)
-      .filter((a) => a.origin === 'gold' && !a.adjudicated)
-      .map((a) => [a.id, a.annotator ?? a.name]),
+    goldLayers(store)
+      .filter((a) => !a.adjudicated)
+      .map((a) => [a.id, a.annotator]),
   );
   for (const id of [left, right]) if (!golds.has(id)) throw new UserError(`alignment ${id} is not an annotator's gold`);
   const pair = store.getPair(pairId);
@@ -67,11 +67,7 @@ export function setAdjudicated(
 ): GoldLayerOf {
   const pair = store.getPair(pairId);
   checkIndices(pair, links, marks);
-  const golds = new Set(
-    listAlignments(store)
-      .filter((a) => a.origin === 'gold')
-      .map((a) => a.id),
-  );
+  const golds = new Set(goldLayers(store).map((a) => a.id));
   const tagged = new Set(
     pair.alignments.filter((a) => golds.has(a.alignmentId)).flatMap((a) => a.links.map((l) => `${linkKey(l.s, l.t)}:${l.tag}`)),
   );

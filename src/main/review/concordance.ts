@@ -32,7 +32,7 @@ import { annotatorsShare } from '../store/annotation-mode.ts';
 import { writeInSlices } from '../store/bounded-writes.ts';
 import { groupWriter, type PairEdit } from '../store/edits.ts';
 import { goldIdOf } from '../store/gold-layer.ts';
-import { iteratePairRows, offsetsOf, tokensOf, type PairRow } from '../store/pairs.ts';
+import { iteratePairRows, iteratePairRowsHolding, offsetsOf, tokensOf, type PairRow } from '../store/pairs.ts';
 
 type BulkAction = 'add' | 'remove' | 'reject';
 
@@ -96,36 +96,84 @@ export function lexiconEntries(
     .slice(0, limit);
 }
 
+/**
+ * Whether a token of `text` (offsets `blob`) is `word` case-folded: where the lowercased text
+ * keeps the text's length (nearly always), the word's places in it are looked up among the
+ * tokens' starts, without cutting every token out.
+ */
+function holds(text: string, blob: Buffer, word: string): boolean {
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) return words(text, blob).includes(word);
+  const o = offsetsOf(blob);
+  for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+    // the tokens' starts ascend: the one starting at `at`, if any, by binary search
+    let [lo, hi] = [0, o.length / 2 - 1];
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (o[2 * mid] < at) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    if (lo < o.length / 2 && o[2 * lo] === at && o[2 * lo + 1] === at + word.length) return true;
+  }
+  return false;
+}
+
 function positions(list: string[], word: string): number[] {
   const out: number[] = [];
   list.forEach((w, i) => w === word && out.push(i));
   return out;
 }
 
-/** Every pair where both words occur, in pair id order. */
-export function occurrences(store: ProjectStore, annotator: string, src: string, tgt: string, modelId: number | null): Occurrence[] {
-  const gold = linkMap(store, goldIdOf(store, annotator));
-  const model = linkMap(store, modelId);
-  const rejected = rejectedFor(store, annotator);
+/**
+ * The pairs where both words occur, in pair id order: the first `limit` in full (their
+ * tokens, and the links between the two words read for those pairs alone) and how many
+ * there are. Only pairs whose texts may hold both words are read (store/pairs.ts
+ * iteratePairRowsHolding), so a rare word costs one scan of the texts inside SQLite.
+ */
+export function occurrences(
+  store: ProjectStore,
+  annotator: string,
+  src: string,
+  tgt: string,
+  modelId: number | null,
+  limit = Infinity,
+): { occurrences: Occurrence[]; total: number } {
+  const goldId = goldIdOf(store, annotator);
+  const linksOf = pairLinksReader(store);
+  const rejectedBy = annotatorsShare(store) ? null : annotator;
   const [ws, wt] = [src.toLowerCase(), tgt.toLowerCase()];
   const out: Occurrence[] = [];
-  visitPairs(store, (r, s, t) => {
-    const srcAt = positions(s, ws),
-      tgtAt = positions(t, wt);
-    if (!srcAt.length || !tgtAt.length) return;
-    const between = (l: LinkRef) => srcAt.includes(l.s) && tgtAt.includes(l.t);
-    out.push({
-      pairId: r.id,
-      srcTokens: tokensOf(r.src_text, r.src_tokens, r.id, 'src'),
-      tgtTokens: tokensOf(r.tgt_text, r.tgt_tokens, r.id, 'tgt'),
-      srcAt,
-      tgtAt,
-      gold: (gold.get(r.id) ?? []).filter(between).map(({ s, t }) => ({ s, t })),
-      model: (model.get(r.id) ?? []).filter(between).map(({ s, t, score }) => ({ s, t, score })),
-      rejected: (rejected.get(r.id) ?? []).filter(between),
-    });
-  });
-  return out;
+  let total = 0;
+  for (const rows of iteratePairRowsHolding(store, ws, wt, 2000)) {
+    for (const r of rows) {
+      if (!holds(r.src_text, r.src_tokens, ws) || !holds(r.tgt_text, r.tgt_tokens, wt)) continue;
+      if (++total > limit) continue;
+      const srcAt = positions(words(r.src_text, r.src_tokens), ws);
+      const tgtAt = positions(words(r.tgt_text, r.tgt_tokens), wt);
+      const between = (l: LinkRef) => srcAt.includes(l.s) && tgtAt.includes(l.t);
+      out.push({
+        pairId: r.id,
+        srcTokens: tokensOf(r.src_text, r.src_tokens, r.id, 'src'),
+        tgtTokens: tokensOf(r.tgt_text, r.tgt_tokens, r.id, 'tgt'),
+        srcAt,
+        tgtAt,
+        gold:
+          goldId === null
+            ? []
+            : linksOf(goldId, r.id)
+                .filter(between)
+                .map(({ s, t }) => ({ s, t })),
+        model:
+          modelId === null
+            ? []
+            : linksOf(modelId, r.id)
+                .filter(between)
+                .map(({ s, t, score }) => ({ s, t, score })),
+        rejected: rejectedOfPair(store, r.id, rejectedBy).filter(between),
+      });
+    }
+  }
+  return { occurrences: out, total };
 }
 
 const MATCH_EXACT_UP_TO = 8;
@@ -254,7 +302,7 @@ export async function bulkFix(
   keep?: readonly (LinkRef & { pairId: number })[],
 ): Promise<BulkChange[]> {
   const planned = occurrences(store, annotator, src, tgt, modelId)
-    .map((o) => changeOf(o, action))
+    .occurrences.map((o) => changeOf(o, action))
     .filter((c) => c.add.length + c.remove.length + c.unmatched.src.length + c.unmatched.tgt.length > 0);
   if (!apply) return planned;
   const kept = keep && new Set(keep.map((l) => pairLinkKey(l.pairId, l.s, l.t)));

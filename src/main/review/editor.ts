@@ -4,7 +4,7 @@
 import type { EditorPair, TokenSide } from '../../shared/editor-api.ts';
 import { linkKey, linkName, sortedLinks, type Link, type LinkRef } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
-import { goldAlignmentOf, listAlignments, rejectedOfPair, rejectedWithAnnotator } from '../store/alignments.ts';
+import { goldAlignmentOf, goldLayers, rejectedOfPair, rejectedWithAnnotator } from '../store/alignments.ts';
 import { annotatorsShare } from '../store/annotation-mode.ts';
 import { recordEdit, type PairPatch, type UntranslatedMark } from '../store/edits.ts';
 import { goldIdOf, untranslatedOf } from '../store/gold-layer.ts';
@@ -25,8 +25,8 @@ export function editorPair(store: ProjectStore, annotator: string, pairId: numbe
   const untranslated = goldId === null ? [] : untranslatedOf(store, goldId, pairId);
   if (annotatorsShare(store)) return { ...pair, goldId, gold, untranslated };
   const othersGold = new Set(
-    listAlignments(store)
-      .filter((a) => a.origin === 'gold' && a.id !== goldId)
+    goldLayers(store)
+      .filter((a) => a.id !== goldId)
       .map((a) => a.id),
   );
   return {

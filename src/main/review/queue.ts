@@ -7,12 +7,16 @@
 // i.e. mean binary entropy per decision, where an uncovered token counts as a coin flip
 // (H = 1). A link without a score counts as certain. Disagreement of M and N on a pair is
 // 1 − |M∩N| / |M∪N| over (s, t) pairs (0 when both are empty). Higher comes first; ties
-// keep pair id order.
+// keep pair id order. The uncertainty reads M's links summed up per pair
+// (store/link-summaries.ts: kept while the project is open, so that a queue of a million
+// pairs does not read 25 million links a page), and a page is picked from the scores in one
+// pass, not by sorting every pair.
 import type { QueueItem } from '../../shared/editor-api.ts';
 import type { PairStatus } from '../../shared/domain.ts';
 import { keySet, linkKey } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
 import { alignmentExists, scoredLinksByPair, type ScoredLink } from '../store/alignments.ts';
+import { linkSummaries, type LinkSummary } from '../store/link-summaries.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { getPairRow, queueCandidates, summaryOf, type QueueCandidate } from '../store/pairs.ts';
 
@@ -27,23 +31,14 @@ export interface QueueQuery {
   limit: number;
 }
 
-export function binaryEntropy(p: number): number {
-  if (p <= 0 || p >= 1) return 0;
-  return -(p * Math.log2(p) + (1 - p) * Math.log2(1 - p));
-}
-
-export function uncertainty(c: QueueCandidate, links: readonly ScoredLink[]): number {
-  const src = new Uint8Array(c.ns),
-    tgt = new Uint8Array(c.nt);
-  let sum = 0;
-  for (const l of links) {
-    src[l.s] = 1;
-    tgt[l.t] = 1;
-    sum += l.score === null ? 0 : binaryEntropy(l.score);
-  }
-  const uncovered = src.reduce((n, x) => n + 1 - x, 0) + tgt.reduce((n, x) => n + 1 - x, 0);
-  const decisions = links.length + uncovered;
-  return decisions === 0 ? 0 : (sum + uncovered) / decisions;
+/**
+ * Pair `c`'s uncertainty under an alignment whose links in it `links` sums up: its uncovered
+ * tokens count as coin flips (see the header).
+ */
+export function uncertainty(c: QueueCandidate, links: LinkSummary): number {
+  const uncovered = Math.max(0, c.ns - links.coveredSrc) + Math.max(0, c.nt - links.coveredTgt);
+  const decisions = links.links + uncovered;
+  return decisions === 0 ? 0 : (links.entropy + uncovered) / decisions;
 }
 
 export function disagreement(a: readonly ScoredLink[], b: readonly ScoredLink[]): number {
@@ -53,33 +48,63 @@ export function disagreement(a: readonly ScoredLink[], b: readonly ScoredLink[])
   return union === 0 ? 0 : 1 - both / union;
 }
 
+/** The queue's pairs (in pair id order) and their scores. */
+function scoredPool(
+  store: ProjectStore,
+  q: Omit<QueueQuery, 'offset' | 'limit'>,
+  viewer: string | null,
+): { ids: number[]; scores: Float64Array } {
+  for (const id of [q.alignmentId, q.versusId]) {
+    if (id !== undefined && !alignmentExists(store, id)) throw new UserError(`no alignment #${id} in this project`);
+  }
+  const filter = { status: q.status, text: q.text || undefined, assignedTo: q.assignedTo || undefined };
+  const pool = queueCandidates(store, filter, viewer, q.annotator || undefined);
+  const scores = new Float64Array(pool.length);
+  if (q.versusId !== undefined) {
+    const [main, versus] = [scoredLinksByPair(store, q.alignmentId), scoredLinksByPair(store, q.versusId)];
+    pool.forEach((c, k) => (scores[k] = disagreement(main.get(c.id) ?? [], versus.get(c.id) ?? [])));
+  } else {
+    const summaries = linkSummaries(store, q.alignmentId);
+    pool.forEach((c, k) => (scores[k] = uncertainty(c, summaries.of(c.id))));
+  }
+  return { ids: pool.map((c) => c.id), scores };
+}
+
+/** The positions of the `n` first pairs of the queue's order (higher score first, ties in pair id order), in that order. */
+function firstInOrder(pool: { ids: number[]; scores: Float64Array }, n: number): number[] {
+  const { ids, scores } = pool;
+  const before = (a: number, b: number) => scores[b] - scores[a] || ids[a] - ids[b];
+  if (n >= ids.length / 8) return Array.from(ids.keys()).sort(before).slice(0, n);
+  // one pass keeping the n first found so far in order: a page of a large queue sorts no more than the page
+  const best: number[] = [];
+  for (let k = 0; k < ids.length; k++) {
+    if (best.length === n && before(k, best[n - 1]) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && before(k, best[at - 1]) < 0) at--;
+    best.splice(at, 0, k);
+    if (best.length > n) best.pop();
+  }
+  return best;
+}
+
 /** Every pair of the queue with its score, in the queue's order (most unsure or most disputed first). */
 export function queueOrder(
   store: ProjectStore,
   q: Omit<QueueQuery, 'offset' | 'limit'>,
   viewer: string | null = null,
 ): { id: number; score: number }[] {
-  for (const id of [q.alignmentId, q.versusId]) {
-    if (id !== undefined && !alignmentExists(store, id)) throw new UserError(`no alignment #${id} in this project`);
-  }
-  const filter = { status: q.status, text: q.text || undefined, assignedTo: q.assignedTo || undefined };
-  const pool = queueCandidates(store, filter, viewer, q.annotator || undefined);
-  const main = scoredLinksByPair(store, q.alignmentId);
-  const versus = q.versusId === undefined ? null : scoredLinksByPair(store, q.versusId);
-  const scored = pool.map((c) => ({
-    id: c.id,
-    score: versus ? disagreement(main.get(c.id) ?? [], versus.get(c.id) ?? []) : uncertainty(c, main.get(c.id) ?? []),
-  }));
-  return scored.sort((x, y) => y.score - x.score || x.id - y.id);
+  const pool = scoredPool(store, q, viewer);
+  return firstInOrder(pool, pool.ids.length).map((k) => ({ id: pool.ids[k], score: pool.scores[k] }));
 }
 
 /** The queue's page; statuses (and the status filter) are the ones `viewer` sees (store/pair-reviews.ts; the pairs' own when null). */
 export function reviewQueue(store: ProjectStore, q: QueueQuery, viewer: string | null = null): { total: number; items: QueueItem[] } {
-  const scored = queueOrder(store, q, viewer);
-  const page = scored.slice(q.offset, q.offset + q.limit);
-  const items = page.map(({ id, score }) => {
+  const pool = scoredPool(store, q, viewer);
+  const page = firstInOrder(pool, q.offset + q.limit).slice(q.offset);
+  const items = page.map((k) => {
+    const [id, score] = [pool.ids[k], pool.scores[k]];
     const { srcTokens, tgtTokens, src, tgt, status } = summaryOf(getPairRow(store, id, viewer)!);
     return { id, src, tgt, srcTokens, tgtTokens, status, score };
   });
-  return { total: scored.length, items };
+  return { total: pool.ids.length, items };
 }

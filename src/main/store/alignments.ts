@@ -96,6 +96,23 @@ export function listAlignments(project: Project): AlignmentInfo[] {
   }));
 }
 
+/**
+ * The gold layers (every annotator's and the adjudicated one), without listAlignments' link
+ * counts: a count reads every link of a layer (seconds for a model alignment of a million
+ * pairs), and the editor asks on every call.
+ */
+export function goldLayers(project: Project): { id: number; annotator: string; adjudicated: boolean }[] {
+  const db = dbOf(project);
+  const rows = db
+    .prepare(`SELECT a.id, a.annotator, a.adjudicated FROM alignments a WHERE a.origin = 'gold' AND ${SEEN} ORDER BY a.id`)
+    .all() as {
+    id: number;
+    annotator: string;
+    adjudicated: 0 | 1;
+  }[];
+  return rows.map((r) => ({ ...r, adjudicated: r.adjudicated === 1 }));
+}
+
 /** Records how a model alignment's scores were calibrated. */
 export function setCalibration(project: Project, alignmentId: number, calibration: Calibration): void {
   const db = dbOf(project);
@@ -175,6 +192,45 @@ export function rejectedLinksByPair(project: Project, annotator: string | null):
     list.push({ s, t });
   }
   return out;
+}
+
+/** Rows grouped by their pair, in the order they come. */
+export function groupedByPair<R extends { pair_id: number }, V>(rows: Iterable<R>, value: (r: R) => V): Map<number, V[]> {
+  const out = new Map<number, V[]>();
+  for (const r of rows) {
+    let list = out.get(r.pair_id);
+    if (!list) out.set(r.pair_id, (list = []));
+    list.push(value(r));
+  }
+  return out;
+}
+
+/** The links of one alignment in pairs `pairIds`, by pair, each sorted by (s, t): one read for a batch of pairs (an export). */
+export function linksOfPairs(project: Project, alignmentId: number, pairIds: readonly number[]): Map<number, Link[]> {
+  const rows = dbOf(project)
+    .prepare(
+      'SELECT pair_id, s, t, kind, score, tag FROM links WHERE alignment_id = ? AND pair_id IN (SELECT value FROM json_each(?)) ORDER BY pair_id, s, t',
+    )
+    .raw()
+    .all(alignmentId, JSON.stringify(pairIds)) as [number, number, number, Link['kind'], number | null, string | null][];
+  // rows as arrays: an export of a million pairs reads some 25 million links, and better-sqlite3 makes an array at half an object's cost
+  const out = new Map<number, Link[]>();
+  for (const [pairId, s, t, kind, score, tag] of rows) {
+    let list = out.get(pairId);
+    if (!list) out.set(pairId, (list = []));
+    list.push(tag === null ? { s, t, kind, score } : { s, t, kind, score, tag });
+  }
+  return out;
+}
+
+/** The rejected links with who rejected them of pairs `pairIds`, by pair: one read for a batch of pairs (an export). */
+export function rejectedWithAnnotatorOf(project: Project, pairIds: readonly number[]): Map<number, RejectedLink[]> {
+  const rows = dbOf(project)
+    .prepare(
+      'SELECT pair_id, s, t, annotator FROM rejected_links WHERE pair_id IN (SELECT value FROM json_each(?)) ORDER BY pair_id, s, t, annotator',
+    )
+    .iterate(JSON.stringify(pairIds)) as IterableIterator<RejectedLink & { pair_id: number }>;
+  return groupedByPair(rows, ({ s, t, annotator }) => ({ s, t, annotator }));
 }
 
 /** A pair's rejected links with who rejected them, for export. */

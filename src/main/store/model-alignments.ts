@@ -7,13 +7,15 @@
 // never blocked while a large one is stored, and yet it is complete or absent: it is staged
 // under an unfinished import of its own, which hides it from every reader (alignments.ts)
 // and which opening the project deletes whole when the process died; one short transaction
-// at the end makes it seen, with the model row that made it.
+// at the end makes it seen, with the model row that made it. The review queue's summaries of
+// its links are made as it is written (link-summaries.ts).
 import type { Calibration } from '../../shared/calibration-report.ts';
 import type { Link } from '../../shared/domain.ts';
 import { createAlignment, linkInserter, setCalibration } from './alignments.ts';
 import { writeInSlices } from './bounded-writes.ts';
 import { dbOf, type Project } from './connection.ts';
 import { ALIGNMENT_FORMAT, beginImport, discardImport, finishImport } from './imports.ts';
+import { keepSummaries, summarise, SummaryColumns } from './link-summaries.ts';
 import { createUntrainedModel } from './training-runs.ts';
 
 export interface NewModelAlignment {
@@ -72,12 +74,14 @@ export async function storeModelAlignment(
       modelAlignmentWriter(project, { ...a, untrainedModel: undefined, importId: stage }),
     )();
     let n = 0;
+    const summaries = new SummaryColumns();
     await writeInSlices(
       project,
       ids.keys(),
       (k) => {
         const links = linksOf(k);
         write(ids[k], links);
+        if (links.length) summaries.add(ids[k], summarise(links));
         n += links.length;
       },
       { signal },
@@ -89,6 +93,7 @@ export async function storeModelAlignment(
         db.prepare(`UPDATE alignments SET model_id = ? WHERE id = ?`).run(modelId, alignmentId);
       }
     });
+    keepSummaries(project, alignmentId, summaries);
     ok = true;
     return n;
   } finally {

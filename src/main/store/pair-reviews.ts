@@ -8,6 +8,7 @@
 import type { PairStatus } from '../../shared/domain.ts';
 import { annotatorsShare } from './annotation-mode.ts';
 import type { Db } from './database.ts';
+import { groupedByPair } from './alignments.ts';
 import { dbOf, type Project } from './connection.ts';
 
 /** One annotator's status and note of a pair. */
@@ -59,6 +60,16 @@ export function reviewsOfPair(project: Project, pairId: number): AnnotatorReview
   return db
     .prepare('SELECT annotator, status, note FROM pair_reviews WHERE pair_id = ? ORDER BY annotator')
     .all(pairId) as AnnotatorReview[];
+}
+
+/** The reviews of pairs `pairIds`, by pair, each pair's by annotator: one read for a batch of pairs (an export). */
+export function reviewsOfPairs(project: Project, pairIds: readonly number[]): Map<number, AnnotatorReview[]> {
+  const rows = dbOf(project)
+    .prepare(
+      'SELECT pair_id, annotator, status, note FROM pair_reviews WHERE pair_id IN (SELECT value FROM json_each(?)) ORDER BY pair_id, annotator',
+    )
+    .iterate(JSON.stringify(pairIds)) as IterableIterator<AnnotatorReview & { pair_id: number }>;
+  return groupedByPair(rows, ({ annotator, status, note }) => ({ annotator, status, note }));
 }
 
 /** Returns a function writing reviews (an import's); call it inside a transaction. */

@@ -284,16 +284,88 @@ export function summaryOf(row: PairRow): PairSummary {
 }
 
 /** Visible pairs matching `filter` in id order, read in batches (keyset pagination). */
-export function* iteratePairRows(project: Project, filter: PairFilter, batch = 1000): Generator<PairRow[]> {
-  const db = dbOf(project);
+export function iteratePairRows(project: Project, filter: PairFilter, batch = 1000): Generator<PairRow[]> {
   const { where, params } = filterSql(filter);
-  const stmt = db.prepare(`SELECT p.* FROM pairs p WHERE ${where} AND p.id > ? ORDER BY p.id LIMIT ?`);
+  return pairRowBatches(project, where, params, batch);
+}
+
+/**
+ * The pairs WHERE `where` holds, in id order, `batch` rows a read, each read going on along
+ * the primary key from the last id: NOT INDEXED, as the pairs_visible index would make SQLite
+ * read and sort every pair after it for each batch (a whole export of a million pairs: minutes).
+ */
+function* pairRowBatches(project: Project, where: string, params: unknown[], batch: number): Generator<PairRow[]> {
+  const stmt = dbOf(project).prepare(`SELECT p.* FROM pairs p NOT INDEXED WHERE ${where} AND p.id > ? ORDER BY p.id LIMIT ?`);
   for (let last = 0; ;) {
     const rows = stmt.all(...params, last, batch) as PairRow[];
     if (rows.length === 0) return;
     yield rows;
     last = rows[rows.length - 1].id;
   }
+}
+
+/** Lowercase character → the characters whose toLowerCase() is it, itself first (built on first use). */
+let casings: Map<string, string[]> | null = null;
+
+function casingsOf(c: string): string[] {
+  if (!casings) {
+    casings = new Map();
+    // every cased script's capitals lie below U+1F000 (Adlam, the last, ends at U+1E921)
+    for (let cp = 0; cp < 0x1f000; cp++) {
+      const upper = String.fromCodePoint(cp);
+      const lower = upper.toLowerCase();
+      if (lower === upper || [...lower].length !== 1) continue;
+      (casings.get(lower) ?? casings.set(lower, [lower]).get(lower)!).push(upper);
+    }
+    // Σ lowercases to σ or, ending a word, ς: either may stand for it
+    const sigma = [...new Set(['σ', 'ς', ...casings.get('σ')!])];
+    casings.set('σ', sigma).set('ς', sigma);
+  }
+  return casings.get(c) ?? [c];
+}
+
+/**
+ * A pattern that every text holding a token whose toLowerCase() is `word` matches (and some
+ * others), as SQL: LIKE when every letter of the word has no casing but its ASCII capital
+ * (LIKE folds ASCII only; a quarter of GLOB's time), else GLOB with each character as the
+ * class of the characters that lowercase to it. Null when no pattern is sure to (a dot above
+ * after i: İ lowercases to i and the dot, two characters).
+ */
+export function caseBlindPattern(word: string): { like: string } | { glob: string } | null {
+  const lower = word.toLowerCase();
+  if (lower.includes('\u0307')) return null;
+  const chars = [...lower];
+  const asciiOnly = chars.every((c) => {
+    const all = casingsOf(c);
+    return all.length === 1 || (all.length === 2 && all[1] === c.toUpperCase() && c < '\u0080');
+  });
+  if (asciiOnly) return { like: `%${chars.map((c) => ('%_\\'.includes(c) ? `\\${c}` : c)).join('')}%` };
+  let glob = '*';
+  for (const c of chars) {
+    const all = casingsOf(c);
+    glob += all.length > 1 ? `[${all.join('')}]` : '*?['.includes(c) ? `[${c}]` : c;
+  }
+  return { glob: glob + '*' };
+}
+
+/**
+ * Visible pairs whose source text may hold `src` and whose target text may hold `tgt`, as
+ * tokens compared case-folded: a superset (the caller checks the tokens), found by SQLite
+ * in the texts so that the rows of pairs holding neither are never read into JavaScript.
+ */
+export function iteratePairRowsHolding(project: Project, src: string, tgt: string, batch = 1000): Generator<PairRow[]> {
+  const { where, params } = filterSql({});
+  const clauses = [where];
+  for (const [column, word] of [
+    ['p.src_text', src],
+    ['p.tgt_text', tgt],
+  ] as const) {
+    const pattern = caseBlindPattern(word);
+    if (pattern === null) continue;
+    clauses.push('like' in pattern ? `${column} LIKE ? ESCAPE '\\'` : `${column} GLOB ?`);
+    params.push('like' in pattern ? pattern.like : pattern.glob);
+  }
+  return pairRowBatches(project, clauses.join(' AND '), params, batch);
 }
 
 /** A pair the review queue may rank, with its token counts. */
@@ -313,7 +385,8 @@ export function queueCandidates(project: Project, filter: PairFilter, viewer: st
   const byAnnotator = annotator ? ' AND EXISTS (SELECT 1 FROM edit_events e WHERE e.pair_id = p.id AND e.annotator = ?)' : '';
   return db
     .prepare(
-      `SELECT p.id, length(p.src_tokens) / 8 AS ns, length(p.tgt_tokens) / 8 AS nt FROM pairs p
+      // NOT INDEXED: in id order along the primary key, where the pairs_visible index would read every pair through it and sort them
+      `SELECT p.id, length(p.src_tokens) / 8 AS ns, length(p.tgt_tokens) / 8 AS nt FROM pairs p NOT INDEXED
     WHERE ${where}${byAnnotator} ORDER BY p.id`,
     )
     .all(...params, ...(annotator ? [annotator] : [])) as QueueCandidate[];

@@ -83,7 +83,7 @@ async function score(t: ScoreTask, ctx: WorkerContext): Promise<ScoreResult> {
   const training = await trainForCuration(src, tgt, { lexicalWeight: 0 }, { ctx, threads: availableParallelism() });
   const threshold = training.flagging.threshold;
   ctx.progress({ done: 0, total: 1, message: 'scoring every pair' });
-  const scores = scoreCorpusPairs(training.model, src, tgt, threshold, ctx);
+  const scores = await scoreCorpusPairs(training.model, src, tgt, threshold, ctx);
   const f = training.flagging;
   return { ids, scores, threshold, heldOut: training.heldOut, flagging: { precision: f.precision, recall: f.recall } };
 }
@@ -119,7 +119,7 @@ async function mine(t: MineTask, ctx: WorkerContext): Promise<MineResult> {
     thresholdSource = `best F1 on ${c.heldOut} held-out project pairs (F1 ${c.mining.f1.toFixed(2)}, precision ${c.mining.precision.toFixed(2)}, recall ${c.mining.recall.toFixed(2)})`;
   }
   ctx.progress({ done: 0, total: 1, message: 'scoring' });
-  return { mined: mineSentences(model, t.src, t.tgt, threshold, ctx), threshold, thresholdSource };
+  return { mined: await mineSentences(model, t.src, t.tgt, threshold, ctx), threshold, thresholdSource };
 }
 
 serveWorker<CurationTask, ScoreResult | MineResult>((t, ctx) => (t.type === 'score' ? score(t, ctx) : mine(t, ctx)));

@@ -15,7 +15,7 @@ import { unitRows } from '../eval/csls.ts';
 import { retrievalAccuracy } from '../eval/retrieval.ts';
 import { type JobContext, withMessage } from '../jobs/job-context.ts';
 import { openSentenceEncoder } from '../models/siamese/sentence-encoders.ts';
-import { alignWithEncoder } from '../models/transformer/encoder-aligner.ts';
+import { alignWithEncoder, type EncoderAlignOptions } from '../models/transformer/encoder-aligner.ts';
 import { defaultAlignLayer, readEncoderConfig } from '../models/transformer/hf-config.ts';
 import { HfEncoder } from '../models/transformer/hf-encoder.ts';
 import type { FitScore } from './fit-loop.ts';
@@ -41,20 +41,29 @@ export interface CheckpointScoring {
   device?: DeviceSetting;
 }
 
+/** SimAlign's similarity unit, null-align share and distortion (left out: ENCODER_DEFAULTS). */
+export type SimAlignSettings = Pick<EncoderAlignOptions, 'tokenType' | 'nullAlign' | 'distortion'>;
+
 /** Links of the pairs aligned by the encoder in folder `dir`; its sessions are released before it returns. */
 export async function alignWithFolder(
   dir: string,
   method: EncoderMethodName,
   src: string[][],
   tgt: string[][],
-  o: { layer?: number; device?: DeviceSetting; label?: string },
+  o: { layer?: number; device?: DeviceSetting; label?: string } & SimAlignSettings,
   ctx: JobContext,
 ): Promise<{ links: Link[][]; layer: number; device: string | null }> {
   const encoder = HfEncoder.open(dir, { device: o.device });
   try {
     const layer = o.layer ?? defaultAlignLayer(encoder.config);
     const label = o.label ?? `aligning (${method}, hidden state ${layer})`;
-    const links = await alignWithEncoder(encoder, method, src, tgt, { layer, ctx: withMessage(ctx, label) });
+    const links = await alignWithEncoder(encoder, method, src, tgt, {
+      layer,
+      tokenType: o.tokenType,
+      nullAlign: o.nullAlign,
+      distortion: o.distortion,
+      ctx: withMessage(ctx, label),
+    });
     return { links, layer, device: encoder.device };
   } finally {
     await encoder.release();
@@ -74,7 +83,7 @@ export async function retrievalP1(
   try {
     const x = unitRows(await encoder.embed(0, src, ctx), encoder.dim);
     const y = unitRows(await encoder.embed(1, tgt, ctx), encoder.dim);
-    const r = retrievalAccuracy(x, y, encoder.dim, [1], ctx);
+    const r = await retrievalAccuracy(x, y, encoder.dim, [1], ctx);
     return { srcTgt: r.forward[1], tgtSrc: r.backward[1], mean: (r.forward[1] + r.backward[1]) / 2 };
   } finally {
     await encoder.release();

@@ -17,7 +17,7 @@ import { ProjectStore } from '../store/project-store.ts';
 import type { RunStats } from '../store/training-runs.ts';
 import { finetuneRunSetup, type FinetuneRunSetup } from './finetune-run-setup.ts';
 import type { DeviceName } from '../nn/devices.ts';
-import { alignWithFolder, scoreEncoderCheckpoint } from './encoder-checkpoint-score.ts';
+import { alignWithFolder, scoreEncoderCheckpoint, type SimAlignSettings } from './encoder-checkpoint-score.ts';
 import type { FitEvent } from './fit-loop.ts';
 import { checkpointDir } from './run-files.ts';
 
@@ -27,6 +27,8 @@ export interface EncoderAlignTask {
   method: EncoderMethodName;
   /** hidden state to align with; default the encoder's (defaultAlignLayer) */
   layer?: number;
+  /** SimAlign's similarity unit, null-align share and distortion (defaults ENCODER_DEFAULTS) */
+  simAlign?: SimAlignSettings;
   device?: DeviceSetting;
   src: string[][];
   tgt: string[][];
@@ -80,7 +82,7 @@ function setupOf(t: FinetuneTask, ctx: WorkerContext<EncoderReport>): FinetuneRu
 
 /** The align task: links of the pairs with the encoder folder it names. */
 function alignTask(t: EncoderAlignTask, ctx: WorkerContext<EncoderReport>): Promise<EncoderAlignResult> {
-  return alignWithFolder(t.dir, t.method, t.src, t.tgt, { layer: t.layer, device: t.device, label: t.label }, ctx);
+  return alignWithFolder(t.dir, t.method, t.src, t.tgt, { layer: t.layer, ...t.simAlign, device: t.device, label: t.label }, ctx);
 }
 
 async function finetune(t: FinetuneTask, ctx: WorkerContext<EncoderReport>): Promise<FinetuneTaskResult> {

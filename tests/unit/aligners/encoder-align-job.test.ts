@@ -2,7 +2,9 @@
 // project names a folder (checked without reading the weights; a bad one is a one-line
 // error), an encoder method aligns every pair into a new model alignment with probabilities,
 // a layer the encoder lacks and the statistical-only options are refused, and forgetting the
-// folder takes the encoder methods away again.
+// folder takes the encoder methods away again. SimAlign's token type, null-align share and
+// distortion reach the aligner as the CLI's do (the job's links are alignWithEncoder's with
+// them) and are recorded on the model row; the other methods refuse them.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -12,19 +14,27 @@ import { project } from '../review/fixture.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { samplePairs, writeTinyBert } from '../models/transformer/tiny-encoders.ts';
+import { alignWithEncoder } from '../../../src/main/models/transformer/encoder-aligner.ts';
+import { HfEncoder } from '../../../src/main/models/transformer/hf-encoder.ts';
+import { dbOf } from '../../../src/main/store/connection.ts';
 
 const dir = tempDir('mekong-encoder-job-');
 
-test('a project names an encoder folder and aligns with its similarity aligners', async () => {
+/** A project of 12 sample pairs, its API, and a tiny 3-layer BERT written to folder `name`. */
+function encoderProject(name: string) {
   const { src, tgt } = samplePairs(12);
   const { store, ids } = project(
     dir,
     src.map((s, k) => [s.join(' '), tgt[k].join(' ')]),
   );
   const ctx: AppContext = { mode: 'browser', version: 't', store, annotator: 'a', jobs: new JobRegistry(), dataDir: dir };
-  const api = dispatchApi(ctx);
-  const bert = join(dir, 'tiny-bert');
+  const bert = join(dir, name);
   writeTinyBert(bert, { layers: 3 });
+  return { src, tgt, store, ids, ctx, api: dispatchApi(ctx), bert };
+}
+
+test('a project names an encoder folder and aligns with its similarity aligners', async () => {
+  const { src, tgt, store, ids, ctx, api, bert } = encoderProject('tiny-bert');
   const empty = join(dir, 'empty');
   mkdirSync(empty);
 
@@ -56,5 +66,42 @@ test('a project names an encoder folder and aligns with its similarity aligners'
 
   expect((await api.invoke('project.setEncoder', { dir: null })).encoderDir).toBeNull();
   await expect(api.invoke('align.start', { method: 'awesome', sym: 'gdfa' })).rejects.toThrow('this project names no encoder folder');
+  store.close();
+}, 120_000);
+
+test("SimAlign's token type, null-align and distortion reach the aligner and are recorded on the model", async () => {
+  const { src, tgt, store, ids, ctx, api, bert } = encoderProject('tiny-bert-simalign');
+  await api.invoke('project.setEncoder', { dir: bert });
+  const settings = { tokenType: 'bpe', nullAlign: 0.5, distortion: 1 } as const;
+  await expect(api.invoke('align.start', { method: 'awesome', sym: 'gdfa', ...settings })).rejects.toThrow('SimAlign methods only');
+  await expect(api.invoke('align.start', { method: 'agree', sym: 'gdfa', distortion: 0.5 })).rejects.toThrow('SimAlign methods');
+  await expect(api.invoke('align.start', { method: 'simalign-argmax', sym: 'gdfa', nullAlign: 2 })).rejects.toThrow();
+
+  const finished = new Promise<void>((resolve, reject) =>
+    ctx.jobs.onEvent((e) => {
+      if (e.type === 'job.done') resolve();
+      if (e.type === 'job.failed') reject(new Error(e.error));
+    }),
+  );
+  await api.invoke('align.start', { method: 'simalign-argmax', sym: 'gdfa', layer: 2, ...settings });
+  await finished;
+  const alignment = store.info().alignments.find((a) => a.origin === 'model')!;
+  const got = ids.map((id) =>
+    store
+      .getPair(id)
+      .alignments.find((a) => a.alignmentId === alignment.id)!
+      .links.map((l) => [l.s, l.t])
+      .sort(),
+  );
+  const encoder = HfEncoder.open(bert);
+  const [expected, plain] = await Promise.all([
+    alignWithEncoder(encoder, 'simalign-argmax', src, tgt, { layer: 2, ...settings }),
+    alignWithEncoder(encoder, 'simalign-argmax', src, tgt, { layer: 2 }),
+  ]).finally(() => encoder.release());
+  const pairsOf = (links: { s: number; t: number }[][]) => links.map((ls) => ls.map((l) => [l.s, l.t]).sort());
+  expect(got).toEqual(pairsOf(expected));
+  expect(got).not.toEqual(pairsOf(plain));
+  const row = dbOf(store).prepare(`SELECT config FROM models WHERE kind = 'encoder'`).get() as { config: string };
+  expect(JSON.parse(row.config)).toMatchObject({ method: 'simalign-argmax', layer: 2, ...settings });
   store.close();
 }, 120_000);

@@ -12,7 +12,7 @@ const root = mkdtempSync(join(tmpdir(), 'mekong-launcher-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 mkdirSync(join(root, 'bin'));
-for (const f of ['mekong.js', 'malloc-tuning.js']) copyFileSync(join(repo, 'bin', f), join(root, 'bin', f));
+for (const f of ['mekong.js', 'fresh-build.js', 'malloc-tuning.js']) copyFileSync(join(repo, 'bin', f), join(root, 'bin', f));
 symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'));
 writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
 writeFileSync(join(root, 'electron.vite.config.ts'), '');

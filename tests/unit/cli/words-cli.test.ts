@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { ProjectStore } from '../../../src/main/store/project-store.ts';
+import { LAO_NAME, LAO_THAI_NAME_CORPUS } from '../helpers/lao-thai-names.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir();
@@ -15,13 +16,6 @@ function mekong(...args: string[]) {
   const r = spawnSync(process.execPath, ['bin/mekong.js', ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
-
-const CORPUS = [
-  'ເຢໂຫວາເປັນພະເຈົ້າ\tพระยะโฮวาเป็นพระเจ้า',
-  'ພວກເຮົານະມັດສະການເຢໂຫວາ\tเรานมัสการพระยะโฮวา',
-  'ເຢໂຫວາຮັກພວກເຮົາ\tพระยะโฮวารักเรา',
-  'ຄຳພີໄບເບິນບອກວ່າເຢໂຫວາຊົງຮັກ\tคัมภีร์ไบเบิลบอกว่าพระยะโฮวาทรงรัก',
-].join('\n');
 
 function firstSrcTokens(project: string): string[] {
   const store = ProjectStore.open(project);
@@ -35,32 +29,32 @@ function firstSrcTokens(project: string): string[] {
 test('mekong words lists the learned words and removes them; a re-segment then cuts the name again', () => {
   const project = join(dir, 'lo-th.mekong');
   const corpus = join(dir, 'lo-th.tsv');
-  writeFileSync(corpus, CORPUS);
+  writeFileSync(corpus, LAO_THAI_NAME_CORPUS);
   expect(mekong('project', 'create', project, '--src-lang', 'lo', '--tgt-lang', 'th').code).toBe(0);
   expect(mekong('import', project, corpus, '--learn-words').code).toBe(0);
-  expect(firstSrcTokens(project)[0]).toBe('ເຢໂຫວາ');
+  expect(firstSrcTokens(project)[0]).toBe(LAO_NAME);
 
   const listed = mekong('words', project, '--learned', '--lang', 'lo');
   expect(listed.code).toBe(0);
   expect(listed.out.split('\n')).toContain('lo\tເຢໂຫວາ\tlearned from the corpus');
   const json = JSON.parse(mekong('words', project, '--json').out) as { lang: string; word: string; addedBy: string }[];
-  expect(json).toContainEqual({ lang: 'lo', word: 'ເຢໂຫວາ', addedBy: 'learned from the corpus' });
+  expect(json).toContainEqual({ lang: 'lo', word: LAO_NAME, addedBy: 'learned from the corpus' });
 
-  const missing = mekong('words', project, '--remove', 'ເຢໂຫວາ', 'ບໍ່ມີ');
+  const missing = mekong('words', project, '--remove', LAO_NAME, 'ບໍ່ມີ');
   expect(missing.code).toBe(1);
   expect(missing.err.trim().split('\n')).toHaveLength(1);
   expect(missing.err).toMatch(/not in .*lo-th\.mekong's word list: ບໍ່ມີ \(nothing removed/);
-  expect(mekong('words', project, '--json').out).toContain('ເຢໂຫວາ');
+  expect(mekong('words', project, '--json').out).toContain(LAO_NAME);
 
-  const removed = mekong('words', project, '--remove', 'ເຢໂຫວາ');
+  const removed = mekong('words', project, '--remove', LAO_NAME);
   expect(removed.code).toBe(0);
   expect(removed.out).toMatch(/^removed 1 word \(lo: ເຢໂຫວາ\); tokens cut with them stay as they are until `mekong resegment/);
-  expect(mekong('words', project, '--json').out).not.toContain('ເຢໂຫວາ');
-  expect(firstSrcTokens(project)[0]).toBe('ເຢໂຫວາ');
+  expect(mekong('words', project, '--json').out).not.toContain(LAO_NAME);
+  expect(firstSrcTokens(project)[0]).toBe(LAO_NAME);
 
   expect(mekong('resegment', project).code).toBe(0);
   const after = firstSrcTokens(project);
-  expect(after[0]).not.toBe('ເຢໂຫວາ');
+  expect(after[0]).not.toBe(LAO_NAME);
   expect(after.join('')).toBe('ເຢໂຫວາເປັນພະເຈົ້າ');
 }, 300_000);
 

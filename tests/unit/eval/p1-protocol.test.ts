@@ -25,24 +25,22 @@ const write = (name: string, text: string) => {
 };
 const mekong = (...args: string[]) => spawnSync(process.execPath, ['bin/mekong.js', ...args], { encoding: 'utf8' });
 
-test('eval p1 of the CSLS and the nearest-neighbour lexicons, with and without the corpus, by hand', () => {
+test('eval p1 of the CSLS and the nearest-neighbour lexicons, with and without the corpus, by hand', async () => {
   const D = write('dict.tsv', dict);
   const S = write('src.txt', src.map((s) => s.join(' ') + '\n').join(''));
   const T = write('tgt.txt', tgt.map((s) => s.join(' ') + '\n').join(''));
-  const lexicon = (extraction: 'csls' | 'nn') =>
+  const lexicon = async (extraction: 'csls' | 'nn') =>
     write(
       `${extraction}.lex`,
-      vocabularyLexicon(src, tgt, e, extraction, 5)
-        .map((x) => `${x.src}\t${x.tgt}\t${x.score}\n`)
-        .join(''),
+      (await vocabularyLexicon(src, tgt, e, extraction, 5)).map((x) => `${x.src}\t${x.tgt}\t${x.score}\n`).join(''),
     );
   const p1 = (...args: string[]) => {
     const r = mekong('eval', 'p1', '--dict', D, ...args);
     expect(r.status, r.stderr).toBe(0);
     return JSON.parse(r.stdout);
   };
-  const csls = lexicon('csls'),
-    nn = lexicon('nn');
+  const csls = await lexicon('csls'),
+    nn = await lexicon('nn');
   expect(p1('--lexicon', csls, '--src', S, '--tgt', T)).toEqual({ p1: 1 / 3, evaluated: 3, hits: 1 });
   expect(p1('--lexicon', nn, '--src', S, '--tgt', T)).toEqual({ p1: 2 / 3, evaluated: 3, hits: 2 });
   expect(p1('--lexicon', csls)).toEqual({ p1: 1 / 5, evaluated: 5, hits: 1 });

@@ -93,14 +93,22 @@ test("encoder-finetune: the papers' settings — sent when given, a step count d
   const form = new TrainFormState(100);
   form.method = 'encoder-finetune';
   // by default: one micro-batch a step, ranked by AER, no length cap or step count
-  expect(form.checked.options).toMatchObject({ epochs: 1, finetune: { accumulate: 1, selectBy: 'aer' } });
+  expect(form.checked.options).toMatchObject({ epochs: 1, finetune: { accumulate: 1, selectBy: 'aer', soLabels: 'fixed' } });
   expect(form.checked.options!.finetune!.maxLength).toBeUndefined();
   expect(form.checked.options!.finetune!.maxSteps).toBeUndefined();
 
   Object.assign(form.values, { maxLength: 32, maxSteps: 10_000, accumulate: 64 });
   form.selectBy = 'retrieval';
+  form.soLabels = 'recomputed';
   const o = form.checked.options!;
-  expect(o.finetune).toMatchObject({ batch: 16, accumulate: 64, maxLength: 32, maxSteps: 10_000, selectBy: 'retrieval' });
+  expect(o.finetune).toMatchObject({
+    batch: 16,
+    accumulate: 64,
+    maxLength: 32,
+    maxSteps: 10_000,
+    selectBy: 'retrieval',
+    soLabels: 'recomputed',
+  });
   // the steps decide the epochs: none sent, and an empty epochs field is no error
   expect(form.uses('epochs')).toBe(false);
   expect(o.epochs).toBeUndefined();

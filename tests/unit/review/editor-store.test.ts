@@ -224,7 +224,7 @@ describe('lexicon', () => {
     setGold(store, 'ann', ids[0], [sure(0, 0), sure(2, 2)], []);
     const entries = lexiconEntries(store, 'ann', m, '', 10);
     expect(entries[0]).toEqual({ src: 'a', tgt: 'x', gold: 1, model: 3 });
-    expect(occurrences(store, 'ann', 'A', 'x', m).map((o) => o.pairId)).toEqual([ids[0], ids[1], ids[2]]);
+    expect(occurrences(store, 'ann', 'A', 'x', m).occurrences.map((o) => o.pairId)).toEqual([ids[0], ids[1], ids[2]]);
     const preview = await bulkFix(store, 'ann', 'a', 'x', 'add', false, m);
     expect(preview.map(({ pairId, add, remove, unmatched }) => ({ pairId, add, remove, unmatched }))).toEqual([
       { pairId: ids[1], add: [{ s: 0, t: 0, score: 0.9, by: 'model' }], remove: [], unmatched: { src: [], tgt: [] } },
@@ -300,7 +300,7 @@ describe('lexicon', () => {
     const reject = await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', true, m, [{ pairId: ids[2], s: 0, t: 3 }]);
     expect(reject.flatMap((c) => c.remove.map((l) => `${c.pairId}:${l.s}-${l.t}`))).toEqual([`${ids[2]}:0-3`]);
     expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([{ s: 0, t: 3 }]);
-    expect(occurrences(store, 'ann', 'ປະຈຳ', 'ประจำ', m).find((o) => o.pairId === ids[2])!.rejected).toEqual([{ s: 0, t: 3 }]);
+    expect(occurrences(store, 'ann', 'ປະຈຳ', 'ประจำ', m).occurrences.find((o) => o.pairId === ids[2])!.rejected).toEqual([{ s: 0, t: 3 }]);
     expect((await bulkFix(store, 'ann', 'ປະຈຳ', 'ประจำ', 'reject', false, m)).map((c) => c.pairId)).toEqual([ids[0], ids[1], ids[3]]);
     store.undo('ann');
     expect(editorPair(store, 'ann', ids[2]).rejected).toEqual([]);

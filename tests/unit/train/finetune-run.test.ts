@@ -5,7 +5,8 @@
 // alignment of that run that keeps the gold links and drops rejected ones; without an
 // encoder folder, or continuing a run, it is a one-line error at once. The papers' settings
 // the Train… form sends (a length cap, a step count, gradient accumulation, checkpoints
-// ranked by retrieval) reach the training and are stored with the run.
+// ranked by retrieval, the aligner's links recomputed during training) reach the training
+// and are stored with the run.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -145,7 +146,15 @@ test('a fine-tuning run of the project encoder: curves, scored HF checkpoints, r
 
 test("the papers' settings from the Train… form: a length cap, a step count, accumulation, the best checkpoint by retrieval", async () => {
   const { store, events, api } = await encoderProject('bo');
-  const finetune = { objectives: ['tr' as const], batch: 2, accumulate: 2, maxLength: 6, maxSteps: 6, selectBy: 'retrieval' as const };
+  const finetune = {
+    objectives: ['tr' as const, 'wtr' as const],
+    batch: 2,
+    accumulate: 2,
+    maxLength: 6,
+    maxSteps: 6,
+    selectBy: 'retrieval' as const,
+    soLabels: 'recomputed' as const,
+  };
   // no epochs: with a step count, as many as the steps need — 16 pairs at 2 × 2 a step are 4 steps an epoch, so 2 epochs
   const started = await api.invoke('models.train', { method: 'encoder-finetune', lr: 1e-3, finetune });
   expect(await outcome(events, started.jobId)).toMatchObject({
@@ -163,6 +172,6 @@ test("the papers' settings from the Train… form: a length cap, a step count, a
   expect(run.bestEpoch).toBe(second.retrieval! > first.retrieval! ? 2 : 1);
   // the last checkpoint records the settings it was trained with
   const made = JSON.parse(readFileSync(join(checkpointDir(runDir(store.path, run.id), 2), 'mekong-finetune.json'), 'utf8'));
-  expect(made).toMatchObject({ batch: 2, accumulate: 2, maxLength: 6, steps: 6, epochs: 2 });
+  expect(made).toMatchObject({ batch: 2, accumulate: 2, maxLength: 6, steps: 6, epochs: 2, supervision: { labels: 'recomputed' } });
   store.close();
 }, 300_000);

@@ -94,7 +94,7 @@ test.runIf(M30K_AVAILABLE)(
     // the same vectors as `mine --head`: minePairs over openUnitSentenceVectors({ head }) at the run's threshold
     const v = await openUnitSentenceVectors({ head }, () => {});
     const words = (idx: number[], side: string[][]) => idx.map((i) => side[i]);
-    const expected = minePairs(
+    const expected = await minePairs(
       { x: await v.embed(0, words(srcIdx, pairs.src)), y: await v.embed(1, words(tgtIdx, pairs.tgt)), dim: v.dim },
       run.threshold,
     );

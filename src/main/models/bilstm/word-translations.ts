@@ -92,18 +92,18 @@ export function typeVectors(
 }
 
 /** Up to `top` translations per source word from the whole target vocabulary, by CSLS (K = VOCABULARY_CSLS_K) or by cosine, best first. */
-export function vocabularyLexicon(
+export async function vocabularyLexicon(
   src: readonly string[][],
   tgt: readonly string[][],
   e: PairEmbeddings,
   extraction: Exclude<BilstmExtraction, 'em'>,
   top = 5,
   ctx: JobContext = silentContext(),
-): LexiconEntry[] {
+): Promise<LexiconEntry[]> {
   const x = typeVectors(src, e.src, e.dim),
     y = typeVectors(tgt, e.tgt, e.dim);
   const how = extraction === 'csls' ? { kind: 'csls' as const, K: VOCABULARY_CSLS_K } : { kind: 'nn' as const };
-  return vocabularyTranslations(x.vectors, y.vectors, e.dim, how, top, ctx).flatMap((row, i) =>
+  return (await vocabularyTranslations(x.vectors, y.vectors, e.dim, how, top, ctx)).flatMap((row, i) =>
     row.map((t) => ({ src: x.words[i], tgt: y.words[t.index], score: t.score })),
   );
 }

@@ -15,14 +15,14 @@ export const LEXICON_CSLS_K = 10;
 export const BISENT2VEC_EXTRACTIONS = ['csls', 'nn'] as const;
 export type Bisent2vecExtraction = (typeof BISENT2VEC_EXTRACTIONS)[number];
 
-export function bisent2vecLexicon(
+export async function bisent2vecLexicon(
   model: Bisent2vecModel,
   top = 5,
   extraction: Bisent2vecExtraction = 'csls',
   ctx: JobContext = silentContext(),
-): LexiconEntry[] {
+): Promise<LexiconEntry[]> {
   const [srcWords, tgtWords] = model.index.vocab.words;
   const how = extraction === 'csls' ? { kind: 'csls' as const, K: LEXICON_CSLS_K } : { kind: 'nn' as const };
-  const found = vocabularyTranslations(wordVectors(model, 0), wordVectors(model, 1), model.config.dim, how, top, ctx);
+  const found = await vocabularyTranslations(wordVectors(model, 0), wordVectors(model, 1), model.config.dim, how, top, ctx);
   return found.flatMap((row, i) => row.map((t) => ({ src: srcWords[i], tgt: tgtWords[t.index], score: t.score })));
 }

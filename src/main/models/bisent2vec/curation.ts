@@ -122,17 +122,17 @@ export function miningCase<T>(src: readonly T[], tgt: readonly T[]): { src: T[];
 }
 
 /** The threshold cases of seed 001 appendix B built from held-out pairs, and the thresholds found there. */
-function heldOutThresholds(
+async function heldOutThresholds(
   model: Bisent2vecModel,
   src: readonly string[][],
   tgt: readonly string[][],
   rng: Rng,
   ctx: JobContext = silentContext(),
-): { mining: ThresholdChoice; flagging: ThresholdChoice } {
+): Promise<{ mining: ThresholdChoice; flagging: ThresholdChoice }> {
   const c = miningCase(src, tgt);
-  const mining = miningThreshold(sentenceSets(model, c.src, c.tgt, 'mining'), c.gold, {}, ctx);
+  const mining = await miningThreshold(sentenceSets(model, c.src, c.tgt, 'mining'), c.gold, {}, ctx);
   const shuffled = shuffleTargets(tgt, SHUFFLED_SHARE, rng);
-  const scores = parallelismScores(sentenceSets(model, src, shuffled.tgt, 'flagging'), 0, {}, ctx);
+  const scores = await parallelismScores(sentenceSets(model, src, shuffled.tgt, 'flagging'), 0, {}, ctx);
   const flagging = flaggingThreshold(
     scores.map((s) => s.score),
     shuffled.bad,
@@ -162,7 +162,7 @@ export async function trainForCuration(
     config,
     work,
   );
-  const found = heldOutThresholds(
+  const found = await heldOutThresholds(
     model,
     held.map((i) => src[i]),
     held.map((i) => tgt[i]),
@@ -180,7 +180,7 @@ export function scoreCorpusPairs(
   tgt: readonly string[][],
   threshold: number,
   ctx: JobContext = silentContext(),
-): PairScore[] {
+): Promise<PairScore[]> {
   return parallelismScores(sentenceSets(model, src, tgt, 'flagging'), threshold, {}, ctx);
 }
 
@@ -191,6 +191,6 @@ export function mineSentences(
   tgt: readonly string[][],
   threshold: number,
   ctx: JobContext = silentContext(),
-): MinedPair[] {
+): Promise<MinedPair[]> {
   return minePairs(sentenceSets(model, src, tgt, 'mining'), threshold, {}, ctx);
 }

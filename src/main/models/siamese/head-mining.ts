@@ -67,14 +67,14 @@ export async function mineWithHead(
       );
       ctx.progress({ done: 0, total: 1, message: 'finding the threshold' });
       const sets = { x: await encoder.embed(0, c.src, ctx), y: await encoder.embed(1, c.tgt, ctx), dim };
-      const t = miningThreshold(sets, c.gold, {}, ctx);
+      const t = await miningThreshold(sets, c.gold, {}, ctx);
       threshold = t.threshold;
       thresholdSource = `siamese head ${head}: best F1 on ${picked.length} ${fit.what} (F1 ${t.f1.toFixed(2)}, precision ${t.precision.toFixed(2)}, recall ${t.recall.toFixed(2)})`;
     }
     ctx.progress({ done: 0, total: 1, message: 'embedding' });
     const sets = { x: await encoder.embed(0, src, ctx), y: await encoder.embed(1, tgt, ctx), dim };
     ctx.progress({ done: 0, total: 1, message: 'scoring' });
-    return { mined: minePairs(sets, threshold, {}, ctx), threshold, thresholdSource };
+    return { mined: await minePairs(sets, threshold, {}, ctx), threshold, thresholdSource };
   } finally {
     await encoder.release();
   }

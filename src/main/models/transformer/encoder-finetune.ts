@@ -58,6 +58,8 @@ export interface FinetuneOptions {
   gamma?: number;
   /** RTL's weight (DAP adds it at 1) */
   delta?: number;
+  /** SO's weight (awesome-align adds it at 1) */
+  epsilon?: number;
   epochs?: number;
   lr?: number;
   /** pairs per micro-batch (per step without accumulation) */
@@ -131,7 +133,7 @@ export function checkFinetuneOptions(o: FinetuneOptions): void {
   for (const x of o.objectives ?? [])
     if (!(OBJECTIVES as readonly string[]).includes(x)) throw new UserError(`unknown objective "${x}" (${OBJECTIVES.join(', ')})`);
   if (o.objectives && !o.objectives.length) throw new UserError(`give at least one objective (${OBJECTIVES.join(', ')})`);
-  for (const k of ['alpha', 'beta', 'gamma', 'delta'] as const) positive(k, o[k], false, true);
+  for (const k of ['alpha', 'beta', 'gamma', 'delta', 'epsilon'] as const) positive(k, o[k], false, true);
   for (const k of ['epochs', 'batch', 'rtlLayers', 'awpMasks', 'maxSteps', 'accumulate', 'maxLength'] as const) positive(k, o[k], true);
   positive('lr', o.lr, false);
   positive('temperature', o.temperature, false);
@@ -241,7 +243,9 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
         ? { hidden: config.hiddenDropout, attention: config.attentionDropout, seed: (o.seed ?? ENCODER_FINETUNE_DEFAULTS.seed) + 2 }
         : undefined,
     ...Object.fromEntries(
-      (['alpha', 'beta', 'gamma', 'delta', 'sentence', 'temperature'] as const).filter((k) => o[k] !== undefined).map((k) => [k, o[k]]),
+      (['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'sentence', 'temperature'] as const)
+        .filter((k) => o[k] !== undefined)
+        .map((k) => [k, o[k]]),
     ),
   };
   const built = buildObjectiveGraph(config, weights, cfg, head);
@@ -279,7 +283,7 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
     file: FINETUNE_FILE,
     source: o.encoder,
     objectives,
-    weights: { alpha: cfg.alpha, beta: cfg.beta, gamma: cfg.gamma, delta: cfg.delta },
+    weights: { alpha: cfg.alpha, beta: cfg.beta, gamma: cfg.gamma, delta: cfg.delta, epsilon: cfg.epsilon },
     layer,
     sentence: cfg.sentence,
     temperature: cfg.temperature,

@@ -1,7 +1,8 @@
 // One fine-tuning batch as the objective graph's feeds (finetune-objectives.ts): the encoder
 // rows (the N sources, the N targets, then AWP's masked copies), and for each objective the
 // indices and weights that pick its terms out of the flattened hidden states [R·T, D].
-// Words map to subwords through word-pooling.ts (a word's subword positions in its row).
+// Words map to subwords through word-pooling.ts (a word's subword positions in its row);
+// SO's link matrix spans a word's subwords as its start/end give them.
 // AWP encodes one masked copy per aligned word (eq. 4 sums over them all); to bound a batch,
 // at most `awpMasks` aligned words per sentence are drawn (afresh each batch) and their terms
 // are weighted by (aligned words)/(drawn), so the expected loss is eq. 4's sum.
@@ -127,7 +128,44 @@ export function batchFeeds(batch: readonly FinetuneExample[], o: BatchOptions): 
   }
   if (on.has('wtr')) Object.assign(out, wtrFeeds(batch, T));
   if (on.has('rtl')) Object.assign(out, rtlFeeds(batch, T, rows.length, o));
+  if (on.has('so')) Object.assign(out, soFeeds(batch, T));
   return out;
+}
+
+/** SO: each pair's rows, the masks of its non-subword positions, and its links over the subwords divided by N·n_i and N·m_i. */
+function soFeeds(batch: readonly FinetuneExample[], T: number): Record<string, Tensor> {
+  const N = batch.length;
+  const tgtBias = new Float32Array(N * T).fill(NEG_INF),
+    srcBias = new Float32Array(N * T).fill(NEG_INF);
+  const srcWeight = new Float32Array(N * T * T),
+    tgtWeight = new Float32Array(N * T * T);
+  // 0 at the sentence's subwords (template tokens and padding stay masked); returns their count
+  const unmask = (s: EncodedSentence, bias: Float32Array, at: number) => {
+    let count = 0;
+    for (let t = 0; t < s.wordOf.length; t++) if (s.wordOf[t] >= 0) ((bias[at + t] = 0), count++);
+    return count;
+  };
+  batch.forEach((e, i) => {
+    const n = unmask(e.src, srcBias, i * T),
+      m = unmask(e.tgt, tgtBias, i * T);
+    // a subword pair counts once however many links cover it (awesome-align's guide is 0/1)
+    const cells = new Set<number>();
+    for (const l of e.links)
+      for (let a = e.src.start[l.s]; a < e.src.end[l.s]; a++) for (let b = e.tgt.start[l.t]; b < e.tgt.end[l.t]; b++) cells.add(a * T + b);
+    for (const c of cells) {
+      srcWeight[i * T * T + c] = 1 / (N * n);
+      tgtWeight[i * T * T + c] = 1 / (N * m);
+    }
+  });
+  const idx = Array.from({ length: N }, (_, i) => i);
+  return {
+    [INPUT.soSrc]: int64s(idx),
+    [INPUT.soTgt]: int64s(idx.map((i) => N + i)),
+    [INPUT.soTgtBias]: floats(tgtBias, [N, 1, T]),
+    [INPUT.soSrcBias]: floats(srcBias, [N, T, 1]),
+    [INPUT.soSrcWeight]: floats(srcWeight, [N, T, T]),
+    [INPUT.soTgtWeight]: floats(tgtWeight, [N, T, T]),
+  };
 }
 
 /** WTR: word pooling rows, and one query per link and direction (and per rejected link). */

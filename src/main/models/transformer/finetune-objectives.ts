@@ -18,7 +18,15 @@
 //       each embedded as the encoder embeds a [MASK] at y's position); K post-LN layers
 //       initialised from the encoder's last K (§4.2, K = 2), then the vocabulary head;
 //       L_RTL = 1/N Σ_i 1/S_yi Σ_u CE(g_u, y_u).
-//   L = α·L_TR + β·L_AWP + γ·L_WTR + δ·L_RTL  (WACSE eq. 11: 0.8/0.1/0.1; DAP eq. 7: α = δ = 1).
+//   SO  (awesome-align's self-training objective, BertGuideHead with train_so): at hidden state
+//       `soLayer` (the layer the aligner reads), S_i = X_i·Y_iᵀ over the subwords of pair i (dot
+//       products, no scaling), P^xy = softmax of S_i over the target's subwords, P^yx over the
+//       source's ([CLS]/[SEP]/padding masked out of both); A_i the pair's links as a subword
+//       matrix (every subword of x_j with every subword of y_k for a link (j, k)), n_i and m_i
+//       the source's and target's subword counts;
+//       L_SO = −1/N Σ_i (Σ_jk A_ijk P^xy_ijk / n_i + Σ_jk A_ijk P^yx_ijk / m_i).
+//   L = α·L_TR + β·L_AWP + γ·L_WTR + δ·L_RTL + ε·L_SO  (WACSE eq. 11: 0.8/0.1/0.1; DAP eq. 7: α = δ = 1;
+//       awesome-align sums its objectives, ε = 1).
 // With `dropout`, the encoder and RTL's head drop as BertModel does in training
 // (encoder-graph.ts EncoderDropout); without, the graph is deterministic.
 // τ: the seeds write e^φ with φ the bare cosine; with cosines in [−1, 1] such a softmax keeps
@@ -49,6 +57,7 @@ import {
   reduceSum,
   relu,
   reshape,
+  softmax,
   squeeze,
   sub,
   transposeLast,
@@ -65,7 +74,7 @@ import {
   encoderLayer,
   type EncoderGraph,
 } from './encoder-graph.ts';
-import type { EncoderConfig } from './hf-config.ts';
+import { defaultAlignLayer, type EncoderConfig } from './hf-config.ts';
 import { LANGUAGE_EMBEDDINGS } from './hf-weights.ts';
 import { ENCODER_FINETUNE_DEFAULTS } from '../../../shared/aligner-defaults.ts';
 import { FINETUNE_OBJECTIVES } from '../../../shared/aligner-options.ts';
@@ -76,13 +85,16 @@ export type Objective = (typeof OBJECTIVES)[number];
 
 export interface ObjectiveConfig {
   objectives: readonly Objective[];
-  /** loss weights of TR, AWP, WTR, RTL */
+  /** loss weights of TR, AWP, WTR, RTL, SO */
   alpha: number;
   beta: number;
   gamma: number;
   delta: number;
+  epsilon: number;
   /** hidden state TR and WTR read (0 = embeddings, L = last) */
   layer: number;
+  /** hidden state SO reads (default defaultAlignLayer: the aligner's, whose links it learns from, as awesome-align's align_layer) */
+  soLayer?: number;
   /** TR's sentence vector: the first token's state (cls_before_pooler, the seeds') or the mean of the tokens */
   sentence: 'cls' | 'mean';
   temperature: number;
@@ -98,6 +110,7 @@ export const OBJECTIVE_DEFAULTS: Omit<ObjectiveConfig, 'layer'> = {
   beta: ENCODER_FINETUNE_DEFAULTS.beta,
   gamma: ENCODER_FINETUNE_DEFAULTS.gamma,
   delta: ENCODER_FINETUNE_DEFAULTS.delta,
+  epsilon: ENCODER_FINETUNE_DEFAULTS.epsilon,
   sentence: ENCODER_FINETUNE_DEFAULTS.sentence,
   temperature: ENCODER_FINETUNE_DEFAULTS.temperature,
   rtlLayers: ENCODER_FINETUNE_DEFAULTS.rtlLayers,
@@ -134,6 +147,12 @@ export const INPUT = {
   rtlAt: 'ft.rtl_at',
   rtlTarget: 'ft.rtl_target',
   rtlWeight: 'ft.rtl_weight',
+  soSrc: 'ft.so_src',
+  soTgt: 'ft.so_tgt',
+  soTgtBias: 'ft.so_tgt_bias',
+  soSrcBias: 'ft.so_src_bias',
+  soSrcWeight: 'ft.so_src_weight',
+  soTgtWeight: 'ft.so_tgt_weight',
 } as const;
 
 export interface ObjectiveGraph extends EncoderGraph {
@@ -170,6 +189,26 @@ export function wtrLoss(H: Value, x: WtrInputs, temperature: number): Value {
   const picked = squeeze(gatherElements(lp, unsqueeze(x.target, [-1]), -1), [-1]);
   const unlikely = log(add(sub(1, exp(picked)), 1e-6));
   return neg(reduceSum(add(mul(picked, x.pos), mul(unlikely, x.neg))));
+}
+
+export interface SoInputs {
+  /** [N] the rows of the pairs' sources and of their targets */
+  src: Value;
+  tgt: Value;
+  /** additive masks: [N, 1, T] over the target's positions, [N, T, 1] over the source's (0 at a subword, −1e9 elsewhere) */
+  tgtBias: Value;
+  srcBias: Value;
+  /** [N, T, T] A_i/(N·n_i) and A_i/(N·m_i) */
+  srcWeight: Value;
+  tgtWeight: Value;
+}
+
+/** SO over hidden states h [R, T, D]: both softmaxes of each pair's subword dot products, weighted by its links. */
+export function soLoss(h: Value, x: SoInputs): Value {
+  const s = matmul(gather(h, x.src), transposeLast(gather(h, x.tgt)));
+  const toTarget = softmax(add(s, x.tgtBias), -1);
+  const toSource = softmax(add(s, x.srcBias), 1);
+  return neg(add(reduceSum(mul(toTarget, x.srcWeight)), reduceSum(mul(toSource, x.tgtWeight))));
 }
 
 /** Σ weight · (−log softmax(logits)[target]). */
@@ -244,7 +283,19 @@ export function buildObjectiveGraph(
     terms.awp = weightedCrossEntropy(mlmLogits(c, p, at), int(INPUT.awpTarget, ['p']), float(INPUT.awpWeight, ['p']));
   }
   if (on.has('rtl')) terms.rtl = rtlLoss(c, weights, o.rtlLayers, enc, p, last, drop);
-  const weight: Record<Objective, number> = { tr: o.alpha, awp: o.beta, wtr: o.gamma, rtl: o.delta };
+  if (on.has('so')) {
+    const h = enc.hidden[o.soLayer ?? defaultAlignLayer(c)];
+    const T = h.dim(1);
+    terms.so = soLoss(h, {
+      src: int(INPUT.soSrc, ['n']),
+      tgt: int(INPUT.soTgt, ['n']),
+      tgtBias: float(INPUT.soTgtBias, ['n', 1, T]),
+      srcBias: float(INPUT.soSrcBias, ['n', T, 1]),
+      srcWeight: float(INPUT.soSrcWeight, ['n', T, T]),
+      tgtWeight: float(INPUT.soTgtWeight, ['n', T, T]),
+    });
+  }
+  const weight: Record<Objective, number> = { tr: o.alpha, awp: o.beta, wtr: o.gamma, rtl: o.delta, so: o.epsilon };
   const parts = (Object.entries(terms) as [Objective, Value][]).map(([k, v]) => mul(v, weight[k]));
   if (!parts.length) throw new Error('fine-tuning: no objective');
   const loss = parts.reduce((a, b) => add(a, b));

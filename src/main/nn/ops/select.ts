@@ -4,6 +4,7 @@
 //   slice (step 1): x̄ = ȳ zero-padded back to x's extent on the sliced axes
 //   gather (axis 0, embeddings): x̄ = zeros(x) scatter-added with ȳ at the indices (ScatterND)
 //   gatherElements: x̄ = zeros(x) scatter-added with ȳ at the indices (ScatterElements)
+//   largestK: no VJP (used for nearest-neighbour search, not trained through)
 import { defop, type Dim, type Shape, type Value } from '../graph.ts';
 import { shapeOf, sub, unsqueeze, zerosLike } from './core.ts';
 import { attrInt, constInts, normAxis, req } from './shape-rules.ts';
@@ -26,6 +27,12 @@ export function slice(x: Value, starts: number[], ends: number[], axes: number[]
 export const gather = (table: Value, indices: Value, axis = 0): Value => table.graph.apply('Gather', [table, indices], { axis })[0];
 
 export const gatherElements = (x: Value, indices: Value, axis: number): Value => x.graph.apply('GatherElements', [x, indices], { axis })[0];
+
+/** The k largest entries of x along `axis`, largest first, equal values in index order (ONNX TopK): their values and int64 indices. */
+export function largestK(x: Value, k: number, axis: number): { values: Value; indices: Value } {
+  const [values, indices] = x.graph.apply('TopK', [x, x.graph.ints([k])], { axis, largest: 1, sorted: 1 });
+  return { values, indices };
+}
 
 // ---- registry entries ----
 
@@ -134,6 +141,21 @@ defop('GatherElements', {
     ct.graph.apply('ScatterElements', [zerosLike(x!), idx!, ct], { axis: attrInt(attrs, 'axis'), reduction: 'add' })[0],
     null,
   ],
+});
+
+defop('TopK', {
+  infer: ([x, k], attrs) => {
+    const v = req(x, 'TopK');
+    const axis = normAxis(attrInt(attrs, 'axis', -1), v.rank);
+    const [n] = constInts(k, 'TopK k');
+    const d = v.shape[axis];
+    if (typeof d === 'number' && n > d) throw new Error(`TopK: k = ${n} exceeds the axis' ${d} entries`);
+    const shape = v.shape.map((s, i) => (i === axis ? n : s));
+    return [
+      { dtype: v.dtype, shape },
+      { dtype: 'int64', shape },
+    ];
+  },
 });
 
 for (const op of ['ScatterND', 'ScatterElements']) {

@@ -20,6 +20,7 @@ import {
 } from '../../../shared/aligner-defaults.ts';
 import {
   CONTRASTIVE_OPTIONS,
+  type EncoderFinetuneOptions,
   FINETUNE_OBJECTIVES,
   type FinetuneObjective,
   hasContrastiveLoss,
@@ -49,6 +50,7 @@ export type NumberField =
   | 'beta'
   | 'gamma'
   | 'delta'
+  | 'epsilon'
   | 'pairsPerStep'
   | 'maxLength'
   | 'maxSteps'
@@ -122,6 +124,8 @@ export class TrainFormState {
   languageEmbeddings = $state(false);
   /** encoder-finetune: what ranks the checkpoints, and so which one the run keeps as its best. */
   selectBy = $state<SelectBy>(ENCODER_FINETUNE_DEFAULTS.selectBy);
+  /** encoder-finetune: the aligner's links of pairs without gold found once, or again before each step (awesome-align's self-training). */
+  soLabels = $state<EncoderFinetuneOptions['soLabels']>(ENCODER_FINETUNE_DEFAULTS.soLabels);
   /** The epochs proposed for the project's size (BiLSTM runs). */
   #bilstmEpochs: number = BILSTM_DEFAULTS.epochs;
   useGold = $state(true);
@@ -261,6 +265,7 @@ export class TrainFormState {
         accumulate: n('accumulate'),
         ...given,
         selectBy: this.selectBy,
+        soLabels: this.soLabels,
         languageEmbeddings: this.languageEmbeddings,
       },
     };

@@ -17,11 +17,12 @@ test('a word type’s vector is the unit mean of its occurrences, in order of fi
   expect(Math.hypot(t.vectors[2], t.vectors[3])).toBeCloseTo(1, 6);
 });
 
-test('csls and nn lexicons over the whole target vocabulary, best first', () => {
-  const best = (extraction: 'csls' | 'nn') => Object.fromEntries(vocabularyLexicon(src, tgt, e, extraction, 1).map((x) => [x.src, x.tgt]));
-  expect(best('csls')).toEqual({ a: 'p', b: 'p', c: 'r', d: 's' });
-  expect(best('nn')).toEqual({ a: 'p', b: 'p', c: 'q', d: 's' });
-  const c = vocabularyLexicon(src, tgt, e, 'csls', 5).filter((x) => x.src === 'c');
+test('csls and nn lexicons over the whole target vocabulary, best first', async () => {
+  const best = async (extraction: 'csls' | 'nn') =>
+    Object.fromEntries((await vocabularyLexicon(src, tgt, e, extraction, 1)).map((x) => [x.src, x.tgt]));
+  expect(await best('csls')).toEqual({ a: 'p', b: 'p', c: 'r', d: 's' });
+  expect(await best('nn')).toEqual({ a: 'p', b: 'p', c: 'q', d: 's' });
+  const c = (await vocabularyLexicon(src, tgt, e, 'csls', 5)).filter((x) => x.src === 'c');
   expect(c.map((x) => x.tgt)).toEqual(['r', 'q', 'p', 's']);
   expect(c[0].score).toBeCloseTo(0.3879, 4);
 });

@@ -13,7 +13,7 @@ describe.skipIf(!M30K_AVAILABLE)('curation on Multi30k en–fr', () => {
     const t = await trainForCuration(en.slice(600, 3600), fr.slice(600, 3600));
     expect(t.heldOut).toBe(300);
     const { tgt, bad } = shuffleTargets(fr.slice(0, 300), 0.1, new Rng(2));
-    const scores = scoreCorpusPairs(t.model, en.slice(0, 300), tgt, t.model.thresholds!.flagging);
+    const scores = await scoreCorpusPairs(t.model, en.slice(0, 300), tgt, t.model.thresholds!.flagging);
     const flagged = scores.filter((s) => s.flagged).length;
     const hits = scores.filter((s, i) => s.flagged && bad[i]).length;
     expect(hits / 30).toBeGreaterThanOrEqual(0.8);
@@ -25,7 +25,7 @@ describe.skipIf(!M30K_AVAILABLE)('curation on Multi30k en–fr', () => {
     // 100 pairs hidden among 300 lone sentences per side (from other lines).
     const src = [...en.slice(0, 100), ...en.slice(100, 300)],
       tgtSide = [...fr.slice(300, 500), ...fr.slice(0, 100)];
-    const mined = mineSentences(t.model, src, tgtSide, t.model.thresholds!.mining);
+    const mined = await mineSentences(t.model, src, tgtSide, t.model.thresholds!.mining);
     const right = mined.filter((p) => p.tgt === p.src + 200).length;
     // (90 of 99 proposed here with the IBM1 term)
     expect(right / 100).toBeGreaterThanOrEqual(0.8);

@@ -28,8 +28,8 @@ test('two threads learn the word translations as one does', async () => {
   expect(two.model.V.buffer).toBeInstanceOf(SharedArrayBuffer);
   expect(progress.length).toBeGreaterThan(0);
   const one = await trainBisent2vec(corpus.src, corpus.tgt, { epochs: 10 });
-  expect(p1(bisent2vecLexicon(one.model))).toBeGreaterThanOrEqual(0.9);
-  expect(p1(bisent2vecLexicon(two.model))).toBeGreaterThanOrEqual(0.9);
+  expect(p1(await bisent2vecLexicon(one.model))).toBeGreaterThanOrEqual(0.9);
+  expect(p1(await bisent2vecLexicon(two.model))).toBeGreaterThanOrEqual(0.9);
 }, 30_000);
 
 test('a Hogwild run saves its checkpoints between epochs: every n epochs and the last, the last one the trained model', async () => {

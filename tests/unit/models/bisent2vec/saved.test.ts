@@ -48,7 +48,7 @@ test('the IBM1 tables are saved with the model; a model saved without the weight
   saveBisent2vec(folder, model);
   const back = loadBisent2vec(folder);
   expect(back.lexicon!.fwd.lex.t).toEqual(model.lexicon!.fwd.lex.t);
-  expect(mineSentences(back, src, tgt, -Infinity)).toEqual(mineSentences(model, src, tgt, -Infinity));
+  expect(await mineSentences(back, src, tgt, -Infinity)).toEqual(await mineSentences(model, src, tgt, -Infinity));
   const meta = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8'));
   delete meta.config.lexicalWeight;
   writeFileSync(join(folder, 'config.json'), JSON.stringify(meta));

@@ -88,7 +88,7 @@ test("the NN lexicon lists each source word's targets by cosine; CSLS re-ranks t
   const d = model.config.dim;
   const [x, y] = [wordVectors(model, 0), wordVectors(model, 1)];
   const [srcWords, tgtWords] = model.index.vocab.words;
-  const nn = bisent2vecLexicon(model, 3, 'nn');
+  const nn = await bisent2vecLexicon(model, 3, 'nn');
   for (const [i, w] of srcWords.entries()) {
     const cosines = tgtWords.map((t, j) => ({ t, c: x.subarray(i * d, (i + 1) * d).reduce((s, v, k) => s + v * y[j * d + k], 0) }));
     cosines.sort((a, b) => b.c - a.c);
@@ -96,7 +96,7 @@ test("the NN lexicon lists each source word's targets by cosine; CSLS re-ranks t
     expect(mine.map((e) => e.tgt)).toEqual(cosines.slice(0, 3).map((c) => c.t));
     mine.forEach((e, r) => expect(e.score).toBeCloseTo(cosines[r].c, 5));
   }
-  const csls = bisent2vecLexicon(model, 3, 'csls');
+  const csls = await bisent2vecLexicon(model, 3, 'csls');
   expect(csls.map((e) => e.score)).not.toEqual(nn.map((e) => e.score));
 
   const S = write('lex.src', sentences(corpus.src)),

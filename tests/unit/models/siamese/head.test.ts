@@ -79,9 +79,9 @@ test('training drops the dimensions that are each language alone, and retrieval 
       x[i * d + t] = t < 8 ? shared + 0.1 * gauss() : 2 * gauss();
       y[i * d + t] = t < 8 ? shared + 0.1 * gauss() : 2 * gauss();
     }
-  const before = retrievalAccuracy(normalised(x, d), normalised(y, d), d);
+  const before = await retrievalAccuracy(normalised(x, d), normalised(y, d), d);
   const { head, losses } = await trainSiameseHead(x, y, d, { epochs: 30, lr: 1e-2 });
-  const after = retrievalAccuracy(applyHead(head, x), applyHead(head, y), d);
+  const after = await retrievalAccuracy(applyHead(head, x), applyHead(head, y), d);
   expect(losses.at(-1)!).toBeLessThan(losses[0]);
   expect(after.forward[1]).toBeGreaterThan(before.forward[1] + 0.2);
   expect(after.backward[1]).toBeGreaterThan(before.backward[1] + 0.2);

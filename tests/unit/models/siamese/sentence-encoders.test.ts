@@ -30,12 +30,12 @@ function open(spec: string) {
 }
 const pairs = m30kPairs(400);
 
-test('retrieval P@1 and P@5 both ways, by hand', () => {
+test('retrieval P@1 and P@5 both ways, by hand', async () => {
   // x_i against y_j (unit rows, d = 2): x0 nearest y0; x1 nearest y0 then y1 (18° and 22° off); x2 nearest y1 then y0 then y2
   const deg = (a: number) => [Math.cos((a * Math.PI) / 180), Math.sin((a * Math.PI) / 180)];
   const x = Float32Array.from([0, 28, 80].flatMap(deg));
   const y = Float32Array.from([10, 50, 170].flatMap(deg));
-  const r = retrievalAccuracy(x, y, 2, [1, 2]);
+  const r = await retrievalAccuracy(x, y, 2, [1, 2]);
   expect(r.forward[1]).toBeCloseTo(1 / 3, 6); // only x0 → y0
   expect(r.forward[2]).toBeCloseTo(2 / 3, 6); // x1 has y1 second; x2 has y2 third
   // y0 nearest x0; y1 (50°) nearest x1 (22° off; x2 30°); y2 (170°) nearest x2
@@ -50,7 +50,7 @@ async function p1(spec: string, n: number): Promise<{ p1: number; dim: number; x
     const y = await enc.embed(1, pairs.tgt.slice(0, n));
     expect(x.length).toBe(n * enc.dim);
     expect(y.length).toBe(n * enc.dim);
-    const r = retrievalAccuracy(normalised(x, enc.dim), normalised(y, enc.dim), enc.dim);
+    const r = await retrievalAccuracy(normalised(x, enc.dim), normalised(y, enc.dim), enc.dim);
     return { p1: r.forward[1], dim: enc.dim, x };
   } finally {
     await enc.release();

@@ -67,7 +67,7 @@ test('siamese on a Bi-Sent2Vec model: test P@1/P@5 both ways before and after; t
   // the raw line: cosine on the encoder's vectors as they are, by hand and as `eval retrieval` without a head prints it
   const enc = openSentenceEncoder('bisent2vec', m);
   const [tx, ty] = [await enc.embed(0, pairs.src.slice(400)), await enc.embed(1, pairs.tgt.slice(400))];
-  const byHand = retrievalAccuracy(unitRows(tx, 32), unitRows(ty, 32), 32);
+  const byHand = await retrievalAccuracy(unitRows(tx, 32), unitRows(ty, 32), 32);
   expect(raw).toEqual([byHand.forward[1], byHand.forward[5], byHand.backward[1], byHand.backward[5]].map((v) => Number(v.toFixed(3))));
   const plain = mekong('eval', 'retrieval', '--src', C, '--tgt', D, '--encoder', spec, '--json');
   expect(plain.code, plain.err).toBe(0);

@@ -1,7 +1,7 @@
 // The fine-tuning objectives on a tiny BERT-shaped encoder, in real ONNX sessions: TR, WTR
-// (with a rejected link) and AWP each against a computation written here from the graph's
+// (with a rejected link), AWP and SO each against a computation written here from the graph's
 // own hidden states; the batch's weights as the equations give them; and the gradient of the
-// whole weighted loss (TR + AWP + WTR + RTL) against central finite differences on sampled
+// whole weighted loss (TR + AWP + WTR + RTL + SO) against central finite differences on sampled
 // parameters, encoder, MLM head and RTL head alike (float32, h = 2e-3: at 1e-2 the MLM head's
 // curvature alone made a 20% gap).
 import { join } from 'node:path';
@@ -64,8 +64,8 @@ function feedsFor(objectives: Objective[]): Record<string, Tensor> {
   });
 }
 
-async function run(objectives: Objective[], layer: number) {
-  const g = buildObjectiveGraph(config, weights, { ...OBJECTIVE_DEFAULTS, objectives, layer, temperature: tau });
+async function run(objectives: Objective[], layer: number, soLayer?: number) {
+  const g = buildObjectiveGraph(config, weights, { ...OBJECTIVE_DEFAULTS, objectives, layer, soLayer, temperature: tau });
   const outs: Record<string, Value> = { h: g.hidden[layer], last: g.hidden[config.layers], loss: g.loss };
   for (const [k, v] of Object.entries(g.terms)) outs[k] = v;
   const prog = await Program.compile(g.graph, outs, { device: 'cpu' });
@@ -170,15 +170,48 @@ test('AWP: the masked word predicts its linked word through the MLM head, clippe
   expect(value('awp')).toBeCloseTo(want, 3);
 });
 
-test('the weighted loss is α·TR + β·AWP + γ·WTR + δ·RTL', async () => {
-  const { value } = await run(['tr', 'awp', 'wtr', 'rtl'], 2);
-  const { alpha, beta, gamma, delta } = OBJECTIVE_DEFAULTS;
-  expect(value('loss')).toBeCloseTo(alpha * value('tr') + beta * value('awp') + gamma * value('wtr') + delta * value('rtl'), 4);
+test("SO: each subword's softmax over the other sentence's subwords, summed over the pair's linked subword pairs, /n and /m, −1/N (awesome-align's train_so)", async () => {
+  // hidden state 2 while the aligner's default is 1: SO reads the layer it is given
+  const { row, r, value } = await run(['so'], 2, 2);
+  const softmax = (z: number[]) => logSoftmax(z).map(Math.exp);
+  let want = 0;
+  let multi = 0;
+  examples.forEach((e, i) => {
+    const P = [...e.src.wordOf.keys()].filter((t) => e.src.wordOf[t] >= 0);
+    const Q = [...e.tgt.wordOf.keys()].filter((t) => e.tgt.wordOf[t] >= 0);
+    const S = P.map((j) => Q.map((k) => dot(row(r.h, i, j), row(r.h, N + i, k))));
+    const xy = S.map(softmax);
+    const yx = Q.map((_, b) => softmax(P.map((_, a) => S[a][b])));
+    const A = new Set<string>();
+    for (const l of e.links)
+      for (let j = e.src.start[l.s]; j < e.src.end[l.s]; j++) for (let k = e.tgt.start[l.t]; k < e.tgt.end[l.t]; k++) A.add(`${j} ${k}`);
+    for (const l of e.links) if (e.src.end[l.s] - e.src.start[l.s] > 1 || e.tgt.end[l.t] - e.tgt.start[l.t] > 1) multi++;
+    for (const cell of A) {
+      const [j, k] = cell.split(' ').map(Number);
+      want -= (xy[P.indexOf(j)][Q.indexOf(k)] / P.length + yx[Q.indexOf(k)][P.indexOf(j)] / Q.length) / N;
+    }
+  });
+  // a link of a word of several subwords spans all its subword pairs
+  expect(multi).toBeGreaterThan(0);
+  expect(want).toBeLessThan(0);
+  expect(value('so')).toBeCloseTo(want, 5);
+  // at the default layer (the aligner's, 1 here) the value differs
+  expect(Math.abs((await run(['so'], 2)).value('so') - want)).toBeGreaterThan(1e-4);
+});
+
+test('the weighted loss is α·TR + β·AWP + γ·WTR + δ·RTL + ε·SO', async () => {
+  const { value } = await run(['tr', 'awp', 'wtr', 'rtl', 'so'], 2);
+  const { alpha, beta, gamma, delta, epsilon } = OBJECTIVE_DEFAULTS;
+  expect(value('loss')).toBeCloseTo(
+    alpha * value('tr') + beta * value('awp') + gamma * value('wtr') + delta * value('rtl') + epsilon * value('so'),
+    4,
+  );
   expect(value('rtl')).toBeGreaterThan(0);
+  expect(value('so')).toBeLessThan(0);
 });
 
 test('the gradient of the weighted loss matches central finite differences (encoder, MLM head, RTL head)', async () => {
-  const objectives: Objective[] = ['tr', 'awp', 'wtr', 'rtl'];
+  const objectives: Objective[] = ['tr', 'awp', 'wtr', 'rtl', 'so'];
   const g = buildObjectiveGraph(config, weights, { ...OBJECTIVE_DEFAULTS, objectives, layer: 1, temperature: tau });
   const names = [
     'embeddings.word_embeddings.weight',

@@ -2,7 +2,8 @@
 // 'recomputed', `mekong finetune --so-labels recomputed`) on a tiny BERT built by the test,
 // one step per epoch: the labels of step 0 are those the untouched encoder gives, the labels
 // of step e are exactly those the checkpoint saved after epoch e gives (the model as it stood),
-// and they change as the model trains; with 'fixed' they are found once and never again.
+// and they change as the model trains; with 'fixed' they are found once and never again;
+// awesome-align's own objective SO, on labels recomputed each step, lowers its loss.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +79,33 @@ test('recomputed labels are re-extracted before each step from the model as it s
   expect(r.labels.recomputed).toBe(24);
   expect(r.labels.changed).toBeGreaterThanOrEqual(changed);
   expect(JSON.parse(readFileSync(join(r.out, 'mekong-finetune.json'), 'utf8')).supervision.labels).toBe('recomputed');
+});
+
+test("SO alone on recomputed labels (awesome-align's self-training): its loss falls epoch by epoch, weighted by ε", async () => {
+  const r = await finetuneEncoder({
+    ...options(join(dir, 'so')),
+    objectives: ['so'],
+    epsilon: 2,
+    epochs: 4,
+    soLabels: 'recomputed',
+    // the random encoder's link probabilities are flat: at 0 every subword pair is a label (SO ≈ −2 from the start), at 0.2 none is
+    threshold: 0.05,
+  });
+  const so = r.epochs.map((e) => e.terms.so!);
+  expect(so).toHaveLength(4);
+  // −1/N Σ (mass on own links): between −2 and 0, and lower after each epoch
+  for (const x of so) {
+    expect(x).toBeLessThan(0);
+    expect(x).toBeGreaterThan(-2);
+  }
+  for (let e = 1; e < so.length; e++) expect(so[e]).toBeLessThan(so[e - 1]);
+  expect(so[3]).toBeLessThan(so[0] - 0.3);
+  expect(r.labels.changed).toBeGreaterThan(0);
+  expect(r.epochs[0].loss).toBeCloseTo(2 * so[0], 4);
+  expect(r.labels.recomputed).toBe(32);
+  const record = JSON.parse(readFileSync(join(r.out, 'mekong-finetune.json'), 'utf8'));
+  expect(record.objectives).toEqual(['so']);
+  expect(record.weights.epsilon).toBe(2);
 });
 
 test('fixed labels are found once: nothing is recomputed', async () => {
