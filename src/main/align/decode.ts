@@ -12,9 +12,12 @@
 // linguist's corrections the one way (corrections.ts withCorrections).
 // Pairs decode one at a time, in the E-step that produced their posteriors, into a
 // temporary file per slice of pairs (LinkWriter); linksOf reads them back as the domain's
-// Link objects, pair by pair.
+// Link objects, pair by pair. As it writes, LinkWriter also counts every cell by its mean
+// posterior (shared/link-count-curve.ts): the links the posterior decoding would give at any
+// threshold, whichever decoding this run used (the Align… dialog's estimate).
 import { closeSync, openSync } from 'node:fs';
 import type { Link } from '../../shared/domain.ts';
+import { countScore, CURVE_FLOOR, emptyCounts, storedScore } from '../../shared/link-count-curve.ts';
 import { Q, type PairPosteriors } from './pair-posteriors.ts';
 import { symmetriser } from './symmetrise.ts';
 import { readAll, writeAll } from './typed-io.ts';
@@ -35,6 +38,8 @@ export interface LinkFile {
   k0: number;
   k1: number;
   file: string;
+  /** the pairs' cells of mean posterior ≥ CURVE_FLOOR, counted by stored score (link-count-curve.ts) */
+  meanCounts: number[];
 }
 
 /** MAP links of one direction into `out` (I×J source-major); fwd: obs = target. */
@@ -91,6 +96,7 @@ export class LinkWriter {
   private s = new Int32Array(1 << 10);
   private t = new Int32Array(1 << 10);
   private score = new Float32Array(1 << 10);
+  private readonly meanCounts = emptyCounts();
 
   constructor(
     private readonly k0: number,
@@ -146,13 +152,14 @@ export class LinkWriter {
     const links = n - this.n;
     this.n = n;
     this.close1(links);
+    for (let x = 0; x < mean.length; x++) if (mean[x] >= CURVE_FLOOR) countScore(this.meanCounts, storedScore(mean[x]));
   }
 
   /** Writes out what is left. */
   finish(): LinkFile {
     while (this.next < this.k1) this.close1(0);
     this.flush();
-    return { k0: this.k0, k1: this.k1, file: this.file };
+    return { k0: this.k0, k1: this.k1, file: this.file, meanCounts: this.meanCounts };
   }
 }
 
@@ -173,7 +180,7 @@ export function* linksOf(files: readonly LinkFile[]): Generator<Link[]> {
         for (let x = 0, y = 0; x < m; x++, k++) {
           const links: Link[] = [];
           for (const end = y + count[x]; y < end; y++) {
-            links.push({ s: s[y], t: t[y], kind: 'sure', score: Math.round(score[y] * 1e4) / 1e4 });
+            links.push({ s: s[y], t: t[y], kind: 'sure', score: storedScore(score[y]) });
           }
           yield links;
         }

@@ -36,6 +36,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sliceBounds, writeCorpusFile, type CorpusFile } from './corpus-file.ts';
 import { linksOf, type DecodeOptions, type LinkFile } from './decode.ts';
+import { CURVE_FLOOR, emptyCounts, type LinkCountCurve } from '../../shared/link-count-curve.ts';
 import type { DictEntry } from './dictionary.ts';
 import type { SliceJob } from './em-slice.ts';
 import { EmTrainer } from './em-trainer.ts';
@@ -83,12 +84,15 @@ export type AlignPhase = 'bitext' | 'trained' | 'links';
 export interface AlignResult {
   links: Link[][];
   model: SavedModel;
+  /** the posterior decoding's link count at each threshold on these pairs, whatever decoding was asked (link-count-curve.ts) */
+  curve: LinkCountCurve;
 }
 
 export interface StreamedAlignResult {
   /** pair k's links at the k-th step, made as they are read (once) */
   links: Iterable<Link[]>;
   model: SavedModel;
+  curve: LinkCountCurve;
 }
 
 /** Throws a UserError for a gold or rejected link outside its pair. */
@@ -190,10 +194,10 @@ class TempFolder {
 }
 
 export async function alignCorpus(srcSide: Side, tgtSide: Side, o: AlignOptions = {}, hooks: AlignHooks = {}): Promise<AlignResult> {
-  const { links: read, model } = await trainAndDecode(srcSide, tgtSide, o, hooks);
+  const { links: read, model, curve } = await trainAndDecode(srcSide, tgtSide, o, hooks);
   const links = [...read];
   hooks.onPhase?.('links');
-  return { links, model };
+  return { links, model, curve };
 }
 
 /** alignCorpus for a caller that writes the links out pair by pair (header). */
@@ -235,7 +239,10 @@ async function trainAndDecode(srcSide: Side, tgtSide: Side, o: AlignOptions, hoo
     throw err;
   }
   hooks.onPhase?.('trained');
-  return { links: readLinks(trained.files, folder), model: trained.model };
+  const counts = emptyCounts();
+  for (const f of trained.files) f.meanCounts.forEach((n, b) => (counts[b] += n));
+  const curve = { method: trained.model.method, pairs: src.length, floor: CURVE_FLOOR, counts };
+  return { links: readLinks(trained.files, folder), model: trained.model, curve };
 }
 
 /** Trains on the corpus (kept in `dir` while it runs) and decodes it into link files in `dir`. */

@@ -5,8 +5,10 @@
 // `--dict` does in the CLI, and the model row and the job's summary name them. With `byCharacter`, the Chinese
 // side(s) are aligned by character and the links mapped back to the project's words
 // (align/by-character.ts). Decoded by posterior threshold (`post`), the links are decoded
-// once at a low floor and cut to the threshold asked for, and their counts by score go into
-// the model row (align/posterior-decode.ts), for the dialog's estimate of the next run.
+// once at a low floor and cut to the threshold asked for (align/posterior-decode.ts). Every
+// run stores in its model row how many links `post` gives at each threshold (the engine's
+// count of cells by mean posterior, whatever the decoding; by character, the word links of a
+// `post` run only, as cells are characters there), for the dialog's estimate of the next run.
 import { alignCorpusByCharacter } from '../align/by-character.ts';
 import { alignCorpus } from '../align/engine.ts';
 import { cutToThreshold, decodeThreshold, isThresholdDecoding } from '../align/posterior-decode.ts';
@@ -55,7 +57,8 @@ export const statisticalAlignJob: ProjectAligner = {
       : alignCorpus(src, tgt, options, hooks));
     const cut = post ? cutToThreshold(result.links, o.threshold) : null;
     const threshold = post ? (o.threshold ?? STATISTICAL_DEFAULTS.threshold) : undefined;
-    const settings = { method: o.method, sym: o.sym, threshold, lowercase: o.lowercase, byCharacter: o.byCharacter, linkCurve: cut?.curve };
+    const linkCurve = !o.byCharacter ? result.curve : cut ? { ...cut.curve, method: result.curve.method, byCharacter: true } : undefined;
+    const settings = { method: o.method, sym: o.sym, threshold, lowercase: o.lowercase, byCharacter: o.byCharacter, linkCurve };
     const by = o.byCharacter ? ' by character' : '';
     const sym = post ? `${o.sym} ≥ ${threshold}` : o.sym;
     return {

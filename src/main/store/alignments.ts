@@ -233,14 +233,9 @@ export function rejectedWithAnnotatorOf(project: Project, pairIds: readonly numb
   return groupedByPair(rows, ({ s, t, annotator }) => ({ s, t, annotator }));
 }
 
-/** A pair's rejected links with who rejected them, for export. */
+/** A pair's rejected links with who rejected them (an edit's before-image, a re-segmentation). */
 export function rejectedWithAnnotator(project: Project, pairId: number): RejectedLink[] {
-  const db = dbOf(project);
-  return db.prepare(`SELECT s, t, annotator FROM rejected_links WHERE pair_id = ? ORDER BY s, t, annotator`).all(pairId) as {
-    s: number;
-    t: number;
-    annotator: string;
-  }[];
+  return rejectedWithAnnotatorOf(project, [pairId]).get(pairId) ?? [];
 }
 
 /** Returns a function adding "not translated" marks of one alignment; call it inside a transaction. */

@@ -54,14 +54,6 @@ export function ownReview(project: Project, pairId: number, annotator: string): 
   return row ?? null;
 }
 
-/** Every annotator's review of a pair, by annotator name. */
-export function reviewsOfPair(project: Project, pairId: number): AnnotatorReview[] {
-  const db = dbOf(project);
-  return db
-    .prepare('SELECT annotator, status, note FROM pair_reviews WHERE pair_id = ? ORDER BY annotator')
-    .all(pairId) as AnnotatorReview[];
-}
-
 /** The reviews of pairs `pairIds`, by pair, each pair's by annotator: one read for a batch of pairs (an export). */
 export function reviewsOfPairs(project: Project, pairIds: readonly number[]): Map<number, AnnotatorReview[]> {
   const rows = dbOf(project)

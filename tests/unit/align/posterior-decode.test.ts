@@ -1,8 +1,9 @@
 // The posterior-threshold decoding as the app's Align job runs it, on the Lao–Thai sample: the
-// job keeps the links at or above the threshold asked for and stores their counts by score
-// with the alignment, and those counts predict the link count of the next run at another
-// threshold (what the Align… dialog shows); after agreement training the decoding holds
-// every grow-diag-final-and link up to a threshold of 0.5.
+// job keeps the links at or above the threshold asked for; every statistical run, whatever its
+// decoding, stores the counts of its cells by mean posterior with the alignment, and those
+// counts predict the link count of a `post` run at any threshold (what the Align… dialog
+// shows); after agreement training the decoding holds every grow-diag-final-and link up to a
+// threshold of 0.5.
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { alignCorpus } from '../../../src/main/align/engine.ts';
@@ -32,9 +33,12 @@ test("a run's link counts by score predict the next run's links at another thres
   const second = store.info().alignments.at(-1)!;
   expect(second.links).toBe(linksAt(curve, 0.1));
   expect(second.links).toBeGreaterThan(first.links);
-  // other decodings count nothing, and take no threshold
+  // another decoding counts the same cells (the same EM), and takes no threshold
   await alignProject(store, { method: 'ibm1', sym: 'gdfa' });
-  expect(store.info().alignments.at(-1)!.linkCurve).toBeNull();
+  const gdfa = store.info().alignments.at(-1)!;
+  expect(gdfa.linkCurve).toEqual(curve);
+  expect(curve.method).toBe('ibm1');
+  expect(gdfa.links).not.toBe(linksAt(curve, 0.4));
   expect(() => statisticalAlignJob.check(store, { method: 'agree', sym: 'gdfa', threshold: 0.3 })).toThrow(
     /threshold is for the posterior decoding/,
   );
