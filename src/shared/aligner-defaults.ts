@@ -58,7 +58,8 @@ export const BISENT2VEC_DEFAULTS = {
 
 /**
  * The siamese head's (seed 004). `negatives`: each positive's mismatch is a random other
- * target, or the batch's hardest (seed 004's "worst", Table 13); measured on Tatoeba vie–eng:
+ * target, the batch's hardest (seed 004's "worst", Table 13), or the mismatch term averaged
+ * over the batch's other targets (its "average"); measured on Tatoeba vie–eng:
  * docs/experiments.md.
  */
 export const SIAMESE_DEFAULTS = {
@@ -68,7 +69,7 @@ export const SIAMESE_DEFAULTS = {
   epochs: 10,
   batch: 64,
   seed: 1,
-  negatives: 'hard' as 'random' | 'hard',
+  negatives: 'hard' as 'random' | 'hard' | 'average',
 };
 
 /**

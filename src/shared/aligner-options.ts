@@ -86,7 +86,7 @@ export const bisent2vecOptionsSchema = z.object({
 export type Bisent2vecOptions = z.infer<typeof bisent2vecOptionsSchema>;
 
 /** How the siamese head's training picks each positive's mismatch. */
-export const SIAMESE_NEGATIVES = ['random', 'hard'] as const;
+export const SIAMESE_NEGATIVES = ['random', 'hard', 'average'] as const;
 
 /** The siamese head's options (seed 004, models/siamese/head.ts), whichever family's sentence vectors it sits on. */
 export const siameseOptionsSchema = z.object({
@@ -98,7 +98,7 @@ export const siameseOptionsSchema = z.object({
   epochs: z.number().int().min(1).max(1000).default(SIAMESE_DEFAULTS.epochs),
   batch: z.number().int().min(1).max(4096).default(SIAMESE_DEFAULTS.batch),
   seed: z.number().int().default(SIAMESE_DEFAULTS.seed),
-  /** each positive's mismatch: a random other target, or the batch's target nearest under the current head (seed 004's "worst") */
+  /** each positive's mismatch: a random other target, the batch's target nearest under the current head (seed 004's "worst"), or the mismatch term averaged over the batch's other targets (its "average") */
   negatives: z.enum(SIAMESE_NEGATIVES).default(SIAMESE_DEFAULTS.negatives),
 });
 export type SiameseOptions = z.infer<typeof siameseOptionsSchema>;

@@ -10,7 +10,7 @@ import type { Calibration } from './calibration-report.ts';
 import type { LinkCountCurve } from './link-count-curve.ts';
 import { modelsChannels, type ModelsResults } from './models-api.ts';
 import { dictionariesChannels, type DictionariesResults, type ShippedDictionary } from './dictionaries-api.ts';
-import { miningChannels, type MiningResults } from './mining-api.ts';
+import { miningChannels, type MiningResults, mineStartSchema } from './mining-api.ts';
 import { teamChannels, type TeamResults, type TeamRole } from './team-api.ts';
 
 const status = z.enum(['new', 'in-review', 'done', 'flagged']);
@@ -173,8 +173,11 @@ export const channels = {
       distortion: encoderOptionsSchema.shape.distortion.unwrap().optional(),
     })
     .strict(),
-  /** Scores every pair's parallelism (Bi-Sent2Vec margin scores), as a job; pairs under the threshold are flagged misaligned. */
-  'curation.score': z.object({}).strict(),
+  /**
+   * Scores every pair's parallelism, as a job; pairs under the threshold are flagged misaligned. Bi-Sent2Vec margin scores,
+   * or with `head` (the Mine dialog's siamese head folder, mineStartSchema) the cosine of the two sides' vectors through it.
+   */
+  'curation.score': z.object({ head: mineStartSchema.shape.head }).strict(),
   /** Excludes from training and export (or includes again) every pair the filter matches; resolves to how many changed. */
   'pairs.exclude': z.object({ filter: pairFilterSchema, excluded: z.boolean() }).strict(),
   /** Names the project's pretrained encoder folder (checked: config.json, tokenizer.json, weights), or forgets it (null). */

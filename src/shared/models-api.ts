@@ -88,6 +88,8 @@ export const modelsChannels = {
     })
     .strict(),
   'models.delete': z.object({ modelId: id }).strict(),
+  /** The siamese heads (seed 004) the project has recorded: applied in Mine or Score parallelism, or trained on it by `mekong siamese --project`. */
+  'models.heads': z.object({}).strict(),
 } as const;
 
 export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
@@ -157,6 +159,33 @@ export interface MetricPoint {
   value: number;
 }
 
+/** Retrieval P@1 and P@5 in both directions over `pairs` test pairs (`mekong eval retrieval --json`'s figures). */
+export interface RetrievalFigures {
+  pairs: number;
+  p1: { srcTgt: number; tgtSrc: number };
+  p5: { srcTgt: number; tgtSrc: number };
+}
+
+/** A siamese head folder the project has recorded, as its config.json describes it. */
+export interface SiameseHeadInfo {
+  dir: string;
+  /** what the folder is, when it loads */
+  head: {
+    /** kind:DIR of the frozen encoder it was trained on */
+    encoder: string;
+    /** a Hugging Face encoder's sentence vector; null for the families without pooling or layer */
+    pooling: string | null;
+    layer: number | null;
+    negatives: string;
+    epochs: number;
+    lr: number;
+    /** the head's test retrieval as `mekong siamese` measured it; null when the folder has none */
+    retrieval: RetrievalFigures | null;
+  } | null;
+  /** why the folder no longer loads (moved, deleted, its encoder gone); null when it does */
+  error: string | null;
+}
+
 export interface ModelsResults {
   'models.list': { models: ModelInfo[]; methods: string[] };
   'models.train': { jobId: string; modelId: number; runId: number };
@@ -164,4 +193,5 @@ export interface ModelsResults {
   'models.metrics': { runId: number; state: RunState; points: MetricPoint[] };
   'models.realign': { jobId: string };
   'models.delete': null;
+  'models.heads': { heads: SiameseHeadInfo[] };
 }

@@ -4,7 +4,10 @@
 // its dev split. The linguist picks "A saved siamese head", types its folder, and mines two
 // monolingual files hiding 40 translation pairs among 40 lone sentences a side; the run's
 // threshold comes from the head on the dev pairs and its proposals are mostly the hidden
-// pairs. A folder that is no head is refused in the dialog in one line. Every check reads the store.
+// pairs. A folder that is no head is refused in the dialog in one line. The head applied is
+// then listed on the Models page with its encoder, settings and recorded test retrieval; "Use"
+// picks it, and Score parallelism (the same head field) scores every pair by the cosine of its
+// sides' vectors through it, the shuffled pairs lowest. Every check reads the store.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +34,7 @@ const LEARNT = 300,
 let h: Harness;
 let page: Page;
 let head: string;
+const shuffled = (k: number) => k < LEARNT && k % 10 === 3;
 const pairs = M30K_AVAILABLE ? m30kPairs(LEARNT + DEV + HIDDEN + 2 * LONE) : { src: [], tgt: [] };
 
 describe.runIf(M30K_AVAILABLE)('mining with a saved siamese head', () => {
@@ -54,12 +58,18 @@ describe.runIf(M30K_AVAILABLE)('mining with a saved siamese head', () => {
       config,
     );
     head = join(h.dir, 'head-fr');
-    saveSiameseHead(head, { head: trained.head, encoder: `bisent2vec:${b2v}`, config });
+    saveSiameseHead(head, {
+      head: trained.head,
+      encoder: `bisent2vec:${b2v}`,
+      config,
+      retrieval: { pairs: 100, p1: { srcTgt: 0.41, tgtSrc: 0.39 }, p5: { srcTgt: 0.72, tgtSrc: 0.7 } },
+    });
 
     const store = ProjectStore.create(join(h.dir, 'mine-head.mekong'), { name: 'Captions', srcLang: 'en', tgtLang: 'fr' });
     const importId = beginImport(store, 'captions.tsv', 'tsv');
+    // every tenth training-split pair (shuffled(k)) has the target of the pair 150 further on: the pairs Score should rank lowest
     const rows = pairs.src.slice(0, LEARNT + DEV).map((s, k) => {
-      const [src, tgt] = [s.join(' '), pairs.tgt[k].join(' ')];
+      const [src, tgt] = [s.join(' '), pairs.tgt[shuffled(k) ? (k + 150) % LEARNT : k].join(' ')];
       return { src, tgt, srcOffsets: encodeOffsets(pretokenized(src)), tgtOffsets: encodeOffsets(pretokenized(tgt)) };
     });
     const ids = store.transaction(() => pairInserter(store, importId)(rows));
@@ -121,7 +131,52 @@ describe.runIf(M30K_AVAILABLE)('mining with a saved siamese head', () => {
     expect(right / proposals.length).toBeGreaterThan(0.5); // chance: 1 in 80
     await page.getByTestId('mine-counts').waitFor();
     await h.screenshot('mining-view-siamese-head');
-    // the one refusal above is the only failed request
+  }, 240_000);
+
+  it('lists the head on the Models page, picks it there and scores parallelism with it', async () => {
+    await page.getByRole('tab', { name: 'Models' }).click();
+    const listed = page.getByTestId('siamese-head');
+    await listed.waitFor();
+    expect(await listed.count()).toBe(1);
+    const text = await listed.innerText();
+    for (const part of [
+      'head-fr',
+      'bisent2vec:b2v',
+      'hard negatives · 5 epochs · lr 0.001',
+      'P@1 0.410 / 0.390 · P@5 0.720 / 0.700 on 100 test pairs',
+    ])
+      expect(text).toContain(part);
+    const use = listed.getByRole('button', { name: 'Use head head-fr in Mine and Score' });
+    await use.click();
+    await listed.locator('button[aria-pressed="true"]', { hasText: 'In use' }).waitFor();
+    await h.screenshot('models-siamese-heads');
+
+    await page.getByRole('tab', { name: 'Pairs' }).click();
+    await page.getByRole('button', { name: 'Score parallelism…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Score parallelism' });
+    // the head picked on the Models page fills the field, and the recorded heads are offered
+    expect(await dialog.getByLabel('A saved siamese head on the sentence encoder it was trained on').isChecked()).toBe(true);
+    expect(await dialog.getByLabel('Siamese head folder').inputValue()).toBe(head);
+    await dialog.getByLabel('Recorded siamese heads').locator('option', { hasText: 'head-fr' }).waitFor({ state: 'attached' });
+    await h.screenshot('score-dialog-siamese-head');
+    await dialog.getByRole('button', { name: 'Score', exact: true }).click();
+    await dialog.locator('[data-testid="job-progress"][data-phase="done"]').waitFor({ timeout: 120_000 });
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+
+    const store = h.ctx.store!;
+    const threshold = store.info().parallelismThreshold!;
+    expect(threshold).not.toBeNull();
+    const scored = store.listPairs({}, 0, LEARNT + DEV).pairs;
+    expect(scored.every((p) => p.parallelism !== null)).toBe(true);
+    // the shuffled pairs score under the kept ones
+    const scoreOf = (bad: boolean) => scored.filter((_, k) => shuffled(k) === bad).map((p) => p.parallelism!.score);
+    const kept = scoreOf(false);
+    const under = scoreOf(true).reduce((a, b) => a + kept.filter((g) => b < g).length, 0);
+    expect(under / (kept.length * scoreOf(true).length)).toBeGreaterThan(0.8);
+    await page.getByLabel('Misaligned only').check();
+    await page.getByLabel('Least parallel first').check();
+    await h.screenshot('pairs-scored-siamese-head');
+    // the one refusal of the first test is the only failed request
     expect(h.pageErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   }, 240_000);
 });

@@ -27,6 +27,8 @@ import { HfEncoder } from '../models/transformer/hf-encoder.ts';
 import { setEncoderDir } from '../store/encoder-folder.ts';
 import { setExcluded } from '../store/pair-scores.ts';
 import { scoreProjectPairs } from '../train/score-pairs-job.ts';
+import { checkSavedHead } from '../models/siamese/head-mining.ts';
+import { recordHead } from '../store/siamese-heads.ts';
 import { editorHandlers } from './editor-handlers.ts';
 import { modelsHandlers } from './models-handlers.ts';
 import { dictionariesHandlers } from './dictionaries-handlers.ts';
@@ -35,7 +37,7 @@ import { teamHandlers } from './team-handlers.ts';
 import { callableChannels } from '../team/permissions.ts';
 import { readWordLists } from '../text/word-list-file.ts';
 import { listWords, removeWords } from '../store/word-lists.ts';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 
 type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
 type Handler<C extends Channel> = (ctx: AppContext, input: Input<C>) => Promise<Results[C]> | Results[C];
@@ -119,9 +121,13 @@ export const handlers: { [C in Channel]: Handler<C> } = {
     return store(ctx).info(ctx.annotator);
   },
   'project.setLanguages': (ctx, i) => store(ctx).setLanguages(i.srcLang, i.tgtLang),
-  'curation.score': (ctx) => {
+  'curation.score': (ctx, i) => {
     const target = store(ctx);
-    const { jobId } = ctx.jobs.start('score', (job) => scoreProjectPairs(target, job));
+    if (i.head !== undefined) {
+      checkSavedHead(i.head);
+      recordHead(target, resolve(i.head));
+    }
+    const { jobId } = ctx.jobs.start('score', (job) => scoreProjectPairs(target, job, i.head));
     return { jobId };
   },
   'pairs.exclude': (ctx, i) => ({ changed: setExcluded(store(ctx), i.filter, i.excluded) }),

@@ -1,6 +1,6 @@
 // The Models page's API handlers (spread into handlers.ts): training runs of the neural
 // aligner on the project, their curves and checkpoints, re-alignment with a checkpoint,
-// deleting a model with its files. Long work runs as jobs (train/train-job.ts,
+// deleting a model with its files; the siamese heads the project recorded (store/siamese-heads.ts). Long work runs as jobs (train/train-job.ts,
 // train/realign-job.ts); these handlers check the input first, so bad input is a clear
 // error at once rather than a failed job.
 import type { z } from 'zod';
@@ -28,6 +28,8 @@ import { realignRun } from '../train/realign-job.ts';
 import { removeRunFiles } from '../train/run-files.ts';
 import { openProject, type AppContext } from './app-context.ts';
 import { alignmentExists } from '../store/alignments.ts';
+import { recordedHeads } from '../store/siamese-heads.ts';
+import { describeHead } from '../models/siamese/head-mining.ts';
 
 type Channel = keyof ModelsResults;
 type Handler<C extends Channel> = (
@@ -71,6 +73,7 @@ function continuedRun(s: ProjectStore, o: TrainOptions & { startFrom: { runId: n
 }
 
 export const modelsHandlers: { [C in Channel]: Handler<C> } = {
+  'models.heads': (ctx) => ({ heads: recordedHeads(store(ctx)).map(describeHead) }),
   'models.list': (ctx) => {
     const s = store(ctx);
     return { models: listModels(s, (runId, kind) => jobOf(s, runId, kind)), methods: [...TRAINABLE_METHODS] };

@@ -1,6 +1,6 @@
 // `mekong siamese --encoder bisent2vec:DIR|bilstm:DIR|hf:DIR [--pooling cls|mean] [--layer L]
 //                 (--src A --tgt B | --project P) [--test-src C --test-tgt D | --held-out 0.1] --out M
-//                 [--negatives random|hard] [--epochs N] [--lr x] [--seed N] [--lowercase]`
+//                 [--negatives random|hard|average] [--epochs N] [--lr x] [--seed N] [--lowercase]`
 // Seed 004's siamese head (models/siamese/head.ts) on a frozen sentence encoder
 // (models/siamese/sentence-encoders.ts; a Hugging Face encoder's vector by default the mean of
 // seed 004's layer, 7 of 12): trained on the pairs A/B (one pre-tokenised sentence per line) or
@@ -10,8 +10,9 @@
 // P@1 and P@5 in both directions (eval/retrieval.ts): the raw encoder (cosine on its vectors as
 // they are, the paper's baseline), the encoder's vectors normalised unit/center/unit, and the
 // head's; the head is saved as a model folder (models/siamese/siamese-folder.ts) with the
-// encoder's absolute folder, pooling and layer, which `eval retrieval --head`, `mine --head`
-// and the app's Mine dialog read.
+// encoder's absolute folder, pooling and layer and the head's test retrieval, which `eval
+// retrieval --head`, `mine --head` and the app's Mine and Score dialogs read; trained on a
+// project, the head is recorded in it (store/siamese-heads.ts) for its Models page.
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { toArrays } from '../align/sentences.ts';
@@ -28,6 +29,7 @@ import { saveSiameseHead } from '../models/siamese/siamese-folder.ts';
 import { Rng } from '../nn/init.ts';
 import { loadCorpus } from '../store/pair-corpus.ts';
 import { ProjectStore } from '../store/project-store.ts';
+import { recordHead } from '../store/siamese-heads.ts';
 import { interruptSignal, withProgressBar } from './progress-bar.ts';
 import { layerOption, type SentenceEncoderFlags, sentenceEncoderOptions } from './sentence-encoder-options.ts';
 
@@ -128,6 +130,7 @@ async function run(o: SiameseOptions): Promise<void> {
     ];
     // Ctrl+C cancels the training; before it (embedding), it ends the command
     const { head, losses } = await withProgressBar('siamese head', (ctx) => siamese.train(x, y, d, config, ctx), interruptSignal());
+    const after = await retrievalAccuracy(applyHead(head, tx), applyHead(head, ty), d);
     const line = (what: string, r: Retrieval) =>
       `${what.padEnd(26)}: src→tgt P@1 ${f3(r.forward[1])} P@5 ${f3(r.forward[5])}, tgt→src P@1 ${f3(r.backward[1])} P@5 ${f3(r.backward[5])}\n`;
     const reading = encoder.reading ? `, ${encoder.reading.pooling} of layer ${encoder.reading.layer}` : '';
@@ -135,14 +138,27 @@ async function run(o: SiameseOptions): Promise<void> {
       `${train.src.length} training pairs, ${test.src.length} test pairs, ${config.epochs} epochs, ${config.negatives} negatives${reading}, loss ${f3(losses[0])} → ${f3(losses.at(-1)!)}\n` +
         line('raw encoder (cosine)', await retrievalAccuracy(unitRows(Float32Array.from(tx), d), unitRows(Float32Array.from(ty), d), d)) +
         line('normalised (unit/ctr/unit)', await retrievalAccuracy(normalised(tx, d), normalised(ty, d), d)) +
-        line('after the head', await retrievalAccuracy(applyHead(head, tx), applyHead(head, ty), d)),
+        line('after the head', after),
     );
     saveSiameseHead(o.out, {
       head,
       encoder: `${o.encoder.slice(0, o.encoder.indexOf(':'))}:${resolve(dir)}`,
       vectors: encoder.reading,
       config,
+      retrieval: {
+        pairs: test.src.length,
+        p1: { srcTgt: after.forward[1], tgtSrc: after.backward[1] },
+        p5: { srcTgt: after.forward[5], tgtSrc: after.backward[5] },
+      },
     });
+    if (o.project !== undefined) {
+      const store = ProjectStore.open(o.project);
+      try {
+        recordHead(store, resolve(o.out));
+      } finally {
+        store.close();
+      }
+    }
   } finally {
     await encoder.release();
   }
@@ -166,7 +182,7 @@ export function register(program: Command): void {
     .addOption(
       new Option(
         '--negatives <how>',
-        `each positive's mismatch: a random other target, or the batch's nearest one under the head as it trains (seed 004's "worst"; default ${SIAMESE_HEAD.defaults.negatives})`,
+        `each positive's mismatch: a random other target, the batch's nearest one under the head as it trains (seed 004's "worst"), or the mismatch term averaged over the batch's other targets (its "average"); default ${SIAMESE_HEAD.defaults.negatives}`,
       ).choices([...SIAMESE_NEGATIVES]),
     )
     .option('--epochs <n>', `training epochs (default ${SIAMESE_HEAD.defaults.epochs})`)

@@ -76,6 +76,7 @@ export const PERMISSIONS = {
   // the project's adjudicated gold: the adjudicator's alone
   'adjudication.save': ADJUDICATOR,
   'models.list': EVERYONE,
+  'models.heads': EVERYONE,
   'models.metrics': EVERYONE,
   'models.train': MANAGER,
   'models.timeRun': MANAGER,

@@ -1,6 +1,6 @@
 // Worker thread of the app's sentence-level curation jobs (score-pairs-job.ts, mine-job.ts):
 // Bi-Sent2Vec training (its Hogwild threads started from here), or a saved siamese head's
-// encoder embedding both files, the held-out threshold search and the margin scoring over
+// encoder embedding both files or the project's pairs, the held-out threshold search and the margin scoring over
 // the whole corpus keep a thread busy for minutes, so they run here rather than on the
 // server's thread. The score job's pairs are read here too
 // (a read-only connection of this thread's own), the mine job's sent as plain sentences;
@@ -19,7 +19,7 @@ import {
 import { UserError } from '../errors.ts';
 import { loadCorpus, type ProjectCorpus } from '../store/pair-corpus.ts';
 import { ProjectStore } from '../store/project-store.ts';
-import { mineWithHead, type ThresholdPairs } from '../models/siamese/head-mining.ts';
+import { mineWithHead, scoreWithHead, type ThresholdPairs } from '../models/siamese/head-mining.ts';
 
 /** Pairs a project needs before its pairs can be scored (enough to hold some out for the threshold). */
 const MIN_PAIRS_TO_SCORE = Math.ceil(HELD_OUT_MIN / HELD_OUT_SHARE);
@@ -28,6 +28,8 @@ export interface ScoreTask {
   type: 'score';
   /** the project file, whose pairs (excluded ones too) this thread reads on a connection of its own */
   projectPath: string;
+  /** a saved siamese head's folder: a pair's score is the cosine of its sides' vectors through the head (models/siamese/head-mining.ts) */
+  head?: string;
 }
 
 export interface ScoreResult {
@@ -36,6 +38,8 @@ export interface ScoreResult {
   scores: PairScore[];
   threshold: number;
   heldOut: number;
+  /** what the held-out pairs were */
+  heldOutWhat: string;
   flagging: { precision: number; recall: number };
 }
 
@@ -78,6 +82,12 @@ function pairsToScore(path: string): { ids: number[]; src: string[][]; tgt: stri
 
 async function score(t: ScoreTask, ctx: WorkerContext): Promise<ScoreResult> {
   ctx.progress({ done: 0, total: 0, message: 'reading the pairs' });
+  if (t.head !== undefined) {
+    const corpus = readCorpus(t.projectPath, true);
+    const fit = headThresholdPairs(corpus);
+    const r = await scoreWithHead(t.head, fit, corpus.src, corpus.tgt, ctx);
+    return { ids: corpus.ids, ...r, heldOutWhat: fit.what };
+  }
   const { ids, src, tgt } = pairsToScore(t.projectPath);
   // No IBM1 tables: flagging scores by the cosine alone (models/bisent2vec/curation.ts' sentenceSets).
   const training = await trainForCuration(src, tgt, { lexicalWeight: 0 }, { ctx, threads: availableParallelism() });
@@ -85,7 +95,14 @@ async function score(t: ScoreTask, ctx: WorkerContext): Promise<ScoreResult> {
   ctx.progress({ done: 0, total: 1, message: 'scoring every pair' });
   const scores = await scoreCorpusPairs(training.model, src, tgt, threshold, ctx);
   const f = training.flagging;
-  return { ids, scores, threshold, heldOut: training.heldOut, flagging: { precision: f.precision, recall: f.recall } };
+  return {
+    ids,
+    scores,
+    threshold,
+    heldOut: training.heldOut,
+    heldOutWhat: 'held-out pairs',
+    flagging: { precision: f.precision, recall: f.recall },
+  };
 }
 
 /** The pairs a siamese head's threshold is found on: the project's dev and test pairs when there are enough, else all its pairs. */
@@ -96,15 +113,19 @@ function headThresholdPairs(c: ProjectCorpus): ThresholdPairs {
   return { src: c.src, tgt: c.tgt, what: `project pairs (fewer than ${HELD_OUT_MIN} dev/test pairs: maybe ones the head was trained on)` };
 }
 
-async function mine(t: MineTask, ctx: WorkerContext): Promise<MineResult> {
-  ctx.progress({ done: 0, total: 0, message: 'reading the pairs' });
-  const store = ProjectStore.openReader(t.projectPath);
-  let corpus: ProjectCorpus;
+/** The project's pairs, on a read-only connection of this thread's own; excluded ones too when `withExcluded`. */
+function readCorpus(path: string, withExcluded: boolean): ProjectCorpus {
+  const store = ProjectStore.openReader(path);
   try {
-    corpus = loadCorpus(store, true);
+    return loadCorpus(store, true, { withExcluded });
   } finally {
     store.close();
   }
+}
+
+async function mine(t: MineTask, ctx: WorkerContext): Promise<MineResult> {
+  ctx.progress({ done: 0, total: 0, message: 'reading the pairs' });
+  const corpus = readCorpus(t.projectPath, false);
   if (t.head !== undefined) return mineWithHead(t.head, headThresholdPairs(corpus), t.src, t.tgt, t.threshold, ctx);
   const training = { ctx, threads: availableParallelism() };
   let model, threshold: number, thresholdSource: string;

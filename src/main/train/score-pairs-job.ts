@@ -7,6 +7,9 @@
 // pair list to filter and sort by and the linguist to exclude. Excluded pairs are scored too,
 // so that including one again shows its score. Reading the pairs, the training and the
 // scoring run in a worker thread (curation.worker.ts), so the server keeps answering meanwhile.
+// With a saved siamese head (seed 004) nothing is trained: a pair's score is the cosine of its
+// sides' vectors through the head, the threshold found on the project's dev and test pairs
+// (models/siamese/head-mining.ts scoreWithHead).
 import type { JobContext } from '../jobs/job-context.ts';
 import { runInWorker } from '../jobs/worker-host.ts';
 import { saveParallelism } from '../store/pair-scores.ts';
@@ -14,10 +17,10 @@ import type { ProjectStore } from '../store/project-store.ts';
 import type { CurationTask, ScoreResult } from './curation.worker.ts';
 
 /** Runs the job; returns a one-line summary. */
-export async function scoreProjectPairs(store: ProjectStore, ctx: JobContext): Promise<string> {
+export async function scoreProjectPairs(store: ProjectStore, ctx: JobContext, head?: string): Promise<string> {
   const r = await runInWorker<CurationTask, ScoreResult>(
     new URL('./curation.worker.ts', import.meta.url),
-    { type: 'score', projectPath: store.path },
+    { type: 'score', projectPath: store.path, ...(head === undefined ? {} : { head }) },
     ctx,
   );
   const { ids } = r;
@@ -32,5 +35,6 @@ export async function scoreProjectPairs(store: ProjectStore, ctx: JobContext): P
     r.threshold,
   );
   const misaligned = r.scores.filter((s) => s.flagged).length;
-  return `scored ${ids.length} pairs: ${misaligned} under the threshold ${r.threshold.toFixed(3)} (on ${r.heldOut} held-out pairs with a tenth shuffled: precision ${r.flagging.precision.toFixed(2)}, recall ${r.flagging.recall.toFixed(2)})`;
+  const by = head === undefined ? '' : ` with the siamese head ${head}`;
+  return `scored ${ids.length} pairs${by}: ${misaligned} under the threshold ${r.threshold.toFixed(3)} (on ${r.heldOut} ${r.heldOutWhat} with a tenth shuffled: precision ${r.flagging.precision.toFixed(2)}, recall ${r.flagging.recall.toFixed(2)})`;
 }

@@ -39,7 +39,7 @@ export const HELD_OUT_SHARE = 0.1;
 export const HELD_OUT_MAX = 3000;
 export const HELD_OUT_MIN = 30;
 /** Share of the held-out pairs whose targets are shuffled to learn the flagging threshold. */
-const SHUFFLED_SHARE = 0.1;
+export const SHUFFLED_SHARE = 0.1;
 
 export interface CurationTraining {
   model: Bisent2vecModel;

@@ -8,7 +8,10 @@
 // of another pair of the same batch that is nearest to x_i under the head as it stands at
 // that step (Euclidean distance between the head's outputs without dropout, the loss's
 // distance), so it tracks the head as it trains rather than the frozen encoder's space; a
-// target equal to y_i (a repeated translation) is never taken as its mismatch. Embeddings
+// target equal to y_i (a repeated translation) is never taken as its mismatch. With
+// `negatives: 'average'` (its Table 13's third row, 57.3 P@1) a pair has no single mismatch:
+// its mismatch term is ½·max(0, m − D(x_i, y_j))² averaged over every other target y_j of the
+// batch (never its own, nor one equal to y_i), under the head as it trains. Embeddings
 // in and out are normalised unit, center, unit (length 1, minus the mean of their
 // language, length 1 again), as the paper does.
 // Inputs: the sentence vectors of any family that gives them (the registry's SIAMESE_HEAD,
@@ -24,9 +27,9 @@
 // loop, train/fit-loop.ts), saved as a model folder.
 import { SIAMESE_DEFAULTS } from '../../../shared/aligner-defaults.ts';
 import type { SiameseOptions } from '../../../shared/aligner-options.ts';
-import { Graph } from '../../nn/graph.ts';
+import { Graph, type Value } from '../../nn/graph.ts';
 import { dropout } from '../../nn/ops/random.ts';
-import { add, matmul, mul, reduceMean, reduceSum, relu, sqrt, sub } from '../../nn/ops/all-ops.ts';
+import { add, matmul, mul, reduceMean, reduceSum, relu, sqrt, sub, unsqueeze } from '../../nn/ops/all-ops.ts';
 import { Rng } from '../../nn/init.ts';
 import { floats, type Tensor } from '../../nn/tensor.ts';
 import { Trainer } from '../../nn/trainer.ts';
@@ -67,26 +70,43 @@ export function applyHead(h: SiameseHead, x: Float32Array): Float32Array {
   return normalised(out, d);
 }
 
-/** The training graph: the shared layer on both sides, dropout, the margin loss averaged over the batch. */
-export function siameseTrainingGraph(d: number, c: SiameseConfig): { g: Graph; loss: ReturnType<typeof reduceMean> } {
+/**
+ * The training graph: the shared layer on both sides, dropout, the margin loss. With random
+ * or hard negatives a batch is rows (x, y, label), each a pair (label 0) or a mismatch
+ * (label 1), and the loss is the mean over the rows. With average negatives a batch is the
+ * pairs (x_i, y_i) and `weights` [b, b] (mismatchWeights), pair i's mismatch term
+ * Σ_j w_ij·½max(0, m − D(x_i, y_j))²; the loss is the same mean over 2b terms (b pairs, b
+ * mismatch terms).
+ */
+export function siameseTrainingGraph(d: number, c: SiameseConfig): { g: Graph; loss: Value } {
   const g = new Graph();
   const x = g.input('x', 'float32', ['batch', d]);
   const y = g.input('y', 'float32', ['batch', d]);
-  const l = g.input('label', 'float32', ['batch']);
   const eye = new Float32Array(d * d);
   for (let i = 0; i < d; i++) eye[i * d + i] = 1;
   const W = g.param('head.weight', [d, d], () => floats(eye, [d, d]));
   const b = g.param('head.bias', [d], () => floats(new Float32Array(d), [d]));
   const rng = new Rng(c.seed);
-  const tower = (v: ReturnType<typeof g.input>) => {
+  const tower = (v: Value) => {
     const e = add(matmul(v, W), b);
     return c.dropout > 0 ? dropout(e, c.dropout, rng.int(2 ** 31)) : e;
   };
-  const diff = sub(tower(x), tower(y));
+  const [ex, ey] = [tower(x), tower(y)];
+  const diff = sub(ex, ey);
   const d2 = reduceSum(mul(diff, diff), [1]);
-  const dist = sqrt(add(d2, 1e-9));
-  const far = relu(sub(c.margin, dist));
-  const loss = reduceMean(mul(add(mul(sub(1, l), d2), mul(l, mul(far, far))), 0.5));
+  const hinge2 = (squared: Value) => {
+    const far = relu(sub(c.margin, sqrt(add(squared, 1e-9))));
+    return mul(far, far);
+  };
+  if (c.negatives === 'average') {
+    const w = g.input('weights', 'float32', ['batch', 'batch']);
+    // every source against every target of the batch: [b, b, d] differences, [b, b] squared distances
+    const cross = sub(unsqueeze(ex, [1]), unsqueeze(ey, [0]));
+    const mismatch = reduceSum(mul(w, hinge2(reduceSum(mul(cross, cross), [2]))), [1]);
+    return { g, loss: mul(reduceMean(add(d2, mismatch)), 0.25) };
+  }
+  const l = g.input('label', 'float32', ['batch']);
+  const loss = reduceMean(mul(add(mul(sub(1, l), d2), mul(l, hinge2(d2))), 0.5));
   return { g, loss };
 }
 
@@ -109,6 +129,13 @@ function headRows(x: Float32Array, idx: readonly number[], d: number, W: Float32
       for (let j = 0; j < d; j++) out[o + j] += v * W[w + j];
     }
   });
+  return out;
+}
+
+/** Rows `idx` of x [n, d], [idx.length, d]. */
+function pickRows(x: Float32Array, idx: readonly number[], d: number): Float32Array {
+  const out = new Float32Array(idx.length * d);
+  idx.forEach((i, k) => out.set(x.subarray(i * d, (i + 1) * d), k * d));
   return out;
 }
 
@@ -149,8 +176,25 @@ export function hardestMismatches(
 }
 
 /**
+ * For the pairs `idx` of a batch, the weights [b, b] of average negatives: row k spreads 1
+ * evenly over the batch's targets other than pair k's own and not equal to it (a repeated
+ * translation); a row with none (a batch of one, or only repeats) is 0, and that pair has no
+ * mismatch term.
+ */
+export function mismatchWeights(y: Float32Array, idx: readonly number[], d: number): Float32Array {
+  const b = idx.length;
+  const w = new Float32Array(b * b);
+  idx.forEach((i, k) => {
+    const others = idx.flatMap((j, m) => (m !== k && squaredDistance(y, j * d, y, i * d, d) >= 1e-12 ? [m] : []));
+    for (const m of others) w[k * b + m] = 1 / others.length;
+  });
+  return w;
+}
+
+/**
  * Trains the head on pairs (x_i, y_i) of frozen embeddings [n, d] (normalised here first),
- * each batch half positives and half mismatches (config.negatives says which).
+ * each batch half positives and half mismatches (config.negatives says which; with average
+ * negatives, each batch's pairs and every other target of it).
  */
 export async function trainSiameseHead(
   xRaw: Float32Array,
@@ -184,6 +228,12 @@ export async function trainSiameseHead(
         },
         step({ index, step }) {
           const idx = order.slice(index * half, (index + 1) * half);
+          trainer.state.step = step;
+          if (c.negatives === 'average') {
+            const rows = (v: Float32Array) => floats(pickRows(v, idx, d), [idx.length, d]);
+            const weights = floats(mismatchWeights(y, idx, d), [idx.length, idx.length]);
+            return trainer.step({ x: rows(x), y: rows(y), weights });
+          }
           const B = 2 * idx.length;
           const xb = new Float32Array(B * d),
             yb = new Float32Array(B * d),
@@ -202,7 +252,6 @@ export async function trainSiameseHead(
             yb.set(y.subarray(j * d, (j + 1) * d), (idx.length + k) * d);
             lb[idx.length + k] = 1;
           });
-          trainer.state.step = step;
           return trainer.step({ x: floats(xb, [B, d]), y: floats(yb, [B, d]), label: floats(lb, [B]) });
         },
         model: () => trainer.state.params,

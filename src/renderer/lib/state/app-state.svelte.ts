@@ -19,6 +19,8 @@ export class AppState {
   annotator = $state('');
   busy = $state(false);
   error = $state<string | null>(null);
+  /** The siamese head folder picked on the Models page: the Mine and Score dialogs' head fields start from it. */
+  siameseHead = $state('');
   /** A call was refused because the open project's file went away (project.info says so too). */
   private goneNoticed = $state(false);
   readonly api: MekongApi;

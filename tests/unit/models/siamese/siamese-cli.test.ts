@@ -2,10 +2,10 @@
 // trained on a Bi-Sent2Vec model's vectors of Multi30k en–fr pairs, tested on other pairs (P@1
 // and P@5 both ways: the raw encoder's cosine, normalised, after the head; the raw line the
 // same as `eval retrieval` without a head and a hand computation), saved as a model folder
-// that loads back; hard and random negatives; a tiny BERT folder with a held-out share, its
+// that loads back with the head's test retrieval; hard, random and average negatives; a tiny BERT folder with a held-out share, its
 // vectors at seed 004's layer by default or at --pooling/--layer, recorded in the head and
 // read back by `eval retrieval --head`; a project's pairs, its dev pairs the test pairs and
-// its excluded pairs left out; bad arguments as one-line errors.
+// its excluded pairs left out, the head recorded in the project; bad arguments as one-line errors.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +21,8 @@ import { samplePairs, writeTinyBert } from '../transformer/tiny-encoders.ts';
 import { m30kPairs } from './bench-pairs.ts';
 import { project } from '../../review/fixture.ts';
 import { dbOf } from '../../../../src/main/store/connection.ts';
+import { ProjectStore } from '../../../../src/main/store/project-store.ts';
+import { recordedHeads } from '../../../../src/main/store/siamese-heads.ts';
 
 const dir = tempDir('mekong-siamese-cli-');
 const pairs = m30kPairs(500);
@@ -79,6 +81,10 @@ test('siamese on a Bi-Sent2Vec model: test P@1/P@5 both ways before and after; t
   expect(saved.vectors).toBeUndefined(); // Bi-Sent2Vec has no pooling or layer
   expect(saved.head.dim).toBe(32);
   expect(saved.config).toMatchObject({ epochs: 3, negatives: 'hard' });
+  // the head's test retrieval recorded in the folder: the "after the head" line's figures
+  const rec = saved.retrieval!;
+  expect([rec.p1.srcTgt, rec.p5.srcTgt, rec.p1.tgtSrc, rec.p5.tgtSrc].map((v) => Number(v.toFixed(3)))).toEqual(after);
+  expect(rec.pairs).toBe(100);
 
   const random = mekong(
     'siamese',
@@ -104,6 +110,28 @@ test('siamese on a Bi-Sent2Vec model: test P@1/P@5 both ways before and after; t
   expect(loadSiameseHead(join(dir, 'head-random')).config.negatives).toBe('random');
   // the same seed, other negatives: another head
   expect(Array.from(loadSiameseHead(join(dir, 'head-random')).head.weight)).not.toEqual(Array.from(saved.head.weight));
+  const average = mekong(
+    'siamese',
+    '--encoder',
+    spec,
+    '--src',
+    A,
+    '--tgt',
+    B,
+    '--test-src',
+    C,
+    '--test-tgt',
+    D,
+    '--out',
+    join(dir, 'head-average'),
+    '--epochs',
+    '3',
+    '--negatives',
+    'average',
+  );
+  expect(average.code, average.err).toBe(0);
+  expect(average.out).toMatch(/^400 training pairs, 100 test pairs, 3 epochs, average negatives/m);
+  expect(loadSiameseHead(join(dir, 'head-average')).config.negatives).toBe('average');
 }, 240_000);
 
 test('siamese on a Hugging Face folder, with a share of the pairs held out', () => {
@@ -202,6 +230,10 @@ test("siamese on a project's pairs: its dev pairs test the head, excluded pairs 
   expect(r.code, r.err).toBe(0);
   expect(r.out).toMatch(/^31 training pairs, 8 test pairs, 1 epochs/m);
   expect(r.out).toMatch(new RegExp(`raw encoder \\(cosine\\) {6}: ${P.source}`));
+  // the head is recorded in the project, for its Models page and the Mine and Score dialogs
+  const reopened = ProjectStore.open(file);
+  expect(recordedHeads(reopened)).toEqual([join(dir, 'project-head')]);
+  reopened.close();
 }, 120_000);
 
 test('siamese: bad arguments are one-line errors', { timeout: 240_000 }, () => {
@@ -223,7 +255,7 @@ test('siamese: bad arguments are one-line errors', { timeout: 240_000 }, () => {
     ],
     [
       ['--encoder', `bisent2vec:${join(dir, 'bisent2vec')}`, '--src', A, '--tgt', B, '--out', out, '--negatives', 'worst'],
-      /--negatives.*worst.*random, hard/,
+      /--negatives.*worst.*random, hard, average/,
     ],
     [
       ['--encoder', `bisent2vec:${join(dir, 'bisent2vec')}`, '--src', A, '--tgt', B, '--out', out, '--layer', '3'],
