@@ -15,11 +15,7 @@ import type { AppContext } from '../../../src/main/api/app-context.ts';
 import { JobRegistry } from '../../../src/main/jobs/job-registry.ts';
 import { minePairs } from '../../../src/main/eval/margin.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
-import { trainBisent2vec } from '../../../src/main/models/bisent2vec/parallel-train.ts';
-import { saveBisent2vec } from '../../../src/main/models/bisent2vec/bisent2vec-folder.ts';
-import { trainSiameseHead } from '../../../src/main/models/siamese/head.ts';
 import { openUnitSentenceVectors } from '../../../src/main/models/siamese/headed-encoder.ts';
-import { openSentenceEncoder } from '../../../src/main/models/siamese/sentence-encoders.ts';
 import { saveSiameseHead } from '../../../src/main/models/siamese/siamese-folder.ts';
 import { SIAMESE_DEFAULTS } from '../../../src/shared/aligner-defaults.ts';
 import { project } from '../review/fixture.ts';
@@ -28,6 +24,7 @@ import { jobOutcome } from '../helpers/job-outcome.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { dbOf } from '../../../src/main/store/connection.ts';
 import { M30K_AVAILABLE, m30kPairs } from '../models/siamese/bench-pairs.ts';
+import { savedHead } from '../models/siamese/saved-head-fixture.ts';
 
 const dir = tempDir('mekong-mine-head-');
 const TRAIN = 400,
@@ -39,23 +36,7 @@ test.runIf(M30K_AVAILABLE)(
   'mines with a saved siamese head on its encoder, through the same vectors as mine --head',
   async () => {
     const pairs = m30kPairs(TRAIN + HIDDEN + 2 * LONE);
-    const { model } = await trainBisent2vec(
-      pairs.src.slice(0, LEARNT),
-      pairs.tgt.slice(0, LEARNT),
-      { minCount: 1, dim: 32, epochs: 20 },
-      { threads: 1 },
-    );
-    const b2v = join(dir, 'b2v');
-    saveBisent2vec(b2v, model);
-    const enc = openSentenceEncoder('bisent2vec', b2v);
-    const trained = await trainSiameseHead(
-      await enc.embed(0, pairs.src.slice(0, LEARNT)),
-      await enc.embed(1, pairs.tgt.slice(0, LEARNT)),
-      32,
-      { epochs: 5, lr: 1e-3 },
-    );
-    const head = join(dir, 'head');
-    saveSiameseHead(head, { head: trained.head, encoder: `bisent2vec:${b2v}`, config: { ...SIAMESE_DEFAULTS, epochs: 5, lr: 1e-3 } });
+    const { b2v, head, weights } = await savedHead(dir, { src: pairs.src.slice(0, LEARNT), tgt: pairs.tgt.slice(0, LEARNT) });
 
     const { store, ids } = project(
       dir,
@@ -117,7 +98,7 @@ test.runIf(M30K_AVAILABLE)(
     cpSync(head, moved, { recursive: true });
     const lost = join(dir, 'b2v-lost');
     cpSync(b2v, lost, { recursive: true });
-    saveSiameseHead(moved, { head: trained.head, encoder: `bisent2vec:${lost}`, config: SIAMESE_DEFAULTS });
+    saveSiameseHead(moved, { head: weights, encoder: `bisent2vec:${lost}`, config: SIAMESE_DEFAULTS });
     rmSync(lost, { recursive: true });
     await expect(api.invoke('mine.start', { srcFile, tgtFile, head: moved })).rejects.toThrow(
       `${moved}: the encoder it was trained on (bisent2vec:${lost}) is not there`,

@@ -14,20 +14,15 @@ import { expect, test } from 'vitest';
 import type { AppContext } from '../../../src/main/api/app-context.ts';
 import { rowDot } from '../../../src/main/eval/csls.ts';
 import { JobRegistry } from '../../../src/main/jobs/job-registry.ts';
-import { trainBisent2vec } from '../../../src/main/models/bisent2vec/parallel-train.ts';
-import { saveBisent2vec } from '../../../src/main/models/bisent2vec/bisent2vec-folder.ts';
-import { trainSiameseHead } from '../../../src/main/models/siamese/head.ts';
 import { openUnitSentenceVectors } from '../../../src/main/models/siamese/headed-encoder.ts';
-import { openSentenceEncoder } from '../../../src/main/models/siamese/sentence-encoders.ts';
-import { saveSiameseHead } from '../../../src/main/models/siamese/siamese-folder.ts';
 import { dbOf } from '../../../src/main/store/connection.ts';
 import { loadCorpus } from '../../../src/main/store/pair-corpus.ts';
-import { SIAMESE_DEFAULTS } from '../../../src/shared/aligner-defaults.ts';
 import { project } from '../review/fixture.ts';
 import { dispatchApi } from '../helpers/dispatch-api.ts';
 import { jobOutcome } from '../helpers/job-outcome.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { M30K_AVAILABLE, m30kPairs } from '../models/siamese/bench-pairs.ts';
+import { savedHead } from '../models/siamese/saved-head-fixture.ts';
 
 const dir = tempDir('mekong-score-head-');
 const N = 400,
@@ -37,29 +32,8 @@ test.runIf(M30K_AVAILABLE)(
   "scores every pair by the cosine of the head's vectors, the number eval retrieval --head ranks by",
   async () => {
     const pairs = m30kPairs(N);
-    const { model } = await trainBisent2vec(
-      pairs.src.slice(0, LEARNT),
-      pairs.tgt.slice(0, LEARNT),
-      { minCount: 1, dim: 32, epochs: 20 },
-      { threads: 1 },
-    );
-    const b2v = join(dir, 'b2v');
-    saveBisent2vec(b2v, model);
-    const enc = openSentenceEncoder('bisent2vec', b2v);
-    const trained = await trainSiameseHead(
-      await enc.embed(0, pairs.src.slice(0, LEARNT)),
-      await enc.embed(1, pairs.tgt.slice(0, LEARNT)),
-      32,
-      { epochs: 5, lr: 1e-3 },
-    );
-    const head = join(dir, 'head');
     const retrieval = { pairs: 100, p1: { srcTgt: 0.5, tgtSrc: 0.25 }, p5: { srcTgt: 0.75, tgtSrc: 0.5 } };
-    saveSiameseHead(head, {
-      head: trained.head,
-      encoder: `bisent2vec:${b2v}`,
-      config: { ...SIAMESE_DEFAULTS, epochs: 5, lr: 1e-3 },
-      retrieval,
-    });
+    const { b2v, head } = await savedHead(dir, { src: pairs.src.slice(0, LEARNT), tgt: pairs.tgt.slice(0, LEARNT) }, retrieval);
 
     // every tenth pair (k % 10 === 3) takes the target of the pair 200 further on
     const shuffled = new Set(pairs.src.map((_, k) => k).filter((k) => k % 10 === 3));
