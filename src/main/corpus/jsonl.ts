@@ -1,7 +1,10 @@
 // JSONL reader and writer for the schema in jsonl-schema.ts (one pair per line). Reading
 // validates each line with the zod schema, checks token offsets against the text and,
 // when both sides carry tokens, link indices against the token counts. Blank lines are
-// skipped. Writing emits keys in schema order so export → import → export is byte-identical.
+// skipped. Writing emits keys in schema order so export → import → export is byte-identical:
+// pairToJson gives the schema value (Parquet's rows are made of it), and jsonLine the same
+// value's JSON text, assembled as strings without the value's objects and arrays (an export
+// of a million pairs writes some 25 million links and 40 million token offsets).
 import { InputError } from '../errors.ts';
 import type { Link, Token } from '../../shared/domain.ts';
 import { ByteProgress, checkSides, readLineBatches, type ReadOptions } from './input.ts';
@@ -157,7 +160,58 @@ export function pairToJson(rec: PairRecord): PairJsonValue {
   return json;
 }
 
+/** JSON text of a string (JSON.stringify's escaping) and of a number (null when not finite, as JSON.stringify writes it). */
+const str = JSON.stringify as (s: string) => string;
+const num = (x: number): string => (Number.isFinite(x) ? String(x) : 'null');
+const KIND_JSON = { sure: '"sure"', possible: '"possible"' } as const;
+
+function sideLine(text: string, tokens: Token[] | undefined): string {
+  if (!tokens) return `{"text":${str(text)}}`;
+  let out = `{"text":${str(text)},"tokens":[`;
+  for (let i = 0; i < tokens.length; i++) out += `${i ? ',' : ''}[${tokens[i].start},${tokens[i].end}]`;
+  return out + ']}';
+}
+
+function linksLine(links: readonly Link[]): string {
+  let out = '[';
+  for (let i = 0; i < links.length; i++) {
+    const l = links[i];
+    out += `${i ? ',' : ''}[${l.s},${l.t},${KIND_JSON[l.kind]},${l.score === null ? 'null' : num(l.score)}`;
+    out += l.tag === undefined ? ']' : `,${str(l.tag)}]`;
+  }
+  return out + ']';
+}
+
+/** `JSON.stringify(pairToJson(rec))`, assembled directly (see the header). */
+export function jsonLine(rec: PairRecord): string {
+  let out = rec.id !== undefined ? `{"id":${num(rec.id)},"src":` : '{"src":';
+  out += sideLine(rec.src, rec.srcTokens) + ',"tgt":' + sideLine(rec.tgt, rec.tgtTokens);
+  if (rec.alignments) {
+    out += ',"alignments":[';
+    for (let i = 0; i < rec.alignments.length; i++) {
+      const a = rec.alignments[i];
+      out += `${i ? ',' : ''}{"origin":${str(a.origin)},"source":${str(a.source)}`;
+      out += `${a.adjudicated ? ',"adjudicated":true' : ''},"links":${linksLine(a.links)}`;
+      const u = a.untranslated;
+      if (u && (u.src.length || u.tgt.length))
+        out += `,"untranslated":{"src":[${u.src.map(num).join(',')}],"tgt":[${u.tgt.map(num).join(',')}]}`;
+      out += '}';
+    }
+    out += ']';
+  }
+  if (rec.rejected?.length) out += `,"rejected":[${rec.rejected.map((r) => `[${r.s},${r.t},${str(r.annotator)}]`).join(',')}]`;
+  if (rec.status !== undefined) out += `,"status":${str(rec.status)}`;
+  if (rec.split !== undefined) out += `,"split":${str(rec.split)}`;
+  if (rec.note !== undefined) out += `,"note":${str(rec.note)}`;
+  if (rec.reviews?.length) {
+    const review = (r: { annotator: string; status: string; note: string }) =>
+      `{"annotator":${str(r.annotator)},"status":${str(r.status)}${r.note ? `,"note":${str(r.note)}` : ''}}`;
+    out += `,"reviews":[${rec.reviews.map(review).join(',')}]`;
+  }
+  return out + '}';
+}
+
 /** Writes one JSON line per record. */
 export async function writeJsonl(records: RecordSource, target: WriteTarget, opts: WriteOptions = {}): Promise<void> {
-  await writeRendered(records, target, (rec) => JSON.stringify(pairToJson(rec)) + '\n', opts);
+  await writeRendered(records, target, (rec) => jsonLine(rec) + '\n', opts);
 }

@@ -18,7 +18,7 @@ import { UserError } from '../errors.ts';
 import { alignmentExists, scoredLinksByPair, type ScoredLink } from '../store/alignments.ts';
 import { linkSummaries, type LinkSummary } from '../store/link-summaries.ts';
 import type { ProjectStore } from '../store/project-store.ts';
-import { getPairRow, queueCandidates, summaryOf, type QueueCandidate } from '../store/pairs.ts';
+import { getPairRow, queueCandidates, summaryOf } from '../store/pairs.ts';
 
 export interface QueueQuery {
   alignmentId: number;
@@ -32,11 +32,11 @@ export interface QueueQuery {
 }
 
 /**
- * Pair `c`'s uncertainty under an alignment whose links in it `links` sums up: its uncovered
- * tokens count as coin flips (see the header).
+ * The uncertainty of a pair of `ns` source and `nt` target tokens under an alignment whose
+ * links in it `links` sums up: its uncovered tokens count as coin flips (see the header).
  */
-export function uncertainty(c: QueueCandidate, links: LinkSummary): number {
-  const uncovered = Math.max(0, c.ns - links.coveredSrc) + Math.max(0, c.nt - links.coveredTgt);
+export function uncertainty(ns: number, nt: number, links: LinkSummary): number {
+  const uncovered = Math.max(0, ns - links.coveredSrc) + Math.max(0, nt - links.coveredTgt);
   const decisions = links.links + uncovered;
   return decisions === 0 ? 0 : (links.entropy + uncovered) / decisions;
 }
@@ -48,7 +48,7 @@ export function disagreement(a: readonly ScoredLink[], b: readonly ScoredLink[])
   return union === 0 ? 0 : 1 - both / union;
 }
 
-/** The queue's pairs (in pair id order) and their scores. */
+/** The queue's pairs (in no set order: ties are broken by pair id where they are ranked) and their scores. */
 function scoredPool(
   store: ProjectStore,
   q: Omit<QueueQuery, 'offset' | 'limit'>,
@@ -59,15 +59,16 @@ function scoredPool(
   }
   const filter = { status: q.status, text: q.text || undefined, assignedTo: q.assignedTo || undefined };
   const pool = queueCandidates(store, filter, viewer, q.annotator || undefined);
-  const scores = new Float64Array(pool.length);
+  const { ids, ns, nt } = pool;
+  const scores = new Float64Array(ids.length);
   if (q.versusId !== undefined) {
     const [main, versus] = [scoredLinksByPair(store, q.alignmentId), scoredLinksByPair(store, q.versusId)];
-    pool.forEach((c, k) => (scores[k] = disagreement(main.get(c.id) ?? [], versus.get(c.id) ?? [])));
+    ids.forEach((id, k) => (scores[k] = disagreement(main.get(id) ?? [], versus.get(id) ?? [])));
   } else {
     const summaries = linkSummaries(store, q.alignmentId);
-    pool.forEach((c, k) => (scores[k] = uncertainty(c, summaries.of(c.id))));
+    ids.forEach((id, k) => (scores[k] = uncertainty(ns[k], nt[k], summaries.of(id))));
   }
-  return { ids: pool.map((c) => c.id), scores };
+  return { ids, scores };
 }
 
 /** The positions of the `n` first pairs of the queue's order (higher score first, ties in pair id order), in that order. */

@@ -3,7 +3,7 @@
 // builds the editor's operations on these.
 import type { TokenSide } from '../../shared/editor-api.ts';
 import type { UntranslatedMark } from './edits.ts';
-import { groupedByPair } from './alignments.ts';
+import { groupedByPair, pairIdsIn } from './alignments.ts';
 import { dbOf, type Project } from './connection.ts';
 
 /** The annotator's gold alignment id, or null if they have none yet (never creates one). */
@@ -32,13 +32,12 @@ export function untranslatedOf(project: Project, alignmentId: number, pairId: nu
   ).map((r) => ({ side: r.side, index: r.idx }));
 }
 
-/** One alignment's "not translated" marks on pairs `pairIds`, by pair: one read for a batch of pairs (an export). */
+/** One alignment's "not translated" marks on pairs `pairIds` (ascending; alignments.ts pairIdsIn: others of their range may come too), by pair: one read for a batch of pairs (an export). */
 export function untranslatedOfPairs(project: Project, alignmentId: number, pairIds: readonly number[]): Map<number, UntranslatedMark[]> {
+  const pairs = pairIdsIn('pair_id', pairIds);
   const rows = dbOf(project)
-    .prepare(
-      `SELECT pair_id, side, idx FROM untranslated WHERE alignment_id = ? AND pair_id IN (SELECT value FROM json_each(?)) ORDER BY pair_id, side, idx`,
-    )
-    .iterate(alignmentId, JSON.stringify(pairIds)) as IterableIterator<{ pair_id: number; side: TokenSide; idx: number }>;
+    .prepare(`SELECT pair_id, side, idx FROM untranslated WHERE alignment_id = ? AND ${pairs.sql} ORDER BY pair_id, side, idx`)
+    .iterate(alignmentId, ...pairs.params) as IterableIterator<{ pair_id: number; side: TokenSide; idx: number }>;
   return groupedByPair(rows, (r) => ({ side: r.side, index: r.idx }));
 }
 

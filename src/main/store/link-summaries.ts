@@ -7,7 +7,9 @@
 // edits (edits.ts: token splits and merges, resegmenting, which carry every alignment's
 // links along), each recorded in edit_events with its pair, whichever process made it; so
 // before each use the pairs edited since the summaries were made are read again, from their
-// links alone. An annotator's gold changes with every edit and is read whole each time.
+// links alone. An annotator's gold changes with every edit and is read whole each time. The
+// project's info shows each alignment's link count: the kept summaries' sum, or else a count
+// remembered until the next edit.
 import type { LinkRef } from '../../shared/link-set.ts';
 import { dbOf, type Project } from './connection.ts';
 
@@ -52,13 +54,21 @@ export class SummaryColumns {
   private size = 0;
   /** Pairs summarised again after an edit, or added out of pair id order. */
   private readonly changed = new Map<number, LinkSummary>();
+  /** How many links the pairs have in all. */
+  private links = 0;
+
+  /** How many links the pairs have in all (the alignment's link count). */
+  get total(): number {
+    return this.links;
+  }
 
   /** Adds pair `pairId`'s summary (in ascending pair id order, as the columns are searched). */
   add(pairId: number, s: LinkSummary): void {
     if (this.size > 0 && pairId <= this.ids[this.size - 1]) {
-      this.changed.set(pairId, s);
+      this.change(pairId, s);
       return;
     }
+    this.links += s.links;
     if (this.size === this.ids.length) {
       const grow = <T extends Int32Array | Float64Array>(a: T, n: number): T => {
         const b = new (a.constructor as new (n: number) => T)(n);
@@ -77,6 +87,7 @@ export class SummaryColumns {
 
   /** Replaces pair `pairId`'s summary. */
   change(pairId: number, s: LinkSummary): void {
+    this.links += s.links - this.of(pairId).links;
     this.changed.set(pairId, s);
   }
 
@@ -107,6 +118,9 @@ interface Kept {
 }
 
 const kept = new WeakMap<Project, Map<number, Kept>>();
+
+/** Link counts of alignments whose summaries are not kept, with how far the edit log had gone when counted. */
+const counted = new WeakMap<Project, Map<number, { createdAt: string; count: number; lastEdit: number }>>();
 
 function lastEditId(project: Project): number {
   return dbOf(project).prepare('SELECT coalesce(max(id), 0) FROM edit_events').pluck().get() as number;
@@ -152,7 +166,6 @@ export function keepSummaries(project: Project, alignmentId: number, columns: Su
 
 /** The per-pair summaries of alignment `alignmentId`'s links, up to date (see the header). */
 export function linkSummaries(project: Project, alignmentId: number): { of: (pairId: number) => LinkSummary } {
-  const db = dbOf(project);
   const row = createdAt(project, alignmentId);
   if (!row || row.origin === 'gold') return readSummaries(project, alignmentId);
   let byId = kept.get(project);
@@ -164,6 +177,33 @@ export function linkSummaries(project: Project, alignmentId: number): { of: (pai
     k = { createdAt: row.createdAt, columns: readSummaries(project, alignmentId), lastEdit };
     byId.set(alignmentId, k);
   }
+  return upToDate(project, alignmentId, k);
+}
+
+/**
+ * How many links alignment `alignmentId` has: summed from its kept summaries (brought up to
+ * date), else counted and remembered until an edit is logged (links change only by edits,
+ * see the header); a gold layer's, which every edit may change, counted each time.
+ */
+export function linkCount(project: Project, alignmentId: number): number {
+  const db = dbOf(project);
+  const row = createdAt(project, alignmentId);
+  const k = kept.get(project)?.get(alignmentId);
+  if (row && k && k.createdAt === row.createdAt) return upToDate(project, alignmentId, k).total;
+  const count = () => db.prepare('SELECT count(*) FROM links WHERE alignment_id = ?').pluck().get(alignmentId) as number;
+  if (!row || row.origin === 'gold') return count();
+  let byId = counted.get(project);
+  if (!byId) counted.set(project, (byId = new Map()));
+  const lastEdit = lastEditId(project);
+  let c = byId.get(alignmentId);
+  if (!c || c.createdAt !== row.createdAt || c.lastEdit !== lastEdit)
+    byId.set(alignmentId, (c = { createdAt: row.createdAt, count: count(), lastEdit }));
+  return c.count;
+}
+
+/** Kept summaries `k` of alignment `alignmentId`, with the pairs edited since they were last brought up to date summarised again. */
+function upToDate(project: Project, alignmentId: number, k: Kept): SummaryColumns {
+  const db = dbOf(project);
   const upTo = lastEditId(project);
   if (upTo > k.lastEdit) {
     const edited = db

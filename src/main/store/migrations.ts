@@ -284,4 +284,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX answered_requests_at ON answered_requests(at);
   `,
+  /* 16: the pairs' token counts (store/pairs.ts queueCandidates) and excluded flags (the project's counts) in an index, so that the review queue and project.info read it rather than the pairs' rows */ `
+  CREATE INDEX pairs_queue ON pairs(import_id, status, excluded, length(src_tokens), length(tgt_tokens));
+  `,
 ];

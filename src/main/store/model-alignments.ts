@@ -3,8 +3,9 @@
 // a trained run's checkpoint (its model and run), and an import's model or imported links
 // (with the import, so that a failed import takes them along).
 //
-// A job's alignment is written in short transactions (bounded-writes.ts) so that editors are
-// never blocked while a large one is stored, and yet it is complete or absent: it is staged
+// A job's alignment is written in short transactions (bounded-writes.ts, interleaved: the
+// jobs store it on the thread that serves the editor) so that editors are never blocked while
+// a large one is stored, and yet it is complete or absent: it is staged
 // under an unfinished import of its own, which hides it from every reader (alignments.ts)
 // and which opening the project deletes whole when the process died; one short transaction
 // at the end makes it seen, with the model row that made it. The review queue's summaries of
@@ -84,7 +85,8 @@ export async function storeModelAlignment(
         if (links.length) summaries.add(ids[k], summarise(links));
         n += links.length;
       },
-      { signal },
+      // on the thread that serves the editor (the Align and Re-align jobs): short slices
+      { signal, interleaved: true },
     );
     void finishImport(project, stage, true, () => {
       if (a.untrainedModel) {

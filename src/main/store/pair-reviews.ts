@@ -8,7 +8,7 @@
 import type { PairStatus } from '../../shared/domain.ts';
 import { annotatorsShare } from './annotation-mode.ts';
 import type { Db } from './database.ts';
-import { groupedByPair } from './alignments.ts';
+import { groupedByPair, pairIdsIn } from './alignments.ts';
 import { dbOf, type Project } from './connection.ts';
 
 /** One annotator's status and note of a pair. */
@@ -54,13 +54,12 @@ export function ownReview(project: Project, pairId: number, annotator: string): 
   return row ?? null;
 }
 
-/** The reviews of pairs `pairIds`, by pair, each pair's by annotator: one read for a batch of pairs (an export). */
+/** The reviews of pairs `pairIds` (ascending; alignments.ts pairIdsIn: others of their range may come too), by pair, each pair's by annotator: one read for a batch of pairs (an export). */
 export function reviewsOfPairs(project: Project, pairIds: readonly number[]): Map<number, AnnotatorReview[]> {
+  const pairs = pairIdsIn('pair_id', pairIds);
   const rows = dbOf(project)
-    .prepare(
-      'SELECT pair_id, annotator, status, note FROM pair_reviews WHERE pair_id IN (SELECT value FROM json_each(?)) ORDER BY pair_id, annotator',
-    )
-    .iterate(JSON.stringify(pairIds)) as IterableIterator<AnnotatorReview & { pair_id: number }>;
+    .prepare(`SELECT pair_id, annotator, status, note FROM pair_reviews WHERE ${pairs.sql} ORDER BY pair_id, annotator`)
+    .iterate(...pairs.params) as IterableIterator<AnnotatorReview & { pair_id: number }>;
   return groupedByPair(rows, ({ annotator, status, note }) => ({ annotator, status, note }));
 }
 

@@ -368,26 +368,47 @@ export function iteratePairRowsHolding(project: Project, src: string, tgt: strin
   return pairRowBatches(project, clauses.join(' AND '), params, batch);
 }
 
-/** A pair the review queue may rank, with its token counts. */
-export interface QueueCandidate {
-  id: number;
-  ns: number;
-  nt: number;
+/** The pairs the review queue may rank, in columns: pair `ids[k]` has `ns[k]` source and `nt[k]` target tokens. */
+export interface QueueCandidates {
+  ids: number[];
+  ns: Int32Array;
+  nt: Int32Array;
 }
+
+/** Token counts up to this are packed with the pair id in one integer; a pair with more is read again. */
+const PACKED_COUNT = 2047;
 
 /**
  * The visible pairs matching `filter` as `viewer` sees their status (pair-reviews.ts) and,
- * with `annotator`, that they edited, in id order, with token counts.
+ * with `annotator`, that they edited, in no set order, with token counts. The counts come
+ * from the pairs_queue index (migration 16: the lengths of the token blobs), so the common
+ * query reads that index alone, not the texts; each row comes as one integer, the pair id and
+ * both counts packed (ids < 2^31 keep it below 2^53), since a million rows as objects cost
+ * more than the query.
  */
-export function queueCandidates(project: Project, filter: PairFilter, viewer: string | null, annotator?: string): QueueCandidate[] {
+export function queueCandidates(project: Project, filter: PairFilter, viewer: string | null, annotator?: string): QueueCandidates {
   const db = dbOf(project);
   const { where, params } = filterSql(filter, viewer);
   const byAnnotator = annotator ? ' AND EXISTS (SELECT 1 FROM edit_events e WHERE e.pair_id = p.id AND e.annotator = ?)' : '';
-  return db
+  const packed = db
     .prepare(
-      // NOT INDEXED: in id order along the primary key, where the pairs_visible index would read every pair through it and sort them
-      `SELECT p.id, length(p.src_tokens) / 8 AS ns, length(p.tgt_tokens) / 8 AS nt FROM pairs p NOT INDEXED
-    WHERE ${where}${byAnnotator} ORDER BY p.id`,
+      `SELECT (p.id << 22) | (min(length(p.src_tokens) / 8, ${PACKED_COUNT}) << 11) | min(length(p.tgt_tokens) / 8, ${PACKED_COUNT})
+    FROM pairs p WHERE ${where}${byAnnotator}`,
     )
-    .all(...params, ...(annotator ? [annotator] : [])) as QueueCandidate[];
+    .pluck()
+    .all(...params, ...(annotator ? [annotator] : [])) as number[];
+  const n = packed.length;
+  const out: QueueCandidates = { ids: new Array<number>(n), ns: new Int32Array(n), nt: new Int32Array(n) };
+  const exact = db.prepare(`SELECT length(src_tokens) / 8 AS ns, length(tgt_tokens) / 8 AS nt FROM pairs WHERE id = ?`);
+  for (let k = 0; k < n; k++) {
+    const v = packed[k];
+    out.ids[k] = Math.floor(v / 4194304);
+    out.ns[k] = Math.floor(v / 2048) % 2048;
+    out.nt[k] = v % 2048;
+    if (out.ns[k] === PACKED_COUNT || out.nt[k] === PACKED_COUNT) {
+      const c = exact.get(out.ids[k]) as { ns: number; nt: number };
+      [out.ns[k], out.nt[k]] = [c.ns, c.nt];
+    }
+  }
+  return out;
 }

@@ -82,6 +82,7 @@ describe('project file', () => {
       DROP TABLE mine_proposals;
       DROP TABLE mine_runs;
       DROP TABLE pair_scores;
+      DROP INDEX pairs_queue;
       ALTER TABLE pairs DROP COLUMN excluded;
       ALTER TABLE imports DROP COLUMN owner;
       ALTER TABLE training_runs DROP COLUMN owner;
