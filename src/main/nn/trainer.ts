@@ -67,6 +67,8 @@ export interface TrainState {
 export class Trainer {
   /** The `report` scalars of the last step. */
   reported: Record<string, number> = {};
+  /** Where the last step's time went: the session runs (all micro-batches) and the host optimiser's update, in ms. */
+  lastStepMs = { run: 0, update: 0 };
 
   private constructor(
     private readonly prog: Program,
@@ -154,6 +156,7 @@ export class Trainer {
     this.reported = Object.fromEntries(reportNames.map((n) => [n, 0]));
     let loss = 0;
     let grads: Gradient[] | null = null;
+    const t0 = performance.now();
     for (const { feeds: micro, weight } of parts) {
       const feeds: Record<string, Tensor> = { ...micro, ...Object.fromEntries(s.params) };
       if (graphMode) this.addOptimizerFeeds(feeds, lr, t);
@@ -163,7 +166,9 @@ export class Trainer {
       if (graphMode) this.takeGraphUpdate(out);
       else grads = addGradients(grads, this.gradients(out), weight);
     }
+    const t1 = performance.now();
     if (!graphMode) this.hostUpdate(grads!, lr, t);
+    this.lastStepMs = { run: t1 - t0, update: performance.now() - t1 };
     s.step = t;
     return loss;
   }

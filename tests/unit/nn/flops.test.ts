@@ -1,7 +1,7 @@
 // MatMul FLOPs of a training step (flops.ts through Trainer.matmulFlops): forward and
 // backward products counted by hand, the batch size taken from the feeds, a dimension that a
 // Reshape derives from the batch worked out, a Gemm with a transposed operand, a product no
-// output needs left out.
+// output needs left out; and the split of a step's time the neural bench prints.
 import { describe, expect, test } from 'vitest';
 import { Scope } from '../../../src/main/nn/blocks/scope.ts';
 import { Graph } from '../../../src/main/nn/graph.ts';
@@ -39,6 +39,23 @@ describe('matmulFlops', () => {
       hv = 2 * (B * 4) * 5 * 2,
       qw = 2 * N * 3 * 5;
     expect(trainer.matmulFlops(feeds)).toBe(2 * hw + 3 * hv + 2 * qw);
+    await trainer.release();
+  });
+
+  test("a step's time is split into the session run and the host update, as the neural bench reports it", async () => {
+    const g = new Graph();
+    const s = new Scope(g, new Rng(1));
+    const x = g.input('x', 'float32', ['B', 3]);
+    const w = s.normal('w', [3, 64], 0.1);
+    const trainer = await Trainer.create(g, reduceMean(matmul(x, w)), options);
+    expect(trainer.lastStepMs).toEqual({ run: 0, update: 0 });
+    const t0 = performance.now();
+    await trainer.step({ x: floats(new Array(6).fill(0.5), [2, 3]) });
+    const wall = performance.now() - t0;
+    const { run, update } = trainer.lastStepMs;
+    expect(run).toBeGreaterThan(0);
+    expect(update).toBeGreaterThan(0);
+    expect(run + update).toBeLessThanOrEqual(wall);
     await trainer.release();
   });
 });

@@ -1,6 +1,7 @@
 // Gradient-check table: one row per primitive op (and the small composites), each
 // comparing autodiff against central finite differences in float64.
 import { describe, expect, test } from 'vitest';
+import { grad } from '../../../src/main/nn/autodiff.ts';
 import { Graph, type Value } from '../../../src/main/nn/graph.ts';
 import { gradcheck, type GradcheckOptions } from '../helpers/gradcheck.ts';
 import { Rng } from '../../../src/main/nn/init.ts';
@@ -24,6 +25,8 @@ const rows: Row[] = [
   ['MatMul 2-D', (_, [a, b]) => op.matmul(a, b), [t([2, 3]), t([3, 4])]],
   ['MatMul batched × matrix', (_, [a, b]) => op.matmul(a, b), [t([2, 2, 3]), t([3, 2])]],
   ['MatMul broadcast batch', (_, [a, b]) => op.matmul(a, b), [t([2, 2, 3]), t([1, 3, 2])]],
+  ['MatMul with a transposed weight (x·Wᵀ)', (_, [x, w]) => op.matmul(x, op.transposeLast(w)), [t([2, 3, 4]), t([5, 4])]],
+  ['MatMul 2-D of two transposes', (_, [a, b]) => op.matmul(op.transposeLast(a), op.transposeLast(b)), [t([3, 2]), t([4, 3])]],
   [
     'MatMul symbolic batch',
     (_, [a, b]) => op.matmul(a, b),
@@ -137,6 +140,16 @@ test('every registered op with a VJP appears in a gradient-check row', () => {
   }
   const withVjp = registeredOps().filter((name) => getOp(name).vjp && name !== 'StopGradient');
   expect(withVjp.filter((name) => !used.has(name))).toEqual([]);
+});
+
+test('a weight used transposed (x·Wᵀ) gets its gradient as one product, not as a Transpose of one', () => {
+  const g = new Graph();
+  const x = g.input('x', 'float32', [2, 3, 4]);
+  const w = g.input('w', 'float32', [5, 4]);
+  const [dw] = grad(op.reduceMean(op.matmul(x, op.transposeLast(w))), [w]);
+  const { nodes } = g.live([dw]);
+  expect(dw.shape).toEqual([5, 4]);
+  expect(nodes.some((n) => n.op === 'Transpose' && n.inputs[0]?.producer?.op === 'MatMul')).toBe(false);
 });
 
 test('a wrong VJP would be caught: the check fails for a perturbed function', async () => {

@@ -99,8 +99,8 @@ export interface NeuralTraining extends FitOptions<NeuralModel> {
   onDevice?: (use: DeviceUse) => void;
   /** as each length bucket's session is ready: its length and how long it took to build (the bench reports memory per bucket) */
   onBucket?: (T: number, buildMs: number) => void;
-  /** after each step: its index in the fit (0-based) and its MatMul FLOPs on request (the bench's share of the peak) */
-  onFlops?: (step: number, flops: () => number) => void;
+  /** after each step: its index in the fit (0-based), its MatMul FLOPs on request and where its time went (the bench's share of the peak) */
+  onFlops?: (step: number, flops: () => number, ms: Trainer['lastStepMs']) => void;
 }
 
 export function modelDims(v: NeuralVocab, dim: number): ModelDims {
@@ -308,7 +308,7 @@ export async function trainNeural(
           if (c.wordDropout > 0)
             for (const x of ['s', 't'] as const) dropWords(feeds[`${x}.ids`].data as BigInt64Array, counts[x], c.wordDropout, dropRng);
           const loss = await t.step(feeds);
-          training.onFlops?.(step, () => t.matmulFlops(feeds));
+          training.onFlops?.(step, () => t.matmulFlops(feeds), t.lastStepMs);
           return loss;
         },
         model,

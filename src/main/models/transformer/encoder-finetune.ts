@@ -95,6 +95,8 @@ export interface FinetuneOptions {
   threads?: number;
   seed?: number;
   log?: (line: string) => void;
+  /** after each step: its index in the fit (0-based), its MatMul FLOPs on request and where its time went (the neural bench's share of the peak) */
+  onFlops?: (step: number, flops: () => number, ms: Trainer['lastStepMs']) => void;
 }
 
 export interface EpochLosses {
@@ -340,7 +342,9 @@ export async function finetuneEncoder(o: FinetuneOptions, ctx: JobContext = sile
           if (live) await relabel(step, ks);
           const batch = ks.map((k) => examples[k]);
           const micro = Array.from({ length: Math.ceil(batch.length / B) }, (_, j) => batch.slice(j * B, (j + 1) * B));
-          const loss = await trainer.step(micro.map((m) => ({ feeds: batchFeeds(m, batchOptions), weight: m.length / batch.length })));
+          const parts = micro.map((m) => ({ feeds: batchFeeds(m, batchOptions), weight: m.length / batch.length }));
+          const loss = await trainer.step(parts);
+          o.onFlops?.(step, () => parts.reduce((sum, p) => sum + trainer.matmulFlops(p.feeds), 0), trainer.lastStepMs);
           for (const [k, v] of Object.entries(trainer.reported)) terms[k as Objective] = (terms[k as Objective] ?? 0) + v / perEpoch;
           return loss;
         },

@@ -340,10 +340,22 @@ defop('Reshape', {
   vjp: backToX,
 });
 
+/** A matrix's transpose, or the matrix a 2-D Transpose was taken of. */
+const transposed = (v: Value): Value =>
+  v.producer?.op === 'Transpose' && v.rank === 2 && (v.producer.attrs.perm as number[])[0] === 1
+    ? v.producer.inputs[0]!
+    : transpose(v, [1, 0]);
+
 defop('Transpose', {
   infer: ([x], attrs) => [{ dtype: req(x, 'Transpose').dtype, shape: (attrs.perm as number[]).map((p) => x!.shape[p]) }],
   vjp: ({ ct, attrs }) => {
     const perm = attrs.perm as number[];
+    // A matrix's cotangent made by one product (a weight used as Wᵀ, as Hugging Face's Linear
+    // stores it: MatMul's gradient Xᵀ·G): (Xᵀ·G)ᵀ = Gᵀ·X, one product whose operands' transposes
+    // onnxruntime folds into it, instead of a product and a copy of its result.
+    const made = ct.producer;
+    if (ct.rank === 2 && made?.op === 'MatMul' && made.inputs.every((v) => v!.rank === 2))
+      return [ct.graph.apply('MatMul', [transposed(made.inputs[1]!), transposed(made.inputs[0]!)])[0]];
     const inv = perm.map((_, i) => perm.indexOf(i));
     return [transpose(ct, inv)];
   },

@@ -42,6 +42,8 @@ export interface TinyOptions {
   seed?: number;
   /** rows of the word embedding matrix (default: the tokenizer's vocabulary size) */
   vocabRows?: number;
+  /** max_position_embeddings (default: 64 for BERT, 66 for XLM-R) */
+  positions?: number;
   /** config.json's hidden_dropout_prob and attention_probs_dropout_prob (default: left out, transformers' 0.1) */
   dropout?: { hidden: number; attention: number };
 }
@@ -138,7 +140,7 @@ function writeFolder(dir: string, modelType: string, tokenizer: { json: object; 
     num_attention_heads: o.heads ?? 4,
     intermediate_size: o.intermediate ?? 64,
     hidden_act: 'gelu',
-    max_position_embeddings: modelType === 'bert' ? 64 : 66,
+    max_position_embeddings: o.positions ?? (modelType === 'bert' ? 64 : 66),
     type_vocab_size: modelType === 'bert' ? 2 : 1,
     layer_norm_eps: 1e-12,
     pad_token_id: modelType === 'bert' ? 0 : 1,
