@@ -24,7 +24,7 @@ test('a schema-7 project opens migrated with an empty dictionaries table', () =>
   raw.exec(
     'DROP TABLE assignments; DROP TABLE segmentation_offers; DROP TABLE answered_requests; DROP TABLE pair_reviews; DROP INDEX alignments_adjudicated; DROP INDEX alignments_gold_annotator; ALTER TABLE alignments DROP COLUMN adjudicated; ' +
       "CREATE UNIQUE INDEX alignments_gold_annotator ON alignments(annotator) WHERE origin = 'gold'; " +
-      'DROP TABLE mine_proposals; DROP TABLE mine_runs; DROP TABLE dictionaries; DROP TABLE pair_scores; ALTER TABLE pairs DROP COLUMN excluded; ' +
+      'DROP TABLE mine_proposals; DROP TABLE mine_runs; DROP TABLE dictionaries; DROP TABLE pair_scores; DROP INDEX pairs_queue; ALTER TABLE pairs DROP COLUMN excluded; ' +
       'ALTER TABLE imports DROP COLUMN owner; ALTER TABLE training_runs DROP COLUMN owner',
   );
   raw.pragma('user_version = 7');
