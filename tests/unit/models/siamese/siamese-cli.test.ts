@@ -86,52 +86,33 @@ test('siamese on a Bi-Sent2Vec model: test P@1/P@5 both ways before and after; t
   expect([rec.p1.srcTgt, rec.p5.srcTgt, rec.p1.tgtSrc, rec.p5.tgtSrc].map((v) => Number(v.toFixed(3)))).toEqual(after);
   expect(rec.pairs).toBe(100);
 
-  const random = mekong(
-    'siamese',
-    '--encoder',
-    spec,
-    '--src',
-    A,
-    '--tgt',
-    B,
-    '--test-src',
-    C,
-    '--test-tgt',
-    D,
-    '--out',
-    join(dir, 'head-random'),
-    '--epochs',
-    '3',
-    '--negatives',
-    'random',
-  );
-  expect(random.code, random.err).toBe(0);
-  expect(random.out).toMatch(/^400 training pairs, 100 test pairs, 3 epochs, random negatives/m);
-  expect(loadSiameseHead(join(dir, 'head-random')).config.negatives).toBe('random');
-  // the same seed, other negatives: another head
-  expect(Array.from(loadSiameseHead(join(dir, 'head-random')).head.weight)).not.toEqual(Array.from(saved.head.weight));
-  const average = mekong(
-    'siamese',
-    '--encoder',
-    spec,
-    '--src',
-    A,
-    '--tgt',
-    B,
-    '--test-src',
-    C,
-    '--test-tgt',
-    D,
-    '--out',
-    join(dir, 'head-average'),
-    '--epochs',
-    '3',
-    '--negatives',
-    'average',
-  );
-  expect(average.code, average.err).toBe(0);
-  expect(average.out).toMatch(/^400 training pairs, 100 test pairs, 3 epochs, average negatives/m);
-  expect(loadSiameseHead(join(dir, 'head-average')).config.negatives).toBe('average');
+  // the same seed, other negatives: other heads
+  for (const negatives of ['random', 'average']) {
+    const out = join(dir, `head-${negatives}`);
+    const r = mekong(
+      'siamese',
+      '--encoder',
+      spec,
+      '--src',
+      A,
+      '--tgt',
+      B,
+      '--test-src',
+      C,
+      '--test-tgt',
+      D,
+      '--out',
+      out,
+      '--epochs',
+      '3',
+      '--negatives',
+      negatives,
+    );
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(new RegExp(`^400 training pairs, 100 test pairs, 3 epochs, ${negatives} negatives`, 'm'));
+    expect(loadSiameseHead(out).config.negatives).toBe(negatives);
+    expect(Array.from(loadSiameseHead(out).head.weight)).not.toEqual(Array.from(saved.head.weight));
+  }
 }, 240_000);
 
 test('siamese on a Hugging Face folder, with a share of the pairs held out', () => {
