@@ -23,7 +23,9 @@
 //     (smaller corpora: the regime seed 003 argues for); --seeds '' prints the statistical rows alone;
 //     with --dict prior,supervision,both (any of them) half of the dictionary is given to the
 //     aligners and P@1 is scored on the other half: agree with and without it, bilstm-ctl with
-//     and without it in each use (issue 19's table, mean ± sd over --seeds).
+//     and without it in each use (issue 19's table, mean ± sd over --seeds); --dict lexicon
+//     adds `mekong lexicon`'s default method as the CLI runs it (self-training included) with
+//     that half as --dict (issue 42 item 2: is the default worth its training time?).
 // --growth: new pairs after a training — a model trained on a set's first half (--epochs)
 //     aligns the second half (words it lacks read by their subwords, or as before, not at
 //     all), then continues a quarter of the epochs on both halves with its vocabulary grown
@@ -53,6 +55,7 @@ import type { DictEntry } from '../../src/main/align/dictionary.ts';
 import { neuralLexicon, type LexiconEntry } from '../../src/main/models/bilstm/word-translations.ts';
 import { embedPairs, extractLinks, type NeuralAlignResult } from '../../src/main/models/bilstm/aligner.ts';
 import { lexiconOf } from '../../src/main/aligners/registry.ts';
+import { DEFAULT_LEXICON_METHOD } from '../../src/shared/methods.ts';
 import { withProgressBar } from '../../src/main/cli/progress-bar.ts';
 import { scoreAer } from '../../src/main/eval/aer.ts';
 import { calibrate, expectedCalibrationError, fitCalibration, reliability, type Sample } from '../../src/main/eval/calibration.ts';
@@ -169,8 +172,8 @@ interface P1Options {
   /** undefined: the default for each corpus's size (shared/epochs.ts) */
   selfTrainEpochs?: number;
   seeds: number[];
-  /** --dict: the dictionary conditions to add (prior, supervision, both); none = no split */
-  dictUses: DictionaryUse[];
+  /** --dict: the dictionary conditions to add (prior, supervision, both, lexicon: `mekong lexicon`'s default method as the CLI runs it); none = no split */
+  dictUses: (DictionaryUse | 'lexicon')[];
 }
 
 async function p1Table(langs: string[], sizes: number[], o: P1Options): Promise<void> {
@@ -211,22 +214,36 @@ async function p1DictRow(lang: string, corpus: { src: string[][]; tgt: string[][
   const agreeDict = score(await (await lexiconOf('agree', new Set()))(corpus.src, corpus.tgt, { dict: [given] }, withProgressBar));
   const head = `P@1 ${lang}-en (${corpus.src.length} pairs, ${agree.evaluated} held-out dictionary words, ${entries.length} entries given)`;
   console.log(`${head}: agree ${agree.p1.toFixed(3)} · agree + dict ${agreeDict.p1.toFixed(3)}`);
-  const rows = new Map<string, number[]>([['bilstm-ctl', []], ...o.dictUses.map((u): [string, number[]] => [`+ dict ${u}`, []])]);
+  const uses = o.dictUses.filter((u): u is DictionaryUse => u !== 'lexicon');
+  const rows = new Map<string, number[]>([
+    ...(uses.length ? [['bilstm-ctl', []] as [string, number[]]] : []),
+    ...uses.map((u): [string, number[]] => [`+ dict ${u}`, []]),
+    ...(o.dictUses.includes('lexicon') ? [['mekong lexicon + dict', []] as [string, number[]]] : []),
+  ]);
   for (const seed of o.seeds) {
     const t0 = Date.now();
-    const plain = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim: o.dim, seed });
+    if (o.dictUses.includes('lexicon')) {
+      // the CLI's own path: the default method with its defaults (self-training included)
+      const lexicon = await lexiconOf(DEFAULT_LEXICON_METHOD, new Set());
+      rows
+        .get('mekong lexicon + dict')!
+        .push(score(await lexicon(corpus.src, corpus.tgt, { dict: [given], seed: String(seed) }, withProgressBar)).p1);
+    }
     const p1 = async (r: NeuralAlignResult, prior: boolean) =>
       score(await neuralLexicon(corpus.src, corpus.tgt, r.embeddings, 1, prior ? entries : undefined)).p1;
-    rows.get('bilstm-ctl')!.push(await p1(plain, false));
-    if (o.dictUses.includes('prior')) rows.get('+ dict prior')!.push(await p1(plain, true));
-    if (o.dictUses.some((u) => u !== 'prior')) {
+    if (uses.length) {
+      const plain = await runNeuralMethod('bilstm-ctl', corpus, { epochs, dim: o.dim, seed });
+      rows.get('bilstm-ctl')!.push(await p1(plain, false));
+      if (uses.includes('prior')) rows.get('+ dict prior')!.push(await p1(plain, true));
+    }
+    if (uses.some((u) => u !== 'prior')) {
       const sup = await runNeuralMethod(
         'bilstm-ctl',
         { ...corpus, dictionary: entries, dictionaryUse: 'supervision' },
         { epochs, dim: o.dim, seed },
       );
-      if (o.dictUses.includes('supervision')) rows.get('+ dict supervision')!.push(await p1(sup, false));
-      if (o.dictUses.includes('both')) rows.get('+ dict both')!.push(await p1(sup, true));
+      if (uses.includes('supervision')) rows.get('+ dict supervision')!.push(await p1(sup, false));
+      if (uses.includes('both')) rows.get('+ dict both')!.push(await p1(sup, true));
     }
     const line = [...rows].map(([name, xs]) => `${name} ${xs.at(-1)!.toFixed(3)}`).join(' · ');
     console.log(`  seed ${seed} (${epochs} epochs, ${((Date.now() - t0) / 1000).toFixed(0)} s): ${line}`);
@@ -484,7 +501,7 @@ export default async function bench(args: string[]): Promise<void> {
     dim,
     selfTrainEpochs: o['self-train'] === '' ? undefined : numberOption('self-train', o['self-train']),
     seeds: numberList('seeds', o.seeds),
-    dictUses: listOption(o.dict) as DictionaryUse[],
+    dictUses: listOption(o.dict) as (DictionaryUse | 'lexicon')[],
   });
   for (const name of listOption(o.growth)) await growth(name, epochs, dim);
   for (const name of listOption(o.sets)) {
