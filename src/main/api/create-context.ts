@@ -1,7 +1,6 @@
 // A fresh AppContext for a desktop window or a browser-mode server.
 import { userInfo } from 'node:os';
 import { JobRegistry } from '../jobs/job-registry.ts';
-import { runJobThreadsInBackground } from '../jobs/thread-priority.ts';
 import { defaultDataDir } from '../paths.ts';
 import type { AppContext } from './app-context.ts';
 import pkg from '../../../package.json' with { type: 'json' };
@@ -15,8 +14,6 @@ export function loginName(): string {
   }
 }
 
-/** A window's or a server's context; from now on this process's job threads run below the thread that answers it (thread-priority.ts). */
 export function createContext(mode: AppContext['mode'], annotator?: string, dataDir = defaultDataDir()): AppContext {
-  runJobThreadsInBackground();
   return { mode, version: pkg.version, store: null, annotator: annotator ?? loginName(), jobs: new JobRegistry(), dataDir };
 }

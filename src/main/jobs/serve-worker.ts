@@ -4,9 +4,8 @@
 // checks with checkCancelled) plus `report` for the records its job keeps. The outcome is
 // sent when the task has returned, after its own `finally` blocks (an ONNX session released
 // there is gone before the host may terminate the thread).
-import { parentPort, type Transferable, workerData } from 'node:worker_threads';
+import { parentPort, type Transferable } from 'node:worker_threads';
 import type { JobContext, JobProgress } from './job-context.ts';
-import { lowerThisThread } from './thread-priority.ts';
 import { cancelFlagRaised, type HostMessage, toWire, type WorkerMessage } from './worker-protocol.ts';
 
 export interface WorkerContext<E = never> extends JobContext {
@@ -43,7 +42,6 @@ function flaggedSignal(controller: AbortController, flag: SharedArrayBuffer): Ab
 export function serveWorker<I, R, E = never>(task: WorkerTask<I, R, E>, options: ServeOptions<R> = {}): void {
   const port = parentPort;
   if (!port) throw new Error('serveWorker: not in a worker thread');
-  if ((workerData as { __background?: boolean } | null)?.__background) lowerThisThread();
   const running = new Map<number, AbortController>();
   port.on('message', (m: HostMessage<I>) => {
     if (m.type === 'cancel') return void running.get(m.id)?.abort();

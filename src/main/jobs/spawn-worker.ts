@@ -7,7 +7,6 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { quietOnnxRuntime } from '../nn/ort-environment.ts';
-import { jobThreadsInBackground } from './thread-priority.ts';
 
 const boot = new URL('./ts-worker-boot.js', import.meta.url);
 
@@ -23,12 +22,10 @@ export interface SpawnOptions extends WorkerOptions {
 /** `moduleUrl` is `new URL('./x.worker.ts', import.meta.url)` in the caller. */
 export function spawnWorker(moduleUrl: URL, options: SpawnOptions = {}): Worker {
   quietOnnxRuntime();
-  const { commonJs, ...rest } = options;
-  // serve-worker.ts lowers the thread's priority when __background is set (thread-priority.ts)
-  const workerOptions = { ...rest, workerData: { ...(rest.workerData ?? {}), __background: jobThreadsInBackground() } };
+  const { commonJs, ...workerOptions } = options;
   const path = fileURLToPath(moduleUrl);
   if (path.endsWith('.ts') && existsSync(path)) {
-    const workerData = { ...workerOptions.workerData, __tsEntry: moduleUrl.href, __tsRequire: commonJs === true };
+    const workerData = { ...(options.workerData ?? {}), __tsEntry: moduleUrl.href, __tsRequire: commonJs === true };
     return new Worker(boot, { ...workerOptions, workerData });
   }
   const bundleDir = process.env.MEKONG_BUNDLE_DIR;
