@@ -8,6 +8,7 @@ import { bulkFix, defaultModelId, lexiconEntries, occurrences } from '../review/
 import { agreementReport } from '../review/agreement.ts';
 import { bulkTokenFix, pendingFixes } from '../review/segmentation-bulk.ts';
 import { dismissOffer } from '../store/segmentation-offers.ts';
+import { keepWordIndex } from '../store/word-index.ts';
 import { adjudication, setAdjudicated } from '../review/adjudication.ts';
 import type { z } from 'zod';
 import type { editorChannels } from '../../shared/editor-api.ts';
@@ -35,6 +36,8 @@ export const editorHandlers: { [C in Channel]: Handler<C> } = {
   },
   'lexicon.occurrences': (ctx, i) => {
     const s = store(ctx);
+    // pairs the word index lacks (an import, a resegmentation since) are read as before, and indexed after
+    keepWordIndex(s);
     return occurrences(s, ctx.annotator, i.src, i.tgt, i.modelId ?? defaultModelId(s), i.limit);
   },
   'lexicon.bulk': async (ctx, i) => {

@@ -37,6 +37,7 @@ import { teamHandlers } from './team-handlers.ts';
 import { callableChannels } from '../team/permissions.ts';
 import { readWordLists } from '../text/word-list-file.ts';
 import { listWords, removeWords } from '../store/word-lists.ts';
+import { keepWordIndex } from '../store/word-index.ts';
 import { basename, resolve } from 'node:path';
 
 type Input<C extends Channel> = z.infer<(typeof channels)[C]>;
@@ -57,6 +58,8 @@ function replaceStore(ctx: AppContext, next: ProjectStore): void {
   ctx.store?.close();
   ctx.store = next;
   rememberProject(ctx.dataDir, next.path);
+  // the concordance's word index catches up with pairs imported elsewhere (the CLI) meanwhile
+  keepWordIndex(next);
 }
 
 /** An undo or redo's result: the pair it changed, in the editor's view. */
@@ -184,6 +187,7 @@ export const handlers: { [C in Channel]: Handler<C> } = {
         const imported = await runImport(target, i, { ...job, surface: 'app' });
         const learnWords = i.tokenization === 'pretokenized' ? false : i.learnWords;
         const report = await learnAfterImport(target, { learnWords, segmentedFrom, annotator: ctx.annotator, ...job });
+        keepWordIndex(target);
         return withUploadNames(ctx, report ? `${imported}\n${formatResegmentReport(report)}` : imported);
       } catch (err) {
         if (err instanceof Error) err.message = withUploadNames(ctx, err.message);

@@ -32,16 +32,10 @@ import { annotatorsShare } from '../store/annotation-mode.ts';
 import { writeInSlices } from '../store/bounded-writes.ts';
 import { groupWriter, type PairEdit } from '../store/edits.ts';
 import { goldIdOf } from '../store/gold-layer.ts';
-import { iteratePairRows, iteratePairRowsHolding, offsetsOf, tokensOf, type PairRow } from '../store/pairs.ts';
+import { iteratePairRows, iteratePairRowsHolding, offsetsOf, pairRowReader, tokensOf, type PairRow } from '../store/pairs.ts';
+import { pairWords as words, wordCandidates } from '../store/word-index.ts';
 
 type BulkAction = 'add' | 'remove' | 'reject';
-
-function words(text: string, blob: Buffer): string[] {
-  const o = offsetsOf(blob);
-  const out = new Array<string>(o.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = text.slice(o[2 * i], o[2 * i + 1]).toLowerCase();
-  return out;
-}
 
 /** The newest model alignment, when none is chosen. */
 export const defaultModelId = newestModelAlignment;
@@ -127,8 +121,11 @@ function positions(list: string[], word: string): number[] {
 /**
  * The pairs where both words occur, in pair id order: the first `limit` in full (their
  * tokens, and the links between the two words read for those pairs alone) and how many
- * there are. Only pairs whose texts may hold both words are read (store/pairs.ts
- * iteratePairRowsHolding), so a rare word costs one scan of the texts inside SQLite.
+ * there are. The candidates are the word index's hits (store/word-index.ts), its stale
+ * pairs, and the pairs above what it covers whose texts may hold both words (store/pairs.ts
+ * iteratePairRowsHolding, one scan of those texts inside SQLite); each is checked here,
+ * except an exact hit past the first `limit`, which is only counted: so the / die (161,542
+ * of 1M pairs) reads 200 rows, not all of them.
  */
 export function occurrences(
   store: ProjectStore,
@@ -144,36 +141,56 @@ export function occurrences(
   const [ws, wt] = [src.toLowerCase(), tgt.toLowerCase()];
   const out: Occurrence[] = [];
   let total = 0;
-  for (const rows of iteratePairRowsHolding(store, ws, wt, 2000)) {
-    for (const r of rows) {
-      if (!holds(r.src_text, r.src_tokens, ws) || !holds(r.tgt_text, r.tgt_tokens, wt)) continue;
-      if (++total > limit) continue;
-      const srcAt = positions(words(r.src_text, r.src_tokens), ws);
-      const tgtAt = positions(words(r.tgt_text, r.tgt_tokens), wt);
-      const between = (l: LinkRef) => srcAt.includes(l.s) && tgtAt.includes(l.t);
-      out.push({
-        pairId: r.id,
-        srcTokens: tokensOf(r.src_text, r.src_tokens, r.id, 'src'),
-        tgtTokens: tokensOf(r.tgt_text, r.tgt_tokens, r.id, 'tgt'),
-        srcAt,
-        tgtAt,
-        gold:
-          goldId === null
-            ? []
-            : linksOf(goldId, r.id)
-                .filter(between)
-                .map(({ s, t }) => ({ s, t })),
-        model:
-          modelId === null
-            ? []
-            : linksOf(modelId, r.id)
-                .filter(between)
-                .map(({ s, t, score }) => ({ s, t, score })),
-        rejected: rejectedOfPair(store, r.id, rejectedBy).filter(between),
-      });
+  const visit = (r: PairRow, checked: boolean) => {
+    if (!checked && (!holds(r.src_text, r.src_tokens, ws) || !holds(r.tgt_text, r.tgt_tokens, wt))) return;
+    if (++total > limit) return;
+    out.push(occurrenceOf(r));
+  };
+  const index = wordCandidates(store, ws, wt);
+  if (index !== null) {
+    // the hits and the stale pairs merged in id order (the hits leave the stale pairs out)
+    const { hits, stale, exact } = index;
+    const rowOf = pairRowReader(store);
+    for (let h = 0, s = 0; h < hits.length || s < stale.length;) {
+      const fromStale = s < stale.length && (h >= hits.length || stale[s] < hits[h]);
+      const id = fromStale ? stale[s++] : hits[h++];
+      const checked = exact && !fromStale;
+      if (checked && total >= limit) {
+        total++;
+        continue;
+      }
+      const r = rowOf(id);
+      if (r) visit(r, checked);
     }
   }
+  for (const rows of iteratePairRowsHolding(store, ws, wt, 2000, index?.indexedTo ?? 0)) for (const r of rows) visit(r, false);
   return { occurrences: out, total };
+
+  function occurrenceOf(r: PairRow): Occurrence {
+    const srcAt = positions(words(r.src_text, r.src_tokens), ws);
+    const tgtAt = positions(words(r.tgt_text, r.tgt_tokens), wt);
+    const between = (l: LinkRef) => srcAt.includes(l.s) && tgtAt.includes(l.t);
+    return {
+      pairId: r.id,
+      srcTokens: tokensOf(r.src_text, r.src_tokens, r.id, 'src'),
+      tgtTokens: tokensOf(r.tgt_text, r.tgt_tokens, r.id, 'tgt'),
+      srcAt,
+      tgtAt,
+      gold:
+        goldId === null
+          ? []
+          : linksOf(goldId, r.id)
+              .filter(between)
+              .map(({ s, t }) => ({ s, t })),
+      model:
+        modelId === null
+          ? []
+          : linksOf(modelId, r.id)
+              .filter(between)
+              .map(({ s, t, score }) => ({ s, t, score })),
+      rejected: rejectedOfPair(store, r.id, rejectedBy).filter(between),
+    };
+  }
 }
 
 const MATCH_EXACT_UP_TO = 8;

@@ -287,4 +287,39 @@ export const MIGRATIONS: readonly string[] = [
   /* 16: the pairs' token counts (store/pairs.ts queueCandidates) and excluded flags (the project's counts) in an index, so that the review queue and project.info read it rather than the pairs' rows */ `
   CREATE INDEX pairs_queue ON pairs(import_id, status, excluded, length(src_tokens), length(tgt_tokens));
   `,
+  /* 17: the word index (store/word-index.ts) — each pair's words, lowercased, with which side they are on, so that the concordance reads the pairs holding a word pair and not every text */ `
+  -- One row per pair (rowid = pairs.id): its source words as 's' + word and its target words
+  -- as 't' + word (a word holding white space: its pieces, as 'p' + piece and 'q' + piece), joined by spaces. No content kept (contentless, with deletes: a pair whose
+  -- words change is removed and added again) and no positions (detail=none). The tokenizer
+  -- splits at ASCII white space and control characters only: every other ASCII character
+  -- (punctuation included) is made a token character, and the ascii tokenizer keeps every
+  -- non-ASCII one (unicode61 cuts Lao and Thai words at their vowel and tone marks).
+  CREATE VIRTUAL TABLE pair_words USING fts5(words, content = '', contentless_delete = 1, detail = none,
+    tokenize = "ascii tokenchars '!""#$%&''()*+,-./:;<=>?@[\\]^_\`{|}~'");
+  -- Every visible pair with id <= indexed_to is in pair_words, less those in pair_words_stale.
+  CREATE TABLE pair_words_state (
+    one        INTEGER PRIMARY KEY CHECK (one = 1),
+    indexed_to INTEGER NOT NULL
+  );
+  INSERT INTO pair_words_state VALUES (1, 0);
+  -- Indexed pairs whose text or tokens changed since: their words in pair_words are the old
+  -- ones until the indexer replaces them (a delete from pair_words costs about 0.2 ms, too
+  -- much for every pair of a resegmentation to pay as it is written).
+  CREATE TABLE pair_words_stale (pair_id INTEGER PRIMARY KEY);
+  CREATE TRIGGER pair_words_changed AFTER UPDATE OF src_text, tgt_text, src_tokens, tgt_tokens ON pairs
+    WHEN old.id <= (SELECT indexed_to FROM pair_words_state)
+  BEGIN
+    INSERT OR IGNORE INTO pair_words_stale (pair_id) VALUES (old.id);
+  END;
+  -- A deleted pair leaves the index; when no pair above it remains, indexed_to comes down, so
+  -- that an id SQLite gives a new pair (the highest + 1) is never one counted as indexed.
+  CREATE TRIGGER pair_words_deleted AFTER DELETE ON pairs
+    WHEN old.id <= (SELECT indexed_to FROM pair_words_state)
+  BEGIN
+    DELETE FROM pair_words WHERE rowid = old.id;
+    DELETE FROM pair_words_stale WHERE pair_id = old.id;
+    UPDATE pair_words_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM pairs)
+      WHERE indexed_to > (SELECT coalesce(max(id), 0) FROM pairs);
+  END;
+  `,
 ];

@@ -290,13 +290,14 @@ export function iteratePairRows(project: Project, filter: PairFilter, batch = 10
 }
 
 /**
- * The pairs WHERE `where` holds, in id order, `batch` rows a read, each read going on along
- * the primary key from the last id: NOT INDEXED, as the pairs_visible index would make SQLite
- * read and sort every pair after it for each batch (a whole export of a million pairs: minutes).
+ * The pairs above `afterId` WHERE `where` holds, in id order, `batch` rows a read, each read
+ * going on along the primary key from the last id: NOT INDEXED, as the pairs_visible index
+ * would make SQLite read and sort every pair after it for each batch (a whole export of a
+ * million pairs: minutes).
  */
-function* pairRowBatches(project: Project, where: string, params: unknown[], batch: number): Generator<PairRow[]> {
+function* pairRowBatches(project: Project, where: string, params: unknown[], batch: number, afterId = 0): Generator<PairRow[]> {
   const stmt = dbOf(project).prepare(`SELECT p.* FROM pairs p NOT INDEXED WHERE ${where} AND p.id > ? ORDER BY p.id LIMIT ?`);
-  for (let last = 0; ;) {
+  for (let last = afterId; ;) {
     const rows = stmt.all(...params, last, batch) as PairRow[];
     if (rows.length === 0) return;
     yield rows;
@@ -349,11 +350,11 @@ export function caseBlindPattern(word: string): { like: string } | { glob: strin
 }
 
 /**
- * Visible pairs whose source text may hold `src` and whose target text may hold `tgt`, as
- * tokens compared case-folded: a superset (the caller checks the tokens), found by SQLite
- * in the texts so that the rows of pairs holding neither are never read into JavaScript.
+ * Visible pairs above `afterId` whose source text may hold `src` and whose target text may
+ * hold `tgt`, as tokens compared case-folded: a superset (the caller checks the tokens), found
+ * by SQLite in the texts so that the rows of pairs holding neither are never read into JavaScript.
  */
-export function iteratePairRowsHolding(project: Project, src: string, tgt: string, batch = 1000): Generator<PairRow[]> {
+export function iteratePairRowsHolding(project: Project, src: string, tgt: string, batch = 1000, afterId = 0): Generator<PairRow[]> {
   const { where, params } = filterSql({});
   const clauses = [where];
   for (const [column, word] of [
@@ -365,7 +366,13 @@ export function iteratePairRowsHolding(project: Project, src: string, tgt: strin
     clauses.push('like' in pattern ? `${column} LIKE ? ESCAPE '\\'` : `${column} GLOB ?`);
     params.push('like' in pattern ? pattern.like : pattern.glob);
   }
-  return pairRowBatches(project, clauses.join(' AND '), params, batch);
+  return pairRowBatches(project, clauses.join(' AND '), params, batch, afterId);
+}
+
+/** A reader of one visible pair's row by id (undefined when there is none). */
+export function pairRowReader(project: Project): (id: number) => PairRow | undefined {
+  const stmt = dbOf(project).prepare(`SELECT p.* FROM pairs p WHERE p.id = ? AND ${VISIBLE}`);
+  return (id) => stmt.get(id) as PairRow | undefined;
 }
 
 /** The pairs the review queue may rank, in columns: pair `ids[k]` has `ns[k]` source and `nt[k]` target tokens. */

@@ -22,7 +22,8 @@ test('a schema-7 project opens migrated with an empty dictionaries table', () =>
   ProjectStore.create(path, { name: 'old', srcLang: 'lo', tgtLang: 'th' }).close();
   const raw = new Database(path);
   raw.exec(
-    'DROP TABLE assignments; DROP TABLE segmentation_offers; DROP TABLE answered_requests; DROP TABLE pair_reviews; DROP INDEX alignments_adjudicated; DROP INDEX alignments_gold_annotator; ALTER TABLE alignments DROP COLUMN adjudicated; ' +
+    'DROP TRIGGER pair_words_changed; DROP TRIGGER pair_words_deleted; DROP TABLE pair_words; DROP TABLE pair_words_state; DROP TABLE pair_words_stale; ' +
+      'DROP TABLE assignments; DROP TABLE segmentation_offers; DROP TABLE answered_requests; DROP TABLE pair_reviews; DROP INDEX alignments_adjudicated; DROP INDEX alignments_gold_annotator; ALTER TABLE alignments DROP COLUMN adjudicated; ' +
       "CREATE UNIQUE INDEX alignments_gold_annotator ON alignments(annotator) WHERE origin = 'gold'; " +
       'DROP TABLE mine_proposals; DROP TABLE mine_runs; DROP TABLE dictionaries; DROP TABLE pair_scores; DROP INDEX pairs_queue; ALTER TABLE pairs DROP COLUMN excluded; ' +
       'ALTER TABLE imports DROP COLUMN owner; ALTER TABLE training_runs DROP COLUMN owner',

@@ -63,6 +63,11 @@ describe('project file', () => {
     // Schema 3 as it was: no link tags, one rejection per link whoever made it.
     const raw = new Database(path);
     raw.exec(`
+      DROP TRIGGER pair_words_changed;
+      DROP TRIGGER pair_words_deleted;
+      DROP TABLE pair_words;
+      DROP TABLE pair_words_state;
+      DROP TABLE pair_words_stale;
       DROP TABLE rejected_links;
       CREATE TABLE rejected_links (pair_id INTEGER NOT NULL REFERENCES pairs(id) ON DELETE CASCADE, s INTEGER NOT NULL,
         t INTEGER NOT NULL, annotator TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (pair_id, s, t)) WITHOUT ROWID;
