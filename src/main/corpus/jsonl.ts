@@ -4,7 +4,8 @@
 // skipped. Writing emits keys in schema order so export → import → export is byte-identical:
 // pairToJson gives the schema value (Parquet's rows are made of it), and jsonLine the same
 // value's JSON text, assembled as strings without the value's objects and arrays (an export
-// of a million pairs writes some 25 million links and 40 million token offsets).
+// of a million pairs writes some 25 million links and 40 million token offsets); a store's
+// export writes it with storedJsonLine from the rows and link columns as read, without records.
 import { InputError } from '../errors.ts';
 import type { Link, Token } from '../../shared/domain.ts';
 import { ByteProgress, checkSides, readLineBatches, type ReadOptions } from './input.ts';
@@ -21,6 +22,7 @@ import {
   type ReviewJsonValue,
 } from './jsonl-schema.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
+import { LINK_S, type LinkColumns } from '../store/alignments.ts';
 
 /** Reads a Mekong JSONL file, one PairRecord per non-blank line. */
 export async function* readJsonl(file: string, opts: ReadOptions = {}): AsyncGenerator<PairRecord> {
@@ -172,26 +174,79 @@ function sideLine(text: string, tokens: Token[] | undefined): string {
   return out + ']}';
 }
 
+/** sideLine from the store's token offsets (start, end, …): the same text, without Token objects. */
+function offsetsSideLine(text: string, offsets: Uint32Array | undefined): string {
+  if (!offsets) return `{"text":${str(text)}}`;
+  let out = `{"text":${str(text)},"tokens":[`;
+  for (let i = 0; i < offsets.length; i += 2) out += `${i ? ',' : ''}[${offsets[i]},${offsets[i + 1]}]`;
+  return out + ']}';
+}
+
+/** One link's JSON text. */
+const linkLine = (s: number, t: number, kind: Link['kind'], score: number | null, tag: string | undefined): string =>
+  `[${s},${t},${KIND_JSON[kind]},${score === null ? 'null' : num(score)}${tag === undefined ? ']' : `,${str(tag)}]`}`;
+
 function linksLine(links: readonly Link[]): string {
   let out = '[';
   for (let i = 0; i < links.length; i++) {
     const l = links[i];
-    out += `${i ? ',' : ''}[${l.s},${l.t},${KIND_JSON[l.kind]},${l.score === null ? 'null' : num(l.score)}`;
-    out += l.tag === undefined ? ']' : `,${str(l.tag)}]`;
+    out += (i ? ',' : '') + linkLine(l.s, l.t, l.kind, l.score, l.tag);
   }
   return out + ']';
 }
 
-/** `JSON.stringify(pairToJson(rec))`, assembled directly (see the header). */
-export function jsonLine(rec: PairRecord): string {
+/** A pair's links where the store read them (LinkColumns), for linksLine without Link objects. */
+export interface LinksAt {
+  columns: LinkColumns;
+  pairId: number;
+}
+
+/** linksLine from the packed link columns (store/alignments.ts PACKED_LINK). */
+function columnsLinksLine({ columns: c, pairId }: LinksAt): string {
+  const k = c.at.get(pairId);
+  if (k === undefined) return '[]';
+  let out = '[';
+  let tagged = c.tagFrom[k];
+  const first = c.from[k];
+  for (let j = first, end = first + c.count[k]; j < end; j++) {
+    const v = c.packed[j];
+    const low = v % LINK_S;
+    const tag = low & 1 ? c.tags[tagged++] : undefined;
+    out += (j > first ? ',' : '') + linkLine((v - low) / LINK_S, low >>> 2, low & 2 ? 'possible' : 'sure', c.scores[j], tag);
+  }
+  return out + ']';
+}
+
+/**
+ * What a JSON line is written from: a PairRecord (tokens as Token objects, links as Link
+ * objects), or an export's pair as the store read it (LineSource<Uint32Array, LinksAt>:
+ * token offsets and links left in their columns, since an export of 100k pairs otherwise
+ * makes 3.1M Token and 2M Link objects only to write them).
+ */
+export interface LineSource<Tokens, Links> {
+  id?: number;
+  src: string;
+  tgt: string;
+  srcTokens?: Tokens;
+  tgtTokens?: Tokens;
+  alignments?: (Omit<AlignmentRecord, 'links'> & { links: Links })[];
+  rejected?: PairRecord['rejected'];
+  status?: PairRecord['status'];
+  split?: PairRecord['split'];
+  note?: string;
+  reviews?: PairRecord['reviews'];
+}
+
+/** `JSON.stringify(pairToJson(rec))`, assembled directly (see the header) with `side` and `links` writing tokens and links. */
+function lineOf<T, L>(rec: LineSource<T, L>, side: (text: string, tokens: T | undefined) => string, links: (links: L) => string): string {
   let out = rec.id !== undefined ? `{"id":${num(rec.id)},"src":` : '{"src":';
-  out += sideLine(rec.src, rec.srcTokens) + ',"tgt":' + sideLine(rec.tgt, rec.tgtTokens);
+  out += side(rec.src, rec.srcTokens) + ',"tgt":' + side(rec.tgt, rec.tgtTokens);
   if (rec.alignments) {
     out += ',"alignments":[';
     for (let i = 0; i < rec.alignments.length; i++) {
       const a = rec.alignments[i];
       out += `${i ? ',' : ''}{"origin":${str(a.origin)},"source":${str(a.source)}`;
-      out += `${a.adjudicated ? ',"adjudicated":true' : ''},"links":${linksLine(a.links)}`;
+      out += `${a.adjudicated ? ',"adjudicated":true' : ''},"links":${links(a.links)}`;
       const u = a.untranslated;
       if (u && (u.src.length || u.tgt.length))
         out += `,"untranslated":{"src":[${u.src.map(num).join(',')}],"tgt":[${u.tgt.map(num).join(',')}]}`;
@@ -210,6 +265,12 @@ export function jsonLine(rec: PairRecord): string {
   }
   return out + '}';
 }
+
+/** `JSON.stringify(pairToJson(rec))`, assembled directly (see the header). */
+export const jsonLine = (rec: PairRecord): string => lineOf(rec, sideLine, linksLine);
+
+/** jsonLine of an export's pair as the store read it (LineSource). */
+export const storedJsonLine = (rec: LineSource<Uint32Array, LinksAt>): string => lineOf(rec, offsetsSideLine, columnsLinksLine);
 
 /** Writes one JSON line per record. */
 export async function writeJsonl(records: RecordSource, target: WriteTarget, opts: WriteOptions = {}): Promise<void> {

@@ -222,23 +222,39 @@ export function pairIdsIn(column: string, pairIds: readonly number[]): { sql: st
 }
 
 /**
- * A link's (s, t, kind, whether it has a tag) as one integer: s · 2^28 + t · 4 + possible · 2 +
+ * A link's (s, t, kind, whether it has a tag) as one integer: s · LINK_S + t · 4 + possible · 2 +
  * tagged. Token indices stay below 2^25 (a line is at most MAX_LINE_BYTES = 64 MB, two bytes
  * a token at the least), so the value stays below 2^53 and is exact.
  */
-const PACKED_LINK = `s * 268435456 + t * 4 + (kind = 'possible') * 2 + (tag IS NOT NULL)`;
+export const LINK_S = 268435456;
+const PACKED_LINK = `s * ${LINK_S} + t * 4 + (kind = 'possible') * 2 + (tag IS NOT NULL)`;
+
+/**
+ * One alignment's links of a batch of pairs as read (linkColumnsOfPairs), left in columns: pair
+ * `id`'s links are `packed[from[k]]`… (`count[k]` of them, PACKED_LINK each) with their
+ * `scores`, and its tagged links' tags are `tags[tagFrom[k]]`… in the same order, where
+ * k = `at.get(id)`; a pair without links has no k.
+ */
+export interface LinkColumns {
+  at: Map<number, number>;
+  from: Int32Array;
+  count: Int32Array;
+  tagFrom: Int32Array;
+  packed: number[];
+  scores: (number | null)[];
+  tags: string[];
+}
 
 /**
  * The links of one alignment in pairs `pairIds` (ascending; pairIdsIn: others of their range
- * may come too), by pair, each sorted by (s, t): one read for a batch of pairs (an export).
+ * may come too), each pair's sorted by (s, t): one read for a batch of pairs (an export).
  * Read a column at a time (`pluck`: one JavaScript value a row, the links' key order every
  * time) — per pair its count, each link packed in one integer (PACKED_LINK), its score, and
  * the tags of the tagged ones — since better-sqlite3 makes a JavaScript array for each row of a
  * several-column read. The 1.3M model links of a 100k-pair export: read as rows 0.89–0.92 s of
- * CPU before any Link is made, as two plucked columns 0.41 s, SQLite's own scan 0.11 s; this
- * function, Links made, 0.66–0.77 s against 1.05–1.12 s reading rows.
+ * CPU before any Link is made, as two plucked columns 0.41 s, SQLite's own scan 0.11 s.
  */
-export function linksOfPairs(project: Project, alignmentId: number, pairIds: readonly number[]): Map<number, Link[]> {
+export function linkColumnsOfPairs(project: Project, alignmentId: number, pairIds: readonly number[]): LinkColumns {
   const db = dbOf(project);
   const pairs = pairIdsIn('pair_id', pairIds);
   const from = `FROM links WHERE alignment_id = ? AND ${pairs.sql}`;
@@ -265,22 +281,45 @@ export function linksOfPairs(project: Project, alignmentId: number, pairIds: rea
           .all(...params) as string[],
       ] as const,
   )();
-  const out = new Map<number, Link[]>();
-  let k = 0;
+  const out: LinkColumns = {
+    at: new Map(),
+    from: new Int32Array(counts.length),
+    count: new Int32Array(counts.length),
+    tagFrom: new Int32Array(counts.length),
+    packed,
+    scores,
+    tags,
+  };
+  let first = 0;
   let tagged = 0;
-  for (const [pairId, n] of counts) {
-    const list: Link[] = new Array(n);
-    for (let i = 0; i < n; i++, k++) {
-      const v = packed[k];
-      const low = v % 268435456;
-      const s = (v - low) / 268435456;
-      const t = low >>> 2;
-      const kind: Link['kind'] = low & 2 ? 'possible' : 'sure';
-      list[i] = low & 1 ? { s, t, kind, score: scores[k], tag: tags[tagged++] } : { s, t, kind, score: scores[k] };
-    }
-    out.set(pairId, list);
+  for (let k = 0; k < counts.length; k++) {
+    const [pairId, n] = counts[k];
+    out.at.set(pairId, k);
+    out.from[k] = first;
+    out.count[k] = n;
+    out.tagFrom[k] = tagged;
+    for (let i = first; i < first + n; i++) tagged += packed[i] & 1;
+    first += n;
   }
   return out;
+}
+
+/** Pair `pairId`'s links in `c` (none when it has none), sorted by (s, t). */
+export function linksIn(c: LinkColumns, pairId: number): Link[] {
+  const k = c.at.get(pairId);
+  if (k === undefined) return [];
+  const n = c.count[k];
+  const list: Link[] = new Array(n);
+  let tagged = c.tagFrom[k];
+  for (let i = 0, j = c.from[k]; i < n; i++, j++) {
+    const v = c.packed[j];
+    const low = v % LINK_S;
+    const s = (v - low) / LINK_S;
+    const t = low >>> 2;
+    const kind: Link['kind'] = low & 2 ? 'possible' : 'sure';
+    list[i] = low & 1 ? { s, t, kind, score: c.scores[j], tag: c.tags[tagged++] } : { s, t, kind, score: c.scores[j] };
+  }
+  return list;
 }
 
 /** The rejected links with who rejected them of pairs `pairIds` (ascending; pairIdsIn: others of their range may come too), by pair: one read for a batch of pairs (an export). */

@@ -5,7 +5,7 @@ import { DamagedProjectError } from '../errors.ts';
 import type { PairStatus, Split, Token } from '../../shared/domain.ts';
 import type { PairFilter } from '../../shared/api.ts';
 import type { PairSummary } from '../../shared/domain.ts';
-import { decodeTokens } from '../text/offsets.ts';
+import { checkOffsets, decodeTokens } from '../text/offsets.ts';
 import { searchFold } from '../../shared/search-fold.ts';
 import { dbOf, type Project } from './connection.ts';
 import { reviewColumns, reviewParams } from './pair-reviews.ts';
@@ -70,8 +70,22 @@ export function offsetsOf(blob: Buffer): Uint32Array {
  * file) is refused in one line naming the pair, not with a RangeError from deep inside.
  */
 export function tokensOf(text: string, blob: Buffer, pairId: number, side: 'src' | 'tgt'): Token[] {
+  return fitting(pairId, side, () => decodeTokens(text, offsetsOf(blob)));
+}
+
+/** The token offsets of one side of pair `pairId` (start, end, …), checked as tokensOf checks them, without Token objects. */
+export function tokenOffsetsOf(text: string, blob: Buffer, pairId: number, side: 'src' | 'tgt'): Uint32Array {
+  return fitting(pairId, side, () => {
+    const offsets = offsetsOf(blob);
+    checkOffsets(text, offsets);
+    return offsets;
+  });
+}
+
+/** `read()`, its RangeError (a blob that does not fit its text) turned into a DamagedProjectError naming the pair and side. */
+function fitting<T>(pairId: number, side: 'src' | 'tgt', read: () => T): T {
   try {
-    return decodeTokens(text, offsetsOf(blob));
+    return read();
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
     throw new DamagedProjectError(`pair ${pairId}, ${side === 'src' ? 'source' : 'target'} side: ${err.message}`);

@@ -12,16 +12,25 @@ export function encodeOffsets(tokens: readonly Token[]): Uint32Array {
   return out;
 }
 
-/** Tokens of `text` from an offsets array; throws on a malformed array. */
-export function decodeTokens(text: string, offsets: ArrayLike<number>): Token[] {
+/** Throws a RangeError unless `offsets` are pairs (start, end) of non-empty spans within `text`. */
+export function checkOffsets(text: string, offsets: ArrayLike<number>): void {
   if (offsets.length % 2 !== 0) throw new RangeError('token offsets: odd length');
+  for (let i = 0; i < offsets.length; i += 2) {
+    const start = offsets[i];
+    const end = offsets[i + 1];
+    if (!(start < end && end <= text.length)) {
+      throw new RangeError(`token offsets: bad span ${start}..${end} for text of ${text.length}`);
+    }
+  }
+}
+
+/** Tokens of `text` from an offsets array; throws on a malformed array (checkOffsets). */
+export function decodeTokens(text: string, offsets: ArrayLike<number>): Token[] {
+  checkOffsets(text, offsets);
   const tokens: Token[] = new Array(offsets.length / 2);
   for (let i = 0; i < tokens.length; i++) {
     const start = offsets[2 * i];
     const end = offsets[2 * i + 1];
-    if (!(start < end && end <= text.length)) {
-      throw new RangeError(`token offsets: bad span ${start}..${end} for text of ${text.length}`);
-    }
     tokens[i] = { text: text.slice(start, end), start, end };
   }
   return tokens;

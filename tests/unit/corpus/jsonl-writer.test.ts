@@ -1,9 +1,10 @@
-// The JSONL writer assembles each line as text (jsonl.ts jsonLine) from records read a batch
-// at a time (range reads of links, marks, rejections and reviews) and encodes them straight
-// into its output buffer (output.ts TextSink): its file must be, byte for byte, the schema
-// value of every record as JSON.stringify writes it (pairToJson, which Parquet's rows are made
-// of), on a real project with every kind of alignment, awkward scores and texts, and under
-// every option that chooses pairs or alignments.
+// The JSONL export assembles each line as text straight from the pair rows and the packed link
+// columns read a batch at a time (jsonl.ts storedJsonLine; range reads of links, marks,
+// rejections and reviews) and encodes it into its output buffer (output.ts TextSink); records
+// are written by jsonLine. Both must be, byte for byte, the schema value of every record as
+// JSON.stringify writes it (pairToJson, which Parquet's rows are made of), on a real project
+// with every kind of alignment, tags, awkward scores and texts, and under every option that
+// chooses pairs or alignments.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -46,6 +47,8 @@ test('JSONL export is JSON.stringify(pairToJson(record)) byte for byte, under ev
         t: (i + k) % n,
         kind: i % 3 ? 'sure' : 'possible',
         score: SCORES[(i + k) % SCORES.length],
+        // several tagged links in a pair, among untagged ones: the tags column is read apart
+        ...((i + k) % 4 === 1 ? { tag: k % 2 ? 'x "y" ✓' : 'idiom' } : {}),
       }));
       linkInserter(store, model)(id, links);
       if (k % 4 === 0) linkInserter(store, imported)(id, [{ s: 0, t: 0, kind: 'sure', score: null }]);
@@ -96,6 +99,8 @@ test('JSONL export is JSON.stringify(pairToJson(record)) byte for byte, under ev
     '"origin":"import"',
     '0.30000000000000004',
     '1e-7',
+    '"idiom"]',
+    '"x \\"y\\" ✓"]',
   ])
     expect(all).toContain(part);
   store.close();
