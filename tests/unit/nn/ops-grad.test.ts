@@ -81,6 +81,11 @@ const rows: Row[] = [
       op.add(op.reduceSum(op.gather(e, idx(g, [1, 3, 1])), [0]), op.reduceSum(op.gather(e, idx(g, [0, 1, 1, 2], [2, 2])), [0, 1])),
     [t([4, 3])],
   ],
+  [
+    'Gather of a tied table (rows scatter-added into the head product)',
+    (g, [e]) => op.matmul(op.gather(e, idx(g, [1, 3, 1])), op.transposeLast(e)),
+    [t([4, 3])],
+  ],
   ['GatherElements', (g, [x]) => op.gatherElements(x, idx(g, [2, 0, 1, 2], [2, 2]), 1), [t([2, 3])]],
   ['Concat', (_, [a, b]) => op.concat([a, b, a], 1), [t([2, 1]), t([2, 3])]],
   [
@@ -150,6 +155,17 @@ test('a weight used transposed (x·Wᵀ) gets its gradient as one product, not a
   const { nodes } = g.live([dw]);
   expect(dw.shape).toEqual([5, 4]);
   expect(nodes.some((n) => n.op === 'Transpose' && n.inputs[0]?.producer?.op === 'MatMul')).toBe(false);
+});
+
+test('a tied table (embedding and output head) gets its gradient without a zero-filled table or a Sum', () => {
+  const g = new Graph();
+  const e = g.input('e', 'float32', [6, 4]);
+  const h = g.input('h', 'float32', [2, 4]);
+  const words = op.gather(e, idx(g, [1, 3, 1], [1, 3]));
+  const [de] = grad(op.add(op.reduceMean(words), op.reduceMean(op.matmul(h, op.transposeLast(e)))), [e]);
+  const { nodes } = g.live([de]);
+  expect(de.producer?.op).toBe('ScatterND');
+  expect(nodes.some((n) => n.op === 'ConstantOfShape' || n.op === 'Sum')).toBe(false);
 });
 
 test('a wrong VJP would be caught: the check fails for a perturbed function', async () => {
