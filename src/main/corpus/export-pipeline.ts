@@ -16,7 +16,14 @@ import type { ExportOptions } from '../../shared/api.ts';
 import { LinkSet, type RejectedLink } from '../../shared/link-set.ts';
 import { UserError } from '../errors.ts';
 import { checkCancelled, type JobContext } from '../jobs/job-context.ts';
-import { alignmentSources, linkColumnsOfPairs, linksIn, rejectedWithAnnotatorOf, type LinkColumns } from '../store/alignments.ts';
+import {
+  alignmentSources,
+  forEachLinkIn,
+  linkColumnsOfPairs,
+  linksIn,
+  rejectedWithAnnotatorOf,
+  type LinkColumns,
+} from '../store/alignments.ts';
 import { untranslatedOfPairs } from '../store/gold-layer.ts';
 import { reviewsOfPairs, type AnnotatorReview } from '../store/pair-reviews.ts';
 import type { UntranslatedMark } from '../store/edits.ts';
@@ -26,7 +33,7 @@ import { chineseSides } from '../text/han-characters.ts';
 import { characterRecord } from './character-records.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
 import { writeRecords } from './format-streams.ts';
-import { storedJsonLine, type LineSource } from './jsonl.ts';
+import { linkLine, storedJsonLine, type LineSource } from './jsonl.ts';
 import { withSinks, writeRendered } from './output.ts';
 
 /** The job's context (a JobContext fits); without one, an export reports nowhere and cannot be cancelled. */
@@ -154,6 +161,13 @@ async function* recordsOf(
   }
 }
 
+/** A pair's links in `c` as the JSON text of an alignment's "links", without Link objects. */
+function linksJson(c: LinkColumns, pairId: number): string {
+  let out = '';
+  forEachLinkIn(c, pairId, (s, t, kind, score, tag) => (out += (out ? ',' : '') + linkLine(s, t, kind, score, tag)));
+  return `[${out}]`;
+}
+
 /**
  * A JSONL export (not by character): each line written with storedJsonLine straight from the
  * pair's row and the packed link columns, without PairRecord, Token or Link objects (the
@@ -165,7 +179,7 @@ async function writeStoredJsonl(store: ProjectStore, options: ExportOptions, run
   await withSinks([options.file], async ([sink]) => {
     for (const batch of pairBatches(store, options, alignmentsToExport(store, options.alignmentIds), run)) {
       for (const row of batch.rows) {
-        const line = storedJsonLine(pairOf(row, batch, rowOffsets, (columns, pairId) => ({ columns, pairId })));
+        const line = storedJsonLine(pairOf(row, batch, rowOffsets, linksJson));
         await sink.write(line + '\n');
       }
       count += batch.rows.length;

@@ -5,7 +5,7 @@
 // pairToJson gives the schema value (Parquet's rows are made of it), and jsonLine the same
 // value's JSON text, assembled as strings without the value's objects and arrays (an export
 // of a million pairs writes some 25 million links and 40 million token offsets); a store's
-// export writes it with storedJsonLine from the rows and link columns as read, without records.
+// export writes it with storedJsonLine from the rows and links as read, without records.
 import { InputError } from '../errors.ts';
 import type { Link, Token } from '../../shared/domain.ts';
 import { ByteProgress, checkSides, readLineBatches, type ReadOptions } from './input.ts';
@@ -22,7 +22,6 @@ import {
   type ReviewJsonValue,
 } from './jsonl-schema.ts';
 import type { AlignmentRecord, PairRecord } from './record.ts';
-import { LINK_S, type LinkColumns } from '../store/alignments.ts';
 
 /** Reads a Mekong JSONL file, one PairRecord per non-blank line. */
 export async function* readJsonl(file: string, opts: ReadOptions = {}): AsyncGenerator<PairRecord> {
@@ -182,8 +181,8 @@ function offsetsSideLine(text: string, offsets: Uint32Array | undefined): string
   return out + ']}';
 }
 
-/** One link's JSON text. */
-const linkLine = (s: number, t: number, kind: Link['kind'], score: number | null, tag: string | undefined): string =>
+/** One link's JSON text (an element of an alignment's "links"). */
+export const linkLine = (s: number, t: number, kind: Link['kind'], score: number | null, tag: string | undefined): string =>
   `[${s},${t},${KIND_JSON[kind]},${score === null ? 'null' : num(score)}${tag === undefined ? ']' : `,${str(tag)}]`}`;
 
 function linksLine(links: readonly Link[]): string {
@@ -195,32 +194,10 @@ function linksLine(links: readonly Link[]): string {
   return out + ']';
 }
 
-/** A pair's links where the store read them (LinkColumns), for linksLine without Link objects. */
-export interface LinksAt {
-  columns: LinkColumns;
-  pairId: number;
-}
-
-/** linksLine from the packed link columns (store/alignments.ts PACKED_LINK). */
-function columnsLinksLine({ columns: c, pairId }: LinksAt): string {
-  const k = c.at.get(pairId);
-  if (k === undefined) return '[]';
-  let out = '[';
-  let tagged = c.tagFrom[k];
-  const first = c.from[k];
-  for (let j = first, end = first + c.count[k]; j < end; j++) {
-    const v = c.packed[j];
-    const low = v % LINK_S;
-    const tag = low & 1 ? c.tags[tagged++] : undefined;
-    out += (j > first ? ',' : '') + linkLine((v - low) / LINK_S, low >>> 2, low & 2 ? 'possible' : 'sure', c.scores[j], tag);
-  }
-  return out + ']';
-}
-
 /**
  * What a JSON line is written from: a PairRecord (tokens as Token objects, links as Link
- * objects), or an export's pair as the store read it (LineSource<Uint32Array, LinksAt>:
- * token offsets and links left in their columns, since an export of 100k pairs otherwise
+ * objects), or an export's pair as the store read it (LineSource<Uint32Array, string>:
+ * token offsets, and each alignment's links as their JSON text already, since an export of 100k pairs otherwise
  * makes 3.1M Token and 2M Link objects only to write them).
  */
 export interface LineSource<Tokens, Links> {
@@ -270,7 +247,7 @@ function lineOf<T, L>(rec: LineSource<T, L>, side: (text: string, tokens: T | un
 export const jsonLine = (rec: PairRecord): string => lineOf(rec, sideLine, linksLine);
 
 /** jsonLine of an export's pair as the store read it (LineSource). */
-export const storedJsonLine = (rec: LineSource<Uint32Array, LinksAt>): string => lineOf(rec, offsetsSideLine, columnsLinksLine);
+export const storedJsonLine = (rec: LineSource<Uint32Array, string>): string => lineOf(rec, offsetsSideLine, (links) => links);
 
 /** Writes one JSON line per record. */
 export async function writeJsonl(records: RecordSource, target: WriteTarget, opts: WriteOptions = {}): Promise<void> {

@@ -226,7 +226,7 @@ export function pairIdsIn(column: string, pairIds: readonly number[]): { sql: st
  * tagged. Token indices stay below 2^25 (a line is at most MAX_LINE_BYTES = 64 MB, two bytes
  * a token at the least), so the value stays below 2^53 and is exact.
  */
-export const LINK_S = 268435456;
+const LINK_S = 268435456;
 const PACKED_LINK = `s * ${LINK_S} + t * 4 + (kind = 'possible') * 2 + (tag IS NOT NULL)`;
 
 /**
@@ -304,21 +304,26 @@ export function linkColumnsOfPairs(project: Project, alignmentId: number, pairId
   return out;
 }
 
-/** Pair `pairId`'s links in `c` (none when it has none), sorted by (s, t). */
-export function linksIn(c: LinkColumns, pairId: number): Link[] {
+/** Calls `visit` with each of pair `pairId`'s links in `c`, sorted by (s, t), unpacked from PACKED_LINK without a Link object. */
+export function forEachLinkIn(
+  c: LinkColumns,
+  pairId: number,
+  visit: (s: number, t: number, kind: Link['kind'], score: number | null, tag: string | undefined) => void,
+): void {
   const k = c.at.get(pairId);
-  if (k === undefined) return [];
-  const n = c.count[k];
-  const list: Link[] = new Array(n);
+  if (k === undefined) return;
   let tagged = c.tagFrom[k];
-  for (let i = 0, j = c.from[k]; i < n; i++, j++) {
+  for (let j = c.from[k], end = j + c.count[k]; j < end; j++) {
     const v = c.packed[j];
     const low = v % LINK_S;
-    const s = (v - low) / LINK_S;
-    const t = low >>> 2;
-    const kind: Link['kind'] = low & 2 ? 'possible' : 'sure';
-    list[i] = low & 1 ? { s, t, kind, score: c.scores[j], tag: c.tags[tagged++] } : { s, t, kind, score: c.scores[j] };
+    visit((v - low) / LINK_S, low >>> 2, low & 2 ? 'possible' : 'sure', c.scores[j], low & 1 ? c.tags[tagged++] : undefined);
   }
+}
+
+/** Pair `pairId`'s links in `c` (none when it has none), sorted by (s, t). */
+export function linksIn(c: LinkColumns, pairId: number): Link[] {
+  const list: Link[] = [];
+  forEachLinkIn(c, pairId, (s, t, kind, score, tag) => list.push(tag === undefined ? { s, t, kind, score } : { s, t, kind, score, tag }));
   return list;
 }
 

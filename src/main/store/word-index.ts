@@ -72,33 +72,41 @@ function indexableTo(db: Db): number {
   return db.prepare(`SELECT coalesce(max(id), 0) FROM pairs`).pluck().get() as number;
 }
 
-/** Indexes up to STEP_PAIRS pairs (stale ones first, then the next above indexed_to): false once nothing is left. Inside a write transaction. */
-function indexStep(db: Db): boolean {
+/**
+ * A step of the indexer, its statements prepared once: indexes up to STEP_PAIRS pairs (stale
+ * ones first, then the next above indexed_to) and says whether any are left. Run inside a
+ * write transaction.
+ */
+function indexer(db: Db): () => boolean {
   const insert = db.prepare(`INSERT INTO pair_words (rowid, words) VALUES (?, ?)`);
+  const staleIds = db.prepare(`SELECT pair_id FROM pair_words_stale LIMIT ?`).pluck();
+  const row = db.prepare(`SELECT id, src_text, tgt_text, src_tokens, tgt_tokens FROM pairs WHERE id = ?`);
+  const old = db.prepare(`DELETE FROM pair_words WHERE rowid = ?`);
+  const done = db.prepare(`DELETE FROM pair_words_stale WHERE pair_id = ?`);
+  const indexedTo = db.prepare(`SELECT indexed_to FROM pair_words_state`).pluck();
+  const next = db.prepare(`SELECT id, src_text, tgt_text, src_tokens, tgt_tokens FROM pairs WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`);
+  const reach = db.prepare(`UPDATE pair_words_state SET indexed_to = ?`);
   const add = (r: TextRow) => insert.run(r.id, documentOf(pairWords(r.src_text, r.src_tokens), pairWords(r.tgt_text, r.tgt_tokens)));
-  const stale = db.prepare(`SELECT pair_id FROM pair_words_stale LIMIT ?`).pluck().all(STEP_PAIRS) as number[];
-  if (stale.length > 0) {
-    const row = db.prepare(`SELECT id, src_text, tgt_text, src_tokens, tgt_tokens FROM pairs WHERE id = ?`);
-    const old = db.prepare(`DELETE FROM pair_words WHERE rowid = ?`);
-    const done = db.prepare(`DELETE FROM pair_words_stale WHERE pair_id = ?`);
-    for (const id of stale) {
-      old.run(id);
-      const r = row.get(id) as TextRow | undefined;
-      if (r) add(r);
-      done.run(id);
+  return () => {
+    const stale = staleIds.all(STEP_PAIRS) as number[];
+    if (stale.length > 0) {
+      for (const id of stale) {
+        old.run(id);
+        const r = row.get(id) as TextRow | undefined;
+        if (r) add(r);
+        done.run(id);
+      }
+      return true;
     }
-    return true;
-  }
-  const from = db.prepare(`SELECT indexed_to FROM pair_words_state`).pluck().get() as number;
-  const to = indexableTo(db);
-  if (to <= from) return false;
-  const rows = db
-    .prepare(`SELECT id, src_text, tgt_text, src_tokens, tgt_tokens FROM pairs WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`)
-    .all(from, to, STEP_PAIRS) as TextRow[];
-  for (const r of rows) add(r);
-  const reached = rows.length === STEP_PAIRS ? rows[rows.length - 1].id : to;
-  db.prepare(`UPDATE pair_words_state SET indexed_to = ?`).run(reached);
-  return reached < to;
+    const from = indexedTo.get() as number;
+    const to = indexableTo(db);
+    if (to <= from) return false;
+    const rows = next.all(from, to, STEP_PAIRS) as TextRow[];
+    for (const r of rows) add(r);
+    const reached = rows.length === STEP_PAIRS ? rows[rows.length - 1].id : to;
+    reach.run(reached);
+    return reached < to;
+  };
 }
 
 /**
@@ -107,12 +115,12 @@ function indexStep(db: Db): boolean {
  * never read in one slice and written in another after an edit). Resolves with the slices.
  */
 export async function updateWordIndex(project: Project, signal?: AbortSignal): Promise<number> {
-  const db = dbOf(project);
+  const step = indexer(dbOf(project));
   let more = true;
   function* steps() {
     while (more) yield;
   }
-  return writeInSlices(project, steps(), () => (more = indexStep(db)), { interleaved: true, signal });
+  return writeInSlices(project, steps(), () => (more = step()), { interleaved: true, signal });
 }
 
 /** Whether the index lacks pairs: stale ones, or visible ones above indexed_to. */
