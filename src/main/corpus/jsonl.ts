@@ -10,7 +10,9 @@ import { InputError } from '../errors.ts';
 import type { Link, Token } from '../../shared/domain.ts';
 import { ByteProgress, checkSides, readLineBatches, type ReadOptions } from './input.ts';
 import { checkRecordIndices } from './links.ts';
-import { writeRendered, type RecordSource, type WriteOptions, type WriteTarget } from './output.ts';
+import { withSinks, type RecordSource, type WriteOptions, type WriteTarget } from './output.ts';
+import { JsonBytes } from './json-bytes.ts';
+import { checkCancelled } from '../jobs/job-context.ts';
 import {
   describeIssue,
   PairJson,
@@ -161,44 +163,92 @@ export function pairToJson(rec: PairRecord): PairJsonValue {
   return json;
 }
 
-/** JSON text of a string (JSON.stringify's escaping) and of a number (null when not finite, as JSON.stringify writes it). */
-const str = JSON.stringify as (s: string) => string;
-const num = (x: number): string => (Number.isFinite(x) ? String(x) : 'null');
-const KIND_JSON = { sure: '"sure"', possible: '"possible"' } as const;
-
-function sideLine(text: string, tokens: Token[] | undefined): string {
-  if (!tokens) return `{"text":${str(text)}}`;
-  let out = `{"text":${str(text)},"tokens":[`;
-  for (let i = 0; i < tokens.length; i++) out += `${i ? ',' : ''}[${tokens[i].start},${tokens[i].end}]`;
-  return out + ']}';
+/** One token's [start,end] pairs of a side, as JSON. */
+function offsetsJson(out: JsonBytes, offsets: ArrayLike<number>): void {
+  out.ascii(',"tokens":[');
+  for (let i = 0; i < offsets.length; i += 2) {
+    out.ascii(i ? ',[' : '[');
+    out.uint(offsets[i]);
+    out.byte(44); // ,
+    out.uint(offsets[i + 1]);
+    out.byte(93); // ]
+  }
+  out.byte(93);
 }
 
-/** sideLine from the store's token offsets (start, end, …): the same text, without Token objects. */
-function offsetsSideLine(text: string, offsets: Uint32Array | undefined): string {
-  if (!offsets) return `{"text":${str(text)}}`;
-  let out = `{"text":${str(text)},"tokens":[`;
-  for (let i = 0; i < offsets.length; i += 2) out += `${i ? ',' : ''}[${offsets[i]},${offsets[i + 1]}]`;
-  return out + ']}';
+function sideJson(out: JsonBytes, text: string, tokens: Token[] | undefined): void {
+  out.ascii('{"text":');
+  out.string(text);
+  if (tokens) {
+    out.ascii(',"tokens":[');
+    for (let i = 0; i < tokens.length; i++) {
+      out.ascii(i ? ',[' : '[');
+      out.uint(tokens[i].start);
+      out.byte(44);
+      out.uint(tokens[i].end);
+      out.byte(93);
+    }
+    out.byte(93);
+  }
+  out.byte(125); // }
 }
 
-/** One link's JSON text (an element of an alignment's "links"). */
-export const linkLine = (s: number, t: number, kind: Link['kind'], score: number | null, tag: string | undefined): string =>
-  `[${s},${t},${KIND_JSON[kind]},${score === null ? 'null' : num(score)}${tag === undefined ? ']' : `,${str(tag)}]`}`;
+/** sideJson from the store's token offsets (start, end, …): the same text, without Token objects. */
+function offsetsSideJson(out: JsonBytes, text: string, offsets: Uint32Array | undefined): void {
+  out.ascii('{"text":');
+  out.string(text);
+  if (offsets) offsetsJson(out, offsets);
+  out.byte(125);
+}
 
-function linksLine(links: readonly Link[]): string {
-  let out = '[';
+/** One link's JSON (an element of an alignment's "links"), after a comma unless it is the first. */
+export function linkJson(
+  out: JsonBytes,
+  first: boolean,
+  s: number,
+  t: number,
+  kind: Link['kind'],
+  score: number | null,
+  tag: string | undefined,
+): void {
+  out.ascii(first ? '[' : ',[');
+  out.uint(s);
+  out.byte(44);
+  out.uint(t);
+  out.ascii(kind === 'sure' ? ',"sure",' : ',"possible",');
+  if (score === null) out.ascii('null');
+  else out.number(score);
+  if (tag !== undefined) {
+    out.byte(44);
+    out.string(tag);
+  }
+  out.byte(93);
+}
+
+function linksJson(out: JsonBytes, links: readonly Link[]): void {
+  out.byte(91); // [
   for (let i = 0; i < links.length; i++) {
     const l = links[i];
-    out += (i ? ',' : '') + linkLine(l.s, l.t, l.kind, l.score, l.tag);
+    linkJson(out, i === 0, l.s, l.t, l.kind, l.score, l.tag);
   }
-  return out + ']';
+  out.byte(93);
+}
+
+/** Numbers as a JSON array. */
+function numbersJson(out: JsonBytes, values: readonly number[]): void {
+  out.byte(91);
+  for (let i = 0; i < values.length; i++) {
+    if (i) out.byte(44);
+    out.number(values[i]);
+  }
+  out.byte(93);
 }
 
 /**
  * What a JSON line is written from: a PairRecord (tokens as Token objects, links as Link
- * objects), or an export's pair as the store read it (LineSource<Uint32Array, string>:
- * token offsets, and each alignment's links as their JSON text already, since an export of 100k pairs otherwise
- * makes 3.1M Token and 2M Link objects only to write them).
+ * objects), or an export's pair as the store read it (LineSource<Uint32Array, (out) => void>:
+ * token offsets, and each alignment's links as a writer of their JSON, since an export of
+ * 100k pairs otherwise makes 3.1M Token and 2M Link objects only to write them).
  */
 export interface LineSource<Tokens, Links> {
   id?: number;
@@ -214,42 +264,116 @@ export interface LineSource<Tokens, Links> {
   reviews?: PairRecord['reviews'];
 }
 
-/** `JSON.stringify(pairToJson(rec))`, assembled directly (see the header) with `side` and `links` writing tokens and links. */
-function lineOf<T, L>(rec: LineSource<T, L>, side: (text: string, tokens: T | undefined) => string, links: (links: L) => string): string {
-  let out = rec.id !== undefined ? `{"id":${num(rec.id)},"src":` : '{"src":';
-  out += side(rec.src, rec.srcTokens) + ',"tgt":' + side(rec.tgt, rec.tgtTokens);
+/** `JSON.stringify(pairToJson(rec))` and a line break, written into `out` (see the header) with `side` and `links` writing tokens and links. */
+function lineOf<T, L>(
+  out: JsonBytes,
+  rec: LineSource<T, L>,
+  side: (out: JsonBytes, text: string, tokens: T | undefined) => void,
+  links: (out: JsonBytes, links: L) => void,
+): void {
+  if (rec.id !== undefined) {
+    out.ascii('{"id":');
+    out.number(rec.id);
+    out.ascii(',"src":');
+  } else out.ascii('{"src":');
+  side(out, rec.src, rec.srcTokens);
+  out.ascii(',"tgt":');
+  side(out, rec.tgt, rec.tgtTokens);
   if (rec.alignments) {
-    out += ',"alignments":[';
+    out.ascii(',"alignments":[');
     for (let i = 0; i < rec.alignments.length; i++) {
       const a = rec.alignments[i];
-      out += `${i ? ',' : ''}{"origin":${str(a.origin)},"source":${str(a.source)}`;
-      out += `${a.adjudicated ? ',"adjudicated":true' : ''},"links":${links(a.links)}`;
+      out.ascii(i ? ',{"origin":' : '{"origin":');
+      out.string(a.origin);
+      out.ascii(',"source":');
+      out.string(a.source);
+      out.ascii(a.adjudicated ? ',"adjudicated":true,"links":' : ',"links":');
+      links(out, a.links);
       const u = a.untranslated;
-      if (u && (u.src.length || u.tgt.length))
-        out += `,"untranslated":{"src":[${u.src.map(num).join(',')}],"tgt":[${u.tgt.map(num).join(',')}]}`;
-      out += '}';
+      if (u && (u.src.length || u.tgt.length)) {
+        out.ascii(',"untranslated":{"src":');
+        numbersJson(out, u.src);
+        out.ascii(',"tgt":');
+        numbersJson(out, u.tgt);
+        out.byte(125);
+      }
+      out.byte(125);
     }
-    out += ']';
+    out.byte(93);
   }
-  if (rec.rejected?.length) out += `,"rejected":[${rec.rejected.map((r) => `[${r.s},${r.t},${str(r.annotator)}]`).join(',')}]`;
-  if (rec.status !== undefined) out += `,"status":${str(rec.status)}`;
-  if (rec.split !== undefined) out += `,"split":${str(rec.split)}`;
-  if (rec.note !== undefined) out += `,"note":${str(rec.note)}`;
+  if (rec.rejected?.length) {
+    out.ascii(',"rejected":[');
+    rec.rejected.forEach((r, i) => {
+      out.ascii(i ? ',[' : '[');
+      out.number(r.s);
+      out.byte(44);
+      out.number(r.t);
+      out.byte(44);
+      out.string(r.annotator);
+      out.byte(93);
+    });
+    out.byte(93);
+  }
+  if (rec.status !== undefined) {
+    out.ascii(',"status":');
+    out.string(rec.status);
+  }
+  if (rec.split !== undefined) {
+    out.ascii(',"split":');
+    out.string(rec.split);
+  }
+  if (rec.note !== undefined) {
+    out.ascii(',"note":');
+    out.string(rec.note);
+  }
   if (rec.reviews?.length) {
-    const review = (r: { annotator: string; status: string; note: string }) =>
-      `{"annotator":${str(r.annotator)},"status":${str(r.status)}${r.note ? `,"note":${str(r.note)}` : ''}}`;
-    out += `,"reviews":[${rec.reviews.map(review).join(',')}]`;
+    out.ascii(',"reviews":[');
+    rec.reviews.forEach((r, i) => {
+      out.ascii(i ? ',{"annotator":' : '{"annotator":');
+      out.string(r.annotator);
+      out.ascii(',"status":');
+      out.string(r.status);
+      if (r.note) {
+        out.ascii(',"note":');
+        out.string(r.note);
+      }
+      out.byte(125);
+    });
+    out.byte(93);
   }
-  return out + '}';
+  out.ascii('}\n');
 }
 
-/** `JSON.stringify(pairToJson(rec))`, assembled directly (see the header). */
-export const jsonLine = (rec: PairRecord): string => lineOf(rec, sideLine, linksLine);
+/** Writes `rec`'s JSON line (`JSON.stringify(pairToJson(rec))` and a line break) into `out`. */
+export const writeJsonLine = (out: JsonBytes, rec: PairRecord): void => lineOf(out, rec, sideJson, linksJson);
 
-/** jsonLine of an export's pair as the store read it (LineSource). */
-export const storedJsonLine = (rec: LineSource<Uint32Array, string>): string => lineOf(rec, offsetsSideLine, (links) => links);
+/** `JSON.stringify(pairToJson(rec))`, assembled directly (see the header). */
+export function jsonLine(rec: PairRecord): string {
+  const out = new JsonBytes(1 << 12);
+  writeJsonLine(out, rec);
+  return out.text().slice(0, -1);
+}
+
+/** writeJsonLine of an export's pair as the store read it (LineSource): token offsets, and links written by the pair's own writer. */
+export const writeStoredJsonLine = (out: JsonBytes, rec: LineSource<Uint32Array, (out: JsonBytes) => void>): void =>
+  lineOf(out, rec, offsetsSideJson, (o, write) => write(o));
+
+/** Records written together into one chunk of the output (a few hundred kilobytes). */
+const LINES_A_CHUNK = 256;
 
 /** Writes one JSON line per record. */
 export async function writeJsonl(records: RecordSource, target: WriteTarget, opts: WriteOptions = {}): Promise<void> {
-  await writeRendered(records, target, (rec) => jsonLine(rec) + '\n', opts);
+  await withSinks([target], async ([sink]) => {
+    const out = new JsonBytes();
+    let n = 0;
+    for await (const rec of records) {
+      writeJsonLine(out, rec);
+      if (++n % LINES_A_CHUNK === 0) {
+        checkCancelled(opts.signal);
+        await sink.writeBytes(out.take());
+      }
+    }
+    checkCancelled(opts.signal);
+    await sink.writeBytes(out.take());
+  });
 }

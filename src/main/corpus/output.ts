@@ -85,6 +85,13 @@ export class TextSink {
     this.size += this.buffer.write(text, this.size, 'utf8');
   }
 
+  /** Bytes already encoded (JsonBytes.take), after the text before them; the sink keeps them until they are written, so the caller must not change them. */
+  async writeBytes(bytes: Buffer): Promise<void> {
+    if (bytes.length === 0) return;
+    await this.flush();
+    await this.send(bytes);
+  }
+
   private check(): void {
     if (this.failure) throw this.failure;
   }

@@ -230,66 +230,136 @@ const LINK_S = 268435456;
 const PACKED_LINK = `s * ${LINK_S} + t * 4 + (kind = 'possible') * 2 + (tag IS NOT NULL)`;
 
 /**
- * One alignment's links of a batch of pairs as read (linkColumnsOfPairs), left in columns: pair
- * `id`'s links are `packed[from[k]]`… (`count[k]` of them, PACKED_LINK each) with their
- * `scores`, and its tagged links' tags are `tags[tagFrom[k]]`… in the same order, where
- * k = `at.get(id)`; a pair without links has no k.
+ * The common batch's link whole in one integer, pair included (DENSE_LINK): the pair's place
+ * in the batch's id range · 2^40 + s · 2^28 + t · 2^16 + possible · 2^15 + tagged · 2^14 +
+ * the score as k of k / 10000 (DENSE_NULL for none), below 2^51. It holds when the range
+ * spans fewer than DENSE_RANGE ids, every s and t is below 4096, and every score is exactly
+ * the double k / 10000 (SQLite's division, IEEE as JavaScript's): the aligners store scores to
+ * 4 decimals. A link outside that reads as −1, and its batch is read in columns instead.
+ */
+const DENSE_RANGE = 2048;
+const DENSE_NULL = 16383;
+const DENSE_LINK =
+  `CASE WHEN s < 4096 AND t < 4096 AND (score IS NULL OR score = round(score * 10000) / 10000.0) ` +
+  `THEN (pair_id - ?) * 1099511627776 + s * 268435456 + t * 65536 + (kind = 'possible') * 32768 + (tag IS NOT NULL) * 16384 ` +
+  `+ coalesce(CAST(round(score * 10000) AS INTEGER), ${DENSE_NULL}) ELSE -1 END`;
+
+/**
+ * One alignment's links of a batch of pairs as read (linkColumnsOfPairs), in columns: pair
+ * `id`'s links are at `from[k]`… (`count[k]` of them) in `s`, `t`, `flags` (possible · 2 +
+ * tagged) and `score` (NaN for none), and its tagged links' tags are `tags[tagFrom[k]]`… in the
+ * same order, where k = `at.get(id)`; a pair without links has no k.
  */
 export interface LinkColumns {
   at: Map<number, number>;
   from: Int32Array;
   count: Int32Array;
   tagFrom: Int32Array;
-  packed: number[];
-  scores: (number | null)[];
+  s: Int32Array;
+  t: Int32Array;
+  flags: Uint8Array;
+  score: Float64Array;
   tags: string[];
+}
+
+/** Columns for `links` links of `pairs` pairs, to be filled. */
+function emptyColumns(pairs: number, links: number): LinkColumns {
+  return {
+    at: new Map(),
+    from: new Int32Array(pairs),
+    count: new Int32Array(pairs),
+    tagFrom: new Int32Array(pairs),
+    s: new Int32Array(links),
+    t: new Int32Array(links),
+    flags: new Uint8Array(links),
+    score: new Float64Array(links),
+    tags: [],
+  };
 }
 
 /**
  * The links of one alignment in pairs `pairIds` (ascending; pairIdsIn: others of their range
  * may come too), each pair's sorted by (s, t): one read for a batch of pairs (an export).
- * Read a column at a time (`pluck`: one JavaScript value a row, the links' key order every
- * time) — per pair its count, each link packed in one integer (PACKED_LINK), its score, and
- * the tags of the tagged ones — since better-sqlite3 makes a JavaScript array for each row of a
- * several-column read. The 1.3M model links of a 100k-pair export: read as rows 0.89–0.92 s of
- * CPU before any Link is made, as two plucked columns 0.41 s, SQLite's own scan 0.11 s.
+ * better-sqlite3 makes a JavaScript value for each value of a row and an array for each row of
+ * a several-column read, so the links come plucked, one value a link: the common batch as one
+ * read of DENSE_LINK (200k pairs, 2.48M links: 0.60–0.84 s of CPU), any other as three reads —
+ * per pair its count, each link packed (PACKED_LINK), its score — 1.42–1.73 s; the tags are
+ * read apart, and only when a link of the batch has one (0.15–0.20 s otherwise).
  */
 export function linkColumnsOfPairs(project: Project, alignmentId: number, pairIds: readonly number[]): LinkColumns {
   const db = dbOf(project);
   const pairs = pairIdsIn('pair_id', pairIds);
   const from = `FROM links WHERE alignment_id = ? AND ${pairs.sql}`;
   const params = [alignmentId, ...pairs.params];
-  // one transaction: the four reads see the same links, whatever another connection writes between them
-  const [counts, packed, scores, tags] = db.transaction(
-    () =>
-      [
-        db
-          .prepare(`SELECT pair_id, count(*) ${from} GROUP BY pair_id ORDER BY pair_id`)
-          .raw()
-          .all(...params) as [number, number][],
-        db
-          .prepare(`SELECT ${PACKED_LINK} ${from} ORDER BY pair_id, s, t`)
+  const first = pairIds[0] ?? 0;
+  const dense = (pairIds[pairIds.length - 1] ?? 0) - first < DENSE_RANGE && pairs.sql.includes('BETWEEN');
+  // one transaction: the reads see the same links, whatever another connection writes between them
+  return db.transaction(() => {
+    const values = dense
+      ? (db
+          .prepare(`SELECT ${DENSE_LINK} ${from} ORDER BY pair_id, s, t`)
           .pluck()
-          .all(...params) as number[],
-        db
-          .prepare(`SELECT score ${from} ORDER BY pair_id, s, t`)
-          .pluck()
-          .all(...params) as (number | null)[],
-        db
-          .prepare(`SELECT tag ${from} AND tag IS NOT NULL ORDER BY pair_id, s, t`)
-          .pluck()
-          .all(...params) as string[],
-      ] as const,
-  )();
-  const out: LinkColumns = {
-    at: new Map(),
-    from: new Int32Array(counts.length),
-    count: new Int32Array(counts.length),
-    tagFrom: new Int32Array(counts.length),
-    packed,
-    scores,
-    tags,
-  };
+          .all(first, ...params) as number[])
+      : null;
+    const out = values && !values.includes(-1) ? denseColumns(values, first) : packedColumns(db, from, params);
+    if (out.flags.some((f) => f & 1))
+      out.tags = db
+        .prepare(`SELECT tag ${from} AND tag IS NOT NULL ORDER BY pair_id, s, t`)
+        .pluck()
+        .all(...params) as string[];
+    return out;
+  })();
+}
+
+/** Columns of a batch read as DENSE_LINK values, pair ids counted from `first`. */
+function denseColumns(values: number[], first: number): LinkColumns {
+  let pairs = 0;
+  for (let j = 0, last = -1; j < values.length; j++) {
+    const at = Math.floor(values[j] / 1099511627776);
+    if (at !== last) (pairs++, (last = at));
+  }
+  const out = emptyColumns(pairs, values.length);
+  let k = -1;
+  let last = -1;
+  let tagged = 0;
+  for (let j = 0; j < values.length; j++) {
+    const v = values[j];
+    const low = v % 268435456;
+    const high = (v - low) / 268435456;
+    const at = high >>> 12;
+    if (at !== last) {
+      k++;
+      last = at;
+      out.at.set(first + at, k);
+      out.from[k] = j;
+      out.tagFrom[k] = tagged;
+    }
+    out.count[k]++;
+    out.s[j] = high & 4095;
+    out.t[j] = low >>> 16;
+    out.flags[j] = (low >>> 14) & 3;
+    tagged += (low >>> 14) & 1;
+    const score = low & 16383;
+    out.score[j] = score === DENSE_NULL ? NaN : score / 10000;
+  }
+  return out;
+}
+
+/** Columns of a batch read as counts, PACKED_LINK values and scores (any batch). */
+function packedColumns(db: Db, from: string, params: unknown[]): LinkColumns {
+  const counts = db
+    .prepare(`SELECT pair_id, count(*) ${from} GROUP BY pair_id ORDER BY pair_id`)
+    .raw()
+    .all(...params) as [number, number][];
+  const packed = db
+    .prepare(`SELECT ${PACKED_LINK} ${from} ORDER BY pair_id, s, t`)
+    .pluck()
+    .all(...params) as number[];
+  const scores = db
+    .prepare(`SELECT score ${from} ORDER BY pair_id, s, t`)
+    .pluck()
+    .all(...params) as (number | null)[];
+  const out = emptyColumns(counts.length, packed.length);
   let first = 0;
   let tagged = 0;
   for (let k = 0; k < counts.length; k++) {
@@ -298,13 +368,22 @@ export function linkColumnsOfPairs(project: Project, alignmentId: number, pairId
     out.from[k] = first;
     out.count[k] = n;
     out.tagFrom[k] = tagged;
-    for (let i = first; i < first + n; i++) tagged += packed[i] & 1;
+    for (let j = first; j < first + n; j++) {
+      const v = packed[j];
+      const low = v % LINK_S;
+      out.s[j] = (v - low) / LINK_S;
+      out.t[j] = low >>> 2;
+      out.flags[j] = low & 3;
+      tagged += low & 1;
+      const score = scores[j];
+      out.score[j] = score === null ? NaN : score;
+    }
     first += n;
   }
   return out;
 }
 
-/** Calls `visit` with each of pair `pairId`'s links in `c`, sorted by (s, t), unpacked from PACKED_LINK without a Link object. */
+/** Calls `visit` with each of pair `pairId`'s links in `c`, sorted by (s, t), without a Link object. */
 export function forEachLinkIn(
   c: LinkColumns,
   pairId: number,
@@ -314,9 +393,9 @@ export function forEachLinkIn(
   if (k === undefined) return;
   let tagged = c.tagFrom[k];
   for (let j = c.from[k], end = j + c.count[k]; j < end; j++) {
-    const v = c.packed[j];
-    const low = v % LINK_S;
-    visit((v - low) / LINK_S, low >>> 2, low & 2 ? 'possible' : 'sure', c.scores[j], low & 1 ? c.tags[tagged++] : undefined);
+    const flags = c.flags[j];
+    const score = c.score[j];
+    visit(c.s[j], c.t[j], flags & 2 ? 'possible' : 'sure', score === score ? score : null, flags & 1 ? c.tags[tagged++] : undefined);
   }
 }
 

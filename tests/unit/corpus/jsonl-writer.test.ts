@@ -12,7 +12,7 @@ import type { ExportOptions } from '../../../src/shared/api.ts';
 import type { Link } from '../../../src/shared/domain.ts';
 import { runExport, storeRecords } from '../../../src/main/corpus/export-pipeline.ts';
 import { runImport } from '../../../src/main/corpus/import-pipeline.ts';
-import { jsonLine, pairToJson } from '../../../src/main/corpus/jsonl.ts';
+import { jsonLine, pairToJson, writeJsonl } from '../../../src/main/corpus/jsonl.ts';
 import { writeRendered } from '../../../src/main/corpus/output.ts';
 import { sampleImport } from '../../../src/main/corpus/sample.ts';
 import { setAdjudicated } from '../../../src/main/review/adjudication.ts';
@@ -25,7 +25,7 @@ import { tempDir } from '../helpers/temp-dir.ts';
 const dir = tempDir('mekong-jsonl-writer-');
 
 /** Scores whose shortest text JSON.stringify must keep: 17 digits, exponents, whole numbers. */
-const SCORES = [0.1 + 0.2, 1e-7, 8.853860512051609e-7, 1, 0, 0.5, Math.fround(0.9751728773117065), 2 / 3, null];
+const SCORES = [0.1 + 0.2, 1e-7, 8.853860512051609e-7, 1, 0, 0.5, Math.fround(0.9751728773117065), 2 / 3, null, 0.0001, 0.9978];
 
 test('JSONL export is JSON.stringify(pairToJson(record)) byte for byte, under every option', async () => {
   const store = ProjectStore.create(join(dir, 'all.mekong'), { name: 't', srcLang: 'lo', tgtLang: 'th' });
@@ -113,4 +113,21 @@ test('the output buffer writes multi-byte text and texts longer than itself byte
   const records = texts.map((src, line) => ({ line, src, tgt: '' }));
   await writeRendered(records, file, (r) => r.src);
   expect(readFileSync(file).equals(Buffer.from(texts.join(''), 'utf8'))).toBe(true);
+});
+
+test('JSONL lines longer than the line buffer, in every script, are JSON.stringify byte for byte', async () => {
+  // texts of 140,000+ characters (up to 4 bytes each) and texts that need escapes, among short ones
+  const texts = Array.from({ length: 600 }, (_, k) =>
+    k % 200 === 0
+      ? 'ລາວ 😀 '.repeat(20_000 + k)
+      : k % 200 === 100
+        ? 'ລາວ ไทย 中文 '.repeat(30_000 + k)
+        : k % 3
+          ? `${k} ທ່ານ “ไทย” 中文`
+          : `${k} "q" \\ \u0001\n\ud800 😀`,
+  );
+  const records = texts.map((src, line) => ({ line, id: line + 1, src, tgt: `t${line}`, status: 'new' as const }));
+  const file = join(dir, 'long.jsonl');
+  await writeJsonl(records, file);
+  expect(readFileSync(file, 'utf8')).toBe(records.map((r) => JSON.stringify(pairToJson(r)) + '\n').join(''));
 });
