@@ -17,6 +17,9 @@ import { MIGRATIONS } from './migrations.ts';
 import { searchFold } from '../../shared/search-fold.ts';
 import { guardFileIdentity } from './file-identity.ts';
 
+/** What a WAL file keeps of its size once it is reset; a WAL up to this size is checkpointed on the thread that wrote it (wal-checkpoints.ts). */
+export const WAL_KEPT_BYTES = 16 * 2 ** 20;
+
 export type Db = Database.Database;
 
 process.env.SQLITE_USE_URI ??= '1';
@@ -45,6 +48,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
+    // a WAL reset after a checkpoint is cut back to this: its size then says what waits to be copied (wal-checkpoints.ts)
+    db.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
     if (!options.readonly) migrate(db, path, options.beforeMigration);
     else checkReadableVersion(db, path);
     if (!options.readonly) guardFileIdentity(db, path);

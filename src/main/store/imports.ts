@@ -59,10 +59,10 @@ export function finishImport(project: Project, importId: number, ok: boolean, co
   try {
     markImport(db, importId, ok, complete);
   } finally {
-    db.pragma('wal_autocheckpoint = 1000');
     // Released once the row is finished (or deleted): never while it still reads 'running'.
     releaseLease(owner ?? null);
   }
+  // the automatic checkpoint stays paused until the import's WAL is copied (resumeAutoCheckpoint)
   return checkpointAfterBulkWrite(db).catch(() => {
     // nothing is lost: the WAL stays until SQLite's next automatic checkpoint
   });

@@ -22,6 +22,7 @@ import { dbOf, type Project } from './connection.ts';
 import type { Db } from './database.ts';
 import { offsetsOf } from './pairs.ts';
 import { writeInSlices } from './bounded-writes.ts';
+import { deferCheckpoint } from './wal-checkpoints.ts';
 
 /** The words of one side of a pair (tokens cut out of `text` by `blob`), lowercased: how the concordance compares them. */
 export function pairWords(text: string, blob: Buffer): string[] {
@@ -120,7 +121,13 @@ export async function updateWordIndex(project: Project, signal?: AbortSignal): P
   function* steps() {
     while (more) yield;
   }
-  return writeInSlices(project, steps(), () => (more = step()), { interleaved: true, signal });
+  // its commits are the serving thread's: no automatic checkpoint inside them; the WAL is copied once edits and slices pause (wal-checkpoints.ts)
+  deferCheckpoint(project);
+  try {
+    return await writeInSlices(project, steps(), () => (more = step()), { interleaved: true, signal });
+  } finally {
+    deferCheckpoint(project);
+  }
 }
 
 /** Whether the index lacks pairs: stale ones, or visible ones above indexed_to. */
