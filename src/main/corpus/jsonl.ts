@@ -2,10 +2,11 @@
 // validates each line with the zod schema, checks token offsets against the text and,
 // when both sides carry tokens, link indices against the token counts. Blank lines are
 // skipped. Writing emits keys in schema order so export → import → export is byte-identical:
-// pairToJson gives the schema value (Parquet's rows are made of it), and jsonLine the same
-// value's JSON text, assembled as strings without the value's objects and arrays (an export
-// of a million pairs writes some 25 million links and 40 million token offsets); a store's
-// export writes it with storedJsonLine from the rows and links as read, without records.
+// pairToJson gives the schema value (Parquet's rows are made of it), and writeJsonLine the
+// same value's JSON text, written as UTF-8 bytes (json-bytes.ts) without the value's objects
+// and arrays (an export of a million pairs writes some 25 million links and 40 million token
+// offsets); a store's export writes it with writeStoredJsonLine from the rows and links as
+// read, without records.
 import { InputError } from '../errors.ts';
 import type { Link, Token } from '../../shared/domain.ts';
 import { ByteProgress, checkSides, readLineBatches, type ReadOptions } from './input.ts';
