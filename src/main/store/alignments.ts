@@ -208,17 +208,17 @@ export function groupedByPair<R extends { pair_id: number }, V>(rows: Iterable<R
 }
 
 /**
- * SQL that `column` is one of `pairIds` (ascending), and its parameters, for the readers of a
+ * SQL that `column` is one of `pairIds` (ascending), its parameters and the range's span when it reads a range, for the readers of a
  * batch of pairs (an export): ids that lie close together (an export of every pair, or most)
  * are read as their range, along the tables' keys, where a list of ids is a search per id
  * (links: about 30% less time); rows of pairs in the range but not in the batch are the
  * caller's to skip (it looks pairs up by id). Scattered ids are read as the list.
  */
-export function pairIdsIn(column: string, pairIds: readonly number[]): { sql: string; params: unknown[] } {
+export function pairIdsIn(column: string, pairIds: readonly number[]): { sql: string; params: unknown[]; span: number | null } {
   const first = pairIds[0] ?? 0;
   const last = pairIds[pairIds.length - 1] ?? -1;
-  if (last - first < 2 * pairIds.length) return { sql: `${column} BETWEEN ? AND ?`, params: [first, last] };
-  return { sql: `${column} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(pairIds)] };
+  if (last - first < 2 * pairIds.length) return { sql: `${column} BETWEEN ? AND ?`, params: [first, last], span: last - first };
+  return { sql: `${column} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(pairIds)], span: null };
 }
 
 /**
@@ -292,7 +292,7 @@ export function linkColumnsOfPairs(project: Project, alignmentId: number, pairId
   const from = `FROM links WHERE alignment_id = ? AND ${pairs.sql}`;
   const params = [alignmentId, ...pairs.params];
   const first = pairIds[0] ?? 0;
-  const dense = (pairIds[pairIds.length - 1] ?? 0) - first < DENSE_RANGE && pairs.sql.includes('BETWEEN');
+  const dense = pairs.span !== null && pairs.span < DENSE_RANGE;
   // one transaction: the reads see the same links, whatever another connection writes between them
   return db.transaction(() => {
     const values = dense
