@@ -142,7 +142,7 @@ describe.runIf(existsSync(join(CORPORA, 'uniq39k.en')))('sentence-level curation
     await page.getByRole('button', { name: 'Add 1 accepted to the corpus' }).click();
     await page
       .getByRole('status')
-      .getByText(/^Added 1 pairs to the corpus \(import \d+\)\.$/)
+      .getByText(/^Added 1 pair to the corpus \(import \d+\)\.$/)
       .waitFor();
     expect(h.ctx.store!.info().pairs).toBe(before + 1);
     const added = dbOf(h.ctx.store!)

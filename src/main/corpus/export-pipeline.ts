@@ -283,6 +283,9 @@ function refuseProjectFile(store: ProjectStore, file: string): void {
   if (same) throw new UserError(`${file} is the project itself; choose another file to export to`);
 }
 
+/** "1 pair", "2 pairs". */
+const pairsCount = (n: number) => `${n} ${n === 1 ? 'pair' : 'pairs'}`;
+
 /** Runs one export; returns a one-line summary. */
 export async function runExport(store: ProjectStore, options: ExportOptions, run: ExportRun = {}): Promise<string> {
   const { srcLang, tgtLang } = store.meta();
@@ -304,12 +307,12 @@ export async function runExport(store: ProjectStore, options: ExportOptions, run
     throw new UserError(`--tokenized is for tsv and fastalign, not ${options.format}`);
   if (options.format === 'jsonl' && !options.byCharacter) {
     refuseProjectFile(store, options.file);
-    return `exported ${await writeStoredJsonl(store, options, run)} pairs to ${options.file}`;
+    return `exported ${pairsCount(await writeStoredJsonl(store, options, run))} to ${options.file}`;
   }
   if (!LINK_FORMATS.has(options.format)) {
     const records = storeRecords(store, options, run);
     const count = await write(options.file, options.tokenized ? tokenizedText(records) : records);
-    return `exported ${count} pairs to ${options.file}${options.tokenized ? ' (tokenised)' : ''}`;
+    return `exported ${pairsCount(count)} to ${options.file}${options.tokenized ? ' (tokenised)' : ''}`;
   }
   const files = linksFiles(store, options);
   let count = 0;
@@ -319,8 +322,8 @@ export async function runExport(store: ProjectStore, options: ExportOptions, run
   }
   const text = await writeTokenizedSides(store, options, run);
   const beside = `, tokenised text in ${text.join(' and ')}`;
-  if (files.length === 1) return `exported ${count} pairs to ${files[0].file} (links of ${files[0].label})${beside}`;
-  return `exported ${count} pairs to ${files.length} files, one per alignment: ${files.map((f) => `${f.file} (${f.label})`).join('; ')}${beside}`;
+  if (files.length === 1) return `exported ${pairsCount(count)} to ${files[0].file} (links of ${files[0].label})${beside}`;
+  return `exported ${pairsCount(count)} to ${files.length} files, one per alignment: ${files.map((f) => `${f.file} (${f.label})`).join('; ')}${beside}`;
 }
 
 const TOKENIZABLE: ReadonlySet<string> = new Set(['tsv', 'fastalign']);

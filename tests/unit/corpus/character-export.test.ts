@@ -24,7 +24,7 @@ test('word gold exported by character: Pharaoh, the tokenised sides and JSONL', 
 
   const out = join(dir, 'gold.pharaoh');
   const message = await runExport(store, { file: out, format: 'pharaoh', byCharacter: true });
-  expect(message).toMatch(/^exported 1 pairs to .*gold\.pharaoh/);
+  expect(message).toMatch(/^exported 1 pair to .*gold\.pharaoh/);
   // 科 学 家 | 在 | 5 月 | 猜 想
   expect(readFileSync(out, 'utf8')).toBe('0-0 1-0 2-0 4-3 5-3 6-1 7-1\n');
   expect(readFileSync(join(dir, 'gold.zh'), 'utf8')).toBe('科 学 家 在 5 月 猜 想\n');

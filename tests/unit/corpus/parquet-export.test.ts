@@ -164,7 +164,7 @@ test('`mekong export --format parquet` writes the file the library reads', () =>
   const out = join(dir, 'cli.parquet');
   const r = mekong('export', project, out, '--format', 'parquet', '--status', 'new');
   expect(r.stderr).toBe('');
-  expect(r.stdout.trim()).toBe(`exported 1 pairs to ${out}`);
+  expect(r.stdout.trim()).toBe(`exported 1 pair to ${out}`);
   const bytes = readFileSync(out);
   return parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) }).then((rows) =>
     expect(rows.map((row) => [Number(row.id), (row.src as { text: string }).text])).toEqual([[2, 'ກິນ ເຂົ້າ']]),

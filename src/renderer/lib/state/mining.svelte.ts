@@ -115,7 +115,10 @@ export class MiningState {
     return this.guard(async () => {
       const r = await this.api.invoke('mine.addAccepted', { runId: this.runId! });
       this.replaceRun(r.run);
-      this.added = r.added === 0 ? 'Nothing new to add.' : `Added ${r.added} pairs to the corpus (import ${r.importId}).`;
+      this.added =
+        r.added === 0
+          ? 'Nothing new to add.'
+          : `Added ${r.added} ${r.added === 1 ? 'pair' : 'pairs'} to the corpus (import ${r.importId}).`;
       if (r.added > 0) onAdded();
       await this.loadPage();
     });
