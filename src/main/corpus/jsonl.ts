@@ -11,6 +11,7 @@ import { InputError } from '../errors.ts';
 import type { Link, Token } from '../../shared/domain.ts';
 import { ByteProgress, checkSides, readLineBatches, type ReadOptions } from './input.ts';
 import { checkRecordIndices } from './links.ts';
+import { encodeOffsets } from '../text/offsets.ts';
 import { withSinks, type RecordSource, type WriteOptions, type WriteTarget } from './output.ts';
 import { JsonBytes } from './json-bytes.ts';
 import { checkCancelled } from '../jobs/job-context.ts';
@@ -164,43 +165,27 @@ export function pairToJson(rec: PairRecord): PairJsonValue {
   return json;
 }
 
-/** One token's [start,end] pairs of a side, as JSON. */
-function offsetsJson(out: JsonBytes, offsets: ArrayLike<number>): void {
-  out.ascii(',"tokens":[');
-  for (let i = 0; i < offsets.length; i += 2) {
-    out.ascii(i ? ',[' : '[');
-    out.uint(offsets[i]);
-    out.byte(44); // ,
-    out.uint(offsets[i + 1]);
-    out.byte(93); // ]
-  }
-  out.byte(93);
-}
-
-function sideJson(out: JsonBytes, text: string, tokens: Token[] | undefined): void {
+/** A side as JSON from its text and token offsets (start, end, …; offsets.ts), the tokens as [start,end] pairs. */
+function sideJson(out: JsonBytes, text: string, offsets: ArrayLike<number> | undefined): void {
   out.ascii('{"text":');
   out.string(text);
-  if (tokens) {
+  if (offsets) {
     out.ascii(',"tokens":[');
-    for (let i = 0; i < tokens.length; i++) {
+    for (let i = 0; i < offsets.length; i += 2) {
       out.ascii(i ? ',[' : '[');
-      out.uint(tokens[i].start);
-      out.byte(44);
-      out.uint(tokens[i].end);
-      out.byte(93);
+      out.uint(offsets[i]);
+      out.byte(44); // ,
+      out.uint(offsets[i + 1]);
+      out.byte(93); // ]
     }
     out.byte(93);
   }
   out.byte(125); // }
 }
 
-/** sideJson from the store's token offsets (start, end, …): the same text, without Token objects. */
-function offsetsSideJson(out: JsonBytes, text: string, offsets: Uint32Array | undefined): void {
-  out.ascii('{"text":');
-  out.string(text);
-  if (offsets) offsetsJson(out, offsets);
-  out.byte(125);
-}
+/** sideJson of a record's Token objects. */
+const tokensSideJson = (out: JsonBytes, text: string, tokens: Token[] | undefined): void =>
+  sideJson(out, text, tokens && encodeOffsets(tokens));
 
 /** One link's JSON (an element of an alignment's "links"), after a comma unless it is the first. */
 export function linkJson(
@@ -346,7 +331,7 @@ function lineOf<T, L>(
 }
 
 /** Writes `rec`'s JSON line (`JSON.stringify(pairToJson(rec))` and a line break) into `out`. */
-export const writeJsonLine = (out: JsonBytes, rec: PairRecord): void => lineOf(out, rec, sideJson, linksJson);
+export const writeJsonLine = (out: JsonBytes, rec: PairRecord): void => lineOf(out, rec, tokensSideJson, linksJson);
 
 /** `JSON.stringify(pairToJson(rec))`, assembled directly (see the header). */
 export function jsonLine(rec: PairRecord): string {
@@ -357,7 +342,7 @@ export function jsonLine(rec: PairRecord): string {
 
 /** writeJsonLine of an export's pair as the store read it (LineSource): token offsets, and links written by the pair's own writer. */
 export const writeStoredJsonLine = (out: JsonBytes, rec: LineSource<Uint32Array, (out: JsonBytes) => void>): void =>
-  lineOf(out, rec, offsetsSideJson, (o, write) => write(o));
+  lineOf(out, rec, sideJson, (o, write) => write(o));
 
 /** Records written together into one chunk of the output (a few hundred kilobytes). */
 const LINES_A_CHUNK = 256;
