@@ -1,4 +1,4 @@
-// `npm run bench -- align [--methods m1,m2] [--speed-method m] [--runs N] [--pairs N1,N2,…] [--skip-aer] [--skip-speed] [--fast-align DIR]`
+// `npm run bench -- align [--methods m1,m2] [--speed-method m] [--runs N] [--pairs N1,N2,…] [--skip-aer] [--skip-speed] [--fast-align DIR] [--fast-align-threads both|omp|1]`
 // AER of each statistical aligner on every ../shared/data/std-gold-align set (each set
 // aligned on its own sentences, lowercased; en-fr also with bench-corpora/m30k added),
 // and pairs/s on dup100k (uniq39k cycled to 100,000 lines, both sides alike, lowercased:
@@ -16,11 +16,13 @@
 // `cmake .. && make`, OpenMP found by cmake) runs it on the same lines before each run of
 // ours, `-d -o -v` in both directions side by side then `atools -c grow-diag-final-and`, once
 // with OpenMP's default threads and once with one thread per direction, and the faster of
-// the two is the baseline of that run's ratio.
+// the two is the baseline of that run's ratio. --fast-align-threads 1 (or omp) runs only that
+// setting: at 4M pairs each fast_align run takes about 40 minutes here, and one thread a
+// direction was the faster setting in every round measured (docs/experiments.md).
 import { benchOptions, listOption, numberOption } from './bench-options.ts';
 import { spawn } from 'node:child_process';
 import { freshBuild } from '../../bin/fresh-build.js';
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alignCorpus } from '../../src/main/align/engine.ts';
@@ -159,13 +161,33 @@ async function fastAlign(dir: string, input: string, threads: number | undefined
   };
 }
 
-/** The faster of fast_align's two thread settings on dup100k, each printed. */
-async function fastAlignBest(dir: string, input: string): Promise<Timed> {
-  const omp = await fastAlign(dir, input, undefined);
-  const one = await fastAlign(dir, input, 1);
+type FastAlignThreads = 'both' | 'omp' | '1';
+
+/** The newlines in `bytes` (a file of 4M lines is more than V8 can hold as one string). */
+function lineCount(bytes: Buffer): number {
+  let n = 0;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+/** `lines` to `file`, a line each, 10,000 at a time: 4M lines as one string pass V8's limit on a string's length. */
+function writeLines(file: string, lines: readonly string[]): void {
+  const fd = openSync(file, 'w');
+  try {
+    for (let i = 0; i < lines.length; i += 10_000) writeSync(fd, lines.slice(i, i + 10_000).join('\n') + '\n');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The faster of fast_align's thread settings asked for (both by default), each printed. */
+async function fastAlignBest(dir: string, input: string, threads: FastAlignThreads): Promise<Timed> {
   const show = (t: Timed) => `${t.seconds.toFixed(1)} s, ${t.peakMb.toFixed(0)} MB`;
-  console.log(`     fast_align: OpenMP default threads ${show(omp)}; one thread a direction ${show(one)}`);
-  return omp.seconds <= one.seconds ? omp : one;
+  const omp = threads === '1' ? undefined : await fastAlign(dir, input, undefined);
+  const one = threads === 'omp' ? undefined : await fastAlign(dir, input, 1);
+  const shown = [omp && `OpenMP default threads ${show(omp)}`, one && `one thread a direction ${show(one)}`];
+  console.log(`     fast_align: ${shown.filter(Boolean).join('; ')}`);
+  return [omp, one].filter((t): t is Timed => t !== undefined).reduce((a, b) => (b.seconds < a.seconds ? b : a));
 }
 
 /** Wall time and memory at the end of each phase of one run: RSS then, and the process's peak RSS so far. */
@@ -228,7 +250,13 @@ const PEAK_GROWTH = 1.15;
 /** Issue 41: this many times fast_align's speed at every size. */
 const SIZE_RATIO = 2;
 
-async function speed(method: string, runs: number, fastAlignDir: string | undefined, sizes: number[]): Promise<void> {
+async function speed(
+  method: string,
+  runs: number,
+  fastAlignDir: string | undefined,
+  fastAlignThreads: FastAlignThreads,
+  sizes: number[],
+): Promise<void> {
   const cli = join(import.meta.dirname, '../../bin/mekong.js');
   console.log(
     freshBuild()
@@ -243,12 +271,15 @@ async function speed(method: string, runs: number, fastAlignDir: string | undefi
     );
     const [en, de] = [cycledLines('en', pairs), cycledLines('de', pairs)];
     const [enFile, deFile] = [join(tmpdir(), `mekong-bench-${name}.en`), join(tmpdir(), `mekong-bench-${name}.de`)];
-    writeFileSync(enFile, en.join('\n') + '\n');
-    writeFileSync(deFile, de.join('\n') + '\n');
+    writeLines(enFile, en);
+    writeLines(deFile, de);
     let faInput: string | undefined;
     if (fastAlignDir) {
       faInput = join(tmpdir(), `mekong-bench-${name}.fa`);
-      writeFileSync(faInput, en.map((l, k) => `${l} ||| ${de[k]}`).join('\n') + '\n');
+      writeLines(
+        faInput,
+        en.map((l, k) => `${l} ||| ${de[k]}`),
+      );
       console.log(`same-run baseline: fast_align in ${fastAlignDir}, run before each run of ours (target ${SIZE_RATIO}x it)`);
     }
     console.log(
@@ -262,7 +293,7 @@ async function speed(method: string, runs: number, fastAlignDir: string | undefi
     const { length } = en;
     en.length = de.length = 0;
     for (let r = 1; r <= runs; r++) {
-      const baseline = fastAlignDir && faInput ? await fastAlignBest(fastAlignDir, faInput) : undefined;
+      const baseline = fastAlignDir && faInput ? await fastAlignBest(fastAlignDir, faInput, fastAlignThreads) : undefined;
       const load = loadavg()[0].toFixed(1);
       const ours = await timed(
         process.execPath,
@@ -270,7 +301,7 @@ async function speed(method: string, runs: number, fastAlignDir: string | undefi
         '/dev/null',
         process.env,
       );
-      const written = readFileSync(OUT, 'utf8').split('\n').length - 1;
+      const written = lineCount(readFileSync(OUT));
       if (written !== length) throw new Error(`mekong align wrote ${written} lines for ${length} pairs`);
       const s = ours.seconds;
       const dup100kCols =
@@ -323,10 +354,15 @@ export default async function bench(args: string[]): Promise<void> {
     'skip-aer': { type: 'boolean', default: false },
     'skip-speed': { type: 'boolean', default: false },
     'fast-align': { type: 'string' },
+    'fast-align-threads': { type: 'string', default: 'both' },
   });
   if (!o) return;
   const methods = listOption(o.methods);
   const sizes = listOption(o.pairs).map((n) => numberOption('pairs', n)!);
-  if (!o['skip-speed']) await speed(o['speed-method'], numberOption('runs', o.runs)!, o['fast-align'], sizes);
+  const threads = o['fast-align-threads'];
+  if (threads !== 'both' && threads !== 'omp' && threads !== '1') {
+    throw new Error(`align bench: --fast-align-threads must be both, omp or 1, not ${threads}`);
+  }
+  if (!o['skip-speed']) await speed(o['speed-method'], numberOption('runs', o.runs)!, o['fast-align'], threads, sizes);
   if (!o['skip-aer']) await aerTable(methods);
 }

@@ -21,6 +21,7 @@ import { countScore, CURVE_FLOOR, emptyCounts, storedScore } from '../../shared/
 import { Q, type PairPosteriors } from './pair-posteriors.ts';
 import { symmetriser } from './symmetrise.ts';
 import { readAll, writeAll } from './typed-io.ts';
+import { grownFor } from '../grown-array.ts';
 
 /** Mean posterior a MAP link needs to enter a two-direction heuristic. */
 const AGREE = 0.5;
@@ -131,11 +132,9 @@ export class LinkWriter {
 
   private grow(need: number): void {
     if (need <= this.s.length) return;
-    const size = Math.max(need, 2 * this.s.length);
-    const more = <A extends Int32Array | Float32Array>(a: A, b: A): A => (b.set(a), b);
-    this.s = more(this.s, new Int32Array(size));
-    this.t = more(this.t, new Int32Array(size));
-    this.score = more(this.score, new Float32Array(size));
+    this.s = grownFor(this.s, need);
+    this.t = grownFor(this.t, need);
+    this.score = grownFor(this.score, need);
   }
 
   /** The links of pair k (J target words), sorted by source, then target position. */

@@ -33,5 +33,10 @@ export function cutToThreshold(
     for (const ls of links) for (const l of ls) yield l.score;
   }
   const curve = linkCountCurve(scores(), links.length, decodeThreshold(threshold));
-  return { links: links.map((ls) => ls.filter((l) => (l.score ?? 1) >= threshold)), curve };
+  return { links: [...linksAtLeast(links, threshold)], curve };
+}
+
+/** Each pair's links scoring at least `threshold` (a link without a score counts as certain), pair by pair as they are read. */
+export function* linksAtLeast(perPair: Iterable<readonly Link[]>, threshold: number): Generator<Link[]> {
+  for (const links of perPair) yield links.filter((l) => (l.score ?? 1) >= threshold);
 }

@@ -14,10 +14,11 @@ import type { ProjectAlignOptions } from '../aligners/app-jobs.ts';
 import { alignJobOf } from '../aligners/registry.ts';
 import { serveWorker, type WorkerContext } from '../jobs/serve-worker.ts';
 import type { NewModelAlignment } from '../store/model-alignments.ts';
-import { goldByPair, loadCorpus, rejectedByPair } from '../store/pair-corpus.ts';
+import { goldByPair, loadPairSides, rejectedByPair } from '../store/pair-corpus.ts';
 import { ProjectStore } from '../store/project-store.ts';
 import { type CheckpointAbout, type CheckpointTarget, checkpointLinks } from '../train/checkpoint-links.ts';
 import { goldAsLinks, withCorrections } from './corrections.ts';
+import { grownFor } from '../grown-array.ts';
 
 /** What the Align job's aligner made the links with. */
 export interface AlignAbout {
@@ -48,45 +49,55 @@ export interface ProjectAlignResult<A = AlignAbout | CheckpointAbout> {
   about: A;
 }
 
-/** The Align job's links of every pair, corrections applied. */
+/** The Align job's links of every pair, corrections applied, pair by pair as the aligner gives them. */
 async function alignLinks(
   store: ProjectStore,
   o: ProjectAlignOptions,
   ctx: WorkerContext,
-): Promise<{ ids: number[]; links: Link[][]; about: AlignAbout }> {
-  const corpus = loadCorpus(store, false);
+): Promise<{ ids: number[]; links: Iterable<readonly Link[]>; about: AlignAbout }> {
+  const corpus = loadPairSides(store, false);
   const { ids } = corpus;
   const gold = goldByPair(store, ids, 'all').map(goldAsLinks);
   const rejected = rejectedByPair(store, ids);
   const aligned = await (await alignJobOf(o.method)).align(store, o, { corpus, gold, rejected }, ctx);
-  const links = ids.map((_, k) => withCorrections(aligned.links[k] ?? [], gold[k], rejected[k]));
-  return { ids, links, about: { label: aligned.label, model: aligned.model, summary: aligned.summary } };
+  function* corrected(): Generator<readonly Link[]> {
+    let k = 0;
+    for (const links of aligned.links) {
+      yield withCorrections(links, gold[k], rejected[k]);
+      k++;
+    }
+    for (; k < ids.length; k++) yield withCorrections([], gold[k], rejected[k]);
+  }
+  return { ids, links: corrected(), about: { label: aligned.label, model: aligned.model, summary: aligned.summary } };
 }
 
-/** Every pair's links as flat typed arrays. */
-function flat<A>(ids: readonly number[], perPair: readonly (readonly Link[])[], about: A): ProjectAlignResult<A> {
+/** Every pair's links as flat typed arrays, grown as the pairs' links are read (once, in order). */
+function flat<A>(ids: readonly number[], perPair: Iterable<readonly Link[]>, about: A): ProjectAlignResult<A> {
   const off = new Int32Array(ids.length + 1);
-  perPair.forEach((links, k) => (off[k + 1] = off[k] + links.length));
-  const n = off[ids.length];
-  const r: ProjectAlignResult<A> = {
-    ids: Int32Array.from(ids),
-    off,
-    s: new Int32Array(n),
-    t: new Int32Array(n),
-    sure: new Uint8Array(n),
-    score: new Float64Array(n),
-    about,
-  };
-  perPair.forEach((links, k) =>
-    links.forEach((l, j) => {
-      const i = off[k] + j;
-      r.s[i] = l.s;
-      r.t[i] = l.t;
-      r.sure[i] = l.kind === 'sure' ? 1 : 0;
-      r.score[i] = l.score ?? NaN;
-    }),
-  );
-  return r;
+  let s = new Int32Array(1024),
+    t = new Int32Array(1024),
+    sure = new Uint8Array(1024),
+    score = new Float64Array(1024);
+  let n = 0,
+    k = 0;
+  for (const links of perPair) {
+    if (k === ids.length) throw new Error(`the aligner gave links for more than the ${ids.length} pairs`);
+    const need = n + links.length;
+    if (need > s.length) [s, t, sure, score] = [grownFor(s, need), grownFor(t, need), grownFor(sure, need), grownFor(score, need)];
+    for (const l of links) {
+      s[n] = l.s;
+      t[n] = l.t;
+      sure[n] = l.kind === 'sure' ? 1 : 0;
+      score[n] = l.score ?? NaN;
+      n++;
+    }
+    off[++k] = n;
+  }
+  off.fill(n, k + 1);
+  // Views of the used length, moved to the serving thread with their buffers (unused capacity
+  // included, at most as much again: copying them would hold both at once instead).
+  const used = { s: s.subarray(0, n), t: t.subarray(0, n), sure: sure.subarray(0, n), score: score.subarray(0, n) };
+  return { ids: Int32Array.from(ids), off, ...used, about };
 }
 
 async function alignInThread({ path, job }: ProjectAlignTask, ctx: WorkerContext): Promise<ProjectAlignResult> {

@@ -15,7 +15,7 @@ import { attachedDictionaryTexts, usesShippedDictionaries } from '../store/dicti
 import { defaultDictionaries, mergedEntries } from '../align/default-dictionaries.ts';
 import { encoderDir } from '../store/encoder-folder.ts';
 import type { NewModelAlignment } from '../store/model-alignments.ts';
-import type { ProjectCorpus, rejectedByPair } from '../store/pair-corpus.ts';
+import type { PairSides, ProjectCorpus, rejectedByPair } from '../store/pair-corpus.ts';
 import type { ProjectStore } from '../store/project-store.ts';
 import { chineseSides, type CharSides } from '../text/han-characters.ts';
 import type { NeuralAlignResult } from '../train/neural-protocol.ts';
@@ -40,14 +40,16 @@ export interface ProjectAlignOptions {
 
 /** The project's pairs an Align job aligns, with the linguists' gold and rejected links of each. */
 export interface AlignInput {
-  corpus: ProjectCorpus;
+  /** each side held compactly, a pair's tokens made when asked for (toArrays for a family that sends them all) */
+  corpus: PairSides;
   gold: readonly Link[][];
   rejected: ReturnType<typeof rejectedByPair>;
 }
 
-/** What an aligner gave: pair k's links at index k, the alignment's record, and the job's summary. */
+/** What an aligner gave: pair k's links at the k-th step, the alignment's record, and the job's summary. */
 export interface Aligned {
-  links: readonly (readonly Link[])[];
+  /** read once, in pair order: the statistical engine makes each pair's links as they are read (engine.ts alignCorpusStreamed) */
+  links: Iterable<readonly Link[]>;
   /** the alignment's name before its time stamp, and the model row that records what made it */
   label: string;
   model: NonNullable<NewModelAlignment['untrainedModel']>;

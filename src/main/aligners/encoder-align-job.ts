@@ -7,6 +7,7 @@
 import { ENCODER_DEFAULTS } from '../../shared/aligner-defaults.ts';
 import type { EncoderMethodName } from '../../shared/methods.ts';
 import { UserError } from '../errors.ts';
+import { toArrays } from '../align/sentences.ts';
 import { runInWorker } from '../jobs/worker-host.ts';
 import { HfEncoder } from '../models/transformer/hf-encoder.ts';
 import type { EncoderAlignResult, EncoderTask } from '../train/encoder.worker.ts';
@@ -41,7 +42,16 @@ export const encoderAlignJob: ProjectAligner = {
           distortion: o.distortion ?? ENCODER_DEFAULTS.distortion,
         }
       : undefined;
-    const task: EncoderTask = { type: 'align', dir, method, layer: o.layer, simAlign, device: o.device, src: corpus.src, tgt: corpus.tgt };
+    const task: EncoderTask = {
+      type: 'align',
+      dir,
+      method,
+      layer: o.layer,
+      simAlign,
+      device: o.device,
+      src: toArrays(corpus.src),
+      tgt: toArrays(corpus.tgt),
+    };
     const r = await runInWorker<EncoderTask, EncoderAlignResult>(new URL('../train/encoder.worker.ts', import.meta.url), task, ctx);
     return {
       links: r.links,

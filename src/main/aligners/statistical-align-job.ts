@@ -10,13 +10,15 @@
 // count of cells by mean posterior, whatever the decoding; by character, the word links of a
 // `post` run only, as cells are characters there), for the dialog's estimate of the next run.
 import { alignCorpusByCharacter } from '../align/by-character.ts';
-import { alignCorpus } from '../align/engine.ts';
-import { cutToThreshold, decodeThreshold, isThresholdDecoding } from '../align/posterior-decode.ts';
+import { alignCorpusStreamed } from '../align/engine.ts';
+import { cutToThreshold, decodeThreshold, isThresholdDecoding, linksAtLeast } from '../align/posterior-decode.ts';
 import { symmetriser } from '../align/symmetrise.ts';
 import { methodPlan } from '../align/train-plans.ts';
 import { STATISTICAL_DEFAULTS } from '../../shared/aligner-defaults.ts';
 import { UserError } from '../errors.ts';
 import { withMessage } from '../jobs/job-context.ts';
+import type { Link } from '../../shared/link-set.ts';
+import type { LinkCountCurve } from '../../shared/link-count-curve.ts';
 import { projectChineseSides, projectDictionary, type ProjectAligner } from './app-jobs.ts';
 
 /** `dictionary "lo-th.tsv"`, `dictionaries "a", "b"` or `no dictionary`, for the job's summary. */
@@ -52,17 +54,27 @@ export const statisticalAlignJob: ProjectAligner = {
       ctx: withMessage(ctx, `aligning (${o.method})`),
     };
     const { src, tgt } = corpus;
-    const result = await (o.byCharacter
-      ? alignCorpusByCharacter(src, tgt, projectChineseSides(store), options, hooks)
-      : alignCorpus(src, tgt, options, hooks));
-    const cut = post ? cutToThreshold(result.links, o.threshold) : null;
     const threshold = post ? (o.threshold ?? STATISTICAL_DEFAULTS.threshold) : undefined;
-    const linkCurve = !o.byCharacter ? result.curve : cut ? { ...cut.curve, method: result.curve.method, byCharacter: true } : undefined;
+    let links: Iterable<readonly Link[]>;
+    let linkCurve: LinkCountCurve | undefined;
+    if (o.byCharacter) {
+      // Character cells are not word links: the curve of a `post` run is made from the word links.
+      const result = await alignCorpusByCharacter(src, tgt, projectChineseSides(store), options, hooks);
+      const cut = post ? cutToThreshold(result.links, o.threshold) : null;
+      links = cut?.links ?? result.links;
+      linkCurve = cut ? { ...cut.curve, method: result.curve.method, byCharacter: true } : undefined;
+    } else {
+      // Streamed: at 1M pairs, the 12M links as objects all at once (and their corrected
+      // copies) took the server's peak from 1.2 GB to 2.6 GB (`npm run bench -- app-scale`).
+      const result = await alignCorpusStreamed(src, tgt, options, hooks);
+      links = threshold === undefined ? result.links : linksAtLeast(result.links, threshold);
+      linkCurve = result.curve;
+    }
     const settings = { method: o.method, sym: o.sym, threshold, lowercase: o.lowercase, byCharacter: o.byCharacter, linkCurve };
     const by = o.byCharacter ? ' by character' : '';
     const sym = post ? `${o.sym} ≥ ${threshold}` : o.sym;
     return {
-      links: cut?.links ?? result.links,
+      links,
       label: `${o.method} + ${sym}${by}`,
       model: {
         name: `${o.method} ${sym}${by}`,

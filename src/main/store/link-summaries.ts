@@ -12,6 +12,7 @@
 // remembered until the next edit.
 import type { LinkRef } from '../../shared/link-set.ts';
 import { dbOf, type Project } from './connection.ts';
+import { grownFor } from '../grown-array.ts';
 
 /** H(p) = −p·log2 p − (1−p)·log2(1−p); 0 for a certain link (p ≤ 0 or p ≥ 1). */
 export function binaryEntropy(p: number): number {
@@ -70,14 +71,9 @@ export class SummaryColumns {
     }
     this.links += s.links;
     if (this.size === this.ids.length) {
-      const grow = <T extends Int32Array | Float64Array>(a: T, n: number): T => {
-        const b = new (a.constructor as new (n: number) => T)(n);
-        b.set(a);
-        return b;
-      };
-      this.ids = grow(this.ids, this.size * 2);
-      this.counts = grow(this.counts, this.size * 6);
-      this.entropy = grow(this.entropy, this.size * 2);
+      this.ids = grownFor(this.ids, this.size * 2);
+      this.counts = grownFor(this.counts, this.size * 6);
+      this.entropy = grownFor(this.entropy, this.size * 2);
     }
     const k = this.size++;
     this.ids[k] = pairId;

@@ -1,5 +1,6 @@
-// A project's pairs as token lists for the aligners (statistical Align job, Models-page
-// training and re-alignment), and the linguists' corrections per pair in the same order:
+// A project's pairs for the aligners — each side held compactly for the Align job (PairSide),
+// as token lists for Models-page training and re-alignment — and the linguists' corrections
+// per pair in the same order:
 // the union of all annotators' gold links (every link, or only those of the pairs that count
 // as gold pairs) — or, on a pair the adjudicated gold has links on, those alone — and rejected links.
 //
@@ -13,14 +14,24 @@
 import type { PairStatus, Split } from '../../shared/domain.ts';
 import type { AlignedPair, LinkRef } from '../../shared/link-set.ts';
 import type { Db } from './database.ts';
-import { iteratePairRows, offsetsOf } from './pairs.ts';
+import { iteratePairRows } from './pairs.ts';
+import { type Sentences, toArrays } from '../align/sentences.ts';
 import { dbOf, type Project } from './connection.ts';
 import { adjudicatedGoldId } from './gold-layer.ts';
+import { grownFor } from '../grown-array.ts';
 
 export interface ProjectCorpus {
   ids: number[];
   src: string[][];
   tgt: string[][];
+  split: Split[];
+}
+
+/** The same pairs with each side held compactly (PairSide): what the Align job reads. */
+export interface PairSides {
+  ids: number[];
+  src: PairSide;
+  tgt: PairSide;
   split: Split[];
 }
 
@@ -34,18 +45,64 @@ export function tokenTexts(text: string, o: Uint32Array, lowercase: boolean): st
   return out;
 }
 
-/** The visible pairs a job learns from (excluded pairs left out unless asked for), in id order, as token texts. */
-export function loadCorpus(project: Project, lowercase: boolean, o: { withExcluded?: boolean } = {}): ProjectCorpus {
-  const c: ProjectCorpus = { ids: [], src: [], tgt: [], split: [] };
+/**
+ * One side of a project's pairs as Sentences (align/sentences.ts): each pair's text and its
+ * token offsets, all in one array, a pair's token list made when it is asked for. The token
+ * strings of both sides, held as lists, took 331 MB of the Align worker's RSS at 200k pairs
+ * (~1.1 GB at 1M); this is the texts and 8 bytes a token.
+ */
+export class PairSide implements Sentences {
+  private readonly texts: string[] = [];
+  /** pair k's tokens are offsets[2·starts[k]] … offsets[2·starts[k + 1]] */
+  private starts = new Uint32Array(256);
+  private offsets = new Uint32Array(4096);
+  private tokenCount = 0;
+
+  constructor(private readonly lowercase: boolean) {}
+
+  get length(): number {
+    return this.texts.length;
+  }
+
+  /** Appends a pair's side: its text and its stored token offsets (a blob of start, end, … as uint32). */
+  push(text: string, blob: Uint8Array): void {
+    const k = this.texts.length;
+    const n = blob.byteLength / 8;
+    this.starts = grownFor(this.starts, k + 2);
+    this.offsets = grownFor(this.offsets, 2 * (this.tokenCount + n));
+    new Uint8Array(this.offsets.buffer, 8 * this.tokenCount, blob.byteLength).set(blob);
+    this.texts.push(text);
+    this.tokenCount += n;
+    this.starts[k + 1] = this.tokenCount;
+  }
+
+  size(k: number): number {
+    return this.starts[k + 1] - this.starts[k];
+  }
+
+  tokens(k: number): string[] {
+    return tokenTexts(this.texts[k], this.offsets.subarray(2 * this.starts[k], 2 * this.starts[k + 1]), this.lowercase);
+  }
+}
+
+/** The visible pairs a job learns from (excluded pairs left out unless asked for), in id order, each side held compactly. */
+export function loadPairSides(project: Project, lowercase: boolean, o: { withExcluded?: boolean } = {}): PairSides {
+  const c: PairSides = { ids: [], src: new PairSide(lowercase), tgt: new PairSide(lowercase), split: [] };
   for (const rows of iteratePairRows(project, o.withExcluded ? {} : { excluded: false }, 5000)) {
     for (const r of rows) {
       c.ids.push(r.id);
-      c.src.push(tokenTexts(r.src_text, offsetsOf(r.src_tokens), lowercase));
-      c.tgt.push(tokenTexts(r.tgt_text, offsetsOf(r.tgt_tokens), lowercase));
+      c.src.push(r.src_text, r.src_tokens);
+      c.tgt.push(r.tgt_text, r.tgt_tokens);
       c.split.push(r.split);
     }
   }
   return c;
+}
+
+/** The same pairs with every side as token lists, for the jobs that keep or send them all (training, curation, the encoders). */
+export function loadCorpus(project: Project, lowercase: boolean, o: { withExcluded?: boolean } = {}): ProjectCorpus {
+  const { ids, src, tgt, split } = loadPairSides(project, lowercase, o);
+  return { ids, src: toArrays(src), tgt: toArrays(tgt), split };
 }
 
 export type Row = LinkRef & { pair_id: number };

@@ -55,7 +55,7 @@ export async function checkpointLinks(
   store: ProjectStore,
   target: CheckpointTarget,
   ctx: JobContext,
-): Promise<{ ids: number[]; links: Link[][]; about: CheckpointAbout }> {
+): Promise<{ ids: number[]; links: Iterable<readonly Link[]>; about: CheckpointAbout }> {
   const row = getRun(store, target.runId);
   const options = JSON.parse(row.config) as TrainOptions;
   const corpus = loadCorpus(store, options.lowercase ?? false);

@@ -1,5 +1,5 @@
-// The app's Align job on a real project: a model alignment with posteriors is stored,
-// gold links are kept, rejected links are never proposed, and the summary names the
+// The app's Align job on a real project: a model alignment with posteriors is stored (the
+// engine's links pair for pair), gold links are kept, rejected links are never proposed, and the summary names the
 // dictionaries used (attached ones, and the shipped ones of the project's languages); the
 // job reads and aligns on a thread of its own, so the thread that serves the project keeps
 // answering meanwhile.
@@ -15,6 +15,11 @@ import { dbOf } from '../../../src/main/store/connection.ts';
 import { attachDictionary, setUsesShippedDictionaries } from '../../../src/main/store/dictionaries.ts';
 import { writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { goldAsLinks, withCorrections } from '../../../src/main/align/corrections.ts';
+import { alignCorpus } from '../../../src/main/align/engine.ts';
+import { cutToThreshold, decodeThreshold } from '../../../src/main/align/posterior-decode.ts';
+import { projectDictionary } from '../../../src/main/aligners/app-jobs.ts';
+import { goldByPair, loadCorpus, rejectedByPair } from '../../../src/main/store/pair-corpus.ts';
 
 const dir = tempDir();
 
@@ -105,5 +110,42 @@ test('the job leaves the serving thread free: reading and preparing 50,000 pairs
   expect(message).toMatch(/^aligned 50000 pairs/);
   // 0.2–0.3 s here (the slices of the links' writing); 1.5 s when the job ran on this thread
   expect(delay.max / 1e6).toBeLessThan(1000);
+  store.close();
+});
+
+test("the stored links are the engine's, pair for pair, cut to the threshold and corrected", async () => {
+  // The job streams the engine's links through the corrections into growing flat arrays (the
+  // sample's ~2,600 links grow them past their first capacity): every pair must keep its own.
+  const store = ProjectStore.create(join(dir, 'same.mekong'), { name: 's', srcLang: 'lo', tgtLang: 'th' });
+  await runImport(store, sampleImport());
+  const corpus = loadCorpus(store, false);
+  const [p0, p1] = corpus.ids;
+  linkInserter(store, goldAlignmentOf(store, 'anna'))(p1, [{ s: 0, t: 1, kind: 'possible', score: null }]);
+  dbOf(store).prepare(`INSERT INTO rejected_links (pair_id, s, t, annotator, created_at) VALUES (?, 0, 0, 'anna', 'now')`).run(p0);
+  await alignProject(store, { method: 'agree', sym: 'post', threshold: 0.3 });
+  const model = store.info().alignments.find((a) => a.origin === 'model')!;
+
+  const gold = goldByPair(store, corpus.ids, 'all').map(goldAsLinks);
+  const rejected = rejectedByPair(store, corpus.ids);
+  const { entries } = projectDictionary(store);
+  const direct = await alignCorpus(
+    corpus.src,
+    corpus.tgt,
+    { method: 'agree', sym: 'post', threshold: decodeThreshold(0.3), dictionary: entries },
+    { gold, rejected },
+  );
+  const expected = cutToThreshold(direct.links, 0.3).links.map((ls, k) => withCorrections(ls, gold[k], rejected[k]));
+  expect(expected[0].some((l) => l.s === 0 && l.t === 0)).toBe(false);
+  expect(expected[1]).toContainEqual({ s: 0, t: 1, kind: 'possible', score: 1 });
+  let total = 0;
+  corpus.ids.forEach((id, k) => {
+    const stored = store.getPair(id).alignments.find((a) => a.alignmentId === model.id)!.links;
+    const key = (l: { s: number; t: number; kind: string }) => `${l.s}-${l.t}-${l.kind}`;
+    expect(stored.map(key), `pair ${id}`).toEqual(expected[k].map(key));
+    stored.forEach((l, j) => expect(l.score).toBeCloseTo(expected[k][j].score ?? 1, 9));
+    total += stored.length;
+  });
+  expect(total).toBe(model.links);
+  expect(total).toBeGreaterThan(1024);
   store.close();
 });

@@ -90,3 +90,13 @@ test('the MOPT Lao–English dictionary reads as a prior (skipped without ../sha
   expect(entries.length).toBeGreaterThan(40_000);
   expect(entries).toContainEqual({ src: 'ກະການ', tgt: 'guest', weight: 1 });
 });
+
+test('without corrections, sorted links come back as they are; others are merged and sorted', () => {
+  const l = (s: number, t: number, score: number) => ({ s, t, kind: 'sure' as const, score });
+  const sorted = [l(0, 1, 0.5), l(1, 0, 0.7), l(1, 2, 0.9)];
+  expect(withCorrections(sorted, undefined, [])).toBe(sorted);
+  expect(withCorrections([l(1, 2, 0.9), l(0, 1, 0.5)], [], undefined)).toEqual([l(0, 1, 0.5), l(1, 2, 0.9)]);
+  // one link a cell: a repeated cell is merged, not kept twice
+  expect(withCorrections([l(0, 1, 0.5), l(0, 1, 0.8)], undefined, undefined)).toHaveLength(1);
+  expect(withCorrections(new Set(sorted), undefined, undefined)).toEqual(sorted);
+});
