@@ -26,8 +26,8 @@ function strictlySorted(links: Iterable<Link>): links is Link[] {
 /**
  * `links` without the `rejected` cells, with every `gold` link in place (score 1), sorted by
  * (s, t). A pair without corrections whose links are already one a cell and sorted (the
- * statistical engine's are) is given back as it is, the caller's own array: at 1M pairs, 12M
- * links, building a set and a sorted copy of every pair cost the Align job seconds and ~1 GB.
+ * statistical engine's are) is given back as it is, the caller's own array: at 1M pairs a set
+ * and a sorted copy of every pair's links (12M in all) were made for nothing.
  */
 export function withCorrections(
   links: Iterable<Link>,
