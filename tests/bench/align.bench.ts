@@ -17,8 +17,8 @@
 // ours, `-d -o -v` in both directions side by side then `atools -c grow-diag-final-and`, once
 // with OpenMP's default threads and once with one thread per direction, and the faster of
 // the two is the baseline of that run's ratio. --fast-align-threads 1 (or omp) runs only that
-// setting: at 4M pairs each fast_align run takes about 40 minutes here, and one thread a
-// direction was the faster setting in every round measured (docs/experiments.md).
+// setting: at 4M pairs one run of fast_align took 1,094.5 s here (2026-11-28), and one thread
+// a direction was the faster setting in every round measured (docs/experiments.md).
 import { benchOptions, listOption, numberOption } from './bench-options.ts';
 import { spawn } from 'node:child_process';
 import { freshBuild } from '../../bin/fresh-build.js';

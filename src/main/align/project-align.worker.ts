@@ -93,7 +93,7 @@ function flat<A>(ids: readonly number[], perPair: Iterable<readonly Link[]>, abo
     }
     off[++k] = n;
   }
-  off.fill(n, k + 1);
+  if (k !== ids.length) throw new Error(`the aligner gave links for ${k} of the ${ids.length} pairs`);
   // Views of the used length, moved to the serving thread with their buffers (unused capacity
   // included, at most as much again: copying them would hold both at once instead).
   const used = { s: s.subarray(0, n), t: t.subarray(0, n), sure: sure.subarray(0, n), score: score.subarray(0, n) };
