@@ -5,10 +5,15 @@
 // learnAfterImport), learning from the tokens the import just wrote rather than cutting its
 // pairs a second time: by default on Lao and Thai sides from runs that recur; --learn-words
 // also on Chinese sides and from runs aligned to one word of the other side
-// (`mekong resegment --learn-words`); --no-learn-words not at all.
+// (`mekong resegment --learn-words`); --no-learn-words not at all. Last, the concordance's word
+// index of the new pairs is built (indexWords), so that the app has none to build while a
+// linguist edits.
 import { Option, type Command } from 'commander';
 import { importOptionsSchema } from '../../shared/api.ts';
-import { UserError } from '../errors.ts';
+import { CancelledError, UserError } from '../errors.ts';
+import type { JobContext } from '../jobs/job-context.ts';
+import type { ProjectStore } from '../store/project-store.ts';
+import { updateWordIndex } from '../store/word-index.ts';
 import { runImport } from '../corpus/import-pipeline.ts';
 import { loginName } from '../api/create-context.ts';
 import { formatResegmentReport, learnAfterImport } from '../review/resegment-project.ts';
@@ -98,7 +103,32 @@ export function register(program: Command): void {
           annotator: loginName(),
           ...run,
         });
-        return report ? `${imported}\n${formatResegmentReport(report)}` : imported;
+        const lines = [imported, ...(report ? [formatResegmentReport(report)] : []), await indexWords(store, run)];
+        return lines.join('\n');
       });
     });
+}
+
+/**
+ * The concordance's word index of the new pairs, built here rather than on the thread that
+ * serves the project's editor next (store/word-index.ts). The pairs are in whatever happens:
+ * a Ctrl+C or a failure here leaves the rest of the index to the app, which finishes it when it
+ * opens the project.
+ */
+async function indexWords(store: ProjectStore, run: JobContext): Promise<string> {
+  let from = -1;
+  try {
+    await updateWordIndex(store, {
+      signal: run.signal,
+      noEditor: true,
+      progress: (indexed, of) => {
+        if (from < 0) from = indexed;
+        run.progress({ done: indexed - from, total: of - from, message: 'indexing words' });
+      },
+    });
+    return 'word index: up to date';
+  } catch (err) {
+    const why = err instanceof CancelledError ? 'stopped by Ctrl+C' : `not finished (${err instanceof Error ? err.message : String(err)})`;
+    return `word index: ${why}; the app finishes it when it opens the project`;
+  }
 }

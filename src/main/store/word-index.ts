@@ -3,15 +3,20 @@
 // concordance of a word pair reads the pairs holding both words instead of matching LIKE
 // patterns against every text (5.7 s for the / die at 1M pairs: docs/experiments.md).
 //
-// Imports do not fill it: an FTS5 insert trigger on pairs made imports 10–20× slower. The
-// process that serves a project fills it after the fact (keepWordIndex), in bounded slices
-// (bounded-writes.ts, `interleaved`: it runs on the thread that answers the editor), up to
-// pair_words_state.indexed_to. Every pair below that is indexed with its words, except the
-// stale ones, whose words changed since (migration 17's trigger lists them on any UPDATE of
-// their texts or tokens, by any connection; the indexer replaces their words); a deleted pair
-// leaves the index by trigger. So the concordance is complete at every moment: index hits
-// less the stale pairs, plus the stale pairs and the pairs above indexed_to checked as before
-// (wordCandidates).
+// An insert trigger does not fill it: an FTS5 insert trigger on pairs made imports 10–20×
+// slower. `mekong import` fills it once its pairs are in, in long slices (bounded-writes.ts:
+// another process's editor still gets the lock between them), so that the app serving the
+// project next has nothing left to index; the process that serves a project fills what is
+// left after the fact (keepWordIndex: an import in the app, or one the CLI left unfinished), in
+// short slices (`interleaved`: it runs on the thread that answers the editor, where an edit
+// waits for the slice under way, and a slice's FTS5 commit can outlast its plan: at 1M pairs
+// slices planned at 15 ms held the thread 18.5 ms at the median, 45 ms at the 99th percentile
+// and up to 316 ms, docs/experiments.md), up to pair_words_state.indexed_to. Every pair below
+// that is indexed with its words, except the stale ones, whose words changed since (migration
+// 17's trigger lists them on any UPDATE of their texts or tokens, by any connection; the
+// indexer replaces their words); a deleted pair leaves the index by trigger. So the
+// concordance is complete at every moment: index hits less the stale pairs, plus the stale
+// pairs and the pairs above indexed_to checked as before (wordCandidates).
 //
 // Terms: a source word w is 's' + w, a target word 't' + w. The tokenizer splits only at ASCII
 // white space and control characters, so a word with none of them is one term, and a pair the
@@ -75,10 +80,10 @@ function indexableTo(db: Db): number {
 
 /**
  * A step of the indexer, its statements prepared once: indexes up to STEP_PAIRS pairs (stale
- * ones first, then the next above indexed_to) and says whether any are left. Run inside a
- * write transaction.
+ * ones first, then the next above indexed_to) and says whether any are left; `reached` is told
+ * how far the pairs above indexed_to are indexed, of how many. Run inside a write transaction.
  */
-function indexer(db: Db): () => boolean {
+function indexer(db: Db, reached: (to: number, of: number) => void): () => boolean {
   const insert = db.prepare(`INSERT INTO pair_words (rowid, words) VALUES (?, ?)`);
   const staleIds = db.prepare(`SELECT pair_id FROM pair_words_stale LIMIT ?`).pluck();
   const row = db.prepare(`SELECT id, src_text, tgt_text, src_tokens, tgt_tokens FROM pairs WHERE id = ?`);
@@ -104,27 +109,39 @@ function indexer(db: Db): () => boolean {
     if (to <= from) return false;
     const rows = next.all(from, to, STEP_PAIRS) as TextRow[];
     for (const r of rows) add(r);
-    const reached = rows.length === STEP_PAIRS ? rows[rows.length - 1].id : to;
-    reach.run(reached);
-    return reached < to;
+    const now = rows.length === STEP_PAIRS ? rows[rows.length - 1].id : to;
+    reach.run(now);
+    reached(now, to);
+    return now < to;
   };
+}
+
+export interface IndexOptions {
+  signal?: AbortSignal;
+  /** A process that serves no editor (`mekong import`): long slices, and no checkpoint deferred. */
+  noEditor?: boolean;
+  /** Told how far the pairs above indexed_to are indexed (a pair id), of how far they go. */
+  progress?: (indexed: number, of: number) => void;
 }
 
 /**
  * Brings the index up to date: the stale pairs and every visible pair above indexed_to, in
- * interleaved slices (its reads and writes in the same transaction, so a pair's words are
- * never read in one slice and written in another after an edit). Resolves with the slices.
+ * slices (its reads and writes in the same transaction, so a pair's words are never read in
+ * one slice and written in another after an edit): interleaved ones on the thread that serves
+ * the editor, long ones with `noEditor`. Resolves with the slices.
  */
-export async function updateWordIndex(project: Project, signal?: AbortSignal): Promise<number> {
-  const step = indexer(dbOf(project));
+export async function updateWordIndex(project: Project, o: IndexOptions = {}): Promise<number> {
+  const step = indexer(dbOf(project), o.progress ?? (() => {}));
   let more = true;
   function* steps() {
     while (more) yield;
   }
+  const run = () => writeInSlices(project, steps(), () => (more = step()), { interleaved: !o.noEditor, signal: o.signal });
+  if (o.noEditor) return run();
   // its commits are the serving thread's: no automatic checkpoint inside them; the WAL is copied once edits and slices pause (wal-checkpoints.ts)
   deferCheckpoint(project);
   try {
-    return await writeInSlices(project, steps(), () => (more = step()), { interleaved: true, signal });
+    return await run();
   } finally {
     deferCheckpoint(project);
   }

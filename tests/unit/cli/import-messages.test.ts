@@ -35,11 +35,11 @@ test('a "vi,en" header row: skipped and said so; --no-header imports it as a pai
   const r = mekong('import', project, file);
   expect(r.code).toBe(0);
   expect(r.out.trim()).toBe(
-    `imported 2 pairs from ${file}; line 1 ("vi", "en") looked like a header and was skipped; import with --no-header to keep it as a pair`,
+    `imported 2 pairs from ${file}; line 1 ("vi", "en") looked like a header and was skipped; import with --no-header to keep it as a pair\nword index: up to date`,
   );
   expect(pairs(project)).toBe(2);
   const asPair = mekong('import', project, file, '--no-header', '--any-script');
-  expect(asPair.out.trim()).toBe(`imported 3 pairs from ${file}`);
+  expect(asPair.out.trim()).toBe(`imported 3 pairs from ${file}\nword index: up to date`);
   expect(pairs(project)).toBe(5);
 }, 180_000);
 

@@ -1,9 +1,11 @@
-// The `mekong` command end to end: project create, import, info, export, and one-line
-// errors with exit code 1 on bad input.
+// The `mekong` command end to end: project create, import (its pairs and their word index),
+// info, export, and one-line errors with exit code 1 on bad input.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { ProjectStore } from '../../../src/main/store/project-store.ts';
+import { wordCandidates, wordIndexBehind } from '../../../src/main/store/word-index.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir();
@@ -20,6 +22,18 @@ test('create, import the sample, info, export JSONL', () => {
   const imported = mekong('import', project, sample, '--header', '--src-column', 'lao_sent', '--tgt-column', 'thai_sent');
   expect(imported.err).toBe('');
   expect(imported.out).toMatch(/imported 265 pairs/);
+  // the concordance's word index is built by the import: the app has nothing left to index
+  expect(imported.out).toMatch(/^word index: up to date$/m);
+  const store = ProjectStore.open(project);
+  try {
+    expect(wordIndexBehind(store)).toBe(false);
+    // the last pair's first words find it through the index alone (no pair above indexed_to)
+    const last = store.getPair(265);
+    const [s, t] = [last.srcTokens[0].text.toLowerCase(), last.tgtTokens[0].text.toLowerCase()];
+    expect(wordCandidates(store, s, t)).toMatchObject({ hits: expect.arrayContaining([265]), indexedTo: 265 });
+  } finally {
+    store.close();
+  }
   const info = JSON.parse(mekong('info', project, '--json').out);
   expect(info).toMatchObject({ srcLang: 'lo', tgtLang: 'th', pairs: 265 });
   const out = join(dir, 'lt.jsonl');
