@@ -9,7 +9,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The files the build is made from, and their folders (a file added or removed changes its folder's time). */
 function sources() {
-  const files = [join(root, 'electron.vite.config.ts'), join(root, 'package.json')];
+  // the CLI's build holds malloc-tuning.js (src/main/cli.ts imports it)
+  const files = [join(root, 'electron.vite.config.ts'), join(root, 'package.json'), join(root, 'bin', 'malloc-tuning.js')];
   for (const dir of ['src/main', 'src/shared'])
     for (const f of readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })) files.push(join(root, dir, f));
   return files;

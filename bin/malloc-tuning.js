@@ -1,28 +1,45 @@
-// Runs Mekong's processes with glibc's malloc set for onnxruntime's training steps. glibc
-// returns a freed block to the system only when it was mmapped, and each free of an mmapped
-// block raises its mmap threshold (up to 32 MB), so after the first steps the per-step
-// activations of 1–30 MB would stay in the process. The threshold is fixed at 8 MiB: a step's
-// many 128 KiB–8 MiB tensors are reused from the heap (a fresh mapping is faulted in page by
-// page), while the 8–30 MB ones are still given back; glibc's `hugetlb=1` tunable (glibc ≥
-// 2.35; older ones ignore it) maps the large blocks with transparent huge pages, one fault per
-// 2 MB. The settings are read when a process starts, so a process that lacks them runs itself
-// again with them; only glibc reads them. The figures behind both choices (peak and retained
-// memory, step times, the statistical aligner unchanged) are in docs/experiments.md.
+// Runs Mekong's processes with glibc's malloc set for onnxruntime's tensors. glibc returns a
+// freed block to the system only when it was mmapped, and each free of an mmapped block raises
+// its mmap threshold (up to 32 MB), so after the first steps the per-step activations of 1–30
+// MB would stay in the process. The threshold is fixed at 8 MiB: a step's many 128 KiB–8 MiB
+// tensors are reused from the heap (a fresh mapping is faulted in page by page), while the 8–30
+// MB ones are still given back; glibc's `hugetlb=1` tunable (glibc ≥ 2.35; older ones ignore
+// it) maps the large blocks with transparent huge pages, one fault per 2 MB (a BiLSTM step 134–
+// 141 ms with them, 166–212 ms without). A process that runs no onnxruntime session but
+// allocates much (the statistical aligner) takes the threshold alone: the huge pages add 30–80
+// MB to its peak and most of its spread between runs, at no gain in time. The settings are read
+// when a process starts, so a process that lacks them runs itself again with them; only glibc
+// reads them. The figures are in docs/experiments.md.
 import { spawn } from 'node:child_process';
 
 const HUGE_PAGES = 'glibc.malloc.hugetlb=1';
 
-export const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(8 * 2 ** 20), GLIBC_TUNABLES: HUGE_PAGES };
+const THRESHOLD = String(8 * 2 ** 20);
 
-/** `env` with MALLOC_ENV added: a user's own threshold is kept, their other tunables joined. */
-export function withMallocEnv(env) {
+/**
+ * `env` with the threshold and (unless `hugePages` is false) the huge pages added: a user's
+ * own threshold is kept, their other tunables joined.
+ */
+export function withMallocEnv(env, { hugePages = true } = {}) {
+  const threshold = env.MALLOC_MMAP_THRESHOLD_ ?? THRESHOLD;
+  if (!hugePages) return { ...env, MALLOC_MMAP_THRESHOLD_: threshold };
   const own = env.GLIBC_TUNABLES;
   const tunables = !own ? HUGE_PAGES : own.includes('glibc.malloc.hugetlb') ? own : `${own}:${HUGE_PAGES}`;
-  return { ...env, MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? MALLOC_ENV.MALLOC_MMAP_THRESHOLD_, GLIBC_TUNABLES: tunables };
+  return { ...env, MALLOC_MMAP_THRESHOLD_: threshold, GLIBC_TUNABLES: tunables };
 }
 
 /** Set in the child a launcher started: it ends when the launcher ends. */
 const LAUNCHED = 'MEKONG_LAUNCHED';
+
+/**
+ * `env` less the malloc settings and the mark a launcher adds: a `mekong` that a bench or a
+ * test harness (itself started by bin/tsx-run.js) starts with it runs as from a user's shell,
+ * choosing its own settings.
+ */
+export function userEnv(env = process.env) {
+  const { MALLOC_MMAP_THRESHOLD_: _threshold, GLIBC_TUNABLES: _tunables, [LAUNCHED]: _launched, ...rest } = env;
+  return rest;
+}
 
 /**
  * In a process the launcher started: exit when the launcher is gone. A launcher killed
@@ -45,11 +62,12 @@ function usesGlibc() {
 }
 
 /**
- * Re-runs this Node process (same arguments and options) with MALLOC_ENV, unless it has it, a
- * user set the variable, or the C library is not glibc. Returns true when it did: the caller
- * then does nothing more, and this process ends as the child ends (signals are passed on).
+ * Re-runs this Node process (same arguments and options) with withMallocEnv's settings
+ * (`options` as there), unless it has them, a user set the threshold, or the C library is not
+ * glibc. Returns true when it did: the caller then does nothing more, and this process ends as
+ * the child ends (signals are passed on).
  */
-export function relaunchWithMallocTuning() {
+export function relaunchWithMallocTuning(options) {
   if (process.env.MALLOC_MMAP_THRESHOLD_ !== undefined || !usesGlibc()) {
     endWithLauncher();
     return false;
@@ -57,7 +75,7 @@ export function relaunchWithMallocTuning() {
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     // the IPC channel tells the child when this process is gone, even by SIGKILL (endWithLauncher)
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: { ...withMallocEnv(process.env), [LAUNCHED]: '1' },
+    env: { ...withMallocEnv(process.env, options), [LAUNCHED]: '1' },
   });
   const forward = (signal) => child.kill(signal);
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];

@@ -28,6 +28,8 @@ export interface Capabilities {
   readonly pretrainedEncoder: boolean;
   /** Its links join two directions through a symmetrisation (sym). */
   readonly symmetrises: boolean;
+  /** Runs onnxruntime sessions (trains or encodes): its process wants malloc set for their tensors (bin/malloc-tuning.js). */
+  readonly onnx: boolean;
 }
 
 export interface FamilyInfo {
@@ -47,6 +49,7 @@ const none: Capabilities = {
   saveLoad: false,
   pretrainedEncoder: false,
   symmetrises: false,
+  onnx: false,
 };
 
 export const FAMILIES = {
@@ -65,21 +68,22 @@ export const FAMILIES = {
       sentenceVectors: true,
       saveLoad: true,
       symmetrises: true,
+      onnx: true,
     },
   },
   encoder: {
     noun: 'the encoder methods',
-    capabilities: { ...none, align: true, sentenceVectors: true, pretrainedEncoder: true },
+    capabilities: { ...none, align: true, sentenceVectors: true, pretrainedEncoder: true, onnx: true },
   },
   finetune: {
     noun: 'encoder fine-tuning',
-    capabilities: { ...none, train: true, saveLoad: true, pretrainedEncoder: true },
+    capabilities: { ...none, train: true, saveLoad: true, pretrainedEncoder: true, onnx: true },
     // seed 000 and awesome-align align this way after fine-tuning
     alignsWith: 'awesome',
   },
   bisent2vec: {
     noun: 'bisent2vec',
-    capabilities: { ...none, lexicon: true, sentenceVectors: true, saveLoad: true },
+    capabilities: { ...none, lexicon: true, sentenceVectors: true, saveLoad: true, onnx: true },
   },
 } as const satisfies Readonly<Record<MethodFamily, FamilyInfo>>;
 

@@ -22,6 +22,7 @@
 import { benchOptions, listOption, numberOption } from './bench-options.ts';
 import { spawn } from 'node:child_process';
 import { freshBuild } from '../../bin/fresh-build.js';
+import { userEnv } from '../../bin/malloc-tuning.js';
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,7 +142,7 @@ function timed(cmd: string, args: string[], out: string, env: NodeJS.ProcessEnv)
 
 /** fast_align's dup100k run as issue 20 measured it: both directions side by side, then atools; the peak is both directions' together. */
 async function fastAlign(dir: string, input: string, threads: number | undefined): Promise<Timed> {
-  const env = threads ? { ...process.env, OMP_NUM_THREADS: String(threads) } : process.env;
+  const env = threads ? { ...userEnv(), OMP_NUM_THREADS: String(threads) } : userEnv();
   const [fwd, rev] = [join(tmpdir(), 'mekong-bench-fa.fwd'), join(tmpdir(), 'mekong-bench-fa.rev')];
   const t0 = performance.now();
   const dirs = await Promise.all([
@@ -299,7 +300,8 @@ async function speed(
         process.execPath,
         [cli, 'align', '--src', enFile, '--tgt', deFile, '--out', OUT, '--method', method],
         '/dev/null',
-        process.env,
+        // as from a user's shell: `mekong` chooses its own malloc settings (cli/malloc-plan.ts)
+        userEnv(),
       );
       const written = lineCount(readFileSync(OUT));
       if (written !== length) throw new Error(`mekong align wrote ${written} lines for ${length} pairs`);

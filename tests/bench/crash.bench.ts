@@ -37,7 +37,7 @@ import { ProjectStore } from '../../src/main/store/project-store.ts';
 import { listModels } from '../../src/main/store/training-runs.ts';
 import { checkpointDir, runDir } from '../../src/main/train/run-files.ts';
 import { rng } from '../fuzz/cases.ts';
-import { userEnv } from '../fuzz/run-case.ts';
+import { userEnv } from '../../bin/malloc-tuning.js';
 import { dbOf } from '../../src/main/store/connection.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

@@ -23,6 +23,7 @@ import { ProjectStore } from '../../src/main/store/project-store.ts';
 import type { SegmentPool } from '../../src/main/text/segment-pool.ts';
 import type { FuzzCase } from './cases.ts';
 import { dbOf } from '../../src/main/store/connection.ts';
+import { userEnv } from '../../bin/malloc-tuning.js';
 
 export interface Outcome {
   kind: 'ok' | 'refused' | 'finding' | 'hang';
@@ -176,17 +177,6 @@ interface CliRun {
   ms: number;
   hung: boolean;
   peakKb: number | null;
-}
-
-/**
- * This process's environment less the malloc settings that the launcher of npm's scripts
- * (bin/tsx-run.js) added: a `mekong` started with it runs as from a user's shell (its launcher,
- * then the process it relaunches).
- */
-export function userEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of ['MALLOC_MMAP_THRESHOLD_', 'GLIBC_TUNABLES', 'MEKONG_LAUNCHED']) delete env[name];
-  return env;
 }
 
 /** `node bin/mekong.js …args` in its own process group, killed with its group after `limit` ms. */

@@ -116,15 +116,11 @@ export function register(program: Command): void {
  * opens the project.
  */
 async function indexWords(store: ProjectStore, run: JobContext): Promise<string> {
-  let from = -1;
   try {
     await updateWordIndex(store, {
       signal: run.signal,
       noEditor: true,
-      progress: (indexed, of) => {
-        if (from < 0) from = indexed;
-        run.progress({ done: indexed - from, total: of - from, message: 'indexing words' });
-      },
+      progress: (done, total) => run.progress({ done, total, message: 'indexing words' }),
     });
     return 'word index: up to date';
   } catch (err) {

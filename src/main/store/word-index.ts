@@ -81,9 +81,10 @@ function indexableTo(db: Db): number {
 /**
  * A step of the indexer, its statements prepared once: indexes up to STEP_PAIRS pairs (stale
  * ones first, then the next above indexed_to) and says whether any are left; `reached` is told
- * how far the pairs above indexed_to are indexed, of how many. Run inside a write transaction.
+ * how much of the id range above indexed_to as the first step found it is indexed, of how
+ * much. Run inside a write transaction.
  */
-function indexer(db: Db, reached: (to: number, of: number) => void): () => boolean {
+function indexer(db: Db, reached: (done: number, of: number) => void): () => boolean {
   const insert = db.prepare(`INSERT INTO pair_words (rowid, words) VALUES (?, ?)`);
   const staleIds = db.prepare(`SELECT pair_id FROM pair_words_stale LIMIT ?`).pluck();
   const row = db.prepare(`SELECT id, src_text, tgt_text, src_tokens, tgt_tokens FROM pairs WHERE id = ?`);
@@ -93,6 +94,7 @@ function indexer(db: Db, reached: (to: number, of: number) => void): () => boole
   const next = db.prepare(`SELECT id, src_text, tgt_text, src_tokens, tgt_tokens FROM pairs WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`);
   const reach = db.prepare(`UPDATE pair_words_state SET indexed_to = ?`);
   const add = (r: TextRow) => insert.run(r.id, documentOf(pairWords(r.src_text, r.src_tokens), pairWords(r.tgt_text, r.tgt_tokens)));
+  let start: number | undefined;
   return () => {
     const stale = staleIds.all(STEP_PAIRS) as number[];
     if (stale.length > 0) {
@@ -107,11 +109,12 @@ function indexer(db: Db, reached: (to: number, of: number) => void): () => boole
     const from = indexedTo.get() as number;
     const to = indexableTo(db);
     if (to <= from) return false;
+    start ??= from;
     const rows = next.all(from, to, STEP_PAIRS) as TextRow[];
     for (const r of rows) add(r);
     const now = rows.length === STEP_PAIRS ? rows[rows.length - 1].id : to;
     reach.run(now);
-    reached(now, to);
+    reached(now - start, to - start);
     return now < to;
   };
 }
@@ -120,8 +123,8 @@ export interface IndexOptions {
   signal?: AbortSignal;
   /** A process that serves no editor (`mekong import`): long slices, and no checkpoint deferred. */
   noEditor?: boolean;
-  /** Told how far the pairs above indexed_to are indexed (a pair id), of how far they go. */
-  progress?: (indexed: number, of: number) => void;
+  /** Told, after each step, how much of the pair ids above indexed_to (as it was when the first step began) is indexed, of how much. */
+  progress?: (done: number, of: number) => void;
 }
 
 /**

@@ -26,8 +26,15 @@ writeFileSync(join(root, 'out/main/cli.js'), say('build'));
 
 /** Sets a file's modification time to `seconds` after the epoch. */
 const age = (file: string, seconds: number) => utimesSync(join(root, file), seconds, seconds);
-// folders count too: a source file added or removed changes its folder's time
-const sources = ['package.json', 'electron.vite.config.ts', 'src/main/cli.ts', 'src/main/cli', 'src/shared/types.ts'];
+// folders count too: a source file added or removed changes its folder's time; the CLI's build holds bin/malloc-tuning.js
+const sources = [
+  'package.json',
+  'electron.vite.config.ts',
+  'bin/malloc-tuning.js',
+  'src/main/cli.ts',
+  'src/main/cli',
+  'src/shared/types.ts',
+];
 
 function ran(env: NodeJS.ProcessEnv = {}): { ran: string; bundleDir: string | null } {
   const { MEKONG_BUNDLE_DIR: _, MEKONG_FROM_SOURCE: __, ...rest } = process.env;
@@ -43,7 +50,7 @@ test('a build newer than every source runs, with its workers beside it', () => {
 });
 
 test('a source file newer than the build, in any source folder, runs the sources', () => {
-  for (const stale of ['src/main/cli.ts', 'src/main/cli', 'src/shared/types.ts', 'package.json']) {
+  for (const stale of ['src/main/cli.ts', 'src/main/cli', 'src/shared/types.ts', 'package.json', 'bin/malloc-tuning.js']) {
     for (const f of sources) age(f, 1_000_000);
     age('out/main/cli.js', 2_000_000);
     age(stale, 3_000_000);

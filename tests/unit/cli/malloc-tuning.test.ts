@@ -1,7 +1,8 @@
 // Mekong's processes run with glibc's malloc returning freed memory (bin/malloc-tuning.js):
 // the launcher runs itself again with MALLOC_MMAP_THRESHOLD_ set and huge pages asked for in
-// GLIBC_TUNABLES, keeps a user's own threshold and tunables,
-// passes on the exit code and signals, and a launcher killed outright takes the work with it.
+// GLIBC_TUNABLES (the statistical aligner without them: cli/malloc-plan.ts), keeps a user's own
+// threshold and tunables, passes on the exit code and signals, and a launcher killed outright
+// takes the work with it.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,22 +60,37 @@ test.runIf(glibc)('a launcher killed with SIGKILL leaves no process behind', asy
     .toBe('gone');
 });
 
-test.runIf(glibc)('commands that never run onnxruntime start one process, the others two', () => {
-  const { MALLOC_MMAP_THRESHOLD_: _, ...env } = process.env;
+test.runIf(glibc)('commands that never run onnxruntime start one process, the others two; only onnxruntime gets huge pages', () => {
+  const { MALLOC_MMAP_THRESHOLD_: _, GLIBC_TUNABLES: __, ...env } = process.env;
   const dir = mkdtempSync(join(tmpdir(), 'mekong-starts-'));
-  const count = (args: string[]) => {
-    const log = join(dir, `${args[0]}.log`);
+  /** The processes a command line starts, each with its malloc settings. */
+  const starts = (args: string[]) => {
+    const log = join(dir, `${args.join('_').replace(/\W/g, '')}.log`);
     const preload = join(import.meta.dirname, 'fixtures', 'log-start.cjs');
     spawnSync('node', [join(repo, 'bin/mekong.js'), ...args], {
       env: { ...env, NODE_OPTIONS: `--require ${preload}`, MEKONG_START_LOG: log },
       encoding: 'utf8',
     });
-    return readFileSync(log, 'utf8').trim().split('\n').length;
+    return readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => {
+        const { threshold, tunables } = JSON.parse(l) as { threshold: string | null; tunables: string | null };
+        return { threshold, tunables };
+      });
   };
   try {
-    expect(count(['info', join(dir, 'missing.mekong')])).toBe(1);
-    expect(count(['import', '--help'])).toBe(1);
-    expect(count(['finetune', '--help'])).toBe(2);
+    expect(starts(['info', join(dir, 'missing.mekong')])).toHaveLength(1);
+    expect(starts(['import', '--help'])).toHaveLength(1);
+    const training = { threshold: '8388608', tunables: 'glibc.malloc.hugetlb=1' };
+    expect(starts(['finetune', '--help'])).toEqual([{ threshold: null, tunables: null }, training]);
+    // the statistical aligner (the default method): the threshold alone
+    expect(starts(['align', '--help'])[1]).toEqual({ threshold: '8388608', tunables: null });
+    expect(starts(['align', '--method', 'hmm', '--help'])[1]).toEqual({ threshold: '8388608', tunables: null });
+    // a method that trains or encodes, however it is written; the last --method counts
+    expect(starts(['align', '--method', 'bilstm-ctl', '--help'])[1]).toEqual(training);
+    expect(starts(['align', '--method=simalign-argmax', '--help'])[1]).toEqual(training);
+    expect(starts(['align', '--method', 'bilstm', '--method', 'agree', '--help'])[1]).toEqual({ threshold: '8388608', tunables: null });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

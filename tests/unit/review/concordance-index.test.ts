@@ -101,6 +101,24 @@ describe('the concordance with its word index', () => {
     partly.close();
   });
 
+  test('progress counts the pairs above indexed_to as the update found it, step by step to the last', async () => {
+    const { store } = project(dir, PAIRS);
+    await updateWordIndex(store);
+    // 250 pairs more: three steps of at most 100 (STEP_PAIRS), their ids after the first PAIRS.length
+    importPairs(
+      store,
+      Array.from({ length: 250 }, (_, i): [string, string] => [`word${i} the`, `wort${i} die`]),
+    );
+    const told: [number, number][] = [];
+    await updateWordIndex(store, { noEditor: true, progress: (done, of) => told.push([done, of]) });
+    expect(told).toEqual([
+      [100, 250],
+      [200, 250],
+      [250, 250],
+    ]);
+    store.close();
+  });
+
   test('a pair whose tokens change is found by its new words, before and after it is indexed again', async () => {
     const { store, ids } = project(dir, PAIRS);
     await updateWordIndex(store);

@@ -1,0 +1,9 @@
+// The types of bin/malloc-tuning.js for the TypeScript that imports it (the CLI's entry, cli.ts;
+// the benches).
+export interface MallocOptions {
+  /** glibc's `hugetlb=1` tunable beside the threshold (default true). */
+  hugePages?: boolean;
+}
+export function withMallocEnv(env: NodeJS.ProcessEnv, options?: MallocOptions): NodeJS.ProcessEnv;
+export function relaunchWithMallocTuning(options?: MallocOptions): boolean;
+export function userEnv(env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
