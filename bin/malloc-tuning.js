@@ -6,8 +6,8 @@
 // MB ones are still given back; glibc's `hugetlb=1` tunable (glibc ≥ 2.35; older ones ignore
 // it) maps the large blocks with transparent huge pages, one fault per 2 MB (a BiLSTM step 134–
 // 141 ms with them, 166–212 ms without). A process that runs no onnxruntime session but
-// allocates much (the statistical aligner) takes the threshold alone: the huge pages add 30–80
-// MB to its peak and most of its spread between runs, at no gain in time. The settings are read
+// allocates much (the statistical aligner) takes the threshold alone: the huge pages raise its
+// peak and widen its spread between runs, at no gain in time. The settings are read
 // when a process starts, so a process that lacks them runs itself again with them; only glibc
 // reads them. The figures are in docs/experiments.md.
 import { spawn } from 'node:child_process';

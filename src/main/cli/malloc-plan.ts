@@ -2,9 +2,9 @@
 // read from the command line before any command's module loads. Commands that never run
 // onnxruntime run as they are: a second Node process would cost them about 0.44 s of CPU. The
 // statistical aligner (`mekong align` with a method without onnxruntime) takes the fixed
-// threshold without the huge pages: they add 30–80 MB to its peak at no gain in time (dup100k
-// 254–286 MB with them, 248–279 without; cycled400k 296–357 against 251–253). Every other
-// command may train or encode and takes both.
+// threshold without the huge pages: they raise and spread its peak at no gain in time (runs in
+// turn: dup100k 254–286 MB with them, 248–279 without; cycled400k 296–357 against 251–253).
+// Every other command may train or encode and takes both.
 import { capabilitiesOf, DEFAULT_METHOD } from '../../shared/methods.ts';
 
 export type MallocPlan = 'as-is' | 'threshold' | 'training';
