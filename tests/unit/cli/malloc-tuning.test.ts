@@ -91,6 +91,9 @@ test.runIf(glibc)('commands that never run onnxruntime start one process, the ot
     expect(starts(['align', '--method', 'bilstm-ctl', '--help'])[1]).toEqual(training);
     expect(starts(['align', '--method=simalign-argmax', '--help'])[1]).toEqual(training);
     expect(starts(['align', '--method', 'bilstm', '--method', 'agree', '--help'])[1]).toEqual({ threshold: '8388608', tunables: null });
+    // a lexicon: the statistical method's alone, the default (bilstm-ctl) trains
+    expect(starts(['lexicon', '--method', 'agree', '--help'])[1]).toEqual({ threshold: '8388608', tunables: null });
+    expect(starts(['lexicon', '--help'])[1]).toEqual(training);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
