@@ -9,9 +9,12 @@
 // The cells are numbered as they stream past (cells.ts): the first pass writes each cell's
 // provisional id (Int32) to a third file, which the second pass reads block by block, maps to
 // the final ids and writes as `cells`, then removes; the numbering and so every sum of EM are
-// the same as an in-memory Bitext's.
+// the same as an in-memory Bitext's. On a large corpus the first pass and the final numbering
+// each end with a garbage collection (collect-garbage.ts): the peak of `mekong align` was
+// otherwise their dead arrays, by chance.
 import { closeSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { collectGarbage } from './collect-garbage.ts';
 import { CellNumbering, grown, THREE_BYTE_PAIRS, writeFinal } from './cells.ts';
 import { Vocabulary, type Vocabularies } from './corpus.ts';
 import type { Sentences } from './sentences.ts';
@@ -20,6 +23,12 @@ import type { Block, CorpusShape } from './view.ts';
 
 /** Pairs per block: dup100k's blocks hold about 2.4M cells (7 MB as read back). */
 export const BLOCK_PAIRS = 8192;
+
+/**
+ * Corpora from this many cells on have the numbering's dead arrays collected at its phase
+ * ends (a collection takes 5–30 ms here; below this, the arrays are a few megabytes).
+ */
+export const COLLECT_FROM_CELLS = 2_000_000;
 
 /** Where one block's pairs are in the files. */
 export interface BlockEntry {
@@ -111,8 +120,12 @@ export function writeCorpusFile(
       provAt += writeAll(provFd, prov, C);
       cells += C;
     }
+    // dead arrays left by a phase are collected before the next allocates (collect-garbage.ts)
+    const large = cells >= COLLECT_FROM_CELLS;
+    if (large) collectGarbage();
     const pairs = numbering.pairs;
     const { final, pairSrc, pairTgt } = numbering.finish();
+    if (large) collectGarbage();
     const wide = pairs > wideFrom;
     const maxCells = blocks.reduce((a, b) => Math.max(a, b.cells), 0);
     const lo = new Uint16Array(maxCells),

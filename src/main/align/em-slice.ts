@@ -51,6 +51,8 @@ export interface EmStep {
   learn: boolean;
   /** decode the pairs (the last iteration) */
   decode: boolean;
+  /** the tables are still newLexTables's uniform ones and the model is IBM1: pairs without constraints count in closed form (PairEStep.countUniform) */
+  uniform: boolean;
   params: Record<Direction, ModelParams>;
 }
 
@@ -96,6 +98,10 @@ export class EmSlice {
       showBlock(views.fwd, b);
       showBlock(views.rev, b);
       for (let k = Math.max(job.k0, b.first), end = Math.min(job.k1, b.first + b.n); k < end; k++) {
+        if (s.uniform && counting !== 'none' && !job.constraints.has(k)) {
+          estep.countUniform(k, counting);
+          continue;
+        }
         const p = estep.run(k, models, s.learn, counting);
         if (!p || !out) continue;
         const t0 = performance.now();

@@ -3,7 +3,8 @@
 // lexicon M-steps. Iteration it: step(it) says what every slice does, with the current
 // model parameters; absorb() sums the slices' model statistics and re-estimates the models.
 // The posteriors of the last E-step are decoded. A plan with zero iterations (saved model)
-// runs one E-step without learning.
+// runs one E-step without learning. When the caller does not keep the model, the last E-step
+// only decodes: the counts it would gather feed nothing but the saved tables.
 import type { DirectionalModel, ModelParams } from './directional-model.ts';
 import type { EmStep, SliceStepResult } from './em-slice.ts';
 import { createModel } from './models/model-kinds.ts';
@@ -15,8 +16,13 @@ export class EmTrainer {
   private readonly schedule: string[];
   private models: Record<Direction, DirectionalModel>;
   private learning = false;
+  /** the tables start as newLexTables's uniform ones (no saved model) */
+  private readonly uniformStart: boolean;
+  /** the caller keeps the trained model: the last E-step gathers counts for its tables */
+  private readonly keepModel: boolean;
 
-  constructor(plan: TrainPlan, init: Partial<Record<Direction, ModelParams>> = {}) {
+  constructor(plan: TrainPlan, init: Partial<Record<Direction, ModelParams>> = {}, o: { keepModel?: boolean } = {}) {
+    this.keepModel = o.keepModel ?? true;
     this.schedule = plan.stages.flatMap((s) => Array<string>(s.iterations).fill(s.model));
     this.total = Math.max(1, this.schedule.length);
     const model = (saved?: ModelParams) => {
@@ -24,14 +30,17 @@ export class EmTrainer {
       return createModel(first, saved?.kind === first ? saved : undefined);
     };
     this.models = { fwd: model(init.fwd), rev: model(init.rev) };
+    this.uniformStart = !init.fwd && !init.rev;
   }
 
   step(it: number): EmStep {
     const kind = this.schedule[it];
     if (kind && kind !== this.models.fwd.kind) this.models = { fwd: createModel(kind), rev: createModel(kind) };
     const maximize = this.learning;
-    this.learning = kind !== undefined;
-    return { maximize, learn: this.learning, decode: it === this.total - 1, params: this.params() };
+    const decode = it === this.total - 1;
+    this.learning = kind !== undefined && (this.keepModel || !decode);
+    const uniform = it === 0 && this.uniformStart && kind === 'ibm1' && !decode;
+    return { maximize, learn: this.learning, decode, uniform, params: this.params() };
   }
 
   /** Whether the lexicons still wait for the M-step of the last iteration's counts. */

@@ -26,11 +26,11 @@ export const statisticalAligner: TextAlignerFactory = (method) => ({
     const lowercase = model ? model.lowercase : (o.lowercase ?? false);
     const dictionary = cliDictionary(o, lowercase);
     const threshold = o.threshold === undefined ? undefined : Number(o.threshold);
-    const options = { method, sym: o.sym, threshold, lowercase, dictionary, model };
+    const options = { method, sym: o.sym, threshold, lowercase, dictionary, model, keepModel: Boolean(o.saveModel) };
     const r = await display(`aligning (${method})`, (ctx) =>
       o.byCharacter ? alignCorpusByCharacter(src, tgt, o.byCharacter, options, { ctx }) : alignCorpusStreamed(src, tgt, options, { ctx }),
     );
-    if (o.saveModel) folders!.saveModel(o.saveModel, r.model);
+    if (o.saveModel) folders!.saveModel(o.saveModel, r.model!);
     return r.links;
   },
   async lexicon(src, tgt, o) {

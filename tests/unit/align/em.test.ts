@@ -60,6 +60,11 @@ test("streamed links are the same lists, in pair order over every thread's slice
   expect(Array.isArray(streamed.links)).toBe(false);
   const read = [...streamed.links];
   expect(read).toEqual(whole.links);
+  // the model only when asked for: without it the last E-step gathers no counts, and the links are the same
+  expect(streamed.model).toBeNull();
+  const kept = await alignCorpusStreamed(s, t, { method: 'agree', workers: true, keepModel: true });
+  expect(kept.model).toEqual(whole.model);
+  expect([...kept.links]).toEqual(whole.links);
   expect(read).toHaveLength(41);
   expect(read[40]).toEqual([]);
   expect([...streamed.links]).toEqual([]);
