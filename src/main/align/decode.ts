@@ -63,18 +63,41 @@ function mapLinks(post: Uint16Array, fwd: boolean, I: number, J: number, out: Ui
   }
 }
 
-/** Link cells of one pair (a[x] = 1: a link) and their scores. */
+/**
+ * The directions' MAP links and the mean posteriors of the last pair decoded, reused (grown as
+ * pairs need) rather than allocated per pair: with the symmetrisers' single coverage pass,
+ * decoding and writing 20k dup100k pairs' posteriors took 225 ms instead of 400.
+ */
+let mf = new Uint8Array(1 << 10),
+  mr = new Uint8Array(1 << 10),
+  mean = new Float32Array(1 << 10);
+
+/**
+ * Link cells of one pair (a[x] = 1: a link) and their scores. `mean` is this module's buffer,
+ * valid until the next call (LinkWriter.add takes it at once); `a` is the pair's own.
+ */
 export function decodePair(p: PairPosteriors, o: DecodeOptions): { a: Uint8Array; mean: Float32Array } {
-  const { I, J } = p;
-  const mf = new Uint8Array(I * J),
-    mr = new Uint8Array(I * J);
-  mapLinks(p.fwd, true, I, J, mf);
-  mapLinks(p.rev, false, I, J, mr);
-  const mean = new Float32Array(I * J);
-  for (let x = 0; x < I * J; x++) mean[x] = (p.fwd[x] + p.rev[x]) * (0.5 / Q);
-  if (o.agreed && o.sym !== 'fwd' && o.sym !== 'rev') for (let x = 0; x < I * J; x++) if (mean[x] < AGREE) mf[x] = mr[x] = 0;
-  const a = symmetriser(o.sym)({ I, J, fwd: mf, rev: mr, mean, threshold: o.threshold });
-  return { a, mean };
+  const { I, J } = p,
+    n = I * J;
+  if (n > mean.length) {
+    mf = new Uint8Array(2 * n);
+    mr = new Uint8Array(2 * n);
+    mean = new Float32Array(2 * n);
+  }
+  const f = mf.subarray(0, n),
+    r = mr.subarray(0, n),
+    m = mean.subarray(0, n);
+  f.fill(0);
+  r.fill(0);
+  mapLinks(p.fwd, true, I, J, f);
+  mapLinks(p.rev, false, I, J, r);
+  const filter = o.agreed && o.sym !== 'fwd' && o.sym !== 'rev';
+  for (let x = 0; x < n; x++) {
+    m[x] = (p.fwd[x] + p.rev[x]) * (0.5 / Q);
+    if (filter && m[x] < AGREE) f[x] = r[x] = 0;
+  }
+  const a = symmetriser(o.sym)({ I, J, fwd: f, rev: r, mean: m, threshold: o.threshold });
+  return { a, mean: m };
 }
 
 /** Pairs whose links a LinkWriter buffers before writing them out. */

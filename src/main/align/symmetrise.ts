@@ -6,6 +6,9 @@
 //   grow-diag-final-and (then add directional points where both words are unaligned);
 //   fwd / rev (one direction as is); post: the mean of the two directional posteriors at
 //   or above a threshold (default STATISTICAL_DEFAULTS.threshold).
+// The grow-diag family keeps which words its points cover as it adds them, and the final steps
+// go on from that (one coverage pass a pair instead of three, no union matrix): they run for
+// every pair of every statistical alignment, in its last E-step.
 import { STATISTICAL_DEFAULTS } from '../../shared/aligner-defaults.ts';
 import { SYMMETRISATION_CHOICES } from '../../shared/methods.ts';
 import { UserError } from '../errors.ts';
@@ -26,31 +29,34 @@ type Heuristic = (m: SymInput) => Uint8Array;
 const DI = Int8Array.from([-1, 0, 1, 0, -1, -1, 1, 1]);
 const DJ = Int8Array.from([0, -1, 0, 1, -1, 1, -1, 1]);
 
-function combine(m: SymInput, f: (x: number, y: number) => number): Uint8Array {
+function intersect(m: SymInput): Uint8Array {
   const out = new Uint8Array(m.I * m.J);
-  for (let x = 0; x < out.length; x++) out[x] = f(m.fwd[x], m.rev[x]);
+  for (let x = 0; x < out.length; x++) out[x] = m.fwd[x] & m.rev[x];
   return out;
 }
 
-function intersect(m: SymInput): Uint8Array {
-  return combine(m, (x, y) => x & y);
-}
-
 function union(m: SymInput): Uint8Array {
-  return combine(m, (x, y) => x | y);
+  const out = new Uint8Array(m.I * m.J);
+  for (let x = 0; x < out.length; x++) out[x] = m.fwd[x] | m.rev[x];
+  return out;
 }
 
-function coverage(m: SymInput, a: Uint8Array): { src: Uint8Array; tgt: Uint8Array } {
+/** Which source and target words `a` aligns. */
+interface Coverage {
+  src: Uint8Array;
+  tgt: Uint8Array;
+}
+
+function coverage(m: SymInput, a: Uint8Array): Coverage {
   const src = new Uint8Array(m.I),
     tgt = new Uint8Array(m.J);
-  for (let i = 0; i < m.I; i++) for (let j = 0; j < m.J; j++) if (a[i * m.J + j]) src[i] = tgt[j] = 1;
+  for (let i = 0, x = 0; i < m.I; i++) for (let j = 0; j < m.J; j++, x++) if (a[x]) src[i] = tgt[j] = 1;
   return { src, tgt };
 }
 
-function growDiagOn(m: SymInput, a: Uint8Array): void {
-  const { I, J } = m;
-  const u = union(m);
-  const { src, tgt } = coverage(m, a);
+/** Grows `a` (covering `cov`, kept up to date) with union points next to its points whose source or target word is free. */
+function growDiagOn(m: SymInput, a: Uint8Array, { src, tgt }: Coverage): void {
+  const { I, J, fwd, rev } = m;
   for (let added = true; added;) {
     added = false;
     for (let i = 0; i < I; i++) {
@@ -61,7 +67,7 @@ function growDiagOn(m: SymInput, a: Uint8Array): void {
             nj = j + DJ[n];
           if (ni < 0 || nj < 0 || ni >= I || nj >= J) continue;
           const x = ni * J + nj;
-          if (a[x] || !u[x] || (src[ni] && tgt[nj])) continue;
+          if (a[x] || !(fwd[x] | rev[x]) || (src[ni] && tgt[nj])) continue;
           a[x] = 1;
           src[ni] = tgt[nj] = 1;
           added = true;
@@ -71,8 +77,8 @@ function growDiagOn(m: SymInput, a: Uint8Array): void {
   }
 }
 
-function finalOn(m: SymInput, a: Uint8Array, from: Uint8Array, both: boolean): void {
-  const { src, tgt } = coverage(m, a);
+/** Adds the points of `from` whose words are free (both, or either), keeping `cov` up to date. */
+function finalOn(m: SymInput, a: Uint8Array, from: Uint8Array, both: boolean, { src, tgt }: Coverage): void {
   for (let i = 0; i < m.I; i++) {
     for (let j = 0; j < m.J; j++) {
       const x = i * m.J + j;
@@ -85,23 +91,29 @@ function finalOn(m: SymInput, a: Uint8Array, from: Uint8Array, both: boolean): v
   }
 }
 
-function growDiag(m: SymInput): Uint8Array {
+/** grow-diag from the intersection; `cov` is left covering the result. */
+function grownDiag(m: SymInput): { a: Uint8Array; cov: Coverage } {
   const a = intersect(m);
-  growDiagOn(m, a);
-  return a;
+  const cov = coverage(m, a);
+  growDiagOn(m, a, cov);
+  return { a, cov };
+}
+
+function growDiag(m: SymInput): Uint8Array {
+  return grownDiag(m).a;
 }
 
 function growDiagFinal(m: SymInput): Uint8Array {
-  const a = growDiag(m);
-  finalOn(m, a, m.fwd, false);
-  finalOn(m, a, m.rev, false);
+  const { a, cov } = grownDiag(m);
+  finalOn(m, a, m.fwd, false, cov);
+  finalOn(m, a, m.rev, false, cov);
   return a;
 }
 
 function growDiagFinalAnd(m: SymInput): Uint8Array {
-  const a = growDiag(m);
-  finalOn(m, a, m.fwd, true);
-  finalOn(m, a, m.rev, true);
+  const { a, cov } = grownDiag(m);
+  finalOn(m, a, m.fwd, true, cov);
+  finalOn(m, a, m.rev, true, cov);
   return a;
 }
 
