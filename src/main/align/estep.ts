@@ -67,8 +67,7 @@ export class PairEStep {
    * all emissions of a direction are then one value and its null row another, so are the
    * posteriors, and the counts need neither emission matrices nor posterior passes. The
    * arithmetic is run's — IBM1's sum in its order, the same quantisation, the same additions —
-   * so the counts are bit for bit the same (dup100k: one IBM1 iteration in about a third of
-   * the time).
+   * so the counts are bit for bit the same (dup100k: ~0.35 s a thread instead of ~0.75 s).
    */
   countUniform(k: number, counting: 'own' | 'agreement'): void {
     const { views, counts } = this.d;
