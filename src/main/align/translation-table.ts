@@ -78,50 +78,52 @@ export function resetCounts(c: LexCounts): void {
   c.cNull.rev.fill(0);
 }
 
-/** Count of entry x summed over the slices (one slice: its own number, unchanged). */
-function summed(cs: readonly Float64Array[], x: number): number {
+/** Count of entry x summed over the slices, in their order (one slice: its own number, unchanged). */
+function summed(cs: readonly (Float32Array | Float64Array)[], x: number): number {
   let c = cs[0][x];
   for (let s = 1; s < cs.length; s++) c += cs[s][x];
   return c;
 }
 
+/** The prior's pseudo-counts read along ascending pair ids: take(p) is pair p's, or 0. */
+class PriorWalk {
+  private j = 0;
+  private next: number;
+
+  constructor(
+    private readonly ids: Int32Array,
+    private readonly w: Float32Array,
+  ) {
+    this.next = ids.length > 0 ? ids[0] : -1;
+  }
+
+  take(p: number): number {
+    if (p !== this.next) return 0;
+    const x = this.w[this.j++];
+    this.next = this.j < this.ids.length ? this.ids[this.j] : -1;
+    return x;
+  }
+}
+
 /**
- * Re-estimates direction v.dir's t and tNull from the counts of all slices. Both passes over
- * the lexical pairs (the denominators, then t) take a pair's count alike: the slices' counts
- * in their order, then its prior pseudo-count, whose next pair id waits in a variable (a
- * lookup per pair read past the end of the ids, which sends V8 to its slow path): dup100k's
- * 3.0M pairs take about 30 ms a direction this way, 70–110 ms with the lookup.
+ * Re-estimates direction v.dir's t and tNull from the counts of all slices. The prior's next
+ * pair id waits in PriorWalk, where a lookup per pair read past the end of the ids and sent
+ * V8 to its slow path (dup100k's 3.0M pairs, random counts: 54 ms a direction, 66 ms so).
  */
 export function mStep(v: View, tables: LexTables, slices: readonly LexCounts[], prior: Prior | null): void {
   const t = tables.t,
     d0 = SLOT[v.dir],
-    cs = slices.map((s) => s.c[v.dir]),
-    S = cs.length,
-    c0 = cs[0];
+    cs = slices.map((s) => s.c[v.dir]);
   const n = v.pairGen.length,
     pairGen = v.pairGen;
   const tot = new Float64Array(v.genTypes);
-  const ids = prior?.ids ?? new Int32Array(0),
-    w = prior?.w ?? new Float32Array(0);
-  // count of pair p, summed over the slices in their order, plus its prior pseudo-count if it has one
-  for (let p = 0, j = 0, next = ids.length > 0 ? ids[0] : -1; p < n; p++) {
-    let c = c0[p];
-    for (let s = 1; s < S; s++) c += cs[s][p];
-    if (p === next) {
-      c += w[j++];
-      next = j < ids.length ? ids[j] : -1;
-    }
-    tot[pairGen[p]] += c;
-  }
-  for (let p = 0, j = 0, next = ids.length > 0 ? ids[0] : -1; p < n; p++) {
-    let c = c0[p];
-    for (let s = 1; s < S; s++) c += cs[s][p];
-    if (p === next) {
-      c += w[j++];
-      next = j < ids.length ? ids[j] : -1;
-    }
+  const walk = () => new PriorWalk(prior?.ids ?? new Int32Array(0), prior?.w ?? new Float32Array(0));
+  const totals = walk();
+  for (let p = 0; p < n; p++) tot[pairGen[p]] += summed(cs, p) + totals.take(p);
+  const counts = walk();
+  for (let p = 0; p < n; p++) {
     const d = tot[pairGen[p]];
-    t[2 * p + d0] = d > 0 ? Math.max(T_FLOOR, c / d) : T_FLOOR;
+    t[2 * p + d0] = d > 0 ? Math.max(T_FLOOR, (summed(cs, p) + counts.take(p)) / d) : T_FLOOR;
   }
   const nulls = slices.map((s) => s.cNull[v.dir]);
   const cNull = Float64Array.from(nulls[0], (_, x) => summed(nulls, x));
