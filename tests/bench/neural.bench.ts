@@ -35,7 +35,8 @@
 //     (en-de news, ~23 tokens a sentence) for --epochs epochs, the MatMul FLOPs of its steps
 //     (nn/flops.ts) against the MatMul peak measured in the same run (before the training and after
 //     it; the share is against the higher, and the other is printed: on this shared machine kind
-//     the peak moved from 126 to 183 GFLOP/s within an hour), and where the memory goes. No corpus of more than
+//     the peak moved from 126 to 183 GFLOP/s within an hour; both on the sessions' default
+//     threads, nn/cpu-threads.ts), and where the memory goes. No corpus of more than
 //     1,000 pairs in ../shared/data has a MUSE or Lao dictionary, so (b) stays at Tatoeba size.
 //     Then the same share for encoder fine-tuning steps (models/transformer/encoder-finetune.ts,
 //     its default objectives, batch 4) on a BERT-base shape (12 layers × 768, 12 heads,
@@ -68,6 +69,7 @@ import type { AlignedPair } from '../../src/shared/domain.ts';
 import { parsePharaohText } from '../../src/main/corpus/pharaoh.ts';
 import { alignedPair } from '../../src/shared/link-set.ts';
 import { gflops, interleaved, matmulJob } from './nn.bench.ts';
+import { defaultCpuThreads } from '../../src/main/nn/cpu-threads.ts';
 import { finetuneEncoder } from '../../src/main/models/transformer/encoder-finetune.ts';
 import { samplePairs, writeTinyBert } from '../unit/models/transformer/tiny-encoders.ts';
 
@@ -356,7 +358,8 @@ function shareLine(x: Steady, peak: number): string {
   return (
     `${(x.flops / x.steps / 1e9).toFixed(2)} GFLOP each (MatMul/Gemm, forward and backward), ` +
     `${each(x.ms)} each (session run ${each(x.run)}, at ${gflops(x.flops, x.run).toFixed(1)} GFLOP/s; host AdamW ${each(x.update)}; batches and feeds ${each(x.ms - x.run - x.update)}): ` +
-    `${achieved.toFixed(1)} GFLOP/s = ${((100 * achieved) / peak).toFixed(0)}% of the MatMul peak ${peak.toFixed(1)} GFLOP/s measured in this run`
+    `${achieved.toFixed(1)} GFLOP/s = ${((100 * achieved) / peak).toFixed(0)}% of the MatMul peak ${peak.toFixed(1)} GFLOP/s measured in this run ` +
+    `(both on ${defaultCpuThreads()} intra-op threads, the sessions' default here)`
   );
 }
 

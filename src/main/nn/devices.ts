@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ort from 'onnxruntime-node';
+import { defaultCpuThreads } from './cpu-threads.ts';
 import { quietOnnxRuntime } from './ort-environment.ts';
 
 import { DEVICE_SETTINGS, type DeviceName, type DeviceSetting } from '../../shared/device-settings.ts';
@@ -48,6 +49,7 @@ export function preferenceOrder(setting: DeviceSetting, platform: NodeJS.Platfor
 
 export interface OpenOptions {
   device?: DeviceSetting;
+  /** intra-op threads (default: one per physical core, cpu-threads.ts) */
   threads?: number;
   /** Let idle intra-op threads spin (ORT default); off shares a busy machine better. */
   spin?: boolean;
@@ -67,7 +69,8 @@ function missingLibrary(device: DeviceName): string | null {
 }
 const announced = new Set<string>();
 
-function sessionOptions(device: DeviceName, o: OpenOptions): ort.InferenceSession.SessionOptions {
+/** The session options `openSession` uses for `device`. */
+export function sessionOptions(device: DeviceName, o: OpenOptions): ort.InferenceSession.SessionOptions {
   return {
     executionProviders: [device],
     graphOptimizationLevel: 'all',
@@ -77,7 +80,8 @@ function sessionOptions(device: DeviceName, o: OpenOptions): ort.InferenceSessio
     // peaks at about half the memory in the same time, with the same AER (docs/experiments.md).
     enableCpuMemArena: false,
     enableMemPattern: false,
-    ...(o.threads ? { intraOpNumThreads: o.threads, interOpNumThreads: 1 } : {}),
+    intraOpNumThreads: o.threads || defaultCpuThreads(),
+    interOpNumThreads: 1,
     extra: { session: { intra_op: { allow_spinning: o.spin ? '1' : '0' } } },
   };
 }

@@ -1,0 +1,41 @@
+// How many intra-op threads an onnxruntime CPU session gets when the caller does not say: one
+// per physical core this process may run on. onnxruntime's own default is meant to be the
+// same, but it counts cores through the cpuinfo library, which on virtual machines without
+// cache topology in /sys (the two-vCPU machines Mekong is built on) counts one: every session
+// ran on one thread, a 2048² MatMul at 148.6 GFLOP/s against 288.1 with two threads, a BiLSTM
+// training step at T = 32 127–138 ms against 114 ms (docs/experiments.md). Counted by hand
+// because no library does it without a child process (lscpu): on Linux, the distinct
+// (package, core) pairs of /proc/cpuinfo, since hyperthreads of one core share its multiply
+// units and a thread each slows GEMMs; elsewhere, or when /proc/cpuinfo names no cores (ARM),
+// the logical CPUs. Never more than the CPUs the process may use (os.availableParallelism).
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+
+/** Distinct physical cores named by a /proc/cpuinfo text, or 0 when it names none. */
+export function coresInCpuinfo(text: string): number {
+  const cores = new Set<string>();
+  for (const block of text.split(/\n\s*\n/)) {
+    const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(\\S+)`, 'm').exec(block)?.[1];
+    const core = field('core id');
+    if (core !== undefined) cores.add(`${field('physical id') ?? 0}/${core}`);
+  }
+  return cores.size;
+}
+
+let cached: number | undefined;
+
+/** Intra-op threads for a CPU session whose caller set none. */
+export function defaultCpuThreads(): number {
+  if (cached !== undefined) return cached;
+  const usable = availableParallelism();
+  let cores = 0;
+  if (process.platform === 'linux') {
+    try {
+      cores = coresInCpuinfo(readFileSync('/proc/cpuinfo', 'utf8'));
+    } catch {
+      cores = 0;
+    }
+  }
+  cached = Math.max(1, Math.min(usable, cores || usable));
+  return cached;
+}
