@@ -1,9 +1,10 @@
 // How many intra-op threads an onnxruntime CPU session gets when the caller does not say: one
 // per physical core this process may run on. onnxruntime's own default is meant to be the
-// same, but it counts cores through the cpuinfo library, which on virtual machines without
-// cache topology in /sys (the two-vCPU machines Mekong is built on) counts one: every session
-// ran on one thread, a 2048² MatMul at 148.6 GFLOP/s against 288.1 with two threads, a BiLSTM
-// training step at T = 32 127–138 ms against 114 ms (docs/experiments.md). Counted by hand
+// same, but on the two-vCPU virtual machines Mekong is built on it gave one thread (it counts
+// through the cpuinfo library, and these machines expose no cache topology in /sys; the cause
+// is not proven): every session ran on one core, a 2048² MatMul at 148.6 GFLOP/s against 288.1
+// with two threads, a BiLSTM training step at T = 32 127–138 ms against 114 ms
+// (docs/experiments.md). Counted by hand
 // because no library does it without a child process (lscpu): on Linux, the distinct
 // (package, core) pairs of /proc/cpuinfo, since hyperthreads of one core share its multiply
 // units and a thread each slows GEMMs; elsewhere, or when /proc/cpuinfo names no cores (ARM),
