@@ -36,7 +36,8 @@
 //     (nn/flops.ts) against the MatMul peak measured in the same run (before the training and after
 //     it; the share is against the higher, and the other is printed: on this shared machine kind
 //     the peak moved from 126 to 183 GFLOP/s within an hour; both on the sessions' default
-//     threads, nn/cpu-threads.ts), and where the memory goes. No corpus of more than
+//     threads, nn/cpu-threads.ts; with the steps' CPU time over their wall time, which shows
+//     how much of the second core they use), and where the memory goes. No corpus of more than
 //     1,000 pairs in ../shared/data has a MUSE or Lao dictionary, so (b) stays at Tatoeba size.
 //     Then the same share for encoder fine-tuning steps (models/transformer/encoder-finetune.ts,
 //     its default objectives, batch 4) on a BERT-base shape (12 layers × 768, 12 heads,
@@ -333,22 +334,30 @@ async function matmulPeak(): Promise<number> {
   return best;
 }
 
-/** Steady steps: their count, time from one step's end to the next's, MatMul FLOPs, and the Trainer's session runs and host updates within that time. */
+/** Steady steps: their count, time from one step's end to the next's, MatMul FLOPs, the Trainer's session runs and host updates within that time, and the process's CPU time over it (all threads). */
 interface Steady {
   steps: number;
   ms: number;
   flops: number;
   run: number;
   update: number;
+  cpu: number;
 }
-const noSteps = (): Steady => ({ steps: 0, ms: 0, flops: 0, run: 0, update: 0 });
+const noSteps = (): Steady => ({ steps: 0, ms: 0, flops: 0, run: 0, update: 0, cpu: 0 });
 
-function addStep(x: Steady, ms: number, flops: number, split: { run: number; update: number }): void {
+/** The process's CPU time so far, all threads, in ms. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+function addStep(x: Steady, ms: number, flops: number, split: { run: number; update: number }, cpu: number): void {
   x.steps++;
   x.ms += ms;
   x.flops += flops;
   x.run += split.run;
   x.update += split.update;
+  x.cpu += cpu;
 }
 
 /** Steps' MatMul FLOPs over their time, as a share of `peak`, and where a step's time went. */
@@ -359,7 +368,7 @@ function shareLine(x: Steady, peak: number): string {
     `${(x.flops / x.steps / 1e9).toFixed(2)} GFLOP each (MatMul/Gemm, forward and backward), ` +
     `${each(x.ms)} each (session run ${each(x.run)}, at ${gflops(x.flops, x.run).toFixed(1)} GFLOP/s; host AdamW ${each(x.update)}; batches and feeds ${each(x.ms - x.run - x.update)}): ` +
     `${achieved.toFixed(1)} GFLOP/s = ${((100 * achieved) / peak).toFixed(0)}% of the MatMul peak ${peak.toFixed(1)} GFLOP/s measured in this run ` +
-    `(both on ${defaultCpuThreads()} intra-op threads, the sessions' default here)`
+    `(both on ${defaultCpuThreads()} intra-op threads, the sessions' default here; the steps' CPU time ${(x.cpu / x.ms).toFixed(2)}× their wall time)`
   );
 }
 
@@ -383,6 +392,7 @@ async function encoderSpeed(seqs: number[], vocab: number, peak: number, steps =
     for (const seq of seqs) {
       const steady = noSteps();
       let lastEnd = 0;
+      let lastCpu = 0;
       const r = await finetuneEncoder({
         encoder,
         src,
@@ -396,8 +406,10 @@ async function encoderSpeed(seqs: number[], vocab: number, peak: number, steps =
         log: () => {},
         onFlops: (step, flops, split) => {
           const now = performance.now();
-          if (step > 0) addStep(steady, now - lastEnd, flops(), split);
+          const cpu = cpuMs();
+          if (step > 0) addStep(steady, now - lastEnd, flops(), split, cpu - lastCpu);
           lastEnd = performance.now();
+          lastCpu = cpuMs();
         },
       });
       console.log(
@@ -434,6 +446,7 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<number
   const epochEnds: number[] = [];
   let lastBuilt = t0;
   let lastEnd = t0;
+  let lastCpu = cpuMs();
   let counting = 0;
   const steady = noSteps();
   const model = await trainNeural(
@@ -442,10 +455,12 @@ async function speed(pairs: number, epochs: number, dim: number): Promise<number
     {
       onFlops: (step, flops, split) => {
         const now = performance.now();
+        const cpu = cpuMs();
         if (step === 0) firstStep = (now - t0) / 1000;
         peakInSteps = Math.max(peakInSteps, rss());
-        if (lastEnd >= lastBuilt && step > 0) addStep(steady, now - lastEnd, flops(), split);
+        if (lastEnd >= lastBuilt && step > 0) addStep(steady, now - lastEnd, flops(), split, cpu - lastCpu);
         lastEnd = performance.now();
+        lastCpu = cpuMs();
         counting += lastEnd - now;
       },
       onEvent: (e) => void (e.type === 'epoch' && epochEnds.push(performance.now() - counting)),
