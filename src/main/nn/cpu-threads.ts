@@ -4,11 +4,11 @@
 // through the cpuinfo library, and these machines expose no cache topology in /sys; the cause
 // is not proven): every session ran on one core, a 2048² MatMul at 148.6 GFLOP/s against 288.1
 // with two threads, a BiLSTM training step at T = 32 127–138 ms against 114 ms
-// (docs/experiments.md). Counted by hand
-// because no library does it without a child process (lscpu): on Linux, the distinct
-// (package, core) pairs of /proc/cpuinfo, since hyperthreads of one core share its multiply
-// units and a thread each slows GEMMs; elsewhere, or when /proc/cpuinfo names no cores (ARM),
-// the logical CPUs. Never more than the CPUs the process may use (os.availableParallelism).
+// (docs/experiments.md). Counted by hand because no library does it without a child process
+// (lscpu): on Linux, the distinct (package, core) pairs of /proc/cpuinfo, since hyperthreads of
+// one core share its multiply units and a thread each slows GEMMs; elsewhere, or when
+// /proc/cpuinfo names no cores (ARM), the logical CPUs. Never more than the CPUs the process
+// may use (os.availableParallelism).
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
@@ -23,20 +23,23 @@ export function coresInCpuinfo(text: string): number {
   return cores.size;
 }
 
+/** Physical cores by /proc/cpuinfo, or 0 off Linux or when it cannot be read. */
+function linuxCores(): number {
+  if (process.platform !== 'linux') return 0;
+  try {
+    return coresInCpuinfo(readFileSync('/proc/cpuinfo', 'utf8'));
+  } catch {
+    return 0;
+  }
+}
+
 let cached: number | undefined;
 
-/** Intra-op threads for a CPU session whose caller set none. */
+/** Intra-op threads for a CPU session whose caller set none (read once a process). */
 export function defaultCpuThreads(): number {
-  if (cached !== undefined) return cached;
-  const usable = availableParallelism();
-  let cores = 0;
-  if (process.platform === 'linux') {
-    try {
-      cores = coresInCpuinfo(readFileSync('/proc/cpuinfo', 'utf8'));
-    } catch {
-      cores = 0;
-    }
+  if (cached === undefined) {
+    const usable = availableParallelism();
+    cached = Math.max(1, Math.min(usable, linuxCores() || usable));
   }
-  cached = Math.max(1, Math.min(usable, cores || usable));
   return cached;
 }
