@@ -4,7 +4,7 @@
 // not inside onnxruntime. Shapes are static numbers or symbolic names ('batch').
 // The op registry lives here too (at the end): graph building consults it for every node,
 // and its entries speak of Values, so as two files they imported each other.
-import { type DType, type FloatDType, Tensor } from './tensor.ts';
+import { type DType, type FloatDType, int64s, Tensor } from './tensor.ts';
 
 export type Dim = number | string;
 export type Shape = readonly Dim[];
@@ -119,7 +119,7 @@ export class Graph {
     const key = `ints:${values.join(',')}`;
     let c = this.shared.get(key);
     if (!c) {
-      c = this.constant(new Tensor('int64', BigInt64Array.from(values.map(BigInt)), [values.length]));
+      c = this.constant(int64s(values));
       this.shared.set(key, c);
     }
     return c;
