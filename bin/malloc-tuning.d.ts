@@ -1,7 +1,7 @@
 // The types of bin/malloc-tuning.js for the TypeScript that imports it (the CLI's entry, cli.ts;
 // the benches).
 export interface MallocOptions {
-  /** glibc's `hugetlb=1` tunable beside the threshold (default true). */
+  /** glibc's `hugetlb=1` and `top_pad` tunables beside the threshold, for processes that run onnxruntime (default true). */
   hugePages?: boolean;
 }
 export function withMallocEnv(env: NodeJS.ProcessEnv, options?: MallocOptions): NodeJS.ProcessEnv;

@@ -5,26 +5,34 @@
 // tensors are reused from the heap (a fresh mapping is faulted in page by page), while the 8–30
 // MB ones are still given back; glibc's `hugetlb=1` tunable (glibc ≥ 2.35; older ones ignore
 // it) maps the large blocks with transparent huge pages, one fault per 2 MB (a BiLSTM step 134–
-// 141 ms with them, 166–212 ms without). A process that runs no onnxruntime session but
-// allocates much (the statistical aligner) takes the threshold alone: the huge pages raise its
-// peak and widen its spread between runs, at no gain in time. The settings are read
-// when a process starts, so a process that lacks them runs itself again with them; only glibc
-// reads them. The figures are in docs/experiments.md.
+// 141 ms with them, 166–212 ms without). A fixed threshold also leaves the heap's trim
+// threshold at 128 KiB, so each step's frees at the top of the heap gave its pages back and
+// the next step faulted them in again (~600 faults and up to 50 ms of system time a T = 32
+// step); `top_pad` keeps 64 MiB of them (the bilstm-ctl bench's session run 113.5 ms on
+// average, 109–120, against 116.5 ms, 112–121, without it: 15 and 11 runs in turn). A process that runs no onnxruntime session but allocates
+// much (the statistical aligner) takes the threshold alone: the huge pages raise its peak and
+// widen its spread between runs, at no gain in time. The settings are read when a process
+// starts, so a process that lacks them runs itself again with them; only glibc reads them.
+// The figures are in docs/experiments.md.
 import { spawn } from 'node:child_process';
 
-const HUGE_PAGES = 'glibc.malloc.hugetlb=1';
+/** glibc's tunables for the processes that run onnxruntime sessions (a user's own value of each wins). */
+const ONNXRUNTIME_TUNABLES = { 'glibc.malloc.hugetlb': '1', 'glibc.malloc.top_pad': String(64 * 2 ** 20) };
 
 const THRESHOLD = String(8 * 2 ** 20);
 
 /**
- * `env` with the threshold and (unless `hugePages` is false) the huge pages added: a user's
- * own threshold is kept, their other tunables joined.
+ * `env` with the threshold and (unless `hugePages` is false) onnxruntime's tunables, the huge
+ * pages and the top pad, added: a user's own threshold is kept, and their tunables, each of ours
+ * they do not set joined after them.
  */
 export function withMallocEnv(env, { hugePages = true } = {}) {
   const threshold = env.MALLOC_MMAP_THRESHOLD_ ?? THRESHOLD;
   if (!hugePages) return { ...env, MALLOC_MMAP_THRESHOLD_: threshold };
-  const own = env.GLIBC_TUNABLES;
-  const tunables = !own ? HUGE_PAGES : own.includes('glibc.malloc.hugetlb') ? own : `${own}:${HUGE_PAGES}`;
+  const own = env.GLIBC_TUNABLES ? env.GLIBC_TUNABLES.split(':') : [];
+  const named = new Set(own.map((t) => t.split('=')[0]));
+  const ours = Object.entries(ONNXRUNTIME_TUNABLES).filter(([name]) => !named.has(name));
+  const tunables = [...own, ...ours.map(([name, value]) => `${name}=${value}`)].join(':');
   return { ...env, MALLOC_MMAP_THRESHOLD_: threshold, GLIBC_TUNABLES: tunables };
 }
 

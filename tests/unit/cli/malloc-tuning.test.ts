@@ -1,7 +1,7 @@
 // Mekong's processes run with glibc's malloc returning freed memory (bin/malloc-tuning.js):
 // the launcher runs itself again with MALLOC_MMAP_THRESHOLD_ set and huge pages asked for in
-// GLIBC_TUNABLES (the statistical aligner without them: cli/malloc-plan.ts), keeps a user's own
-// threshold and tunables, passes on the exit code and signals, and a launcher killed outright
+// GLIBC_TUNABLES with a 64 MiB top pad (the statistical aligner without them: cli/malloc-plan.ts),
+// keeps a user's own threshold and tunables, passes on the exit code and signals, and a launcher killed outright
 // takes the work with it.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { expect, test } from 'vitest';
 
 const repo = join(import.meta.dirname, '../../..');
 const fixture = join(import.meta.dirname, 'fixtures', 'report-malloc.ts');
+const ORT_TUNABLES = 'glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864';
 const glibc = Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {
   const { MALLOC_MMAP_THRESHOLD_: _, GLIBC_TUNABLES: __, ...rest } = process.env;
@@ -20,10 +21,17 @@ const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {
 test.runIf(glibc)('the launcher sets the threshold, keeps a user value and passes the exit code on', () => {
   const r = run(['3']);
   expect(r.status).toBe(3);
-  expect(JSON.parse(r.stdout)).toMatchObject({ threshold: '8388608', tunables: 'glibc.malloc.hugetlb=1' });
+  expect(JSON.parse(r.stdout)).toMatchObject({ threshold: '8388608', tunables: ORT_TUNABLES });
   expect(JSON.parse(run(['0'], { MALLOC_MMAP_THRESHOLD_: '65536' }).stdout).threshold).toBe('65536');
   expect(JSON.parse(run(['0'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }).stdout).tunables).toBe(
-    'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1',
+    `glibc.malloc.arena_max=2:${ORT_TUNABLES}`,
+  );
+  // a tunable of ours that the user sets keeps their value, and the other is still added
+  expect(JSON.parse(run(['0'], { GLIBC_TUNABLES: 'glibc.malloc.top_pad=0' }).stdout).tunables).toBe(
+    'glibc.malloc.top_pad=0:glibc.malloc.hugetlb=1',
+  );
+  expect(JSON.parse(run(['0'], { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0:glibc.malloc.top_pad=4096' }).stdout).tunables).toBe(
+    'glibc.malloc.hugetlb=0:glibc.malloc.top_pad=4096',
   );
 });
 
@@ -82,7 +90,7 @@ test.runIf(glibc)('commands that never run onnxruntime start one process, the ot
   try {
     expect(starts(['info', join(dir, 'missing.mekong')])).toHaveLength(1);
     expect(starts(['import', '--help'])).toHaveLength(1);
-    const training = { threshold: '8388608', tunables: 'glibc.malloc.hugetlb=1' };
+    const training = { threshold: '8388608', tunables: ORT_TUNABLES };
     expect(starts(['finetune', '--help'])).toEqual([{ threshold: null, tunables: null }, training]);
     // the statistical aligner (the default method): the threshold alone
     expect(starts(['align', '--help'])[1]).toEqual({ threshold: '8388608', tunables: null });
