@@ -2,7 +2,7 @@
 // the benches).
 export interface MallocOptions {
   /** glibc's `hugetlb=1` and `top_pad` tunables beside the threshold, for processes that run onnxruntime (default true). */
-  hugePages?: boolean;
+  onnxruntime?: boolean;
 }
 export function withMallocEnv(env: NodeJS.ProcessEnv, options?: MallocOptions): NodeJS.ProcessEnv;
 export function relaunchWithMallocTuning(options?: MallocOptions): boolean;

@@ -22,13 +22,13 @@ const ONNXRUNTIME_TUNABLES = { 'glibc.malloc.hugetlb': '1', 'glibc.malloc.top_pa
 const THRESHOLD = String(8 * 2 ** 20);
 
 /**
- * `env` with the threshold and (unless `hugePages` is false) onnxruntime's tunables, the huge
+ * `env` with the threshold and (unless `onnxruntime` is false) onnxruntime's tunables, the huge
  * pages and the top pad, added: a user's own threshold is kept, and their tunables, each of ours
  * they do not set joined after them.
  */
-export function withMallocEnv(env, { hugePages = true } = {}) {
+export function withMallocEnv(env, { onnxruntime = true } = {}) {
   const threshold = env.MALLOC_MMAP_THRESHOLD_ ?? THRESHOLD;
-  if (!hugePages) return { ...env, MALLOC_MMAP_THRESHOLD_: threshold };
+  if (!onnxruntime) return { ...env, MALLOC_MMAP_THRESHOLD_: threshold };
   const own = env.GLIBC_TUNABLES ? env.GLIBC_TUNABLES.split(':') : [];
   const named = new Set(own.map((t) => t.split('=')[0]));
   const ours = Object.entries(ONNXRUNTIME_TUNABLES).filter(([name]) => !named.has(name));

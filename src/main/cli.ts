@@ -7,7 +7,7 @@ import { runCommandLine } from './cli/commands.ts';
 import { mallocPlan } from './cli/malloc-plan.ts';
 
 const plan = mallocPlan(process.argv);
-if (plan === 'as-is' || !relaunchWithMallocTuning({ hugePages: plan === 'training' })) {
+if (plan === 'as-is' || !relaunchWithMallocTuning({ onnxruntime: plan === 'training' })) {
   const code = await runCommandLine(process.argv);
   if (code !== null) process.exit(code);
 }
