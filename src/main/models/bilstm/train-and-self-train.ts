@@ -10,7 +10,7 @@
 import type { DeviceUse } from '../../../shared/device-settings.ts';
 import type { Link } from '../../../shared/domain.ts';
 import { defaultEpochs } from '../../../shared/epochs.ts';
-import { type JobContext, silentContext, withMessage } from '../../jobs/job-context.ts';
+import { checkCancelled, type JobContext, silentContext, withMessage } from '../../jobs/job-context.ts';
 import type { Checkpoints, FitEvent } from '../../train/fit-loop.ts';
 import { extractLinks } from './aligner.ts';
 import { Embedder } from './embedder.ts';
@@ -55,6 +55,8 @@ export async function trainAndSelfTrain(run: TrainAndSelfTrainRun, hooks: TrainA
   let steps = 0;
   /** One phase: `config.epochs` epochs on `data` from `from`, numbered after `firstEpoch` epochs. */
   const phase = (data: TrainData, config: NeuralConfig, firstEpoch: number, from?: NeuralModel) => {
+    // a cancel raised while the pairs were pseudo-labelled (the extraction's last steps are synchronous) plans no phase
+    checkCancelled(ctx.signal);
     const perEpoch = stepsPerEpoch(data, config);
     const firstStep = steps;
     // the bar's end: this phase's steps, plus the self-training's estimated from the training's steps per epoch until it starts
